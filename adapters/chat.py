@@ -1,0 +1,123 @@
+"""The neutral chat model: what adapters deliver (events) and what they render (messages).
+
+Adapters translate platform payloads into these frozen types and render `Message`s natively
+(Slack Block Kit, Matrix HTML, console). They know nothing else of labbot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+Choice = Literal["approve", "modify", "cancel"]
+
+# First words that make a message a command rather than a change request.
+COMMAND_WORDS = ("help", "templates", "audit", "status", "cancel", "rollback")
+
+
+@dataclass(frozen=True)
+class Actor:
+    id: str  # platform user id (U123, @alice:hs, console:alice)
+    name: str  # display name
+
+
+@dataclass(frozen=True)
+class ThreadRef:
+    """Where a conversation lives. `key` is the LangGraph thread_id."""
+
+    platform: str  # slack | matrix | console
+    channel: str  # channel id / room id
+    thread: str  # thread root id (message ts / event id)
+
+    @property
+    def key(self) -> str:
+        return f"{self.platform}:{self.channel}:{self.thread}"
+
+
+@dataclass(frozen=True)
+class Request:
+    """Free text addressed to the bot: a change request or a command (help, audit, ...)."""
+
+    thread: ThreadRef
+    actor: Actor
+    text: str
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A click (or reaction, or reply) on a gate."""
+
+    thread: ThreadRef
+    actor: Actor
+    interrupt_id: str
+    choice: Choice
+    content_sha256: str
+    feedback: str | None = None
+    message_id: str = ""  # the platform id of the gate message clicked, when the platform says
+
+
+ChatEvent = Request | Decision
+
+
+@dataclass(frozen=True)
+class CodeBlock:
+    text: str
+    language: str = ""
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class Button:
+    label: str
+    choice: Choice
+    style: Literal["primary", "danger", "default"] = "default"
+    value: str = ""  # opaque to adapters: "<interrupt_id>|<sha256>"
+    confirm: str = ""  # text of a confirm dialog, where the platform has one
+
+
+@dataclass(frozen=True)
+class Message:
+    """One message in a thread; `key` names a message later updates replace (gate, progress)."""
+
+    text: str
+    blocks: tuple[CodeBlock, ...] = ()
+    buttons: tuple[Button, ...] = ()
+    footer: str = ""  # "✅ Approved by … at …" once decided
+    key: str = ""
+    ephemeral_to: str = ""  # actor id: show only to this user where the platform can
+    level: Literal["info", "success", "warning", "error"] = "info"
+    attachments: tuple[CodeBlock, ...] = field(default_factory=tuple)  # too long to inline
+
+
+EventHandler = Callable[[ChatEvent], Awaitable[None]]
+
+
+class ChatAdapter(Protocol):
+    """A chat platform: connect, deliver events to the handler, post and update messages."""
+
+    platform: str
+
+    async def run(self, handler: EventHandler) -> None:
+        """Connect and deliver events until cancelled."""
+        ...
+
+    async def post(self, thread: ThreadRef, message: Message) -> str:
+        """Post into the thread; return the platform message id."""
+        ...
+
+    async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:
+        """Replace a message posted earlier (gate decided, progress advanced)."""
+        ...
+
+
+def button_value(interrupt_id: str, sha256: str) -> str:
+    return f"{interrupt_id}|{sha256}"
+
+
+def parse_button_value(value: str) -> tuple[str, str]:
+    """Inverse of `button_value`; raises ValueError on anything else."""
+    interrupt_id, sep, sha256 = value.partition("|")
+    if not sep or not interrupt_id or len(sha256) != 64:
+        raise ValueError(f"not a labbot button value: {value[:80]!r}")
+    return interrupt_id, sha256

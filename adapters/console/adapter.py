@@ -1,0 +1,136 @@
+"""Console chat: type requests, read the thread, choose Approve / Modify / Cancel by number.
+
+Lines are read from a text stream (the terminal, or a script file for the non-interactive demo):
+  as NAME          speak as another user (to try approval policy)
+  1 / 2 / 3        press a button of the latest gate (approve / modify / cancel)
+  approve | execute | modify: TEXT | cancel     the same in words
+  help, templates, audit …, status, rollback …  commands, in the current thread
+  anything else    a new change request, in a new thread
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import sys
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from rich.console import Console
+
+from adapters.chat import (
+    COMMAND_WORDS,
+    Actor,
+    Button,
+    Decision,
+    EventHandler,
+    Message,
+    Request,
+    ThreadRef,
+    parse_button_value,
+)
+from adapters.console.render import render_message
+
+WORD_CHOICES = {"approve": 0, "execute": 0, "yes": 0, "modify": 1, "cancel": 2}
+
+
+@dataclass
+class ConsoleAdapter:
+    console: Console
+    user: str = "alice"
+    source: TextIO = field(default_factory=lambda: sys.stdin)
+    echo_input: bool = False  # print script lines as if typed
+    first_lines: list[str] = field(default_factory=list)  # typed before reading `source`
+    platform: str = "console"
+    _thread: ThreadRef | None = None
+    _buttons: tuple[Button, ...] = ()
+    _gate_message_id: str = ""
+    _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    _threads: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+
+    @property
+    def actor(self) -> Actor:
+        return Actor(id=f"console:{self.user}", name=self.user)
+
+    async def run(self, handler: EventHandler) -> None:
+        while True:
+            if self.source is sys.stdin and not self.first_lines:
+                self.console.print(f"[bold]{self.user}>[/bold] ", end="")
+            line = await self._readline()
+            if not line:
+                return
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            if self.echo_input:
+                self.console.print(f"[bold]{self.user}>[/bold] {line}")
+            event = await self._event(line)
+            if event is not None:
+                await handler(event)
+
+    async def _event(self, line: str) -> Request | Decision | None:
+        words = line.split(maxsplit=1)
+        first = words[0].lower().rstrip(":")
+        if first == "as" and len(words) == 2:
+            self.user = words[1].strip()
+            self.console.print(f"(you are now {self.user})")
+            return None
+        if self._buttons and (first in WORD_CHOICES or first in ("1", "2", "3")):
+            return await self._press(first, line)
+        if first in COMMAND_WORDS:
+            return Request(self._current_thread(), self.actor, line)
+        self._thread = ThreadRef(self.platform, "terminal", f"t{next(self._threads)}")
+        self._buttons = ()
+        return Request(self._thread, self.actor, line)
+
+    async def _press(self, first: str, line: str) -> Decision:
+        index = int(first) - 1 if first.isdigit() else WORD_CHOICES[first]
+        button = self._buttons[min(index, len(self._buttons) - 1)]
+        feedback = None
+        if button.choice == "modify":
+            _, _, feedback = line.partition(":")
+            feedback = feedback.strip() or await self._ask("What should change? ")
+        interrupt_id, sha256 = parse_button_value(button.value)
+        return Decision(
+            self._current_thread(),
+            self.actor,
+            interrupt_id,
+            button.choice,
+            sha256,
+            feedback,
+            message_id=self._gate_message_id,
+        )
+
+    async def _readline(self) -> str:
+        if self.first_lines:
+            line = self.first_lines.pop(0) + "\n"
+            self.console.print(f"[bold]{self.user}>[/bold] {line.strip()}")
+            return line
+        return await asyncio.to_thread(self.source.readline)
+
+    async def _ask(self, prompt: str) -> str:
+        if self.source is sys.stdin:
+            self.console.print(prompt, end="")
+        return (await self._readline()).strip()
+
+    def _current_thread(self) -> ThreadRef:
+        if self._thread is None:
+            self._thread = ThreadRef(self.platform, "terminal", f"t{next(self._threads)}")
+        return self._thread
+
+    async def post(self, thread: ThreadRef, message: Message) -> str:
+        message_id = f"m{next(self._ids)}"
+        if message.ephemeral_to and message.ephemeral_to != self.actor.id:
+            return message_id  # someone else's private note
+        if message.buttons:
+            self._buttons, self._gate_message_id = message.buttons, message_id
+        self.console.print(render_message(message))
+        return message_id
+
+    async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:
+        if message_id == self._gate_message_id and not message.buttons:
+            self._buttons = ()
+        if message.footer:
+            self.console.print(f"[bold]{message.footer}[/bold]")
+        else:
+            self.console.print(render_message(message))

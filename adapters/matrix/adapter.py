@@ -1,0 +1,291 @@
+"""The Matrix adapter: matrix-nio `AsyncClient` I/O around the pure `inbound`/`outbound` modules.
+
+- `login()` (token or password, device kept in the store dir), then `run(handler)`: a first
+  full-state sync whose timeline is the backlog and is never replayed, then long-poll syncs.
+- Invites are joined only for allowed rooms (`rooms`, ids or aliases; empty = any room), and
+  events of other rooms are ignored.
+- Every event is handled in its own task, serialized per thread, so one long push does not hold
+  up other rooms and the sync loop keeps running.
+- Encrypted rooms: this adapter has no E2EE; it says so once per room, in the log and the room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from nio import (
+    AsyncClient,
+    AsyncClientConfig,
+    JoinError,
+    RoomResolveAliasResponse,
+    RoomSendResponse,
+    SyncResponse,
+)
+
+from adapters.chat import Actor, ChatEvent, EventHandler, Message, Request, ThreadRef
+from adapters.matrix import inbound, outbound, texts
+from adapters.matrix.gates import GateIndex
+from adapters.matrix.session import Credentials, log_in
+
+log = logging.getLogger(__name__)
+# Events whose server time is this much before our start are backlog even when a later sync
+# brings them (a room joined after start replays its recent history).
+CLOCK_SKEW_MS = 60_000
+FIRST_SYNC_FILTER = {"room": {"timeline": {"limit": 1}}}
+RETRY_SECONDS = (1, 2, 5, 10, 30)
+
+
+class MatrixSendError(RuntimeError):
+    """The homeserver refused an event the bot sent."""
+
+
+@dataclass
+class MatrixAdapter:
+    credentials: Credentials
+    store_dir: Path
+    rooms: tuple[str, ...] = ()  # allowed room ids or aliases; empty = any room
+    sync_timeout_ms: int = 30_000
+    platform: str = "matrix"
+    ready: asyncio.Event = field(default_factory=asyncio.Event)  # set once the backlog is skipped
+    _client: AsyncClient = field(init=False)
+    _gates: GateIndex = field(init=False)
+    _allowed: set[str] | None = None
+    _started_ms: int = 0
+    _last_in_thread: dict[str, str] = field(default_factory=dict)  # reply-fallback target
+    _locks: defaultdict[str, asyncio.Lock] = field(
+        default_factory=lambda: defaultdict(asyncio.Lock)
+    )
+    _tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    _encryption_noted: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        config = AsyncClientConfig(encryption_enabled=False, store_sync_tokens=False)
+        self._client = AsyncClient(
+            self.credentials.homeserver, self.credentials.user_id, config=config
+        )
+        self._gates = GateIndex(self._client)
+
+    @property
+    def bot(self) -> inbound.BotIdentity:
+        localpart = self._client.user_id[1:].split(":", 1)[0]
+        return inbound.BotIdentity(self._client.user_id, localpart)
+
+    async def login(self) -> None:
+        """Raises `MatrixLoginError` with a one-line fix when the homeserver says no."""
+        await log_in(self._client, self.credentials, self.store_dir)
+
+    async def close(self) -> None:
+        await self._client.close()
+
+    # --- inbound ------------------------------------------------------------------------------
+
+    async def run(self, handler: EventHandler) -> None:
+        """Skip the backlog, then deliver events until cancelled; closes the client at the end."""
+        try:
+            if not self._client.access_token:
+                await self.login()
+            self._started_ms = int(time.time() * 1000) - CLOCK_SKEW_MS
+            self._allowed = await self._resolve_rooms()
+            token = await self._first_sync()
+            self.ready.set()
+            await self._sync_forever(handler, token)
+        finally:
+            await self._stop_tasks()
+            await self._client.close()
+
+    async def _first_sync(self) -> str:
+        while True:
+            response = await self._client.sync(
+                timeout=0, full_state=True, sync_filter=FIRST_SYNC_FILTER
+            )
+            if isinstance(response, SyncResponse):
+                break
+            log.warning("first Matrix sync failed: %s; retrying", response)
+            await asyncio.sleep(RETRY_SECONDS[0])
+        await self._accept_invites(response)
+        await self._join_configured_rooms()
+        for room_id, room in self._client.rooms.items():
+            if room.encrypted and self._is_allowed(room_id):
+                log.warning(texts.E2EE_LOG, room_id)
+        return response.next_batch
+
+    async def _sync_forever(self, handler: EventHandler, token: str) -> None:
+        failures = 0
+        while True:
+            try:
+                response = await self._client.sync(timeout=self.sync_timeout_ms, since=token)
+            except (OSError, TimeoutError) as exc:
+                response = exc
+            if not isinstance(response, SyncResponse):
+                delay = RETRY_SECONDS[min(failures, len(RETRY_SECONDS) - 1)]
+                log.warning("Matrix sync failed (%s); retrying in %ss", response, delay)
+                failures += 1
+                await asyncio.sleep(delay)
+                continue
+            failures = 0
+            await self._accept_invites(response)
+            await self._dispatch(response, handler)
+            token = response.next_batch
+
+    async def _dispatch(self, response: SyncResponse, handler: EventHandler) -> None:
+        for room_id, info in response.rooms.join.items():
+            if not self._is_allowed(room_id):
+                continue
+            sources = [event.source for event in info.timeline.events]
+            redacted = inbound.redacted_ids(sources)
+            for source in sources:
+                if source.get("event_id") in redacted or not inbound.is_fresh(
+                    source, self._started_ms
+                ):
+                    continue
+                await self._note_event(room_id, source, handler)
+
+    async def _note_event(
+        self, room_id: str, source: Mapping[str, Any], handler: EventHandler
+    ) -> None:
+        if source.get("type") == "m.room.encrypted":
+            await self._note_encryption(room_id)
+            return
+        root = inbound.thread_root(source.get("content", {}))
+        if root:
+            self._last_in_thread[ThreadRef(self.platform, room_id, root).key] = source["event_id"]
+        sender = str(source.get("sender", ""))
+        event = inbound.translate(room_id, source, self._actor(room_id, sender), self.bot)
+        if event is not None:
+            task = asyncio.create_task(self._deliver(event, handler))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _deliver(self, event: inbound.Inbound, handler: EventHandler) -> None:
+        try:
+            chat_event = await self._resolve(event)
+            if chat_event is None:
+                return
+            async with self._locks[chat_event.thread.key]:
+                await handler(chat_event)
+        except Exception:
+            log.exception("handling a Matrix event failed: %s", event)
+
+    async def _resolve(self, event: inbound.Inbound) -> ChatEvent | None:
+        """A `Request` as it is; a reply or reaction becomes a `Decision` on its gate."""
+        if isinstance(event, Request):
+            return event
+        if isinstance(event, inbound.Reaction):
+            gate = await self._gates.by_event(event.room_id, event.target)
+            feedback = None
+        else:
+            gate = await self._gates.for_thread(event.thread)
+            feedback = event.feedback
+            if gate is None and event.addressed:
+                await self.post(event.thread, Message(texts.NOTHING_PENDING))
+        if gate is None or event.choice not in gate.choices:
+            return None
+        if event.choice == "modify" and not feedback:
+            await self.post(gate.thread, Message(texts.ASK_FEEDBACK, ephemeral_to=event.actor.id))
+            return None
+        return inbound.decision(gate, event.actor, event.choice, feedback)
+
+    # --- rooms --------------------------------------------------------------------------------
+
+    async def _resolve_rooms(self) -> set[str] | None:
+        if not self.rooms:
+            return None
+        allowed = set()
+        for room in self.rooms:
+            if not room.startswith("#"):
+                allowed.add(room)
+                continue
+            response = await self._client.room_resolve_alias(room)
+            if isinstance(response, RoomResolveAliasResponse):
+                allowed.add(response.room_id)
+            else:
+                log.warning("LABBOT_MATRIX_ROOMS: cannot resolve %s (%s)", room, response)
+        return allowed
+
+    def _is_allowed(self, room_id: str) -> bool:
+        return self._allowed is None or room_id in self._allowed
+
+    async def _accept_invites(self, response: SyncResponse) -> None:
+        for room_id in response.rooms.invite:
+            if self._is_allowed(room_id):
+                result = await self._client.join(room_id)
+                if isinstance(result, JoinError):
+                    log.warning("cannot join %s: %s", room_id, result.message)
+            else:
+                log.info(texts.ROOM_NOT_ALLOWED, room_id)
+                await self._client.room_leave(room_id)
+
+    async def _join_configured_rooms(self) -> None:
+        for room_id in sorted(self._allowed or ()):
+            if room_id not in self._client.rooms:
+                result = await self._client.join(room_id)
+                if isinstance(result, JoinError):
+                    log.warning("cannot join %s: %s", room_id, result.message)
+
+    async def _note_encryption(self, room_id: str) -> None:
+        if room_id in self._encryption_noted:
+            return
+        self._encryption_noted.add(room_id)
+        log.warning(texts.E2EE_LOG, room_id)
+        await self._send(room_id, "m.room.message", outbound.notice_content(texts.E2EE_UNSUPPORTED))
+
+    def _actor(self, room_id: str, user_id: str) -> Actor:
+        room = self._client.rooms.get(room_id)
+        name = room.user_name(user_id) if room is not None else None
+        return Actor(user_id, name or user_id)
+
+    # --- outbound -----------------------------------------------------------------------------
+
+    async def post(self, thread: ThreadRef, message: Message) -> str:
+        mention = (
+            self._actor(thread.channel, message.ephemeral_to) if message.ephemeral_to else None
+        )
+        first_id = ""
+        for content in outbound.message_contents(message, mention):
+            reply_to = self._last_in_thread.get(thread.key, thread.thread)
+            threaded = outbound.in_thread(content, thread.thread, reply_to)
+            event_id = await self._send(thread.channel, "m.room.message", threaded)
+            self._last_in_thread[thread.key] = event_id
+            if not first_id:
+                first_id = event_id
+                await self._remember_gate(thread, event_id, threaded)
+        return first_id
+
+    async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:
+        await self._send(
+            thread.channel, "m.room.message", outbound.edit_content(message_id, message)
+        )
+
+    async def _remember_gate(
+        self, thread: ThreadRef, event_id: str, content: dict[str, Any]
+    ) -> None:
+        """Index a gate message and add the reactions people click to decide it."""
+        source = {"sender": self._client.user_id, "event_id": event_id, "content": content}
+        gate = inbound.gate_ref(thread.channel, source, self._client.user_id)
+        if gate is None:
+            return
+        self._gates.remember(gate)
+        for choice in gate.choices:
+            key = outbound.REACTION_KEYS[choice]
+            await self._send(thread.channel, "m.reaction", outbound.reaction_content(event_id, key))
+
+    async def _send(self, room_id: str, event_type: str, content: dict[str, Any]) -> str:
+        response = await self._client.room_send(room_id, event_type, content)
+        if not isinstance(response, RoomSendResponse):
+            raise MatrixSendError(f"cannot send to Matrix room {room_id}: {response}")
+        return str(response.event_id)
+
+    async def _stop_tasks(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError):
+                await task

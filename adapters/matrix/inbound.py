@@ -1,0 +1,213 @@
+"""Matrix room events (raw client-server JSON) -> what they mean to labbot. Pure.
+
+- A message that mentions the bot (`m.mentions`, its user id, a pill, or its name followed by
+  `:`/`,`) or starts with `!labbot` is a `Request` in the message's thread (the message itself
+  roots a new thread when it is in none).
+- In a thread, a reply `approve` / `execute` / `modify: …` / `cancel` is a decision on that
+  thread's gate: a `Reply` (the adapter looks the gate up, then builds the `Decision`).
+- A reaction ✅ ✏️ ❌ is a decision on the message it annotates: a `Reaction`.
+- The bot's own events, edits, notices, redacted events and events older than the adapter's
+  start are nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from adapters.chat import Actor, Choice, Decision, Request, ThreadRef, parse_button_value
+from adapters.matrix.outbound import GATE_KEY
+
+PLATFORM = "matrix"
+PREFIX = "!labbot"
+REACTION_CHOICES: dict[str, Choice] = {
+    "✅": "approve",
+    "✔": "approve",
+    "✏": "modify",
+    "❌": "cancel",
+}
+REPLY_CHOICES: dict[str, Choice] = {
+    "approve": "approve",
+    "execute": "approve",
+    "modify": "modify",
+    "cancel": "cancel",
+}
+_VARIATION_SELECTORS = dict.fromkeys(map(ord, "\ufe0e\ufe0f"))
+_REPLY = re.compile(
+    r"^(approve|execute|modify|cancel)\b\s*[:,-]?\s*(.*)$", re.IGNORECASE | re.DOTALL
+)
+
+Event = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class BotIdentity:
+    user_id: str  # @labbot:example.org
+    name: str  # display name, e.g. "labbot"
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A decision word typed in a thread; it applies to that thread's latest gate."""
+
+    thread: ThreadRef
+    actor: Actor
+    choice: Choice
+    feedback: str | None
+    addressed: bool = False  # it also mentioned the bot: answer even when no gate is pending
+
+
+@dataclass(frozen=True)
+class Reaction:
+    """A decision reaction on `target` (an event id; a gate message if the bot sent it)."""
+
+    room_id: str
+    actor: Actor
+    target: str
+    choice: Choice
+
+
+@dataclass(frozen=True)
+class GateRef:
+    """A gate message: where it is and the button value its reactions and replies decide."""
+
+    thread: ThreadRef
+    event_id: str
+    value: str
+    choices: tuple[Choice, ...]
+
+
+Inbound = Request | Reply | Reaction
+
+
+def is_fresh(event: Event, since_ms: int) -> bool:
+    """Events from before the adapter started are the backlog: never replayed."""
+    return int(event.get("origin_server_ts", 0)) >= since_ms
+
+
+def is_redacted(event: Event) -> bool:
+    return "redacted_because" in event.get("unsigned", {}) or not event.get("content")
+
+
+def redacted_ids(events: Iterable[Event]) -> set[str]:
+    """Ids redacted by a redaction in the same batch: such reactions never count."""
+    ids = set()
+    for event in events:
+        if event.get("type") == "m.room.redaction":
+            target = event.get("redacts") or event.get("content", {}).get("redacts")
+            if target:
+                ids.add(str(target))
+    return ids
+
+
+def thread_root(content: Mapping[str, Any]) -> str:
+    """The thread an event is in ("" when none)."""
+    relation = content.get("m.relates_to") or {}
+    return str(relation.get("event_id", "")) if relation.get("rel_type") == "m.thread" else ""
+
+
+def strip_reply_fallback(body: str) -> str:
+    """Drop the `> <@user> quoted` lines older clients put before a reply."""
+    lines = body.splitlines()
+    while lines and lines[0].startswith(">"):
+        lines.pop(0)
+    return "\n".join(lines).strip()
+
+
+def addressed_text(content: Mapping[str, Any], bot: BotIdentity) -> str | None:
+    """The text after the mention or prefix, or None when the message is not for the bot."""
+    body = strip_reply_fallback(str(content.get("body", "")))
+    lowered = body.lower()
+    if lowered.startswith(PREFIX) and (len(body) == len(PREFIX) or not body[len(PREFIX)].isalnum()):
+        return body[len(PREFIX) :].strip()
+    localpart = bot.user_id[1:].split(":", 1)[0]
+    for token in (bot.user_id, bot.name, localpart, f"@{localpart}"):
+        if token and lowered.startswith(token.lower()):
+            rest = body[len(token) :]
+            if not rest or rest[0] in ":, \n":
+                return rest.lstrip(":, \n").strip()
+    mentions = content.get("m.mentions") or {}
+    formatted = str(content.get("formatted_body", ""))
+    if bot.user_id in mentions.get("user_ids", []) or f"/#/{bot.user_id}" in formatted:
+        return body.replace(bot.user_id, "").strip()
+    return None
+
+
+def parse_reply(text: str) -> tuple[Choice, str | None] | None:
+    """`approve`, `execute`, `modify: what`, `cancel` -> (choice, feedback)."""
+    match = _REPLY.match(text.strip())
+    if match is None:
+        return None
+    choice = REPLY_CHOICES[match.group(1).lower()]
+    feedback = match.group(2).strip() or None
+    if choice != "modify" and feedback:
+        return None  # "cancel the ntp part" is a sentence, not a button
+    return choice, feedback
+
+
+def message_event(
+    room_id: str, event: Event, actor: Actor, bot: BotIdentity
+) -> Request | Reply | None:
+    content = event.get("content", {})
+    if content.get("msgtype") != "m.text" or "m.new_content" in content:
+        return None
+    root = thread_root(content)
+    thread = ThreadRef(PLATFORM, room_id, root or str(event.get("event_id", "")))
+    text = addressed_text(content, bot)
+    if root:
+        reply = parse_reply(
+            text if text is not None else strip_reply_fallback(str(content.get("body", "")))
+        )
+        if reply is not None:
+            return Reply(thread, actor, reply[0], reply[1], addressed=text is not None)
+    if text is None:
+        return None
+    return Request(thread, actor, text)
+
+
+def reaction_event(room_id: str, event: Event, actor: Actor) -> Reaction | None:
+    relation = event.get("content", {}).get("m.relates_to") or {}
+    if relation.get("rel_type") != "m.annotation":
+        return None
+    key = str(relation.get("key", "")).translate(_VARIATION_SELECTORS).strip()
+    choice = REACTION_CHOICES.get(key)
+    target = relation.get("event_id")
+    if choice is None or not target:
+        return None
+    return Reaction(room_id, actor, str(target), choice)
+
+
+def translate(room_id: str, event: Event, actor: Actor, bot: BotIdentity) -> Inbound | None:
+    """What one timeline event means to labbot (None: nothing)."""
+    if event.get("sender") == bot.user_id or is_redacted(event):
+        return None
+    if event.get("type") == "m.room.message":
+        return message_event(room_id, event, actor, bot)
+    if event.get("type") == "m.reaction":
+        return reaction_event(room_id, event, actor)
+    return None
+
+
+def gate_ref(room_id: str, event: Event, bot_user_id: str) -> GateRef | None:
+    """The gate a bot message carries (None for anything else, or a forged marker)."""
+    content = event.get("content", {})
+    marker = content.get(GATE_KEY)
+    if event.get("sender") != bot_user_id or not isinstance(marker, Mapping):
+        return None
+    value = str(marker.get("value", ""))
+    try:
+        parse_button_value(value)
+    except ValueError:
+        return None
+    root = thread_root(content) or str(event.get("event_id", ""))
+    choices = tuple(c for c in marker.get("choices", {}) if c in REPLY_CHOICES.values())
+    return GateRef(ThreadRef(PLATFORM, room_id, root), str(event["event_id"]), value, choices)
+
+
+def decision(gate: GateRef, actor: Actor, choice: Choice, feedback: str | None) -> Decision:
+    interrupt_id, sha256 = parse_button_value(gate.value)
+    return Decision(
+        gate.thread, actor, interrupt_id, choice, sha256, feedback, message_id=gate.event_id
+    )

@@ -1,0 +1,117 @@
+"""Log the bot in, keeping its device across restarts.
+
+The device id and access token are kept in `<store_dir>/session.json` (mode 0600): a restart
+reuses the same device instead of adding a new one per start, and a password login after the
+token was revoked asks for the same device id again.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from nio import AsyncClient, LoginResponse, WhoamiResponse
+
+log = logging.getLogger(__name__)
+SESSION_FILE = "session.json"
+
+
+class MatrixLoginError(Exception):
+    """The homeserver refused the credentials or cannot be reached; the text names the fix."""
+
+
+@dataclass(frozen=True)
+class Credentials:
+    homeserver: str
+    user_id: str
+    access_token: str | None = None
+    password: str | None = None
+    device_name: str = "labbot"
+
+
+def _session_path(store_dir: Path) -> Path:
+    return store_dir / SESSION_FILE
+
+
+def load_session(store_dir: Path, credentials: Credentials) -> dict[str, str]:
+    """The saved session of this user on this homeserver ({} when none or another account's)."""
+    try:
+        saved = json.loads(_session_path(store_dir).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    same = saved.get("homeserver") == credentials.homeserver
+    return saved if same and saved.get("user_id") == credentials.user_id else {}
+
+
+def save_session(store_dir: Path, client: AsyncClient, homeserver: str) -> None:
+    store_dir.mkdir(parents=True, exist_ok=True)
+    path = _session_path(store_dir)
+    data = {
+        "homeserver": homeserver,
+        "user_id": client.user_id,
+        "device_id": client.device_id,
+        "access_token": client.access_token,
+    }
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump(data, handle)
+
+
+async def _whoami(client: AsyncClient) -> WhoamiResponse | None:
+    response = await client.whoami()
+    return response if isinstance(response, WhoamiResponse) else None
+
+
+async def _use_token(client: AsyncClient, user_id: str, token: str, device_id: str) -> bool:
+    client.restore_login(user_id, device_id, token)
+    whoami = await _whoami(client)
+    if whoami is None:
+        return False
+    client.restore_login(whoami.user_id, whoami.device_id or device_id, token)
+    return True
+
+
+async def log_in(client: AsyncClient, credentials: Credentials, store_dir: Path) -> None:
+    """Configured token first, then the saved session, then the password (same device id)."""
+    try:
+        await _authenticate(client, credentials, load_session(store_dir, credentials))
+    except OSError as exc:  # aiohttp's connection errors are OSErrors
+        raise MatrixLoginError(
+            f"MATRIX_HOMESERVER: cannot reach {credentials.homeserver} ({exc}); check the URL"
+        ) from None
+    save_session(store_dir, client, credentials.homeserver)
+    log.info("logged in as %s (device %s)", client.user_id, client.device_id)
+
+
+async def _authenticate(
+    client: AsyncClient, credentials: Credentials, saved: dict[str, str]
+) -> None:
+    device_id = saved.get("device_id", "")
+    if credentials.access_token:
+        if await _use_token(client, credentials.user_id, credentials.access_token, device_id):
+            return
+        raise MatrixLoginError(
+            f"MATRIX_ACCESS_TOKEN: the homeserver {credentials.homeserver} refused the token; "
+            "create a new one (or set MATRIX_PASSWORD instead)"
+        )
+    if saved and await _use_token(client, credentials.user_id, saved["access_token"], device_id):
+        return
+    await _password_login(client, credentials, device_id)
+
+
+async def _password_login(client: AsyncClient, credentials: Credentials, device_id: str) -> None:
+    if not credentials.password:
+        raise MatrixLoginError(
+            "MATRIX_ACCESS_TOKEN or MATRIX_PASSWORD: set one so labbot can log in to Matrix"
+        )
+    client.user = credentials.user_id
+    client.device_id = device_id or None
+    response = await client.login(credentials.password, device_name=credentials.device_name)
+    if not isinstance(response, LoginResponse):
+        raise MatrixLoginError(
+            f"MATRIX_PASSWORD: the homeserver refused the login of {credentials.user_id} "
+            f"({getattr(response, 'message', response)}); check MATRIX_USER_ID and MATRIX_PASSWORD"
+        )

@@ -1,0 +1,116 @@
+"""The Slack `ChatAdapter`: bolt listeners in, Web API calls out (post, update, ephemeral,
+file uploads into the thread)."""
+
+from __future__ import annotations
+
+from slack_sdk.http_retry.builtin_async_handlers import AsyncRateLimitErrorRetryHandler
+from slack_sdk.web.async_client import AsyncWebClient
+
+from adapters.chat import EventHandler, Message, ThreadRef
+from adapters.slack import texts
+from adapters.slack.app import Listeners, build_app
+from adapters.slack.blocks import Rendered, render
+from adapters.slack.inbound import thread_ref
+from adapters.slack.transport import HttpTransport, SocketModeTransport, Transport
+
+
+def web_client(bot_token: str, api_url: str) -> AsyncWebClient:
+    """A Web API client on `api_url` (Slack's, or a stand-in), retrying when rate limited."""
+    base_url = api_url if api_url.endswith("/") else api_url + "/"
+    client = AsyncWebClient(token=bot_token, base_url=base_url)
+    client.retry_handlers.append(AsyncRateLimitErrorRetryHandler(max_retry_count=3))
+    return client
+
+
+class SlackAdapter:
+    """labbot in Slack. `transport` decides Socket Mode or HTTP; the rest is the same."""
+
+    platform = "slack"
+
+    def __init__(
+        self, client: AsyncWebClient, transport: Transport, *, signing_secret: str | None = None
+    ) -> None:
+        self.client = client
+        self.transport = transport
+        self.listeners = Listeners(client, self._open_thread)
+        self.app = build_app(client, self.listeners, signing_secret)
+
+    async def run(self, handler: EventHandler) -> None:
+        self.listeners.handler = handler
+        await self.transport.serve(self.app)
+
+    async def idle(self) -> None:
+        """Wait until every Slack delivery received so far has been handled (tests, shutdown)."""
+        await self.listeners.idle()
+
+    async def post(self, thread: ThreadRef, message: Message) -> str:
+        """Post into the thread (top level when `thread.thread` is empty); return its ts."""
+        rendered = render(message)
+        thread_ts = thread.thread or None
+        if message.ephemeral_to:
+            # Ephemeral messages cannot carry files: a refusal or note is short anyway.
+            response = await self.client.chat_postEphemeral(
+                channel=thread.channel,
+                user=message.ephemeral_to,
+                text=rendered.text,
+                blocks=rendered.blocks,
+                thread_ts=thread_ts,
+            )
+            return str(response["message_ts"])
+        response = await self.client.chat_postMessage(
+            channel=thread.channel,
+            text=rendered.text,
+            blocks=rendered.blocks,
+            thread_ts=thread_ts,
+            unfurl_links=False,
+            unfurl_media=False,
+        )
+        ts = str(response["ts"])
+        await self._upload(thread.channel, thread_ts or ts, rendered)
+        return ts
+
+    async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:
+        """Replace a posted message; its files were uploaded with the first post."""
+        rendered = render(message, uploading=False)
+        await self.client.chat_update(
+            channel=thread.channel, ts=message_id, text=rendered.text, blocks=rendered.blocks
+        )
+
+    async def _upload(self, channel: str, thread_ts: str, rendered: Rendered) -> None:
+        if not rendered.files:
+            return
+        await self.client.files_upload_v2(
+            channel=channel,
+            thread_ts=thread_ts,
+            file_uploads=[
+                {"content": f.content, "filename": f.filename, "title": f.title}
+                for f in rendered.files
+            ],
+        )
+
+    async def _open_thread(self, channel: str, user_id: str, text: str) -> ThreadRef:
+        """A slash command has no message to reply to: post one and continue in its thread."""
+        opened = Message(texts.SLASH_OPENED.format(user=user_id, text=text))
+        ts = await self.post(thread_ref(channel, ""), opened)
+        return thread_ref(channel, ts)
+
+
+def slack_adapter(
+    *,
+    bot_token: str,
+    api_url: str,
+    app_token: str | None = None,
+    signing_secret: str | None = None,
+    http: bool = False,
+    host: str = "127.0.0.1",
+    port: int = 3000,
+) -> SlackAdapter:
+    """HTTP mode (signatures verified with `signing_secret`) or Socket Mode (`app_token`)."""
+    client = web_client(bot_token, api_url)
+    if http:
+        if not signing_secret:
+            raise ValueError("HTTP mode needs the signing secret")
+        return SlackAdapter(client, HttpTransport(host, port), signing_secret=signing_secret)
+    if not app_token:
+        raise ValueError("Socket Mode needs the app-level token")
+    return SlackAdapter(client, SocketModeTransport(app_token))

@@ -1,0 +1,165 @@
+"""The bolt `AsyncApp` and its listeners.
+
+Every listener acks at once and hands the translated event to the bot in a background task:
+Slack wants an answer within 3 s and a workflow step can take minutes. The app runs with
+`process_before_response=True`, so bolt returns the ack as soon as the listener returns instead
+of polling for it, and the background work is ours to track (`idle()` waits for it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncBoltContext, AsyncRespond
+from slack_bolt.response import BoltResponse
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from adapters.chat import ChatEvent, EventHandler, Request, ThreadRef
+from adapters.slack import inbound, texts
+from adapters.slack.names import NameCache
+from adapters.slack.recent import RecentKeys
+
+log = logging.getLogger(__name__)
+
+SLASH_COMMAND = "/labbot"
+UNREACHABLE_CHANNEL = ("not_in_channel", "channel_not_found", "is_archived")
+
+OpenThread = Callable[[str, str, str], Awaitable[ThreadRef]]  # channel, user id, text
+
+
+class Listeners:
+    """Slack deliveries → neutral events for `handler`, each delivery once."""
+
+    def __init__(self, client: AsyncWebClient, open_thread: OpenThread) -> None:
+        self.handler: EventHandler | None = None
+        self._client = client
+        self._open_thread = open_thread
+        self._names = NameCache(client)
+        self._recent = RecentKeys()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def register(self, app: AsyncApp) -> None:
+        app.use(self._once)
+        app.event("app_mention")(self._on_mention)
+        app.event("message")(self._on_message)
+        app.command(SLASH_COMMAND)(self._on_command)
+        app.action(re.compile(r"^labbot:(approve|cancel)$"))(self._on_click)
+        app.action("labbot:modify")(self._on_modify)
+        app.view(inbound.MODIFY_CALLBACK)(self._on_feedback)
+
+    async def idle(self) -> None:
+        """Wait until every event handed over so far has been handled."""
+        while self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    # --- middleware and listeners (bolt passes arguments by name) -------------------------------
+
+    async def _once(
+        self, body: dict[str, Any], next: Callable[[], Awaitable[None]]
+    ) -> BoltResponse | None:
+        key = inbound.delivery_key(body)
+        if key is not None and not self._recent.first_time(key):
+            log.info("ignoring a repeated Slack delivery %s", key)
+            return BoltResponse(status=200, body="")
+        await next()
+        return None
+
+    async def _on_mention(self, event: dict[str, Any], context: AsyncBoltContext) -> None:
+        self._spawn(self._request(event, context.bot_user_id or ""))
+
+    async def _on_message(self, event: dict[str, Any], context: AsyncBoltContext) -> None:
+        if inbound.is_direct_message(event):
+            self._spawn(self._request(event, context.bot_user_id or ""))
+
+    async def _on_command(
+        self, command: dict[str, Any], ack: AsyncAck, respond: AsyncRespond
+    ) -> None:
+        await ack()
+        self._spawn(self._slash(command, respond))
+
+    async def _on_click(self, body: dict[str, Any], ack: AsyncAck) -> None:
+        await ack()
+        self._spawn(self._click(body))
+
+    async def _on_modify(self, body: dict[str, Any], ack: AsyncAck) -> None:
+        await ack()
+        self._spawn(self._open_modal(body))
+
+    async def _on_feedback(self, body: dict[str, Any], ack: AsyncAck) -> None:
+        await ack()  # closes the modal
+        self._spawn(self._feedback(body))
+
+    # --- background work ----------------------------------------------------------------------
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(self._guard(work))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _guard(self, work: Coroutine[Any, Any, None]) -> None:
+        try:
+            await work
+        except Exception:
+            log.exception("handling a Slack delivery failed")
+
+    async def _deliver(self, event: ChatEvent) -> None:
+        if self.handler is None:
+            raise RuntimeError("Slack delivery before the adapter runs")
+        await self.handler(event)
+
+    async def _request(self, event: dict[str, Any], bot_user_id: str) -> None:
+        actor = await self._names.actor(event["user"])
+        await self._deliver(inbound.request_from_event(event, actor, bot_user_id))
+
+    async def _slash(self, command: dict[str, Any], respond: AsyncRespond) -> None:
+        user_id, user_name = inbound.payload_user(command)
+        actor = await self._names.actor(user_id, user_name)
+        text = inbound.mention_text(command.get("text", ""), "")
+        try:
+            thread = await self._open_thread(command["channel_id"], user_id, text)
+        except SlackApiError as exc:
+            if exc.response.get("error") not in UNREACHABLE_CHANNEL:
+                raise
+            await respond(text=texts.NOT_IN_CHANNEL, response_type="ephemeral")
+            return
+        await self._deliver(Request(thread, actor, text))
+
+    async def _click(self, body: dict[str, Any]) -> None:
+        user_id, user_name = inbound.payload_user(body)
+        actor = await self._names.actor(user_id, user_name)
+        try:
+            decision = inbound.decision_from_action(body, actor)
+        except (ValueError, KeyError) as exc:
+            log.warning("refusing a click: %s", exc)
+            await self._client.chat_postEphemeral(
+                channel=body["channel"]["id"], user=user_id, text=texts.BAD_BUTTON
+            )
+            return
+        await self._deliver(decision)
+
+    async def _open_modal(self, body: dict[str, Any]) -> None:
+        await self._client.views_open(trigger_id=body["trigger_id"], view=inbound.modify_view(body))
+
+    async def _feedback(self, body: dict[str, Any]) -> None:
+        user_id, user_name = inbound.payload_user(body)
+        actor = await self._names.actor(user_id, user_name)
+        await self._deliver(inbound.decision_from_submission(body, actor))
+
+
+def build_app(client: AsyncWebClient, listeners: Listeners, signing_secret: str | None) -> AsyncApp:
+    """The bolt app; with a signing secret (HTTP mode) every request's signature and timestamp
+    are verified (bolt answers 401 to a forged or stale one)."""
+    app = AsyncApp(
+        client=client,
+        signing_secret=signing_secret,
+        request_verification_enabled=signing_secret is not None,
+        process_before_response=True,
+        raise_error_for_unhandled_request=False,
+    )
+    listeners.register(app)
+    return app

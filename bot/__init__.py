@@ -1,0 +1,1 @@
+"""labbot composition root: settings, CLI, wiring, the decision service, presenters."""

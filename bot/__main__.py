@@ -1,0 +1,5 @@
+"""`python -m bot` is `labbot`."""
+
+from bot.cli import main
+
+main()

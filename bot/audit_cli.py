@@ -1,0 +1,52 @@
+"""`labbot audit` and `labbot audit verify` on the command line."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from rich.console import Console
+
+from bot.audit_view import Format, render_entries
+from bot.settings import Settings
+from storage.audit import AuditStore
+from storage.db import make_engine, upgrade_database
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    return value.replace(tzinfo=UTC) if value and value.tzinfo is None else value
+
+
+async def print_audit(
+    settings: Settings,
+    change: str | None,
+    user: str | None,
+    device: str | None,
+    since: datetime | None,
+    until: datetime | None,
+    fmt: Format,
+) -> None:
+    await upgrade_database(settings.database_url)
+    engine = make_engine(settings.database_url)
+    try:
+        entries = await AuditStore(engine).entries(
+            change_id=change, user=user, device=device, since=_utc(since), until=_utc(until)
+        )
+    finally:
+        await engine.dispose()
+    text = render_entries(entries, fmt, width=Console().width)
+    print(text)
+
+
+async def verify_audit(settings: Settings) -> bool:
+    await upgrade_database(settings.database_url)
+    engine = make_engine(settings.database_url)
+    try:
+        report = await AuditStore(engine).verify()
+    finally:
+        await engine.dispose()
+    console = Console()
+    if report.ok:
+        console.print(f"audit chain intact: {report.rows} row(s) verified")
+    else:
+        console.print(f"[red]audit chain broken[/red] at {report.first_broken}")
+    return bool(report.ok)

@@ -1,0 +1,59 @@
+"""Audit records as a table, CSV or JSON: the same rows on the CLI and in chat. Pure."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Literal
+
+from rich.console import Console
+from rich.table import Table
+
+Format = Literal["table", "csv", "json"]
+
+
+def _row(entry: Any) -> dict[str, Any]:
+    row = dataclasses.asdict(entry) if dataclasses.is_dataclass(entry) else dict(entry)
+    return {key: _plain(value) for key, value in row.items()}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat(timespec="seconds")
+    if isinstance(value, dict | list | tuple):
+        return json.dumps(value, sort_keys=True, default=str)
+    return value
+
+
+def render_entries(entries: Sequence[Any], fmt: Format, *, width: int = 160) -> str:
+    rows = [_row(entry) for entry in entries]
+    if fmt == "json":
+        return json.dumps([_row_json(entry) for entry in entries], indent=2, default=str)
+    columns = list(rows[0]) if rows else []
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        return out.getvalue()
+    return _table(rows, columns, width)
+
+
+def _row_json(entry: Any) -> dict[str, Any]:
+    row = dataclasses.asdict(entry) if dataclasses.is_dataclass(entry) else dict(entry)
+    return {k: v.isoformat() if isinstance(v, datetime) else v for k, v in row.items()}
+
+
+def _table(rows: list[dict[str, Any]], columns: list[str], width: int) -> str:
+    if not rows:
+        return "no audit records match"
+    table = Table(*columns, box=None, show_edge=False, pad_edge=False)
+    for row in rows:
+        table.add_row(*("" if row[c] is None else str(row[c]) for c in columns))
+    console = Console(file=io.StringIO(), width=width, color_system=None, legacy_windows=False)
+    console.print(table)
+    return console.file.getvalue().rstrip()  # type: ignore[attr-defined]

@@ -1,0 +1,84 @@
+"""The commands people type in a thread: help, templates, audit, status, cancel, rollback."""
+
+from __future__ import annotations
+
+from adapters.chat import Decision, Message, Request
+from bot import messages, presenter
+from bot.audit_view import render_entries
+from bot.commands import Command, CommandError, parse_audit_args
+from bot.service import CommandHandler, DecisionService
+from workflow.library.catalog import Catalog
+
+
+async def help_command(service: DecisionService, request: Request, command: Command) -> None:
+    await service.say(request.thread, Message(messages.HELP))
+
+
+def templates_command(catalog: Catalog) -> CommandHandler:
+    async def handler(service: DecisionService, request: Request, command: Command) -> None:
+        if not command.args:
+            await service.say(request.thread, presenter.present_catalog(catalog))
+            return
+        await service.say(request.thread, presenter.present_template(catalog.get(command.args[0])))
+
+    return handler
+
+
+async def audit_command(service: DecisionService, request: Request, command: Command) -> None:
+    flt = parse_audit_args(command.args)
+    entries = await service.audit.entries(
+        change_id=flt.change_id,
+        user=flt.user,
+        device=flt.device,
+        since=flt.since,
+        until=flt.until,
+    )
+    table = render_entries(entries, "table", width=140)
+    await service.say(
+        request.thread, presenter.present_table(f"Audit: {len(entries)} record(s)", table)
+    )
+
+
+async def status_command(service: DecisionService, request: Request, command: Command) -> None:
+    gate = await service.workflow.pending_gate(request.thread.key)
+    if gate is not None:
+        await service.present_step(request.thread, gate)
+        return
+    outcome = await service.workflow.outcome(request.thread.key)
+    if outcome is None:
+        await service.say(request.thread, Message(messages.NOTHING_PENDING))
+        return
+    await service.say(
+        request.thread,
+        presenter.present_result(outcome.change_id, outcome.status, outcome.message, None),
+    )
+
+
+async def cancel_command(service: DecisionService, request: Request, command: Command) -> None:
+    gate = await service.workflow.pending_gate(request.thread.key)
+    if gate is None:
+        await service.say(request.thread, Message(messages.NOTHING_PENDING))
+        return
+    await service.handle(
+        Decision(request.thread, request.actor, gate.interrupt_id, "cancel", gate.sha256)
+    )
+
+
+async def rollback_command(service: DecisionService, request: Request, command: Command) -> None:
+    if len(command.args) != 1:
+        raise CommandError(messages.ROLLBACK_USAGE)
+    change_id = command.args[0]
+    if await service.audit.change_summary(change_id) is None:
+        raise CommandError(messages.UNKNOWN_CHANGE.format(change_id=change_id))
+    await service.start_change(request, f"rollback {change_id}", rollback_of=change_id)
+
+
+def chat_commands(catalog: Catalog) -> dict[str, CommandHandler]:
+    return {
+        "help": help_command,
+        "templates": templates_command(catalog),
+        "audit": audit_command,
+        "status": status_command,
+        "cancel": cancel_command,
+        "rollback": rollback_command,
+    }

@@ -1,0 +1,84 @@
+"""Parse what people type to the bot: commands (help, audit, ...) or a change request."""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from adapters.chat import COMMAND_WORDS
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    args: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class AuditFilter:
+    change_id: str | None = None
+    user: str | None = None
+    device: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+
+
+class CommandError(ValueError):
+    """Bad command arguments; the message tells the user the right form."""
+
+
+def parse_command(text: str) -> Command | None:
+    """A command when the text starts with a command word, else None (a change request)."""
+    try:
+        words = shlex.split(text.strip())
+    except ValueError:
+        words = text.split()
+    if not words or words[0].lower() not in COMMAND_WORDS:
+        return None
+    return Command(words[0].lower(), tuple(words[1:]))
+
+
+def parse_time(value: str, option: str) -> datetime:
+    """ISO date or datetime, taken as UTC when it has no zone."""
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        raise CommandError(
+            f"{option}: {value!r} is not a date (use 2026-11-30 or 2026-11-30T08:00)"
+        ) from None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+_AUDIT_KEYS = {"change": "change_id", "user": "user", "device": "device"}
+
+
+def parse_audit_args(args: tuple[str, ...]) -> AuditFilter:
+    """`change=X user=U device=R1 since=2026-11-01 until=…` (also `--change X` forms)."""
+    values: dict[str, object] = {}
+    pending_key: str | None = None
+    for arg in args:
+        if pending_key is not None:
+            key, value = pending_key, arg
+            pending_key = None
+        elif arg.startswith("--") and "=" not in arg:
+            pending_key = arg[2:]
+            continue
+        else:
+            key, sep, value = arg.lstrip("-").partition("=")
+            if not sep:
+                raise CommandError(
+                    f"audit: {arg!r} is not KEY=VALUE; keys: change, user, device, since, until"
+                )
+        values.update(_audit_pair(key, value))
+    if pending_key is not None:
+        raise CommandError(f"audit: --{pending_key} needs a value")
+    return AuditFilter(**values)  # type: ignore[arg-type]
+
+
+def _audit_pair(key: str, value: str) -> dict[str, object]:
+    if key in _AUDIT_KEYS:
+        return {_AUDIT_KEYS[key]: value}
+    if key in ("since", "until"):
+        return {key: parse_time(value, key)}
+    raise CommandError(f"audit: unknown filter {key!r}; use change, user, device, since, until")

@@ -1,0 +1,89 @@
+"""`labbot demo`: the simulated lab, console chat, SQLite and the library planner (or the LLM)."""
+
+from __future__ import annotations
+
+import io
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import TextIO
+
+from pydantic import SecretStr
+from rich.console import Console
+from rich.table import Table
+
+from adapters.console.adapter import ConsoleAdapter
+from bot.settings import Settings
+from bot.wiring import open_runtime
+from labsim import Lab, demo_topology
+from workflow.devices.static import StaticInventory
+from workflow.errors import ConfigError
+
+DEMO_CREDENTIALS = {"username": "admin", "password": "admin", "secret": "enable"}
+WELCOME = (
+    "labbot demo — a simulated lab of {count} devices on 127.0.0.1, console chat, SQLite at "
+    "{db}.\nTry: `configure ospf on all routers`, then 1 (approve), 2 (modify), 3 (cancel); "
+    "`as bob` to switch user; `audit`; `help`; Ctrl-D to quit."
+)
+
+
+def demo_settings(settings: Settings) -> Settings:
+    """The demo keeps its own SQLite database under the data dir and the lab's credentials."""
+    data_dir = settings.data_dir.resolve()
+    return settings.model_copy(
+        update={
+            "database_url": f"sqlite+aiosqlite:///{data_dir / 'demo.db'}",
+            "device_username": DEMO_CREDENTIALS["username"],
+            "device_password": SecretStr(DEMO_CREDENTIALS["password"]),
+            "device_secret": SecretStr(DEMO_CREDENTIALS["secret"]),
+        }
+    )
+
+
+def _open_script(script: Path | None) -> TextIO:
+    if script is None:
+        return sys.stdin
+    try:
+        return io.StringIO(script.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"--script: cannot read {str(script)!r}: {exc.strerror}") from None
+
+
+@asynccontextmanager
+async def demo_lab(settings: Settings, devices: int) -> AsyncIterator[tuple[Lab, StaticInventory]]:
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    async with Lab.start(demo_topology(devices), **DEMO_CREDENTIALS) as lab:
+        inventory_path = settings.data_dir / "inventory.yaml"
+        lab.write_inventory(inventory_path, transport="telnet")
+        yield lab, StaticInventory(inventory_path)
+
+
+def _lab_table(lab: Lab) -> Table:
+    table = Table("device", "platform", "telnet", "ssh", title="simulated lab")
+    for device in lab.devices:
+        table.add_row(device.name, device.platform, str(device.telnet_port), str(device.ssh_port))
+    return table
+
+
+async def run_demo(settings: Settings, *, user: str, script: Path | None, devices: int) -> None:
+    settings = demo_settings(settings)
+    source = _open_script(script)
+    console = Console(highlight=False, no_color=script is not None, width=110 if script else None)
+    adapter = ConsoleAdapter(console, user=user, source=source, echo_input=script is not None)
+    async with (
+        demo_lab(settings, devices) as (lab, inventory),
+        open_runtime(settings, adapter, inventory=inventory) as runtime,
+    ):
+        console.print(_lab_table(lab))
+        database = settings.database_url.split("///")[-1]
+        console.print(WELCOME.format(count=len(lab.devices), db=database))
+        await adapter.run(runtime.service.handle)
+
+
+async def run_console(settings: Settings, *, user: str, first_line: str) -> None:
+    """A console chat on the configured lab (not simulated): used by `labbot rollback`."""
+    console = Console(highlight=False)
+    adapter = ConsoleAdapter(console, user=user, first_lines=[first_line])
+    async with open_runtime(settings, adapter) as runtime:
+        await adapter.run(runtime.service.handle)

@@ -1,0 +1,197 @@
+"""Turn gate payloads, push progress and results into neutral chat messages. Pure."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from adapters.chat import Button, CodeBlock, Message, button_value
+from bot import messages
+from workflow.library.catalog import Catalog, LibraryTemplate
+from workflow.model import PushProgress, StandardResponse
+
+BLOCK_LIMIT = 2800  # characters per code block chunk (Slack sections hold 3000)
+ATTACH_LIMIT = 40_000  # longer text goes as a file
+
+
+def code_blocks(text: str, language: str = "", title: str = "") -> list[CodeBlock]:
+    """Split long text into blocks at line boundaries; each chunk keeps the title."""
+    chunks: list[str] = []
+    current: list[str] = []
+    size = 0
+    for line in text.splitlines() or [""]:
+        for piece in _hard_wrap(line):
+            if current and size + len(piece) + 1 > BLOCK_LIMIT:
+                chunks.append("\n".join(current))
+                current, size = [], 0
+            current.append(piece)
+            size += len(piece) + 1
+    chunks.append("\n".join(current))
+    total = len(chunks)
+    return [
+        CodeBlock(chunk, language, f"{title} ({n}/{total})" if total > 1 and title else title)
+        for n, chunk in enumerate(chunks, 1)
+    ]
+
+
+def _hard_wrap(line: str) -> Iterable[str]:
+    for start in range(0, max(len(line), 1), BLOCK_LIMIT):
+        yield line[start : start + BLOCK_LIMIT]
+
+
+def _message(text: str, sections: list[tuple[str, str, str]], **fields: Any) -> Message:
+    """Build a message from (title, body, language) sections; huge bodies become attachments."""
+    blocks: list[CodeBlock] = []
+    attachments: list[CodeBlock] = []
+    for title, body, language in sections:
+        if len(body) > ATTACH_LIMIT:
+            attachments.append(CodeBlock(body, language, title))
+        else:
+            blocks.extend(code_blocks(body, language, title))
+    return Message(text=text, blocks=tuple(blocks), attachments=tuple(attachments), **fields)
+
+
+def gate_buttons(gate: str, interrupt_id: str, sha256: str) -> tuple[Button, ...]:
+    value = button_value(interrupt_id, sha256)
+    if gate == "params":
+        first = Button(
+            "Execute", "approve", "primary", value, confirm="Push this configuration now?"
+        )
+    else:
+        first = Button("Approve", "approve", "primary", value)
+    return (
+        first,
+        Button("Modify", "modify", "default", value),
+        Button("Cancel", "cancel", "danger", value),
+    )
+
+
+def present_gate(
+    gate: str, change_id: str, interrupt_id: str, sha256: str, payload: Mapping[str, Any]
+) -> Message:
+    if gate == "template":
+        text, sections = _template_sections(change_id, payload)
+    else:
+        text, sections = _params_sections(change_id, payload)
+    text += f"\nExpires {payload.get('expires_at', '')} · sha256 {sha256[:12]}"
+    return _message(
+        text, sections, buttons=gate_buttons(gate, interrupt_id, sha256), key=interrupt_id
+    )
+
+
+def _template_sections(
+    change_id: str, payload: Mapping[str, Any]
+) -> tuple[str, list[tuple[str, str, str]]]:
+    targets = ", ".join(payload.get("targets", [])) or "no device"
+    text = (
+        f"*Step 1 of 2 — template* for change {change_id}: {payload.get('description', '')}\n"
+        f"Template `{payload.get('name', 'custom')}` ({payload.get('source', '')}) for {targets}."
+    )
+    sections: list[tuple[str, str, str]] = []
+    for family, source in payload.get("templates", {}).items():
+        sections.append((f"Template ({family})", source, "jinja"))
+    sections.append(("Parameters", _schema_text(payload.get("params_schema", {})), "yaml"))
+    for family, lines in payload.get("example_rendering", {}).items():
+        sections.append((f"Example rendering ({family})", "\n".join(lines), "text"))
+    return text, sections
+
+
+def _schema_text(schema: Mapping[str, Any]) -> str:
+    rows = []
+    for name, spec in schema.items():
+        optional = "" if spec.get("required", True) else " (optional)"
+        rows.append(f"{name}: {spec.get('type', '?')}{optional} — {spec.get('description', '')}")
+    return "\n".join(rows) or "(none)"
+
+
+def _params_sections(
+    change_id: str, payload: Mapping[str, Any]
+) -> tuple[str, list[tuple[str, str, str]]]:
+    devices: Mapping[str, Mapping[str, Any]] = payload.get("devices", {})
+    line_count = sum(len(d.get("lines", [])) for d in devices.values())
+    text = (
+        f"*Step 2 of 2 — parameters and preview* for change {change_id}: "
+        f"{len(devices)} device(s), {line_count} line(s) to push."
+    )
+    sections: list[tuple[str, str, str]] = []
+    for name, device in devices.items():
+        params = json.dumps(device.get("params", {}), indent=1, sort_keys=True)
+        sections.append((f"{name} parameters", params, "json"))
+        sections.append((f"{name} configuration", "\n".join(device.get("lines", [])), "text"))
+        if device.get("diff"):
+            sections.append((f"{name} diff against running config", device["diff"], "diff"))
+    return text, sections
+
+
+def decided_footer(choice: str, actor: str, at: str, feedback: str | None = None) -> str:
+    return messages.DECIDED_FOOTER[choice].format(actor=actor, at=at, feedback=feedback or "")
+
+
+def decided(gate_message: Message, footer: str) -> Message:
+    """The gate message with its buttons replaced by who decided."""
+    return Message(
+        text=gate_message.text,
+        blocks=gate_message.blocks,
+        attachments=gate_message.attachments,
+        footer=footer,
+        key=gate_message.key,
+    )
+
+
+STATUS_ICON = {"started": "⏳", "done": "✓", "failed": "✗"}
+
+
+def present_progress(change_id: str, progress: Mapping[str, PushProgress]) -> Message:
+    done = sum(1 for p in progress.values() if p.stage != "started")
+    total = max((p.total for p in progress.values()), default=len(progress))
+    rows = [f"{STATUS_ICON[p.stage]} {name} {p.detail}".rstrip() for name, p in progress.items()]
+    return Message(
+        text=f"Pushing change {change_id}: {done}/{total} device(s) finished",
+        blocks=(CodeBlock("\n".join(rows), "text"),),
+        key=f"progress:{change_id}",
+    )
+
+
+def present_result(
+    change_id: str, status: str, message: str, result: StandardResponse | None
+) -> Message:
+    title = messages.FINISHED_TITLE.get(status, "Change {change_id}").format(change_id=change_id)
+    if result is None:
+        level = "success" if status == "done" else "warning"
+        return Message(text=f"{title}. {message}".strip(), level=level)
+    summary = f"{title}: ✓ {result['successful']} ✗ {result['failed']} of {result['total']}"
+    if result.get("error"):
+        summary += f"\n{result['error']}"
+    sections = []
+    for item in result["data"]:
+        icon = "✓" if item["status"] == "success" else "✗"
+        body = item.get("result", "") if item["status"] == "success" else item.get("error", "")
+        sections.append((f"{icon} {item['name']}", body or "(no output)", "text"))
+    level = "success" if result["success"] else "error"
+    return _message(summary, sections, level=level)
+
+
+def present_table(title: str, table: str) -> Message:
+    return _message(title, [("", table, "text")])
+
+
+def present_catalog(catalog: Catalog) -> Message:
+    rows = []
+    for name in catalog.names():
+        template = catalog.get(name)
+        rows.append(f"{name:<18} {template.description}  [{', '.join(template.families)}]")
+    text = (
+        f"{len(rows)} templates. Use one: `apply NAME to R1,R2 key=value …`; see `templates NAME`."
+    )
+    return _message(text, [("Template library", "\n".join(rows), "text")])
+
+
+def present_template(template: LibraryTemplate) -> Message:
+    sections = [
+        (f"Template ({family})", source, "jinja") for family, source in template.templates.items()
+    ]
+    sections.append(("Parameters", _schema_text(template.params_schema), "yaml"))
+    example = json.dumps(template.example_params, indent=1, sort_keys=True)
+    sections.append(("Example parameters", example, "json"))
+    return _message(f"Template `{template.name}`: {template.description}", sections)

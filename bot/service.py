@@ -1,0 +1,360 @@
+"""The decision service: chat events in, workflow starts and resumes out, every step audited.
+
+authorize → record (first decision wins, in storage) → resume by interrupt id, one resume of a
+thread at a time → present the next step.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from adapters.chat import Actor, ChatAdapter, ChatEvent, Decision, Message, Request, ThreadRef
+from bot import messages, presenter
+from bot.commands import Command, CommandError, parse_command
+from bot.policy import Policy, refuse_decision, refuse_request
+from storage.audit import AuditStore
+from workflow.errors import DecisionConflict, GateError, LabbotError
+from workflow.graph import ChangeWorkflow, Finished, Gate, GateDecision, Step
+from workflow.hashing import lines_sha256
+from workflow.model import PushProgress
+
+log = logging.getLogger(__name__)
+
+ThreadLock = Callable[[str], AbstractAsyncContextManager[Any]]
+CommandHandler = Callable[["DecisionService", Request, Command], Any]
+
+
+def new_change_id() -> str:
+    return "chg-" + secrets.token_hex(4)
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def stamp(at: datetime) -> str:
+    return at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+@dataclass
+class DecisionService:
+    workflow: ChangeWorkflow
+    audit: AuditStore
+    adapter: ChatAdapter
+    policy: Policy
+    thread_lock: ThreadLock
+    commands: dict[str, CommandHandler] = field(default_factory=dict)
+    clock: Callable[[], datetime] = utc_now
+    # gate interrupt id -> (platform message id, message), to replace the buttons once decided
+    _gate_messages: dict[str, tuple[str, Message]] = field(default_factory=dict)
+
+    async def handle(self, event: ChatEvent) -> None:
+        """Entry point for adapters. Never raises for a user's mistake: it answers in the thread."""
+        try:
+            if isinstance(event, Decision):
+                await self._decide(event)
+            else:
+                await self._request(event)
+        except LabbotError as exc:
+            await self.say(event.thread, Message(str(exc), level="error"))
+
+    async def say(self, thread: ThreadRef, message: Message) -> str:
+        return await self.adapter.post(thread, message)
+
+    async def tell(self, thread: ThreadRef, actor: Actor, text: str) -> None:
+        """A message only `actor` sees, where the platform allows it."""
+        await self.say(thread, Message(text, ephemeral_to=actor.id, level="warning"))
+
+    # --- requests -----------------------------------------------------------------------------
+
+    async def _request(self, request: Request) -> None:
+        try:
+            command = parse_command(request.text)
+        except CommandError as exc:
+            await self.say(request.thread, Message(str(exc), level="error"))
+            return
+        if command is not None:
+            await self._command(request, command)
+            return
+        await self.start_change(request, request.text)
+
+    async def _command(self, request: Request, command: Command) -> None:
+        handler = self.commands.get(command.name)
+        if handler is None:
+            await self.say(request.thread, Message(messages.HELP))
+            return
+        try:
+            await handler(self, request, command)
+        except CommandError as exc:
+            await self.say(request.thread, Message(str(exc), level="error"))
+
+    async def start_change(
+        self, request: Request, text: str, *, rollback_of: str | None = None
+    ) -> None:
+        thread = request.thread
+        reason = refuse_request(self.policy, request.actor.id)
+        if reason:
+            await self._refuse(request.actor, thread, reason, change_id="", gate="request")
+            return
+        pending = await self.workflow.pending_gate(thread.key)
+        if pending is not None:
+            await self.say(
+                thread, Message(messages.PENDING_ELSEWHERE.format(change_id=pending.change_id))
+            )
+            return
+        change_id = new_change_id()
+        await self.audit.record_change(
+            change_id,
+            thread_key=thread.key,
+            platform=thread.platform,
+            channel=thread.channel,
+            requester_id=request.actor.id,
+            requester_name=request.actor.name,
+            text=text,
+            kind="rollback" if rollback_of else "change",
+            rollback_of=rollback_of,
+        )
+        note = (
+            messages.ROLLBACK_PLANNING.format(change_id=rollback_of)
+            if rollback_of
+            else messages.PLANNING.format(text=text)
+        )
+        await self.say(thread, Message(note))
+        requester = {"id": request.actor.id, "name": request.actor.name}
+        async with self.thread_lock(thread.key):
+            step = await self.workflow.start(
+                thread.key,
+                change_id=change_id,
+                text=text,
+                requester=requester,
+                rollback_of=rollback_of,
+                on_progress=self._progress_sink(thread, change_id),
+            )
+        await self._present(thread, step, pushed_lines={})
+
+    # --- decisions ----------------------------------------------------------------------------
+
+    async def _decide(self, decision: Decision) -> None:
+        thread, actor = decision.thread, decision.actor
+        gate = await self.workflow.pending_gate(thread.key)
+        if gate is None or gate.interrupt_id != decision.interrupt_id:
+            await self._refuse_stale(decision)
+            return
+        if gate.sha256 != decision.content_sha256:
+            await self._refuse(actor, thread, messages.CHANGED_GATE, gate=gate)
+            return
+        if datetime.fromisoformat(gate.expires_at) <= self.clock():
+            await self._refuse(
+                actor, thread, messages.EXPIRED_GATE.format(at=gate.expires_at), gate=gate
+            )
+            await self._resume(decision, gate)  # lets the workflow end the change as expired
+            return
+        requester_id = await self._requester_of(gate.change_id)
+        reason = refuse_decision(
+            self.policy,
+            actor_id=actor.id,
+            channel=thread.channel,
+            requester_id=requester_id,
+            choice=decision.choice,
+        )
+        if reason:
+            await self._refuse(actor, thread, messages.REFUSED.format(reason=reason), gate=gate)
+            return
+        if await self._record(decision, gate):
+            await self._resume(decision, gate)
+
+    async def _record(self, decision: Decision, gate: Gate) -> bool:
+        """Insert the decision; True when it resolves the gate (then resume)."""
+        thread, actor = decision.thread, decision.actor
+        required = self.policy.required_approvals(gate.gate)
+        try:
+            result = await self.audit.decide(
+                change_id=gate.change_id,
+                gate=gate.gate,
+                interrupt_id=gate.interrupt_id,
+                choice=decision.choice,
+                actor_id=actor.id,
+                actor_name=actor.name,
+                platform=thread.platform,
+                channel=thread.channel,
+                content_sha256=decision.content_sha256,
+                feedback=decision.feedback,
+                required_approvals=required,
+            )
+        except DecisionConflict as conflict:
+            await self._refuse(actor, thread, self._conflict_text(conflict, required), gate=gate)
+            return False
+        if not result.resolved:
+            count = len(result.approvals)
+            await self.say(
+                thread,
+                Message(
+                    messages.VOTE_RECORDED.format(
+                        actor=actor.name, count=count, required=required, missing=required - count
+                    )
+                ),
+            )
+        return bool(result.resolved)
+
+    def _conflict_text(self, conflict: DecisionConflict, required: int) -> str:
+        existing = conflict.existing
+        if existing is None or not hasattr(existing, "choice"):
+            return messages.ALREADY_VOTED.format(missing="the other")
+        return messages.ALREADY_DECIDED.format(
+            choice=messages.CHOICE_PAST.get(existing.choice, existing.choice),
+            actor=existing.actor_name,
+            at=stamp(existing.at),
+        )
+
+    async def _resume(self, decision: Decision, gate: Gate) -> None:
+        thread = decision.thread
+        await self._mark_decided(gate.interrupt_id, decision)
+        pushed_lines = _lines_by_device(gate.payload) if gate.gate == "params" else {}
+        gate_decision: GateDecision = {
+            "choice": decision.choice,
+            "sha256": decision.content_sha256,
+            "actor_id": decision.actor.id,
+            "actor_name": decision.actor.name,
+            "feedback": decision.feedback,
+        }
+        async with self.thread_lock(thread.key):
+            try:
+                step = await self.workflow.resume(
+                    thread.key,
+                    gate.interrupt_id,
+                    gate_decision,
+                    on_progress=self._progress_sink(thread, gate.change_id),
+                )
+            except GateError as exc:
+                await self._refuse(decision.actor, thread, str(exc), gate=gate)
+                return
+        await self._present(thread, step, pushed_lines=pushed_lines)
+
+    async def _mark_decided(self, interrupt_id: str, decision: Decision) -> None:
+        posted = self._gate_messages.pop(interrupt_id, None)
+        footer = presenter.decided_footer(
+            decision.choice, decision.actor.name, stamp(self.clock()), decision.feedback
+        )
+        message_id = decision.message_id or (posted[0] if posted else "")
+        if not message_id:
+            await self.say(decision.thread, Message(footer))
+            return
+        base = posted[1] if posted else Message("")
+        await self.adapter.update(decision.thread, message_id, presenter.decided(base, footer))
+
+    # --- presenting steps ---------------------------------------------------------------------
+
+    async def present_step(self, thread: ThreadRef, step: Step) -> None:
+        await self._present(thread, step, pushed_lines={})
+
+    async def _present(
+        self, thread: ThreadRef, step: Step, *, pushed_lines: dict[str, list[str]]
+    ) -> None:
+        if isinstance(step, Gate):
+            message = presenter.present_gate(
+                step.gate, step.change_id, step.interrupt_id, step.sha256, step.payload
+            )
+            message_id = await self.say(thread, message)
+            self._gate_messages[step.interrupt_id] = (message_id, message)
+            return
+        await self._finish(thread, step, pushed_lines)
+
+    async def _finish(
+        self, thread: ThreadRef, finished: Finished, pushed_lines: dict[str, list[str]]
+    ) -> None:
+        for item in (finished.result or {}).get("data", []):
+            await self.audit.record_push(
+                change_id=finished.change_id,
+                device=item["name"],
+                lines_sha256=lines_sha256(pushed_lines.get(item["name"], [])),
+                status=item["status"],
+                detail=item.get("result") or item.get("error") or "",
+            )
+        await self.audit.record_change_event(
+            change_id=finished.change_id,
+            status=finished.status,
+            detail=finished.message,
+            tokens=finished.tokens,
+        )
+        await self.say(
+            thread,
+            presenter.present_result(
+                finished.change_id, finished.status, finished.message, finished.result
+            ),
+        )
+
+    def _progress_sink(self, thread: ThreadRef, change_id: str) -> Callable[[PushProgress], Any]:
+        progress: dict[str, PushProgress] = {}
+        posted: list[str] = []
+
+        async def on_progress(event: PushProgress) -> None:
+            progress[event.device] = event
+            message = presenter.present_progress(change_id, progress)
+            if posted:
+                await self.adapter.update(thread, posted[0], message)
+            else:
+                posted.append(await self.say(thread, message))
+
+        return on_progress
+
+    # --- refusals -----------------------------------------------------------------------------
+
+    async def _refuse_stale(self, decision: Decision) -> None:
+        resolution = await self.audit.resolution(decision.interrupt_id)
+        if resolution is not None:
+            text = messages.ALREADY_DECIDED.format(
+                choice=messages.CHOICE_PAST.get(resolution.choice, resolution.choice),
+                actor=resolution.actor_name,
+                at=stamp(resolution.at),
+            )
+            change_id = resolution.change_id
+        else:
+            text, change_id = messages.STALE_GATE, ""
+        await self._refuse(
+            decision.actor,
+            decision.thread,
+            text,
+            change_id=change_id,
+            gate="",
+            interrupt_id=decision.interrupt_id,
+        )
+
+    async def _refuse(
+        self,
+        actor: Actor,
+        thread: ThreadRef,
+        text: str,
+        *,
+        gate: Gate | str | None = None,
+        change_id: str = "",
+        interrupt_id: str = "",
+    ) -> None:
+        if isinstance(gate, Gate):
+            change_id, interrupt_id, gate_name = gate.change_id, gate.interrupt_id, gate.gate
+        else:
+            gate_name = gate or ""
+        await self.audit.record_refusal(
+            change_id=change_id or None,
+            interrupt_id=interrupt_id or None,
+            gate=gate_name or None,
+            actor_id=actor.id,
+            actor_name=actor.name,
+            platform=thread.platform,
+            channel=thread.channel,
+            reason=text,
+        )
+        await self.tell(thread, actor, text)
+
+    async def _requester_of(self, change_id: str) -> str:
+        summary = await self.audit.change_summary(change_id)
+        return summary.requester_id if summary else ""
+
+
+def _lines_by_device(payload: dict[str, Any]) -> dict[str, list[str]]:
+    return {name: list(d.get("lines", [])) for name, d in payload.get("devices", {}).items()}

@@ -1,0 +1,187 @@
+"""One typed settings object, read from the environment, `.env` and an optional YAML file.
+
+A wrong or missing value becomes one `ConfigError` line naming the setting and the fix.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    NoDecode,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    YamlConfigSettingsSource,
+)
+from pydantic_settings.exceptions import SettingsError
+
+from workflow.errors import ConfigError
+
+DEFAULT_DATA_DIR = Path("./labbot-data")
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        populate_by_name=True,
+    )
+
+    # storage
+    database_url: str = Field(
+        "sqlite+aiosqlite:///./labbot.db", validation_alias="LABBOT_DATABASE_URL"
+    )
+    data_dir: Path = Field(DEFAULT_DATA_DIR, validation_alias="LABBOT_DATA_DIR")
+
+    # Slack
+    slack_bot_token: SecretStr | None = Field(None, validation_alias="SLACK_BOT_TOKEN")
+    slack_app_token: SecretStr | None = Field(None, validation_alias="SLACK_APP_TOKEN")
+    slack_signing_secret: SecretStr | None = Field(None, validation_alias="SLACK_SIGNING_SECRET")
+    slack_api_url: str = Field("https://slack.com/api/", validation_alias="SLACK_API_URL")
+
+    # Matrix
+    matrix_homeserver: str | None = Field(None, validation_alias="MATRIX_HOMESERVER")
+    matrix_user_id: str | None = Field(None, validation_alias="MATRIX_USER_ID")
+    matrix_access_token: SecretStr | None = Field(None, validation_alias="MATRIX_ACCESS_TOKEN")
+    matrix_password: SecretStr | None = Field(None, validation_alias="MATRIX_PASSWORD")
+    matrix_rooms: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, validation_alias="LABBOT_MATRIX_ROOMS"
+    )
+
+    # LLM
+    openai_api_key: SecretStr | None = Field(None, validation_alias="OPENAI_API_KEY")
+    openai_base_url: str | None = Field(None, validation_alias="OPENAI_BASE_URL")
+    llm_model: str = Field("gpt-4o-mini", validation_alias="LABBOT_LLM_MODEL")
+    llm_timeout_seconds: float = Field(60.0, gt=0, validation_alias="LABBOT_LLM_TIMEOUT")
+    plan_attempts: int = Field(3, ge=1, le=10, validation_alias="LABBOT_PLAN_ATTEMPTS")
+
+    # devices
+    gns3_url: str | None = Field(None, validation_alias="GNS3_URL")
+    gns3_user: str | None = Field(None, validation_alias="GNS3_USER")
+    gns3_password: SecretStr | None = Field(None, validation_alias="GNS3_PASSWORD")
+    gns3_project: str | None = Field(None, validation_alias="GNS3_PROJECT")
+    device_types: Annotated[dict[str, str], NoDecode] = Field(
+        default_factory=dict, validation_alias="LABBOT_DEVICE_TYPES"
+    )
+    inventory: Path | None = Field(None, validation_alias="LABBOT_INVENTORY")
+    device_username: str | None = Field(None, validation_alias="LABBOT_DEVICE_USERNAME")
+    device_password: SecretStr | None = Field(None, validation_alias="LABBOT_DEVICE_PASSWORD")
+    device_secret: SecretStr | None = Field(None, validation_alias="LABBOT_DEVICE_SECRET")
+    connect_timeout_seconds: float = Field(15.0, gt=0, validation_alias="LABBOT_CONNECT_TIMEOUT")
+    read_timeout_seconds: float = Field(30.0, gt=0, validation_alias="LABBOT_READ_TIMEOUT")
+    device_lock_seconds: float = Field(900.0, gt=0, validation_alias="LABBOT_DEVICE_LOCK_SECONDS")
+
+    # policy
+    approvers: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, validation_alias="LABBOT_APPROVERS"
+    )
+    approvers_by_channel: Annotated[dict[str, list[str]], NoDecode] = Field(
+        default_factory=dict, validation_alias="LABBOT_APPROVERS_BY_CHANNEL"
+    )
+    requesters: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, validation_alias="LABBOT_REQUESTERS"
+    )
+    no_self_approval: bool = Field(False, validation_alias="LABBOT_NO_SELF_APPROVAL")
+    push_approvals: int = Field(1, ge=1, le=10, validation_alias="LABBOT_PUSH_APPROVALS")
+    gate_ttl_seconds: float = Field(86400.0, gt=0, validation_alias="LABBOT_GATE_TTL_SECONDS")
+    deny_extra: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, validation_alias="LABBOT_DENY_EXTRA"
+    )
+
+    @field_validator("matrix_rooms", "approvers", "requesters", "deny_extra", mode="before")
+    @classmethod
+    def _comma_list(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [item.strip() for item in value.split(",") if item.strip()]
+        return value
+
+    @field_validator("device_types", mode="before")
+    @classmethod
+    def _device_type_rules(cls, value: Any) -> Any:
+        """`R*=cisco_ios_telnet,SW*=arista_eos_telnet` -> {"R*": "cisco_ios_telnet", ...}."""
+        if not isinstance(value, str):
+            return value
+        rules: dict[str, str] = {}
+        for rule in filter(None, (part.strip() for part in value.split(","))):
+            glob, sep, device_type = rule.partition("=")
+            if not sep or not glob.strip() or not device_type.strip():
+                raise ValueError(
+                    f"rule {rule!r} is not GLOB=DEVICE_TYPE (e.g. R*=cisco_ios_telnet)"
+                )
+            rules[glob.strip()] = device_type.strip()
+        return rules
+
+    @field_validator("approvers_by_channel", mode="before")
+    @classmethod
+    def _channel_approvers(cls, value: Any) -> Any:
+        """`C123=U1 U2;!room:hs=@a:hs @b:hs` -> {"C123": ["U1", "U2"], ...}."""
+        if not isinstance(value, str):
+            return value
+        result: dict[str, list[str]] = {}
+        for entry in filter(None, (part.strip() for part in value.split(";"))):
+            channel, sep, users = entry.rpartition("=")
+            if not sep or not channel:
+                raise ValueError(f"entry {entry!r} is not CHANNEL=USER USER ...")
+            result[channel.strip()] = users.replace(",", " ").split()
+        return result
+
+    @field_validator("database_url")
+    @classmethod
+    def _known_dialect(cls, value: str) -> str:
+        if not value.startswith(("sqlite+aiosqlite://", "postgresql+psycopg://")):
+            raise ValueError(
+                "use sqlite+aiosqlite:///PATH or postgresql+psycopg://USER:PASS@HOST/DB"
+            )
+        return value
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings, dotenv_settings]
+        yaml_file = os.environ.get("LABBOT_CONFIG")
+        if yaml_file:
+            sources.append(YamlConfigSettingsSource(settings_cls, yaml_file=yaml_file))
+        return tuple(sources)
+
+    @property
+    def llm_configured(self) -> bool:
+        return self.openai_api_key is not None
+
+    @property
+    def slack_configured(self) -> bool:
+        return self.slack_bot_token is not None
+
+    @property
+    def matrix_configured(self) -> bool:
+        return self.matrix_homeserver is not None
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Read settings; raise ConfigError with one line naming the first bad setting."""
+    yaml_file = os.environ.get("LABBOT_CONFIG")
+    if yaml_file and not Path(yaml_file).is_file():
+        raise ConfigError(f"LABBOT_CONFIG: no such file {yaml_file!r}")
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        field_name = str(error["loc"][0]) if error["loc"] else "settings"
+        field = Settings.model_fields.get(field_name)
+        alias = (
+            field.validation_alias if field and isinstance(field.validation_alias, str) else None
+        )
+        message = str(error["msg"]).removeprefix("Value error, ")
+        raise ConfigError(f"{alias or field_name}: {message}") from None
+    except SettingsError as exc:
+        raise ConfigError(str(exc)) from None

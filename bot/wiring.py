@@ -1,0 +1,131 @@
+"""Build labbot from settings: storage, planner, device gateway, workflow, decision service."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from functools import partial
+
+from adapters.chat import ChatAdapter
+from bot.chat_commands import chat_commands
+from bot.policy import Policy
+from bot.service import DecisionService
+from bot.settings import Settings
+from storage.audit import AuditStore
+from storage.checkpointer import SQLAlchemySaver
+from storage.locks import ConfigBackupStore, DeviceLockStore, thread_lock
+from workflow.devices.gateway import NornirGateway
+from workflow.errors import ConfigError
+from workflow.graph import ChangeWorkflow
+from workflow.library.catalog import load_catalog
+from workflow.library.planner import LibraryPlanner
+from workflow.ports import DeviceGateway, Inventory, Planner
+from workflow.safety import DenyList
+
+NO_INVENTORY = (
+    "no devices configured: set GNS3_URL and GNS3_PROJECT, or LABBOT_INVENTORY "
+    "(a Nornir hosts.yaml); `labbot demo` brings its own simulated lab"
+)
+
+
+@dataclass(frozen=True)
+class Runtime:
+    service: DecisionService
+    workflow: ChangeWorkflow
+    audit: AuditStore
+
+
+def policy_from(settings: Settings) -> Policy:
+    return Policy(
+        approvers=tuple(settings.approvers),
+        approvers_by_channel=settings.approvers_by_channel,
+        requesters=tuple(settings.requesters),
+        no_self_approval=settings.no_self_approval,
+        push_approvals=settings.push_approvals,
+    )
+
+
+def make_planner(settings: Settings) -> Planner:
+    """The LLM planner when an API key is set, else the built-in template library."""
+    if settings.openai_api_key is None:
+        return LibraryPlanner(load_catalog())
+    from workflow.llm.planner import make_llm_planner
+
+    return make_llm_planner(
+        api_key=settings.openai_api_key.get_secret_value(),
+        base_url=settings.openai_base_url,
+        model=settings.llm_model,
+        timeout=settings.llm_timeout_seconds,
+    )
+
+
+def make_inventory(settings: Settings) -> Inventory:
+    if settings.gns3_url:
+        from workflow.devices.gns3 import GNS3Inventory
+
+        if not settings.gns3_project:
+            raise ConfigError("GNS3_PROJECT: set the GNS3 project name or id to manage")
+        return GNS3Inventory(
+            settings.gns3_url,
+            project=settings.gns3_project,
+            user=settings.gns3_user,
+            password=_secret(settings.gns3_password),
+            device_types=settings.device_types,
+        )
+    if settings.inventory:
+        from workflow.devices.static import StaticInventory
+
+        return StaticInventory(settings.inventory, device_types=settings.device_types)
+    raise ConfigError(NO_INVENTORY)
+
+
+def _secret(value: object) -> str | None:
+    return value.get_secret_value() if value is not None else None  # type: ignore[attr-defined]
+
+
+def make_gateway(settings: Settings, inventory: Inventory, saver: SQLAlchemySaver) -> DeviceGateway:
+    return NornirGateway(
+        inventory,
+        username=settings.device_username or "",
+        password=_secret(settings.device_password) or "",
+        secret=_secret(settings.device_secret) or "",
+        locks=DeviceLockStore(saver.engine),
+        backups=ConfigBackupStore(saver.engine),
+        connect_timeout=settings.connect_timeout_seconds,
+        read_timeout=settings.read_timeout_seconds,
+        lock_seconds=settings.device_lock_seconds,
+    )
+
+
+@asynccontextmanager
+async def open_runtime(
+    settings: Settings,
+    adapter: ChatAdapter,
+    *,
+    inventory: Inventory | None = None,
+    planner: Planner | None = None,
+    gateway: DeviceGateway | None = None,
+) -> AsyncIterator[Runtime]:
+    """Everything a chat adapter needs, on the configured database, closed on exit."""
+    async with SQLAlchemySaver.from_url(settings.database_url) as saver:
+        if gateway is None:
+            gateway = make_gateway(settings, inventory or make_inventory(settings), saver)
+        workflow = ChangeWorkflow(
+            checkpointer=saver,
+            planner=planner or make_planner(settings),
+            gateway=gateway,
+            deny_list=DenyList(settings.deny_extra),
+            gate_ttl_seconds=settings.gate_ttl_seconds,
+            max_attempts=settings.plan_attempts,
+        )
+        audit = AuditStore(saver.engine)
+        service = DecisionService(
+            workflow=workflow,
+            audit=audit,
+            adapter=adapter,
+            policy=policy_from(settings),
+            thread_lock=partial(thread_lock, saver.engine),
+            commands=chat_commands(load_catalog()),
+        )
+        yield Runtime(service=service, workflow=workflow, audit=audit)

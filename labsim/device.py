@@ -1,0 +1,129 @@
+"""One simulated device: its configuration state, faults, ports and what it was told."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import threading
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from labsim.configtree import ConfigNode, parse, render
+from labsim.platform import Platform
+from labsim.topology import DeviceSpec, Fault, parse_fault
+from labsim.vendors import platform_by_name
+
+
+@dataclass(frozen=True)
+class SimInterface:
+    """An interface as the running configuration describes it right now."""
+
+    name: str
+    address: ipaddress.IPv4Interface | None
+    description: str
+    enabled: bool
+    peer: tuple[str, str] | None  # (device, interface) at the other end of a link
+
+    @property
+    def link_up(self) -> bool:
+        """Loopbacks and SVIs are up when enabled; ports need a link as well."""
+        virtual = self.name.startswith(("Loopback", "Vlan", "Tunnel"))
+        return self.enabled and (virtual or self.peer is not None)
+
+
+class SimDevice:
+    """A stateful device. Thread-safe: a `LabThread` user reads it from another thread."""
+
+    def __init__(
+        self,
+        name: str,
+        platform: str,
+        config_text: str,
+        *,
+        peers: Mapping[str, tuple[str, str]] | None = None,
+        fault: Fault | str | Mapping[str, int] | None = None,
+        reject: Iterable[str] = (),
+    ) -> None:
+        self.name = name
+        self.platform = platform
+        self.cli: Platform = platform_by_name(platform)
+        self.peers = dict(peers or {})
+        self.fault = parse_fault(fault)
+        self.reject = tuple(re.compile(pattern) for pattern in reject)
+        self.ssh_port: int | None = None
+        self.telnet_port: int | None = None
+        self.commands_seen: list[str] = []
+        self.lock = threading.RLock()
+        self.config: ConfigNode = parse(config_text, self.cli.banner_start)
+        self._startup = self.running_config()
+
+    @classmethod
+    def from_spec(cls, spec: DeviceSpec, peers: Mapping[str, tuple[str, str]]) -> SimDevice:
+        """A device freshly booted with the configuration its topology entry describes."""
+        config = platform_by_name(spec.platform).initial_config(spec)
+        return cls(
+            spec.name, spec.platform, config, peers=peers, fault=spec.fault, reject=spec.reject
+        )
+
+    @classmethod
+    def from_running_config(cls, name: str, platform: str, text: str) -> SimDevice:
+        """A device whose configuration is `text` (e.g. another device's `show run`)."""
+        return cls(name, platform, text)
+
+    def running_config(self) -> str:
+        """The configuration as `show running-config` prints it, without the header."""
+        with self.lock:
+            return render(self.cli.rules, self.config)
+
+    def startup_config(self) -> str:
+        """The configuration last saved with `write memory` (initially the boot config)."""
+        with self.lock:
+            return self._startup
+
+    def save(self) -> None:
+        with self.lock:
+            self._startup = self.running_config()
+
+    @property
+    def hostname(self) -> str:
+        with self.lock:
+            for child in self.config.children:
+                if child.text.startswith("hostname "):
+                    return child.text.split(" ", 1)[1]
+        return self.name
+
+    @property
+    def interfaces(self) -> list[SimInterface]:
+        with self.lock:
+            nodes = [c for c in self.config.children if c.text.startswith("interface ")]
+            return [self._interface(node) for node in nodes]
+
+    def _interface(self, node: ConfigNode) -> SimInterface:
+        name = node.text.split(" ", 1)[1]
+        address, description, enabled = None, "", True
+        for child in node.children:
+            if child.text == "shutdown":
+                enabled = False
+            elif child.text.startswith("description "):
+                description = child.text.split(" ", 1)[1]
+            elif child.text.startswith("ip address ") and not child.text.endswith("secondary"):
+                address = parse_address(child.text.split()[2:])
+        return SimInterface(name, address, description, enabled, self.peers.get(name))
+
+    def rejects(self, line: str) -> bool:
+        """True if a fault rule says this configuration line must fail."""
+        return any(pattern.search(line) for pattern in self.reject)
+
+    def __repr__(self) -> str:
+        ports = f"ssh={self.ssh_port}, telnet={self.telnet_port}"
+        return f"SimDevice({self.name!r}, {self.platform!r}, {ports})"
+
+
+def parse_address(words: list[str]) -> ipaddress.IPv4Interface | None:
+    """`10.0.0.1 255.255.255.0` (IOS) or `10.0.0.1/24` (EOS) -> IPv4Interface."""
+    try:
+        if len(words) >= 2 and "/" not in words[0]:
+            return ipaddress.IPv4Interface(f"{words[0]}/{words[1]}")
+        return ipaddress.IPv4Interface(words[0]) if words else None
+    except ValueError:
+        return None

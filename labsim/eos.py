@@ -1,0 +1,244 @@
+"""Arista EOS (vEOS 4.30 look-alike): modes, vocabulary, boot configuration, show output."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from labsim import ios, shows
+from labsim.configtree import TreeRules
+from labsim.platform import GLOBAL, Platform, Section
+
+if TYPE_CHECKING:
+    from labsim.device import SimDevice
+    from labsim.topology import DeviceSpec
+
+_ROUTER_WORDS = ios.VOCAB["router"] | {"vlan", "vrf", "bfd", "max-lsa", "graceful-restart"}
+VOCAB = {
+    GLOBAL: ios.VOCAB[GLOBAL] | {"management", "transceiver", "daemon", "ip", "queue-monitor"},
+    "if": ios.VOCAB["if"] | {"bfd", "flowcontrol", "error-correction", "sflow"},
+    "router-ospf": _ROUTER_WORDS,
+    "router-bgp": _ROUTER_WORDS,
+    "router-af": ios.VOCAB["router-af"] | {"neighbor", "bgp"},
+    "vlan": ios.VOCAB["vlan"] | {"trunk"},
+    "acl": ios.VOCAB["acl"] | {"statistics"},
+    "route-map": ios.VOCAB["route-map"],
+    "mgmt": frozenset({"no", "default", "exit", "end", "do", "shutdown", "protocol", "vrf"}),
+}
+
+_SHORT = {
+    "Ethernet": "Et",
+    "Loopback": "Lo",
+    "Management": "Ma",
+    "Vlan": "Vl",
+    "Port-Channel": "Po",
+}
+
+
+def _interface_label(match: re.Match[str]) -> str:
+    name = match.group(1)
+    for full, short in _SHORT.items():
+        if name.startswith(full):
+            return f"config-if-{short}{name[len(full) :]}"
+    return f"config-if-{name}"
+
+
+SECTIONS = (
+    Section(re.compile(r"^interface (\S+)"), "if", _interface_label),
+    Section(re.compile(r"^router (ospf)\b"), "router-ospf", lambda m: "config-router-ospf"),
+    Section(re.compile(r"^router (bgp)\b"), "router-bgp", lambda m: "config-router-bgp"),
+    Section(
+        re.compile(r"^address-family (\S+)"),
+        "router-af",
+        lambda m: "config-router-bgp-af",
+        parent="router-bgp",
+    ),
+    Section(re.compile(r"^vlan (\d+)$"), "vlan", lambda m: f"config-vlan-{m.group(1)}"),
+    Section(re.compile(r"^ip access-list (\S+)"), "acl", lambda m: f"config-acl-{m.group(1)}"),
+    Section(
+        re.compile(r"^route-map (\S+)"), "route-map", lambda m: f"config-route-map-{m.group(1)}"
+    ),
+    Section(
+        re.compile(r"^management (api|ssh|telnet)"), "mgmt", lambda m: f"config-mgmt-{m.group(1)}"
+    ),
+)
+
+GLOBAL_ONLY = re.compile(
+    r"^(no )?(ip (route|domain|name-server|prefix-list|routing|access-list)|"
+    r"logging (host|buffered|trap|console|source-interface|on|\d))\b"
+)
+
+
+RULES = TreeRules(
+    indent="   ",
+    separator="!",
+    sections=re.compile(
+        r"^(interface|router|vlan \d|ip access-list|route-map|management|banner)\b"
+    ),
+    single_valued=tuple(
+        re.compile(p)
+        for p in (
+            r"^hostname\b",
+            r"^description\b",
+            r"^ip address(?!.*secondary$)",
+            r"^name\b",
+            r"^(bgp )?router-id\b",
+            r"^(mtu|speed)\b",
+            r"^ip ospf (cost|network|priority)\b",
+            r"^switchport (mode|access vlan|trunk native vlan)\b",
+            r"^neighbor \S+ (remote-as|description|update-source)\b",
+            r"^(ip domain-name|clock timezone|spanning-tree mode|maximum-paths)\b",
+            r"^(snmp-server (location|contact)|banner (motd|login))\b",
+        )
+    ),
+    shown_negations=("no switchport", "no ip routing", "no aaa root"),
+    order=(
+        "service",
+        "transceiver",
+        "logging",
+        "hostname",
+        "ip domain-name",
+        "ip name-server",
+        "ntp",
+        "snmp-server",
+        "spanning-tree",
+        "aaa",
+        "username",
+        "vlan",
+        "interface",
+        "ip access-list",
+        "ip route",
+        "ip routing",
+        "route-map",
+        "router",
+        "banner",
+        "management",
+    ),
+    footer="end",
+    hidden_defaults=frozenset({"switchport"}),
+)
+
+
+def banner_start(line: str) -> str | None:
+    """EOS reads banner text until a line `EOF`."""
+    return "EOF" if re.match(r"^banner (motd|login)$", line) else None
+
+
+def initial_config(spec: DeviceSpec) -> str:
+    lines = [
+        "! Command: show running-config",
+        "no aaa root",
+        "!",
+        "transceiver qsfp default-mode 4x10G",
+        "!",
+        "service routing protocols model multi-agent",
+        "!",
+        f"hostname {spec.name}",
+        "!",
+        "spanning-tree mode mstp",
+        "!",
+    ]
+    for vid, name in sorted(spec.vlans.items()):
+        lines += [f"vlan {vid}", f"   name {name}", "!"]
+    for interface in spec.interfaces:
+        lines.append(f"interface {interface.name}")
+        if interface.description:
+            lines.append(f"   description {interface.description}")
+        if interface.address is not None:
+            if interface.name.startswith("Ethernet"):
+                lines.append("   no switchport")
+            lines.append(f"   ip address {interface.address.with_prefixlen}")
+        if not interface.enabled:
+            lines.append("   shutdown")
+        lines.append("!")
+    lines += ["interface Management1", "!", "ip routing", "!", "management api http-commands"]
+    lines += ["   no shutdown", "!", "end", ""]
+    return "\n".join(lines)
+
+
+def show_run_header(device: SimDevice, body: str) -> str:
+    return "! Command: show running-config\n! device: " + (
+        f"{device.hostname} (vEOS-lab, EOS-4.30.0F)\n!\n"
+    )
+
+
+def show_version(device: SimDevice, args: list[str]) -> str:
+    return (
+        "Arista vEOS-lab\n"
+        "Hardware version: \n"
+        f"Serial number: SN-{device.name}\n"
+        "System MAC address:  5254.0012.3456\n\n"
+        "Software image version: 4.30.0F\n"
+        "Architecture: x86_64\n"
+        "Internal build version: 4.30.0F-31408673.4300F\n\n"
+        "Uptime: 1 hour and 0 minutes\n"
+        "Total memory: 2006892 kB\n"
+        "Free memory: 1104208 kB\n"
+    )
+
+
+def show_ip_interface_brief(device: SimDevice, args: list[str]) -> str:
+    rows = [
+        "                                                                          Address",
+        "Interface         IP Address           Status       Protocol           MTU    Owner",
+        "----------------- -------------------- ------------ -------------- ---------- -------",
+    ]
+    for interface in device.interfaces:
+        if interface.address is None:
+            continue
+        status = "up" if interface.link_up else "down"
+        if not interface.enabled:
+            status = "admin down"
+        protocol = "up" if interface.link_up else "down"
+        address = interface.address.with_prefixlen
+        rows.append(f"{interface.name:<18}{address:<21}{status:<13}{protocol:<15}{1500:>10}")
+    return "\n".join(rows) + "\n"
+
+
+def show_vlan(device: SimDevice, args: list[str]) -> str:
+    rows = ["VLAN  Name                             Status    Ports", "-" * 60]
+    rows.append(f"{1:<6}{'default':<33}active")
+    for line in device.running_config().splitlines():
+        if re.match(r"^vlan \d+$", line):
+            vid = line.split()[1]
+            name = shows.section_of(device.running_config(), line).splitlines()
+            named = [n.strip()[5:] for n in name if n.strip().startswith("name ")]
+            rows.append(f"{vid:<6}{(named or ['VLAN' + vid.zfill(4)])[0]:<33}active")
+    return "\n".join(rows) + "\n"
+
+
+def show_ip_route(device: SimDevice, args: list[str]) -> str:
+    header = "VRF: default\nCodes: C - connected, S - static, O - OSPF, B - BGP\n\n"
+    lines = [
+        f" {code:<7}{prefix} {via}" for code, prefix, via in shows.routes(device) if code != "L"
+    ]
+    return header + "\n".join(lines) + "\n"
+
+
+PLATFORM = Platform(
+    name="arista_eos",
+    rules=RULES,
+    sections=SECTIONS,
+    vocab=VOCAB,
+    global_only=GLOBAL_ONLY,
+    invalid=lambda column: "% Invalid input\n",
+    config_greeting="",
+    terminal_replies={"length": "Pagination disabled.\n", "width": "Width set to {} columns.\n"},
+    shows={
+        ("running-config",): shows.show_running,
+        ("startup-config",): shows.show_startup,
+        ("version",): show_version,
+        ("ip", "interface", "brief"): show_ip_interface_brief,
+        ("interfaces",): ios.show_interfaces,
+        ("ip", "route"): show_ip_route,
+        ("vlan",): show_vlan,
+        ("clock",): shows.show_clock,
+    },
+    save_reply="Copy completed successfully.\n",
+    banner_start=banner_start,
+    banner_prompt=lambda delimiter: "Enter TEXT message. Type 'EOF' on its own line to end it.\n",
+    initial_config=initial_config,
+    show_run_header=show_run_header,
+    address_style="prefix",
+    interface_names=("Ethernet", "Loopback", "Management", "Vlan", "Port-Channel"),
+)

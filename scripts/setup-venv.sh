@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Create ./.venv and install labbot into it (idempotent; quick when up to date).
+# Usage: scripts/setup-venv.sh [extra]   e.g. scripts/setup-venv.sh test
+set -euo pipefail
+cd "$(dirname "$0")/.."
+extra=${1:-}
+python=${PYTHON:-python3}
+"$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+  || { echo "labbot needs Python >= 3.11 (found $("$python" --version 2>&1))" >&2; exit 1; }
+[ -x .venv/bin/python ] || "$python" -m venv .venv
+stamp=".venv/.labbot-installed-${extra:-base}"
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  .venv/bin/python -m pip install -q --upgrade pip
+  .venv/bin/python -m pip install -q -e ".${extra:+[$extra]}"
+  touch "$stamp"
+fi

@@ -1,0 +1,1 @@
+"""Storage: the SQLAlchemy checkpointer, audit and approval records, locks, migrations."""

@@ -1,0 +1,147 @@
+"""The flat, time-ordered audit listing behind `labbot audit` (by change, user, device, time)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from storage.audit_chain import as_utc
+from storage.audit_records import AuditEntry
+from storage.schema import change_events, changes, decisions, gate_resolutions, pushes, refusals
+
+Row = Any
+
+
+def _change(r: Row) -> dict[str, Any]:
+    what = f"rollback of {r.rollback_of} requested" if r.kind == "rollback" else "requested"
+    return dict(
+        kind=r.kind,
+        actor_id=r.requester_id,
+        actor_name=r.requester_name,
+        platform=r.platform,
+        channel=r.channel,
+        summary=f"{what}: {r.text}",
+    )
+
+
+def _decision(r: Row) -> dict[str, Any]:
+    note = f" — {r.feedback}" if r.feedback else ""
+    return dict(
+        kind="decision",
+        actor_id=r.actor_id,
+        actor_name=r.actor_name,
+        platform=r.platform,
+        channel=r.channel,
+        gate=r.gate,
+        summary=f"{r.choice} at the {r.gate} gate{note}",
+        sha256=r.content_sha256,
+    )
+
+
+def _resolution(r: Row) -> dict[str, Any]:
+    return dict(
+        kind="resolved",
+        actor_id=r.actor_id,
+        actor_name=r.actor_name,
+        gate=r.gate,
+        summary=f"{r.gate} gate settled: {r.choice}",
+        sha256=r.content_sha256,
+    )
+
+
+def _refusal(r: Row) -> dict[str, Any]:
+    return dict(
+        kind="refusal",
+        actor_id=r.actor_id,
+        actor_name=r.actor_name,
+        platform=r.platform,
+        channel=r.channel,
+        gate=r.gate or "",
+        summary=f"refused: {r.reason}",
+    )
+
+
+def _push(r: Row) -> dict[str, Any]:
+    detail = f" — {r.detail.splitlines()[0]}" if r.detail.strip() else ""
+    return dict(
+        kind="push",
+        device=r.device,
+        sha256=r.lines_sha256,
+        summary=f"push to {r.device}: {r.status}{detail}",
+    )
+
+
+def _event(r: Row) -> dict[str, Any]:
+    tokens = f" (tokens {r.tokens})" if r.tokens else ""
+    detail = f": {r.detail}" if r.detail else ""
+    return dict(kind="event", summary=f"{r.status}{detail}{tokens}")
+
+
+# table -> (row to entry fields, columns a `user` filter matches)
+_SHAPES: dict[sa.Table, tuple[Callable[[Row], dict[str, Any]], tuple[str, ...]]] = {
+    changes: (_change, ("requester_id", "requester_name")),
+    decisions: (_decision, ("actor_id", "actor_name")),
+    gate_resolutions: (_resolution, ("actor_id", "actor_name")),
+    refusals: (_refusal, ("actor_id", "actor_name")),
+    pushes: (_push, ()),
+    change_events: (_event, ()),
+}
+
+
+async def query_entries(
+    conn: AsyncConnection,
+    *,
+    change_id: str | None,
+    user: str | None,
+    device: str | None,
+    since: datetime | None,
+    until: datetime | None,
+) -> list[AuditEntry]:
+    entries: list[AuditEntry] = []
+    for table, (shape, user_columns) in _SHAPES.items():
+        if user is not None and not user_columns:
+            continue
+        where = _where(table, change_id, since, until)
+        if user is not None:
+            where.append(sa.or_(*(table.c[name] == user for name in user_columns)))
+        if device is not None:
+            touched = sa.select(pushes.c.change_id).where(pushes.c.device == device)
+            where.append(table.c.change_id.in_(touched))
+            if table is pushes:
+                where.append(pushes.c.device == device)
+        for row in await conn.execute(sa.select(table).where(*where)):
+            entries.append(_entry(row, shape(row)))
+    return sorted(entries, key=lambda e: e.seq)
+
+
+def _where(
+    table: sa.Table, change_id: str | None, since: datetime | None, until: datetime | None
+) -> list[sa.ColumnElement[bool]]:
+    where: list[sa.ColumnElement[bool]] = []
+    if change_id is not None:
+        where.append(table.c.change_id == change_id)
+    if since is not None:
+        where.append(table.c.at >= as_utc(since))
+    if until is not None:
+        where.append(table.c.at < as_utc(until))
+    return where
+
+
+def _entry(row: Row, fields: dict[str, Any]) -> AuditEntry:
+    base: dict[str, Any] = dict(
+        seq=row.seq,
+        at=as_utc(row.at),
+        change_id=row.change_id or "",
+        actor_id="",
+        actor_name="",
+        platform="",
+        channel="",
+        gate="",
+        device="",
+        sha256="",
+    )
+    return AuditEntry(**{**base, **fields})

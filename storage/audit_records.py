@@ -1,0 +1,152 @@
+"""What the audit store returns: small frozen records, easy to print as a table, CSV or JSON."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+Choice = Literal["approve", "modify", "cancel"]
+ChangeKind = Literal["change", "rollback"]
+
+
+@dataclass(frozen=True)
+class ChangeRecord:
+    change_id: str
+    kind: str
+    rollback_of: str | None
+    thread_key: str
+    platform: str
+    channel: str
+    requester_id: str
+    requester_name: str
+    text: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Vote:
+    """One person's decision at one gate (approve, modify or cancel)."""
+
+    change_id: str
+    gate: str
+    interrupt_id: str
+    choice: str
+    actor_id: str
+    actor_name: str
+    platform: str
+    channel: str
+    content_sha256: str
+    feedback: str | None
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The decision that settled a gate; exactly one per interrupt (first decision wins)."""
+
+    interrupt_id: str
+    change_id: str
+    gate: str
+    choice: str
+    actor_id: str
+    actor_name: str
+    content_sha256: str
+    feedback: str | None
+    at: datetime
+
+
+@dataclass(frozen=True)
+class DecideResult:
+    """`resolved`: the gate is settled by this decision (resume the graph with `resolution`)."""
+
+    resolved: bool
+    resolution: Resolution | None
+    approvals: tuple[Vote, ...]
+
+
+@dataclass(frozen=True)
+class Refusal:
+    change_id: str | None
+    interrupt_id: str | None
+    gate: str | None
+    actor_id: str
+    actor_name: str
+    platform: str
+    channel: str
+    reason: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class PushRecord:
+    change_id: str
+    device: str
+    lines_sha256: str
+    status: str
+    detail: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class ChangeEvent:
+    change_id: str
+    status: str  # done, cancelled, failed, expired, blocked, ...
+    detail: str
+    tokens: str | None  # token usage as canonical JSON
+    at: datetime
+
+
+@dataclass(frozen=True)
+class GateSummary:
+    gate: str
+    interrupt_id: str
+    votes: tuple[Vote, ...]
+    resolution: Resolution | None
+
+
+@dataclass(frozen=True)
+class ChangeSummary:
+    """Everything recorded about one change, for "who confirmed which change"."""
+
+    change_id: str
+    kind: str
+    rollback_of: str | None
+    thread_key: str
+    platform: str
+    channel: str
+    requester_id: str
+    requester_name: str
+    text: str
+    at: datetime
+    gates: tuple[GateSummary, ...]
+    pushes: tuple[PushRecord, ...]
+    refusals: tuple[Refusal, ...]
+    rollbacks: tuple[ChangeRecord, ...]  # later changes that roll this one back
+    events: tuple[ChangeEvent, ...]
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    """One audit row, flattened (kind: change, rollback, decision, resolved, refusal, push,
+    event)."""
+
+    seq: int
+    at: datetime
+    kind: str
+    change_id: str
+    actor_id: str
+    actor_name: str
+    platform: str
+    channel: str
+    gate: str
+    device: str
+    summary: str
+    sha256: str
+
+
+@dataclass(frozen=True)
+class ChainReport:
+    ok: bool
+    rows: int
+    first_broken: str | None  # "decisions#3: content does not match its hash ..."

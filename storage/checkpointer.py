@@ -1,0 +1,199 @@
+"""`SQLAlchemySaver`: a LangGraph checkpointer on SQLAlchemy 2 (async), for SQLite and PostgreSQL.
+
+The layout follows langgraph-checkpoint-postgres: a checkpoint row (inline primitives), channel
+values once per version in `checkpoint_blobs`, pending writes in `checkpoint_writes`. Special
+writes (error, interrupt, resume, ...) are upserted; ordinary writes are insert-or-ignore, so a
+retried task cannot duplicate them. Metadata filters are bound parameters, never SQL text.
+
+Each operation runs whole in one call (see storage.checkpoint_sql): `AsyncConnection.run_sync`
+on PostgreSQL; on a SQLite file, the saver's single worker thread with the stdlib driver, which
+also queues this process's SQLite writers instead of letting them wait on the file lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from typing import Any, TypeVar
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import (
+    WRITES_IDX_MAP,
+    ChannelVersions,
+    Checkpoint,
+    CheckpointMetadata,
+    CheckpointTuple,
+    get_serializable_checkpoint_metadata,
+)
+from langgraph.checkpoint.serde.base import SerializerProtocol
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from storage import prune
+from storage.checkpoint_rows import split_checkpoint, write_rows
+from storage.checkpoint_sql import CheckpointSQL
+from storage.db import make_engine, sqlite_file_twin, upgrade_engine
+from storage.sync_facade import SyncFacade
+
+T = TypeVar("T")
+
+
+class SQLAlchemySaver(SyncFacade):
+    """Checkpointer on an `AsyncEngine` whose schema is at head (see `from_url`).
+
+    Built directly, call `await saver.aclose()` when done (it stops the SQLite worker thread).
+    """
+
+    def __init__(self, engine: AsyncEngine, *, serde: SerializerProtocol | None = None) -> None:
+        super().__init__(serde=serde)
+        self.engine = engine
+        self.sql = CheckpointSQL(engine.dialect.name, self.serde)
+        self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self._twin = sqlite_file_twin(engine)
+        self._worker = ThreadPoolExecutor(1, "sqlite-saver") if self._twin is not None else None
+        try:
+            self.loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            self.loop = None
+
+    @classmethod
+    @asynccontextmanager
+    async def from_url(
+        cls, url: str, *, serde: SerializerProtocol | None = None
+    ) -> AsyncIterator[SQLAlchemySaver]:
+        """A ready saver on `url`, its schema migrated to head first (idempotent, serialized)."""
+        engine = make_engine(url)
+        try:
+            await upgrade_engine(engine)
+            saver = cls(engine, serde=serde)
+            try:
+                yield saver
+            finally:
+                await saver.aclose()
+        finally:
+            await engine.dispose()
+
+    async def aclose(self) -> None:
+        if self._worker is not None and self._twin is not None:
+            await asyncio.get_running_loop().run_in_executor(self._worker, self._twin.dispose)
+            self._worker.shutdown()
+
+    async def _run(self, work: Callable[..., T], *args: Any, atomic: bool) -> T:
+        """Run `work(connection, *args)` whole: in a transaction when `atomic`, else autocommit."""
+        if self._worker is not None:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._worker, self._in_worker, work, args, atomic)
+        connect = self.engine.begin() if atomic else self._autocommit.connect()
+        async with connect as conn:
+            return await conn.run_sync(work, *args)
+
+    def _in_worker(self, work: Callable[..., T], args: tuple[Any, ...], atomic: bool) -> T:
+        """Always a transaction here: the stdlib driver begins one only at the first write, so a
+        read costs nothing extra and a write is committed."""
+        assert self._twin is not None
+        with self._twin.begin() as conn:
+            return work(conn, *args)
+
+    # --- reads ----------------------------------------------------------------------------------
+
+    async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        found = await self._run(self.sql.read, self.sql.tuple_query(config), atomic=False)
+        return found[0] if found else None
+
+    async def alist(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> AsyncIterator[CheckpointTuple]:
+        query = self.sql.list_query(config, filter, before, limit)
+        for item in await self._run(self.sql.read, query, atomic=False):
+            yield item
+
+    # --- writes ---------------------------------------------------------------------------------
+
+    async def aput(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        conf = config["configurable"]
+        thread_id, ns = conf["thread_id"], conf.get("checkpoint_ns", "")
+        body, blob_values = split_checkpoint(checkpoint)
+        blob_rows = []
+        for channel, version in new_versions.items():
+            if channel in blob_values:
+                type_, blob = self.serde.dumps_typed(blob_values[channel])
+                blob_rows.append(
+                    {"thread_id": thread_id, "checkpoint_ns": ns, "channel": channel,
+                     "version": str(version), "type": type_, "blob": blob}
+                )  # fmt: skip
+        type_, payload = self.serde.dumps_typed(body)
+        meta = get_serializable_checkpoint_metadata(config, metadata)
+        run_id = meta.get("run_id")
+        row = {
+            "thread_id": thread_id,
+            "checkpoint_ns": ns,
+            "checkpoint_id": checkpoint["id"],
+            "parent_checkpoint_id": conf.get("checkpoint_id"),
+            "run_id": None if run_id is None else str(run_id),
+            "type": type_,
+            "checkpoint": payload,
+            "metadata": meta,
+        }
+        await self._run(self.sql.put, blob_rows, row, atomic=False)
+        return {
+            "configurable": {
+                "thread_id": thread_id,
+                "checkpoint_ns": ns,
+                "checkpoint_id": checkpoint["id"],
+            }
+        }
+
+    async def aput_writes(
+        self,
+        config: RunnableConfig,
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        if not writes:
+            return
+        special = all(channel in WRITES_IDX_MAP for channel, _ in writes)
+        rows = write_rows(self.serde, config, writes, task_id, task_path)
+        await self._run(self.sql.put_writes, rows, special, atomic=False)
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        await self._run(self.sql.delete_thread, str(thread_id), atomic=True)
+
+    async def adelete_for_runs(self, run_ids: Sequence[str]) -> None:
+        if run_ids:
+            await self._run(self.sql.delete_for_runs, [str(r) for r in run_ids], atomic=True)
+
+    async def acopy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
+        source, target = str(source_thread_id), str(target_thread_id)
+        await self._run(self.sql.copy_thread, source, target, atomic=True)
+
+    async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
+        """`delete` drops the threads; `keep_latest` keeps the newest checkpoint per namespace."""
+        if isinstance(thread_ids, str):
+            raise TypeError("thread_ids must be a sequence of thread IDs, not a str")
+        if strategy not in prune.STRATEGIES:
+            raise ValueError(f"Unknown prune strategy: {strategy!r}")
+        for thread_id in [str(t) for t in thread_ids]:
+            if strategy == "delete":
+                await self.adelete_thread(thread_id)
+            else:
+                await self._run(prune.keep_latest, self.serde, thread_id, atomic=True)
+
+    def get_next_version(self, current: str | int | float | None, channel: None) -> str:
+        """Like the PostgreSQL saver: a counter plus a random suffix, so forks of one checkpoint
+        never store two different values under the same (channel, version)."""
+        number = 0 if current is None else int(str(current).split(".")[0])
+        return f"{number + 1:032}.{random.random():016}"

@@ -1,0 +1,209 @@
+"""Engines, migrations and database errors: the one place that knows SQLite from PostgreSQL.
+
+Supported URLs: `sqlite+aiosqlite:///path.db` (embedded default) and
+`postgresql+psycopg://user@host:port/db`. Plain `sqlite:///` and `postgresql://` are accepted and
+given the async driver. Every failure to reach, open or migrate a database becomes one
+`StorageError` line that names the problem and the fix.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from workflow.errors import StorageError
+
+MIGRATIONS_DIR = Path(__file__).parent / "migrations"
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+# Arbitrary constants naming the advisory locks labbot takes on PostgreSQL.
+MIGRATION_LOCK_KEY = 0x1AB_B07_001
+EXAMPLE_URLS = "sqlite+aiosqlite:///./labbot.db or postgresql+psycopg://user@host:5432/labbot"
+_DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+psycopg"}
+
+
+def parse_url(url: str) -> URL:
+    """The URL with labbot's async driver, or StorageError naming what is wrong with it."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise StorageError(f"database URL {url!r} is not a URL: use {EXAMPLE_URLS}") from None
+    backend = "postgresql" if parsed.get_backend_name() == "postgres" else parsed.get_backend_name()
+    if backend not in _DRIVERS:
+        raise StorageError(
+            f"database URL {parsed.render_as_string(hide_password=True)!r} uses "
+            f"{backend!r}, which labbot does not support: use {EXAMPLE_URLS}"
+        )
+    return parsed.set(drivername=_DRIVERS[backend])
+
+
+def is_sqlite(engine: AsyncEngine | AsyncConnection) -> bool:
+    return engine.dialect.name == "sqlite"
+
+
+def make_engine(url: str) -> AsyncEngine:
+    """An async engine tuned for labbot: SQLite in WAL mode with a busy timeout; pinged pools."""
+    parsed = parse_url(url)
+    if parsed.get_backend_name() == "postgresql":
+        return create_async_engine(parsed, pool_pre_ping=True, json_serializer=_json_dumps)
+    if parsed.database and parsed.database != ":memory:":
+        _make_parent_dir(Path(parsed.database))
+    engine = create_async_engine(parsed, json_serializer=_json_dumps)
+    event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _json_dumps(value: Any) -> str:
+    """JSON for metadata columns; an odd value (a UUID run id) becomes its string."""
+    return json.dumps(value, default=str)
+
+
+def _make_parent_dir(path: Path) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StorageError(
+            f"cannot create the directory {str(path.parent)!r} for the SQLite database: "
+            f"{exc.strerror} — choose a writable path"
+        ) from None
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL lets readers run beside the writer; the busy timeout makes writers wait, not fail."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def sqlite_file_twin(engine: AsyncEngine) -> Engine | None:
+    """The same SQLite file through the stdlib driver, for work that runs whole in one worker
+    thread (None unless `engine` is on a SQLite file). aiosqlite hops threads for every cursor
+    call; a thread running a whole operation hops once."""
+    url = engine.url
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+        return None
+    twin = create_engine(
+        url.set(drivername="sqlite+pysqlite"),
+        json_serializer=_json_dumps,
+        connect_args={"check_same_thread": False},
+    )
+    event.listen(twin, "connect", _sqlite_pragmas)
+    return twin
+
+
+@asynccontextmanager
+async def serialized_transaction(engine: AsyncEngine, lock_key: int) -> AsyncIterator[Any]:
+    """A transaction no other writer of the same kind runs beside (read-then-write safe).
+
+    PostgreSQL: a transaction-scoped advisory lock on `lock_key`, so replicas queue up.
+    SQLite: BEGIN IMMEDIATE takes the database write lock before the first read, so the rows
+    read are still the latest when the transaction writes (no SQLITE_BUSY on upgrade).
+    """
+    async with engine.begin() as conn:
+        if is_sqlite(engine):
+            await conn.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": lock_key})
+        yield conn
+
+
+# --- migrations ---------------------------------------------------------------------------------
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    """Alembic configured in code (no alembic.ini): our migrations, on the given connection."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.attributes["connection"] = connection
+    return config
+
+
+async def upgrade_engine(engine: AsyncEngine, revision: str = "head") -> str:
+    """Migrate to `revision` in one transaction, one migrator at a time; returns the revision."""
+    key = MIGRATION_LOCK_KEY
+    try:
+        async with serialized_transaction(engine, key) as conn:
+            return str(await conn.run_sync(_upgrade_sync, revision))
+    except SQLAlchemyError as exc:
+        raise describe_error(engine.url, exc) from None
+
+
+def _upgrade_sync(connection: Connection, revision: str) -> str | None:
+    command.upgrade(alembic_config(connection), revision)
+    return MigrationContext.configure(connection).get_current_revision()
+
+
+async def upgrade_database(url: str, revision: str = "head") -> str:
+    """`labbot db upgrade`: bring the schema at `url` to `revision`; returns the revision."""
+    engine = make_engine(url)
+    try:
+        return await upgrade_engine(engine, revision)
+    finally:
+        await engine.dispose()
+
+
+async def check_database(url: str) -> str | None:
+    """Connect once; return the schema revision (None: not migrated yet) or raise StorageError."""
+    engine = make_engine(url)
+    try:
+        async with engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+            return await conn.run_sync(
+                lambda sync: MigrationContext.configure(sync).get_current_revision()
+            )
+    except SQLAlchemyError as exc:
+        raise describe_error(engine.url, exc) from None
+    finally:
+        await engine.dispose()
+
+
+# --- errors -------------------------------------------------------------------------------------
+
+
+def describe_error(url: URL, exc: SQLAlchemyError) -> StorageError:
+    """One line a user can act on, for a database error that stops labbot from using `url`."""
+    detail = str(exc.orig if isinstance(exc, DBAPIError) else exc).strip()
+    reason = detail.splitlines()[0] if detail else type(exc).__name__
+    lowered = detail.lower()
+    if url.get_backend_name() == "sqlite":
+        where = url.database or ":memory:"
+        if "not a database" in lowered:
+            return StorageError(
+                f"{where!r} is not a SQLite database — point the URL at another file"
+            )
+        if "unable to open" in lowered:
+            return StorageError(
+                f"cannot open the SQLite database {where!r}: check the path and permissions"
+            )
+        return StorageError(f"SQLite database {where!r} failed: {reason}")
+    where = f"{url.host or 'localhost'}:{url.port or 5432}"
+    if "connection refused" in lowered:
+        return StorageError(
+            f"cannot reach PostgreSQL at {where}: connection refused — is the server running?"
+        )
+    if "password authentication failed" in lowered or "no password supplied" in lowered:
+        return StorageError(
+            f"PostgreSQL at {where} refused the login of {url.username!r}: check user and password"
+        )
+    if "does not exist" in lowered and "database" in lowered:
+        return StorageError(
+            f"PostgreSQL at {where} has no database {url.database!r} — create it "
+            f"(createdb {url.database}) or fix the URL"
+        )
+    if "name or service not known" in lowered or "nodename nor servname" in lowered:
+        return StorageError(f"cannot resolve the PostgreSQL host {url.host!r}: fix the URL")
+    if (isinstance(exc, DBAPIError) and exc.connection_invalidated) or "timeout" in lowered:
+        return StorageError(f"cannot reach PostgreSQL at {where}: {reason}")
+    return StorageError(f"PostgreSQL at {where} failed: {reason}")

@@ -1,0 +1,159 @@
+"""The tables as the code uses them (the head of storage/migrations, which creates them).
+
+Audit tables are append-only and chained: `seq` orders every audit row across all tables,
+`prev_hash` is the `row_hash` of the row before it, `row_hash` covers the row's content.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
+
+metadata = sa.MetaData()
+JSON_DOC = sa.JSON().with_variant(postgresql.JSONB(), "postgresql")
+
+# --- checkpointer (the shape of langgraph-checkpoint-postgres, plus run_id for delete_for_runs) --
+
+checkpoints = sa.Table(
+    "checkpoints",
+    metadata,
+    sa.Column("thread_id", sa.Text, primary_key=True),
+    sa.Column("checkpoint_ns", sa.Text, primary_key=True),
+    sa.Column("checkpoint_id", sa.Text, primary_key=True),
+    sa.Column("parent_checkpoint_id", sa.Text),
+    sa.Column("run_id", sa.Text),
+    sa.Column("type", sa.Text, nullable=False),
+    sa.Column("checkpoint", sa.LargeBinary, nullable=False),
+    sa.Column("metadata", JSON_DOC, nullable=False),
+)
+
+checkpoint_blobs = sa.Table(
+    "checkpoint_blobs",
+    metadata,
+    sa.Column("thread_id", sa.Text, primary_key=True),
+    sa.Column("checkpoint_ns", sa.Text, primary_key=True),
+    sa.Column("channel", sa.Text, primary_key=True),
+    sa.Column("version", sa.Text, primary_key=True),
+    sa.Column("type", sa.Text, nullable=False),
+    sa.Column("blob", sa.LargeBinary),
+)
+
+checkpoint_writes = sa.Table(
+    "checkpoint_writes",
+    metadata,
+    sa.Column("thread_id", sa.Text, primary_key=True),
+    sa.Column("checkpoint_ns", sa.Text, primary_key=True),
+    sa.Column("checkpoint_id", sa.Text, primary_key=True),
+    sa.Column("task_id", sa.Text, primary_key=True),
+    sa.Column("idx", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("task_path", sa.Text, nullable=False),
+    sa.Column("channel", sa.Text, nullable=False),
+    sa.Column("type", sa.Text, nullable=False),
+    sa.Column("blob", sa.LargeBinary, nullable=False),
+)
+
+# --- audit (append-only, hash-chained) ----------------------------------------------------------
+
+
+def _audit_table(name: str, *columns: sa.Column[object]) -> sa.Table:
+    return sa.Table(
+        name,
+        metadata,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("seq", sa.Integer, nullable=False, unique=True),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("prev_hash", sa.String(64), nullable=False),
+        sa.Column("row_hash", sa.String(64), nullable=False),
+        *columns,
+    )
+
+
+def _text(name: str, *, nullable: bool = False) -> sa.Column[object]:
+    return sa.Column(name, sa.Text, nullable=nullable)
+
+
+changes = _audit_table(
+    "changes",
+    _text("change_id"),
+    _text("kind"),
+    _text("rollback_of", nullable=True),
+    _text("thread_key"),
+    _text("platform"),
+    _text("channel"),
+    _text("requester_id"),
+    _text("requester_name"),
+    _text("text"),
+)
+decisions = _audit_table(
+    "decisions",
+    _text("change_id"),
+    _text("gate"),
+    _text("interrupt_id"),
+    _text("choice"),
+    _text("actor_id"),
+    _text("actor_name"),
+    _text("platform"),
+    _text("channel"),
+    _text("content_sha256"),
+    _text("feedback", nullable=True),
+)
+gate_resolutions = _audit_table(
+    "gate_resolutions",
+    _text("interrupt_id"),
+    _text("change_id"),
+    _text("gate"),
+    _text("choice"),
+    _text("actor_id"),
+    _text("actor_name"),
+    _text("content_sha256"),
+    _text("feedback", nullable=True),
+)
+refusals = _audit_table(
+    "refusals",
+    _text("change_id", nullable=True),
+    _text("interrupt_id", nullable=True),
+    _text("gate", nullable=True),
+    _text("actor_id"),
+    _text("actor_name"),
+    _text("platform"),
+    _text("channel"),
+    _text("reason"),
+)
+pushes = _audit_table(
+    "pushes",
+    _text("change_id"),
+    _text("device"),
+    _text("lines_sha256"),
+    _text("status"),
+    _text("detail"),
+)
+change_events = _audit_table(
+    "change_events",
+    _text("change_id"),
+    _text("status"),
+    _text("detail"),
+    _text("tokens", nullable=True),  # canonical JSON text, so the hash covers exactly what is kept
+)
+AUDIT_TABLES = (changes, decisions, gate_resolutions, refusals, pushes, change_events)
+CHAIN_COLUMNS = frozenset({"id", "seq", "at", "prev_hash", "row_hash"})
+
+# --- device locks and configuration backups (mutable working state, not audit) ------------------
+
+device_locks = sa.Table(
+    "device_locks",
+    metadata,
+    sa.Column("device", sa.Text, primary_key=True),
+    sa.Column("change_id", sa.Text, nullable=False),
+    sa.Column("acquired_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+config_backups = sa.Table(
+    "config_backups",
+    metadata,
+    sa.Column("change_id", sa.Text, primary_key=True),
+    sa.Column("device", sa.Text, primary_key=True),
+    sa.Column("stage", sa.Text, primary_key=True),
+    sa.Column("config", sa.Text, nullable=False),
+    sa.Column("captured_at", sa.DateTime(timezone=True), nullable=False),
+)

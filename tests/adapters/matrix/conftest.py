@@ -1,0 +1,64 @@
+"""One real Synapse for the whole session; fresh people (and a fresh bot store) per test."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from adapters.matrix.adapter import MatrixAdapter
+from adapters.matrix.session import Credentials
+from tests.adapters.matrix.chat_user import ChatUser
+from tests.fakes.synapse import MatrixAccount, Synapse, running_synapse
+
+_names = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def synapse() -> Iterator[Synapse]:
+    try:
+        with running_synapse() as server:
+            yield server
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
+
+
+@pytest.fixture
+def bot_account(synapse: Synapse) -> MatrixAccount:
+    """A bot account of its own per test, so no test sees another test's rooms."""
+    return synapse.register(f"labbot{next(_names)}", "bot-password")
+
+
+@pytest.fixture
+def make_bot(synapse: Synapse, bot_account: MatrixAccount, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """Build adapters for the bot account (password login, store dir kept across restarts)."""
+
+    def build(rooms: tuple[str, ...] = (), store_dir: Path | None = None) -> MatrixAdapter:
+        credentials = Credentials(synapse.url, bot_account.user_id, password="bot-password")
+        return MatrixAdapter(
+            credentials, store_dir or tmp_path / "matrix", rooms=rooms, sync_timeout_ms=1000
+        )
+
+    return build
+
+
+async def _user(synapse: Synapse, name: str) -> ChatUser:
+    user = ChatUser(synapse.url, synapse.register(f"{name}{next(_names)}"))
+    await user.start()
+    return user
+
+
+@pytest.fixture
+async def alice(synapse: Synapse) -> AsyncIterator[ChatUser]:
+    user = await _user(synapse, "alice")
+    yield user
+    await user.close()
+
+
+@pytest.fixture
+async def bob(synapse: Synapse) -> AsyncIterator[ChatUser]:
+    user = await _user(synapse, "bob")
+    yield user
+    await user.close()

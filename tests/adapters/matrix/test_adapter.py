@@ -1,0 +1,266 @@
+"""The Matrix adapter against a real Synapse, with a recording handler in place of the bot.
+
+What people see in the room (threads, code blocks, reactions, edits) and what the bot receives
+(requests, decisions) — including after a restart and in rooms it must not serve.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from adapters.chat import (
+    Button,
+    ChatEvent,
+    CodeBlock,
+    Decision,
+    Message,
+    Request,
+    ThreadRef,
+    button_value,
+)
+from adapters.matrix.adapter import MatrixAdapter
+from tests.adapters.matrix.chat_user import ChatUser, Event, running, thread_message
+
+pytestmark = pytest.mark.synapse
+
+SHA = "a" * 64
+GATE_VALUE = button_value("int-1", SHA)
+GATE = Message(
+    "*Step 1 of 2 — template* for change chg-1",
+    blocks=(CodeBlock("interface {{ name }}", "jinja", "Template (ios)"),),
+    buttons=(
+        Button("Approve", "approve", "primary", GATE_VALUE),
+        Button("Modify", "modify", "default", GATE_VALUE),
+        Button("Cancel", "cancel", "danger", GATE_VALUE),
+    ),
+    key="int-1",
+)
+
+
+class Recorder:
+    """A stand-in for the decision service: records events, answers requests with a gate."""
+
+    def __init__(self, adapter: MatrixAdapter) -> None:
+        self.adapter = adapter
+        self.events: list[ChatEvent] = []
+        self.gate_ids: list[str] = []
+
+    async def __call__(self, event: ChatEvent) -> None:
+        if isinstance(event, Request) and event.text.startswith("gate"):
+            self.gate_ids.append(await self.adapter.post(event.thread, GATE))
+        self.events.append(event)  # once handled, as the service returns after posting
+
+    async def next_event(self, count: int = 1, timeout: float = 20.0) -> ChatEvent:
+        async with asyncio.timeout(timeout):
+            while len(self.events) < count:
+                await asyncio.sleep(0.05)
+        return self.events[count - 1]
+
+
+async def room_with_bot(owner: ChatUser, bot_id: str, *others: ChatUser) -> str:
+    room = await owner.create_room([bot_id, *(o.user_id for o in others)])
+    for other in others:
+        await other.join(room)
+    await owner.wait_for(
+        lambda r, e: r == room and e.get("type") == "m.room.member"
+        and e.get("state_key") == bot_id and e["content"].get("membership") == "join"
+    )
+    return room
+
+
+def reactions_by(user_id: str, target: str):  # type: ignore[no-untyped-def]
+    def matches(room: str, event: Event) -> bool:
+        relation = event.get("content", {}).get("m.relates_to") or {}
+        return (
+            event.get("type") == "m.reaction"
+            and event.get("sender") == user_id
+            and relation.get("event_id") == target
+        )
+
+    return matches
+
+
+async def test_a_mention_is_a_request_answered_in_its_thread_with_code_blocks(
+    make_bot, alice: ChatUser
+) -> None:
+    adapter = make_bot()
+    recorder = Recorder(adapter)
+    async with running(adapter, recorder):
+        bot_id = adapter.bot.user_id
+        room = await room_with_bot(alice, bot_id)
+        asked = await alice.say(room, f"{adapter.bot.name}: gate please")
+        request = await recorder.next_event()
+        assert request == Request(
+            ThreadRef("matrix", room, asked), request.actor, "gate please"
+        )
+        assert request.actor.id == alice.user_id
+        gate = await alice.wait_for(thread_message(room, asked, bot_id))
+        for key in ("✅", "✏️", "❌"):
+            await alice.wait_for(
+                lambda r, e, key=key: reactions_by(bot_id, gate["event_id"])(r, e)
+                and e["content"]["m.relates_to"]["key"] == key
+            )
+    content = gate["content"]
+    assert '<pre><code class="language-jinja">interface {{ name }}</code></pre>' in (
+        content["formatted_body"]
+    )
+    assert "<strong>Step 1 of 2 — template</strong>" in content["formatted_body"]
+    assert "```jinja\ninterface {{ name }}\n```" in content["body"]
+    assert content["m.relates_to"]["is_falling_back"] is True
+    assert content["m.relates_to"]["m.in_reply_to"] == {"event_id": asked}
+    assert content["org.labbot.gate"]["value"] == GATE_VALUE
+
+
+async def test_prefix_reaction_and_thread_reply_are_decisions_on_the_gate(
+    make_bot, alice: ChatUser, bob: ChatUser
+) -> None:
+    adapter = make_bot()
+    recorder = Recorder(adapter)
+    async with running(adapter, recorder):
+        room = await room_with_bot(alice, adapter.bot.user_id, bob)
+        asked = await alice.say(room, "!labbot gate")
+        await recorder.next_event()
+        await bob.react(room, recorder.gate_ids[0], "✅")
+        approved = await recorder.next_event(2)
+        await bob.say(room, "modify: area 1 please", thread=asked)
+        modified = await recorder.next_event(3)
+        await asyncio.sleep(0.5)  # the bot's own three reactions must not have counted
+    assert approved == Decision(
+        ThreadRef("matrix", room, asked), approved.actor, "int-1", "approve", SHA,
+        message_id=recorder.gate_ids[0],
+    )
+    assert approved.actor.id == bob.user_id
+    assert isinstance(modified, Decision)
+    assert (modified.choice, modified.feedback) == ("modify", "area 1 please")
+    assert len(recorder.events) == 3
+
+
+async def test_a_pencil_reaction_asks_for_the_change_in_words(
+    make_bot, alice: ChatUser
+) -> None:
+    adapter = make_bot()
+    recorder = Recorder(adapter)
+    async with running(adapter, recorder):
+        bot_id = adapter.bot.user_id
+        room = await room_with_bot(alice, bot_id)
+        asked = await alice.say(room, "!labbot gate")
+        await recorder.next_event()
+        await alice.react(room, recorder.gate_ids[0], "✏️")
+        question = await alice.wait_for(
+            lambda r, e: thread_message(room, asked, bot_id)(r, e)
+            and "modify: <what to change>" in e["content"]["body"]
+            and "What should change" in e["content"]["body"]
+        )
+    assert question["content"]["m.mentions"] == {"user_ids": [alice.user_id]}
+    assert len(recorder.events) == 1  # no decision without the feedback
+
+
+async def test_long_output_is_split_and_updates_edit_the_first_event(
+    make_bot, alice: ChatUser
+) -> None:
+    adapter = make_bot()
+    async with running(adapter, Recorder(adapter)):
+        bot_id = adapter.bot.user_id
+        room = await room_with_bot(alice, bot_id)
+        root = await alice.say(room, "hello")
+        thread = ThreadRef("matrix", room, root)
+        output = "\n".join(f"line {n:05d} " + "x" * 60 for n in range(1500))
+        first = await adapter.post(thread, Message("big", blocks=(CodeBlock(output, "text"),)))
+        await adapter.update(thread, first, Message("big", footer="✅ Approved by bob"))
+        edit = await alice.wait_for(
+            lambda r, e: (e["content"].get("m.relates_to") or {}).get("rel_type") == "m.replace"
+        )
+        await asyncio.sleep(0.3)
+    parts = alice.in_thread(room, root)
+    assert len(parts) >= 6
+    assert all(len(json.dumps(p["content"]).encode()) < 65_536 for p in parts)
+    shown = "".join(p["content"]["formatted_body"] for p in parts)
+    assert all(f"line {n:05d} " in shown for n in (0, 777, 1499))
+    assert edit["content"]["m.relates_to"]["event_id"] == first
+    assert "Approved by bob" in edit["content"]["m.new_content"]["body"]
+
+
+async def test_after_a_restart_old_gates_still_decide_and_old_requests_are_not_replayed(
+    make_bot, alice: ChatUser, bob: ChatUser, tmp_path: Path
+) -> None:
+    first = make_bot()
+    recorder = Recorder(first)
+    async with running(first, recorder):
+        room = await room_with_bot(alice, first.bot.user_id, bob)
+        asked = await alice.say(room, "!labbot gate")
+        await recorder.next_event()
+    device = json.loads((tmp_path / "matrix" / "session.json").read_text())["device_id"]
+
+    second = make_bot()
+    after = Recorder(second)
+    async with running(second, after):
+        assert second._client.device_id == device  # the same device, not a new login
+        await bob.react(room, recorder.gate_ids[0], "❌")
+        cancelled = await after.next_event()
+        await bob.say(room, "approve", thread=asked)
+        approved = await after.next_event(2)
+        await asyncio.sleep(0.5)
+    assert isinstance(cancelled, Decision) and isinstance(approved, Decision)
+    assert (cancelled.choice, cancelled.interrupt_id, cancelled.message_id) == (
+        "cancel", "int-1", recorder.gate_ids[0]
+    )
+    assert (approved.choice, approved.thread.thread) == ("approve", asked)
+    assert len(after.events) == 2  # "!labbot gate" was not replayed
+
+
+async def test_rooms_outside_the_allow_list_are_declined_and_ignored(
+    make_bot, alice: ChatUser, synapse, bot_account
+) -> None:
+    served = await alice.create_room([])
+    other = await alice.create_room([])
+    adapter = make_bot(rooms=(served,))
+    recorder = Recorder(adapter)
+    bot_id = bot_account.user_id
+    # Already a member of `other` from an earlier configuration: its events must be ignored.
+    await alice.client.room_invite(other, bot_id)
+    joined_elsewhere = ChatUser(synapse.url, bot_account)
+    await joined_elsewhere.join(other)
+    await joined_elsewhere.client.close()
+    await alice.client.room_invite(served, bot_id)
+    async with running(adapter, recorder):
+        invited = await alice.create_room([bot_id])
+        await alice.say(other, "!labbot gate in the wrong room")
+        await alice.say(served, "!labbot gate in the right room")
+        request = await recorder.next_event()
+        await alice.wait_for(
+            lambda r, e: r == invited and e.get("type") == "m.room.member"
+            and e.get("state_key") == bot_id and e["content"]["membership"] == "leave"
+        )
+        await asyncio.sleep(0.5)
+    assert isinstance(request, Request) and request.thread.channel == served
+    assert len(recorder.events) == 1
+
+
+async def test_an_encrypted_room_is_told_that_labbot_cannot_read_it(
+    make_bot, alice: ChatUser
+) -> None:
+    adapter = make_bot()
+    async with running(adapter, Recorder(adapter)):
+        bot_id = adapter.bot.user_id
+        room = await alice.create_room([bot_id], encrypted=True)
+        await alice.wait_for(
+            lambda r, e: r == room and e.get("state_key") == bot_id
+            and e["content"].get("membership") == "join"
+        )
+        ciphertext = {
+            "algorithm": "m.megolm.v1.aes-sha2",
+            "ciphertext": "AwgAEnACgAkLmt6qF84IK++J7UDH2Za1YVchHyprqTqsg",
+            "device_id": "ALICEDEVICE",
+            "sender_key": "IlRMeOPX2e0MurIyfWEucYBRVOEEUMrOHqn/8mLqMjA",
+            "session_id": "X3lUlvLELLYxeTx4yOVu6UDpasGEVO0Jbu+QFnm0cKQ",
+        }
+        await alice.send(room, "m.room.encrypted", ciphertext)
+        notice = await alice.wait_for(
+            lambda r, e: r == room and e.get("sender") == bot_id
+            and "end-to-end encrypted" in e.get("content", {}).get("body", "")
+        )
+    assert "unencrypted room" in notice["content"]["body"]

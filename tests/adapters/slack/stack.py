@@ -1,0 +1,93 @@
+"""labbot on Slack end to end: the simulated lab, the real runtime (SQLite, library planner,
+Nornir to the lab over telnet), the adapter in HTTP mode and Slack's signed requests.
+
+Shared by the end-to-end tests and bench/slack_ack.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from adapters.slack import SlackAdapter
+from bot.demo import DEMO_CREDENTIALS
+from bot.settings import load_settings
+from bot.wiring import Runtime, open_runtime
+from labsim import Lab, demo_topology
+from tests.adapters.slack.conftest import http_adapter, running
+from tests.adapters.slack.payloads import mention
+from tests.fakes.slack_api import BOT_TOKEN, SIGNING_SECRET, Posted, SlackApiStandIn, SlackSender
+from workflow.devices.static import StaticInventory
+
+
+@dataclass
+class SlackLab:
+    api: SlackApiStandIn
+    slack: SlackSender
+    adapter: SlackAdapter
+    runtime: Runtime
+    lab: Lab
+
+    async def mention(self, text: str, *, user: str = "U1", thread_ts: str = "") -> str:
+        """Say "@labbot TEXT" in #C1 (in a thread when given); return the thread's ts."""
+        body = mention(text, user=user, thread_ts=thread_ts)
+        status, _ = await self.slack.event(body)
+        assert status == 200
+        return thread_ts or str(body["event"]["ts"])
+
+    async def gate(self, thread_ts: str, label: str, *, after: int = 0) -> Posted:
+        """Wait for a message in the thread offering the button `label` (skipping `after`)."""
+
+        def offered() -> Posted | None:
+            gates = [
+                m
+                for m in self.api.thread("C1", thread_ts)
+                if any(b["text"]["text"] == label for b in m.buttons)
+            ]
+            return gates[after] if len(gates) > after else None
+
+        return await self.api.wait_for(offered, within=60)
+
+    async def said(self, thread_ts: str, words: str) -> Posted:
+        """Wait for a message in the thread whose text contains `words`."""
+        return await self.api.wait_for(
+            lambda: next(
+                (m for m in self.api.thread("C1", thread_ts) if words in m.all_text), None
+            ),
+            within=60,
+        )
+
+
+@contextlib.asynccontextmanager
+async def slack_lab(
+    tmp_path: Path, api: SlackApiStandIn, **settings: Any
+) -> AsyncIterator[SlackLab]:
+    login = DEMO_CREDENTIALS
+    async with Lab.start(
+        demo_topology(3),
+        username=login["username"],
+        password=login["password"],
+        secret=login["secret"],
+    ) as lab:
+        hosts = lab.write_inventory(tmp_path / "hosts.yaml", transport="telnet")
+        config = load_settings(
+            database_url=f"sqlite+aiosqlite:///{tmp_path / 'labbot.db'}",
+            data_dir=tmp_path,
+            slack_bot_token=BOT_TOKEN,
+            slack_signing_secret=SIGNING_SECRET,
+            slack_api_url=api.base_url,
+            device_username=DEMO_CREDENTIALS["username"],
+            device_password=DEMO_CREDENTIALS["password"],
+            device_secret=DEMO_CREDENTIALS["secret"],
+            **settings,
+        )
+        adapter = http_adapter(api)
+        async with (
+            open_runtime(config, adapter, inventory=StaticInventory(hosts)) as runtime,
+            running(adapter, runtime.service.handle),
+            SlackSender(adapter.transport.url) as slack,  # type: ignore[attr-defined]
+        ):
+            yield SlackLab(api, slack, adapter, runtime, lab)

@@ -1,0 +1,84 @@
+"""Messages out: what lands in Slack for post, update, ephemeral and long output."""
+
+from __future__ import annotations
+
+from adapters.chat import Button, CodeBlock, Message, ThreadRef, button_value
+from adapters.slack import SlackAdapter
+from tests.adapters.slack.conftest import http_adapter
+from tests.fakes.slack_api import SlackApiStandIn
+
+THREAD = ThreadRef("slack", "C1", "1699999999.000100")
+VALUE = button_value("int-1", "b" * 64)
+GATE = Message(
+    "*Step 1 of 2 — template*",
+    blocks=(CodeBlock("router ospf {{ pid }}", "jinja", "Template (ios)"),),
+    buttons=(
+        Button("Approve", "approve", "primary", VALUE),
+        Button("Modify", "modify", "default", VALUE),
+        Button("Cancel", "cancel", "danger", VALUE),
+    ),
+)
+
+
+def _adapter(api: SlackApiStandIn) -> SlackAdapter:
+    return http_adapter(api)
+
+
+async def test_gate_is_posted_in_the_thread_and_updated_to_its_footer(
+    slack_api: SlackApiStandIn,
+) -> None:
+    adapter = _adapter(slack_api)
+    ts = await adapter.post(THREAD, GATE)
+    posted = slack_api.messages[ts]
+    assert (posted.channel, posted.thread_ts) == ("C1", THREAD.thread)
+    assert [b["text"]["text"] for b in posted.buttons] == ["Approve", "Modify", "Cancel"]
+    decided = Message(GATE.text, blocks=GATE.blocks, footer="✅ Approved by bob at 12:00 UTC")
+    await adapter.update(THREAD, ts, decided)
+    assert posted.buttons == [] and posted.updates == 1
+    assert "✅ Approved by bob at 12:00 UTC" in posted.all_text
+    assert "router ospf {{ pid }}" in posted.all_text
+
+
+async def test_ephemeral_goes_only_to_that_user(slack_api: SlackApiStandIn) -> None:
+    adapter = _adapter(slack_api)
+    await adapter.post(THREAD, Message("Refused: not an approver.", ephemeral_to="U3"))
+    assert slack_api.messages == {}
+    (note,) = slack_api.ephemerals
+    assert (note["user"], note["channel"], note["thread_ts"]) == ("U3", "C1", THREAD.thread)
+    assert "not an approver" in note["text"]
+
+
+async def test_over_long_output_is_uploaded_as_a_file_in_the_thread(
+    slack_api: SlackApiStandIn,
+) -> None:
+    adapter = _adapter(slack_api)
+    output = "\n".join(f"line {n} of a very long show output" for n in range(3000))
+    message = Message("R1 pushed", attachments=(CodeBlock(output, "text", "R1 output"),))
+    ts = await adapter.post(THREAD, message)
+    (upload,) = slack_api.uploads.values()
+    assert upload["content"] == output
+    assert (upload["channel"], upload["thread_ts"], upload["title"]) == (
+        "C1",
+        THREAD.thread,
+        "R1 output",
+    )
+    assert "R1 output" in slack_api.messages[ts].all_text
+    await adapter.update(THREAD, ts, message)  # no second upload on update
+    assert len(slack_api.called("files.getUploadURLExternal")) == 1
+
+
+async def test_many_devices_fit_slacks_limits(slack_api: SlackApiStandIn) -> None:
+    adapter = _adapter(slack_api)
+    code = tuple(CodeBlock("x\n" * 1400, "text", f"R{n} configuration") for n in range(60))
+    ts = await adapter.post(THREAD, Message("60 devices", blocks=code, buttons=GATE.buttons))
+    posted = slack_api.messages[ts]
+    assert len(posted.blocks) <= 50 and len(posted.buttons) == 3  # the stand-in refuses more
+    titles = {u["title"] for u in slack_api.uploads.values()}
+    shown = {f"R{n} configuration" for n in range(60) if f"*R{n} configuration*" in posted.all_text}
+    assert titles | shown == {f"R{n} configuration" for n in range(60)} and titles
+
+
+async def test_top_level_post_starts_a_thread(slack_api: SlackApiStandIn) -> None:
+    adapter = _adapter(slack_api)
+    ts = await adapter.post(ThreadRef("slack", "C1", ""), Message("hello"))
+    assert slack_api.messages[ts].thread_ts is None

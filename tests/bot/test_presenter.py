@@ -1,0 +1,73 @@
+from adapters.chat import parse_button_value
+from bot.presenter import BLOCK_LIMIT, code_blocks, present_gate, present_progress, present_result
+from workflow.model import PushProgress
+from workflow.responses import build_response
+
+SHA = "a" * 64
+
+
+def test_template_gate_shows_template_schema_example_and_buttons() -> None:
+    payload = {
+        "name": "ospf",
+        "description": "OSPF everywhere",
+        "templates": {"cisco_ios": "router ospf {{ process_id }}"},
+        "params_schema": {"process_id": {"type": "int", "description": "process"}},
+        "example_rendering": {"cisco_ios": ["router ospf 1"]},
+        "targets": ["R1", "R2"],
+        "expires_at": "2026-12-01T00:00:00+00:00",
+    }
+    message = present_gate("template", "chg-1", "int-1", SHA, payload)
+    texts = [block.text for block in message.blocks]
+    assert "router ospf {{ process_id }}" in texts and "router ospf 1" in texts
+    assert any("process_id: int" in text for text in texts)
+    assert [b.label for b in message.buttons] == ["Approve", "Modify", "Cancel"]
+    assert parse_button_value(message.buttons[0].value) == ("int-1", SHA)
+    assert "R1, R2" in message.text
+
+
+def test_params_gate_asks_to_confirm_execute_and_shows_each_device() -> None:
+    payload = {
+        "devices": {
+            "R1": {"params": {"area": 0}, "lines": ["router ospf 1"], "diff": "+router ospf 1"},
+            "R2": {"params": {"area": 0}, "lines": ["router ospf 1"], "diff": ""},
+        }
+    }
+    message = present_gate("params", "chg-1", "int-2", SHA, payload)
+    assert message.buttons[0].label == "Execute" and message.buttons[0].confirm
+    titles = [block.title for block in message.blocks]
+    assert "R1 configuration" in titles and "R1 diff against running config" in titles
+    assert "R2 diff against running config" not in titles
+    assert "2 device(s), 2 line(s)" in message.text
+
+
+def test_long_output_is_split_and_huge_output_attached() -> None:
+    text = "\n".join(f"line {n:05d} " + "x" * 60 for n in range(200))
+    blocks = code_blocks(text, "text", "R1")
+    assert len(blocks) > 1 and all(len(b.text) <= BLOCK_LIMIT for b in blocks)
+    assert "\n".join(b.text for b in blocks) == text
+    assert blocks[0].title == f"R1 (1/{len(blocks)})"
+    huge = build_response([{"id": "R1", "name": "R1", "status": "success", "result": "y" * 50_000}])
+    message = present_result("chg-1", "done", "", huge)
+    assert message.attachments and message.attachments[0].text == "y" * 50_000
+
+
+def test_result_summary_counts_and_marks_each_device() -> None:
+    result = build_response(
+        [
+            {"id": "R1", "name": "R1", "status": "success", "result": "ok"},
+            {"id": "R2", "name": "R2", "status": "failed", "error": "Connection refused"},
+        ]
+    )
+    message = present_result("chg-9", "done", "", result)
+    assert "✓ 1 ✗ 1 of 2" in message.text
+    assert [b.title for b in message.blocks] == ["✓ R1", "✗ R2"]
+    assert message.blocks[1].text == "Connection refused" and message.level == "error"
+
+
+def test_progress_message_counts_finished_devices() -> None:
+    progress = {
+        "R1": PushProgress("R1", "done", "", 1, 3),
+        "R2": PushProgress("R2", "started", "", 1, 3),
+    }
+    message = present_progress("chg-1", progress)
+    assert "1/3" in message.text and message.key == "progress:chg-1"

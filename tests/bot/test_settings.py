@@ -1,0 +1,46 @@
+import pytest
+
+from bot.settings import load_settings
+from workflow.errors import ConfigError
+
+
+def test_lists_and_rules_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LABBOT_DEVICE_TYPES", "R*=cisco_ios_telnet, SW*=arista_eos_telnet")
+    monkeypatch.setenv("LABBOT_APPROVERS", "U1, U2")
+    monkeypatch.setenv("LABBOT_APPROVERS_BY_CHANNEL", "C1=U3 U4;!room:hs=@a:hs")
+    settings = load_settings()
+    assert settings.device_types == {"R*": "cisco_ios_telnet", "SW*": "arista_eos_telnet"}
+    assert settings.approvers == ["U1", "U2"]
+    assert settings.approvers_by_channel == {"C1": ["U3", "U4"], "!room:hs": ["@a:hs"]}
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "needle"),
+    [
+        ("LABBOT_DATABASE_URL", "mysql://db", "LABBOT_DATABASE_URL"),
+        ("LABBOT_PUSH_APPROVALS", "zero", "LABBOT_PUSH_APPROVALS"),
+        ("LABBOT_DEVICE_TYPES", "R1", "LABBOT_DEVICE_TYPES"),
+        ("LABBOT_GATE_TTL_SECONDS", "-5", "LABBOT_GATE_TTL_SECONDS"),
+    ],
+)
+def test_a_bad_setting_is_one_line_naming_it(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str, needle: str
+) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+    assert needle in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_yaml_file_is_read(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    config = tmp_path / "labbot.yaml"
+    config.write_text("LABBOT_NO_SELF_APPROVAL: true\nLABBOT_PUSH_APPROVALS: 2\n")
+    monkeypatch.setenv("LABBOT_CONFIG", str(config))
+    settings = load_settings()
+    assert settings.no_self_approval and settings.push_approvals == 2
+
+
+def test_missing_yaml_file_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    monkeypatch.setenv("LABBOT_CONFIG", str(tmp_path / "nope.yaml"))
+    with pytest.raises(ConfigError, match="LABBOT_CONFIG"):
+        load_settings()

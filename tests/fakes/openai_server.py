@@ -1,0 +1,237 @@
+"""A local OpenAI-compatible stand-in: the real `/v1/chat/completions` wire protocol on 127.0.0.1.
+
+Tests script the answers (`server.script(structured({...}), text("..."), ...)`), point the real
+`ChatOpenAI` client at `server.base_url`, and read back every request in `server.requests`.
+
+- A `structured(obj)` reply is answered the way the request asks for structured output: as a
+  tool call when the request carries `tools` (ChatOpenAI's `function_calling` method), otherwise
+  as JSON in the message content (`json_schema` / `json_mode`).
+- `usage` is computed here with one simple tokenizer (`count_tokens`: words and punctuation
+  marks), so token figures are comparable between flows measured through the stand-in;
+  `tiktoken` cannot download its encodings in this sandbox.
+- A stdlib `ThreadingHTTPServer` on a thread serves sync and async clients alike, on any loop.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+def count_tokens(text: str) -> int:
+    """Words and punctuation marks: a stable stand-in for a BPE tokenizer's count."""
+    return len(_TOKEN.findall(text))
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One scripted answer. Build it with `structured`, `text` or `error`."""
+
+    kind: str  # "structured", "text" or "error"
+    body: Any = None
+    status: int = 200
+    delay_seconds: float = 0.0
+
+
+def structured(obj: dict[str, Any], *, delay_seconds: float = 0.0) -> Reply:
+    return Reply("structured", obj, delay_seconds=delay_seconds)
+
+
+def text(content: str, *, delay_seconds: float = 0.0) -> Reply:
+    return Reply("text", content, delay_seconds=delay_seconds)
+
+
+def error(status: int, message: str) -> Reply:
+    return Reply("error", message, status=status)
+
+
+@dataclass
+class RecordedRequest:
+    path: str
+    headers: dict[str, str]  # names lower-cased
+    body: dict[str, Any]
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        return list(self.body.get("messages", []))
+
+    def prompt_text(self) -> str:
+        """Everything the model reads: message contents, then tool and response schemas."""
+        parts = [_content_text(m.get("content")) for m in self.messages]
+        for key in ("tools", "response_format"):
+            if key in self.body:
+                parts.append(json.dumps(self.body[key], sort_keys=True))
+        return "\n".join(parts)
+
+
+@dataclass
+class _Script:
+    replies: deque[Reply] = field(default_factory=deque)
+    requests: list[RecordedRequest] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class OpenAIStandIn:
+    """`with OpenAIStandIn() as llm: llm.script(...); ChatOpenAI(base_url=llm.base_url, ...)`."""
+
+    def __init__(self, model: str = "stand-in-model") -> None:
+        self.model = model
+        self._script = _Script()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}/v1"
+
+    def __enter__(self) -> OpenAIStandIn:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
+
+    def script(self, *replies: Reply) -> None:
+        """Queue answers; each request takes the next one, in order."""
+        with self._script.lock:
+            self._script.replies.extend(replies)
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        with self._script.lock:
+            return list(self._script.requests)
+
+    @property
+    def pending_replies(self) -> int:
+        with self._script.lock:
+            return len(self._script.replies)
+
+    def _next(self, request: RecordedRequest) -> Reply | None:
+        with self._script.lock:
+            self._script.requests.append(request)
+            return self._script.replies.popleft() if self._script.replies else None
+
+    def answer(self, request: RecordedRequest) -> tuple[int, dict[str, Any]]:
+        """The HTTP status and JSON body for one chat-completions request."""
+        reply = self._next(request)
+        if reply is None:
+            return 500, _error_body(
+                "the OpenAI stand-in has no scripted reply left for this request"
+            )
+        if reply.delay_seconds:
+            time.sleep(reply.delay_seconds)
+        if reply.kind == "error":
+            return reply.status, _error_body(str(reply.body))
+        message = _message_for(reply, request.body)
+        completion = message.get("content") or "".join(
+            call["function"]["arguments"] for call in message.get("tool_calls", [])
+        )
+        prompt_tokens = count_tokens(request.prompt_text())
+        completion_tokens = count_tokens(completion)
+        return 200, {
+            "id": f"chatcmpl-{len(self.requests)}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": request.body.get("model", self.model),
+            "choices": [
+                {
+                    "index": 0,
+                    "message": message,
+                    "logprobs": None,
+                    "finish_reason": "tool_calls" if "tool_calls" in message else "stop",
+                }
+            ],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+        }
+
+
+def _message_for(reply: Reply, body: dict[str, Any]) -> dict[str, Any]:
+    if reply.kind == "text":
+        return {"role": "assistant", "content": str(reply.body)}
+    arguments = json.dumps(reply.body)
+    tools = body.get("tools") or []
+    if not tools:
+        return {"role": "assistant", "content": arguments}
+    return {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "call_standin_1",
+                "type": "function",
+                "function": {"name": _tool_name(body, tools), "arguments": arguments},
+            }
+        ],
+    }
+
+
+def _tool_name(body: dict[str, Any], tools: list[dict[str, Any]]) -> str:
+    choice = body.get("tool_choice")
+    if isinstance(choice, dict) and "function" in choice:
+        return str(choice["function"]["name"])
+    return str(tools[0]["function"]["name"])
+
+
+def _content_text(content: Any) -> str:
+    if isinstance(content, list):  # content parts: [{"type": "text", "text": ...}, ...]
+        return "\n".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+    return "" if content is None else str(content)
+
+
+def _error_body(message: str) -> dict[str, Any]:
+    return {"error": {"message": message, "type": "invalid_request_error", "code": None}}
+
+
+def _handler_for(standin: OpenAIStandIn) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length", "0"))
+            raw = self.rfile.read(length) if length else b"{}"
+            if not self.path.rstrip("/").endswith("/chat/completions"):
+                self._send(404, _error_body(f"the stand-in does not serve {self.path}"))
+                return
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            request = RecordedRequest(self.path, headers, json.loads(raw))
+            self._send(*standin.answer(request))
+
+        def do_GET(self) -> None:
+            if self.path.rstrip("/").endswith("/models"):
+                self._send(200, {"object": "list", "data": [{"id": standin.model}]})
+            else:
+                self._send(404, _error_body(f"the stand-in does not serve {self.path}"))
+
+        def _send(self, status: int, body: dict[str, Any]) -> None:
+            data = json.dumps(body).encode()
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up (timeout tests); nothing left to tell it
+
+        def log_message(self, format: str, *args: Any) -> None:
+            """Keep test output quiet; requests are recorded in `standin.requests`."""
+
+    return Handler

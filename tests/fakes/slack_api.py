@@ -1,0 +1,351 @@
+"""A local Slack stand-in on 127.0.0.1: both sides of the wire.
+
+`SlackApiStandIn` is the Web API (reached through `SLACK_API_URL` / `AsyncWebClient(base_url=)`):
+auth.test, users.info, chat.postMessage, chat.update, chat.postEphemeral, views.open, the three
+steps of files_upload_v2 (files.getUploadURLExternal, the upload URL, files.completeUploadExternal)
+and apps.connections.open with a Socket Mode websocket. It records every call, keeps the current
+state of every message, and refuses what Slack refuses (bad token, more than 50 blocks, a section
+over 3,000 characters, an update of an unknown message).
+
+`SlackSender` is Slack calling the app in HTTP mode: Events API bodies, interaction payloads and
+slash-command forms, signed with the signing secret the way Slack signs them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+import urllib.parse
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+from slack_sdk.signature import SignatureVerifier
+
+BOT_TOKEN = "xoxb-standin"
+APP_TOKEN = "xapp-standin"
+SIGNING_SECRET = "standin-signing-secret"
+BOT_USER_ID = "UBOT"
+JSON_FIELDS = ("blocks", "files", "view", "file_uploads")
+
+Json = dict[str, Any]
+
+
+@dataclass
+class Call:
+    method: str
+    args: Json
+    token: str
+
+
+@dataclass
+class Posted:
+    channel: str
+    ts: str
+    thread_ts: str | None
+    text: str
+    blocks: list[Json]
+    updates: int = 0
+
+    @property
+    def buttons(self) -> list[Json]:
+        return [e for b in self.blocks if b["type"] == "actions" for e in b["elements"]]
+
+    @property
+    def all_text(self) -> str:
+        """The text a person reads: the fallback text and every block's text."""
+        parts = [self.text]
+        for block in self.blocks:
+            if "text" in block:
+                parts.append(block["text"]["text"])
+            if block["type"] == "context":
+                parts.extend(e.get("text", "") for e in block["elements"])
+        return "\n".join(parts)
+
+
+@dataclass
+class SlackApiStandIn:
+    users: dict[str, str] = field(default_factory=dict)  # user id -> display name
+    bot_token: str = BOT_TOKEN
+    app_token: str = APP_TOKEN
+    calls: list[Call] = field(default_factory=list)
+    messages: dict[str, Posted] = field(default_factory=dict)  # ts -> current state
+    ephemerals: list[Json] = field(default_factory=list)
+    uploads: dict[str, Json] = field(default_factory=dict)  # file id -> filename, title, content
+    views: list[Json] = field(default_factory=list)
+    socket_acks: list[Json] = field(default_factory=list)
+    responses: list[Json] = field(default_factory=list)  # posted to response_url
+    port: int = 0
+    _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    _runner: web.AppRunner | None = None
+    _socket: web.WebSocketResponse | None = None
+    _socket_ready: asyncio.Event = field(default_factory=asyncio.Event)
+
+    # --- lifecycle ----------------------------------------------------------------------------
+
+    async def __aenter__(self) -> SlackApiStandIn:
+        app = web.Application()
+        app.router.add_route("*", "/api/{method}", self._api)
+        app.router.add_post("/upload/{file_id}", self._upload)
+        app.router.add_get("/link", self._link)
+        app.router.add_post("/respond/{token}", self._respond)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = int(self._runner.addresses[0][1])
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._socket is not None:
+            await self._socket.close()
+        assert self._runner is not None
+        await self._runner.cleanup()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/"
+
+    @property
+    def response_url(self) -> str:
+        """What Slack puts in `response_url` of a slash command or interaction."""
+        return f"http://127.0.0.1:{self.port}/respond/{next(self._ids)}"
+
+    # --- what tests read ----------------------------------------------------------------------
+
+    def called(self, method: str) -> list[Call]:
+        return [c for c in self.calls if c.method == method]
+
+    def thread(self, channel: str, thread_ts: str) -> list[Posted]:
+        """Messages in a thread, root first, in the order posted, as they look now."""
+        return [
+            m
+            for m in self.messages.values()
+            if m.channel == channel and (m.ts == thread_ts or m.thread_ts == thread_ts)
+        ]
+
+    async def wait_for(self, predicate: Callable[[], Any], within: float = 20.0) -> Any:
+        deadline = time.monotonic() + within
+        while time.monotonic() < deadline:
+            result = predicate()
+            if result:
+                return result
+            await asyncio.sleep(0.02)
+        raise AssertionError(f"Slack stand-in: condition not met within {within} s")
+
+    # --- Web API ------------------------------------------------------------------------------
+
+    async def _api(self, request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        args: Json = dict(request.query)
+        if request.content_type == "application/json":
+            args.update(await request.json())
+        elif request.can_read_body:
+            args.update(await request.post())
+        for name in JSON_FIELDS:
+            if isinstance(args.get(name), str):
+                args[name] = json.loads(args[name])
+        token = request.headers.get("Authorization", "").removeprefix("Bearer ")
+        self.calls.append(Call(method, args, token))
+        expected = self.app_token if method == "apps.connections.open" else self.bot_token
+        if token != expected:
+            return web.json_response({"ok": False, "error": "invalid_auth"})
+        handler = getattr(self, "_" + method.replace(".", "_"), None)
+        if handler is None:
+            return web.json_response({"ok": False, "error": "unknown_method"})
+        return web.json_response(handler(args))
+
+    def _auth_test(self, args: Json) -> Json:
+        return {
+            "ok": True,
+            "url": "https://lab.slack.com/",
+            "team": "Lab",
+            "user": "labbot",
+            "team_id": "T1",
+            "user_id": BOT_USER_ID,
+            "bot_id": "BBOT",
+        }
+
+    def _users_info(self, args: Json) -> Json:
+        user_id = args.get("user", "")
+        if user_id not in self.users:
+            return {"ok": False, "error": "user_not_found"}
+        name = self.users[user_id]
+        profile = {"display_name": name, "real_name": name.title()}
+        return {"ok": True, "user": {"id": user_id, "name": name.lower(), "profile": profile}}
+
+    def _next_ts(self) -> str:
+        return f"1700000000.{next(self._ids):06d}"
+
+    def _chat_postMessage(self, args: Json) -> Json:
+        error = _invalid(args)
+        if error:
+            return {"ok": False, "error": error}
+        ts = self._next_ts()
+        posted = Posted(
+            args["channel"], ts, args.get("thread_ts"), args.get("text", ""), args.get("blocks", [])
+        )
+        self.messages[ts] = posted
+        return {"ok": True, "channel": posted.channel, "ts": ts, "message": {"ts": ts}}
+
+    def _chat_update(self, args: Json) -> Json:
+        error = _invalid(args)
+        posted = self.messages.get(args.get("ts", ""))
+        if error or posted is None or posted.channel != args.get("channel"):
+            return {"ok": False, "error": error or "message_not_found"}
+        posted.text, posted.blocks = args.get("text", ""), args.get("blocks", [])
+        posted.updates += 1
+        return {"ok": True, "channel": posted.channel, "ts": posted.ts, "text": posted.text}
+
+    def _chat_postEphemeral(self, args: Json) -> Json:
+        error = _invalid(args) or ("" if args.get("user") else "user_not_in_channel")
+        if error:
+            return {"ok": False, "error": error}
+        self.ephemerals.append(args)
+        return {"ok": True, "message_ts": self._next_ts()}
+
+    def _views_open(self, args: Json) -> Json:
+        if not args.get("trigger_id") or not isinstance(args.get("view"), dict):
+            return {"ok": False, "error": "invalid_arguments"}
+        view = {**args["view"], "id": f"V{next(self._ids)}", "hash": "h1"}
+        self.views.append(view)
+        return {"ok": True, "view": view}
+
+    def _files_getUploadURLExternal(self, args: Json) -> Json:
+        file_id = f"F{next(self._ids)}"
+        self.uploads[file_id] = {"filename": args.get("filename"), "length": int(args["length"])}
+        upload_url = f"http://127.0.0.1:{self.port}/upload/{file_id}"
+        return {"ok": True, "upload_url": upload_url, "file_id": file_id}
+
+    def _files_completeUploadExternal(self, args: Json) -> Json:
+        files = []
+        for item in args.get("files", []):
+            upload = self.uploads.get(item["id"])
+            if upload is None or "content" not in upload:
+                return {"ok": False, "error": "file_not_found"}
+            upload.update(
+                title=item.get("title"),
+                channel=args.get("channel_id"),
+                thread_ts=args.get("thread_ts"),
+            )
+            files.append({"id": item["id"], "title": item.get("title")})
+        return {"ok": True, "files": files}
+
+    def _apps_connections_open(self, args: Json) -> Json:
+        return {"ok": True, "url": f"ws://127.0.0.1:{self.port}/link"}
+
+    async def _respond(self, request: web.Request) -> web.Response:
+        self.responses.append(await request.json())
+        return web.Response(text="ok")
+
+    async def _upload(self, request: web.Request) -> web.Response:
+        upload = self.uploads.get(request.match_info["file_id"])
+        if upload is None:
+            return web.Response(status=404)
+        upload["content"] = (await request.read()).decode()
+        return web.Response(text=f"OK - {len(upload['content'])}")
+
+    # --- Socket Mode --------------------------------------------------------------------------
+
+    async def _link(self, request: web.Request) -> web.WebSocketResponse:
+        socket = web.WebSocketResponse()
+        await socket.prepare(request)
+        await socket.send_json({"type": "hello", "num_connections": 1})
+        self._socket = socket
+        self._socket_ready.set()
+        async for message in socket:
+            if message.type == aiohttp.WSMsgType.TEXT:
+                self.socket_acks.append(json.loads(message.data))
+        return socket
+
+    async def send_socket(self, kind: str, payload: Json) -> Json:
+        """Deliver one envelope over Socket Mode and wait for the app's ack of it."""
+        await asyncio.wait_for(self._socket_ready.wait(), 10)
+        assert self._socket is not None
+        envelope_id = f"env-{next(self._ids)}"
+        await self._socket.send_json(
+            {
+                "envelope_id": envelope_id,
+                "type": kind,
+                "payload": payload,
+                "accepts_response_payload": kind != "events_api",
+                "retry_attempt": 0,
+            }
+        )
+        return await self.wait_for(
+            lambda: next((a for a in self.socket_acks if a["envelope_id"] == envelope_id), None)
+        )
+
+
+def _invalid(args: Json) -> str:
+    """Slack's refusals for what a message may hold."""
+    if not args.get("channel"):
+        return "channel_not_found"
+    if args["channel"].startswith("G"):  # a private channel the bot was not invited to
+        return "not_in_channel"
+    blocks = args.get("blocks") or []
+    if len(blocks) > 50:
+        return "invalid_blocks"
+    for block in blocks:
+        if len(block.get("text", {}).get("text", "")) > 3000:
+            return "invalid_blocks"
+    if not args.get("text") and not blocks:
+        return "no_text"
+    return ""
+
+
+@dataclass
+class SlackSender:
+    """Slack's side of HTTP mode: signed POSTs to the app's /slack/events."""
+
+    url: str
+    signing_secret: str = SIGNING_SECRET
+    session: aiohttp.ClientSession | None = None
+
+    async def __aenter__(self) -> SlackSender:
+        self.session = aiohttp.ClientSession()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self.session is not None
+        await self.session.close()
+
+    async def event(self, body: Json, **options: Any) -> tuple[int, str]:
+        return await self.send(json.dumps(body), "application/json", **options)
+
+    async def interaction(self, payload: Json, **options: Any) -> tuple[int, str]:
+        form = urllib.parse.urlencode({"payload": json.dumps(payload)})
+        return await self.send(form, "application/x-www-form-urlencoded", **options)
+
+    async def command(self, form: dict[str, str], **options: Any) -> tuple[int, str]:
+        return await self.send(
+            urllib.parse.urlencode(form), "application/x-www-form-urlencoded", **options
+        )
+
+    async def send(
+        self,
+        body: str,
+        content_type: str,
+        *,
+        timestamp: int | None = None,
+        secret: str | None = None,
+        retry_num: int | None = None,
+    ) -> tuple[int, str]:
+        """POST `body` signed as Slack does; `timestamp`/`secret` forge stale or bad ones."""
+        assert self.session is not None
+        stamp = str(int(time.time()) if timestamp is None else timestamp)
+        verifier = SignatureVerifier(secret or self.signing_secret)
+        headers = {
+            "Content-Type": content_type,
+            "X-Slack-Request-Timestamp": stamp,
+            "X-Slack-Signature": verifier.generate_signature(timestamp=stamp, body=body) or "",
+        }
+        if retry_num is not None:
+            headers["X-Slack-Retry-Num"] = str(retry_num)
+            headers["X-Slack-Retry-Reason"] = "http_timeout"
+        async with self.session.post(self.url, data=body.encode(), headers=headers) as response:
+            return response.status, await response.text()

@@ -1,0 +1,57 @@
+"""Faulty devices fail alone, with the reason, within the timeouts, and leave nothing locked."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from tests.workflow.devices.conftest import (
+    CONNECT_TIMEOUT,
+    READ_TIMEOUT,
+    Stores,
+    by_name,
+    start_rig,
+)
+
+LINES = [
+    "interface Loopback0",
+    " description managed by labbot",
+    "router ospf 1",
+    " network 10.0.0.0 0.255.255.255 area 0",
+]
+FAULTS = {"R1": "refuse", "R2": "hang", "R4": {"drop_after": 1}}
+REJECT = {"R3": ["^ *network "]}
+
+
+async def test_each_fault_is_reported_per_device_and_the_rest_succeed(
+    tmp_path: Path, stores: Stores
+) -> None:
+    async for rig in start_rig(tmp_path, stores, 5, faults=FAULTS, reject=REJECT):
+        plan = {f"R{i}": LINES for i in range(1, 6)}
+        started = time.monotonic()
+        response = await rig.gateway.push("change-f", plan)
+        elapsed = time.monotonic() - started
+        r5_config = rig.lab.device("R5").running_config()
+        r3_config = rig.lab.device("R3").running_config()
+        rollback = await rig.gateway.rollback_plan("change-f")
+
+    items = by_name(response["data"])
+    errors = {name: items[name].get("error", "") for name in items}
+    assert "connection refused by 127.0.0.1:" in errors["R1"]
+    assert "no answer from 127.0.0.1:" in errors["R2"]
+    assert f"said nothing within {CONNECT_TIMEOUT} s" in errors["R2"]
+    assert "rejected a line" in errors["R3"] and "network 10.0.0.0" in errors["R3"]
+    assert "lines before it were applied" in errors["R3"]
+    assert "dropped" in errors["R4"]
+    assert items["R5"]["status"] == "success"
+    assert (response["successful"], response["failed"]) == (1, 4)
+    assert response["error"] == "4 of 5 devices failed"
+
+    assert elapsed < CONNECT_TIMEOUT + READ_TIMEOUT  # the hung console did not hold the run
+    assert await stores.locked(list(plan)) == {}
+    assert "router ospf 1" in r5_config
+    # R3 took the lines before the rejected one; its backups make that undoable
+    assert "description managed by labbot" in r3_config
+    assert set(await stores.backups.configs("change-f", "after")) >= {"R3", "R5"}
+    assert "R1" not in await stores.backups.configs("change-f", "before")
+    assert any("description" in line for line in rollback["R3"])

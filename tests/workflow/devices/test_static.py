@@ -1,0 +1,89 @@
+"""Static inventory: a Nornir SimpleInventory hosts file, with clear errors naming file and host."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from workflow.devices.static import StaticInventory
+from workflow.errors import InventoryError
+from workflow.model import Device, Link, UnusableNode
+
+HOSTS = """
+R1:
+  hostname: 127.0.0.1
+  port: 2001
+  platform: cisco_ios_telnet
+  password: from-the-file        # ignored: credentials come only from settings
+  data:
+    links:
+      - {interface: GigabitEthernet0/0, peer: R2, peer_interface: GigabitEthernet0/0}
+R2:
+  hostname: 127.0.0.1
+  port: 2002
+  groups: [routers]
+  data:
+    links:
+      - {interface: GigabitEthernet0/0, peer: R1, peer_interface: GigabitEthernet0/0}
+SW1:
+  hostname: 10.0.0.9
+  platform: eos
+SRV:
+  hostname: 127.0.0.1
+"""
+
+
+async def test_hosts_groups_links_and_unusable(tmp_path: Path) -> None:
+    (tmp_path / "hosts.yaml").write_text(HOSTS)
+    (tmp_path / "groups.yaml").write_text("routers:\n  platform: cisco_ios\n")
+    devices, links, unusable = await StaticInventory(tmp_path / "hosts.yaml").load()
+    assert devices == [
+        Device("R1", "cisco_ios_telnet", "127.0.0.1", 2001),
+        Device("R2", "cisco_ios", "127.0.0.1", 2002),  # platform inherited from its group
+        Device("SW1", "arista_eos", "10.0.0.9", 22),  # napalm name mapped, SSH default port
+    ]
+    assert links == [Link("R1", "GigabitEthernet0/0", "R2", "GigabitEthernet0/0")]
+    assert len(unusable) == 1
+    assert unusable[0].name == "SRV"
+    assert "hosts.yaml: host SRV has no platform" in unusable[0].reason
+
+
+async def test_rules_override_the_file(tmp_path: Path) -> None:
+    (tmp_path / "hosts.yaml").write_text(HOSTS)
+    (tmp_path / "groups.yaml").write_text("routers: {}\n")
+    rules = {"S*": "arista_eos_telnet"}
+    devices, _, unusable = await StaticInventory(tmp_path / "hosts.yaml", rules).load()
+    by_name = {device.name: device for device in devices}
+    assert by_name["SRV"].platform == "arista_eos_telnet"
+    assert by_name["SRV"].port == 23  # telnet default port
+    assert by_name["SW1"].platform == "arista_eos_telnet"
+    assert [node.name for node in unusable] == ["R2"]
+    assert isinstance(unusable[0], UnusableNode)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("R1: [not, a, mapping]\n", "not a valid Nornir SimpleInventory hosts file"),
+        ("R1:\n  groups: [nosuchgroup]\n  platform: cisco_ios\n", "not a valid Nornir"),
+        (
+            "R1: {hostname: 127.0.0.1, platform: cisco_ios, data: {links: [x]}}\n",
+            "host R1: data.links",
+        ),
+        ("R1: {platform: cisco_ios}\n", "host R1 has no hostname"),
+        ("R1: {hostname: [unclosed\n", "not a valid Nornir"),
+    ],
+)
+async def test_bad_file_names_file_and_problem(tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "hosts.yaml"
+    path.write_text(content)
+    with pytest.raises(InventoryError) as caught:
+        await StaticInventory(path).load()
+    assert str(path) in str(caught.value)
+    assert message in str(caught.value)
+
+
+async def test_missing_file_names_the_setting(tmp_path: Path) -> None:
+    with pytest.raises(InventoryError, match="LABBOT_INVENTORY: no such file"):
+        await StaticInventory(tmp_path / "nope.yaml").load()

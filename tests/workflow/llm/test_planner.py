@@ -1,0 +1,204 @@
+"""The LLM planner over the real ChatOpenAI client, against the local OpenAI-compatible stand-in."""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections.abc import Iterator
+
+import pytest
+from langchain_openai import ChatOpenAI
+from pydantic import SecretStr
+
+from tests.fakes.openai_server import OpenAIStandIn, count_tokens, error, structured, text
+from workflow.errors import PlanningError
+from workflow.library.catalog import load_catalog
+from workflow.llm import LLMPlanner, make_llm_planner
+from workflow.model import PlanRequest, TemplateProposal, Topology
+
+OSPF_ANSWER = {
+    "name": "ospf-area0",
+    "description": "OSPF area 0 on every addressed interface",
+    "templates": {
+        "cisco_ios": "router ospf {{ pid }}\n{% for n in networks %}"
+        " network {{ n }} area 0\n{% endfor %}"
+    },
+    "params_schema": {
+        "pid": {"type": "int"},
+        "networks": {"type": "list", "items": {"type": "str"}},
+    },
+    "example_params": {"pid": 1, "networks": ["10.0.12.0 0.0.0.255"]},
+    "targets": ["R1", "R2"],
+}
+
+TOPOLOGY = Topology(
+    devices={
+        name: {
+            "name": name,
+            "platform": "cisco_ios_telnet",
+            "family": "cisco_ios",
+            "interfaces": [{"name": "Gi0/0", "address": f"10.0.12.{i}/24", "enabled": True}],
+            "running_config": f"hostname {name}\n",
+        }
+        for i, name in enumerate(("R1", "R2"), start=1)
+    },
+    links=[{"a_device": "R1", "a_interface": "Gi0/0", "b_device": "R2", "b_interface": "Gi0/0"}],
+    unusable=[],
+)
+
+
+@pytest.fixture
+def llm() -> Iterator[OpenAIStandIn]:
+    with OpenAIStandIn() as server:
+        yield server
+
+
+def chat(server: OpenAIStandIn, timeout: float = 10) -> ChatOpenAI:
+    return ChatOpenAI(
+        api_key=SecretStr("sk-test"),
+        base_url=server.base_url,
+        model="m",
+        timeout=timeout,
+        max_retries=0,
+    )
+
+
+async def test_template_comes_back_as_a_proposal_with_the_endpoints_usage(
+    llm: OpenAIStandIn,
+) -> None:
+    llm.script(structured(OSPF_ANSWER))
+    proposal = await LLMPlanner(chat(llm)).propose_template(
+        PlanRequest(text="OSPF area 0 on all routers", topology=TOPOLOGY)
+    )
+    assert proposal["source"] == "llm"
+    assert proposal["templates"] == OSPF_ANSWER["templates"]
+    assert proposal["targets"] == ["R1", "R2"]
+    [request] = llm.requests
+    assert request.body["tool_choice"]["function"]["name"] == "TemplateAnswer"
+    human = request.messages[-1]["content"]
+    assert "Request: OSPF area 0 on all routers" in human
+    assert "Devices: cisco_ios: R1, R2" in human  # names per family: all a template needs
+    prompt_tokens = count_tokens(request.prompt_text())
+    completion_tokens = count_tokens(json.dumps(OSPF_ANSWER))
+    assert proposal["tokens"] == {
+        "input_tokens": prompt_tokens,
+        "output_tokens": completion_tokens,
+        "total_tokens": prompt_tokens + completion_tokens,
+    }
+
+
+async def test_errors_feedback_and_previous_answer_reach_the_llm(llm: OpenAIStandIn) -> None:
+    llm.script(structured(OSPF_ANSWER))
+    previous = TemplateProposal(**OSPF_ANSWER, source="llm")  # type: ignore[typeddict-item]
+    await LLMPlanner(chat(llm)).propose_template(
+        PlanRequest(
+            text="OSPF",
+            topology=TOPOLOGY,
+            feedback="use process id 10",
+            errors=("line 2: 'area' is undefined",),
+            previous=previous,
+        )
+    )
+    human = llm.requests[0].messages[-1]["content"]
+    assert "The reviewer asks: use process id 10" in human
+    assert "- line 2: 'area' is undefined" in human
+    assert '"name":"ospf-area0"' in human
+
+
+async def test_params_come_back_per_device(llm: OpenAIStandIn) -> None:
+    answer = {"device_params": {"R1": {"pid": 1}, "R2": {"pid": 1}}}
+    llm.script(structured(answer))
+    template = TemplateProposal(**OSPF_ANSWER, source="llm")  # type: ignore[typeddict-item]
+    proposal = await LLMPlanner(chat(llm)).propose_params(
+        PlanRequest(text="OSPF", topology=TOPOLOGY), template
+    )
+    assert proposal["device_params"] == answer["device_params"]
+    assert proposal["tokens"]["output_tokens"] == count_tokens(json.dumps(answer))
+    human = llm.requests[0].messages[-1]["content"]
+    assert "Targets: R1, R2" in human and "link R1 Gi0/0 - R2 Gi0/0" in human
+    assert "R1 cisco_ios: Gi0/0=10.0.12.1/24" in human
+    assert "hostname R1" not in human  # interface facts, never running configs
+
+
+async def test_the_llm_may_choose_a_built_in_template_by_name(llm: OpenAIStandIn) -> None:
+    llm.script(structured({"library_template": "ospf", "targets": ["R1", "R2"]}))
+    catalog = load_catalog()
+    proposal = await LLMPlanner(chat(llm), catalog).propose_template(
+        PlanRequest(text="enable ospf everywhere", topology=TOPOLOGY)
+    )
+    expected = catalog.as_proposal("ospf", ["R1", "R2"])
+    assert {k: v for k, v in proposal.items() if k != "tokens"} == expected
+    human = llm.requests[0].messages[-1]["content"]
+    assert f"ospf ({catalog.get('ospf').description})" in human  # the match, described
+    assert "; ntp;" in human or "; ntp" in human  # the others by name only
+
+
+async def test_an_unknown_built_in_name_is_a_planning_error_listing_the_names(
+    llm: OpenAIStandIn,
+) -> None:
+    llm.script(structured({"library_template": "ospv", "targets": ["R1"]}))
+    with pytest.raises(PlanningError, match=r"does not fit: There is no library template 'ospv'"):
+        await LLMPlanner(chat(llm), load_catalog()).propose_template(
+            PlanRequest(text="ospf", topology=TOPOLOGY)
+        )
+
+
+async def test_an_answer_without_the_structured_form_is_a_clear_planning_error(
+    llm: OpenAIStandIn,
+) -> None:
+    llm.script(text("Sure! Here is your OSPF config: router ospf 1"))
+    with pytest.raises(PlanningError, match="did not match the expected format"):
+        await LLMPlanner(chat(llm)).propose_template(PlanRequest(text="x", topology=TOPOLOGY))
+
+
+async def test_a_slow_endpoint_is_reported_with_its_url_and_timeout(llm: OpenAIStandIn) -> None:
+    llm.script(structured(OSPF_ANSWER, delay_seconds=1.5))
+    with pytest.raises(PlanningError) as caught:
+        await LLMPlanner(chat(llm, timeout=0.3)).propose_template(
+            PlanRequest(text="x", topology=TOPOLOGY)
+        )
+    assert str(caught.value) == (
+        f"the LLM endpoint at {llm.base_url} did not answer within 0.3 s; "
+        "check it is up or raise LABBOT_LLM_TIMEOUT"
+    )
+
+
+async def test_an_unreachable_endpoint_names_the_setting() -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # closed again before the request: connection refused
+    model = ChatOpenAI(
+        api_key=SecretStr("k"), base_url=f"http://127.0.0.1:{port}/v1", model="m", max_retries=0
+    )
+    with pytest.raises(PlanningError, match=r"cannot reach the LLM endpoint at .*OPENAI_BASE_URL"):
+        await LLMPlanner(model).propose_template(PlanRequest(text="x", topology=TOPOLOGY))
+
+
+@pytest.mark.parametrize(
+    ("status", "message", "expected"),
+    [
+        (401, "Incorrect API key", "refused the API key (401); check OPENAI_API_KEY"),
+        (404, "model not found", "does not know the model 'm' (404); check LABBOT_LLM_MODEL"),
+        (503, "overloaded", "answered HTTP 503: overloaded"),
+    ],
+)
+async def test_endpoint_errors_become_planning_errors_naming_the_fix(
+    llm: OpenAIStandIn, status: int, message: str, expected: str
+) -> None:
+    llm.script(error(status, message))
+    with pytest.raises(PlanningError) as caught:
+        await LLMPlanner(chat(llm)).propose_template(PlanRequest(text="x", topology=TOPOLOGY))
+    assert str(caught.value) == f"the LLM endpoint at {llm.base_url} {expected}"
+
+
+async def test_make_llm_planner_sends_the_key_to_the_configured_endpoint(
+    llm: OpenAIStandIn,
+) -> None:
+    llm.script(structured(OSPF_ANSWER))
+    planner = make_llm_planner(
+        api_key="sk-lab", base_url=llm.base_url, model="lab-model", timeout=5
+    )
+    await planner.propose_template(PlanRequest(text="x", topology=TOPOLOGY))
+    [request] = llm.requests
+    assert request.headers["authorization"] == "Bearer sk-lab"
+    assert request.body["model"] == "lab-model"

@@ -1,0 +1,230 @@
+"""The change graph driven by the LLM planner: the real ChatOpenAI client against the local
+OpenAI-compatible stand-in, the real SQLAlchemySaver on SQLite, a recording device gateway."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_openai import ChatOpenAI
+from pydantic import SecretStr
+
+from storage.checkpointer import SQLAlchemySaver
+from tests.fakes.openai_server import OpenAIStandIn, count_tokens, structured
+from tests.workflow.gateways import RecordingGateway, two_router_lab
+from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision
+from workflow.errors import GateError
+from workflow.hashing import content_sha256
+from workflow.llm import LLMPlanner
+
+OSPF_TEMPLATE: dict[str, Any] = {
+    "name": "ospf-area0",
+    "description": "OSPF area 0 on the given networks",
+    "templates": {
+        "cisco_ios": "router ospf {{ pid }}\n{% for n in networks %}"
+        " network {{ n.address }} {{ n.wildcard }} area 0\n{% endfor %}"
+    },
+    "params_schema": {
+        "pid": {"type": "int", "min": 1, "max": 65535},
+        "networks": {
+            "type": "list",
+            "fields": {"address": {"type": "ipv4"}, "wildcard": {"type": "ipv4"}},
+        },
+    },
+    "example_params": {"pid": 1, "networks": [{"address": "10.0.12.0", "wildcard": "0.0.0.255"}]},
+    "targets": ["R1", "R2"],
+}
+OSPF_PARAMS = {
+    "device_params": {
+        "R1": {"pid": 1, "networks": [{"address": "10.0.12.0", "wildcard": "0.0.0.255"}]},
+        "R2": {"pid": 1, "networks": [{"address": "10.0.12.0", "wildcard": "0.0.0.255"}]},
+    }
+}
+OSPF_LINES = ["router ospf 1", " network 10.0.12.0 0.0.0.255 area 0"]
+
+
+@pytest.fixture
+def llm() -> Iterator[OpenAIStandIn]:
+    with OpenAIStandIn() as server:
+        yield server
+
+
+@pytest.fixture
+async def saver(tmp_path: Path) -> AsyncIterator[SQLAlchemySaver]:
+    async with SQLAlchemySaver.from_url(f"sqlite+aiosqlite:///{tmp_path / 'graph.db'}") as saver:
+        yield saver
+
+
+@pytest.fixture
+def lab() -> RecordingGateway:
+    return two_router_lab()
+
+
+def workflow(
+    saver: SQLAlchemySaver, llm: OpenAIStandIn, lab: RecordingGateway, **options: Any
+) -> ChangeWorkflow:
+    model = ChatOpenAI(
+        api_key=SecretStr("sk-test"), base_url=llm.base_url, model="m", max_retries=0
+    )
+    return ChangeWorkflow(checkpointer=saver, planner=LLMPlanner(model), gateway=lab, **options)
+
+
+def decide(gate: Gate, choice: str = "approve", feedback: str | None = None) -> GateDecision:
+    decision = GateDecision(choice=choice, sha256=gate.sha256, actor_id="U2", actor_name="bob")  # type: ignore[typeddict-item]
+    if feedback is not None:
+        decision["feedback"] = feedback
+    return decision
+
+
+def usage_of(llm: OpenAIStandIn, index: int, answer: dict[str, Any]) -> int:
+    """Total tokens the stand-in billed for request `index` answered with `answer`."""
+    return count_tokens(llm.requests[index].prompt_text()) + count_tokens(json.dumps(answer))
+
+
+async def start(wf: ChangeWorkflow, text: str = "OSPF area 0 on R1 and R2") -> Gate | Finished:
+    return await wf.start("slack:C1:1.0", change_id="chg-1", text=text, requester={"id": "U1"})
+
+
+async def test_full_run_through_both_gates_pushes_exactly_the_approved_lines(
+    saver: SQLAlchemySaver, llm: OpenAIStandIn, lab: RecordingGateway
+) -> None:
+    llm.script(structured(OSPF_TEMPLATE), structured(OSPF_PARAMS))
+    wf = workflow(saver, llm, lab)
+
+    template_gate = await start(wf)
+    assert isinstance(template_gate, Gate) and template_gate.gate == "template"
+    assert template_gate.payload["templates"] == OSPF_TEMPLATE["templates"]
+    assert template_gate.payload["example_rendering"] == {"cisco_ios": OSPF_LINES}
+    assert template_gate.sha256 == content_sha256(template_gate.payload)
+
+    params_gate = await wf.resume("slack:C1:1.0", template_gate.interrupt_id, decide(template_gate))
+    assert isinstance(params_gate, Gate) and params_gate.gate == "params"
+    r1 = params_gate.payload["devices"]["R1"]
+    assert r1["lines"] == OSPF_LINES and r1["blocked"] == []
+    assert "+ router ospf 1" in r1["diff"]
+    assert params_gate.sha256 == content_sha256(params_gate.payload)
+    assert lab.pushes == []
+
+    done = await wf.resume("slack:C1:1.0", params_gate.interrupt_id, decide(params_gate))
+    assert isinstance(done, Finished)
+    assert (done.status, done.message) == ("done", "pushed to 2 of 2 devices")
+    assert [p.plan for p in lab.pushes] == [{"R1": OSPF_LINES, "R2": OSPF_LINES}]
+    assert done.tokens["template"]["total_tokens"] == usage_of(llm, 0, OSPF_TEMPLATE)
+    assert done.tokens["params"]["total_tokens"] == usage_of(llm, 1, OSPF_PARAMS)
+    assert done.tokens["total"]["total_tokens"] == sum(
+        done.tokens[s]["total_tokens"] for s in ("template", "params")
+    )
+    assert await wf.outcome("slack:C1:1.0") == done
+
+
+async def test_an_invalid_template_goes_back_to_the_llm_with_the_errors(
+    saver: SQLAlchemySaver, llm: OpenAIStandIn, lab: RecordingGateway
+) -> None:
+    broken = {**OSPF_TEMPLATE, "templates": {"cisco_ios": "router ospf {{ process }}\n"}}
+    llm.script(structured(broken), structured(OSPF_TEMPLATE))
+    gate = await start(workflow(saver, llm, lab))
+    assert isinstance(gate, Gate) and gate.payload["templates"] == OSPF_TEMPLATE["templates"]
+    retry = llm.requests[1].messages[-1]["content"]
+    assert "It was rejected:" in retry and "'process', which is not in params_schema" in retry
+    assert '"router ospf {{ process }}\\n"' in retry  # the previous answer, to be corrected
+
+
+async def test_retries_are_bounded_then_the_change_fails_saying_why(
+    saver: SQLAlchemySaver, llm: OpenAIStandIn, lab: RecordingGateway
+) -> None:
+    broken = {**OSPF_TEMPLATE, "templates": {"cisco_ios": "router ospf {{ process }}\n"}}
+    llm.script(structured(broken), structured(broken), structured(OSPF_TEMPLATE))
+    finished = await start(workflow(saver, llm, lab, max_attempts=2))
+    assert isinstance(finished, Finished) and finished.status == "failed"
+    assert finished.message.startswith("the template proposal was still invalid after 2 attempts")
+    assert "'process', which is not in params_schema" in finished.message
+    assert len(llm.requests) == 2 and llm.pending_replies == 1
+    billed = usage_of(llm, 0, broken) + usage_of(llm, 1, broken)  # rejected answers cost too
+    assert finished.tokens["template"]["total_tokens"] == billed
+    assert lab.pushes == []
+
+
+async def test_modify_sends_the_feedback_to_the_llm_and_replaces_the_gate(
+    saver: SQLAlchemySaver, llm: OpenAIStandIn, lab: RecordingGateway
+) -> None:
+    pid10 = {**OSPF_TEMPLATE, "example_params": {**OSPF_TEMPLATE["example_params"], "pid": 10}}
+    llm.script(structured(OSPF_TEMPLATE), structured(pid10))
+    wf = workflow(saver, llm, lab)
+    first = await start(wf)
+    assert isinstance(first, Gate)
+    second = await wf.resume(
+        "slack:C1:1.0", first.interrupt_id, decide(first, "modify", "use process id 10")
+    )
+    assert isinstance(second, Gate) and second.gate == "template"
+    assert second.interrupt_id != first.interrupt_id
+    assert second.payload["example_rendering"]["cisco_ios"][0] == "router ospf 10"
+    request = llm.requests[1].messages[-1]["content"]
+    assert "The reviewer asks: use process id 10" in request
+    assert '"name":"ospf-area0"' in request  # the answer being modified
+    with pytest.raises(GateError, match="this gate is no longer pending"):
+        await wf.resume("slack:C1:1.0", first.interrupt_id, decide(first))
+
+
+async def test_a_forbidden_command_in_the_template_never_reaches_a_device(
+    saver: SQLAlchemySaver, llm: OpenAIStandIn, lab: RecordingGateway
+) -> None:
+    sneaky = {**OSPF_TEMPLATE, "templates": {"cisco_ios": "router ospf {{ pid }}\ndo wr er\n"}}
+    sneaky["params_schema"] = {"pid": {"type": "int"}}
+    sneaky["example_params"] = {"pid": 1}
+    llm.script(structured(sneaky), structured(sneaky))
+    finished = await start(workflow(saver, llm, lab, max_attempts=2))
+    assert isinstance(finished, Finished) and finished.status == "blocked"
+    assert "do wr er" in finished.message and "erases the startup configuration" in finished.message
+    assert "is refused" in llm.requests[1].messages[-1]["content"]  # the LLM was told why
+    assert lab.pushes == []
+
+
+async def test_a_command_injected_through_params_never_reaches_a_device(
+    saver: SQLAlchemySaver, llm: OpenAIStandIn, lab: RecordingGateway
+) -> None:
+    described = {
+        **OSPF_TEMPLATE,
+        "templates": {"cisco_ios": "interface {{ ifname }}\n description {{ text }}\n"},
+        "params_schema": {"ifname": {"type": "interface"}, "text": {"type": "str"}},
+        "example_params": {"ifname": "GigabitEthernet0/0", "text": "uplink"},
+    }
+    injected = {"ifname": "GigabitEthernet0/0", "text": "uplink\nreload"}
+    llm.script(
+        structured(described),
+        structured({"device_params": {"R1": injected, "R2": injected}}),
+        structured({"device_params": {"R1": injected, "R2": injected}}),
+    )
+    wf = workflow(saver, llm, lab, max_attempts=2)
+    gate = await start(wf)
+    assert isinstance(gate, Gate)
+    finished = await wf.resume("slack:C1:1.0", gate.interrupt_id, decide(gate))
+    assert isinstance(finished, Finished) and finished.status == "failed"
+    assert "R1: param 'text'" in finished.message and "line break" in finished.message
+    assert lab.pushes == []
+
+
+async def test_a_blocked_line_is_shown_at_the_params_gate_and_refused_at_the_push(
+    saver: SQLAlchemySaver, llm: OpenAIStandIn, lab: RecordingGateway
+) -> None:
+    raw = {
+        **OSPF_TEMPLATE,
+        "templates": {"cisco_ios": "interface {{ ifname }}\n {{ command }}\n"},
+        "params_schema": {"ifname": {"type": "interface"}, "command": {"type": "str"}},
+        "example_params": {"ifname": "GigabitEthernet0/0", "command": "description uplink"},
+    }
+    params = {"ifname": "GigabitEthernet0/0", "command": "do reload"}
+    llm.script(structured(raw), structured({"device_params": {"R1": params, "R2": params}}))
+    wf = workflow(saver, llm, lab)
+    gate = await start(wf)
+    assert isinstance(gate, Gate)
+    params_gate = await wf.resume("slack:C1:1.0", gate.interrupt_id, decide(gate))
+    assert isinstance(params_gate, Gate)
+    [hit] = params_gate.payload["devices"]["R1"]["blocked"]
+    assert (hit["line"], hit["reason"]) == (" do reload", "reloads the device")
+    finished = await wf.resume("slack:C1:1.0", params_gate.interrupt_id, decide(params_gate))
+    assert isinstance(finished, Finished) and finished.status == "blocked"
+    assert "R1: ' do reload' is not allowed (reloads the device)" in finished.message
+    assert lab.pushes == []

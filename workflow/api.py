@@ -1,0 +1,222 @@
+"""What the bot calls: start a change, resume a gate by its interrupt id, read where it stands.
+
+A gate is resumed only through `resume(thread_id, interrupt_id, decision)`, never with a plain
+value (a second plain resume would answer the NEXT gate). A resume is refused with GateError,
+and the gate stays pending and usable, when its interrupt id is not the pending one or when its
+sha256 is not the hash of what the gate shows. Resumes of one thread are serialized in this
+process; across processes the decision service serializes them (first decision wins).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Literal, NotRequired, TypedDict, cast
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.types import Command, StateSnapshot
+
+from workflow.errors import GateError
+from workflow.gates import CHOICES
+from workflow.graph import build_graph
+from workflow.model import ProgressCallback, PushProgress, StandardResponse, TokenUsage
+from workflow.nodes import Nodes
+from workflow.ports import DeviceGateway, Planner
+from workflow.safety import DenyList
+from workflow.state import GateInfo, Outcome, initial_state
+
+
+@dataclass(frozen=True)
+class Gate:
+    """A review waiting for a decision. `payload` is exactly what `sha256` covers."""
+
+    interrupt_id: str
+    gate: Literal["template", "params"]
+    change_id: str
+    payload: dict[str, Any]
+    sha256: str
+    expires_at: str  # ISO 8601, UTC
+
+
+@dataclass(frozen=True)
+class Finished:
+    change_id: str
+    status: Literal["done", "cancelled", "expired", "failed", "blocked"]
+    message: str
+    result: StandardResponse | None
+    tokens: dict[str, TokenUsage]  # "template", "params" (when used) and "total"
+
+
+Step = Gate | Finished
+
+
+class GateDecision(TypedDict):
+    choice: Literal["approve", "modify", "cancel"]
+    sha256: str
+    actor_id: str
+    actor_name: str
+    feedback: NotRequired[str | None]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class ChangeWorkflow:
+    """One compiled graph over the given checkpointer, planner and device gateway."""
+
+    def __init__(
+        self,
+        *,
+        checkpointer: BaseCheckpointSaver,
+        planner: Planner,
+        gateway: DeviceGateway,
+        deny_list: DenyList | None = None,
+        gate_ttl_seconds: float = 86400,
+        max_attempts: int = 3,
+        clock: Callable[[], datetime] = utc_now,
+    ) -> None:
+        nodes = Nodes(
+            planner=planner,
+            gateway=gateway,
+            deny_list=deny_list or DenyList(),
+            clock=clock,
+            gate_ttl_seconds=gate_ttl_seconds,
+            max_attempts=max_attempts,
+        )
+        self._graph = build_graph(nodes, checkpointer)
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    async def start(
+        self,
+        thread_id: str,
+        *,
+        change_id: str,
+        text: str,
+        requester: dict[str, Any],
+        rollback_of: str | None = None,
+        on_progress: ProgressCallback | None = None,
+    ) -> Step:
+        """Run a new change in `thread_id` up to its first gate (or its end)."""
+        async with self._lock(thread_id):
+            pending = await self._pending(thread_id)
+            if pending is not None:
+                raise GateError(
+                    f"change {pending.change_id} in this thread still waits for its "
+                    f"{pending.gate} review; decide it or cancel it before starting another"
+                )
+            state = initial_state(change_id, text, requester, rollback_of)
+            return await self._run(thread_id, state, on_progress)
+
+    async def resume(
+        self,
+        thread_id: str,
+        interrupt_id: str,
+        decision: GateDecision,
+        on_progress: ProgressCallback | None = None,
+    ) -> Step:
+        """Answer the pending gate `interrupt_id`; run to the next gate or the end."""
+        async with self._lock(thread_id):
+            pending = await self._pending(thread_id)
+            if pending is None or pending.interrupt_id != interrupt_id:
+                raise GateError(
+                    "this gate is no longer pending: it was already decided, or a newer "
+                    "review replaced it; use the buttons of the latest message"
+                )
+            if decision.get("choice") not in CHOICES:
+                raise GateError(
+                    f"unknown choice {decision.get('choice')!r}; use one of {', '.join(CHOICES)}"
+                )
+            if decision.get("sha256") != pending.sha256:
+                raise GateError(
+                    f"the {pending.gate} review changed since these buttons were made (hash "
+                    "mismatch); nothing was decided: read the latest review and decide again"
+                )
+            command: Command[str] = Command(resume={interrupt_id: dict(decision)})
+            return await self._run(thread_id, command, on_progress)
+
+    async def pending_gate(self, thread_id: str) -> Gate | None:
+        """The gate waiting for a decision (even past `expires_at`), or None."""
+        return await self._pending(thread_id)
+
+    async def outcome(self, thread_id: str) -> Finished | None:
+        """How the last change in this thread ended, or None while it is pending or unknown."""
+        snapshot = await self._graph.aget_state(_config(thread_id))
+        return _finished(snapshot)
+
+    async def _run(
+        self, thread_id: str, graph_input: Any, on_progress: ProgressCallback | None
+    ) -> Step:
+        config = _config(thread_id)
+        async for mode, chunk in self._graph.astream(
+            graph_input, config, stream_mode=["custom"], durability="sync"
+        ):
+            event = cast(dict[str, Any], chunk)
+            if mode == "custom" and on_progress is not None and "progress" in event:
+                delivered = on_progress(PushProgress(**event["progress"]))
+                if inspect.isawaitable(delivered):
+                    await delivered
+        snapshot = await self._graph.aget_state(config)
+        step = _gate(snapshot) or _finished(snapshot)
+        if step is None:
+            raise GateError(
+                f"the change in thread {thread_id} stopped without an outcome "
+                f"(next: {', '.join(snapshot.next) or 'nothing'}); start it again"
+            )
+        return step
+
+    async def _pending(self, thread_id: str) -> Gate | None:
+        return _gate(await self._graph.aget_state(_config(thread_id)))
+
+    def _lock(self, thread_id: str) -> asyncio.Lock:
+        lock = self._locks.get(thread_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[thread_id] = lock
+        return lock
+
+
+def _config(thread_id: str) -> RunnableConfig:
+    return {"configurable": {"thread_id": thread_id}}
+
+
+def _gate(snapshot: StateSnapshot) -> Gate | None:
+    for pending in snapshot.interrupts:
+        info: GateInfo = pending.value
+        return Gate(
+            interrupt_id=pending.id,
+            gate=info["gate"],
+            change_id=info["change_id"],
+            payload=info["payload"],
+            sha256=info["sha256"],
+            expires_at=info["expires_at"],
+        )
+    return None
+
+
+def _finished(snapshot: StateSnapshot) -> Finished | None:
+    outcome: Outcome | None = snapshot.values.get("outcome")
+    if outcome is None or snapshot.interrupts:
+        return None
+    return Finished(
+        change_id=snapshot.values["change_id"],
+        status=outcome["status"],
+        message=outcome["message"],
+        result=outcome["result"],
+        tokens=token_totals(snapshot.values.get("tokens", {})),
+    )
+
+
+def token_totals(per_stage: dict[str, TokenUsage]) -> dict[str, TokenUsage]:
+    """The per-stage usage plus a "total" entry."""
+    total = TokenUsage(
+        input_tokens=sum(u["input_tokens"] for u in per_stage.values()),
+        output_tokens=sum(u["output_tokens"] for u in per_stage.values()),
+        total_tokens=sum(u["total_tokens"] for u in per_stage.values()),
+    )
+    return {**per_stage, "total": total}

@@ -1,0 +1,98 @@
+"""Configuration diffs and rollbacks, computed by hier_config (pure functions, no I/O).
+
+hier_config knows each vendor's hierarchy, negation (`no ...`) and ordering rules, which a
+line-based diff does not: a rollback of `router ospf 1` must be `no router ospf 1`, not the
+removal of each child line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hier_config import HConfig, HConfigChild, Platform, get_hconfig
+
+from workflow.model import platform_family
+
+# netmiko family -> hier_config platform; anything else is parsed as indentation-only GENERIC.
+HIER_PLATFORMS: dict[str, Platform] = {
+    "cisco_ios": Platform.CISCO_IOS,
+    "cisco_xe": Platform.CISCO_IOS,
+    "cisco_nxos": Platform.CISCO_NXOS,
+    "cisco_xr": Platform.CISCO_XR,
+    "arista_eos": Platform.ARISTA_EOS,
+    "juniper_junos": Platform.JUNIPER_JUNOS,
+    "vyos": Platform.VYOS,
+    "huawei": Platform.HUAWEI_VRP,
+    "hp_comware": Platform.HP_COMWARE5,
+    "hp_procurve": Platform.HP_PROCURVE,
+    "fortinet": Platform.FORTINET_FORTIOS,
+    "ruckus_fastiron": Platform.RUCKUS_FASTIRON,
+}
+
+
+def hier_platform(platform: str) -> Platform:
+    """The hier_config platform for a netmiko device_type (cisco_ios_telnet -> CISCO_IOS)."""
+    return HIER_PLATFORMS.get(platform_family(platform), Platform.GENERIC)
+
+
+def _parse(platform: str, text: str) -> HConfig:
+    return get_hconfig(hier_platform(platform), text)
+
+
+def preview_diff(running: str, lines: Sequence[str], platform: str) -> str:
+    """What `lines` would change in `running`, as +/- lines; "" when they change nothing."""
+    current = _parse(platform, running)
+    future = current.future(_parse(platform, "\n".join(lines)))
+    return "\n".join(current.unified_diff(future))
+
+
+def rollback_lines(backup: str, current: str, platform: str) -> list[str]:
+    """Configuration lines that bring a device from `current` back to `backup`."""
+    remediation = _parse(platform, current).config_to_get_to(_parse(platform, backup))
+    return list(remediation.set_order_weight().dump_simple(sectional_exiting=True))
+
+
+# Lines that move between CLI modes; they never appear in a running config.
+MODE_LINES = frozenset({"exit", "end", "!", "exit-address-family", "exit-vrf"})
+
+
+def missing_lines(running: str, lines: Sequence[str]) -> list[str]:
+    """Pushed lines the running config does not reflect, each with its parent path.
+
+    A line is present when the same text sits under the same parents; a `no X` line is
+    present when no `X` (nor `X ...`) is left under its parents. Both sides are parsed by
+    indentation only (GENERIC): vendor drivers drop lines they deem defaults (`no ip address`),
+    and verification must see exactly what was sent.
+    """
+    config = literal_config(running.splitlines())
+    missing: list[str] = []
+    for child in literal_config(lines).all_children_sorted():
+        parents = [ancestor.text for ancestor in child.lineage()][:-1]
+        if not _present(config, parents, child.text):
+            missing.append(" > ".join([*parents, child.text]))
+    return missing
+
+
+def literal_config(lines: Sequence[str]) -> HConfig:
+    """Parse by indentation only (any vendor), without comments and mode changes: they repeat,
+    and hier_config refuses duplicate siblings."""
+    kept = (
+        line
+        for line in lines
+        if line.strip() not in MODE_LINES and not line.lstrip().startswith("!")
+    )
+    return get_hconfig(Platform.GENERIC, "\n".join(kept))
+
+
+def _present(config: HConfig, parents: Sequence[str], text: str) -> bool:
+    node: HConfig | HConfigChild | None = config
+    for parent in parents:
+        node = node.get_child(equals=parent) if node is not None else None
+    if node is None:
+        return False
+    if not text.startswith("no "):
+        return node.get_child(equals=text) is not None
+    negated = text.removeprefix("no ")
+    return (
+        node.get_child(equals=negated) is None and node.get_child(startswith=negated + " ") is None
+    )

@@ -1,0 +1,142 @@
+"""The thread side of the gateway: a Nornir object built in code, and the bridge back to asyncio.
+
+Nornir's threaded runner blocks, so the gateway runs it through `asyncio.to_thread`. Code on the
+worker threads reaches the event loop only through `LoopBridge` (progress callbacks and backup
+writes), which keeps every callback on the loop thread as the ports promise.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+import threading
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
+
+from nornir.core import Nornir
+from nornir.core.configuration import Config, LoggingConfig
+from nornir.core.inventory import ConnectionOptions, Defaults, Groups, Host, Hosts, Inventory
+from nornir.core.plugins.connections import ConnectionPluginRegister
+from nornir.plugins.runners import ThreadedRunner
+from nornir_netmiko.connections import CONNECTION_NAME, Netmiko
+
+from workflow.model import Device, ProgressCallback, PushProgress
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+# Config lines a device answers with one of these did not take: stop there and report it.
+ERROR_PATTERN = r"% ?(Invalid input|Incomplete command|Ambiguous command|Unknown command|Error)"
+SECRET_MASK = "********"
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """Device credentials from settings. `scrub` keeps them out of anything shown to users."""
+
+    username: str | None
+    password: str | None
+    secret: str | None
+
+    def scrub(self, text: str) -> str:
+        for value in (self.password, self.secret):
+            if value and len(value) >= 3:  # masking "a" everywhere would garble the output
+                text = text.replace(value, SECRET_MASK)
+        return text
+
+    def __repr__(self) -> str:  # never let a traceback or log line show them
+        return f"Credentials(username={self.username!r}, password=***, secret=***)"
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    connect: float
+    read: float
+
+
+def build_nornir(devices: Sequence[Device], credentials: Credentials, timeouts: Timeouts) -> Nornir:
+    """One Nornir per run: no config files, no ./nornir.log, one worker per device."""
+    ConnectionPluginRegister.register(CONNECTION_NAME, Netmiko)  # idempotent for the same class
+    extras = {
+        "secret": credentials.secret or "",
+        "conn_timeout": timeouts.connect,  # for telnet also the socket timeout
+        "auth_timeout": timeouts.connect,
+        "banner_timeout": timeouts.connect,
+        "timeout": timeouts.read,
+        "fast_cli": True,
+    }
+    hosts = Hosts(
+        {
+            device.name: Host(
+                name=device.name,
+                hostname=device.host,
+                port=device.port,
+                platform=device.platform,
+                username=credentials.username or "",
+                password=credentials.password or "",
+                connection_options={CONNECTION_NAME: ConnectionOptions(extras=extras)},
+            )
+            for device in devices
+        }
+    )
+    return Nornir(
+        inventory=Inventory(hosts=hosts, groups=Groups(), defaults=Defaults()),
+        runner=ThreadedRunner(num_workers=max(1, len(devices))),
+        config=Config(logging=LoggingConfig(enabled=False)),
+    )
+
+
+class LoopBridge:
+    """Calls from Nornir worker threads into the event loop that started the run."""
+
+    def __init__(
+        self, loop: asyncio.AbstractEventLoop, on_progress: ProgressCallback | None, total: int
+    ) -> None:
+        self._loop = loop
+        self._on_progress = on_progress
+        self._total = total
+        self._finished = 0
+        self._count_lock = threading.Lock()
+        self._pending: set[asyncio.Future[Any]] = set()
+
+    def progress(
+        self, device: str, stage: Literal["started", "done", "failed"], detail: str = ""
+    ) -> None:
+        """Thread-safe; the callback itself runs on the loop thread."""
+        if self._on_progress is None:
+            return
+        with self._count_lock:
+            if stage != "started":
+                self._finished += 1
+            event = PushProgress(device, stage, detail, self._finished, self._total)
+        self._loop.call_soon_threadsafe(self._deliver, event)
+
+    def call(self, make: Callable[[], Coroutine[Any, Any, T]], timeout: float) -> T:
+        """Run a coroutine on the loop from a worker thread and wait for its result."""
+        return asyncio.run_coroutine_threadsafe(make(), self._loop).result(timeout)
+
+    async def drain(self) -> None:
+        """Wait for async progress callbacks still running, so none outlives the push."""
+        while self._pending:
+            await asyncio.gather(*tuple(self._pending), return_exceptions=True)
+
+    def _deliver(self, event: PushProgress) -> None:
+        assert self._on_progress is not None
+        try:
+            outcome = self._on_progress(event)
+        except Exception:  # a broken chat update must not break the push
+            log.exception("progress callback failed for %s", event.device)
+            return
+        if inspect.isawaitable(outcome):
+            future = asyncio.ensure_future(_logged(outcome, event.device))
+            self._pending.add(future)
+            future.add_done_callback(self._pending.discard)
+
+
+async def _logged(outcome: Awaitable[None], device: str) -> None:
+    try:
+        await outcome
+    except Exception:
+        log.exception("progress callback failed for %s", device)

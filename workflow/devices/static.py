@@ -1,0 +1,123 @@
+"""Devices from a Nornir SimpleInventory hosts file (`LABBOT_INVENTORY`).
+
+The file is read by Nornir's own SimpleInventory plugin, so `groups.yaml` and `defaults.yaml`
+beside it work as Nornir users expect. Any username/password in those files is ignored:
+credentials come only from labbot's settings, so they never sit in a file that gets shared.
+
+Links are optional, per host under `data.links`, or as `data.interfaces.<name>.peer:
+"R2:Ethernet0/0"` (the form `labbot lab` writes):
+    R1:
+      hostname: 127.0.0.1
+      port: 2001
+      platform: cisco_ios_telnet
+      data:
+        links: [{interface: Ethernet0/0, peer: R2, peer_interface: Ethernet0/0}]
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from nornir.core.inventory import Host
+from nornir.core.inventory import Inventory as NornirInventory
+from nornir.plugins.inventory.simple import SimpleInventory
+from nornir_netmiko.connections.netmiko import napalm_to_netmiko_map
+
+from workflow.devices.device_types import TAG_PREFIX, NodeInfo, resolve_device_type
+from workflow.errors import InventoryError
+from workflow.model import Device, Link, UnusableNode
+
+LINK_KEYS = ("interface", "peer", "peer_interface")
+
+
+class StaticInventory:
+    """`workflow.ports.Inventory` over a SimpleInventory hosts YAML file."""
+
+    def __init__(self, path: Path | str, device_types: Mapping[str, str] | None = None) -> None:
+        self._path = Path(path)
+        self._rules = dict(device_types or {})
+
+    async def load(self) -> tuple[list[Device], list[Link], list[UnusableNode]]:
+        inventory = await asyncio.to_thread(self._read)
+        devices: list[Device] = []
+        unusable: list[UnusableNode] = []
+        links: dict[frozenset[tuple[str, str]], Link] = {}
+        for name, host in inventory.hosts.items():
+            resolved = self._device_type(name, host)
+            if isinstance(resolved, UnusableNode):
+                unusable.append(resolved)
+                continue
+            devices.append(self._device(name, host, resolved))
+            for link in self._links(name, host):
+                # each link is usually listed from both ends; keep it once
+                links.setdefault(frozenset({link[:2], link[2:]}), Link(*link))
+        return devices, list(links.values()), unusable
+
+    def _read(self) -> NornirInventory:
+        if not self._path.is_file():
+            raise InventoryError(f"LABBOT_INVENTORY: no such file {str(self._path)!r}")
+        folder = self._path.parent
+        try:
+            return SimpleInventory(
+                host_file=str(self._path),
+                group_file=str(folder / "groups.yaml"),
+                defaults_file=str(folder / "defaults.yaml"),
+            ).load()
+        except Exception as exc:  # ruamel, KeyError for unknown groups, TypeError for bad shapes
+            raise InventoryError(
+                f"{self._path}: not a valid Nornir SimpleInventory hosts file "
+                f"({type(exc).__name__}: {exc})"
+            ) from exc
+
+    def _device_type(self, name: str, host: Host) -> str | UnusableNode:
+        platform = host.platform
+        tags = () if not platform else (TAG_PREFIX + napalm_to_netmiko_map.get(platform, platform),)
+        resolved = resolve_device_type(NodeInfo(name=name, tags=tags), self._rules)
+        if isinstance(resolved, UnusableNode) and not platform:
+            return UnusableNode(
+                name, f"{self._path}: host {name} has no platform; add `platform: cisco_ios_telnet`"
+            )
+        return resolved
+
+    def _device(self, name: str, host: Host, platform: str) -> Device:
+        if not host.hostname:
+            raise InventoryError(f"{self._path}: host {name} has no hostname")
+        port = host.port or (23 if platform.endswith("_telnet") else 22)
+        return Device(name=name, platform=platform, host=host.hostname, port=int(port))
+
+    def _links(self, name: str, host: Host) -> list[tuple[str, str, str, str]]:
+        return self._listed_links(name, host) + self._interface_peers(name, host)
+
+    def _interface_peers(self, name: str, host: Host) -> list[tuple[str, str, str, str]]:
+        """`data.interfaces.<if>.peer: "R2:Gi0/0"`, as `labbot lab` writes its inventory."""
+        interfaces: Any = host.data.get("interfaces") or {}
+        if not isinstance(interfaces, dict):
+            raise InventoryError(f"{self._path}: host {name}: data.interfaces must be a mapping")
+        links = []
+        for interface, facts in interfaces.items():
+            peer = facts.get("peer") if isinstance(facts, dict) else None
+            if peer:
+                peer_device, sep, peer_interface = str(peer).partition(":")
+                if not sep:
+                    raise InventoryError(
+                        f"{self._path}: host {name}: peer {peer!r} of {interface} is not "
+                        "DEVICE:INTERFACE"
+                    )
+                links.append((name, str(interface), peer_device, peer_interface))
+        return links
+
+    def _listed_links(self, name: str, host: Host) -> list[tuple[str, str, str, str]]:
+        entries: Any = host.data.get("links") or []
+        if not isinstance(entries, list) or not all(
+            isinstance(entry, dict) and all(key in entry for key in LINK_KEYS) for entry in entries
+        ):
+            raise InventoryError(
+                f"{self._path}: host {name}: data.links must be a list of "
+                "{interface, peer, peer_interface}"
+            )
+        return [
+            (name, str(e["interface"]), str(e["peer"]), str(e["peer_interface"])) for e in entries
+        ]

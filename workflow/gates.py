@@ -1,0 +1,133 @@
+"""The two approval gates: what they show, how they are hashed, and what a decision does.
+
+A gate node has no side effect before `interrupt()` (LangGraph re-runs a node from its top on
+resume): the payload, its hash and its expiry are computed by the node before it and read from
+the state. After the decision:
+
+- a decision after `expires_at` ends the change as "expired";
+- a hash that does not match re-issues the same gate (a new interrupt id, same content): the
+  API refuses such a resume before it reaches the graph, so this is the graph's own safety net;
+- Approve records the approved hash; Modify sends the feedback back to the proposing node;
+  Cancel ends the change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from langgraph.types import Command, interrupt
+
+from workflow.checks import DevicePreview
+from workflow.hashing import content_sha256
+from workflow.model import TemplateProposal
+from workflow.state import ChangeState, DecisionRecord, GateInfo, GateName, finish
+
+Clock = Callable[[], datetime]
+CHOICES = ("approve", "modify", "cancel")
+
+
+def template_payload(template: TemplateProposal, examples: dict[str, list[str]]) -> dict[str, Any]:
+    """What the template reviewer sees: the templates, their schema and an example rendering."""
+    return {
+        "name": template["name"],
+        "description": template["description"],
+        "source": template["source"],
+        "targets": template["targets"],
+        "templates": template["templates"],
+        "params_schema": template["params_schema"],
+        "example_params": template["example_params"],
+        "example_rendering": examples,
+    }
+
+
+def params_payload(
+    template: TemplateProposal, previews: dict[str, DevicePreview], template_sha256: str
+) -> dict[str, Any]:
+    """What the params reviewer sees, per device: params, rendered lines, diff, blocked lines."""
+    return {
+        "template": {
+            "name": template["name"],
+            "description": template["description"],
+            "sha256": template_sha256,
+        },
+        "devices": previews,
+    }
+
+
+def open_gate(
+    state: ChangeState, gate: GateName, payload: dict[str, Any], clock: Clock, ttl: float
+) -> GateInfo:
+    return GateInfo(
+        gate=gate,
+        change_id=state["change_id"],
+        payload=payload,
+        sha256=content_sha256(payload),
+        expires_at=(clock() + timedelta(seconds=ttl)).isoformat(),
+    )
+
+
+def is_expired(info: GateInfo, now: datetime) -> bool:
+    return now >= datetime.fromisoformat(info["expires_at"])
+
+
+@dataclass(frozen=True)
+class ReviewGate:
+    """The node `<gate>_gate`: interrupt with the prepared payload, then apply the decision."""
+
+    gate: GateName
+    approve_to: str
+    modify_to: str
+    clock: Clock
+
+    @property
+    def node_name(self) -> str:
+        return f"{self.gate}_gate"
+
+    async def __call__(self, state: ChangeState) -> Command[str]:
+        info = state["gate"]
+        assert info is not None and info["gate"] == self.gate, f"{self.node_name} without its gate"
+        decision = interrupt(info)
+        now = self.clock()
+        if is_expired(info, now):
+            return finish(
+                "expired",
+                f"the {self.gate} review expired at {info['expires_at']}; nothing was pushed. "
+                "Ask again to start a new change.",
+            )
+        if not isinstance(decision, dict) or decision.get("sha256") != info["sha256"]:
+            return Command(goto=self.node_name)  # re-issued: same content, new interrupt id
+        if decision.get("choice") not in CHOICES:
+            return Command(goto=self.node_name)
+        return self._apply(state, info, _record(self.gate, decision, now))
+
+    def _apply(self, state: ChangeState, info: GateInfo, record: DecisionRecord) -> Command[str]:
+        decisions = [*state["decisions"], record]
+        if record["choice"] == "cancel":
+            return finish(
+                "cancelled",
+                f"{record['actor_name']} cancelled the change at the {self.gate} review; "
+                "nothing was pushed.",
+                also={"decisions": decisions},
+            )
+        next_round = {"decisions": decisions, "attempt": 0, "errors": [], "gate": None}
+        if record["choice"] == "modify":
+            update = {**next_round, "feedback": record["feedback"]}
+            return Command(update=update, goto=self.modify_to)
+        approved = {**state["approved"], self.gate: info["sha256"]}
+        update = {**next_round, "approved": approved, "feedback": None}
+        return Command(update=update, goto=self.approve_to)
+
+
+def _record(gate: GateName, decision: dict[str, Any], now: datetime) -> DecisionRecord:
+    return DecisionRecord(
+        gate=gate,
+        choice=str(decision["choice"]),
+        sha256=str(decision["sha256"]),
+        actor_id=str(decision.get("actor_id", "")),
+        actor_name=str(decision.get("actor_name", "")),
+        feedback=decision.get("feedback"),
+        at=now.isoformat(),
+    )

@@ -1,0 +1,51 @@
+"""The change graph: gather → propose/check template → template gate → propose/check params →
+params gate → push → report.
+
+```
+gather ─► propose_template ─► check_template ─► template_gate ─► propose_params ─► check_params
+              ▲    (errors, ≤ max_attempts)│          │ modify         ▲   (errors)       │
+              └────────────────────────────┘          └────────────────┤◄─────────────────┘
+                                                                       │ modify
+                                           push ◄── params_gate ◄──────┘
+                                            │
+                                          report ─► END       (cancel / expiry / failure ─► END)
+```
+"""
+
+from __future__ import annotations
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.graph import START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from workflow.gates import ReviewGate
+from workflow.nodes import Nodes
+from workflow.state import ChangeState
+
+
+def build_graph(nodes: Nodes, checkpointer: BaseCheckpointSaver) -> CompiledStateGraph:
+    """The compiled graph; every routing decision is a `Command(goto=...)` from a node."""
+    graph = StateGraph(ChangeState)
+    graph.add_node("gather", nodes.gather, destinations=("propose_template",))
+    graph.add_node("propose_template", nodes.propose_template, destinations=("check_template",))
+    graph.add_node(
+        "check_template", nodes.check_template, destinations=("propose_template", "template_gate")
+    )
+    graph.add_node(
+        "template_gate",
+        ReviewGate("template", "propose_params", "propose_template", nodes.clock),
+        destinations=("propose_params", "propose_template", "template_gate"),
+    )
+    graph.add_node("propose_params", nodes.propose_params, destinations=("check_params",))
+    graph.add_node(
+        "check_params", nodes.check_params, destinations=("propose_params", "params_gate")
+    )
+    graph.add_node(
+        "params_gate",
+        ReviewGate("params", "push", "propose_params", nodes.clock),
+        destinations=("push", "propose_params", "params_gate"),
+    )
+    graph.add_node("push", nodes.push, destinations=("report",))
+    graph.add_node("report", nodes.report)
+    graph.add_edge(START, "gather")
+    return graph.compile(checkpointer=checkpointer)

@@ -1,0 +1,119 @@
+"""The built-in template library: one YAML file per template under `templates/`.
+
+A file holds `description`, `keywords` (for matching plain requests), `phrases` (request words
+that set a parameter: "area 0" -> area=0), `derive` (a name in `derive.DERIVERS`),
+`params_schema`, `example_params` and `templates` (vendor family -> Jinja2 source).
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import functools
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from workflow.errors import PlanningError, TemplateError
+from workflow.library.derive import DERIVERS
+from workflow.model import ParamSpec, TemplateProposal
+
+_REQUIRED_KEYS = (
+    "description",
+    "keywords",
+    "derive",
+    "params_schema",
+    "example_params",
+    "templates",
+)
+
+
+@dataclass(frozen=True)
+class LibraryTemplate:
+    name: str
+    description: str
+    keywords: tuple[str, ...]
+    phrases: Mapping[str, str]  # request word -> parameter it sets
+    derive: str
+    params_schema: Mapping[str, ParamSpec]
+    example_params: Mapping[str, Any]
+    templates: Mapping[str, str]  # vendor family -> Jinja2 source
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        return tuple(self.templates)
+
+    def score(self, text: str) -> int:
+        """How well a request matches: words of every keyword found as whole words."""
+        lowered = f" {' '.join(re.findall(r'[a-z0-9-]+', text.casefold()))} "
+        return sum(len(kw.split()) for kw in self.keywords if f" {kw} " in lowered)
+
+
+def _load_template(name: str, text: str) -> LibraryTemplate:
+    data = yaml.safe_load(text)
+    missing = [key for key in _REQUIRED_KEYS if key not in (data or {})]
+    if missing:
+        raise TemplateError(f"library template {name}.yaml lacks {', '.join(missing)}")
+    if data["derive"] not in DERIVERS:
+        raise TemplateError(f"library template {name}.yaml: unknown derive {data['derive']!r}")
+    return LibraryTemplate(
+        name=name,
+        description=data["description"],
+        keywords=tuple(kw.casefold() for kw in data["keywords"]),
+        phrases=data.get("phrases") or {},
+        derive=data["derive"],
+        params_schema=data["params_schema"],
+        example_params=data["example_params"],
+        templates=data["templates"],
+    )
+
+
+class Catalog:
+    def __init__(self, templates: Sequence[LibraryTemplate]) -> None:
+        self._templates = {template.name: template for template in templates}
+
+    def names(self) -> list[str]:
+        return sorted(self._templates)
+
+    def get(self, name: str) -> LibraryTemplate:
+        key = name.strip().casefold().replace("-", "_")
+        if key in self._templates:
+            return self._templates[key]
+        close = difflib.get_close_matches(key, self.names(), n=3, cutoff=0.5)
+        hint = f" Did you mean {' or '.join(close)}?" if close else ""
+        raise PlanningError(
+            f"There is no library template {name!r}.{hint} Available: {', '.join(self.names())}."
+        )
+
+    def match(self, text: str) -> list[LibraryTemplate]:
+        """Templates whose keywords occur in `text`, best first (ties keep catalog order)."""
+        scored = [(template.score(text), template) for template in self._templates.values()]
+        return [t for score, t in sorted(scored, key=lambda pair: -pair[0]) if score > 0]
+
+    def as_proposal(self, name: str, targets: Sequence[str]) -> TemplateProposal:
+        template = self.get(name)
+        return TemplateProposal(
+            name=template.name,
+            description=template.description,
+            templates=dict(template.templates),
+            params_schema=copy.deepcopy(dict(template.params_schema)),
+            example_params=copy.deepcopy(dict(template.example_params)),
+            targets=list(targets),
+            source="library",
+        )
+
+
+@functools.cache
+def load_catalog() -> Catalog:
+    """Every template shipped in workflow/library/templates (read once per process)."""
+    folder = resources.files("workflow.library") / "templates"
+    templates = [
+        _load_template(entry.name.removesuffix(".yaml"), entry.read_text(encoding="utf-8"))
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name)
+        if entry.name.endswith(".yaml")
+    ]
+    return Catalog(templates)

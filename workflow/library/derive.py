@@ -1,0 +1,138 @@
+"""Per-device parameters derived from the lab's facts, so "configure OSPF on all routers" needs no
+typing: networks from interface addresses, router-ids from loopbacks, BGP peers from links,
+descriptions from links, hostnames from node names. Explicit key=value overrides win; a deriver
+sees them too (BGP uses an explicit `asn` for every router, i.e. iBGP).
+
+Each deriver: (device facts, topology, overrides) -> params for that device.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from workflow.model import DeviceFacts, Topology
+
+Deriver = Callable[[DeviceFacts, Topology, Mapping[str, Any]], dict[str, Any]]
+
+
+def device_number(name: str, topology: Topology) -> int:
+    """The number in a device's name (R3 -> 3); else its position among the lab's devices."""
+    digits = re.findall(r"\d+", name)
+    if digits:
+        return int(digits[-1])
+    return sorted(topology["devices"]).index(name) + 1 if name in topology["devices"] else 1
+
+
+def _ipv4_interfaces(facts: DeviceFacts) -> list[tuple[str, ipaddress.IPv4Interface]]:
+    found = []
+    for interface in facts["interfaces"]:
+        if interface["address"] and interface["enabled"]:
+            address = ipaddress.ip_interface(interface["address"])
+            if isinstance(address, ipaddress.IPv4Interface):
+                found.append((interface["name"], address))
+    return found
+
+
+def _is_loopback(name: str) -> bool:
+    return name.casefold().startswith(("loopback", "lo"))
+
+
+def router_id(facts: DeviceFacts) -> str | None:
+    """The first loopback's IPv4 address, the usual router-id."""
+    loopbacks = [str(a.ip) for name, a in _ipv4_interfaces(facts) if _is_loopback(name)]
+    return loopbacks[0] if loopbacks else None
+
+
+def _with_router_id(params: dict[str, Any], facts: DeviceFacts) -> dict[str, Any]:
+    rid = router_id(facts)
+    if rid:
+        params["router_id"] = rid
+    return params
+
+
+def routing(facts: DeviceFacts, topology: Topology, overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """IGPs (OSPF, EIGRP): every addressed IPv4 interface's network, and the interface names."""
+    addressed = _ipv4_interfaces(facts)
+    networks = list(dict.fromkeys(str(address.network) for _, address in addressed))
+    params = {"networks": networks, "interfaces": [name for name, _ in addressed]}
+    return _with_router_id(params, facts)
+
+
+def _peers(facts: DeviceFacts, topology: Topology) -> list[tuple[str, str]]:
+    """(peer device, peer interface) for every link of this device."""
+    me = facts["name"]
+    peers = []
+    for link in topology["links"]:
+        if link["a_device"] == me:
+            peers.append((link["b_device"], link["b_interface"]))
+        elif link["b_device"] == me:
+            peers.append((link["a_device"], link["a_interface"]))
+    return peers
+
+
+def _address_of(topology: Topology, device: str, interface: str) -> str | None:
+    facts = topology["devices"].get(device)
+    for entry in facts["interfaces"] if facts else ():
+        if entry["name"] == interface and entry["address"]:
+            return str(ipaddress.ip_interface(entry["address"]).ip)
+    return None
+
+
+def bgp(facts: DeviceFacts, topology: Topology, overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """eBGP with AS 65000+n per router over every addressed link, or iBGP with an explicit asn."""
+
+    def asn_of(device: str) -> Any:
+        return overrides.get("asn", 65000 + device_number(device, topology))
+
+    neighbors = []
+    for peer, peer_interface in _peers(facts, topology):
+        address = _address_of(topology, peer, peer_interface)
+        if address:
+            neighbors.append({"address": address, "remote_as": asn_of(peer)})
+    loopbacks = [str(a.network) for name, a in _ipv4_interfaces(facts) if _is_loopback(name)]
+    params = {"asn": asn_of(facts["name"]), "neighbors": neighbors, "networks": loopbacks}
+    return _with_router_id(params, facts)
+
+
+def loopback(
+    facts: DeviceFacts, topology: Topology, overrides: Mapping[str, Any]
+) -> dict[str, Any]:
+    number = device_number(facts["name"], topology)
+    return {"address": f"10.255.255.{number % 256}/32"}
+
+
+def descriptions(
+    facts: DeviceFacts, topology: Topology, overrides: Mapping[str, Any]
+) -> dict[str, Any]:
+    me = facts["name"]
+    entries = []
+    for link in topology["links"]:
+        for side, other in (("a", "b"), ("b", "a")):
+            if link[f"{side}_device"] == me:
+                text = f"to {link[f'{other}_device']} {link[f'{other}_interface']}"
+                entries.append({"interface": link[f"{side}_interface"], "description": text})
+    return {"descriptions": entries}
+
+
+def hostname(
+    facts: DeviceFacts, topology: Topology, overrides: Mapping[str, Any]
+) -> dict[str, Any]:
+    return {"hostname": facts["name"]}
+
+
+def nothing(facts: DeviceFacts, topology: Topology, overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """Templates whose values only the requester knows (NTP servers, VLAN ids, ...)."""
+    return {}
+
+
+DERIVERS: dict[str, Deriver] = {
+    "routing": routing,
+    "bgp": bgp,
+    "loopback": loopback,
+    "descriptions": descriptions,
+    "hostname": hostname,
+    "none": nothing,
+}

@@ -1,0 +1,244 @@
+"""The planner used without an LLM: library templates, parameters derived from the lab's facts.
+
+Understood requests (case does not matter):
+  apply <template> to <all|R1,R2|R1 R2|R*> [key=value ...]
+  configure OSPF area 0 on all routers          (keywords pick the template, "area 0" a param)
+  set ntp server 10.0.0.1 on R1 R2
+Devices come after the last "to"/"on"/"for"; none named means every device. Reviewer feedback
+on Modify ("area=1", "use process 10", "apply bgp") is applied on top. Uses no tokens.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from workflow.errors import PlanningError
+from workflow.library.catalog import Catalog, LibraryTemplate, load_catalog
+from workflow.library.derive import DERIVERS
+from workflow.model import (
+    DeviceFacts,
+    ParamsProposal,
+    PlanRequest,
+    TemplateProposal,
+    TokenUsage,
+    Topology,
+)
+from workflow.validation import validate_params
+
+_KEY_VALUE = re.compile(r"""(?<![\w-])([A-Za-z_][\w-]*)=("[^"]*"|'[^']*'|\S+)""")
+_APPLY = re.compile(r"^\s*apply\s+([\w-]+)", re.IGNORECASE)
+_TARGET_WORD = re.compile(r"\b(?:to|on|for)\s+(?!.*\b(?:to|on|for)\s)(.*)$", re.IGNORECASE)
+_DEVICE_LIKE = re.compile(r"^[A-Za-z][\w-]*\d+$")
+_STOP_WORDS = {"on", "to", "for", "all", "and", "the", "every", "with", "in", "of", "a", "lab"}
+_FILLER = {"router", "routers", "device", "devices", "switch", "switches", "node", "nodes"}
+NO_TOKENS = TokenUsage(input_tokens=0, output_tokens=0, total_tokens=0)
+
+
+@dataclass(frozen=True)
+class ParsedRequest:
+    template: LibraryTemplate | None  # None when the text names no template
+    selectors: tuple[str, ...]  # device names or globs; empty means every device
+    overrides: dict[str, Any]
+
+
+def _unquote(value: str) -> str:
+    return value[1:-1] if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'" else value
+
+
+def _pick_template(text: str, catalog: Catalog) -> LibraryTemplate | None:
+    applied = _APPLY.match(text)
+    if applied:
+        return catalog.get(applied.group(1))
+    ranked = catalog.match(text)
+    if len(ranked) > 1 and ranked[0].score(text) == ranked[1].score(text):
+        tied = ", ".join(t.name for t in ranked if t.score(text) == ranked[0].score(text))
+        raise PlanningError(f"Your request fits several templates ({tied}). {usage(catalog)}")
+    return ranked[0] if ranked else None
+
+
+def _phrase_values(text: str, template: LibraryTemplate) -> tuple[dict[str, str], str]:
+    """Params set by "<word> <value>" phrases, and the text with those values removed."""
+    found: dict[str, str] = {}
+    skip = _STOP_WORDS | set(template.phrases) | set(template.keywords)
+    for word, param in template.phrases.items():
+        pattern = re.compile(rf"(?<![\w-]){re.escape(word)}\s+([^\s]+)", re.IGNORECASE)
+        for match in pattern.finditer(text):
+            if match.group(1).casefold() not in skip and param not in found:
+                found[param] = match.group(1).rstrip(".;")
+                text = text.replace(match.group(0), " ", 1)
+    return found, text
+
+
+def _coerce(template: LibraryTemplate, key: str, value: str) -> Any:
+    spec = template.params_schema.get(key)
+    if spec is None:
+        known = ", ".join(template.params_schema)
+        raise PlanningError(
+            f"Template {template.name} has no parameter {key!r}; it takes: {known}."
+        )
+    if spec["type"] != "list":
+        return value
+    if value.startswith("["):
+        try:
+            return json.loads(value)
+        except ValueError:
+            raise PlanningError(f"{key}={value} is not a JSON list") from None
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def parse_request(
+    text: str, catalog: Catalog, template: LibraryTemplate | None = None, *, keep: bool = False
+) -> ParsedRequest:
+    """Template, device selectors and key=value / phrase overrides of `text`. `template` is the
+    fallback when the text names none, or the template to use whatever the text says (`keep`)."""
+    pairs = {key.replace("-", "_"): _unquote(value) for key, value in _KEY_VALUE.findall(text)}
+    rest = _KEY_VALUE.sub(" ", text)
+    if not (keep and template):
+        template = _pick_template(rest, catalog) or template
+    overrides: dict[str, Any] = {}
+    if template is not None:
+        phrases, rest = _phrase_values(rest, template)
+        for key, value in {**phrases, **pairs}.items():
+            overrides[key] = _coerce(template, key, value)
+    elif pairs:
+        raise PlanningError(f"Parameters were given but no template. {usage(catalog)}")
+    target = _TARGET_WORD.search(_APPLY.sub(" ", rest))
+    tokens = re.split(r"[\s,;]+", target.group(1)) if target else []
+    ignored = _STOP_WORDS | _FILLER
+    selectors = tuple(t for t in tokens if t and t.casefold().strip(".") not in ignored)
+    return ParsedRequest(template, selectors, overrides)
+
+
+def select_devices(selectors: tuple[str, ...], topology: Topology) -> list[str]:
+    """Devices named or matched by globs; unknown device-like names are an error, not ignored."""
+    names = sorted(topology["devices"])
+    by_fold = {name.casefold(): name for name in names}
+    chosen: list[str] = []
+    for token in selectors:
+        if any(ch in token for ch in "*?["):
+            matched = [n for n in names if fnmatch.fnmatch(n.casefold(), token.casefold())]
+            if not matched:
+                raise PlanningError(
+                    f"No device matches {token!r}. Lab devices: {', '.join(names)}."
+                )
+            chosen.extend(matched)
+        elif token.casefold() in by_fold:
+            chosen.append(by_fold[token.casefold()])
+        elif _DEVICE_LIKE.match(token):
+            raise PlanningError(f"There is no device {token!r}. Lab devices: {', '.join(names)}.")
+    return list(dict.fromkeys(chosen)) if chosen else names
+
+
+def usage(catalog: Catalog) -> str:
+    lines = [
+        "Say `apply <template> to <all|R1,R2|R*> [key=value ...]`, e.g. "
+        "`apply ospf to all area=0`, or describe it: `configure OSPF area 0 on all routers`.",
+        "Templates:",
+    ]
+    for name in catalog.names():
+        template = catalog.get(name)
+        params = ", ".join(template.params_schema)
+        lines.append(
+            f"- {name} ({', '.join(template.families)}): {template.description} [{params}]"
+        )
+    return "\n".join(lines)
+
+
+class LibraryPlanner:
+    """`workflow.ports.Planner` over the built-in template library."""
+
+    def __init__(self, catalog: Catalog | None = None) -> None:
+        self._catalog = catalog or load_catalog()
+
+    def _parse(
+        self, request: PlanRequest, template: LibraryTemplate | None = None
+    ) -> ParsedRequest:
+        """The request, with the reviewer's feedback on top. A given `template` is kept."""
+        keep = template is not None
+        parsed = parse_request(request.text, self._catalog, template, keep=keep)
+        if not request.feedback:
+            return parsed
+        feedback = parse_request(request.feedback, self._catalog, parsed.template, keep=keep)
+        switched = feedback.template != parsed.template  # "apply bgp": the old params do not fit
+        return ParsedRequest(
+            feedback.template,
+            feedback.selectors or parsed.selectors,
+            {**({} if switched else parsed.overrides), **feedback.overrides},
+        )
+
+    async def propose_template(self, request: PlanRequest) -> TemplateProposal:
+        parsed = self._parse(request)
+        if parsed.template is None:
+            raise PlanningError(
+                f"I did not recognise a template in {request.text!r}.\n{usage(self._catalog)}"
+            )
+        template = parsed.template
+        targets, excluded = [], []
+        for name in select_devices(parsed.selectors, request.topology):
+            facts = request.topology["devices"][name]
+            errors = [] if parsed.selectors else _device_params(template, facts, request, parsed)[1]
+            if facts.get("error"):
+                excluded.append(f"{name} (facts unavailable: {facts.get('error')})")
+            elif facts["family"] not in template.templates:
+                excluded.append(f"{name} (no {facts['family']} variant)")
+            elif errors:  # "all devices": skip those the lab's facts do not fit (no addresses)
+                excluded.append(f"{name} ({errors[0]})")
+            else:
+                targets.append(name)
+        if not targets:
+            detail = "; ".join(excluded) or "the lab has no devices"
+            raise PlanningError(f"No device can take template {template.name}: {detail}.")
+        proposal = self._catalog.as_proposal(template.name, targets)
+        proposal["tokens"] = NO_TOKENS
+        if excluded:
+            proposal["description"] += f" Excluded: {'; '.join(excluded)}."
+        return proposal
+
+    async def propose_params(
+        self, request: PlanRequest, template: TemplateProposal
+    ) -> ParamsProposal:
+        library = self._catalog.get(template["name"])
+        parsed = self._parse(request, library)
+        device_params: dict[str, dict[str, Any]] = {}
+        problems: list[str] = []
+        for name in template["targets"]:
+            facts = request.topology["devices"].get(name)
+            if facts is None:
+                problems.append(f"{name}: not in the lab any more")
+                continue
+            params, errors = _device_params(library, facts, request, parsed)
+            device_params[name] = params
+            problems.extend(f"{name}: {error}" for error in errors)
+        if problems:
+            raise PlanningError(_params_help(library, problems))
+        return ParamsProposal(device_params=device_params, tokens=NO_TOKENS)
+
+
+def _device_params(
+    template: LibraryTemplate, facts: DeviceFacts, request: PlanRequest, parsed: ParsedRequest
+) -> tuple[dict[str, Any], list[str]]:
+    """Derived params (only those the schema knows) under the explicit overrides, validated."""
+    derived = DERIVERS[template.derive](facts, request.topology, parsed.overrides)
+    schema = template.params_schema
+    known = {key: value for key, value in derived.items() if key in schema}
+    return validate_params(schema, {**known, **parsed.overrides})
+
+
+def _params_help(template: LibraryTemplate, problems: list[str]) -> str:
+    example = " ".join(f"{k}={_example_text(v)}" for k, v in template.example_params.items())
+    return (
+        f"The parameters for {template.name} are not complete:\n- "
+        + "\n- ".join(problems)
+        + f"\nGive them as key=value, e.g. `apply {template.name} to R1 {example}`."
+    )
+
+
+def _example_text(value: Any) -> str:
+    if isinstance(value, list) and all(not isinstance(v, Mapping) for v in value):
+        return ",".join(str(v) for v in value)
+    return json.dumps(value, separators=(",", ":")) if not isinstance(value, str) else value

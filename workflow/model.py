@@ -1,0 +1,169 @@
+"""Plain data shared by the workflow, the device side and the planners.
+
+Everything that travels through the LangGraph state is JSON-shaped (TypedDicts of str, int,
+lists and dicts), so the checkpointer stores it without custom serializers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, NotRequired, TypedDict
+
+# --- devices -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Device:
+    """One device labbot can reach. `platform` is a netmiko device_type (cisco_ios_telnet, ...)."""
+
+    name: str
+    platform: str
+    host: str
+    port: int
+    node_id: str = ""  # GNS3 node id, when the device comes from GNS3
+
+    @property
+    def family(self) -> str:
+        """The vendor family templates are written for: cisco_ios, arista_eos, juniper_junos, ..."""
+        return platform_family(self.platform)
+
+
+def platform_family(platform: str) -> str:
+    for suffix in ("_telnet", "_ssh", "_serial"):
+        if platform.endswith(suffix):
+            return platform[: -len(suffix)]
+    return platform
+
+
+@dataclass(frozen=True)
+class UnusableNode:
+    """An inventory node labbot will not touch, with the reason shown to the user."""
+
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Link:
+    a_device: str
+    a_interface: str
+    b_device: str
+    b_interface: str
+
+
+class InterfaceFacts(TypedDict):
+    name: str
+    address: str | None  # "10.0.12.1/24" (ip_interface form) or None
+    enabled: bool
+
+
+class DeviceFacts(TypedDict):
+    """Read-only facts the planners derive parameters from."""
+
+    name: str
+    platform: str
+    family: str
+    interfaces: list[InterfaceFacts]
+    running_config: str
+    error: NotRequired[str]  # set when facts could not be read; the device is then not offered
+
+
+class Topology(TypedDict):
+    devices: dict[str, DeviceFacts]
+    links: list[dict[str, str]]  # {"a_device","a_interface","b_device","b_interface"}
+    unusable: list[dict[str, str]]  # {"name","reason"}
+
+
+# --- standard tool response (seed 000) -----------------------------------------------------------
+
+ItemStatus = Literal["success", "failed"]
+
+
+class ResponseItem(TypedDict):
+    id: str
+    name: str
+    status: ItemStatus
+    result: NotRequired[str]
+    error: NotRequired[str]
+
+
+class StandardResponse(TypedDict):
+    success: bool
+    total: int
+    successful: int
+    failed: int
+    data: list[ResponseItem]
+    error: NotRequired[str]
+    metadata: NotRequired[dict[str, Any]]
+
+
+# --- push progress -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PushProgress:
+    """One device's progress during a push; delivered on the event loop thread."""
+
+    device: str
+    stage: Literal["started", "done", "failed"]
+    detail: str = ""
+    done: int = 0  # devices finished so far (done + failed)
+    total: int = 0
+
+
+ProgressCallback = Callable[[PushProgress], Awaitable[None] | None]
+
+
+# --- planner output ------------------------------------------------------------------------------
+
+
+class ParamSpec(TypedDict):
+    """One parameter of a template's schema.
+
+    type: str, int, bool, ipv4, ipv6, ip, ip_interface (10.0.0.1/24), ipv4_network, mask,
+    vlan (1-4094), asn (1-4294967295), interface, list (with `items`: a ParamSpec or
+    `fields`: a mapping of ParamSpecs for lists of objects).
+    """
+
+    type: str
+    description: NotRequired[str]
+    required: NotRequired[bool]  # default True
+    default: NotRequired[Any]
+    items: NotRequired[ParamSpec]
+    fields: NotRequired[dict[str, ParamSpec]]
+    min: NotRequired[int]
+    max: NotRequired[int]
+
+
+class TokenUsage(TypedDict):
+    input_tokens: int
+    output_tokens: int
+    total_tokens: int
+
+
+class TemplateProposal(TypedDict):
+    name: str  # library name, or "custom" when the LLM wrote it
+    description: str
+    templates: dict[str, str]  # platform family -> Jinja2 source
+    params_schema: dict[str, ParamSpec]
+    example_params: dict[str, Any]
+    targets: list[str]  # device names the request is about
+    source: Literal["library", "llm", "rollback"]
+    tokens: NotRequired[TokenUsage]
+
+
+class ParamsProposal(TypedDict):
+    device_params: dict[str, dict[str, Any]]  # device name -> params
+    tokens: NotRequired[TokenUsage]
+
+
+@dataclass(frozen=True)
+class PlanRequest:
+    """What a planner gets: the user's words, the lab, and what went wrong last time."""
+
+    text: str
+    topology: Topology
+    feedback: str | None = None  # reviewer's Modify text
+    errors: Sequence[str] = field(default_factory=tuple)  # validation errors of the last attempt
+    previous: Mapping[str, Any] | None = None  # the previous proposal, for Modify and retries

@@ -1,0 +1,244 @@
+"""The graph's working nodes: gather, propose, check, push, report (the gates are in gates.py).
+
+Each node returns a `Command` naming the next node, so the routing reads top to bottom here
+rather than in a table of conditional edges.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from langgraph.config import get_stream_writer
+from langgraph.types import Command
+
+from workflow.checks import check_template, preview_devices, usable_devices
+from workflow.errors import LabbotError, PlanningError
+from workflow.gates import Clock, open_gate, params_payload, template_payload
+from workflow.hashing import content_sha256
+from workflow.model import (
+    ParamsProposal,
+    PlanRequest,
+    PushProgress,
+    StandardResponse,
+    TemplateProposal,
+    TokenUsage,
+    Topology,
+)
+from workflow.ports import DeviceGateway, Planner
+from workflow.safety import DenyList
+from workflow.state import ChangeState, finish
+
+ROLLBACK_TEMPLATE = "{% for line in lines %}{{ line }}\n{% endfor %}"
+
+
+@dataclass(frozen=True)
+class Nodes:
+    planner: Planner
+    gateway: DeviceGateway
+    deny_list: DenyList
+    clock: Clock
+    gate_ttl_seconds: float
+    max_attempts: int
+
+    async def gather(self, state: ChangeState) -> Command[str]:
+        """The lab's devices and read-only facts; for a rollback, the lines that undo a change."""
+        try:
+            devices, links, unusable = await self.gateway.devices()
+            facts = await self.gateway.facts([d.name for d in devices])
+            rollback = None
+            if state["rollback_of"]:
+                rollback = await self.gateway.rollback_plan(state["rollback_of"])
+        except LabbotError as err:
+            return finish("failed", f"could not read the lab: {err}")
+        topology = Topology(
+            devices=facts,
+            links=[asdict(link) for link in links],
+            unusable=[asdict(node) for node in unusable],
+        )
+        if not usable_devices(topology):
+            reasons = "; ".join(f"{u['name']}: {u['reason']}" for u in topology["unusable"])
+            return finish("failed", f"no usable device in the lab ({reasons or 'none found'})")
+        if rollback is not None and not any(rollback.values()):
+            return finish("failed", f"change {state['rollback_of']} left nothing to roll back")
+        return Command(update={"topology": topology, "rollback": rollback}, goto="propose_template")
+
+    async def propose_template(self, state: ChangeState) -> Command[str]:
+        try:
+            if state["rollback"] is not None:
+                proposal = rollback_template(state["rollback"], _topology(state))
+            else:
+                proposal = await self.planner.propose_template(
+                    self._request(state, state["template"])
+                )
+        except PlanningError as err:
+            return finish("failed", f"the planner could not propose a template: {err}")
+        return Command(
+            update={
+                "template": proposal,
+                "attempt": state["attempt"] + 1,
+                "tokens": add_tokens(state["tokens"], "template", proposal.get("tokens")),
+            },
+            goto="check_template",
+        )
+
+    async def check_template(self, state: ChangeState) -> Command[str]:
+        template = _template(state)
+        check = check_template(template, _topology(state), self.deny_list)
+        if check.errors:
+            return self._retry_or_end(state, "template", check.errors, blocked=check.blocked)
+        payload = template_payload(template, check.examples)
+        gate = open_gate(state, "template", payload, self.clock, self.gate_ttl_seconds)
+        return Command(update={"examples": check.examples, "gate": gate}, goto="template_gate")
+
+    async def propose_params(self, state: ChangeState) -> Command[str]:
+        template = _template(state)
+        try:
+            if state["rollback"] is not None:
+                proposal = ParamsProposal(
+                    device_params={d: {"lines": lines} for d, lines in state["rollback"].items()}
+                )
+            else:
+                previous = state["device_params"]
+                request = self._request(state, {"device_params": previous} if previous else None)
+                proposal = await self.planner.propose_params(request, template)
+        except PlanningError as err:
+            return finish("failed", f"the planner could not propose parameters: {err}")
+        return Command(
+            update={
+                "device_params": proposal["device_params"],
+                "attempt": state["attempt"] + 1,
+                "tokens": add_tokens(state["tokens"], "params", proposal.get("tokens")),
+            },
+            goto="check_params",
+        )
+
+    async def check_params(self, state: ChangeState) -> Command[str]:
+        template = _template(state)
+        params = state["device_params"] or {}
+        previews, errors = preview_devices(template, params, _topology(state), self.deny_list)
+        if errors:
+            return self._retry_or_end(state, "parameters", errors, blocked=False)
+        payload = params_payload(template, previews, state["approved"]["template"])
+        gate = open_gate(state, "params", payload, self.clock, self.gate_ttl_seconds)
+        return Command(update={"previews": previews, "gate": gate}, goto="params_gate")
+
+    async def push(self, state: ChangeState) -> Command[str]:
+        """Push only what was approved, byte for byte, and only if the deny-list still agrees."""
+        template = _template(state)
+        payload = params_payload(template, state["previews"], state["approved"]["template"])
+        planned = content_sha256(payload)
+        if state["approved"].get("params") != planned:
+            return finish(
+                "blocked",
+                f"refused to push: the plan's hash {planned[:12]} is not the one approved "
+                f"({state['approved'].get('params', 'none')[:12]}); nothing was pushed",
+            )
+        refusals = self._blocked_now(state)
+        if refusals:
+            return finish("blocked", "refused to push, nothing was sent: " + "; ".join(refusals))
+        plan = {name: p["lines"] for name, p in state["previews"].items() if p["lines"]}
+        writer = get_stream_writer()
+        # The gateway may call back from a context of its own (loop.call_soon_threadsafe from
+        # its worker threads); LangGraph's writer reads the node's config from a context var.
+        node_context = contextvars.copy_context()
+
+        def progress(event: PushProgress) -> None:
+            node_context.run(writer, {"progress": asdict(event)})
+
+        try:
+            result = await self.gateway.push(state["change_id"], plan, on_progress=progress)
+        except LabbotError as err:
+            return finish("failed", f"the push could not start: {err}")
+        return Command(update={"push_result": result}, goto="report")
+
+    async def report(self, state: ChangeState) -> Command[str]:
+        result = state["push_result"]
+        assert result is not None, "report reached without a push result"
+        return finish("done" if result["success"] else "failed", push_summary(result), result)
+
+    def _blocked_now(self, state: ChangeState) -> list[str]:
+        """The deny-list re-checked at push time (it may be stricter than at preview)."""
+        topology = _topology(state)
+        refusals = []
+        for name, preview in sorted(state["previews"].items()):
+            family = topology["devices"][name]["family"]
+            for hit in self.deny_list.check(preview["lines"], family):
+                refusals.append(f"{name}: {hit.line!r} is not allowed ({hit.reason})")
+        return refusals
+
+    def _request(self, state: ChangeState, previous: Any) -> PlanRequest:
+        return PlanRequest(
+            text=state["text"],
+            topology=_topology(state),
+            feedback=state["feedback"],
+            errors=tuple(state["errors"]),
+            previous=previous if (state["errors"] or state["feedback"]) else None,
+        )
+
+    def _retry_or_end(
+        self, state: ChangeState, stage: str, errors: list[str], *, blocked: bool
+    ) -> Command[str]:
+        """Errors go back to the planner until max_attempts; then the change ends, saying why."""
+        retryable = state["rollback"] is None and state["attempt"] < self.max_attempts
+        if retryable:
+            back_to = "propose_template" if stage == "template" else "propose_params"
+            return Command(update={"errors": errors}, goto=back_to)
+        listed = "\n".join(f"- {e}" for e in errors)
+        attempts = f"{state['attempt']} attempt{'s' if state['attempt'] != 1 else ''}"
+        return finish(
+            "blocked" if blocked else "failed",
+            f"the {stage} proposal was still invalid after {attempts}; nothing was pushed:\n"
+            f"{listed}",
+            also={"errors": errors},
+        )
+
+
+def rollback_template(plan: dict[str, list[str]], topology: Topology) -> TemplateProposal:
+    """A rollback is literal lines per device, shown and approved like any other change."""
+    families = sorted({topology["devices"][name]["family"] for name in plan})
+    return TemplateProposal(
+        name="rollback",
+        description="Restore the configuration saved before the change (literal lines).",
+        templates=dict.fromkeys(families, ROLLBACK_TEMPLATE),
+        params_schema={"lines": {"type": "list", "items": {"type": "str"}}},
+        example_params={"lines": next(lines for lines in plan.values() if lines)[:3]},
+        targets=sorted(name for name, lines in plan.items() if lines),
+        source="rollback",
+    )
+
+
+def add_tokens(
+    totals: dict[str, TokenUsage], stage: str, usage: TokenUsage | None
+) -> dict[str, TokenUsage]:
+    """Usage summed per stage over every attempt (a rejected answer cost tokens too)."""
+    if usage is None:
+        return totals
+    before = totals.get(stage, TokenUsage(input_tokens=0, output_tokens=0, total_tokens=0))
+    summed = TokenUsage(
+        input_tokens=before["input_tokens"] + usage["input_tokens"],
+        output_tokens=before["output_tokens"] + usage["output_tokens"],
+        total_tokens=before["total_tokens"] + usage["total_tokens"],
+    )
+    return {**totals, stage: summed}
+
+
+def push_summary(result: StandardResponse) -> str:
+    done = f"pushed to {result['successful']} of {result['total']} devices"
+    failures = [
+        f"{item['name']}: {item.get('error', 'failed')}"
+        for item in result["data"]
+        if item["status"] != "success"
+    ]
+    return done if not failures else f"{done}; failed: " + "; ".join(failures)
+
+
+def _topology(state: ChangeState) -> Topology:
+    assert state["topology"] is not None, "node reached before the lab was gathered"
+    return state["topology"]
+
+
+def _template(state: ChangeState) -> TemplateProposal:
+    assert state["template"] is not None, "node reached before a template was proposed"
+    return state["template"]

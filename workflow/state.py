@@ -1,0 +1,104 @@
+"""The graph's state: JSON-shaped only, so any checkpointer stores it without custom serializers."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypedDict
+
+from langgraph.graph import END
+from langgraph.types import Command
+
+from workflow.checks import DevicePreview
+from workflow.model import StandardResponse, TemplateProposal, TokenUsage, Topology
+
+GateName = Literal["template", "params"]
+Status = Literal["done", "cancelled", "expired", "failed", "blocked"]
+
+
+class GateInfo(TypedDict):
+    """The gate on show, prepared by the node before the gate (which so has no side effect)."""
+
+    gate: GateName
+    change_id: str
+    payload: dict[str, Any]  # exactly what the reviewer sees
+    sha256: str  # content_sha256(payload)
+    expires_at: str  # ISO 8601, UTC
+
+
+class DecisionRecord(TypedDict):
+    gate: GateName
+    choice: str
+    sha256: str
+    actor_id: str
+    actor_name: str
+    feedback: str | None
+    at: str
+
+
+class Outcome(TypedDict):
+    status: Status
+    message: str
+    result: StandardResponse | None
+
+
+class ChangeState(TypedDict):
+    change_id: str
+    text: str
+    requester: dict[str, Any]
+    rollback_of: str | None
+    topology: Topology | None
+    rollback: dict[str, list[str]] | None  # lines per device, for a rollback change
+    template: TemplateProposal | None
+    examples: dict[str, list[str]]  # platform family -> example rendering
+    device_params: dict[str, dict[str, Any]] | None
+    previews: dict[str, DevicePreview]
+    attempt: int  # proposals made in the current round (reset by a gate decision)
+    errors: list[str]  # validation errors of the last proposal, for the planner
+    feedback: str | None  # the reviewer's Modify text
+    gate: GateInfo | None
+    approved: dict[str, str]  # gate name -> sha256 approved
+    decisions: list[DecisionRecord]
+    tokens: dict[str, TokenUsage]  # "template" / "params" -> usage summed over attempts
+    push_result: StandardResponse | None
+    outcome: Outcome | None
+
+
+def initial_state(
+    change_id: str, text: str, requester: dict[str, Any], rollback_of: str | None
+) -> ChangeState:
+    """A fresh change: every key set, so a thread reused for a new change keeps nothing old."""
+    return ChangeState(
+        change_id=change_id,
+        text=text,
+        requester=requester,
+        rollback_of=rollback_of,
+        topology=None,
+        rollback=None,
+        template=None,
+        examples={},
+        device_params=None,
+        previews={},
+        attempt=0,
+        errors=[],
+        feedback=None,
+        gate=None,
+        approved={},
+        decisions=[],
+        tokens={},
+        push_result=None,
+        outcome=None,
+    )
+
+
+def finish(
+    status: Status,
+    message: str,
+    result: StandardResponse | None = None,
+    *,
+    also: dict[str, Any] | None = None,
+) -> Command[str]:
+    """End the change: the outcome is what `ChangeWorkflow.outcome()` and `Finished` report.
+
+    `also`: further state updates made with the ending (e.g. the cancelling decision).
+    """
+    outcome = Outcome(status=status, message=message, result=result)
+    return Command(update={**(also or {}), "outcome": outcome, "gate": None}, goto=END)
