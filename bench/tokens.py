@@ -132,7 +132,7 @@ def device_params(facts: DeviceFacts) -> dict[str, Any]:
     loopback = next(i for i in addressed if i["name"] == "Loopback0")
     return {
         "router_id": str(loopback["address"]).split("/")[0],
-        "networks": [str(ipaddress.ip_interface(i["address"]).network) for i in addressed],
+        "networks": [str(ipaddress.ip_interface(str(i["address"])).network) for i in addressed],
         "links": [i["name"] for i in addressed if i["name"] != "Loopback0"],
     }
 

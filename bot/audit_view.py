@@ -57,3 +57,29 @@ def _table(rows: list[dict[str, Any]], columns: list[str], width: int) -> str:
     console = Console(file=io.StringIO(), width=width, color_system=None, legacy_windows=False)
     console.print(table)
     return console.file.getvalue().rstrip()  # type: ignore[attr-defined]
+
+
+CHAT_COLUMNS = ("when (UTC)", "what", "change", "who", "gate/device", "detail", "sha256")
+
+
+def render_chat_table(entries: Sequence[Any], *, detail_width: int = 48) -> str:
+    """A narrow fixed-width table for a chat code block: one line per record."""
+    rows = [CHAT_COLUMNS] + [_chat_row(entry, detail_width) for entry in entries]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(CHAT_COLUMNS))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)) for row in rows]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _chat_row(entry: Any, detail_width: int) -> tuple[str, ...]:
+    summary = " ".join(str(entry.summary).split())
+    if len(summary) > detail_width:
+        summary = summary[: detail_width - 1] + "…"
+    return (
+        entry.at.strftime("%m-%d %H:%M:%S"),
+        entry.kind,
+        entry.change_id,
+        entry.actor_name or "",
+        entry.gate or entry.device or "",
+        summary,
+        (entry.sha256 or "")[:12],
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from adapters.chat import Decision, Message, Request
 from bot import messages, presenter
-from bot.audit_view import render_entries
+from bot.audit_view import render_chat_table
 from bot.commands import Command, CommandError, parse_audit_args
 from bot.service import CommandHandler, DecisionService
 from workflow.library.catalog import Catalog
@@ -33,7 +33,7 @@ async def audit_command(service: DecisionService, request: Request, command: Com
         since=flt.since,
         until=flt.until,
     )
-    table = render_entries(entries, "table", width=140)
+    table = render_chat_table(entries)
     await service.say(
         request.thread, presenter.present_table(f"Audit: {len(entries)} record(s)", table)
     )

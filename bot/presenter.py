@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from adapters.chat import Button, CodeBlock, Message, button_value
@@ -68,13 +69,19 @@ def gate_buttons(gate: str, interrupt_id: str, sha256: str) -> tuple[Button, ...
 
 
 def present_gate(
-    gate: str, change_id: str, interrupt_id: str, sha256: str, payload: Mapping[str, Any]
+    gate: str,
+    change_id: str,
+    interrupt_id: str,
+    sha256: str,
+    payload: Mapping[str, Any],
+    expires_at: str = "",
 ) -> Message:
     if gate == "template":
         text, sections = _template_sections(change_id, payload)
     else:
         text, sections = _params_sections(change_id, payload)
-    text += f"\nExpires {payload.get('expires_at', '')} · sha256 {sha256[:12]}"
+    expires = f"expires {_short_time(expires_at)} · " if expires_at else ""
+    text += f"\n_{expires}content sha256 {sha256[:12]}_"
     return _message(
         text, sections, buttons=gate_buttons(gate, interrupt_id, sha256), key=interrupt_id
     )
@@ -116,12 +123,26 @@ def _params_sections(
     )
     sections: list[tuple[str, str, str]] = []
     for name, device in devices.items():
-        params = json.dumps(device.get("params", {}), indent=1, sort_keys=True)
-        sections.append((f"{name} parameters", params, "json"))
+        sections.append((f"{name} parameters", _params_text(device.get("params", {})), "yaml"))
         sections.append((f"{name} configuration", "\n".join(device.get("lines", [])), "text"))
         if device.get("diff"):
             sections.append((f"{name} diff against running config", device["diff"], "diff"))
     return text, sections
+
+
+def _params_text(params: Mapping[str, Any]) -> str:
+    """One `key: value` line per parameter, values as compact JSON."""
+    return "\n".join(
+        f"{key}: {json.dumps(value, separators=(', ', ': '))}"
+        for key, value in sorted(params.items())
+    )
+
+
+def _short_time(iso: str) -> str:
+    try:
+        return datetime.fromisoformat(iso).astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    except ValueError:
+        return iso
 
 
 def decided_footer(choice: str, actor: str, at: str, feedback: str | None = None) -> str:

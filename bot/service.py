@@ -19,8 +19,8 @@ from bot import messages, presenter
 from bot.commands import Command, CommandError, parse_command
 from bot.policy import Policy, refuse_decision, refuse_request
 from storage.audit import AuditStore
+from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision, Step
 from workflow.errors import DecisionConflict, GateError, LabbotError
-from workflow.graph import ChangeWorkflow, Finished, Gate, GateDecision, Step
 from workflow.hashing import lines_sha256
 from workflow.model import PushProgress
 
@@ -258,7 +258,12 @@ class DecisionService:
     ) -> None:
         if isinstance(step, Gate):
             message = presenter.present_gate(
-                step.gate, step.change_id, step.interrupt_id, step.sha256, step.payload
+                step.gate,
+                step.change_id,
+                step.interrupt_id,
+                step.sha256,
+                step.payload,
+                step.expires_at,
             )
             message_id = await self.say(thread, message)
             self._gate_messages[step.interrupt_id] = (message_id, message)
@@ -269,12 +274,13 @@ class DecisionService:
         self, thread: ThreadRef, finished: Finished, pushed_lines: dict[str, list[str]]
     ) -> None:
         for item in (finished.result or {}).get("data", []):
+            lines = pushed_lines.get(item["name"], [])
             await self.audit.record_push(
                 change_id=finished.change_id,
                 device=item["name"],
-                lines_sha256=lines_sha256(pushed_lines.get(item["name"], [])),
+                lines_sha256=lines_sha256(lines),
                 status=item["status"],
-                detail=item.get("result") or item.get("error") or "",
+                detail=item.get("error") or f"{len(lines)} line(s) pushed and verified",
             )
         await self.audit.record_change_event(
             change_id=finished.change_id,

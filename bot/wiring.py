@@ -15,9 +15,9 @@ from bot.settings import Settings
 from storage.audit import AuditStore
 from storage.checkpointer import SQLAlchemySaver
 from storage.locks import ConfigBackupStore, DeviceLockStore, thread_lock
+from workflow.api import ChangeWorkflow
 from workflow.devices.gateway import NornirGateway
 from workflow.errors import ConfigError
-from workflow.graph import ChangeWorkflow
 from workflow.library.catalog import load_catalog
 from workflow.library.planner import LibraryPlanner
 from workflow.ports import DeviceGateway, Inventory, Planner

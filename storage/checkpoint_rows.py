@@ -7,30 +7,41 @@ strings go to blobs too, so a big text does not repeat in every checkpoint.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import (
     WRITES_IDX_MAP,
+    ChannelVersions,
     Checkpoint,
     CheckpointMetadata,
     CheckpointTuple,
     PendingWrite,
+    get_serializable_checkpoint_metadata,
     writes_sort_key,
 )
 from langgraph.checkpoint.serde.base import SerializerProtocol
 from langgraph.checkpoint.serde.types import _DeltaSnapshot
 
 INLINE_STR_MAX = 1024
-ThreadNs = tuple[str, str]
 
 
 def is_inline(value: Any) -> bool:
     if isinstance(value, str):
         return len(value) <= INLINE_STR_MAX
     return value is None or isinstance(value, int | float | bool)
+
+
+def blob_versions(body: Mapping[str, Any]) -> dict[str, str]:
+    """{channel: version} of the values kept in blobs (a `True` inline may mark a snapshot)."""
+    inline = body["channel_values"]
+    return {
+        channel: str(version)
+        for channel, version in body["channel_versions"].items()
+        if channel not in inline or inline[channel] is True
+    }
 
 
 def split_checkpoint(checkpoint: Checkpoint) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -52,6 +63,42 @@ def split_checkpoint(checkpoint: Checkpoint) -> tuple[dict[str, Any], dict[str, 
     body = dict(checkpoint)
     body["channel_values"] = inline
     return body, blobs
+
+
+def checkpoint_rows(
+    serde: SerializerProtocol,
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    new_versions: ChannelVersions,
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """(rows for the blobs of the channels that changed, the checkpoint row)."""
+    conf = config["configurable"]
+    thread_id, ns = conf["thread_id"], conf.get("checkpoint_ns", "")
+    body, blob_values = split_checkpoint(checkpoint)
+    blobs = []
+    for channel, version in new_versions.items():
+        if channel in blob_values:
+            type_, blob = serde.dumps_typed(blob_values[channel])
+            blobs.append(
+                {"thread_id": thread_id, "checkpoint_ns": ns, "channel": channel,
+                 "version": str(version), "type": type_, "blob": blob}
+            )  # fmt: skip
+    type_, payload = serde.dumps_typed(body)
+    meta = get_serializable_checkpoint_metadata(config, metadata)
+    run_id = meta.get("run_id")
+    row = {
+        "thread_id": thread_id,
+        "checkpoint_ns": ns,
+        "checkpoint_id": checkpoint["id"],
+        "parent_checkpoint_id": conf.get("checkpoint_id"),
+        "run_id": None if run_id is None else str(run_id),
+        "type": type_,
+        "checkpoint": payload,
+        "blob_versions": blob_versions(body),
+        "metadata": meta,
+    }
+    return blobs, row
 
 
 def write_rows(
@@ -93,18 +140,8 @@ class LoadedHead:
     metadata: CheckpointMetadata
     writes: list[tuple[str, str, int, str, str, bytes]] = field(default_factory=list)
 
-    @property
-    def key(self) -> ThreadNs:
-        return (self.thread_id, self.checkpoint_ns)
-
     def blob_keys(self) -> list[tuple[str, str]]:
-        """(channel, version) of values not inline; `True` may be a delta-snapshot marker."""
-        inline = self.body["channel_values"]
-        return [
-            (channel, str(version))
-            for channel, version in self.body["channel_versions"].items()
-            if channel not in inline or inline[channel] is True
-        ]
+        return list(blob_versions(self.body).items())
 
     def to_tuple(
         self, serde: SerializerProtocol, blobs: Mapping[tuple[str, str, str, str], tuple[str, Any]]
@@ -138,15 +175,3 @@ class LoadedHead:
                 "checkpoint_id": checkpoint_id,
             }
         }
-
-
-def group_heads(
-    heads: Iterable[LoadedHead],
-) -> dict[ThreadNs, tuple[set[tuple[str, str]], list[str]]]:
-    """Per (thread, namespace): the blob keys and checkpoint ids to fetch in one query."""
-    groups: dict[ThreadNs, tuple[set[tuple[str, str]], list[str]]] = {}
-    for head in heads:
-        keys, ids = groups.setdefault(head.key, (set(), []))
-        keys.update(head.blob_keys())
-        ids.append(head.checkpoint_id)
-    return groups

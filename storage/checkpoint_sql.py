@@ -10,30 +10,31 @@ does: their statements are ordered and idempotent, so BEGIN/COMMIT round trips b
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
-from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.base import CheckpointTuple, get_checkpoint_id
+from langgraph.checkpoint.base import CheckpointTuple
 from langgraph.checkpoint.serde.base import SerializerProtocol
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import JSONB
 
-from storage.checkpoint_rows import LoadedHead, group_heads
+from storage.checkpoint_rows import LoadedHead
 from storage.schema import checkpoint_blobs as BLOBS
 from storage.schema import checkpoint_writes as WRITES
 from storage.schema import checkpoints as CHECKPOINTS
 
-EXTRAS_CHUNK = 100  # checkpoints whose blobs and writes are fetched in one query
-HEAD_COLUMNS = (
-    CHECKPOINTS.c.thread_id,
-    CHECKPOINTS.c.checkpoint_ns,
-    CHECKPOINTS.c.checkpoint_id,
-    CHECKPOINTS.c.parent_checkpoint_id,
-    CHECKPOINTS.c.type,
-    CHECKPOINTS.c.checkpoint,
-    CHECKPOINTS.c["metadata"],
-)
+
+class ReadShape(NamedTuple):
+    thread_id: bool
+    ns: bool
+    checkpoint_id: bool
+    filter_keys: int
+    before: bool
+    limit: bool
+
+
+_CHECKPOINT_DATA = ("type", "checkpoint", "blob_versions", "metadata", "run_id")
+_BLOB_COLUMNS = ("thread_id", "checkpoint_ns", "channel", "version", "type", "blob")
 _WRITE_KEY = ["thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "idx"]
 
 
@@ -41,14 +42,17 @@ class CheckpointSQL:
     def __init__(self, dialect: str, serde: SerializerProtocol) -> None:
         self.sqlite = dialect == "sqlite"
         self.serde = serde
+        self._statements: dict[ReadShape, sa.CompoundSelect[Any]] = {}
         self.insert = insert = sqlite.insert if self.sqlite else postgresql.insert
         # built once, so SQLAlchemy compiles each of them once
         self._insert_blobs = insert(BLOBS).on_conflict_do_nothing()
         upsert = insert(CHECKPOINTS)
         self._upsert_checkpoint = upsert.on_conflict_do_update(
             index_elements=["thread_id", "checkpoint_ns", "checkpoint_id"],
-            set_={c: upsert.excluded[c] for c in ("type", "checkpoint", "metadata", "run_id")},
+            set_={c: upsert.excluded[c] for c in _CHECKPOINT_DATA},
         )
+        if not self.sqlite:
+            self._put_with_blobs = self._upsert_checkpoint.add_cte(_unnest_blobs().cte("blobs"))
         self._insert_writes = insert(WRITES).on_conflict_do_nothing()
         upsert_w = insert(WRITES)
         self._upsert_writes = upsert_w.on_conflict_do_update(
@@ -58,90 +62,155 @@ class CheckpointSQL:
 
     # --- queries --------------------------------------------------------------------------------
 
-    def tuple_query(self, config: RunnableConfig) -> sa.Select[Any]:
-        conf = config["configurable"]
-        query = sa.select(*HEAD_COLUMNS).where(
-            CHECKPOINTS.c.thread_id == conf["thread_id"],
-            CHECKPOINTS.c.checkpoint_ns == conf.get("checkpoint_ns", ""),
-        )
-        if checkpoint_id := get_checkpoint_id(config):
-            return query.where(CHECKPOINTS.c.checkpoint_id == checkpoint_id)
-        return query.order_by(CHECKPOINTS.c.checkpoint_id.desc()).limit(1)
-
-    def list_query(
+    def plan(
         self,
-        config: RunnableConfig | None,
-        filter: dict[str, Any] | None,
-        before: RunnableConfig | None,
-        limit: int | None,
-    ) -> sa.Select[Any]:
-        where: list[sa.ColumnElement[bool]] = []
-        if config:
-            conf = config["configurable"]
-            where.append(CHECKPOINTS.c.thread_id == conf["thread_id"])
-            if (ns := conf.get("checkpoint_ns")) is not None:
-                where.append(CHECKPOINTS.c.checkpoint_ns == ns)
-            if checkpoint_id := get_checkpoint_id(config):
-                where.append(CHECKPOINTS.c.checkpoint_id == checkpoint_id)
-        if filter:
-            where += self.metadata_filter(filter)
-        if before is not None:
-            where.append(CHECKPOINTS.c.checkpoint_id < get_checkpoint_id(before))
-        query = sa.select(*HEAD_COLUMNS).where(*where)
-        query = query.order_by(CHECKPOINTS.c.checkpoint_id.desc())
-        return query if limit is None else query.limit(int(limit))
+        *,
+        thread_id: str | None = None,
+        ns: str | None = None,
+        checkpoint_id: str | None = None,
+        filter: dict[str, Any] | None = None,
+        before_id: str | None = None,
+        limit: int | None = None,
+    ) -> tuple[ReadShape, dict[str, Any]]:
+        """The shape of a read (which prebuilt statement) and its parameters. Everything the
+        caller gives, metadata keys included, is a bound parameter, never SQL text."""
+        given = {"thread_id": thread_id, "ns": ns, "checkpoint_id": checkpoint_id}
+        params: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
+        if before_id is not None:
+            params["before"] = before_id
+        if limit is not None:
+            params["limit"] = int(limit)
+        filter = filter or {}
+        if self.sqlite:
+            for i, (key, value) in enumerate(filter.items()):
+                params[f"key_{i}"], params[f"value_{i}"] = key, json.dumps(value)
+        elif filter:
+            params["filter"] = filter
+        shape = ReadShape(
+            thread_id is not None, ns is not None, checkpoint_id is not None,
+            len(filter), before_id is not None, limit is not None,
+        )  # fmt: skip
+        return shape, params
 
-    def metadata_filter(self, filter: dict[str, Any]) -> list[sa.ColumnElement[bool]]:
-        """Metadata equality as bound parameters only (keys and values never become SQL)."""
-        column = CHECKPOINTS.c["metadata"]
-        if not self.sqlite:
-            return [sa.type_coerce(column, JSONB).contains(filter)]
+    def _statement(self, shape: ReadShape) -> sa.CompoundSelect[Any]:
+        """Built once per shape: building a statement costs more than running it."""
+        if (known := self._statements.get(shape)) is not None:
+            return known
+        c = CHECKPOINTS.c
         where: list[sa.ColumnElement[bool]] = []
-        for key, value in filter.items():
+        for wanted, column, name in (
+            (shape.thread_id, c.thread_id, "thread_id"),
+            (shape.ns, c.checkpoint_ns, "ns"),
+            (shape.checkpoint_id, c.checkpoint_id, "checkpoint_id"),
+        ):
+            if wanted:
+                where.append(column == sa.bindparam(name))
+        where += self._metadata_filter(shape.filter_keys)
+        if shape.before:
+            where.append(c.checkpoint_id < sa.bindparam("before"))
+        heads = sa.select(CHECKPOINTS).where(*where).order_by(c.checkpoint_id.desc())
+        if shape.limit:
+            heads = heads.limit(sa.bindparam("limit", type_=sa.Integer))
+        statement = self._statements[shape] = self._read_query(heads)
+        return statement
+
+    def _metadata_filter(self, keys: int) -> list[sa.ColumnElement[bool]]:
+        column = CHECKPOINTS.c["metadata"]
+        if not keys:
+            return []
+        if not self.sqlite:
+            return [sa.type_coerce(column, JSONB).contains(sa.bindparam("filter", type_=JSONB))]
+        where: list[sa.ColumnElement[bool]] = []
+        for i in range(keys):
             # json_each rather than a JSON path: any key works, even one with quotes in it
             entry = sa.func.json_each(column).table_valued("key", "value")
-            wanted = sa.func.json_extract(sa.bindparam(None, json.dumps(value)), "$")
-            where.append(sa.exists().where(entry.c.key == key, entry.c.value == wanted))
+            wanted = sa.func.json_extract(sa.bindparam(f"value_{i}"), "$")
+            match = sa.and_(entry.c.key == sa.bindparam(f"key_{i}"), entry.c.value == wanted)
+            where.append(sa.exists().where(match))
         return where
 
     # --- reads ----------------------------------------------------------------------------------
 
-    def read(self, conn: sa.Connection, query: sa.Select[Any]) -> list[CheckpointTuple]:
-        heads = [self._decode_head(row) for row in conn.execute(query)]
-        tuples: list[CheckpointTuple] = []
-        for start in range(0, len(heads), EXTRAS_CHUNK):
-            tuples += self._complete(conn, heads[start : start + EXTRAS_CHUNK])
-        return tuples
+    def read(
+        self, conn: sa.Connection, shape: ReadShape, params: dict[str, Any]
+    ) -> list[CheckpointTuple]:
+        """The checkpoints a `plan` selects, newest first, with their blobs and pending writes:
+        one query, one round trip."""
+        found: dict[tuple[str, str, str], LoadedHead] = {}
+        blobs: dict[tuple[str, str, str, str], tuple[str, Any]] = {}
+        writes: list[Any] = []
+        for r in conn.execute(self._statement(shape), params):
+            if r.kind == "h":
+                found[(r.thread_id, r.checkpoint_ns, r.checkpoint_id)] = self._decode_head(r)
+            elif r.kind == "b":
+                blobs[(r.thread_id, r.checkpoint_ns, r.ref, r.key)] = (r.type, r.payload)
+            else:
+                writes.append(r)
+        for w in writes:
+            head = found[(w.thread_id, w.checkpoint_ns, w.checkpoint_id)]
+            head.writes.append((w.extra, w.key, w.idx, w.ref, w.type, w.payload))
+        newest_first = sorted(found.values(), key=lambda h: h.checkpoint_id, reverse=True)
+        return [head.to_tuple(self.serde, blobs) for head in newest_first]
 
     def _decode_head(self, row: Any) -> LoadedHead:
         return LoadedHead(
             thread_id=row.thread_id,
             checkpoint_ns=row.checkpoint_ns,
             checkpoint_id=row.checkpoint_id,
-            parent_checkpoint_id=row.parent_checkpoint_id,
-            body=self.serde.loads_typed((row.type, row.checkpoint)),
-            metadata=row.metadata,
+            parent_checkpoint_id=row.ref,
+            body=self.serde.loads_typed((row.type, row.payload)),
+            metadata=json.loads(row.extra),
         )
 
-    def _complete(self, conn: sa.Connection, heads: list[LoadedHead]) -> list[CheckpointTuple]:
-        """Fetch the blobs and pending writes of `heads` in one round trip; build the tuples."""
-        blobs: dict[tuple[str, str, str, str], tuple[str, Any]] = {}
-        by_id = {(h.thread_id, h.checkpoint_ns, h.checkpoint_id): h for h in heads}
-        for r in conn.execute(_extras_query(heads)):
-            if r.kind == "b":
-                blobs[(r.thread_id, r.checkpoint_ns, r.channel, r.version)] = (r.type, r.blob)
-            else:
-                head = by_id[(r.thread_id, r.checkpoint_ns, r.checkpoint_id)]
-                head.writes.append((r.task_path, r.task_id, r.idx, r.channel, r.type, r.blob))
-        return [head.to_tuple(self.serde, blobs) for head in heads]
+    def _read_query(self, heads: sa.Select[Any]) -> sa.CompoundSelect[Any]:
+        """UNION ALL of the head rows, the blobs their `blob_versions` name, and their writes.
+
+        Columns: kind (h/b/w), thread_id, checkpoint_ns, checkpoint_id, ref (parent id or
+        channel), type, key (version or task id), extra (metadata or task path), idx, payload.
+        """
+        head = heads.cte("head")
+        version: sa.FromClause
+        if self.sqlite:  # a table-valued function may read the tables left of it; no LATERAL
+            version = sa.func.json_each(head.c.blob_versions).table_valued("key", "value")
+        else:
+            each = sa.func.jsonb_each_text(head.c.blob_versions)
+            version = each.table_valued("key", "value").lateral()
+        null = sa.cast(sa.null(), sa.Text)
+        head_rows = sa.select(
+            sa.literal_column("'h'").label("kind"), head.c.thread_id, head.c.checkpoint_ns,
+            head.c.checkpoint_id, head.c.parent_checkpoint_id.label("ref"), head.c.type,
+            null.label("key"), sa.cast(head.c.metadata, sa.Text).label("extra"),
+            sa.cast(sa.null(), sa.Integer).label("idx"), head.c.checkpoint.label("payload"),
+        )  # fmt: skip
+        blob_rows = sa.select(
+            sa.literal_column("'b'"), BLOBS.c.thread_id, BLOBS.c.checkpoint_ns, null,
+            BLOBS.c.channel, BLOBS.c.type, BLOBS.c.version, null, sa.cast(sa.null(), sa.Integer),
+            BLOBS.c.blob,
+        ).select_from(head.join(version, sa.true()).join(BLOBS, sa.and_(
+            BLOBS.c.thread_id == head.c.thread_id, BLOBS.c.checkpoint_ns == head.c.checkpoint_ns,
+            BLOBS.c.channel == version.c.key, BLOBS.c.version == version.c.value,
+        )))  # fmt: skip
+        write_rows = sa.select(
+            sa.literal_column("'w'"), WRITES.c.thread_id, WRITES.c.checkpoint_ns,
+            WRITES.c.checkpoint_id, WRITES.c.channel, WRITES.c.type, WRITES.c.task_id,
+            WRITES.c.task_path, WRITES.c.idx, WRITES.c.blob,
+        ).select_from(head.join(WRITES, sa.and_(
+            WRITES.c.thread_id == head.c.thread_id, WRITES.c.checkpoint_ns == head.c.checkpoint_ns,
+            WRITES.c.checkpoint_id == head.c.checkpoint_id,
+        )))  # fmt: skip
+        return sa.union_all(head_rows, blob_rows, write_rows)
 
     # --- writes ---------------------------------------------------------------------------------
 
     def put(
         self, conn: sa.Connection, blob_rows: list[dict[str, Any]], row: dict[str, Any]
     ) -> None:
-        """Blobs first, then the checkpoint that points at them: even outside a transaction a
-        checkpoint never refers to a missing blob (a crash in between leaves an unused blob)."""
+        """Blobs first, then the checkpoint that points at them, so a checkpoint never refers to
+        a missing blob. On PostgreSQL both go in one statement: one round trip, atomic."""
+        if not self.sqlite:
+            columns = {f"blob_{name}": [r[name] for r in blob_rows] for name in _BLOB_COLUMNS}
+            conn.execute(self._put_with_blobs, {**row, **columns})
+            return
         if blob_rows:
             conn.execute(self._insert_blobs, blob_rows)
         conn.execute(self._upsert_checkpoint, row)
@@ -176,48 +245,13 @@ class CheckpointSQL:
             conn.execute(self.insert(table).from_select(names, rows).on_conflict_do_nothing())
 
 
-def _extras_query(heads: list[LoadedHead]) -> sa.Select[Any] | sa.CompoundSelect[Any]:
-    """Pending writes of `heads`, and the blobs their channel versions point at, in one query."""
-    blob_where, write_where = [], []
-    for (thread_id, ns), (keys, ids) in group_heads(heads).items():
-        if keys:
-            pair = sa.tuple_(BLOBS.c.channel, BLOBS.c.version)
-            same_ns = (BLOBS.c.thread_id == thread_id, BLOBS.c.checkpoint_ns == ns)
-            blob_where.append(sa.and_(*same_ns, pair.in_(sorted(keys))))
-        write_where.append(
-            sa.and_(
-                WRITES.c.thread_id == thread_id,
-                WRITES.c.checkpoint_ns == ns,
-                WRITES.c.checkpoint_id.in_(ids),
-            )
-        )
-    null_text = sa.cast(sa.null(), sa.Text)
-    writes = sa.select(
-        sa.literal_column("'w'").label("kind"),
-        WRITES.c.thread_id,
-        WRITES.c.checkpoint_ns,
-        WRITES.c.channel,
-        null_text.label("version"),
-        WRITES.c.checkpoint_id,
-        WRITES.c.task_id,
-        WRITES.c.task_path,
-        WRITES.c.idx,
-        WRITES.c.type,
-        WRITES.c.blob,
-    ).where(sa.or_(*write_where))
-    if not blob_where:
-        return writes
-    blobs = sa.select(
-        sa.literal_column("'b'"),
-        BLOBS.c.thread_id,
-        BLOBS.c.checkpoint_ns,
-        BLOBS.c.channel,
-        BLOBS.c.version,
-        null_text,
-        null_text,
-        null_text,
-        sa.cast(sa.null(), sa.Integer),
-        BLOBS.c.type,
-        BLOBS.c.blob,
-    ).where(sa.or_(*blob_where))
-    return sa.union_all(writes, blobs)
+def _unnest_blobs() -> Any:
+    """PostgreSQL: INSERT the blobs given as one array per column (`blob_<column>` parameters),
+    so any number of blobs is one prebuilt statement."""
+    arrays = [
+        sa.bindparam(f"blob_{name}", type_=postgresql.ARRAY(BLOBS.c[name].type))
+        for name in _BLOB_COLUMNS
+    ]
+    rows = sa.func.unnest(*arrays).table_valued(*_BLOB_COLUMNS).render_derived("given")
+    insert = postgresql.insert(BLOBS).from_select(list(_BLOB_COLUMNS), sa.select(rows))
+    return insert.on_conflict_do_nothing()

@@ -26,13 +26,14 @@ from langgraph.checkpoint.base import (
     Checkpoint,
     CheckpointMetadata,
     CheckpointTuple,
-    get_serializable_checkpoint_metadata,
+    get_checkpoint_id,
 )
 from langgraph.checkpoint.serde.base import SerializerProtocol
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage import prune
-from storage.checkpoint_rows import split_checkpoint, write_rows
+from storage.checkpoint_rows import checkpoint_rows, write_rows
 from storage.checkpoint_sql import CheckpointSQL
 from storage.db import make_engine, sqlite_file_twin, upgrade_engine
 from storage.sync_facade import SyncFacade
@@ -64,7 +65,7 @@ class SQLAlchemySaver(SyncFacade):
         cls, url: str, *, serde: SerializerProtocol | None = None
     ) -> AsyncIterator[SQLAlchemySaver]:
         """A ready saver on `url`, its schema migrated to head first (idempotent, serialized)."""
-        engine = make_engine(url)
+        engine = make_engine(url, pre_ping=False)  # `_run` retries on a dropped connection
         try:
             await upgrade_engine(engine)
             saver = cls(engine, serde=serde)
@@ -81,17 +82,30 @@ class SQLAlchemySaver(SyncFacade):
             self._worker.shutdown()
 
     async def _run(self, work: Callable[..., T], *args: Any, atomic: bool) -> T:
-        """Run `work(connection, *args)` whole: in a transaction when `atomic`, else autocommit."""
+        """Run `work(connection, *args)` whole: in a transaction when `atomic`, else autocommit.
+
+        Every operation is idempotent (reads, upserts, insert-or-ignore, deletes), so one that
+        met a dropped connection (server restart, failover) is simply run again on a new one:
+        no ping before each use needed.
+        """
         if self._worker is not None:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._worker, self._in_worker, work, args, atomic)
+            return await loop.run_in_executor(self._worker, self._in_worker, work, args)
+        try:
+            return await self._run_async(work, args, atomic)
+        except DBAPIError as exc:
+            if not exc.connection_invalidated:
+                raise
+            return await self._run_async(work, args, atomic)
+
+    async def _run_async(self, work: Callable[..., T], args: tuple[Any, ...], atomic: bool) -> T:
         connect = self.engine.begin() if atomic else self._autocommit.connect()
         async with connect as conn:
             return await conn.run_sync(work, *args)
 
-    def _in_worker(self, work: Callable[..., T], args: tuple[Any, ...], atomic: bool) -> T:
+    def _in_worker(self, work: Callable[..., T], args: tuple[Any, ...]) -> T:
         """Always a transaction here: the stdlib driver begins one only at the first write, so a
-        read costs nothing extra and a write is committed."""
+        read costs nothing extra and every operation's writes commit together."""
         assert self._twin is not None
         with self._twin.begin() as conn:
             return work(conn, *args)
@@ -99,7 +113,15 @@ class SQLAlchemySaver(SyncFacade):
     # --- reads ----------------------------------------------------------------------------------
 
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
-        found = await self._run(self.sql.read, self.sql.tuple_query(config), atomic=False)
+        conf = config["configurable"]
+        checkpoint_id = get_checkpoint_id(config)
+        shape, params = self.sql.plan(
+            thread_id=conf["thread_id"],
+            ns=conf.get("checkpoint_ns", ""),
+            checkpoint_id=checkpoint_id,
+            limit=None if checkpoint_id else 1,
+        )
+        found = await self._run(self.sql.read, shape, params, atomic=False)
         return found[0] if found else None
 
     async def alist(
@@ -110,8 +132,16 @@ class SQLAlchemySaver(SyncFacade):
         before: RunnableConfig | None = None,
         limit: int | None = None,
     ) -> AsyncIterator[CheckpointTuple]:
-        query = self.sql.list_query(config, filter, before, limit)
-        for item in await self._run(self.sql.read, query, atomic=False):
+        conf = config["configurable"] if config else {}
+        shape, params = self.sql.plan(
+            thread_id=conf.get("thread_id"),
+            ns=conf.get("checkpoint_ns"),
+            checkpoint_id=conf.get("checkpoint_id"),
+            filter=filter,
+            before_id=get_checkpoint_id(before) if before else None,
+            limit=limit,
+        )
+        for item in await self._run(self.sql.read, shape, params, atomic=False):
             yield item
 
     # --- writes ---------------------------------------------------------------------------------
@@ -123,38 +153,10 @@ class SQLAlchemySaver(SyncFacade):
         metadata: CheckpointMetadata,
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
-        conf = config["configurable"]
-        thread_id, ns = conf["thread_id"], conf.get("checkpoint_ns", "")
-        body, blob_values = split_checkpoint(checkpoint)
-        blob_rows = []
-        for channel, version in new_versions.items():
-            if channel in blob_values:
-                type_, blob = self.serde.dumps_typed(blob_values[channel])
-                blob_rows.append(
-                    {"thread_id": thread_id, "checkpoint_ns": ns, "channel": channel,
-                     "version": str(version), "type": type_, "blob": blob}
-                )  # fmt: skip
-        type_, payload = self.serde.dumps_typed(body)
-        meta = get_serializable_checkpoint_metadata(config, metadata)
-        run_id = meta.get("run_id")
-        row = {
-            "thread_id": thread_id,
-            "checkpoint_ns": ns,
-            "checkpoint_id": checkpoint["id"],
-            "parent_checkpoint_id": conf.get("checkpoint_id"),
-            "run_id": None if run_id is None else str(run_id),
-            "type": type_,
-            "checkpoint": payload,
-            "metadata": meta,
-        }
+        blob_rows, row = checkpoint_rows(self.serde, config, checkpoint, metadata, new_versions)
         await self._run(self.sql.put, blob_rows, row, atomic=False)
-        return {
-            "configurable": {
-                "thread_id": thread_id,
-                "checkpoint_ns": ns,
-                "checkpoint_id": checkpoint["id"],
-            }
-        }
+        keys = ("thread_id", "checkpoint_ns", "checkpoint_id")
+        return {"configurable": {key: row[key] for key in keys}}
 
     async def aput_writes(
         self,

@@ -26,6 +26,7 @@ from workflow.errors import StorageError
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+PG_CONNECT_TIMEOUT_S = 10  # an unroutable host fails in seconds, not after the OS's minutes
 # Arbitrary constants naming the advisory locks labbot takes on PostgreSQL.
 MIGRATION_LOCK_KEY = 0x1AB_B07_001
 EXAMPLE_URLS = "sqlite+aiosqlite:///./labbot.db or postgresql+psycopg://user@host:5432/labbot"
@@ -51,11 +52,18 @@ def is_sqlite(engine: AsyncEngine | AsyncConnection) -> bool:
     return engine.dialect.name == "sqlite"
 
 
-def make_engine(url: str) -> AsyncEngine:
-    """An async engine tuned for labbot: SQLite in WAL mode with a busy timeout; pinged pools."""
+def make_engine(url: str, *, pre_ping: bool = True) -> AsyncEngine:
+    """An async engine tuned for labbot: SQLite in WAL mode with a busy timeout; on PostgreSQL
+    a pool that pings a connection before lending it (`pre_ping=False` is for callers that
+    retry on a dropped connection instead, saving a round trip per checkout)."""
     parsed = parse_url(url)
     if parsed.get_backend_name() == "postgresql":
-        return create_async_engine(parsed, pool_pre_ping=True, json_serializer=_json_dumps)
+        return create_async_engine(
+            parsed,
+            pool_pre_ping=pre_ping,
+            json_serializer=_json_dumps,
+            connect_args={"connect_timeout": PG_CONNECT_TIMEOUT_S},
+        )
     if parsed.database and parsed.database != ":memory:":
         _make_parent_dir(Path(parsed.database))
     engine = create_async_engine(parsed, json_serializer=_json_dumps)

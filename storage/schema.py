@@ -24,6 +24,8 @@ checkpoints = sa.Table(
     sa.Column("run_id", sa.Text),
     sa.Column("type", sa.Text, nullable=False),
     sa.Column("checkpoint", sa.LargeBinary, nullable=False),
+    # {channel: version} of the values kept in checkpoint_blobs, so SQL can join them
+    sa.Column("blob_versions", JSON_DOC, nullable=False),
     sa.Column("metadata", JSON_DOC, nullable=False),
 )
 

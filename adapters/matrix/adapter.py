@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
 from collections import defaultdict
 from collections.abc import Mapping
@@ -25,6 +26,7 @@ from nio import (
     AsyncClient,
     AsyncClientConfig,
     JoinError,
+    ProfileGetDisplayNameResponse,
     RoomResolveAliasResponse,
     RoomSendResponse,
     SyncResponse,
@@ -39,8 +41,15 @@ log = logging.getLogger(__name__)
 # Events whose server time is this much before our start are backlog even when a later sync
 # brings them (a room joined after start replays its recent history).
 CLOCK_SKEW_MS = 60_000
-FIRST_SYNC_FILTER = {"room": {"timeline": {"limit": 1}}}
 RETRY_SECONDS = (1, 2, 5, 10, 30)
+
+
+def first_sync_filter() -> dict[str, Any]:
+    """A filter unique to this start. Synapse answers a repeated sync request (same device,
+    filter and token) from a cache for minutes: after a quick restart the cached answer's token
+    would replay everything since the previous start, old requests included."""
+    nonce = f"org.labbot.start.{secrets.token_hex(8)}"
+    return {"room": {"timeline": {"limit": 1, "not_types": [nonce]}}}
 
 
 class MatrixSendError(RuntimeError):
@@ -58,6 +67,7 @@ class MatrixAdapter:
     _client: AsyncClient = field(init=False)
     _gates: GateIndex = field(init=False)
     _allowed: set[str] | None = None
+    _display_name: str = ""  # how people address the bot, besides its id
     _started_ms: int = 0
     _last_in_thread: dict[str, str] = field(default_factory=dict)  # reply-fallback target
     _locks: defaultdict[str, asyncio.Lock] = field(
@@ -76,11 +86,14 @@ class MatrixAdapter:
     @property
     def bot(self) -> inbound.BotIdentity:
         localpart = self._client.user_id[1:].split(":", 1)[0]
-        return inbound.BotIdentity(self._client.user_id, localpart)
+        return inbound.BotIdentity(self._client.user_id, self._display_name or localpart)
 
     async def login(self) -> None:
         """Raises `MatrixLoginError` with a one-line fix when the homeserver says no."""
         await log_in(self._client, self.credentials, self.store_dir)
+        profile = await self._client.get_displayname()
+        if isinstance(profile, ProfileGetDisplayNameResponse) and profile.displayname:
+            self._display_name = profile.displayname
 
     async def close(self) -> None:
         await self._client.close()
@@ -104,7 +117,7 @@ class MatrixAdapter:
     async def _first_sync(self) -> str:
         while True:
             response = await self._client.sync(
-                timeout=0, full_state=True, sync_filter=FIRST_SYNC_FILTER
+                timeout=0, full_state=True, sync_filter=first_sync_filter()
             )
             if isinstance(response, SyncResponse):
                 break

@@ -130,8 +130,14 @@ def addressed_text(content: Mapping[str, Any], bot: BotIdentity) -> str | None:
                 return rest.lstrip(":, \n").strip()
     mentions = content.get("m.mentions") or {}
     formatted = str(content.get("formatted_body", ""))
-    if bot.user_id in mentions.get("user_ids", []) or f"/#/{bot.user_id}" in formatted:
-        return body.replace(bot.user_id, "").strip()
+    mentioned = bot.user_id in mentions.get("user_ids", []) or f"/#/{bot.user_id}" in formatted
+    if mentioned or bot.user_id in body:
+        pill = re.search(
+            rf'href="https://matrix\.to/#/{re.escape(bot.user_id)}">([^<]*)</a>', formatted
+        )
+        if pill and body.startswith(pill.group(1)):
+            body = body[len(pill.group(1)) :]
+        return re.sub(r"  +", " ", body.replace(bot.user_id, "")).lstrip(":, \n").strip()
     return None
 
 

@@ -13,6 +13,8 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command, interrupt
 
 from storage.checkpointer import SQLAlchemySaver
+from storage.db import make_engine
+from tests.storage.conftest import fresh_postgres_database
 from workflow.errors import StorageError
 
 
@@ -152,3 +154,24 @@ async def test_metadata_filters_are_data_not_sql(database_url: str) -> None:
         assert await count({'note" OR 1=1 --': "plain"}) == 0
         assert await count({"step": 1, "note": "plain"}) == 1
         assert await count({}) == 2  # the table is still there, with both rows
+
+
+async def test_a_dropped_postgres_connection_is_replaced_transparently(postgres_url: str) -> None:
+    """The saver's pool does not ping before each use; an operation that meets a connection the
+    server dropped (restart, failover) runs again on a fresh one instead of failing."""
+    async with (
+        fresh_postgres_database(postgres_url) as url,
+        SQLAlchemySaver.from_url(url) as saver,
+    ):
+        config: Any = {"configurable": {"thread_id": "t-drop", "checkpoint_ns": ""}}
+        stored = await saver.aput(config, empty_checkpoint(), {"step": 0}, {})
+        admin = make_engine(url)
+        async with admin.connect() as conn:
+            killed = await conn.exec_driver_sql(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            assert killed.scalar() == 1  # the pooled connection the saver used
+        await admin.dispose()
+        found = await saver.aget_tuple(config)
+        assert found is not None and found.config == stored

@@ -93,6 +93,7 @@ async def test_a_database_from_the_first_schema_is_migrated_with_its_data(
             "channel_versions": {"plan": "1"},
         }
         stored = await old_saver.aput(config, checkpoint, {"step": 1}, {"plan": "1"})
+        await old_saver.aclose()
         content = dict(
             change_id="chg-old",
             kind="change",
@@ -153,6 +154,7 @@ async def test_concurrent_sqlite_writers_lose_nothing(tmp_path: Path) -> None:
             )
             config: Any = {"configurable": {"thread_id": f"t{n}", "checkpoint_ns": ""}}
             await saver.aput(config, empty_checkpoint(), {"step": i}, {})
+        await saver.aclose()
 
     try:
         await asyncio.gather(*(writer(n) for n in range(4)))

@@ -3,7 +3,6 @@ both gates, double resume, stale hashes, restarts, expiry, Modify, Cancel, rollb
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -12,6 +11,7 @@ from typing import Any
 import pytest
 
 from storage.checkpointer import SQLAlchemySaver
+from tests.storage.conftest import fresh_postgres_database
 from tests.workflow.gateways import RecordingGateway, two_router_lab
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision
 from workflow.checks import preview_devices
@@ -122,8 +122,11 @@ async def test_full_run_with_the_library_planner_pushes_what_the_params_gate_sho
 
 
 async def test_full_run_on_postgresql(postgres_url: str, lab: RecordingGateway) -> None:
-    thread = f"matrix:!room:{uuid.uuid4().hex}"
-    async with SQLAlchemySaver.from_url(postgres_url) as saver:
+    thread = "matrix:!room:example.org:$event"
+    async with (
+        fresh_postgres_database(postgres_url) as url,
+        SQLAlchemySaver.from_url(url) as saver,
+    ):
         wf = workflow(saver, lab)
         params_gate = await to_params_gate(wf, thread)
         done = await wf.resume(thread, params_gate.interrupt_id, decide(params_gate))

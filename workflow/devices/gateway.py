@@ -13,12 +13,20 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from nornir.core import Nornir
 from nornir.core.task import AggregatedResult
 
 from workflow.devices.diffing import rollback_lines
 from workflow.devices.facts import interfaces_from_config
 from workflow.devices.runner import Credentials, LoopBridge, Timeouts, build_nornir
-from workflow.devices.tasks import Outcome, PushJob, push_config, read_config
+from workflow.devices.tasks import (
+    Outcome,
+    PushJob,
+    close_sessions,
+    open_for_push,
+    push_config,
+    read_config,
+)
 from workflow.model import (
     Device,
     DeviceFacts,
@@ -29,6 +37,7 @@ from workflow.model import (
     UnusableNode,
 )
 from workflow.ports import BackupStore, DeviceLocks, Inventory
+from workflow.responses import build_response
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +71,11 @@ class NornirGateway:
     async def facts(self, names: Sequence[str]) -> dict[str, DeviceFacts]:
         known, unknown = await self._lookup(names)
         configs = await self._read_configs(list(known.values()))
-        facts = {name: _facts(known[name], outcome) for name, outcome in configs.items()}
+        scrub = self._credentials.scrub  # a device config may hold the very password we use
+        facts = {
+            name: _facts(known[name], scrub(outcome.text), outcome)
+            for name, outcome in configs.items()
+        }
         for name in unknown:
             facts[name] = DeviceFacts(
                 name=name,
@@ -84,16 +97,19 @@ class NornirGateway:
         known, unknown = await self._lookup(list(plan))
         items = {name: _failed(name, f"{name} is not in the inventory") for name in unknown}
         conflicts = await self._locks.acquire(change_id, list(known), self._lock_seconds)
+        locked = "; ".join(f"{d} is locked by change {c}" for d, c in sorted(conflicts.items()))
         if conflicts:
-            reason = "; ".join(f"{d} is locked by change {c}" for d, c in sorted(conflicts.items()))
-            items |= {name: _failed(name, reason) for name in known}
+            items |= {name: _failed(name, locked) for name in known}
         else:
             try:
                 items |= await self._push_locked(change_id, plan, known, on_progress)
             finally:
                 await self._locks.release(change_id, list(known))
-        ordered = [items[name] for name in plan]
-        return _response(ordered, change_id=change_id, seconds=time.monotonic() - started)
+        return build_response(
+            [items[name] for name in plan],
+            error=locked or None,
+            metadata={"change_id": change_id, "seconds": round(time.monotonic() - started, 3)},
+        )
 
     async def rollback_plan(self, change_id: str) -> dict[str, list[str]]:
         """Lines that bring each device of `change_id` back to its "before" backup.
@@ -127,18 +143,52 @@ class NornirGateway:
             return {}
         bridge = LoopBridge(asyncio.get_running_loop(), on_progress, total=len(known))
         job = PushJob(
-            change_id=change_id,
             plan={name: list(plan[name]) for name in known},
             bridge=bridge,
-            backups=self._backups,
             credentials=self._credentials,
             timeouts=self._timeouts,
         )
+        nornir = build_nornir(list(known.values()), self._credentials, self._timeouts)
         try:
-            results = await self._run(list(known.values()), push_config, job=job)
+            opened = await self._run_on(nornir, open_for_push, job=job)
+            outcomes = await self._store_before(change_id, opened, bridge)
+            ready = [name for name in opened if name not in outcomes]
+            if ready:
+                targets = nornir.filter(filter_func=lambda host: host.name in ready)
+                pushed = await self._run_on(targets, push_config, job=job)
+                outcomes |= pushed
+                await self._store_after(change_id, pushed)
         finally:
+            await asyncio.to_thread(close_sessions, nornir)
             await bridge.drain()
-        return {name: _item(name, outcome) for name, outcome in results.items()}
+        return {name: _item(name, outcomes[name]) for name in known}
+
+    async def _store_after(self, change_id: str, pushed: Mapping[str, Outcome]) -> None:
+        """One write at a time: concurrent SQLite writers back off in its busy handler
+        (measured: 0.6 s per save with 100 devices in parallel, a few ms in turn)."""
+        for name, outcome in pushed.items():
+            if outcome.config_after is None:
+                continue
+            try:
+                await self._backups.save_config(change_id, name, "after", outcome.config_after)
+            except Exception:  # the push happened; rollback then reads the device live
+                log.exception("after-push backup of %s for change %s failed", name, change_id)
+
+    async def _store_before(
+        self, change_id: str, opened: Mapping[str, Outcome], bridge: LoopBridge
+    ) -> dict[str, Outcome]:
+        """Store the "before" backups read in phase 1; returns the devices that cannot go on."""
+        failed = {name: outcome for name, outcome in opened.items() if not outcome.ok}
+        for name, outcome in opened.items():
+            if not outcome.ok:
+                continue
+            try:  # one write at a time, see _store_after
+                await self._backups.save_config(change_id, name, "before", outcome.text)
+            except Exception as exc:  # the device is left alone; the others go on
+                log.exception("backup of %s for change %s failed", name, change_id)
+                failed[name] = Outcome(False, error=f"could not store the backup: {exc}")
+                bridge.progress(name, "failed", failed[name].error)
+        return failed
 
     async def _read_configs(self, devices: list[Device]) -> dict[str, Outcome]:
         if not devices:
@@ -148,7 +198,12 @@ class NornirGateway:
         )
 
     async def _run(self, devices: list[Device], task: Any, **params: Any) -> dict[str, Outcome]:
-        nornir = build_nornir(devices, self._credentials, self._timeouts)
+        return await self._run_on(
+            build_nornir(devices, self._credentials, self._timeouts), task, **params
+        )
+
+    @staticmethod
+    async def _run_on(nornir: Nornir, task: Any, **params: Any) -> dict[str, Outcome]:
         aggregated: AggregatedResult = await asyncio.to_thread(nornir.run, task=task, **params)
         return {name: _outcome(multi[0].result) for name, multi in aggregated.items()}
 
@@ -164,13 +219,13 @@ def _outcome(value: object) -> Outcome:
     return value if isinstance(value, Outcome) else Outcome(False, error=str(value)[-300:])
 
 
-def _facts(device: Device, outcome: Outcome) -> DeviceFacts:
+def _facts(device: Device, config: str, outcome: Outcome) -> DeviceFacts:
     facts = DeviceFacts(
         name=device.name,
         platform=device.platform,
         family=device.family,
-        interfaces=interfaces_from_config(outcome.text) if outcome.ok else [],
-        running_config=outcome.text,
+        interfaces=interfaces_from_config(config) if outcome.ok else [],
+        running_config=config,
     )
     if not outcome.ok:
         facts["error"] = outcome.error
@@ -188,18 +243,3 @@ def _item(name: str, outcome: Outcome) -> ResponseItem:
 
 def _failed(name: str, reason: str) -> ResponseItem:
     return ResponseItem(id=name, name=name, status="failed", error=reason)
-
-
-def _response(items: list[ResponseItem], *, change_id: str, seconds: float) -> StandardResponse:
-    successful = sum(item["status"] == "success" for item in items)
-    response = StandardResponse(
-        success=successful == len(items) and bool(items),
-        total=len(items),
-        successful=successful,
-        failed=len(items) - successful,
-        data=items,
-        metadata={"change_id": change_id, "seconds": round(seconds, 3)},
-    )
-    if response["failed"]:
-        response["error"] = f"{response['failed']} of {len(items)} devices failed"
-    return response

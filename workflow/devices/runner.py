@@ -1,8 +1,8 @@
 """The thread side of the gateway: a Nornir object built in code, and the bridge back to asyncio.
 
 Nornir's threaded runner blocks, so the gateway runs it through `asyncio.to_thread`. Code on the
-worker threads reaches the event loop only through `LoopBridge` (progress callbacks and backup
-writes), which keeps every callback on the loop thread as the ports promise.
+worker threads reaches the event loop only through `LoopBridge`, which keeps every progress
+callback on the loop thread as the ports promise.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import asyncio
 import inspect
 import logging
 import threading
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 from nornir.core import Nornir
 from nornir.core.configuration import Config, LoggingConfig
@@ -25,7 +25,6 @@ from nornir_netmiko.connections import CONNECTION_NAME, Netmiko
 from workflow.model import Device, ProgressCallback, PushProgress
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 # Config lines a device answers with one of these did not take: stop there and report it.
 ERROR_PATTERN = r"% ?(Invalid input|Incomplete command|Ambiguous command|Unknown command|Error)"
@@ -89,7 +88,7 @@ def build_nornir(devices: Sequence[Device], credentials: Credentials, timeouts: 
 
 
 class LoopBridge:
-    """Calls from Nornir worker threads into the event loop that started the run."""
+    """Progress events from Nornir worker threads, delivered on the event loop's thread."""
 
     def __init__(
         self, loop: asyncio.AbstractEventLoop, on_progress: ProgressCallback | None, total: int
@@ -113,14 +112,15 @@ class LoopBridge:
             event = PushProgress(device, stage, detail, self._finished, self._total)
         self._loop.call_soon_threadsafe(self._deliver, event)
 
-    def call(self, make: Callable[[], Coroutine[Any, Any, T]], timeout: float) -> T:
-        """Run a coroutine on the loop from a worker thread and wait for its result."""
-        return asyncio.run_coroutine_threadsafe(make(), self._loop).result(timeout)
-
     async def drain(self) -> None:
         """Wait for async progress callbacks still running, so none outlives the push."""
         while self._pending:
             await asyncio.gather(*tuple(self._pending), return_exceptions=True)
+
+    def _track(self, work: Awaitable[None]) -> None:
+        future = asyncio.ensure_future(work)
+        self._pending.add(future)
+        future.add_done_callback(self._pending.discard)
 
     def _deliver(self, event: PushProgress) -> None:
         assert self._on_progress is not None
@@ -130,13 +130,11 @@ class LoopBridge:
             log.exception("progress callback failed for %s", event.device)
             return
         if inspect.isawaitable(outcome):
-            future = asyncio.ensure_future(_logged(outcome, event.device))
-            self._pending.add(future)
-            future.add_done_callback(self._pending.discard)
+            self._track(_logged(outcome, f"progress callback for {event.device}"))
 
 
-async def _logged(outcome: Awaitable[None], device: str) -> None:
+async def _logged(work: Awaitable[None], what: str) -> None:
     try:
-        await outcome
+        await work
     except Exception:
-        log.exception("progress callback failed for %s", device)
+        log.exception("%s failed", what)

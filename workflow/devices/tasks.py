@@ -1,15 +1,16 @@
 """Nornir tasks run per device on the worker threads. They never raise: a failure is an Outcome.
 
-A push is: read the running config, store it as the "before" backup (nothing is pushed without
-one), send the lines with netmiko_send_config, read the running config again, store it as
-"after", and check that every intended line is there.
+A push has two phases on the same sessions: `open_for_push` connects and reads the running
+config; the gateway stores those as "before" backups; `push_config` sends the lines with
+netmiko_send_config, reads the running config again and checks that every intended line is
+there. Backups are written by the gateway on the event loop, between and after the phases.
 """
 
 from __future__ import annotations
 
 import logging
 import socket
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from netmiko.exceptions import (
     ConfigInvalidException,
@@ -17,7 +18,9 @@ from netmiko.exceptions import (
     NetmikoTimeoutException,
     ReadTimeout,
 )
+from nornir.core import Nornir
 from nornir.core.exceptions import NornirSubTaskError
+from nornir.core.inventory import Host
 from nornir.core.task import Result, Task
 from nornir_netmiko.connections import CONNECTION_NAME
 from nornir_netmiko.tasks import netmiko_send_command, netmiko_send_config
@@ -25,7 +28,6 @@ from nornir_netmiko.tasks import netmiko_send_command, netmiko_send_config
 from workflow.devices.diffing import missing_lines
 from workflow.devices.runner import ERROR_PATTERN, Credentials, LoopBridge, Timeouts
 from workflow.model import platform_family
-from workflow.ports import BackupStore
 
 log = logging.getLogger(__name__)
 
@@ -40,51 +42,64 @@ class Outcome:
     ok: bool
     text: str = ""
     error: str = ""
+    config_after: str | None = None  # the running config after a push, for the "after" backup
 
 
 @dataclass(frozen=True)
 class PushJob:
-    change_id: str
     plan: dict[str, list[str]]
     bridge: LoopBridge
-    backups: BackupStore
     credentials: Credentials
     timeouts: Timeouts
 
 
 def read_config(task: Task, credentials: Credentials, timeouts: Timeouts) -> Result:
-    """Nornir task: the device's running config as an Outcome."""
+    """Nornir task: the device's running config as an Outcome; the session is closed."""
     try:
-        probe_console(task, timeouts.connect)
-        outcome = Outcome(True, _show_config(task, timeouts))
-    except Exception as exc:
-        outcome = Outcome(False, error=credentials.scrub(describe(exc, task)))
+        return _read(task, credentials, timeouts)
     finally:
         _close(task)
-    return Result(host=task.host, result=outcome, failed=not outcome.ok)
+
+
+def open_for_push(task: Task, job: PushJob) -> Result:
+    """Push phase 1: connect and read the running config, keeping the session open.
+
+    The gateway stores every "before" backup between the phases, so nothing is pushed
+    anywhere without one, and the writes happen while no worker thread competes for the GIL.
+    """
+    job.bridge.progress(task.host.name, "started")
+    result = _read(task, job.credentials, job.timeouts)
+    if result.failed:
+        _close(task)
+        job.bridge.progress(task.host.name, "failed", result.result.error)
+    return result
 
 
 def push_config(task: Task, job: PushJob) -> Result:
-    """Nornir task: back up, push, verify one device, reporting progress as it goes."""
-    name = task.host.name
-    job.bridge.progress(name, "started")
+    """Push phase 2: send the lines, read the config again, verify; the session is closed."""
     try:
         outcome = _push(task, job)
     except Exception as exc:
         outcome = Outcome(False, error=describe(exc, task))
     finally:
         _close(task)
-    outcome = Outcome(
-        outcome.ok, job.credentials.scrub(outcome.text), job.credentials.scrub(outcome.error)
-    )
-    job.bridge.progress(name, "done" if outcome.ok else "failed", outcome.error)
+    scrub = job.credentials.scrub
+    outcome = replace(outcome, text=scrub(outcome.text), error=scrub(outcome.error))
+    job.bridge.progress(task.host.name, "done" if outcome.ok else "failed", outcome.error)
+    return Result(host=task.host, result=outcome, failed=not outcome.ok)
+
+
+def _read(task: Task, credentials: Credentials, timeouts: Timeouts) -> Result:
+    try:
+        probe_console(task, timeouts.connect)
+        outcome = Outcome(True, _show_config(task, timeouts))
+    except Exception as exc:
+        outcome = Outcome(False, error=credentials.scrub(describe(exc, task)))
     return Result(host=task.host, result=outcome, failed=not outcome.ok)
 
 
 def _push(task: Task, job: PushJob) -> Outcome:
     lines = job.plan[task.host.name]
-    probe_console(task, job.timeouts.connect)
-    _save(task, job, "before", _show_config(task, job.timeouts))
     try:
         output = task.run(
             task=netmiko_send_config,
@@ -94,19 +109,17 @@ def _push(task: Task, job: PushJob) -> Outcome:
         ).result
     except NornirSubTaskError as exc:
         reason = describe(exc, task)
-        if isinstance(_cause(exc), ConfigInvalidException):
-            # the lines before the rejected one did take: keep the config for rollback
-            _capture_after_failure(task, job)
-            reason += " (lines before it were applied; roll back to undo them)"
-        return Outcome(False, error=reason)
+        if not isinstance(_cause(exc), ConfigInvalidException):
+            return Outcome(False, error=reason)
+        # the lines before the rejected one did take: keep the config for rollback
+        reason += " (lines before it were applied; roll back to undo them)"
+        return Outcome(False, error=reason, config_after=_config_after_rejection(task, job))
     after = _show_config(task, job.timeouts)
-    _save(task, job, "after", after)
     missing = missing_lines(after, lines)
     if missing:
-        return Outcome(
-            False, output, "not in the running config after the push: " + "; ".join(missing)
-        )
-    return Outcome(True, output)
+        error = "not in the running config after the push: " + "; ".join(missing)
+        return Outcome(False, output, error, config_after=after)
+    return Outcome(True, output, config_after=after)
 
 
 def probe_console(task: Task, timeout: float) -> None:
@@ -134,26 +147,31 @@ def _show_config(task: Task, timeouts: Timeouts) -> str:
     return str(result.result)
 
 
-def _save(task: Task, job: PushJob, stage: str, config: str) -> None:
-    job.bridge.call(
-        lambda: job.backups.save_config(job.change_id, task.host.name, stage, config),
-        timeout=job.timeouts.read,
-    )
-
-
-def _capture_after_failure(task: Task, job: PushJob) -> None:
+def _config_after_rejection(task: Task, job: PushJob) -> str | None:
     try:
         task.host.get_connection(CONNECTION_NAME, task.nornir.config).exit_config_mode()
-        _save(task, job, "after", _show_config(task, job.timeouts))
+        return _show_config(task, job.timeouts)
     except Exception as exc:  # the device already failed; this is only a better rollback base
         log.warning("%s: could not read the config after a rejected line: %s", task.host, exc)
+        return None
 
 
 def _close(task: Task) -> None:
+    _close_host(task.host)
+
+
+def _close_host(host: Host) -> None:
     try:
-        task.host.close_connections()
+        host.close_connections()
     except Exception as exc:  # a dropped session cannot be closed cleanly; nothing is left open
-        log.debug("%s: closing the session failed: %s", task.host, exc)
+        log.debug("%s: closing the session failed: %s", host, exc)
+
+
+def close_sessions(nornir: Nornir) -> None:
+    """Close sessions a run left open (a push stopped between its phases)."""
+    for host in nornir.inventory.hosts.values():
+        if host.connections:
+            _close_host(host)
 
 
 def _cause(exc: BaseException) -> BaseException:

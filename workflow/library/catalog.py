@@ -11,7 +11,7 @@ import copy
 import difflib
 import functools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -94,12 +94,20 @@ class Catalog:
         scored = [(template.score(text), template) for template in self._templates.values()]
         return [t for score, t in sorted(scored, key=lambda pair: -pair[0]) if score > 0]
 
-    def as_proposal(self, name: str, targets: Sequence[str]) -> TemplateProposal:
+    def as_proposal(
+        self, name: str, targets: Sequence[str], families: Collection[str] | None = None
+    ) -> TemplateProposal:
+        """The template as a proposal; `families` keeps only the vendor variants the targets use."""
         template = self.get(name)
+        variants = {
+            family: source
+            for family, source in template.templates.items()
+            if families is None or family in families
+        }
         return TemplateProposal(
             name=template.name,
             description=template.description,
-            templates=dict(template.templates),
+            templates=variants,
             params_schema=copy.deepcopy(dict(template.params_schema)),
             example_params=copy.deepcopy(dict(template.example_params)),
             targets=list(targets),

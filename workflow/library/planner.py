@@ -193,7 +193,8 @@ class LibraryPlanner:
         if not targets:
             detail = "; ".join(excluded) or "the lab has no devices"
             raise PlanningError(f"No device can take template {template.name}: {detail}.")
-        proposal = self._catalog.as_proposal(template.name, targets)
+        families = {request.topology["devices"][name]["family"] for name in targets}
+        proposal = self._catalog.as_proposal(template.name, targets, families)
         proposal["tokens"] = NO_TOKENS
         if excluded:
             proposal["description"] += f" Excluded: {'; '.join(excluded)}."

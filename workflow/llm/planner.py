@@ -38,7 +38,12 @@ class LLMPlanner:
             TemplateAnswer, prompts.TEMPLATE_SYSTEM, prompts.template_prompt(request, library)
         )
         if answer.library_template:
-            proposal = self._library_proposal(answer.library_template, answer.targets)
+            families = {
+                facts["family"]
+                for name, facts in request.topology["devices"].items()
+                if name in answer.targets
+            }
+            proposal = self._library_proposal(answer.library_template, answer.targets, families)
         else:
             proposal = TemplateProposal(
                 name=answer.name or "custom",
@@ -67,13 +72,15 @@ class LLMPlanner:
         matches = {t.name: t.description for t in self._catalog.match(text)[:MATCHES_DESCRIBED]}
         return {**matches, **{n: "" for n in self._catalog.names() if n not in matches}}
 
-    def _library_proposal(self, name: str, targets: list[str]) -> TemplateProposal:
+    def _library_proposal(
+        self, name: str, targets: list[str], families: set[str]
+    ) -> TemplateProposal:
         if self._catalog is None:
             raise PlanningError(
                 f"the LLM chose the built-in template {name!r}, but no library is configured"
             )
         try:
-            return self._catalog.as_proposal(name, targets)
+            return self._catalog.as_proposal(name, targets, families or None)
         except PlanningError as err:
             raise PlanningError(
                 f"the LLM chose a built-in template that does not fit: {err}"

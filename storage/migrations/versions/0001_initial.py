@@ -39,6 +39,7 @@ def upgrade() -> None:
         sa.Column("run_id", sa.Text, index=True),
         sa.Column("type", sa.Text, nullable=False),
         sa.Column("checkpoint", sa.LargeBinary, nullable=False),
+        sa.Column("blob_versions", JSON_DOC, nullable=False),
         sa.Column("metadata", JSON_DOC, nullable=False),
     )
     op.create_table(

@@ -30,6 +30,7 @@ class ChatUser:
         self.client.restore_login(account.user_id, account.device_id, account.access_token)
         self.events: list[tuple[str, Event]] = []  # (room id, event source), in arrival order
         self._task: asyncio.Task[None] | None = None
+        self._changed = asyncio.Event()  # set whenever events arrive
 
     async def start(self) -> None:
         first = await self.client.sync(timeout=0, full_state=True)
@@ -44,6 +45,7 @@ class ChatUser:
                 continue
             for room_id, info in response.rooms.join.items():
                 self.events.extend((room_id, event.source) for event in info.timeline.events)
+            self._changed.set()
             token = response.next_batch
 
     async def close(self) -> None:
@@ -95,18 +97,19 @@ class ChatUser:
     # --- watching -----------------------------------------------------------------------------
 
     async def wait_for(
-        self, predicate: Callable[[str, Event], bool], timeout: float = WAIT_SECONDS
+        self, predicate: Callable[[str, Event], bool], within: float = WAIT_SECONDS
     ) -> Event:
-        deadline = time.monotonic() + timeout
-        seen = 0
+        deadline = time.monotonic() + within
         while True:
-            for room_id, event in self.events[seen:]:
+            self._changed.clear()
+            for room_id, event in self.events:
                 if predicate(room_id, event):
                     return event
-            seen = 0  # predicates may depend on later events; re-scan everything
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{self.user_id} saw no matching event in {timeout}s")
-            await asyncio.sleep(0.05)
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError(f"{self.user_id} saw no matching event in {within}s")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), remaining)
 
     def in_thread(self, room_id: str, root: str) -> list[Event]:
         """Messages in the thread of `root`, oldest first."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -32,14 +32,14 @@ def bot_account(synapse: Synapse) -> MatrixAccount:
 
 
 @pytest.fixture
-def make_bot(synapse: Synapse, bot_account: MatrixAccount, tmp_path: Path):  # type: ignore[no-untyped-def]
+def make_bot(
+    synapse: Synapse, bot_account: MatrixAccount, tmp_path: Path
+) -> Callable[..., MatrixAdapter]:
     """Build adapters for the bot account (password login, store dir kept across restarts)."""
 
     def build(rooms: tuple[str, ...] = (), store_dir: Path | None = None) -> MatrixAdapter:
         credentials = Credentials(synapse.url, bot_account.user_id, password="bot-password")
-        return MatrixAdapter(
-            credentials, store_dir or tmp_path / "matrix", rooms=rooms, sync_timeout_ms=1000
-        )
+        return MatrixAdapter(credentials, store_dir or tmp_path / "matrix", rooms=rooms)
 
     return build
 

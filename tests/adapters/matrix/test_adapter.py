@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -48,16 +49,20 @@ class Recorder:
         self.adapter = adapter
         self.events: list[ChatEvent] = []
         self.gate_ids: list[str] = []
+        self._arrived = asyncio.Event()
 
     async def __call__(self, event: ChatEvent) -> None:
         if isinstance(event, Request) and event.text.startswith("gate"):
             self.gate_ids.append(await self.adapter.post(event.thread, GATE))
         self.events.append(event)  # once handled, as the service returns after posting
+        self._arrived.set()
 
-    async def next_event(self, count: int = 1, timeout: float = 20.0) -> ChatEvent:
-        async with asyncio.timeout(timeout):
+    async def next_event(self, count: int = 1) -> ChatEvent:
+        """The `count`th event handled, waiting for it up to 20 s."""
+        async with asyncio.timeout(20):
             while len(self.events) < count:
-                await asyncio.sleep(0.05)
+                self._arrived.clear()
+                await self._arrived.wait()
         return self.events[count - 1]
 
 
@@ -66,19 +71,24 @@ async def room_with_bot(owner: ChatUser, bot_id: str, *others: ChatUser) -> str:
     for other in others:
         await other.join(room)
     await owner.wait_for(
-        lambda r, e: r == room and e.get("type") == "m.room.member"
-        and e.get("state_key") == bot_id and e["content"].get("membership") == "join"
+        lambda r, e: (
+            r == room
+            and e.get("type") == "m.room.member"
+            and e.get("state_key") == bot_id
+            and e["content"].get("membership") == "join"
+        )
     )
     return room
 
 
-def reactions_by(user_id: str, target: str):  # type: ignore[no-untyped-def]
+def reaction_by(user_id: str, target: str, key: str) -> Callable[[str, Event], bool]:
     def matches(room: str, event: Event) -> bool:
         relation = event.get("content", {}).get("m.relates_to") or {}
         return (
             event.get("type") == "m.reaction"
             and event.get("sender") == user_id
             and relation.get("event_id") == target
+            and relation.get("key") == key
         )
 
     return matches
@@ -94,19 +104,15 @@ async def test_a_mention_is_a_request_answered_in_its_thread_with_code_blocks(
         room = await room_with_bot(alice, bot_id)
         asked = await alice.say(room, f"{adapter.bot.name}: gate please")
         request = await recorder.next_event()
-        assert request == Request(
-            ThreadRef("matrix", room, asked), request.actor, "gate please"
-        )
+        assert request == Request(ThreadRef("matrix", room, asked), request.actor, "gate please")
         assert request.actor.id == alice.user_id
         gate = await alice.wait_for(thread_message(room, asked, bot_id))
         for key in ("✅", "✏️", "❌"):
-            await alice.wait_for(
-                lambda r, e, key=key: reactions_by(bot_id, gate["event_id"])(r, e)
-                and e["content"]["m.relates_to"]["key"] == key
-            )
+            await alice.wait_for(reaction_by(bot_id, gate["event_id"], key))
     content = gate["content"]
-    assert '<pre><code class="language-jinja">interface {{ name }}</code></pre>' in (
-        content["formatted_body"]
+    assert (
+        '<pre><code class="language-jinja">interface {{ name }}</code></pre>'
+        in (content["formatted_body"])
     )
     assert "<strong>Step 1 of 2 — template</strong>" in content["formatted_body"]
     assert "```jinja\ninterface {{ name }}\n```" in content["body"]
@@ -130,7 +136,11 @@ async def test_prefix_reaction_and_thread_reply_are_decisions_on_the_gate(
         modified = await recorder.next_event(3)
         await asyncio.sleep(0.5)  # the bot's own three reactions must not have counted
     assert approved == Decision(
-        ThreadRef("matrix", room, asked), approved.actor, "int-1", "approve", SHA,
+        ThreadRef("matrix", room, asked),
+        approved.actor,
+        "int-1",
+        "approve",
+        SHA,
         message_id=recorder.gate_ids[0],
     )
     assert approved.actor.id == bob.user_id
@@ -139,9 +149,7 @@ async def test_prefix_reaction_and_thread_reply_are_decisions_on_the_gate(
     assert len(recorder.events) == 3
 
 
-async def test_a_pencil_reaction_asks_for_the_change_in_words(
-    make_bot, alice: ChatUser
-) -> None:
+async def test_a_pencil_reaction_asks_for_the_change_in_words(make_bot, alice: ChatUser) -> None:
     adapter = make_bot()
     recorder = Recorder(adapter)
     async with running(adapter, recorder):
@@ -151,9 +159,11 @@ async def test_a_pencil_reaction_asks_for_the_change_in_words(
         await recorder.next_event()
         await alice.react(room, recorder.gate_ids[0], "✏️")
         question = await alice.wait_for(
-            lambda r, e: thread_message(room, asked, bot_id)(r, e)
-            and "modify: <what to change>" in e["content"]["body"]
-            and "What should change" in e["content"]["body"]
+            lambda r, e: (
+                thread_message(room, asked, bot_id)(r, e)
+                and "modify: <what to change>" in e["content"]["body"]
+                and "What should change" in e["content"]["body"]
+            )
         )
     assert question["content"]["m.mentions"] == {"user_ids": [alice.user_id]}
     assert len(recorder.events) == 1  # no decision without the feedback
@@ -206,7 +216,9 @@ async def test_after_a_restart_old_gates_still_decide_and_old_requests_are_not_r
         await asyncio.sleep(0.5)
     assert isinstance(cancelled, Decision) and isinstance(approved, Decision)
     assert (cancelled.choice, cancelled.interrupt_id, cancelled.message_id) == (
-        "cancel", "int-1", recorder.gate_ids[0]
+        "cancel",
+        "int-1",
+        recorder.gate_ids[0],
     )
     assert (approved.choice, approved.thread.thread) == ("approve", asked)
     assert len(after.events) == 2  # "!labbot gate" was not replayed
@@ -232,8 +244,12 @@ async def test_rooms_outside_the_allow_list_are_declined_and_ignored(
         await alice.say(served, "!labbot gate in the right room")
         request = await recorder.next_event()
         await alice.wait_for(
-            lambda r, e: r == invited and e.get("type") == "m.room.member"
-            and e.get("state_key") == bot_id and e["content"]["membership"] == "leave"
+            lambda r, e: (
+                r == invited
+                and e.get("type") == "m.room.member"
+                and e.get("state_key") == bot_id
+                and e["content"]["membership"] == "leave"
+            )
         )
         await asyncio.sleep(0.5)
     assert isinstance(request, Request) and request.thread.channel == served
@@ -248,8 +264,11 @@ async def test_an_encrypted_room_is_told_that_labbot_cannot_read_it(
         bot_id = adapter.bot.user_id
         room = await alice.create_room([bot_id], encrypted=True)
         await alice.wait_for(
-            lambda r, e: r == room and e.get("state_key") == bot_id
-            and e["content"].get("membership") == "join"
+            lambda r, e: (
+                r == room
+                and e.get("state_key") == bot_id
+                and e["content"].get("membership") == "join"
+            )
         )
         ciphertext = {
             "algorithm": "m.megolm.v1.aes-sha2",
@@ -260,7 +279,10 @@ async def test_an_encrypted_room_is_told_that_labbot_cannot_read_it(
         }
         await alice.send(room, "m.room.encrypted", ciphertext)
         notice = await alice.wait_for(
-            lambda r, e: r == room and e.get("sender") == bot_id
-            and "end-to-end encrypted" in e.get("content", {}).get("body", "")
+            lambda r, e: (
+                r == room
+                and e.get("sender") == bot_id
+                and "end-to-end encrypted" in e.get("content", {}).get("body", "")
+            )
         )
     assert "unencrypted room" in notice["content"]["body"]

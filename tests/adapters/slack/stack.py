@@ -38,16 +38,17 @@ class SlackLab:
         assert status == 200
         return thread_ts or str(body["event"]["ts"])
 
-    async def gate(self, thread_ts: str, label: str, *, after: int = 0) -> Posted:
-        """Wait for a message in the thread offering the button `label` (skipping `after`)."""
+    async def gate(self, thread_ts: str, label: str, *, newer_than: str = "") -> Posted:
+        """Wait for a message in the thread offering the button `label` (posted after the
+        message `newer_than`, when given)."""
 
         def offered() -> Posted | None:
             gates = [
                 m
                 for m in self.api.thread("C1", thread_ts)
-                if any(b["text"]["text"] == label for b in m.buttons)
+                if m.ts > newer_than and any(b["text"]["text"] == label for b in m.buttons)
             ]
-            return gates[after] if len(gates) > after else None
+            return gates[0] if gates else None
 
         return await self.api.wait_for(offered, within=60)
 

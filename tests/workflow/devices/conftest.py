@@ -51,6 +51,7 @@ class Rig:
     lab: Lab
     gateway: NornirGateway
     stores: Stores
+    inventory_path: Path
 
 
 @pytest.fixture
@@ -78,8 +79,8 @@ async def start_rig(
         secret=SECRET,
         **options,
     ) as lab:
-        inventory = StaticInventory(lab.write_inventory(tmp_path / "hosts.yaml", transport))
-        yield Rig(lab, stores.gateway(inventory), stores)
+        path = lab.write_inventory(tmp_path / "hosts.yaml", transport)
+        yield Rig(lab, stores.gateway(StaticInventory(path)), stores, path)
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from tests.workflow.devices.conftest import (
     by_name,
     start_rig,
 )
+from workflow.model import PushProgress
 
 LINES = [
     "interface Loopback0",
@@ -28,12 +29,14 @@ async def test_each_fault_is_reported_per_device_and_the_rest_succeed(
 ) -> None:
     async for rig in start_rig(tmp_path, stores, 5, faults=FAULTS, reject=REJECT):
         plan = {f"R{i}": LINES for i in range(1, 6)}
+        events: list[PushProgress] = []
         started = time.monotonic()
-        response = await rig.gateway.push("change-f", plan)
+        response = await rig.gateway.push("change-f", plan, events.append)
         elapsed = time.monotonic() - started
         r5_config = rig.lab.device("R5").running_config()
         r3_config = rig.lab.device("R3").running_config()
         rollback = await rig.gateway.rollback_plan("change-f")
+        facts = await rig.gateway.facts(["R1", "R2", "R5"])
 
     items = by_name(response["data"])
     errors = {name: items[name].get("error", "") for name in items}
@@ -45,7 +48,7 @@ async def test_each_fault_is_reported_per_device_and_the_rest_succeed(
     assert "dropped" in errors["R4"]
     assert items["R5"]["status"] == "success"
     assert (response["successful"], response["failed"]) == (1, 4)
-    assert response["error"] == "4 of 5 devices failed"
+    assert "error" not in response  # failures are per device, not global
 
     assert elapsed < CONNECT_TIMEOUT + READ_TIMEOUT  # the hung console did not hold the run
     assert await stores.locked(list(plan)) == {}
@@ -55,3 +58,18 @@ async def test_each_fault_is_reported_per_device_and_the_rest_succeed(
     assert set(await stores.backups.configs("change-f", "after")) >= {"R3", "R5"}
     assert "R1" not in await stores.backups.configs("change-f", "before")
     assert any("description" in line for line in rollback["R3"])
+    # facts of unreachable devices are errors as data, the others are read
+    assert "connection refused" in facts["R1"]["error"]
+    assert "said nothing" in facts["R2"]["error"]
+    assert "error" not in facts["R5"] and facts["R5"]["interfaces"]
+    # every device reported its end to the chat, failures with their reason
+    ends = {event.device: event for event in events if event.stage != "started"}
+    assert {name: event.stage for name, event in ends.items()} == {
+        "R1": "failed",
+        "R2": "failed",
+        "R3": "failed",
+        "R4": "failed",
+        "R5": "done",
+    }
+    assert ends["R4"].detail == errors["R4"]
+    assert sorted(event.done for event in ends.values()) == [1, 2, 3, 4, 5]

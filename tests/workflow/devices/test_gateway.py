@@ -10,9 +10,13 @@ from pathlib import Path
 
 import pytest
 from nornir.plugins.runners import ThreadedRunner
+from sqlalchemy.ext.asyncio import AsyncEngine
 
+from storage.locks import ConfigBackupStore
 from tests.workflow.devices.conftest import PASSWORD, SECRET, Rig, Stores, by_name, start_rig
 from workflow.devices.runner import Credentials, Timeouts, build_nornir
+from workflow.devices.static import StaticInventory
+from workflow.errors import StorageError
 from workflow.model import Device, PushProgress
 
 OSPF = ["router ospf 1", " network 10.0.0.0 0.255.255.255 area 0"]
@@ -84,6 +88,7 @@ async def test_locked_device_fails_every_device_and_pushes_nothing(rig: Rig) -> 
     untouched = rig.lab.device("R2").running_config()
     response = await rig.gateway.push("change-B", {"R1": OSPF, "R2": OSPF})
     assert response["success"] is False and response["failed"] == 2
+    assert response["error"] == "R1 is locked by change change-A"
     for item in response["data"]:
         assert item["status"] == "failed"
         assert item["error"] == "R1 is locked by change change-A"
@@ -102,7 +107,7 @@ async def test_unknown_device_fails_alone(rig: Rig) -> None:
         "status": "failed",
         "error": "R42 is not in the inventory",
     }
-    assert response["error"] == "1 of 2 devices failed"
+    assert response["success"] is False and "error" not in response  # no global failure
 
 
 async def test_rollback_restores_the_running_config(rig: Rig) -> None:
@@ -144,3 +149,27 @@ def test_workers_sized_to_the_batch() -> None:
     assert isinstance(nornir.runner, ThreadedRunner)
     assert nornir.runner.num_workers == 37
     assert nornir.config.logging.enabled is False
+
+
+class FailingBackups(ConfigBackupStore):
+    """The real store, except that it cannot store R2's backup (a full disk, say)."""
+
+    async def save_config(self, change_id: str, device: str, stage: str, config: str) -> None:
+        if device == "R2":
+            raise StorageError("disk full")
+        await super().save_config(change_id, device, stage, config)
+
+
+async def test_device_whose_backup_cannot_be_stored_is_left_alone(
+    rig: Rig, engine: AsyncEngine, caplog: pytest.LogCaptureFixture
+) -> None:
+    untouched = rig.lab.device("R2").running_config()
+    stores = Stores(rig.stores.locks, FailingBackups(engine))
+    gateway = stores.gateway(StaticInventory(rig.inventory_path))
+    response = await gateway.push("change-7", {"R1": OSPF, "R2": OSPF})
+    items = by_name(response["data"])
+    assert items["R1"]["status"] == "success"
+    assert items["R2"]["error"] == "could not store the backup: disk full"
+    assert rig.lab.device("R2").running_config() == untouched
+    assert await stores.locked(["R1", "R2"]) == {}
+    assert "backup of R2 for change change-7 failed" in caplog.text

@@ -15,7 +15,7 @@ from labsim.device import SimDevice
 from labsim.transport import TelnetConsole, listen
 from tests.workflow.devices.conftest import SECRET, Stores
 from tests.workflow.devices.gns3server import PASSWORD, GNS3Server, running_gns3
-from workflow.devices.gns3 import GNS3Inventory
+from workflow.devices.gns3 import GNS3Inventory, nodes_to_devices
 from workflow.errors import InventoryError
 from workflow.model import Device, Link
 
@@ -106,6 +106,49 @@ async def test_unknown_project_lists_the_available_ones(gns3_lab: Lab) -> None:
     assert "no project 'nope'" in message
     assert "'ospf-lab'" in message and "'other-lab'" in message
     assert "GNS3_PROJECT" in message
+
+
+def test_unspecified_console_host_means_the_server_host() -> None:
+    nodes = [
+        {
+            "name": "R1",
+            "node_id": "n1",
+            "node_type": "dynamips",
+            "console": 5000,
+            "console_host": "0.0.0.0",
+            "console_type": "telnet",
+        },
+        {
+            "name": "R2",
+            "node_id": "n2",
+            "node_type": "dynamips",
+            "console": 5001,
+            "console_host": "::",
+            "console_type": "telnet",
+        },
+        {
+            "name": "R3",
+            "node_id": "n3",
+            "node_type": "dynamips",
+            "console": 5002,
+            "console_host": "10.1.1.1",
+            "console_type": "telnet",
+        },
+        {
+            "name": "R4",
+            "node_id": "n4",
+            "node_type": "dynamips",
+            "console": None,
+            "console_type": "telnet",
+        },
+    ]
+    devices, unusable = nodes_to_devices(nodes, {}, {}, "gns3.lab.example")
+    assert [(d.name, d.host, d.port) for d in devices] == [
+        ("R1", "gns3.lab.example", 5000),
+        ("R2", "gns3.lab.example", 5001),
+        ("R3", "10.1.1.1", 5002),
+    ]
+    assert unusable[0].name == "R4" and "no console port" in unusable[0].reason
 
 
 async def test_server_down_is_one_clear_line() -> None:

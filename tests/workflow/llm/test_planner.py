@@ -126,8 +126,9 @@ async def test_the_llm_may_choose_a_built_in_template_by_name(llm: OpenAIStandIn
     proposal = await LLMPlanner(chat(llm), catalog).propose_template(
         PlanRequest(text="enable ospf everywhere", topology=TOPOLOGY)
     )
-    expected = catalog.as_proposal("ospf", ["R1", "R2"])
+    expected = catalog.as_proposal("ospf", ["R1", "R2"], {"cisco_ios"})
     assert {k: v for k, v in proposal.items() if k != "tokens"} == expected
+    assert list(proposal["templates"]) == ["cisco_ios"]  # only the targets' vendors are shown
     human = llm.requests[0].messages[-1]["content"]
     assert f"ospf ({catalog.get('ospf').description})" in human  # the match, described
     assert "; ntp;" in human or "; ntp" in human  # the others by name only

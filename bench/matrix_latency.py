@@ -1,0 +1,121 @@
+"""Benchmark: reaction -> next thread message latency of labbot on a local Synapse.
+
+    .venv/bin/python bench/matrix_latency.py [--decisions 50]
+
+Starts a real Synapse on 127.0.0.1 (`.ci/synapse.sh` installs it), a simulated lab of three
+routers, and labbot as `labbot serve` runs it (SQLite, library planner). For each change a user
+asks in a new thread; another user reacts ✅ on the template gate (-> the parameter preview) and
+❌ on the preview (-> "cancelled"): two decisions per change, nothing pushed. Each decision is
+timed from the reaction's send to the moment the user's client sees the bot's next message in
+the thread ("client"), and by the homeserver's timestamps of the two events ("server").
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.adapters.matrix.chat_user import ChatUser, Event
+from tests.adapters.matrix.labbot_harness import (
+    bot_message,
+    is_gate,
+    labbot,
+    labbot_settings,
+    shared_room,
+    simulated_lab,
+)
+from tests.fakes.synapse import Synapse, running_synapse
+
+REQUEST = "!labbot configure ospf on all routers"
+WAIT_SECONDS = 120.0
+
+
+class Timings:
+    def __init__(self) -> None:
+        self.client_ms: list[float] = []
+        self.server_ms: list[float] = []
+
+    def add(self, sent_at: float, reaction_ts: int, answer: Event) -> None:
+        self.client_ms.append((time.perf_counter() - sent_at) * 1000)
+        self.server_ms.append(float(answer["origin_server_ts"] - reaction_ts))
+
+
+async def decide(
+    asker: ChatUser, decider: ChatUser, room: str, root: str, bot_id: str, gate: Event, key: str
+) -> tuple[float, int, Event]:
+    """React and wait for the bot's next message in the thread."""
+    before = {e["event_id"] for e in asker.in_thread(room, root)}
+    sent_at = time.perf_counter()
+    reaction_id = await decider.react(room, gate["event_id"], key)
+    answer = await asker.wait_for(
+        bot_message(room, root, bot_id, lambda e: e["event_id"] not in before),
+        within=WAIT_SECONDS,
+    )
+    reaction = await decider.wait_for(lambda r, e: e.get("event_id") == reaction_id)
+    return sent_at, int(reaction["origin_server_ts"]), answer
+
+
+async def one_change(
+    alice: ChatUser, bob: ChatUser, room: str, bot_id: str, timings: Timings
+) -> None:
+    root = await alice.say(room, REQUEST)
+    template = await alice.wait_for(
+        bot_message(room, root, bot_id, is_gate("Step 1 of 2")), within=WAIT_SECONDS
+    )
+    sent_at, reaction_ts, params = await decide(alice, bob, room, root, bot_id, template, "✅")
+    timings.add(sent_at, reaction_ts, params)
+    assert is_gate("Step 2 of 2")(params), params["content"]["body"][:200]
+    sent_at, reaction_ts, outcome = await decide(alice, bob, room, root, bot_id, params, "❌")
+    timings.add(sent_at, reaction_ts, outcome)
+
+
+async def run(synapse: Synapse, decisions: int) -> Timings:
+    bot = synapse.register("labbot", "bot-password")
+    alice = ChatUser(synapse.url, synapse.register("alice"))
+    bob = ChatUser(synapse.url, synapse.register("bob"))
+    timings = Timings()
+    with tempfile.TemporaryDirectory(prefix="labbot-bench-") as tmp:
+        settings = labbot_settings(synapse, bot, Path(tmp))
+        await alice.start()
+        await bob.start()
+        try:
+            async with simulated_lab(settings) as (_, inventory), labbot(settings, inventory):
+                room = await shared_room(alice, bot.user_id, bob)
+                for _ in range((decisions + 1) // 2):
+                    await one_change(alice, bob, room, bot.user_id, timings)
+        finally:
+            await alice.close()
+            await bob.close()
+    return timings
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
+
+
+def report(timings: Timings) -> None:
+    print(f"reaction -> next thread message, {len(timings.client_ms)} decisions (ms)")
+    print(f"{'':8}{'p50':>8}{'p95':>8}{'max':>8}{'mean':>8}")
+    for name, values in (("client", timings.client_ms), ("server", timings.server_ms)):
+        row = [percentile(values, 0.5), percentile(values, 0.95), max(values)]
+        row.append(statistics.fmean(values))
+        print(f"{name:8}" + "".join(f"{v:8.0f}" for v in row))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--decisions", type=int, default=50)
+    args = parser.parse_args()
+    with running_synapse() as synapse:
+        report(asyncio.run(run(synapse, args.decisions)))
+
+
+if __name__ == "__main__":
+    main()

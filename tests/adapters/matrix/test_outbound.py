@@ -1,0 +1,110 @@
+"""Neutral messages -> Matrix event contents."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from adapters.chat import Actor, Button, CodeBlock, Message, button_value
+from adapters.matrix import outbound
+
+VALUE = button_value("int-1", "c" * 64)
+BUTTONS = (
+    Button("Execute", "approve", "primary", VALUE),
+    Button("Modify", "modify", "default", VALUE),
+    Button("Cancel", "cancel", "danger", VALUE),
+)
+
+
+def test_text_and_code_blocks_become_html_with_a_plain_fallback() -> None:
+    message = Message(
+        "*Step 2* for `chg-1` <b>not html</b>",
+        blocks=(CodeBlock("ip address 10.0.0.1 255.0.0.0\n<&>", "text", "R1 configuration"),),
+    )
+    [content] = outbound.message_contents(message)
+    assert content["msgtype"] == "m.notice"
+    assert content["format"] == "org.matrix.custom.html"
+    assert content["formatted_body"] == (
+        "<p><strong>Step 2</strong> for <code>chg-1</code> &lt;b&gt;not html&lt;/b&gt;</p>"
+        "<p><strong>R1 configuration</strong></p>"
+        '<pre><code class="language-text">ip address 10.0.0.1 255.0.0.0\n&lt;&amp;&gt;</code></pre>'
+    )
+    assert content["body"] == (
+        "Step 2 for `chg-1` <b>not html</b>\n"
+        "R1 configuration\n```text\nip address 10.0.0.1 255.0.0.0\n<&>\n```"
+    )
+
+
+def test_a_gate_says_how_to_decide_and_carries_its_button_value() -> None:
+    [content] = outbound.message_contents(Message("Step 2", buttons=BUTTONS))
+    assert "React ✅ Execute · ✏️ Modify · ❌ Cancel" in content["body"]
+    assert "`execute`, `modify: <what to change>`, `cancel`" in content["body"]
+    assert content["org.labbot.gate"] == {
+        "value": VALUE,
+        "choices": {"approve": "Execute", "modify": "Modify", "cancel": "Cancel"},
+    }
+
+
+@pytest.mark.parametrize(
+    ("level", "icon"), [("info", ""), ("success", "✅ "), ("warning", "⚠️ "), ("error", "❌ ")]
+)
+def test_the_level_shows_as_an_icon(level: str, icon: str) -> None:
+    [content] = outbound.message_contents(Message("done", level=level))  # type: ignore[arg-type]
+    assert content["body"] == f"{icon}done"
+
+
+def test_a_message_for_one_person_mentions_them() -> None:
+    bob = Actor("@bob:hs", "Bob <b>")
+    [content] = outbound.message_contents(Message("Refused: not an approver."), mention=bob)
+    assert content["body"] == "Bob <b>: Refused: not an approver."
+    assert content["formatted_body"].startswith(
+        '<p><a href="https://matrix.to/#/@bob:hs">Bob &lt;b&gt;</a>: Refused'
+    )
+    assert content["m.mentions"] == {"user_ids": ["@bob:hs"]}
+
+
+def test_the_thread_relation_has_the_reply_fallback() -> None:
+    content = outbound.in_thread({"body": "x"}, "$root", "$last")
+    assert content["m.relates_to"] == {
+        "rel_type": "m.thread",
+        "event_id": "$root",
+        "is_falling_back": True,
+        "m.in_reply_to": {"event_id": "$last"},
+    }
+
+
+def test_long_output_is_split_across_events_each_under_the_size_limit() -> None:
+    output = "\n".join(f"{n:05d} " + "y" * 70 for n in range(2000))
+    huge_line = "z" * 40_000
+    message = Message(
+        "result",
+        blocks=(CodeBlock("short", "text", "R1"),),
+        attachments=(CodeBlock(output, "text", "R2 output"), CodeBlock(huge_line, "text")),
+        footer="✓ 2 of 2",
+    )
+    contents = outbound.message_contents(message)
+    assert len(contents) >= 10
+    assert all(len(json.dumps(c).encode()) < 60_000 for c in contents)
+    assert contents[0]["body"].startswith("result\n✓ 2 of 2")
+    assert not any(c["body"].startswith("result") for c in contents[1:])
+    bodies = "".join(c["body"] for c in contents)
+    assert all(f"{n:05d} " in bodies for n in (0, 1234, 1999))
+    assert bodies.count("z") == 40_000
+    assert "R2 output (1/" in bodies and "output (3/3)" in bodies
+
+
+def test_an_edit_replaces_the_first_event_and_drops_the_buttons() -> None:
+    decided = Message("Step 2", footer="✅ Approved by Bob at 12:00")
+    content = outbound.edit_content("$gate", decided)
+    assert content["m.relates_to"] == {"rel_type": "m.replace", "event_id": "$gate"}
+    assert content["body"].startswith("* Step 2")
+    new = content["m.new_content"]
+    assert new["body"] == "Step 2\n✅ Approved by Bob at 12:00"
+    assert "org.labbot.gate" not in new and "React" not in new["body"]
+
+
+def test_reactions_annotate_the_gate() -> None:
+    assert outbound.reaction_content("$gate", "✅") == {
+        "m.relates_to": {"rel_type": "m.annotation", "event_id": "$gate", "key": "✅"}
+    }

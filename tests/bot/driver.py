@@ -1,0 +1,63 @@
+"""A labbot process for crash and multi-process tests: start a change, or decide a gate.
+
+  python -m tests.bot.driver start  DB INVENTORY THREAD USER TEXT     (prints the gate, then waits)
+  python -m tests.bot.driver decide DB INVENTORY THREAD USER INTERRUPT SHA256 [CHOICE]
+
+Prints one JSON line per message the bot posts, then {"done": true}.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+from adapters.chat import Actor, Decision, Message, Request, ThreadRef
+from bot.demo import demo_settings
+from bot.settings import load_settings
+from bot.wiring import open_runtime
+from workflow.devices.static import StaticInventory
+
+
+class PrintingAdapter:
+    platform = "console"
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    async def run(self, handler: object) -> None:
+        return None
+
+    async def post(self, thread: ThreadRef, message: Message) -> str:
+        self.count += 1
+        print(json.dumps({"post": asdict(message)}), flush=True)
+        return f"m{self.count}"
+
+    async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:
+        print(json.dumps({"update": message.footer or message.text}), flush=True)
+
+
+async def main(action: str, db: str, inventory: str, thread_id: str, user: str, *rest: str) -> None:
+    settings = demo_settings(load_settings(data_dir=Path(inventory).parent))
+    settings = settings.model_copy(update={"database_url": db})
+    thread = ThreadRef("console", "lab-channel", thread_id)
+    actor = Actor(f"console:{user}", user)
+    adapter = PrintingAdapter()
+    async with open_runtime(settings, adapter, inventory=StaticInventory(Path(inventory))) as rt:
+        if action == "start":
+            await rt.service.handle(Request(thread, actor, rest[0]))
+            print(json.dumps({"done": True}), flush=True)
+            await asyncio.sleep(3600)  # until the test kills this process
+        else:
+            interrupt_id, sha256, *choice = rest
+            event = Decision(
+                thread, actor, interrupt_id, choice[0] if choice else "approve", sha256
+            )  # type: ignore[arg-type]
+            await rt.service.handle(event)
+            print(json.dumps({"done": True}), flush=True)
+
+
+if __name__ == "__main__":
+    asyncio.run(main(*sys.argv[1:]))

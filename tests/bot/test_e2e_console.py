@@ -1,0 +1,227 @@
+"""End to end through the decision service with the real graph, saver and simulated lab."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from adapters.chat import Decision
+from bot.audit_view import render_entries
+from bot.demo import DEMO_CREDENTIALS, demo_settings
+from bot.settings import load_settings
+from bot.wiring import Runtime, open_runtime
+from labsim import Lab, demo_topology
+from storage.db import make_engine
+from tests.bot.chat import THREAD, RecordingAdapter, ask, click, person
+from tests.storage.conftest import fresh_postgres_database
+from workflow.devices.static import StaticInventory
+
+REQUEST = "apply ospf to R1,R2"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+async def lab() -> AsyncIterator[Lab]:
+    async with Lab.start(demo_topology(2), **DEMO_CREDENTIALS) as lab:
+        yield lab
+
+
+@asynccontextmanager
+async def running_bot(
+    tmp_path: Path, lab: Lab, adapter: RecordingAdapter, database_url: str = "", **policy: Any
+) -> AsyncIterator[Runtime]:
+    settings = demo_settings(load_settings(data_dir=tmp_path, **policy))
+    if database_url:
+        settings = settings.model_copy(update={"database_url": database_url})
+    inventory = StaticInventory(lab.write_inventory(tmp_path / "hosts.yaml"))
+    async with open_runtime(settings, adapter, inventory=inventory) as runtime:
+        yield runtime
+
+
+async def test_two_users_change_the_lab_and_audit_names_the_approver(
+    tmp_path: Path, lab: Lab
+) -> None:
+    chat = RecordingAdapter()
+    async with running_bot(tmp_path, lab, chat) as bot:
+        await bot.service.handle(ask(REQUEST, "alice"))
+        assert "Step 1 of 2" in chat.last_gate()[1].text
+        await bot.service.handle(click(chat, "bob"))
+        assert "Step 2 of 2" in chat.last_gate()[1].text
+        assert "router ospf" not in lab.device("R1").running_config()  # nothing before Execute
+        await bot.service.handle(click(chat, "bob"))
+        change = await bot.audit.latest_change_for_thread(THREAD.key)
+        assert change is not None
+        summary = await bot.audit.change_summary(change.change_id)
+    assert "router ospf 1" in lab.device("R1").running_config()
+    assert "router ospf 1" in lab.device("R2").running_config()
+    assert any("pushed: ✓ 2 ✗ 0 of 2" in text for text in chat.texts())
+    footers = [m.footer for _, m in chat.updates if m.footer]
+    assert len(footers) == 2 and all(f.startswith("✅ Approved by bob") for f in footers)
+    assert summary is not None and summary.requester_name == "alice"
+    assert [(g.gate, g.resolution.actor_name) for g in summary.gates if g.resolution] == [
+        ("template", "bob"),
+        ("params", "bob"),
+    ]
+    assert {p.device: p.status for p in summary.pushes} == {"R1": "success", "R2": "success"}
+
+
+async def test_allow_list_and_self_approval_refusals_are_private_and_recorded(
+    tmp_path: Path, lab: Lab
+) -> None:
+    chat = RecordingAdapter()
+    policy = {"approvers": ["console:bob", "console:alice"], "no_self_approval": True}
+    async with running_bot(tmp_path, lab, chat, **policy) as bot:
+        await bot.service.handle(ask(REQUEST, "alice"))
+        await bot.service.handle(click(chat, "alice"))  # the requester
+        await bot.service.handle(click(chat, "carol"))  # not an approver
+        assert "Step 1 of 2" in chat.last_gate()[1].text  # still waiting
+        await bot.service.handle(click(chat, "bob"))
+        assert "Step 2 of 2" in chat.last_gate()[1].text
+        refusals = [e for e in await bot.audit.entries() if e.kind == "refusal"]
+    assert any("no self-approval" in text for text in chat.said_to("console:alice"))
+    assert any("not an approver" in text for text in chat.said_to("console:carol"))
+    assert {(r.actor_name, r.gate) for r in refusals} == {
+        ("alice", "template"),
+        ("carol", "template"),
+    }
+
+
+async def test_two_concurrent_clicks_decide_once_and_push_once(tmp_path: Path, lab: Lab) -> None:
+    chat = RecordingAdapter()
+    async with running_bot(tmp_path, lab, chat) as bot:
+        await bot.service.handle(ask(REQUEST, "alice"))
+        await asyncio.gather(
+            bot.service.handle(click(chat, "bob")), bot.service.handle(click(chat, "carol"))
+        )
+        gates = [m for m in chat.messages() if m.buttons]
+        assert len(gates) == 2  # the template gate, then exactly one params gate
+        clicks = [click(chat, "bob"), click(chat, "carol")]
+        await asyncio.gather(*(bot.service.handle(c) for c in clicks))
+        entries = await bot.audit.entries()
+    already = chat.said_to("console:bob") + chat.said_to("console:carol")
+    assert len([t for t in already if "already approved" in t]) == 2
+    assert len([e for e in entries if e.kind == "resolved"]) == 2
+    assert sorted(e.device for e in entries if e.kind == "push") == ["R1", "R2"]
+    assert lab.device("R1").commands_seen.count("router ospf 1") == 1
+
+
+async def test_audit_in_three_formats_and_tampering_detected(tmp_path: Path, lab: Lab) -> None:
+    chat = RecordingAdapter()
+    async with running_bot(tmp_path, lab, chat) as bot:
+        await bot.service.handle(ask(REQUEST, "alice"))
+        await bot.service.handle(click(chat, "bob"))
+        await bot.service.handle(click(chat, "bob", "cancel"))
+        await bot.service.handle(ask("audit user=bob"))
+        entries = await bot.audit.entries(user="bob")
+        assert (await bot.audit.verify()).ok
+    assert "Audit:" in chat.texts()[-1] and "bob" in chat.messages()[-1].blocks[0].text
+    as_json = json.loads(render_entries(entries, "json"))
+    assert {e["kind"] for e in as_json} >= {"decision", "resolved"}
+    assert all(e["actor_name"] == "bob" for e in as_json)
+    csv_lines = render_entries(entries, "csv").splitlines()
+    assert csv_lines[0].startswith("seq,at,kind") and len(csv_lines) == len(entries) + 1
+    assert "cancel" in render_entries(entries, "table")
+    database = tmp_path / "demo.db"
+    engine = make_engine(f"sqlite+aiosqlite:///{database}")
+    async with engine.begin() as conn:
+        await conn.execute(sa.text("UPDATE decisions SET actor_name = 'mallory' WHERE seq = 2"))
+    await engine.dispose()
+    async with running_bot(tmp_path, lab, RecordingAdapter()) as bot:
+        report = await bot.audit.verify()
+    assert not report.ok and report.first_broken and "decisions" in report.first_broken
+
+
+def _driver(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.bot.driver", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+
+
+def _read_until_done(process: subprocess.Popen[str]) -> list[dict[str, Any]]:
+    lines = []
+    assert process.stdout is not None
+    for line in process.stdout:
+        lines.append(json.loads(line))
+        if lines[-1].get("done"):
+            return lines
+    raise AssertionError(f"driver ended early: {process.stderr.read() if process.stderr else ''}")
+
+
+def _gate(lines: list[dict[str, Any]]) -> tuple[str, str]:
+    buttons = [line["post"]["buttons"] for line in lines if line.get("post", {}).get("buttons")]
+    interrupt_id, _, sha256 = buttons[-1][0]["value"].partition("|")
+    return interrupt_id, sha256
+
+
+async def test_crash_between_gate_and_click_then_restart_resumes(tmp_path: Path, lab: Lab) -> None:
+    database = f"sqlite+aiosqlite:///{tmp_path / 'crash.db'}"
+    inventory = lab.write_inventory(tmp_path / "hosts.yaml")
+    process = _driver("start", database, str(inventory), THREAD.thread, "alice", REQUEST)
+    try:
+        interrupt_id, sha256 = _gate(await asyncio.to_thread(_read_until_done, process))
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    chat = RecordingAdapter()
+    async with running_bot(tmp_path, lab, chat, database_url=database) as bot:
+        gate = await bot.workflow.pending_gate(THREAD.key)
+        assert gate is not None and gate.interrupt_id == interrupt_id
+        await bot.service.handle(click_by_id(interrupt_id, sha256, "bob"))
+        assert "Step 2 of 2" in chat.last_gate()[1].text
+
+
+def click_by_id(interrupt_id: str, sha256: str, who: str) -> Decision:
+    return Decision(THREAD, person(who), interrupt_id, "approve", sha256)
+
+
+async def test_two_processes_on_one_postgres_resume_a_gate_once(
+    tmp_path: Path, lab: Lab, postgres_url: str
+) -> None:
+    async with fresh_postgres_database(postgres_url) as database:
+        chat = RecordingAdapter()
+        async with running_bot(tmp_path, lab, chat, database_url=database) as bot:
+            await bot.service.handle(ask(REQUEST, "alice"))
+            interrupt_id, sha256 = _gate(
+                [{"post": {"buttons": [{"value": chat.last_gate()[1].buttons[0].value}]}}]
+            )
+        inventory = str(tmp_path / "hosts.yaml")
+        workers = [
+            _driver("decide", database, inventory, THREAD.thread, who, interrupt_id, sha256)
+            for who in ("bob", "carol")
+        ]
+        outputs = [await asyncio.to_thread(_read_until_done, w) for w in workers]
+        for worker in workers:
+            worker.wait()
+        async with running_bot(tmp_path, lab, RecordingAdapter(), database_url=database) as bot:
+            gate = await bot.workflow.pending_gate(THREAD.key)
+            resolved = [e for e in await bot.audit.entries() if e.kind == "resolved"]
+    params_gates = [
+        line
+        for out in outputs
+        for line in out
+        if "Step 2 of 2" in line.get("post", {}).get("text", "")
+    ]
+    refused = [
+        line
+        for out in outputs
+        for line in out
+        if "already approved" in line.get("post", {}).get("text", "")
+    ]
+    assert len(params_gates) == 1 and len(refused) == 1
+    assert len(resolved) == 1 and gate is not None and gate.gate == "params"
