@@ -147,12 +147,15 @@ async def main() -> None:
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--steps", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--dir", default=None, help="where the SQLite files go (/dev/shm: no fsync cost)"
+    )
     args = parser.parse_args()
     print(
         f"{args.threads} threads x {args.steps} steps x {OPS_PER_STEP} ops, "
         f"best of {args.rounds} alternating rounds"
     )
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         backends = {"SQLite": sqlite_factories(Path(tmp))}
         if url := os.environ.get("LABBOT_TEST_POSTGRES_URL"):
             backends["PostgreSQL"] = postgres_factories(url)

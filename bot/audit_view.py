@@ -16,9 +16,14 @@ from rich.table import Table
 Format = Literal["table", "csv", "json"]
 
 
+def _fields(entry: Any) -> dict[str, Any]:
+    if dataclasses.is_dataclass(entry) and not isinstance(entry, type):
+        return dataclasses.asdict(entry)
+    return dict(entry)
+
+
 def _row(entry: Any) -> dict[str, Any]:
-    row = dataclasses.asdict(entry) if dataclasses.is_dataclass(entry) else dict(entry)
-    return {key: _plain(value) for key, value in row.items()}
+    return {key: _plain(value) for key, value in _fields(entry).items()}
 
 
 def _plain(value: Any) -> Any:
@@ -44,7 +49,7 @@ def render_entries(entries: Sequence[Any], fmt: Format, *, width: int = 160) -> 
 
 
 def _row_json(entry: Any) -> dict[str, Any]:
-    row = dataclasses.asdict(entry) if dataclasses.is_dataclass(entry) else dict(entry)
+    row = _fields(entry)
     return {k: v.isoformat() if isinstance(v, datetime) else v for k, v in row.items()}
 
 

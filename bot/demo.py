@@ -53,7 +53,13 @@ def _open_script(script: Path | None) -> TextIO:
 @asynccontextmanager
 async def demo_lab(settings: Settings, devices: int) -> AsyncIterator[tuple[Lab, StaticInventory]]:
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    async with Lab.start(demo_topology(devices), **DEMO_CREDENTIALS) as lab:
+    credentials = DEMO_CREDENTIALS
+    async with Lab.start(
+        demo_topology(devices),
+        username=credentials["username"],
+        password=credentials["password"],
+        secret=credentials["secret"],
+    ) as lab:
         inventory_path = settings.data_dir / "inventory.yaml"
         lab.write_inventory(inventory_path, transport="telnet")
         yield lab, StaticInventory(inventory_path)

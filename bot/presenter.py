@@ -179,8 +179,9 @@ def present_result(
 ) -> Message:
     title = messages.FINISHED_TITLE.get(status, "Change {change_id}").format(change_id=change_id)
     if result is None:
-        level = "success" if status == "done" else "warning"
-        return Message(text=f"{title}. {message}".strip(), level=level)
+        return Message(
+            text=f"{title}. {message}".strip(), level="success" if status == "done" else "warning"
+        )
     summary = f"{title}: ✓ {result['successful']} ✗ {result['failed']} of {result['total']}"
     if result.get("error"):
         summary += f"\n{result['error']}"
@@ -189,8 +190,7 @@ def present_result(
         icon = "✓" if item["status"] == "success" else "✗"
         body = item.get("result", "") if item["status"] == "success" else item.get("error", "")
         sections.append((f"{icon} {item['name']}", body or "(no output)", "text"))
-    level = "success" if result["success"] else "error"
-    return _message(summary, sections, level=level)
+    return _message(summary, sections, level="success" if result["success"] else "error")
 
 
 def present_table(title: str, table: str) -> Message:

@@ -19,6 +19,7 @@ from bot import messages, presenter
 from bot.commands import Command, CommandError, parse_command
 from bot.policy import Policy, refuse_decision, refuse_request
 from storage.audit import AuditStore
+from storage.audit_records import Resolution
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision, Step
 from workflow.errors import DecisionConflict, GateError, LabbotError
 from workflow.hashing import lines_sha256
@@ -204,7 +205,7 @@ class DecisionService:
 
     def _conflict_text(self, conflict: DecisionConflict, required: int) -> str:
         existing = conflict.existing
-        if existing is None or not hasattr(existing, "choice"):
+        if not isinstance(existing, Resolution):
             return messages.ALREADY_VOTED.format(missing="the other")
         return messages.ALREADY_DECIDED.format(
             choice=messages.CHOICE_PAST.get(existing.choice, existing.choice),
@@ -273,7 +274,7 @@ class DecisionService:
     async def _finish(
         self, thread: ThreadRef, finished: Finished, pushed_lines: dict[str, list[str]]
     ) -> None:
-        for item in (finished.result or {}).get("data", []):
+        for item in finished.result["data"] if finished.result else []:
             lines = pushed_lines.get(item["name"], [])
             await self.audit.record_push(
                 change_id=finished.change_id,
@@ -341,10 +342,11 @@ class DecisionService:
         change_id: str = "",
         interrupt_id: str = "",
     ) -> None:
+        gate_name: str = ""
         if isinstance(gate, Gate):
             change_id, interrupt_id, gate_name = gate.change_id, gate.interrupt_id, gate.gate
-        else:
-            gate_name = gate or ""
+        elif gate:
+            gate_name = gate
         await self.audit.record_refusal(
             change_id=change_id or None,
             interrupt_id=interrupt_id or None,

@@ -93,6 +93,31 @@ class Settings(BaseSettings):
         default_factory=list, validation_alias="LABBOT_DENY_EXTRA"
     )
 
+    @field_validator(
+        "slack_bot_token",
+        "slack_app_token",
+        "slack_signing_secret",
+        "matrix_homeserver",
+        "matrix_user_id",
+        "matrix_access_token",
+        "matrix_password",
+        "openai_api_key",
+        "openai_base_url",
+        "gns3_url",
+        "gns3_user",
+        "gns3_password",
+        "gns3_project",
+        "inventory",
+        "device_username",
+        "device_password",
+        "device_secret",
+        mode="before",
+    )
+    @classmethod
+    def _empty_is_unset(cls, value: Any) -> Any:
+        """`SLACK_BOT_TOKEN=` in a .env file means "not set", not "set to nothing"."""
+        return None if isinstance(value, str) and not value.strip() else value
+
     @field_validator("matrix_rooms", "approvers", "requesters", "deny_extra", mode="before")
     @classmethod
     def _comma_list(cls, value: Any) -> Any:

@@ -50,7 +50,7 @@ def make_planner(settings: Settings) -> Planner:
     """The LLM planner when an API key is set, else the built-in template library."""
     if settings.openai_api_key is None:
         return LibraryPlanner(load_catalog())
-    from workflow.llm.planner import make_llm_planner
+    from workflow.llm import make_llm_planner
 
     return make_llm_planner(
         api_key=settings.openai_api_key.get_secret_value(),

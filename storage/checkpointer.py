@@ -6,8 +6,8 @@ writes (error, interrupt, resume, ...) are upserted; ordinary writes are insert-
 retried task cannot duplicate them. Metadata filters are bound parameters, never SQL text.
 
 Each operation runs whole in one call (see storage.checkpoint_sql): `AsyncConnection.run_sync`
-on PostgreSQL; on a SQLite file, the saver's single worker thread with the stdlib driver, which
-also queues this process's SQLite writers instead of letting them wait on the file lock.
+on PostgreSQL; on a SQLite file, the saver's worker thread (storage.sqlite_worker), which also
+queues this process's writers and commits those waiting together.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator, Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
@@ -36,6 +35,7 @@ from storage import prune
 from storage.checkpoint_rows import checkpoint_rows, write_rows
 from storage.checkpoint_sql import CheckpointSQL
 from storage.db import make_engine, sqlite_file_twin, upgrade_engine
+from storage.sqlite_worker import SQLiteWorker
 from storage.sync_facade import SyncFacade
 
 T = TypeVar("T")
@@ -52,8 +52,8 @@ class SQLAlchemySaver(SyncFacade):
         self.engine = engine
         self.sql = CheckpointSQL(engine.dialect.name, self.serde)
         self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
-        self._twin = sqlite_file_twin(engine)
-        self._worker = ThreadPoolExecutor(1, "sqlite-saver") if self._twin is not None else None
+        twin = sqlite_file_twin(engine)
+        self._worker = SQLiteWorker(twin) if twin is not None else None
         try:
             self.loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
         except RuntimeError:
@@ -77,9 +77,8 @@ class SQLAlchemySaver(SyncFacade):
             await engine.dispose()
 
     async def aclose(self) -> None:
-        if self._worker is not None and self._twin is not None:
-            await asyncio.get_running_loop().run_in_executor(self._worker, self._twin.dispose)
-            self._worker.shutdown()
+        if self._worker is not None:
+            await self._worker.close()
 
     async def _run(self, work: Callable[..., T], *args: Any, atomic: bool) -> T:
         """Run `work(connection, *args)` whole: in a transaction when `atomic`, else autocommit.
@@ -89,8 +88,7 @@ class SQLAlchemySaver(SyncFacade):
         no ping before each use needed.
         """
         if self._worker is not None:
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._worker, self._in_worker, work, args)
+            return await self._worker.run(work, *args)
         try:
             return await self._run_async(work, args, atomic)
         except DBAPIError as exc:
@@ -102,13 +100,6 @@ class SQLAlchemySaver(SyncFacade):
         connect = self.engine.begin() if atomic else self._autocommit.connect()
         async with connect as conn:
             return await conn.run_sync(work, *args)
-
-    def _in_worker(self, work: Callable[..., T], args: tuple[Any, ...]) -> T:
-        """Always a transaction here: the stdlib driver begins one only at the first write, so a
-        read costs nothing extra and every operation's writes commit together."""
-        assert self._twin is not None
-        with self._twin.begin() as conn:
-            return work(conn, *args)
 
     # --- reads ----------------------------------------------------------------------------------
 

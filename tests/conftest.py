@@ -13,6 +13,7 @@ def postgres_url() -> str:
     url = os.environ.get("LABBOT_TEST_POSTGRES_URL")
     if not url:
         pytest.fail(
-            "LABBOT_TEST_POSTGRES_URL is not set: run `export LABBOT_TEST_POSTGRES_URL=$(.ci/postgres.sh start)`"
+            "LABBOT_TEST_POSTGRES_URL is not set: run "
+            "`export LABBOT_TEST_POSTGRES_URL=$(.ci/postgres.sh start)` (scripts/test does)"
         )
     return url

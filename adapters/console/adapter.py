@@ -47,6 +47,7 @@ class ConsoleAdapter:
     _gate_message_id: str = ""
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _threads: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    _shown: dict[str, set[str]] = field(default_factory=dict)  # message id -> lines printed
 
     @property
     def actor(self) -> Actor:
@@ -124,13 +125,23 @@ class ConsoleAdapter:
             return message_id  # someone else's private note
         if message.buttons:
             self._buttons, self._gate_message_id = message.buttons, message_id
+        self._shown[message_id] = set(_lines(message))
         self.console.print(render_message(message))
         return message_id
 
     async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:
+        """A terminal cannot edit what it printed: print what changed (footer, new lines)."""
         if message_id == self._gate_message_id and not message.buttons:
             self._buttons = ()
         if message.footer:
             self.console.print(f"[bold]{message.footer}[/bold]")
-        else:
-            self.console.print(render_message(message))
+            return
+        shown = self._shown.setdefault(message_id, set())
+        for line in _lines(message):
+            if line not in shown:
+                shown.add(line)
+                self.console.print(f"  {line}", highlight=False)
+
+
+def _lines(message: Message) -> list[str]:
+    return [line for block in message.blocks for line in block.text.splitlines()]

@@ -36,7 +36,7 @@ class SlackAdapter:
         self.app = build_app(client, self.listeners, signing_secret)
 
     async def run(self, handler: EventHandler) -> None:
-        self.listeners.handler = handler
+        self.listeners.attach(handler)
         await self.transport.serve(self.app)
 
     async def idle(self) -> None:

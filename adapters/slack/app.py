@@ -3,7 +3,9 @@
 Every listener acks at once and hands the translated event to the bot in a background task:
 Slack wants an answer within 3 s and a workflow step can take minutes. The app runs with
 `process_before_response=True`, so bolt returns the ack as soon as the listener returns instead
-of polling for it, and the background work is ours to track (`idle()` waits for it).
+of polling for it, and the background work is ours to track (`idle()` waits for it). The
+listeners may run on the HTTP server's own loop (see transport.py): the work always goes to the
+loop the adapter runs on, the bot's.
 """
 
 from __future__ import annotations
@@ -11,10 +13,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import threading
 from collections.abc import Awaitable, Callable, Coroutine
+from concurrent.futures import Future
 from typing import Any
 
 from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncBoltContext, AsyncRespond
+from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
 from slack_bolt.response import BoltResponse
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
@@ -37,11 +42,13 @@ class Listeners:
 
     def __init__(self, client: AsyncWebClient, open_thread: OpenThread) -> None:
         self.handler: EventHandler | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None  # the bot's, set when the adapter runs
         self._client = client
         self._open_thread = open_thread
         self._names = NameCache(client)
         self._recent = RecentKeys()
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._pending: set[Future[None]] = set()
+        self._pending_lock = threading.Lock()
 
     def register(self, app: AsyncApp) -> None:
         app.use(self._once)
@@ -52,10 +59,18 @@ class Listeners:
         app.action("labbot:modify")(self._on_modify)
         app.view(inbound.MODIFY_CALLBACK)(self._on_feedback)
 
+    def attach(self, handler: EventHandler) -> None:
+        """Deliver events to `handler` on the calling (the bot's) event loop."""
+        self.handler, self.loop = handler, asyncio.get_running_loop()
+
     async def idle(self) -> None:
         """Wait until every event handed over so far has been handled."""
-        while self._tasks:
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+        while True:
+            with self._pending_lock:
+                pending = [asyncio.wrap_future(f) for f in self._pending]
+            if not pending:
+                return
+            await asyncio.gather(*pending, return_exceptions=True)
 
     # --- middleware and listeners (bolt passes arguments by name) -------------------------------
 
@@ -97,9 +112,17 @@ class Listeners:
     # --- background work ----------------------------------------------------------------------
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.create_task(self._guard(work))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        if self.loop is None:
+            work.close()
+            raise RuntimeError("Slack delivery before the adapter runs")
+        future = asyncio.run_coroutine_threadsafe(self._guard(work), self.loop)
+        with self._pending_lock:
+            self._pending.add(future)
+        future.add_done_callback(self._forget)
+
+    def _forget(self, future: Future[None]) -> None:
+        with self._pending_lock:
+            self._pending.discard(future)
 
     async def _guard(self, work: Coroutine[Any, Any, None]) -> None:
         try:
@@ -108,8 +131,7 @@ class Listeners:
             log.exception("handling a Slack delivery failed")
 
     async def _deliver(self, event: ChatEvent) -> None:
-        if self.handler is None:
-            raise RuntimeError("Slack delivery before the adapter runs")
+        assert self.handler is not None  # set with the loop, see _spawn
         await self.handler(event)
 
     async def _request(self, event: dict[str, Any], bot_user_id: str) -> None:
@@ -151,6 +173,18 @@ class Listeners:
         await self._deliver(inbound.decision_from_submission(body, actor))
 
 
+class _SameTokenNote(logging.Filter):
+    """bolt reads SLACK_BOT_TOKEN from the environment and warns that the client's token wins;
+    it is the same token (settings read the same variable), so the warning only misleads."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != warning_client_prioritized_and_token_skipped()
+
+
+bolt_log = logging.getLogger("adapters.slack.bolt")
+bolt_log.addFilter(_SameTokenNote())
+
+
 def build_app(client: AsyncWebClient, listeners: Listeners, signing_secret: str | None) -> AsyncApp:
     """The bolt app; with a signing secret (HTTP mode) every request's signature and timestamp
     are verified (bolt answers 401 to a forged or stale one)."""
@@ -160,6 +194,7 @@ def build_app(client: AsyncWebClient, listeners: Listeners, signing_secret: str 
         request_verification_enabled=signing_secret is not None,
         process_before_response=True,
         raise_error_for_unhandled_request=False,
+        logger=bolt_log,
     )
     listeners.register(app)
     return app

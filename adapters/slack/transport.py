@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import asyncio
+import threading
+from concurrent.futures import Future
 from typing import Protocol
 
 from aiohttp import web
@@ -23,13 +25,33 @@ class Transport(Protocol):
 
 
 class HttpTransport:
-    """Serve `app` on host:port (port 0 picks a free port; `port` holds the bound one)."""
+    """Serve `app` on host:port (port 0 picks a free port; `port` holds the bound one).
+
+    The server runs on its own thread and event loop, so verifying and acking a request never
+    waits behind the bot's work (a workflow step can hold its loop for a while); the listeners
+    hand each event over to the bot's loop.
+    """
 
     def __init__(self, host: str, port: int, path: str = EVENTS_PATH) -> None:
         self.host, self.port, self.path = host, port, path
         self.ready = asyncio.Event()
 
     async def serve(self, app: AsyncApp) -> None:
+        bound: Future[int] = Future()
+        stop: Future[None] = Future()
+        thread = threading.Thread(
+            target=asyncio.run, args=(self._serve(app, bound, stop),), name="slack-http"
+        )
+        thread.start()
+        try:
+            self.port = await asyncio.wrap_future(bound)
+            self.ready.set()
+            await asyncio.Event().wait()
+        finally:
+            stop.set_result(None)
+            await asyncio.to_thread(thread.join)
+
+    async def _serve(self, app: AsyncApp, bound: Future[int], stop: Future[None]) -> None:
         web_app = app.web_app(path=self.path)
         web_app.router.add_get(HEALTH_PATH, _healthy)
         runner = web.AppRunner(web_app, access_log=None)
@@ -37,9 +59,14 @@ class HttpTransport:
         try:
             site = web.TCPSite(runner, self.host, self.port)
             await site.start()
-            self.port = int(runner.addresses[0][1])
-            self.ready.set()
-            await asyncio.Event().wait()
+        except OSError as exc:
+            where = f"{self.host}:{self.port}"
+            bound.set_exception(OSError(exc.errno, f"cannot listen on {where}: {exc.strerror}"))
+            await runner.cleanup()
+            return
+        bound.set_result(int(runner.addresses[0][1]))
+        try:
+            await asyncio.wrap_future(stop)
         finally:
             await runner.cleanup()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from tests.adapters.slack.payloads import click, submission
+from tests.adapters.slack.payloads import click, fixture, submission
 from tests.adapters.slack.stack import slack_lab
 from tests.fakes.slack_api import SlackApiStandIn
 
@@ -94,3 +94,18 @@ async def test_modify_feedback_goes_back_to_the_planner(
     assert "Modification requested by bob" in template.all_text
     assert "use area 1 instead" in template.all_text
     assert again.ts != template.ts
+
+
+async def test_slash_command_change_continues_in_its_own_thread(
+    tmp_path: Path, slack_api: SlackApiStandIn
+) -> None:
+    async with slack_lab(tmp_path, slack_api) as bot:
+        command = fixture("slash_command") | {"text": "configure ospf on all routers"}
+        status, _ = await bot.slack.command(command)
+        assert status == 200
+        opened = await slack_api.wait_for(
+            lambda: next((m for m in slack_api.messages.values() if m.thread_ts is None), None)
+        )
+        template = await bot.gate(opened.ts, "Approve")
+    assert "<@U1> asked via `/labbot`: configure ospf on all routers" in opened.text
+    assert template.thread_ts == opened.ts

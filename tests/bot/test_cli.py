@@ -1,0 +1,83 @@
+"""The `labbot` command as a user runs it: a subprocess, its output and exit code."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO_SCRIPT = """\
+configure ospf on all routers
+as bob
+1
+1
+audit
+"""
+
+
+def labbot(
+    *args: str, cwd: Path, env: dict[str, str] | None = None, stdin: str = ""
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120", **(env or {})},
+    )
+
+
+def test_scripted_demo_configures_ospf_and_audit_names_the_approver(tmp_path: Path) -> None:
+    script = tmp_path / "demo.txt"
+    script.write_text(DEMO_SCRIPT)
+    demo = labbot("demo", "--script", str(script), "--data-dir", "data", cwd=tmp_path)
+    assert demo.returncode == 0, demo.stderr
+    assert "pushed: ✓ 4 ✗ 0 of 4" in demo.stdout
+    assert "✅ Approved by bob" in demo.stdout
+    db = {"LABBOT_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'data' / 'demo.db'}"}
+    audit = labbot("audit", "--format", "json", "--user", "bob", cwd=tmp_path, env=db)
+    assert audit.returncode == 0, audit.stderr
+    resolved = [e for e in json.loads(audit.stdout) if e["kind"] == "resolved"]
+    assert [(e["gate"], e["actor_name"]) for e in resolved] == [
+        ("template", "bob"),
+        ("params", "bob"),
+    ]
+    pushes = labbot("audit", "--format", "csv", "--device", "R1", cwd=tmp_path, env=db)
+    assert pushes.stdout.splitlines()[0].startswith("seq,at,kind")
+    assert ",push," in pushes.stdout and "R1" in pushes.stdout
+    verify = labbot("audit", "verify", cwd=tmp_path, env=db)
+    assert verify.returncode == 0 and "intact" in verify.stdout
+    with sqlite3.connect(tmp_path / "data" / "demo.db") as conn:
+        conn.execute("UPDATE pushes SET status = 'success', detail = 'forged' WHERE device = 'R2'")
+    broken = labbot("audit", "verify", cwd=tmp_path, env=db)
+    assert broken.returncode == 1 and "pushes" in broken.stdout
+
+
+def test_a_bad_setting_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    result = labbot("audit", cwd=tmp_path, env={"LABBOT_DATABASE_URL": "mysql://x/y"})
+    assert result.returncode == 2
+    assert "LABBOT_DATABASE_URL" in result.stderr and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) <= 2
+
+
+def test_unreachable_database_is_one_clear_line(tmp_path: Path) -> None:
+    url = "postgresql+psycopg://labbot@127.0.0.1:9/nowhere"
+    result = labbot("db", "upgrade", cwd=tmp_path, env={"LABBOT_DATABASE_URL": url})
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "127.0.0.1" in result.stderr
+
+
+def test_db_upgrade_and_serve_without_platforms_explain_themselves(tmp_path: Path) -> None:
+    env = {"LABBOT_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'x.db'}"}
+    upgraded = labbot("db", "upgrade", cwd=tmp_path, env=env)
+    assert upgraded.returncode == 0 and "revision" in upgraded.stdout
+    serve = labbot(
+        "serve", cwd=tmp_path, env={**env, "SLACK_BOT_TOKEN": "", "MATRIX_HOMESERVER": ""}
+    )
+    assert serve.returncode == 2 and "no chat platform configured" in serve.stderr
