@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 from rich.console import Console
 
-from bot.audit_view import Format, render_entries
+from bot.audit_view import Format, render_entries, render_summary
 from bot.settings import Settings
 from storage.audit import AuditStore
 from storage.db import make_engine, upgrade_database
@@ -28,13 +28,17 @@ async def print_audit(
     await upgrade_database(settings.database_url)
     engine = make_engine(settings.database_url)
     try:
-        entries = await AuditStore(engine).entries(
+        store = AuditStore(engine)
+        entries = await store.entries(
             change_id=change, user=user, device=device, since=_utc(since), until=_utc(until)
         )
+        summary = await store.change_summary(change) if change else None
     finally:
         await engine.dispose()
-    text = render_entries(entries, fmt, width=Console().width)
-    print(text)
+    print(render_entries(entries, fmt, width=Console().width))
+    if change and fmt == "table" and summary is not None:
+        print()
+        print(render_summary(summary))
 
 
 async def verify_audit(settings: Settings) -> bool:

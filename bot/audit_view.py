@@ -13,6 +13,8 @@ from typing import Any, Literal
 from rich.console import Console
 from rich.table import Table
 
+from storage.audit_records import ChangeSummary, GateSummary
+
 Format = Literal["table", "csv", "json"]
 
 
@@ -88,3 +90,51 @@ def _chat_row(entry: Any, detail_width: int) -> tuple[str, ...]:
         summary,
         (entry.sha256 or "")[:12],
     )
+
+
+def render_summary(summary: ChangeSummary) -> str:
+    """Everything about one change: requester, approvers per gate, pushes, refusals, rollbacks."""
+    lines = [
+        f"{summary.kind} {summary.change_id} requested by {summary.requester_name} "
+        f"({summary.requester_id}) at {_when(summary.at)} in {summary.platform}/{summary.channel}",
+        f"  request: {summary.text}",
+    ]
+    if summary.rollback_of:
+        lines.append(f"  rolls back: {summary.rollback_of}")
+    for gate in summary.gates:
+        lines.append(f"  {gate.gate} gate: {_gate_outcome(gate)}")
+        lines.extend(
+            f"    vote: {vote.choice} by {vote.actor_name} at {_when(vote.at)}, "
+            f"sha256 {vote.content_sha256[:12]}"
+            for vote in gate.votes
+        )
+    lines.extend(
+        f"  push {p.device}: {'✓' if p.status == 'success' else '✗'} {p.status} at {_when(p.at)} "
+        f"lines sha256 {p.lines_sha256[:12]} — {p.detail}"
+        for p in summary.pushes
+    )
+    lines.extend(
+        f"  refused {r.actor_name} at {_when(r.at)} ({r.gate or 'request'}): {r.reason}"
+        for r in summary.refusals
+    )
+    lines.extend(
+        f"  rolled back by {r.change_id} (requested by {r.requester_name} at {_when(r.at)})"
+        for r in summary.rollbacks
+    )
+    lines.extend(f"  outcome: {e.status} at {_when(e.at)} — {e.detail}" for e in summary.events)
+    return "\n".join(lines)
+
+
+def _gate_outcome(gate: GateSummary) -> str:
+    resolution = gate.resolution
+    if resolution is None:
+        return "pending"
+    return (
+        f"{resolution.choice} by {resolution.actor_name} ({resolution.actor_id}) at "
+        f"{_when(resolution.at)}, content sha256 {resolution.content_sha256[:12]}"
+        + (f", feedback: {resolution.feedback}" if resolution.feedback else "")
+    )
+
+
+def _when(at: datetime) -> str:
+    return at.strftime("%Y-%m-%d %H:%M:%S")

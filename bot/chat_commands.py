@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from adapters.chat import Decision, Message, Request
 from bot import messages, presenter
-from bot.audit_view import render_chat_table
+from bot.audit_view import render_chat_table, render_summary
 from bot.commands import Command, CommandError, parse_audit_args
 from bot.service import CommandHandler, DecisionService
 from workflow.library.catalog import Catalog
@@ -37,6 +37,11 @@ async def audit_command(service: DecisionService, request: Request, command: Com
     await service.say(
         request.thread, presenter.present_table(f"Audit: {len(entries)} record(s)", table)
     )
+    summary = await service.audit.change_summary(flt.change_id) if flt.change_id else None
+    if summary is not None:
+        await service.say(
+            request.thread, presenter.present_table("Who confirmed it", render_summary(summary))
+        )
 
 
 async def status_command(service: DecisionService, request: Request, command: Command) -> None:

@@ -63,6 +63,12 @@ async def test_two_users_change_the_lab_and_audit_names_the_approver(
         change = await bot.audit.latest_change_for_thread(THREAD.key)
         assert change is not None
         summary = await bot.audit.change_summary(change.change_id)
+        await bot.service.handle(ask(f"audit change={change.change_id}", "carol"))
+    who = chat.messages()[-1]
+    assert who.text == "Who confirmed it"
+    assert "template gate: approve by bob (console:bob)" in who.blocks[0].text
+    assert "params gate: approve by bob (console:bob)" in who.blocks[0].text
+    assert "push R1: ✓ success" in who.blocks[0].text
     assert "router ospf 1" in lab.device("R1").running_config()
     assert "router ospf 1" in lab.device("R2").running_config()
     assert any("pushed: ✓ 2 ✗ 0 of 2" in text for text in chat.texts())
@@ -225,3 +231,32 @@ async def test_two_processes_on_one_postgres_resume_a_gate_once(
     ]
     assert len(params_gates) == 1 and len(refused) == 1
     assert len(resolved) == 1 and gate is not None and gate.gate == "params"
+
+
+async def test_an_expired_gate_is_refused_and_ends_the_change(tmp_path: Path, lab: Lab) -> None:
+    chat = RecordingAdapter()
+    async with running_bot(tmp_path, lab, chat, gate_ttl_seconds=0.5) as bot:
+        await bot.service.handle(ask(REQUEST, "alice"))
+        await asyncio.sleep(0.6)
+        await bot.service.handle(click(chat, "bob"))
+        outcome = await bot.workflow.outcome(THREAD.key)
+        refusals = [e for e in await bot.audit.entries() if e.kind == "refusal"]
+    assert any("expired" in text for text in chat.said_to("console:bob"))
+    assert outcome is not None and outcome.status == "expired"
+    assert len(refusals) == 1 and "router ospf" not in lab.device("R1").running_config()
+
+
+async def test_modify_sends_feedback_to_the_planner_and_shows_a_new_preview(
+    tmp_path: Path, lab: Lab
+) -> None:
+    chat = RecordingAdapter()
+    async with running_bot(tmp_path, lab, chat) as bot:
+        await bot.service.handle(ask(REQUEST, "alice"))
+        await bot.service.handle(click(chat, "bob"))
+        first = chat.last_gate()[1]
+        await bot.service.handle(click(chat, "bob", "modify", feedback="area=1"))
+        second = chat.last_gate()[1]
+    assert second is not first and "Step 2 of 2" in second.text
+    assert any("area 1" in block.text for block in second.blocks)
+    assert chat.updates[-1][1].footer.startswith("✏️ Modification requested by bob")
+    assert "area=1" in chat.updates[-1][1].footer
