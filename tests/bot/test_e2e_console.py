@@ -260,3 +260,23 @@ async def test_modify_sends_feedback_to_the_planner_and_shows_a_new_preview(
     assert any("area 1" in block.text for block in second.blocks)
     assert chat.updates[-1][1].footer.startswith("✏️ Modification requested by bob")
     assert "area=1" in chat.updates[-1][1].footer
+
+
+async def test_push_gate_waits_for_two_different_approvers(tmp_path: Path, lab: Lab) -> None:
+    chat = RecordingAdapter()
+    async with running_bot(tmp_path, lab, chat, push_approvals=2) as bot:
+        await bot.service.handle(ask(REQUEST, "alice"))
+        await bot.service.handle(click(chat, "bob"))  # template gate: one approval is enough
+        await bot.service.handle(click(chat, "bob"))
+        await bot.service.handle(click(chat, "bob"))  # the same person again does not count
+        assert "router ospf" not in lab.device("R1").running_config()
+        await bot.service.handle(click(chat, "carol"))
+        change = await bot.audit.latest_change_for_thread(THREAD.key)
+        assert change is not None
+        summary = await bot.audit.change_summary(change.change_id)
+    assert any("(1 of 2)" in text for text in chat.texts())
+    assert any("already approved" in text for text in chat.said_to("console:bob"))
+    assert "router ospf 1" in lab.device("R1").running_config()
+    assert summary is not None
+    params = next(g for g in summary.gates if g.gate == "params")
+    assert [v.actor_name for v in params.votes] == ["bob", "carol"]
