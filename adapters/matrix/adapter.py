@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import secrets
 import time
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from aiohttp import ClientError
 from nio import (
     AsyncClient,
     AsyncClientConfig,
@@ -42,6 +44,7 @@ log = logging.getLogger(__name__)
 # brings them (a room joined after start replays its recent history).
 CLOCK_SKEW_MS = 60_000
 RETRY_SECONDS = (1, 2, 5, 10, 30)
+SEND_RETRIES = 3
 
 
 def first_sync_filter() -> dict[str, Any]:
@@ -77,7 +80,11 @@ class MatrixAdapter:
     _encryption_noted: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
-        config = AsyncClientConfig(encryption_enabled=False, store_sync_tokens=False)
+        # nio retries a refused connection forever by default: a wrong homeserver URL would hang
+        # the start. A few quick retries, then the error (the sync loop backs off on its own).
+        config = AsyncClientConfig(
+            encryption_enabled=False, store_sync_tokens=False, max_timeouts=SEND_RETRIES
+        )
         self._client = AsyncClient(
             self.credentials.homeserver, self.credentials.user_id, config=config
         )
@@ -115,14 +122,7 @@ class MatrixAdapter:
             await self._client.close()
 
     async def _first_sync(self) -> str:
-        while True:
-            response = await self._client.sync(
-                timeout=0, full_state=True, sync_filter=first_sync_filter()
-            )
-            if isinstance(response, SyncResponse):
-                break
-            log.warning("first Matrix sync failed: %s; retrying", response)
-            await asyncio.sleep(RETRY_SECONDS[0])
+        response = await self._sync(timeout=0, full_state=True, sync_filter=first_sync_filter())
         await self._accept_invites(response)
         await self._join_configured_rooms()
         for room_id, room in self._client.rooms.items():
@@ -131,22 +131,25 @@ class MatrixAdapter:
         return response.next_batch
 
     async def _sync_forever(self, handler: EventHandler, token: str) -> None:
-        failures = 0
         while True:
-            try:
-                response = await self._client.sync(timeout=self.sync_timeout_ms, since=token)
-            except (OSError, TimeoutError) as exc:
-                response = exc
-            if not isinstance(response, SyncResponse):
-                delay = RETRY_SECONDS[min(failures, len(RETRY_SECONDS) - 1)]
-                log.warning("Matrix sync failed (%s); retrying in %ss", response, delay)
-                failures += 1
-                await asyncio.sleep(delay)
-                continue
-            failures = 0
+            response = await self._sync(timeout=self.sync_timeout_ms, since=token)
             await self._accept_invites(response)
             await self._dispatch(response, handler)
             token = response.next_batch
+
+    async def _sync(self, **options: Any) -> SyncResponse:
+        """One sync, retried with backoff while the homeserver fails or cannot be reached."""
+        for failures in itertools.count():
+            try:
+                response = await self._client.sync(**options)
+            except (ClientError, TimeoutError) as exc:
+                response = exc
+            if isinstance(response, SyncResponse):
+                return response
+            delay = RETRY_SECONDS[min(failures, len(RETRY_SECONDS) - 1)]
+            log.warning("Matrix sync failed (%s); retrying in %ss", response, delay)
+            await asyncio.sleep(delay)
+        raise AssertionError("unreachable")
 
     async def _dispatch(self, response: SyncResponse, handler: EventHandler) -> None:
         for room_id, info in response.rooms.join.items():

@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from aiohttp import ClientError
 from nio import AsyncClient, LoginResponse, WhoamiResponse
 
 log = logging.getLogger(__name__)
@@ -78,7 +79,7 @@ async def log_in(client: AsyncClient, credentials: Credentials, store_dir: Path)
     """Configured token first, then the saved session, then the password (same device id)."""
     try:
         await _authenticate(client, credentials, load_session(store_dir, credentials))
-    except OSError as exc:  # aiohttp's connection errors are OSErrors
+    except (ClientError, TimeoutError) as exc:
         raise MatrixLoginError(
             f"MATRIX_HOMESERVER: cannot reach {credentials.homeserver} ({exc}); check the URL"
         ) from None

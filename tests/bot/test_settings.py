@@ -44,3 +44,16 @@ def test_missing_yaml_file_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path) -
     monkeypatch.setenv("LABBOT_CONFIG", str(tmp_path / "nope.yaml"))
     with pytest.raises(ConfigError, match="LABBOT_CONFIG"):
         load_settings()
+
+
+def test_env_example_documents_every_setting() -> None:
+    from pathlib import Path
+
+    from bot.settings import Settings
+
+    example = (Path(__file__).parents[2] / "deploy" / ".env.example").read_text()
+    documented = {
+        line.split("=", 1)[0].lstrip("# ") for line in example.splitlines() if "=" in line
+    }
+    missing = {f.validation_alias for f in Settings.model_fields.values()} - documented
+    assert not missing, f"deploy/.env.example lacks {sorted(missing)}"
