@@ -19,7 +19,13 @@ COMMAND_WORDS = ("help", "templates", "audit", "status", "cancel", "rollback")
 @dataclass(frozen=True)
 class Actor:
     id: str  # platform user id (U123, @alice:hs, console:alice)
-    name: str  # display name
+    name: str  # display name (what the audit shows beside the id)
+    # platform markup that mentions this user ("<@U123>"); not part of who the actor is
+    mention: str = field(default="", compare=False)
+
+    @property
+    def shown(self) -> str:
+        return self.mention or self.name
 
 
 @dataclass(frozen=True)

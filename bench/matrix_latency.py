@@ -18,6 +18,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -37,13 +38,17 @@ WAIT_SECONDS = 120.0
 
 
 class Timings:
-    def __init__(self) -> None:
-        self.client_ms: list[float] = []
-        self.server_ms: list[float] = []
+    """Milliseconds per decision, by the kind of decision and how it was measured."""
 
-    def add(self, sent_at: float, reaction_ts: int, answer: Event) -> None:
-        self.client_ms.append((time.perf_counter() - sent_at) * 1000)
-        self.server_ms.append(float(answer["origin_server_ts"] - reaction_ts))
+    def __init__(self) -> None:
+        self.rows: dict[tuple[str, str], list[float]] = defaultdict(list)
+
+    def add(self, kind: str, sent_at: float, reaction_ts: int, answer: Event) -> None:
+        client_ms = (time.perf_counter() - sent_at) * 1000
+        server_ms = float(answer["origin_server_ts"] - reaction_ts)
+        for label in (kind, "all"):
+            self.rows[(label, "client")].append(client_ms)
+            self.rows[(label, "server")].append(server_ms)
 
 
 async def decide(
@@ -69,10 +74,10 @@ async def one_change(
         bot_message(room, root, bot_id, is_gate("Step 1 of 2")), within=WAIT_SECONDS
     )
     sent_at, reaction_ts, params = await decide(alice, bob, room, root, bot_id, template, "✅")
-    timings.add(sent_at, reaction_ts, params)
+    timings.add("✅ -> preview", sent_at, reaction_ts, params)
     assert is_gate("Step 2 of 2")(params), params["content"]["body"][:200]
     sent_at, reaction_ts, outcome = await decide(alice, bob, room, root, bot_id, params, "❌")
-    timings.add(sent_at, reaction_ts, outcome)
+    timings.add("❌ -> cancelled", sent_at, reaction_ts, outcome)
 
 
 async def run(synapse: Synapse, decisions: int) -> Timings:
@@ -101,12 +106,14 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def report(timings: Timings) -> None:
-    print(f"reaction -> next thread message, {len(timings.client_ms)} decisions (ms)")
-    print(f"{'':8}{'p50':>8}{'p95':>8}{'max':>8}{'mean':>8}")
-    for name, values in (("client", timings.client_ms), ("server", timings.server_ms)):
+    total = len(timings.rows[("all", "client")])
+    print(f"reaction -> next thread message, {total} decisions (ms)")
+    print(f"{'decision':16}{'clock':8}{'n':>4}{'p50':>8}{'p95':>8}{'max':>8}{'mean':>8}")
+    for (kind, clock), values in sorted(timings.rows.items()):
         row = [percentile(values, 0.5), percentile(values, 0.95), max(values)]
         row.append(statistics.fmean(values))
-        print(f"{name:8}" + "".join(f"{v:8.0f}" for v in row))
+        cells = "".join(f"{v:8.0f}" for v in row)
+        print(f"{kind:16}{clock:8}{len(values):4}{cells}")
 
 
 def main() -> None:

@@ -11,17 +11,21 @@ cannot download its encodings here; the same counter on both sides keeps the rat
 
 The change: OSPF area 0 on a ring of routers, router-id from Loopback0, the point-to-point
 links hardened (network type, cost, MD5 authentication, timers) — what a lab team would ask.
-- template flow: `LLMPlanner` asks once for a template (answer: the template and its schema,
-  shared settings as defaults) and once for parameters (answer: per device only router-id,
-  networks and link interfaces), with every device's interface facts in that one request;
+- template flow: `LLMPlanner` asks once for a template that reads each device's values from
+  `facts` (router-id, addressed interfaces, links), the request's values as defaults; then for
+  parameters: `common` + per-device differences. Two scripted answers, reported separately:
+  "template, defaults": the template gives every value a default, so no parameters call is
+    made (the planner's rule: nothing left for the LLM to decide);
+  "template, common": the MD5 key has no default, so the parameters call is made and answered
+    with {"common": {"md5_key": ...}, "devices": {}}.
+  Each device's lines are rendered by the real checks (`preview_devices`) with its facts.
 - per-device flow: one request per device carrying the same request and that device's facts,
-  answered with the device's complete configuration — the same lines the template renders.
+  answered with the device's complete configuration: exactly the lines the template renders.
 """
 
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import sys
 from typing import Any
 
@@ -29,13 +33,15 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
-from tests.fakes.openai_server import OpenAIStandIn, structured, text
+from tests.fakes.openai_server import OpenAIStandIn, Reply, structured, text
+from workflow.checks import DevicePreview, preview_devices
+from workflow.library.catalog import load_catalog
 from workflow.llm import LLMPlanner
 from workflow.llm.planner import token_usage
 from workflow.llm.prompts import topology_lines
 from workflow.model import DeviceFacts, PlanRequest, TokenUsage, Topology
-from workflow.rendering import render
-from workflow.validation import validate_params, validate_template
+from workflow.safety import DenyList
+from workflow.validation import validate_template
 
 REQUEST = (
     "Configure OSPF area 0 on all routers: router-id from Loopback0, loopback passive, "
@@ -46,16 +52,18 @@ You write the configuration commands for one network device of a lab.
 Answer only the commands, one per line; no `configure terminal`, `end` or `write`."""
 TEMPLATE = """\
 router ospf {{ pid }}
- router-id {{ router_id }}
+ router-id {{ facts.router_id }}
  log-adjacency-changes detail
  auto-cost reference-bandwidth {{ ref_bw }}
- passive-interface {{ loopback }}
- timers throttle spf 10 100 5000
-{% for net in networks %}
- network {{ net|network }} {{ net|wildcard }} area {{ area }}
+{% for i in facts.interfaces if i.loopback %}
+ passive-interface {{ i.name }}
 {% endfor %}
-{% for name in links %}
-interface {{ name }}
+ timers throttle spf 10 100 5000
+{% for i in facts.interfaces if i.address %}
+ network {{ i.address|network }} {{ i.address|wildcard }} area {{ area }}
+{% endfor %}
+{% for n in facts.neighbors %}
+interface {{ n.interface }}
  ip ospf network point-to-point
  ip ospf cost {{ cost }}
  ip ospf authentication message-digest
@@ -64,29 +72,38 @@ interface {{ name }}
  ip ospf dead-interval {{ dead }}
 {% endfor %}
 """
-TEMPLATE_ANSWER: dict[str, Any] = {
-    "name": "ospf-area0-hardened",
-    "description": "OSPF area 0, router-id from Loopback0, hardened point-to-point links",
-    "templates": {"cisco_ios": TEMPLATE},
-    "params_schema": {
-        "router_id": {"type": "ipv4"},
-        "networks": {"type": "list", "items": {"type": "ipv4_network"}},
-        "links": {"type": "list", "items": {"type": "interface"}},
-        "pid": {"type": "int", "default": 1},
-        "area": {"type": "str", "default": "0"},
-        "ref_bw": {"type": "int", "default": 10000},
-        "loopback": {"type": "interface", "default": "Loopback0"},
-        "cost": {"type": "int", "default": 10},
-        "md5_key": {"type": "str", "default": "lab-ospf-key"},
-        "hello": {"type": "int", "default": 10},
-        "dead": {"type": "int", "default": 40},
-    },
-    "example_params": {
-        "router_id": "10.255.0.1",
-        "networks": ["10.0.0.0/30", "10.255.0.1/32"],
-        "links": ["GigabitEthernet0/0"],
-    },
-    "targets": [],
+SHARED_SCHEMA = {  # the shorthand "type=default" the prompt offers
+    "pid": "int=1",
+    "area": "str=0",
+    "ref_bw": "int=10000",
+    "cost": "int=10",
+    "hello": "int=10",
+    "dead": "int=40",
+}
+MD5_KEY = "lab-ospf-key"
+# Scenario -> (the template step's answer, the parameters step's answer or None: no call).
+SCENARIOS: dict[str, tuple[dict[str, Any], dict[str, Any] | None]] = {
+    "defaults": (
+        {
+            "name": "ospf-area0-hardened",
+            "description": "OSPF area 0, router-id from Loopback0, hardened point-to-point links",
+            "templates": {"cisco_ios": TEMPLATE},
+            "params_schema": {**SHARED_SCHEMA, "md5_key": f"str={MD5_KEY}"},
+            "targets": ["*"],
+        },
+        None,
+    ),
+    "common": (
+        {
+            "name": "ospf-area0-hardened",
+            "description": "OSPF area 0, router-id from Loopback0, hardened point-to-point links",
+            "templates": {"cisco_ios": TEMPLATE},
+            "params_schema": {**SHARED_SCHEMA, "md5_key": "str"},
+            "example_params": {"md5_key": "example-key"},
+            "targets": ["*"],
+        },
+        {"common": {"md5_key": MD5_KEY}, "devices": {}},
+    ),
 }
 
 
@@ -126,23 +143,6 @@ def _link_host(index: int, host: int) -> str:
     return f"10.0.{index // 64}.{(index % 64) * 4 + host}/30"
 
 
-def device_params(facts: DeviceFacts) -> dict[str, Any]:
-    """What the LLM answers per device: router-id, networks, links (the rest are defaults)."""
-    addressed = [i for i in facts["interfaces"] if i["address"]]
-    loopback = next(i for i in addressed if i["name"] == "Loopback0")
-    return {
-        "router_id": str(loopback["address"]).split("/")[0],
-        "networks": [str(ipaddress.ip_interface(str(i["address"])).network) for i in addressed],
-        "links": [i["name"] for i in addressed if i["name"] != "Loopback0"],
-    }
-
-
-def rendered(params: dict[str, Any]) -> list[str]:
-    normalized, errors = validate_params(TEMPLATE_ANSWER["params_schema"], params)
-    assert not errors, errors
-    return render(TEMPLATE, normalized)
-
-
 def add(a: TokenUsage, b: TokenUsage) -> TokenUsage:
     return TokenUsage(
         input_tokens=a["input_tokens"] + b["input_tokens"],
@@ -151,22 +151,32 @@ def add(a: TokenUsage, b: TokenUsage) -> TokenUsage:
     )
 
 
-async def template_flow(llm: OpenAIStandIn, model: ChatOpenAI, topology: Topology) -> TokenUsage:
-    answer = {**TEMPLATE_ANSWER, "targets": sorted(topology["devices"])}
-    params = {name: device_params(facts) for name, facts in topology["devices"].items()}
-    llm.script(structured(answer), structured({"device_params": params}))
-    planner = LLMPlanner(model)
+async def template_flow(
+    llm: OpenAIStandIn, model: ChatOpenAI, topology: Topology, scenario: str
+) -> tuple[TokenUsage, dict[str, DevicePreview]]:
+    """The planner's two steps as the graph runs them; the usage and every device's preview."""
+    template_answer, params_answer = SCENARIOS[scenario]
+    replies: list[Reply] = [structured(template_answer)]
+    if params_answer is not None:
+        replies.append(structured(params_answer))
+    llm.script(*replies)
+    planner = LLMPlanner(model, load_catalog())
     request = PlanRequest(text=REQUEST, topology=topology)
     template = await planner.propose_template(request)
     assert validate_template(template) == [], validate_template(template)
     proposal = await planner.propose_params(request, template)
-    return add(template["tokens"], proposal["tokens"])
+    assert llm.pending_replies == 0, f"{scenario}: the planner skipped a scripted call"
+    previews, errors = preview_devices(template, proposal["device_params"], topology, DenyList())
+    assert not errors, errors
+    return add(template["tokens"], proposal["tokens"]), previews
 
 
-async def per_device_flow(llm: OpenAIStandIn, model: ChatOpenAI, topology: Topology) -> TokenUsage:
+async def per_device_flow(
+    llm: OpenAIStandIn, model: ChatOpenAI, topology: Topology, configs: dict[str, list[str]]
+) -> TokenUsage:
     total = TokenUsage(input_tokens=0, output_tokens=0, total_tokens=0)
-    for name, facts in sorted(topology["devices"].items()):
-        llm.script(text("\n".join(rendered(device_params(facts)))))
+    for name in sorted(topology["devices"]):
+        llm.script(text("\n".join(configs[name])))
         facts_lines = "\n".join(topology_lines(topology, [name]))
         human = f"Request: {REQUEST}\nDevice {name}:\n{facts_lines}"
         reply = await model.ainvoke([SystemMessage(PER_DEVICE_SYSTEM), HumanMessage(human)])
@@ -174,34 +184,44 @@ async def per_device_flow(llm: OpenAIStandIn, model: ChatOpenAI, topology: Topol
     return total
 
 
-async def measure(routers: int) -> tuple[TokenUsage, TokenUsage]:
+async def measure(routers: int) -> dict[str, TokenUsage]:
+    """Usage per flow: "per-device" and "template, <scenario>" for each scenario."""
     topology = ring(routers)
+    usage: dict[str, TokenUsage] = {}
+    configs: dict[str, list[str]] | None = None
     with OpenAIStandIn() as llm:
         model = ChatOpenAI(
             api_key=SecretStr("bench"), base_url=llm.base_url, model="bench", max_retries=0
         )
-        return await template_flow(llm, model, topology), await per_device_flow(
-            llm, model, topology
-        )
+        for scenario in SCENARIOS:
+            usage[f"template, {scenario}"], previews = await template_flow(
+                llm, model, topology, scenario
+            )
+            lines = {name: preview["lines"] for name, preview in previews.items()}
+            assert configs is None or lines == configs, "the scenarios render different configs"
+            configs = lines
+        assert configs is not None
+        usage["per-device"] = await per_device_flow(llm, model, topology, configs)
+    return usage
 
 
 def main(argv: list[str]) -> None:
     sizes = [int(arg) for arg in argv] or [10, 50]
-    print(f"{'routers':>7} {'flow':<11} {'input':>7} {'output':>7} {'total':>7}")
+    print(f"{'routers':>7} {'flow':<19} {'input':>7} {'output':>7} {'total':>7}  ratio")
     for routers in sizes:
-        template, per_device = asyncio.run(measure(routers))
-        for label, usage in (("per-device", per_device), ("template", template)):
-            print(
-                f"{routers:>7} {label:<11} {usage['input_tokens']:>7} "
-                f"{usage['output_tokens']:>7} {usage['total_tokens']:>7}"
+        usage = asyncio.run(measure(routers))
+        per_device = usage["per-device"]["total_tokens"]
+        for label, used in usage.items():
+            ratio = used["total_tokens"] / per_device
+            verdict = (
+                ""
+                if label == "per-device"
+                else (f"{ratio:6.1%} ({'meets' if ratio <= 0.25 else 'misses'} the 25 % goal)")
             )
-        ratio = template["total_tokens"] / per_device["total_tokens"]
-        out_ratio = template["output_tokens"] / per_device["output_tokens"]
-        verdict = "meets" if ratio <= 0.25 else "misses"
-        print(
-            f"{routers:>7} ratio       total {ratio:.1%} ({verdict} the 25 % goal), "
-            f"generated {out_ratio:.1%}"
-        )
+            print(
+                f"{routers:>7} {label:<19} {used['input_tokens']:>7} "
+                f"{used['output_tokens']:>7} {used['total_tokens']:>7}  {verdict}".rstrip()
+            )
 
 
 if __name__ == "__main__":

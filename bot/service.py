@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from workflow.model import PushProgress
 
 log = logging.getLogger(__name__)
 
+GATE_IDS_KEPT = 10_000  # gate message ids remembered for adapters that do not send them back
 ThreadLock = Callable[[str], AbstractAsyncContextManager[Any]]
 CommandHandler = Callable[["DecisionService", Request, Command], Any]
 
@@ -52,8 +54,8 @@ class DecisionService:
     thread_lock: ThreadLock
     commands: dict[str, CommandHandler] = field(default_factory=dict)
     clock: Callable[[], datetime] = utc_now
-    # gate interrupt id -> (platform message id, message), to replace the buttons once decided
-    _gate_messages: dict[str, tuple[str, Message]] = field(default_factory=dict)
+    # gate interrupt id -> platform message id, for adapters whose decisions do not carry it
+    _gate_message_ids: OrderedDict[str, str] = field(default_factory=OrderedDict)
 
     async def handle(self, event: ChatEvent) -> None:
         """Entry point for adapters. Never raises for a user's mistake: it answers in the thread."""
@@ -215,7 +217,7 @@ class DecisionService:
 
     async def _resume(self, decision: Decision, gate: Gate) -> None:
         thread = decision.thread
-        await self._mark_decided(gate.interrupt_id, decision)
+        await self._mark_decided(gate, decision)
         pushed_lines = _lines_by_device(gate.payload) if gate.gate == "params" else {}
         gate_decision: GateDecision = {
             "choice": decision.choice,
@@ -237,17 +239,18 @@ class DecisionService:
                 return
         await self._present(thread, step, pushed_lines=pushed_lines)
 
-    async def _mark_decided(self, interrupt_id: str, decision: Decision) -> None:
-        posted = self._gate_messages.pop(interrupt_id, None)
+    async def _mark_decided(self, gate: Gate, decision: Decision) -> None:
+        """Replace the gate's buttons by who decided (any replica can: the gate is in storage)."""
         footer = presenter.decided_footer(
-            decision.choice, decision.actor.name, stamp(self.clock()), decision.feedback
+            decision.choice, decision.actor.shown, stamp(self.clock()), decision.feedback
         )
-        message_id = decision.message_id or (posted[0] if posted else "")
+        message_id = decision.message_id or self._gate_message_ids.pop(gate.interrupt_id, "")
         if not message_id:
             await self.say(decision.thread, Message(footer))
             return
-        base = posted[1] if posted else Message("")
-        await self.adapter.update(decision.thread, message_id, presenter.decided(base, footer))
+        await self.adapter.update(
+            decision.thread, message_id, presenter.decided(_gate_message(gate), footer)
+        )
 
     # --- presenting steps ---------------------------------------------------------------------
 
@@ -258,16 +261,10 @@ class DecisionService:
         self, thread: ThreadRef, step: Step, *, pushed_lines: dict[str, list[str]]
     ) -> None:
         if isinstance(step, Gate):
-            message = presenter.present_gate(
-                step.gate,
-                step.change_id,
-                step.interrupt_id,
-                step.sha256,
-                step.payload,
-                step.expires_at,
-            )
-            message_id = await self.say(thread, message)
-            self._gate_messages[step.interrupt_id] = (message_id, message)
+            message_id = await self.say(thread, _gate_message(step))
+            self._gate_message_ids[step.interrupt_id] = message_id
+            while len(self._gate_message_ids) > GATE_IDS_KEPT:
+                self._gate_message_ids.popitem(last=False)
             return
         await self._finish(thread, step, pushed_lines)
 
@@ -362,6 +359,12 @@ class DecisionService:
     async def _requester_of(self, change_id: str) -> str:
         summary = await self.audit.change_summary(change_id)
         return summary.requester_id if summary else ""
+
+
+def _gate_message(gate: Gate) -> Message:
+    return presenter.present_gate(
+        gate.gate, gate.change_id, gate.interrupt_id, gate.sha256, gate.payload, gate.expires_at
+    )
 
 
 def _lines_by_device(payload: dict[str, Any]) -> dict[str, list[str]]:

@@ -35,6 +35,7 @@ class ReadShape(NamedTuple):
 
 _CHECKPOINT_DATA = ("type", "checkpoint", "blob_versions", "metadata", "run_id")
 _BLOB_COLUMNS = ("thread_id", "checkpoint_ns", "channel", "version", "type", "blob")
+_WRITE_COLUMNS = tuple(c.name for c in WRITES.c)
 _WRITE_KEY = ["thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "idx"]
 
 
@@ -52,9 +53,11 @@ class CheckpointSQL:
             set_={c: upsert.excluded[c] for c in _CHECKPOINT_DATA},
         )
         if not self.sqlite:
-            self._put_with_blobs = self._upsert_checkpoint.add_cte(_unnest_blobs().cte("blobs"))
-        self._insert_writes = insert(WRITES).on_conflict_do_nothing()
-        upsert_w = insert(WRITES)
+            new_blobs = unnest_insert(BLOBS, _BLOB_COLUMNS).on_conflict_do_nothing()
+            self._put_with_blobs = self._upsert_checkpoint.add_cte(new_blobs.cte("blobs"))
+        # PostgreSQL takes a task's writes as arrays in one statement, SQLite as executemany
+        upsert_w = unnest_insert(WRITES, _WRITE_COLUMNS) if not self.sqlite else insert(WRITES)
+        self._insert_writes = upsert_w.on_conflict_do_nothing()
         self._upsert_writes = upsert_w.on_conflict_do_update(
             index_elements=_WRITE_KEY,
             set_={c: upsert_w.excluded[c] for c in ("channel", "type", "blob", "task_path")},
@@ -208,8 +211,8 @@ class CheckpointSQL:
         """Blobs first, then the checkpoint that points at them, so a checkpoint never refers to
         a missing blob. On PostgreSQL both go in one statement: one round trip, atomic."""
         if not self.sqlite:
-            columns = {f"blob_{name}": [r[name] for r in blob_rows] for name in _BLOB_COLUMNS}
-            conn.execute(self._put_with_blobs, {**row, **columns})
+            blobs = as_arrays(BLOBS, _BLOB_COLUMNS, blob_rows)
+            conn.execute(self._put_with_blobs, {**row, **blobs})
             return
         if blob_rows:
             conn.execute(self._insert_blobs, blob_rows)
@@ -218,7 +221,8 @@ class CheckpointSQL:
     def put_writes(self, conn: sa.Connection, rows: list[dict[str, Any]], special: bool) -> None:
         """Special writes (error, interrupt, ...) replace; ordinary ones are insert-or-ignore,
         so writing a task's writes again (a retry) is harmless."""
-        conn.execute(self._upsert_writes if special else self._insert_writes, rows)
+        params = rows if self.sqlite else as_arrays(WRITES, _WRITE_COLUMNS, rows)
+        conn.execute(self._upsert_writes if special else self._insert_writes, params)
 
     def delete_thread(self, conn: sa.Connection, thread_id: str) -> None:
         for table in (CHECKPOINTS, BLOBS, WRITES):
@@ -245,13 +249,19 @@ class CheckpointSQL:
             conn.execute(self.insert(table).from_select(names, rows).on_conflict_do_nothing())
 
 
-def _unnest_blobs() -> Any:
-    """PostgreSQL: INSERT the blobs given as one array per column (`blob_<column>` parameters),
-    so any number of blobs is one prebuilt statement."""
+def unnest_insert(table: sa.Table, columns: tuple[str, ...]) -> Any:
+    """PostgreSQL: INSERT rows given as one array per column (parameters `<table>_<column>`), so
+    any number of rows is one prebuilt statement, one round trip and one commit."""
     arrays = [
-        sa.bindparam(f"blob_{name}", type_=postgresql.ARRAY(BLOBS.c[name].type))
-        for name in _BLOB_COLUMNS
+        sa.bindparam(f"{table.name}_{name}", type_=postgresql.ARRAY(table.c[name].type))
+        for name in columns
     ]
-    rows = sa.func.unnest(*arrays).table_valued(*_BLOB_COLUMNS).render_derived("given")
-    insert = postgresql.insert(BLOBS).from_select(list(_BLOB_COLUMNS), sa.select(rows))
-    return insert.on_conflict_do_nothing()
+    rows = sa.func.unnest(*arrays).table_valued(*columns).render_derived("given")
+    return postgresql.insert(table).from_select(list(columns), sa.select(rows))
+
+
+def as_arrays(
+    table: sa.Table, columns: tuple[str, ...], rows: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The parameters of `unnest_insert`: rows turned into one list per column."""
+    return {f"{table.name}_{name}": [row[name] for row in rows] for name in columns}

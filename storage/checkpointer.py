@@ -34,7 +34,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from storage import prune
 from storage.checkpoint_rows import checkpoint_rows, write_rows
 from storage.checkpoint_sql import CheckpointSQL
-from storage.db import make_engine, sqlite_file_twin, upgrade_engine
+from storage.db import make_engine, sqlite_file_twin, transactional, upgrade_engine
 from storage.sqlite_worker import SQLiteWorker
 from storage.sync_facade import SyncFacade
 
@@ -47,11 +47,22 @@ class SQLAlchemySaver(SyncFacade):
     Built directly, call `await saver.aclose()` when done (it stops the SQLite worker thread).
     """
 
-    def __init__(self, engine: AsyncEngine, *, serde: SerializerProtocol | None = None) -> None:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        *,
+        serde: SerializerProtocol | None = None,
+        autocommit: bool = False,
+    ) -> None:
+        """`autocommit`: `engine` was made with `make_engine(..., autocommit=True)`, so the
+        single-statement operations use it as it is, without switching modes each time."""
         super().__init__(serde=serde)
         self.engine = engine
         self.sql = CheckpointSQL(engine.dialect.name, self.serde)
-        self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self._autocommit = (
+            engine if autocommit else engine.execution_options(isolation_level="AUTOCOMMIT")
+        )
+        self._transactional = transactional(engine) if autocommit else engine
         twin = sqlite_file_twin(engine)
         self._worker = SQLiteWorker(twin) if twin is not None else None
         try:
@@ -65,10 +76,11 @@ class SQLAlchemySaver(SyncFacade):
         cls, url: str, *, serde: SerializerProtocol | None = None
     ) -> AsyncIterator[SQLAlchemySaver]:
         """A ready saver on `url`, its schema migrated to head first (idempotent, serialized)."""
-        engine = make_engine(url, pre_ping=False)  # `_run` retries on a dropped connection
+        # no ping: `_run` retries on a dropped connection; autocommit: see storage.checkpoint_sql
+        engine = make_engine(url, pre_ping=False, autocommit=True)
         try:
-            await upgrade_engine(engine)
-            saver = cls(engine, serde=serde)
+            await upgrade_engine(transactional(engine))
+            saver = cls(engine, serde=serde, autocommit=True)
             try:
                 yield saver
             finally:
@@ -97,7 +109,7 @@ class SQLAlchemySaver(SyncFacade):
             return await self._run_async(work, args, atomic)
 
     async def _run_async(self, work: Callable[..., T], args: tuple[Any, ...], atomic: bool) -> T:
-        connect = self.engine.begin() if atomic else self._autocommit.connect()
+        connect = self._transactional.begin() if atomic else self._autocommit.connect()
         async with connect as conn:
             return await conn.run_sync(work, *args)
 

@@ -52,23 +52,35 @@ def is_sqlite(engine: AsyncEngine | AsyncConnection) -> bool:
     return engine.dialect.name == "sqlite"
 
 
-def make_engine(url: str, *, pre_ping: bool = True) -> AsyncEngine:
+def make_engine(url: str, *, pre_ping: bool = True, autocommit: bool = False) -> AsyncEngine:
     """An async engine tuned for labbot: SQLite in WAL mode with a busy timeout; on PostgreSQL
-    a pool that pings a connection before lending it (`pre_ping=False` is for callers that
-    retry on a dropped connection instead, saving a round trip per checkout)."""
+    a pool that pings a connection before lending it.
+
+    `pre_ping=False` and `autocommit=True` are for a caller whose statements are each complete
+    (the checkpointer): it retries on a dropped connection instead of pinging, and takes a
+    transaction only where it needs one (`transactional(engine)`), saving round trips and mode
+    switches on every use.
+    """
     parsed = parse_url(url)
+    options: dict[str, Any] = {"json_serializer": _json_dumps}
+    if autocommit:
+        options |= {"isolation_level": "AUTOCOMMIT", "pool_reset_on_return": None}
     if parsed.get_backend_name() == "postgresql":
+        connect_args = {"connect_timeout": PG_CONNECT_TIMEOUT_S}
         return create_async_engine(
-            parsed,
-            pool_pre_ping=pre_ping,
-            json_serializer=_json_dumps,
-            connect_args={"connect_timeout": PG_CONNECT_TIMEOUT_S},
+            parsed, pool_pre_ping=pre_ping, connect_args=connect_args, **options
         )
     if parsed.database and parsed.database != ":memory:":
         _make_parent_dir(Path(parsed.database))
-    engine = create_async_engine(parsed, json_serializer=_json_dumps)
+    engine = create_async_engine(parsed, **options)
     event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     return engine
+
+
+def transactional(engine: AsyncEngine) -> AsyncEngine:
+    """`engine` with real transactions, also when it was made with `autocommit=True`."""
+    level = "SERIALIZABLE" if is_sqlite(engine) else "READ COMMITTED"  # the drivers' defaults
+    return engine.execution_options(isolation_level=level)
 
 
 def _json_dumps(value: Any) -> str:

@@ -33,17 +33,22 @@ class SQLiteWorker:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._closed = False
         self._thread = threading.Thread(target=self._serve, name="sqlite-saver", daemon=True)
         self._thread.start()
 
     async def run(self, work: Callable[..., Any], *args: Any) -> Any:
         """`work(connection, *args)` on the worker's thread, committed when this returns."""
+        if self._closed:
+            raise RuntimeError("the SQLite worker is closed: the saver was closed")
         loop = asyncio.get_running_loop()
         job = _Job(work, args, loop, loop.create_future())
         self._jobs.put(job)
         return await job.future
 
     async def close(self) -> None:
+        """Finish the queued work, then stop (and close the thread's connections)."""
+        self._closed = True
         self._jobs.put(None)
         await asyncio.to_thread(self._thread.join)
 

@@ -4,21 +4,28 @@ A template must validate, cover the targets' platform families and render its ex
 a blocked command. Parameters must validate per device, render, and are diffed against each
 device's running config; deny-list hits in the rendered lines are shown at the params gate
 (`blocked`) and refused again at the push.
+
+A template reading `facts` renders its example with the facts of a target of its family, and
+each device with its own; both reviews show the facts used, so their hashes cover them. Facts
+come from the lab (node, port and interface names), so they are checked like parameters: a
+device whose facts hold a line break or control character is not offered at all.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping
+import fnmatch
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from workflow.devices.diffing import preview_diff
 from workflow.errors import TemplateError
-from workflow.model import TemplateProposal, Topology
-from workflow.rendering import render
+from workflow.model import DeviceFacts, TemplateProposal, Topology
+from workflow.rendering import reads_facts, render
 from workflow.safety import DenyList
-from workflow.validation import validate_params, validate_template
+from workflow.template_facts import TemplateFacts, example_facts, lab_facts
+from workflow.validation import text_problem, validate_params, validate_template
 
 
 class BlockedLine(TypedDict):
@@ -33,6 +40,7 @@ class DevicePreview(TypedDict):
     lines: list[str]
     diff: str
     blocked: list[BlockedLine]
+    facts: NotRequired[TemplateFacts]  # the `facts` rendered, when the template reads them
 
 
 @dataclass(frozen=True)
@@ -40,10 +48,57 @@ class TemplateCheck:
     errors: list[str]
     examples: dict[str, list[str]]  # platform family -> example rendering
     blocked: bool  # some error is a deny-list hit (the change ends "blocked", not "failed")
+    example_facts: dict[str, TemplateFacts]  # family -> facts its example read (if it reads any)
 
 
 def usable_devices(topology: Topology) -> list[str]:
     return sorted(name for name, facts in topology["devices"].items() if "error" not in facts)
+
+
+def expand_targets(patterns: Sequence[str], topology: Topology) -> list[str]:
+    """Device names and globs (`R*`, `*`, or `all`) to names: a glob stands for the usable
+    devices it matches; a name, or a glob matching none, is kept as given, so that
+    `target_errors` names it."""
+    usable = usable_devices(topology)
+    names: list[str] = []
+    for pattern in patterns:
+        glob = "*" if pattern.casefold() == "all" else pattern
+        if any(mark in glob for mark in "*?["):
+            matched = [n for n in usable if fnmatch.fnmatch(n.casefold(), glob.casefold())]
+            names.extend(matched or [pattern])
+        else:
+            names.append(pattern)
+    return list(dict.fromkeys(names))
+
+
+def facts_errors(facts: Any, path: str = "") -> list[str]:
+    """Every string in a device's `facts` that could not be printed safely into a config."""
+    if isinstance(facts, str):
+        problem = text_problem(facts)
+        return [f"{path}: {problem}"] if problem else []
+    if isinstance(facts, Mapping):
+        items = [(f"{path}.{key}" if path else str(key), value) for key, value in facts.items()]
+    elif isinstance(facts, list):
+        items = [(f"{path}[{index}]", value) for index, value in enumerate(facts)]
+    else:
+        return []
+    return [error for sub_path, value in items for error in facts_errors(value, sub_path)]
+
+
+def refuse_unsafe_facts(topology: Topology) -> Topology:
+    """The topology with every device whose template facts are unsafe marked unusable, saying
+    why: a name with a line break would print as a second command."""
+    devices = dict(topology["devices"])
+    for name, facts in lab_facts(topology).items():
+        errors = facts_errors(facts, "facts")
+        if errors:
+            refused = DeviceFacts(**devices[name])
+            refused["error"] = (
+                f"its lab facts cannot be used in a configuration ({'; '.join(errors)}); "
+                "rename it in the lab"
+            )
+            devices[name] = refused
+    return Topology(devices=devices, links=topology["links"], unusable=topology["unusable"])
 
 
 def target_errors(proposal: TemplateProposal, topology: Topology) -> list[str]:
@@ -77,15 +132,35 @@ def check_template(
     A template that does not render is already reported by `validate_template`, so its example
     is only left out here.
     """
-    errors = [*validate_template(proposal, deny=deny_list), *target_errors(proposal, topology)]
+    facts = _example_facts(proposal, topology)
+    errors = [
+        *validate_template(proposal, deny=deny_list, example_facts=facts),
+        *target_errors(proposal, topology),
+    ]
     example, _ = validate_params(proposal["params_schema"], proposal["example_params"])
     examples: dict[str, list[str]] = {}
     blocked = False
     for family, source in sorted(proposal["templates"].items()):
         with contextlib.suppress(TemplateError):
-            examples[family] = render(source, example)
+            examples[family] = render(source, example, facts=facts[family])
             blocked = blocked or bool(deny_list.check(examples[family], family))
-    return TemplateCheck(errors=list(dict.fromkeys(errors)), examples=examples, blocked=blocked)
+    return TemplateCheck(
+        errors=list(dict.fromkeys(errors)),
+        examples=examples,
+        blocked=blocked,
+        example_facts={f: v for f, v in facts.items() if reads_facts(proposal["templates"][f])},
+    )
+
+
+def _example_facts(proposal: TemplateProposal, topology: Topology) -> dict[str, TemplateFacts]:
+    """Per family: the facts of its first target, else of a made-up router of that family."""
+    lab = lab_facts(topology)
+    facts: dict[str, TemplateFacts] = {}
+    for name in proposal["targets"]:
+        view = lab.get(name)
+        if view is not None and view["family"] in proposal["templates"]:
+            facts.setdefault(view["family"], view)
+    return {family: facts.get(family) or example_facts(family) for family in proposal["templates"]}
 
 
 def preview_devices(
@@ -100,11 +175,16 @@ def preview_devices(
         for name in sorted(set(device_params) - set(proposal["targets"]))
     ]
     previews: dict[str, DevicePreview] = {}
+    lab = lab_facts(topology)
+    reading = {family for family, source in proposal["templates"].items() if reads_facts(source)}
     for name in proposal["targets"]:
         if name not in device_params:
             errors.append(f"no parameters for {name}")
             continue
-        preview, device_errors = _preview_one(proposal, name, device_params[name], topology)
+        reads = topology["devices"][name]["family"] in reading
+        preview, device_errors = _preview_one(
+            proposal, name, device_params[name], topology, lab.get(name) if reads else None
+        )
         errors.extend(f"{name}: {e}" for e in device_errors)
         if preview is not None:
             facts = topology["devices"][name]
@@ -116,17 +196,27 @@ def preview_devices(
 
 
 def _preview_one(
-    proposal: TemplateProposal, name: str, params: Mapping[str, Any], topology: Topology
+    proposal: TemplateProposal,
+    name: str,
+    params: Mapping[str, Any],
+    topology: Topology,
+    view: TemplateFacts | None,
 ) -> tuple[DevicePreview | None, list[str]]:
+    """`view`: the device's `facts` when its template reads them."""
     facts = topology["devices"][name]
+    if view is not None and (unsafe := facts_errors(view, "facts")):
+        return None, unsafe  # gather already refuses such devices: this is a safety net
     normalized, errors = validate_params(proposal["params_schema"], dict(params))
     if errors:
         return None, errors
     try:
-        lines = render(proposal["templates"][facts["family"]], normalized)
+        lines = render(proposal["templates"][facts["family"]], normalized, facts=view)
     except TemplateError as err:
         return None, [str(err)]
     diff = preview_diff(facts["running_config"], lines, facts["platform"])
-    return DevicePreview(
+    preview = DevicePreview(
         platform=facts["platform"], params=normalized, lines=lines, diff=diff, blocked=[]
-    ), []
+    )
+    if view is not None:
+        preview["facts"] = view
+    return preview, []

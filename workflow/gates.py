@@ -24,14 +24,20 @@ from workflow.checks import DevicePreview
 from workflow.hashing import content_sha256
 from workflow.model import TemplateProposal
 from workflow.state import ChangeState, DecisionRecord, GateInfo, GateName, finish
+from workflow.template_facts import TemplateFacts
 
 Clock = Callable[[], datetime]
 CHOICES = ("approve", "modify", "cancel")
 
 
-def template_payload(template: TemplateProposal, examples: dict[str, list[str]]) -> dict[str, Any]:
-    """What the template reviewer sees: the templates, their schema and an example rendering."""
-    return {
+def template_payload(
+    template: TemplateProposal,
+    examples: dict[str, list[str]],
+    example_facts: dict[str, TemplateFacts],
+) -> dict[str, Any]:
+    """What the template reviewer sees: the templates, their schema and an example rendering;
+    for templates reading `facts`, the facts the example was rendered with."""
+    payload = {
         "name": template["name"],
         "description": template["description"],
         "source": template["source"],
@@ -41,6 +47,9 @@ def template_payload(template: TemplateProposal, examples: dict[str, list[str]])
         "example_params": template["example_params"],
         "example_rendering": examples,
     }
+    if example_facts:
+        payload["example_facts"] = example_facts
+    return payload
 
 
 def params_payload(

@@ -13,7 +13,7 @@ from typing import Any
 from langgraph.config import get_stream_writer
 from langgraph.types import Command
 
-from workflow.checks import check_template, preview_devices, usable_devices
+from workflow.checks import check_template, preview_devices, refuse_unsafe_facts, usable_devices
 from workflow.errors import LabbotError, PlanningError
 from workflow.gates import Clock, open_gate, params_payload, template_payload
 from workflow.hashing import content_sha256
@@ -52,10 +52,12 @@ class Nodes:
                 rollback = await self.gateway.rollback_plan(state["rollback_of"])
         except LabbotError as err:
             return finish("failed", f"could not read the lab: {err}")
-        topology = Topology(
-            devices=facts,
-            links=[asdict(link) for link in links],
-            unusable=[asdict(node) for node in unusable],
+        topology = refuse_unsafe_facts(
+            Topology(
+                devices=facts,
+                links=[asdict(link) for link in links],
+                unusable=[asdict(node) for node in unusable],
+            )
         )
         if not usable_devices(topology):
             reasons = "; ".join(f"{u['name']}: {u['reason']}" for u in topology["unusable"])
@@ -88,7 +90,7 @@ class Nodes:
         check = check_template(template, _topology(state), self.deny_list)
         if check.errors:
             return self._retry_or_end(state, "template", check.errors, blocked=check.blocked)
-        payload = template_payload(template, check.examples)
+        payload = template_payload(template, check.examples, check.example_facts)
         gate = open_gate(state, "template", payload, self.clock, self.gate_ttl_seconds)
         return Command(update={"examples": check.examples, "gate": gate}, goto="template_gate")
 

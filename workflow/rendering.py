@@ -11,6 +11,9 @@ imports are refused (recursion), and output is streamed with a size cap.
 
 Filters: the network filters of `workflow.filters` (netmask, prefixlen, wildcard, network, host,
 broadcast, ip_network, to_cidr, nth_host, ...) on top of Jinja2's built-in ones.
+
+`facts` is reserved: the device's read-only facts (`workflow.template_facts`), given beside the
+parameters and never overridden by one. Like parameters they are data: printed, never evaluated.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ MAX_LOOP_ITERATIONS = 50_000  # all for loops of one render together
 MAX_INT_BITS = 256
 MAX_WIDTH = 200  # width/padding arguments (center, indent, "%200s")
 CACHE_SIZE = 512
+FACTS = "facts"  # the reserved variable holding the device's facts
 
 _REFUSED_NODES: dict[type[nodes.Node], str] = {
     nodes.Macro: "macros",
@@ -243,10 +247,10 @@ def compile_template(source: str) -> Template:
     return template
 
 
-def _generate(template: Template, params: Mapping[str, Any]) -> str:
+def _generate(template: Template, context: dict[str, Any]) -> str:
     chunks: list[str] = []
     size = 0
-    for chunk in template.generate(dict(params)):
+    for chunk in template.generate(context):
         size += len(chunk)
         if size > MAX_OUTPUT_CHARS:
             raise OverflowError(f"the template renders more than {MAX_OUTPUT_CHARS} characters")
@@ -254,13 +258,18 @@ def _generate(template: Template, params: Mapping[str, Any]) -> str:
     return "".join(chunks)
 
 
-def render(source: str, params: Mapping[str, Any]) -> list[str]:
+def render(
+    source: str, params: Mapping[str, Any], *, facts: Mapping[str, Any] | None = None
+) -> list[str]:
     """Render to configuration lines: blank lines dropped, trailing whitespace stripped, leading
-    indentation kept (hierarchical configs). Every line break, including unicode ones, splits."""
+    indentation kept (hierarchical configs). Every line break, including unicode ones, splits.
+    `facts`, when given, is the template's `facts` variable (a parameter of that name is hidden).
+    """
     template = compile_template(source)
+    context = dict(params) if facts is None else {**params, FACTS: facts}
     token = _LOOP_BUDGET.set([MAX_LOOP_ITERATIONS])
     try:
-        text = _generate(template, params)
+        text = _generate(template, context)
     except Exception as exc:  # any fault of the template at run time is the template's error
         raise _error(exc, _template_line(exc)) from None
     finally:
@@ -269,5 +278,13 @@ def render(source: str, params: Mapping[str, Any]) -> list[str]:
 
 
 def template_variables(source: str) -> set[str]:
-    """Variables the template reads from its parameters (globals such as `range` excluded)."""
+    """Variables the template reads (globals such as `range` excluded; `facts` included)."""
     return set(find_undeclared_variables(_parse(source))) - set(_ENV.globals)
+
+
+def reads_facts(source: str) -> bool:
+    """Whether the template reads `facts` (False for one that does not even parse)."""
+    try:
+        return FACTS in template_variables(source)
+    except TemplateError:
+        return False

@@ -16,11 +16,13 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from workflow import template_facts
 from workflow.errors import TemplateError
 from workflow.filters import netmask
 from workflow.model import ParamSpec, TemplateProposal
-from workflow.rendering import compile_template, render, template_variables
+from workflow.rendering import FACTS, compile_template, render, template_variables
 from workflow.safety import DenyList
+from workflow.template_facts import TemplateFacts
 
 MAX_STRING = 1024
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -46,6 +48,16 @@ def _string(value: Any) -> str:
     if len(text) > MAX_STRING:
         raise _Invalid(f"is {len(text)} characters long; the limit is {MAX_STRING}")
     return text
+
+
+def text_problem(text: str) -> str | None:
+    """Why `text` may not be printed into a configuration (line breaks, control characters,
+    Jinja delimiters, length), or None when it may."""
+    try:
+        _string(text)
+    except _Invalid as exc:
+        return str(exc)
+    return None
 
 
 def _integer(value: Any) -> int:
@@ -208,8 +220,10 @@ def _object(
     for name, spec in schema.items():
         if name in params and params[name] is not None:
             normalized[name] = _value(spec, params[name], prefix + name, errors)
-        elif "default" in spec:
-            normalized[name] = copy.deepcopy(spec["default"])
+        elif "default" in spec:  # checked like a value: a default is printed like one
+            default = copy.deepcopy(spec["default"])
+            path = f"{prefix}{name} (default)"
+            normalized[name] = None if default is None else _value(spec, default, path, errors)
         elif spec.get("required", True):
             errors.append(
                 f"param '{prefix}{name}' is required ({spec.get('description', spec['type'])})"
@@ -230,10 +244,20 @@ def validate_params(
 def _schema_errors(schema: Mapping[str, ParamSpec]) -> list[str]:
     errors = []
     for name, spec in schema.items():
-        if not _IDENTIFIER.fullmatch(name) or name.casefold() in _RESERVED:
+        if name == FACTS:
+            errors.append(
+                f"params_schema: {FACTS!r} is reserved for the device's facts, which every "
+                f"template can read ({FACTS}.name, {FACTS}.interfaces, ...); rename the parameter"
+            )
+        elif not _IDENTIFIER.fullmatch(name) or name.casefold() in _RESERVED:
             errors.append(f"params_schema: {name!r} is not usable as a variable name; rename it")
         elif spec.get("type") == "list" and "items" not in spec and "fields" not in spec:
             errors.append(f"params_schema: list '{name}' needs `items` or `fields`")
+        elif spec.get("type") != "list" and spec.get("type") not in _SCALARS:
+            known = ", ".join([*_SCALARS, "list"])
+            errors.append(
+                f"params_schema: '{name}' has the unknown type {spec.get('type')!r} ({known})"
+            )
     return errors
 
 
@@ -242,6 +266,7 @@ def _family_errors(
     source: str,
     schema: Mapping[str, ParamSpec],
     example: Mapping[str, Any] | None,
+    facts: TemplateFacts,
     deny: DenyList,
 ) -> tuple[set[str] | None, list[str]]:
     """(variables the template reads, or None when it does not compile; errors)."""
@@ -253,12 +278,12 @@ def _family_errors(
         return None, [f"{where}: {exc}"]
     errors = [
         f"{where} uses '{name}', which is not in params_schema (add it there or remove it)"
-        for name in sorted(used - set(schema))
+        for name in sorted(used - set(schema) - {FACTS})
     ]
     if errors or example is None:  # example params invalid: rendering would only add noise
         return used, errors
     try:
-        lines = render(source, example)
+        lines = render(source, example, facts=facts)
     except TemplateError as exc:
         return used, [f"{where} fails on example_params: {exc}"]
     if not lines:
@@ -267,8 +292,17 @@ def _family_errors(
     return used, errors
 
 
-def validate_template(proposal: TemplateProposal, *, deny: DenyList | None = None) -> list[str]:
-    """Syntax, variables vs params_schema, example rendering and deny-list, per family."""
+def validate_template(
+    proposal: TemplateProposal,
+    *,
+    deny: DenyList | None = None,
+    example_facts: Mapping[str, TemplateFacts] | None = None,
+) -> list[str]:
+    """Syntax, variables vs params_schema, example rendering and deny-list, per family.
+
+    `facts` is provided, not a parameter: the example renders with `example_facts[family]`
+    (a lab device's facts), else with the made-up `template_facts.example_facts(family)`.
+    """
     if not proposal.get("templates"):
         return ["the proposal has no template (expected one per device family, e.g. cisco_ios)"]
     schema = proposal["params_schema"]
@@ -278,7 +312,10 @@ def validate_template(proposal: TemplateProposal, *, deny: DenyList | None = Non
     used_anywhere: set[str] | None = set()
     for family, source in proposal["templates"].items():
         sample = None if param_errors else example
-        used, family_errors = _family_errors(family, source, schema, sample, deny or DenyList())
+        facts = (example_facts or {}).get(family) or template_facts.example_facts(family)
+        used, family_errors = _family_errors(
+            family, source, schema, sample, facts, deny or DenyList()
+        )
         used_anywhere = None if used is None or used_anywhere is None else used_anywhere | used
         errors.extend(family_errors)
     for name, spec in schema.items():

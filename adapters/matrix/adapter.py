@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import logging
 import secrets
 import time
@@ -139,7 +138,8 @@ class MatrixAdapter:
 
     async def _sync(self, **options: Any) -> SyncResponse:
         """One sync, retried with backoff while the homeserver fails or cannot be reached."""
-        for failures in itertools.count():
+        failures = 0
+        while True:
             try:
                 response = await self._client.sync(**options)
             except (ClientError, TimeoutError) as exc:
@@ -149,7 +149,7 @@ class MatrixAdapter:
             delay = RETRY_SECONDS[min(failures, len(RETRY_SECONDS) - 1)]
             log.warning("Matrix sync failed (%s); retrying in %ss", response, delay)
             await asyncio.sleep(delay)
-        raise AssertionError("unreachable")
+            failures += 1
 
     async def _dispatch(self, response: SyncResponse, handler: EventHandler) -> None:
         for room_id, info in response.rooms.join.items():

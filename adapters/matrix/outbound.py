@@ -28,6 +28,7 @@ PART_CHARS = 16_000
 
 _BOLD = re.compile(r"\*([^*\n]+)\*")
 _CODE = re.compile(r"`([^`\n]+)`")
+_ITALIC = re.compile(r"(?<!\w)_([^_\n]+)_(?!\w)")
 
 
 @dataclass(frozen=True)
@@ -39,16 +40,18 @@ class Part:
 
 
 def inline_html(text: str) -> str:
-    """Escape, then turn the presenter's `*bold*` and `code` marks and newlines into HTML."""
+    """Escape, then turn the presenter's `*bold*`, `_italic_` and `code` marks and newlines
+    into HTML."""
     escaped = html.escape(text, quote=False)
     escaped = _CODE.sub(r"<code>\1</code>", escaped)
     escaped = _BOLD.sub(r"<strong>\1</strong>", escaped)
+    escaped = _ITALIC.sub(r"<em>\1</em>", escaped)
     return escaped.replace("\n", "<br>")
 
 
 def plain(text: str) -> str:
-    """The plain-text body drops the `*bold*` marks (backticks read fine as they are)."""
-    return _BOLD.sub(r"\1", text)
+    """The plain-text body drops the `*bold*` and `_italic_` marks (backticks read fine)."""
+    return _ITALIC.sub(r"\1", _BOLD.sub(r"\1", text))
 
 
 def block_html(block: CodeBlock) -> str:
@@ -73,12 +76,9 @@ def buttons_hint(buttons: tuple[Button, ...]) -> str:
 
 
 def lead_text(message: Message) -> str:
-    parts = [LEVEL_ICON[message.level] + message.text]
-    if message.footer:
-        parts.append(message.footer)
-    if message.buttons:
-        parts.append(buttons_hint(message.buttons))
-    return "\n".join(parts)
+    hint = buttons_hint(message.buttons) if message.buttons else ""
+    parts = [LEVEL_ICON[message.level] + message.text, message.footer, hint]
+    return "\n".join(part for part in parts if part)
 
 
 def split_block(block: CodeBlock, limit: int = PART_CHARS) -> list[CodeBlock]:

@@ -171,7 +171,8 @@ def render(message: Message, *, uploading: bool = True) -> Rendered:
             body.extend(sections)
     notes = _notes(message.attachments, overflow, uploading)
     files = _files([*spilled, *overflow]) if uploading else ()
-    return Rendered(_fallback(escape(text)), [*head, *body, *notes, *tail], files)
+    fallback = _fallback(escape(text.strip() or message.footer or "labbot"))
+    return Rendered(fallback, [*head, *body, *notes, *tail], files)
 
 
 def _notes(

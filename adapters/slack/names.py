@@ -20,7 +20,7 @@ class NameCache:
         self._names: dict[str, str] = {}
 
     async def actor(self, user_id: str, fallback: str = "") -> Actor:
-        return Actor(id=user_id, name=await self.name(user_id, fallback))
+        return Actor(id=user_id, name=await self.name(user_id, fallback), mention=f"<@{user_id}>")
 
     async def name(self, user_id: str, fallback: str = "") -> str:
         if user_id not in self._names:

@@ -12,6 +12,8 @@ from aiohttp import web
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_bolt.async_app import AsyncApp
 
+from workflow.errors import ConfigError
+
 EVENTS_PATH = "/slack/events"  # bolt's default: events, interactivity and the slash command
 HEALTH_PATH = "/healthz"
 
@@ -61,7 +63,11 @@ class HttpTransport:
             await site.start()
         except OSError as exc:
             where = f"{self.host}:{self.port}"
-            bound.set_exception(OSError(exc.errno, f"cannot listen on {where}: {exc.strerror}"))
+            bound.set_exception(
+                ConfigError(
+                    f"--port: cannot listen on {where}: {exc.strerror} (choose another port)"
+                )
+            )
             await runner.cleanup()
             return
         bound.set_result(int(runner.addresses[0][1]))

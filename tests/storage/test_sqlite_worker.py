@@ -1,10 +1,12 @@
-"""The SQLite worker: concurrent operations share one commit, and one failure stays its own."""
+"""The SQLite worker: queued operations share one commit, and one failure stays its own."""
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -26,29 +28,52 @@ def slow_insert(conn: sa.Connection, n: int) -> int:
     return insert(conn, n)
 
 
-async def test_queued_operations_commit_together_and_a_failure_is_isolated(tmp_path: Path) -> None:
+@pytest.fixture
+async def worker(tmp_path: Path) -> AsyncIterator[tuple[SQLiteWorker, list[int]]]:
     engine = sa.create_engine(f"sqlite:///{tmp_path / 'w.db'}")
     with engine.begin() as conn:
         conn.exec_driver_sql("CREATE TABLE rows (n INTEGER)")
     commits: list[int] = []
     sa.event.listen(engine, "commit", lambda _conn: commits.append(1))
     worker = SQLiteWorker(engine)
-    try:
-        first = asyncio.ensure_future(worker.run(slow_insert, 0))
-        await asyncio.sleep(0.05)  # the slow one is running; the next 20 wait in the queue
-        rest = await asyncio.gather(
-            *(worker.run(insert, n) for n in range(1, 21)), return_exceptions=True
-        )
-        assert await first == 0
-    finally:
-        await worker.close()
-    assert next(r for r in rest if not isinstance(r, int)).args == ("unlucky row",)
-    assert [r for r in rest if isinstance(r, int)] == [n for n in range(1, 21) if n != 13]
-    with sa.create_engine(f"sqlite:///{tmp_path / 'w.db'}").connect() as conn:
-        stored = sorted(n for (n,) in conn.exec_driver_sql("SELECT n FROM rows"))
-    assert stored == [n for n in range(21) if n != 13]
-    # 1 for the slow one, then the failed batch of 20 rolled back and replayed one by one
-    assert len(commits) == 1 + 19
+    yield worker, commits
+    await worker.close()
 
-    with pytest.raises(RuntimeError):
-        await worker.run(insert, 99)  # a closed worker takes no more work
+
+async def behind_a_slow_one(worker: SQLiteWorker, numbers: range) -> list[Any]:
+    first = asyncio.ensure_future(worker.run(slow_insert, 0))
+    await asyncio.sleep(0.05)  # the slow one is running; the others wait in the queue
+    rest = await asyncio.gather(*(worker.run(insert, n) for n in numbers), return_exceptions=True)
+    return [await first, *rest]
+
+
+async def stored(worker: SQLiteWorker) -> list[int]:
+    def read(conn: sa.Connection) -> list[int]:
+        return sorted(n for (n,) in conn.exec_driver_sql("SELECT n FROM rows"))
+
+    return list(await worker.run(read))
+
+
+async def test_queued_operations_share_one_commit(worker: tuple[SQLiteWorker, list[int]]) -> None:
+    runner, commits = worker
+    assert await behind_a_slow_one(runner, range(1, 13)) == list(range(13))
+    assert len(commits) == 2  # the slow one, then the twelve that queued behind it
+    assert await stored(runner) == list(range(13))
+
+
+async def test_a_failure_in_a_batch_fails_only_its_own_caller(
+    worker: tuple[SQLiteWorker, list[int]],
+) -> None:
+    runner, _ = worker
+    results = await behind_a_slow_one(runner, range(10, 17))
+    assert [r.args if isinstance(r, Exception) else r for r in results] == [
+        0, 10, 11, 12, ("unlucky row",), 14, 15, 16,
+    ]  # fmt: skip
+    assert await stored(runner) == [0, 10, 11, 12, 14, 15, 16]
+
+
+async def test_a_closed_worker_takes_no_more_work(worker: tuple[SQLiteWorker, list[int]]) -> None:
+    runner, _ = worker
+    await runner.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        await runner.run(insert, 1)

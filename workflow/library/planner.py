@@ -203,6 +203,17 @@ class LibraryPlanner:
     async def propose_params(
         self, request: PlanRequest, template: TemplateProposal
     ) -> ParamsProposal:
+        device_params, problems = self.derive(request, template)
+        if problems:
+            raise PlanningError(_params_help(self._catalog.get(template["name"]), problems))
+        return ParamsProposal(device_params=device_params, tokens=NO_TOKENS)
+
+    def derive(
+        self, request: PlanRequest, template: TemplateProposal
+    ) -> tuple[dict[str, dict[str, Any]], list[str]]:
+        """Each target's params derived from the lab's facts under the request's key=value and
+        phrase values, validated (defaults applied); and what is missing or wrong, per device.
+        Raises PlanningError when the request names a parameter the template does not have."""
         library = self._catalog.get(template["name"])
         parsed = self._parse(request, library)
         device_params: dict[str, dict[str, Any]] = {}
@@ -215,9 +226,7 @@ class LibraryPlanner:
             params, errors = _device_params(library, facts, request, parsed)
             device_params[name] = params
             problems.extend(f"{name}: {error}" for error in errors)
-        if problems:
-            raise PlanningError(_params_help(library, problems))
-        return ParamsProposal(device_params=device_params, tokens=NO_TOKENS)
+        return device_params, problems
 
 
 def _device_params(

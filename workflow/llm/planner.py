@@ -4,6 +4,17 @@ Structured output goes through tool calling (`method="function_calling"`), the f
 OpenAI-compatible servers (vLLM, Ollama, LM Studio, OpenAI itself) accept; `include_raw=True`
 keeps the raw message so its `usage_metadata` becomes the proposal's `TokenUsage`.
 Network and endpoint failures become `PlanningError` with a message naming the fix.
+
+Parameters cost tokens only when the LLM has something to decide. The answer is `common`
+values plus per-device differences (merged here); per-device lab values come from `facts` in
+the template. No LLM call is made, unless the reviewer asked for a change or the last answer
+was refused, when:
+- the template is a built-in one and its parameters derive from the lab's facts and the
+  request's `key=value` / phrase values (as with the library planner) without a gap; when
+  they do not, the LLM is shown the derived values and answers only what to change;
+- the template is the LLM's own and every parameter has a default (the template step already
+  turned the request's values into defaults): every device takes the defaults.
+Either way the parameters gate shows every device's values, and Modify asks the LLM.
 """
 
 from __future__ import annotations
@@ -15,11 +26,14 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
+from workflow.checks import expand_targets
 from workflow.errors import PlanningError
 from workflow.library.catalog import Catalog
+from workflow.library.planner import NO_TOKENS, LibraryPlanner
 from workflow.llm import prompts
-from workflow.llm.schemas import ParamsAnswer, TemplateAnswer
+from workflow.llm.schemas import ParamsAnswer, TemplateAnswer, expand_schema
 from workflow.model import ParamsProposal, PlanRequest, TemplateProposal, TokenUsage
+from workflow.validation import validate_params
 
 AnswerT = TypeVar("AnswerT", bound=BaseModel)
 MATCHES_DESCRIBED = 3  # built-in templates offered with their description; the rest by name
@@ -37,21 +51,22 @@ class LLMPlanner:
         answer, usage = await self._ask(
             TemplateAnswer, prompts.TEMPLATE_SYSTEM, prompts.template_prompt(request, library)
         )
-        if answer.library_template:
+        targets = expand_targets(answer.targets, request.topology)
+        if not answer.templates:  # a built-in template, chosen by name
             families = {
                 facts["family"]
                 for name, facts in request.topology["devices"].items()
-                if name in answer.targets
+                if name in targets
             }
-            proposal = self._library_proposal(answer.library_template, answer.targets, families)
+            proposal = self._library_proposal(answer.name, targets, families)
         else:
             proposal = TemplateProposal(
                 name=answer.name or "custom",
                 description=answer.description,
                 templates=answer.templates,
-                params_schema=cast(Any, answer.params_schema),
+                params_schema=expand_schema(answer.params_schema),
                 example_params=answer.example_params,
-                targets=answer.targets,
+                targets=targets,
                 source="llm",
             )
         proposal["tokens"] = usage
@@ -60,10 +75,33 @@ class LLMPlanner:
     async def propose_params(
         self, request: PlanRequest, template: TemplateProposal
     ) -> ParamsProposal:
-        answer, usage = await self._ask(
-            ParamsAnswer, prompts.PARAMS_SYSTEM, prompts.params_prompt(request, template)
+        derived, problems = self._derive(request, template)
+        revising = bool(request.feedback or request.errors)
+        if not revising and not problems:
+            if derived is not None:
+                return ParamsProposal(device_params=derived, tokens=NO_TOKENS)
+            if not validate_params(template["params_schema"], {})[1]:  # all have defaults
+                return ParamsProposal(
+                    device_params={name: {} for name in template["targets"]}, tokens=NO_TOKENS
+                )
+        human = prompts.params_prompt(request, template, derived, problems)
+        answer, usage = await self._ask(ParamsAnswer, prompts.PARAMS_SYSTEM, human)
+        return ParamsProposal(
+            device_params=answer.device_params(template["targets"], derived), tokens=usage
         )
-        return ParamsProposal(device_params=answer.device_params, tokens=usage)
+
+    def _derive(
+        self, request: PlanRequest, template: TemplateProposal
+    ) -> tuple[dict[str, dict[str, Any]] | None, list[str]]:
+        """A built-in template's parameters derived locally (None for the LLM's own template),
+        and what they lack. The reviewer's feedback is left to the LLM."""
+        if template["source"] != "library" or self._catalog is None:
+            return None, []
+        plain = PlanRequest(text=request.text, topology=request.topology)
+        try:
+            return LibraryPlanner(self._catalog).derive(plain, template)
+        except PlanningError as err:  # e.g. key=value naming no parameter: the LLM sorts it out
+            return {}, [str(err)]
 
     def _library_descriptions(self, text: str) -> dict[str, str]:
         """Matching built-in templates with their descriptions, the others by name only."""

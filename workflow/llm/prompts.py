@@ -1,34 +1,63 @@
 """Every text the LLM reads, in one place.
 
-Prompts stay short on purpose: the template flow's token budget (seed 003: ≤ 25 % of writing
-each device's config) is spent mostly here. The template step sees device names per
-platform family only; the parameters step sees one compact line per target device (interfaces
-and addresses, never running configs).
+Prompts stay short on purpose: the template flow's token budget (seed 003: <= 25 % of writing
+each device's config) is spent mostly here. The template step sees device names per platform
+family only (runs of numbered names as ranges: R1..R50) and learns about `facts`, so templates
+read per-device values from the lab instead of asking for them. The parameters step asks for
+`common` values and per-device differences only; it sees one compact line per target device
+(interfaces and addresses, never running configs) only when the template does not read `facts`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from workflow.llm.schemas import split_common
 from workflow.model import PlanRequest, TemplateProposal, Topology
+from workflow.rendering import reads_facts
 
 TEMPLATE_SYSTEM = """\
-You write Jinja2 templates for network device configuration in a lab.
-Rules:
-- One configuration command per line; no `configure terminal`, `end` or `write`.
-- Never reload, erase, delete, format, change boot settings or debug.
-- Every variable used must be in params_schema. Types: str, int, bool, ipv4, ipv6, ip,
-  ip_interface, ipv4_network, mask, vlan, asn, interface, list (with items or fields).
-- Write one template per platform family of the target devices.
-- If a built-in template does exactly what is asked, answer only its name in
-  library_template and the targets."""
+You write Jinja2 templates for network device configuration.
+- One command per line; no configure terminal, end, write, reload, erase, delete, format,
+  boot or debug.
+- Per-device values come from `facts`: name, router_id, interfaces (name, address as CIDR
+  or none, enabled, loopback), neighbors (interface, device, device_interface, address).
+- Other values are params_schema entries "type" or "type=default" (the request's value);
+  lists {type: list, items or fields}. Types: str int bool ipv4 ipv6 ip ip_interface
+  ipv4_network mask vlan asn interface. Filters: network wildcard netmask prefixlen host.
+- templates: one per platform family; targets: device names or globs (R*).
+- If a built-in template does exactly what is asked, answer only its name and the targets."""
 
 PARAMS_SYSTEM = """\
-You fill in per-device parameters for an approved Jinja2 template.
-Use only the lab facts given (device names, interfaces, addresses).
-Answer parameters for every target device, matching the schema exactly."""
+You set the parameters of an approved Jinja2 template from the request.
+Answer `common` (values for every device) and `devices` (device -> only its values that
+differ); leave out parameters whose default fits."""
+
+FACTS_NOTE = "The template reads each device's facts (interfaces, addresses, neighbors) itself."
+
+_NUMBERED = re.compile(r"^(.*?)([1-9]\d*)$")  # zero-padded names (R01) are never ranged
+
+
+def name_ranges(names: Iterable[str]) -> str:
+    """`R1..R12, SW1, SW2`: three or more consecutively numbered names become one range."""
+    runs: list[list[str]] = []
+    previous: tuple[str, int] | None = None
+    for prefix, number, name in sorted(_numbered(name) for name in set(names)):
+        if number > 0 and previous == (prefix, number - 1):
+            runs[-1].append(name)
+        else:
+            runs.append([name])
+        previous = (prefix, number) if number > 0 else None
+    return ", ".join(f"{r[0]}..{r[-1]}" if len(r) >= 3 else ", ".join(r) for r in runs)
+
+
+def _numbered(name: str) -> tuple[str, int, str]:
+    """(prefix, number, name): sorts R2 before R10; a name without a number gets 0."""
+    match = _NUMBERED.match(name)
+    return (match.group(1), int(match.group(2)), name) if match else (name, 0, name)
 
 
 def topology_lines(topology: Topology, names: Sequence[str] | None = None) -> list[str]:
@@ -54,7 +83,10 @@ def topology_lines(topology: Topology, names: Sequence[str] | None = None) -> li
 def _revision_notes(request: PlanRequest) -> list[str]:
     notes = []
     if request.previous is not None:
-        notes.append("Your previous answer:\n" + _compact(request.previous))
+        previous = request.previous
+        if "device_params" in previous:  # shown in the form the answer takes
+            previous = split_common(previous["device_params"] or {})
+        notes.append("Your previous answer:\n" + _compact(previous))
     if request.errors:
         notes.append("It was rejected:\n" + "\n".join(f"- {e}" for e in request.errors))
     if request.feedback:
@@ -63,12 +95,13 @@ def _revision_notes(request: PlanRequest) -> list[str]:
 
 
 def families_line(topology: Topology) -> str:
-    """`cisco_ios: R1, R2; arista_eos: SW1`: all a template needs to know about the lab."""
+    """`cisco_ios: R1..R9; arista_eos: SW1`: all a template needs to know about the lab."""
     by_family: dict[str, list[str]] = {}
     for name, facts in sorted(topology["devices"].items()):
         if "error" not in facts:
             by_family.setdefault(facts["family"], []).append(name)
-    return "; ".join(f"{family}: {', '.join(names)}" for family, names in sorted(by_family.items()))
+    listed = (f"{family}: {name_ranges(names)}" for family, names in sorted(by_family.items()))
+    return "; ".join(listed)
 
 
 def template_prompt(request: PlanRequest, library: Mapping[str, str]) -> str:
@@ -83,17 +116,32 @@ def template_prompt(request: PlanRequest, library: Mapping[str, str]) -> str:
     return "\n".join(parts)
 
 
-def params_prompt(request: PlanRequest, template: TemplateProposal) -> str:
-    """The human message of the parameters step: the approved template's schema and the lab."""
+def params_prompt(
+    request: PlanRequest,
+    template: TemplateProposal,
+    derived: Mapping[str, Mapping[str, Any]] | None = None,
+    problems: Sequence[str] = (),
+) -> str:
+    """The human message of the parameters step: the approved template's schema, the targets,
+    and the lab's facts unless the template reads them itself. `derived`: values computed
+    locally (a built-in template's), which the answer overrides; `problems`: what they lack."""
     parts = [
         f"Request: {request.text}",
         f"Template {template['name']}: {template['description']}",
         "Schema: " + _compact(template["params_schema"]),
-        "Example: " + _compact(template["example_params"]),
-        "Targets: " + ", ".join(template["targets"]),
-        "Lab:",
-        *topology_lines(request.topology, template["targets"]),
     ]
+    if template["example_params"]:
+        parts.append("Example: " + _compact(template["example_params"]))
+    parts.append("Targets: " + name_ranges(template["targets"]))
+    if all(reads_facts(source) for source in template["templates"].values()):
+        parts.append(FACTS_NOTE)
+    else:
+        parts.extend(["Lab:", *topology_lines(request.topology, template["targets"])])
+    if derived is not None:
+        derived_text = _compact(split_common(derived))
+        parts.append(f"Derived from the lab (answer only changes): {derived_text}")
+    if problems:
+        parts.append("Still missing:\n" + "\n".join(f"- {p}" for p in problems))
     parts.extend(_revision_notes(request))
     return "\n".join(parts)
 

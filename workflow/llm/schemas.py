@@ -2,45 +2,94 @@
 
 Kept loose on purpose (`dict[str, Any]` for schemas and params): the graph validates every
 answer with the same rules as the library's templates, and the errors go back to the LLM.
+Field descriptions are terse: every word here is billed on every request.
+
+Parameters come in two parts, so their cost does not grow with the lab: `common` once, and
+`devices` only for the devices that differ. Per-device values from the lab (addresses,
+neighbors, router-ids) are not asked at all: templates read them from `facts`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 from pydantic import BaseModel, Field
 
+from workflow.model import ParamSpec
+from workflow.validation import validate_params
+
 
 class TemplateAnswer(BaseModel):
-    """A Jinja2 configuration template, or the name of a built-in template that does the job."""
+    """A Jinja2 configuration template, or a built-in one by name (and no templates)."""
 
-    library_template: str | None = Field(
-        None,
-        description="Name of a built-in template that does exactly what is asked; "
-        "null when you write the template yourself.",
-    )
-    targets: list[str] = Field(
-        default_factory=list, description="Names of the devices the request is about."
-    )
-    name: str = Field("custom", description="Short name of your template, e.g. ospf-area0.")
-    description: str = Field("", description="One sentence a reviewer reads first.")
-    templates: dict[str, str] = Field(
-        default_factory=dict,
-        description="Platform family (cisco_ios, arista_eos, ...) -> Jinja2 source, "
-        "one configuration command per line.",
-    )
-    params_schema: dict[str, dict[str, Any]] = Field(
-        default_factory=dict,
-        description="Parameter name -> {type, description, required?, items?, fields?}.",
-    )
+    name: str = "custom"
+    targets: list[str] = Field(default_factory=list)
+    description: str = ""
+    templates: dict[str, str] = Field(default_factory=dict)
+    params_schema: dict[str, Any] = Field(default_factory=dict)
     example_params: dict[str, Any] = Field(
-        default_factory=dict, description="Realistic example values for every parameter."
+        default_factory=dict, description="For params without default"
     )
 
 
 class ParamsAnswer(BaseModel):
-    """Per-device template parameters."""
+    """Template parameters: shared values once, per-device values only where they differ."""
 
-    device_params: dict[str, dict[str, Any]] = Field(
-        description="Device name -> parameters matching the template's schema."
+    common: dict[str, Any] = Field(default_factory=dict, description="Values for every device")
+    devices: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, description="Device -> its values that differ from common"
     )
+
+    def device_params(
+        self, targets: Sequence[str], base: Mapping[str, Mapping[str, Any]] | None = None
+    ) -> dict[str, dict[str, Any]]:
+        """Each target's params: `base` (derived locally), under `common`, under its own.
+
+        Values replace whole (a list in `devices` replaces the common list). Devices answered
+        but not targeted are kept, so the parameters check names them instead of dropping them.
+        """
+        merged = {
+            name: {**(base or {}).get(name, {}), **self.common, **self.devices.get(name, {})}
+            for name in targets
+        }
+        extra = {name: dict(values) for name, values in self.devices.items() if name not in merged}
+        return {**merged, **extra}
+
+
+def split_common(
+    device_params: Mapping[str, Mapping[str, Any]],
+) -> dict[str, dict[str, Any]]:
+    """The reverse of `ParamsAnswer.device_params`: {"common": ..., "devices": ...}, the
+    compact form in which previous or derived parameters are shown to the LLM."""
+    values = list(device_params.values())
+    common = {
+        key: value
+        for key, value in (values[0].items() if values else ())
+        if all(key in other and other[key] == value for other in values[1:])
+    }
+    devices = {
+        name: own
+        for name, params in device_params.items()
+        if (own := {k: v for k, v in params.items() if k not in common})
+    }
+    return {"common": common, "devices": devices}
+
+
+def expand_schema(answered: Mapping[str, Any]) -> dict[str, ParamSpec]:
+    """params_schema as answered, with the shorthand expanded: "ipv4" is {"type": "ipv4"} and
+    "int=10" is {"type": "int", "default": 10}. A default is normalized like a value; one that
+    does not fit its type is left as written, for the template check to report."""
+    schema: dict[str, ParamSpec] = {}
+    for name, spec in answered.items():
+        if isinstance(spec, Mapping):
+            schema[name] = cast(ParamSpec, dict(spec))
+        elif isinstance(spec, str):
+            kind, has_default, default = (part.strip() for part in spec.partition("="))
+            schema[name] = ParamSpec(type=kind)
+            if has_default:
+                normalized, errors = validate_params({name: ParamSpec(type=kind)}, {name: default})
+                schema[name]["default"] = default if errors else normalized[name]
+        else:  # neither form: the check names the type it does not know
+            schema[name] = ParamSpec(type=repr(spec))
+    return schema

@@ -58,6 +58,7 @@ async def test_request_gate_reaction_preview_execute_push_and_audit(
     bob: ChatUser,
 ) -> None:
     simulated, inventory = lab
+    count = len(simulated.devices)
     bot_id = bot_account.user_id
     settings = settings_for(synapse, bot_account, tmp_path, approvers=[bob.user_id])
     async with labbot(settings, inventory) as runtime:
@@ -77,16 +78,16 @@ async def test_request_gate_reaction_preview_execute_push_and_audit(
 
         await bob.say(room, "execute", thread=asked)
         summary = await alice.wait_for(
-            bot_message(room, asked, bot_id, body_has("pushed", "✓ 3")), within=120
+            bot_message(room, asked, bot_id, body_has("pushed", f"✓ {count} ✗ 0 of {count}")), within=120
         )
         await alice.wait_for(edit_of(params["event_id"], "Approved by"))
 
         await alice.say(room, "!labbot audit", thread=asked)
         audit = await alice.wait_for(bot_message(room, asked, bot_id, body_has("Audit:")))
         entries = await runtime.audit.entries()
-    assert "✗ 0" in summary["content"]["body"]
-    for router in ("R1", "R2", "R3"):
-        assert "router ospf" in simulated.device(router).running_config()
+    assert "<pre><code" in summary["content"]["formatted_body"]
+    for device in simulated.devices:
+        assert "router ospf" in device.running_config(), device.name
     assert decisions(entries) == {"template": bob.user_id, "params": bob.user_id}
     decided_rows = [line for line in audit["content"]["body"].splitlines() if "decision" in line]
     assert len(decided_rows) == 2

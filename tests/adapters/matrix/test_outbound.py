@@ -19,19 +19,20 @@ BUTTONS = (
 
 def test_text_and_code_blocks_become_html_with_a_plain_fallback() -> None:
     message = Message(
-        "*Step 2* for `chg-1` <b>not html</b>",
+        "*Step 2* for `chg-1` <b>not html</b>\n_expires soon_ in snake_case_name",
         blocks=(CodeBlock("ip address 10.0.0.1 255.0.0.0\n<&>", "text", "R1 configuration"),),
     )
     [content] = outbound.message_contents(message)
     assert content["msgtype"] == "m.notice"
     assert content["format"] == "org.matrix.custom.html"
     assert content["formatted_body"] == (
-        "<p><strong>Step 2</strong> for <code>chg-1</code> &lt;b&gt;not html&lt;/b&gt;</p>"
+        "<p><strong>Step 2</strong> for <code>chg-1</code> &lt;b&gt;not html&lt;/b&gt;<br>"
+        "<em>expires soon</em> in snake_case_name</p>"
         "<p><strong>R1 configuration</strong></p>"
         '<pre><code class="language-text">ip address 10.0.0.1 255.0.0.0\n&lt;&amp;&gt;</code></pre>'
     )
     assert content["body"] == (
-        "Step 2 for `chg-1` <b>not html</b>\n"
+        "Step 2 for `chg-1` <b>not html</b>\nexpires soon in snake_case_name\n"
         "R1 configuration\n```text\nip address 10.0.0.1 255.0.0.0\n<&>\n```"
     )
 
@@ -102,6 +103,8 @@ def test_an_edit_replaces_the_first_event_and_drops_the_buttons() -> None:
     new = content["m.new_content"]
     assert new["body"] == "Step 2\n✅ Approved by Bob at 12:00"
     assert "org.labbot.gate" not in new and "React" not in new["body"]
+    footer_only = outbound.edit_content("$gate", Message("", footer="❌ Cancelled by Bob"))
+    assert footer_only["m.new_content"]["body"] == "❌ Cancelled by Bob"
 
 
 def test_reactions_annotate_the_gate() -> None:

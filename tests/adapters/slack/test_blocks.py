@@ -102,6 +102,10 @@ def test_attachments_become_files_and_an_update_does_not_upload_again() -> None:
     assert render(message, uploading=False).files == ()
 
 
+def test_a_message_without_text_still_has_a_notification_text() -> None:
+    assert render(Message("", footer="✅ Approved by bob")).text == "✅ Approved by bob"
+
+
 def test_level_and_fallback_text() -> None:
     rendered = render(Message("x" * 5000, level="error"))
     assert rendered.text.startswith(":x: ") and len(rendered.text) == 3000

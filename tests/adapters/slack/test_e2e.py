@@ -24,13 +24,13 @@ async def test_mention_to_pushed_change_and_audit(
 
         await bot.slack.interaction(click(template, "Approve", user="U2", name="bob"))
         preview = await bot.gate(thread, "Execute")
-        assert template.buttons == [] and "Approved by bob" in template.all_text
+        assert template.buttons == [] and "Approved by <@U2>" in template.all_text
         execute = next(b for b in preview.buttons if b["text"]["text"] == "Execute")
         assert execute["style"] == "primary" and execute["confirm"]
 
         await bot.slack.interaction(click(preview, "Execute", user="U2", name="bob"))
         summary = await bot.said(thread, "pushed")
-        assert preview.buttons == [] and "Approved by bob" in preview.all_text
+        assert preview.buttons == [] and "Approved by <@U2>" in preview.all_text
         for router in ROUTERS:
             assert "router ospf" in bot.lab.device(router).running_config()
             assert f"✓ {router}" in summary.all_text
@@ -91,7 +91,7 @@ async def test_modify_feedback_goes_back_to_the_planner(
         await bot.slack.interaction(submission(view, "use area 1 instead", user="U2"))
         again = await bot.gate(thread, "Approve", newer_than=template.ts)
     assert template.buttons == []
-    assert "Modification requested by bob" in template.all_text
+    assert "Modification requested by <@U2>" in template.all_text
     assert "use area 1 instead" in template.all_text
     assert again.ts != template.ts
 
