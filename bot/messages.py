@@ -8,7 +8,7 @@ parameters, you approve the rendered preview, then I push and report each device
 
 Ask for a change in plain words, for example:
   configure OSPF area 0 on all routers
-  apply ntp to R1,R2 server=10.0.0.1
+  apply ntp to R1,R2 servers=10.0.0.1
 Commands:
   help                      this text
   templates [NAME]          the template library, or one template

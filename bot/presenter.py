@@ -180,7 +180,8 @@ def present_result(
     title = messages.FINISHED_TITLE.get(status, "Change {change_id}").format(change_id=change_id)
     if result is None:
         return Message(
-            text=f"{title}. {message}".strip(), level="success" if status == "done" else "warning"
+            text=f"{title}: {message}" if message else f"{title}.",
+            level="success" if status == "done" else "warning",
         )
     summary = f"{title}: ✓ {result['successful']} ✗ {result['failed']} of {result['total']}"
     if result.get("error"):

@@ -101,8 +101,8 @@ def _make_parent_dir(path: Path) -> None:
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     """WAL lets readers run beside the writer; the busy timeout makes writers wait, not fail."""
     cursor = dbapi_connection.cursor()
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")  # first: WAL needs a lock
     cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
 

@@ -17,7 +17,7 @@ import logging
 import secrets
 import time
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -176,9 +176,7 @@ class MatrixAdapter:
         sender = str(source.get("sender", ""))
         event = inbound.translate(room_id, source, self._actor(room_id, sender), self.bot)
         if event is not None:
-            task = asyncio.create_task(self._deliver(event, handler))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._spawn(self._deliver(event, handler))
 
     async def _deliver(self, event: inbound.Inbound, handler: EventHandler) -> None:
         try:
@@ -272,7 +270,7 @@ class MatrixAdapter:
             self._last_in_thread[thread.key] = event_id
             if not first_id:
                 first_id = event_id
-                await self._remember_gate(thread, event_id, threaded)
+                self._remember_gate(thread, event_id, threaded)
         return first_id
 
     async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:
@@ -280,18 +278,27 @@ class MatrixAdapter:
             thread.channel, "m.room.message", outbound.edit_content(message_id, message)
         )
 
-    async def _remember_gate(
-        self, thread: ThreadRef, event_id: str, content: dict[str, Any]
-    ) -> None:
-        """Index a gate message and add the reactions people click to decide it."""
+    def _remember_gate(self, thread: ThreadRef, event_id: str, content: dict[str, Any]) -> None:
+        """Index a gate message and add the reactions people click to decide it. The reactions
+        are a convenience: they go out in the background, not holding up the thread."""
         source = {"sender": self._client.user_id, "event_id": event_id, "content": content}
         gate = inbound.gate_ref(thread.channel, source, self._client.user_id)
-        if gate is None:
-            return
-        self._gates.remember(gate)
-        for choice in gate.choices:
-            key = outbound.REACTION_KEYS[choice]
-            await self._send(thread.channel, "m.reaction", outbound.reaction_content(event_id, key))
+        if gate is not None:
+            self._gates.remember(gate)
+            self._spawn(self._add_reactions(gate))
+
+    async def _add_reactions(self, gate: inbound.GateRef) -> None:
+        try:
+            for choice in gate.choices:
+                content = outbound.reaction_content(gate.event_id, outbound.REACTION_KEYS[choice])
+                await self._send(gate.thread.channel, "m.reaction", content)
+        except (MatrixSendError, ClientError, TimeoutError) as exc:
+            log.warning("cannot add the decision reactions to %s: %s", gate.event_id, exc)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _send(self, room_id: str, event_type: str, content: dict[str, Any]) -> str:
         response = await self._client.room_send(room_id, event_type, content)

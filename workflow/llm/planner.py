@@ -24,19 +24,19 @@ from typing import Any, TypeVar, cast
 import openai
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from workflow.checks import expand_targets
 from workflow.errors import PlanningError
 from workflow.library.catalog import Catalog
 from workflow.library.planner import NO_TOKENS, LibraryPlanner
 from workflow.llm import prompts
-from workflow.llm.schemas import ParamsAnswer, TemplateAnswer, expand_schema
+from workflow.llm.schemas import ParamsAnswer, TemplateAnswer, expand_schema, tool_definition
 from workflow.model import ParamsProposal, PlanRequest, TemplateProposal, TokenUsage
 from workflow.validation import validate_params
 
 AnswerT = TypeVar("AnswerT", bound=BaseModel)
-MATCHES_DESCRIBED = 3  # built-in templates offered with their description; the rest by name
+MATCHES_DESCRIBED = 3  # built-in templates offered (those matching the request best)
 
 
 class LLMPlanner:
@@ -104,11 +104,14 @@ class LLMPlanner:
             return {}, [str(err)]
 
     def _library_descriptions(self, text: str) -> dict[str, str]:
-        """Matching built-in templates with their descriptions, the others by name only."""
+        """The built-in templates matching the request's words, with their descriptions.
+
+        The others are not listed: every name costs tokens on every request, and a template
+        the request's words do not match is rarely the one that does exactly what is asked.
+        """
         if self._catalog is None:
             return {}
-        matches = {t.name: t.description for t in self._catalog.match(text)[:MATCHES_DESCRIBED]}
-        return {**matches, **{n: "" for n in self._catalog.names() if n not in matches}}
+        return {t.name: t.description for t in self._catalog.match(text)[:MATCHES_DESCRIBED]}
 
     def _library_proposal(
         self, name: str, targets: list[str], families: set[str]
@@ -128,7 +131,7 @@ class LLMPlanner:
         self, schema: type[AnswerT], system: str, human: str
     ) -> tuple[AnswerT, TokenUsage]:
         runnable = self._model.with_structured_output(
-            schema, method="function_calling", include_raw=True
+            tool_definition(schema), method="function_calling", include_raw=True
         )
         messages = [SystemMessage(system), HumanMessage(human)]
         try:
@@ -136,13 +139,17 @@ class LLMPlanner:
         except openai.APIError as err:
             raise PlanningError(describe_llm_failure(err, self._model)) from err
         usage = token_usage(result["raw"])
-        if result.get("parsing_error") is not None or result.get("parsed") is None:
-            raise PlanningError(
-                "the LLM's answer did not match the expected format "
-                f"({result.get('parsing_error') or 'no structured answer'}); "
-                "try again or use a model that supports tool calling"
-            )
-        return cast(AnswerT, result["parsed"]), usage
+        problem = result.get("parsing_error")
+        if problem is None and result.get("parsed") is not None:
+            try:
+                return schema.model_validate(result["parsed"]), usage
+            except ValidationError as err:
+                problem = err
+        raise PlanningError(
+            "the LLM's answer did not match the expected format "
+            f"({problem or 'no structured answer'}); "
+            "try again or use a model that supports tool calling"
+        )
 
 
 def token_usage(message: Any) -> TokenUsage:

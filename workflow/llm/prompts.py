@@ -20,21 +20,19 @@ from workflow.model import PlanRequest, TemplateProposal, Topology
 from workflow.rendering import reads_facts
 
 TEMPLATE_SYSTEM = """\
-You write Jinja2 templates for network device configuration.
-- One command per line; no configure terminal, end, write, reload, erase, delete, format,
-  boot or debug.
-- Per-device values come from `facts`: name, router_id, interfaces (name, address as CIDR
-  or none, enabled, loopback), neighbors (interface, device, device_interface, address).
-- Other values are params_schema entries "type" or "type=default" (the request's value);
-  lists {type: list, items or fields}. Types: str int bool ipv4 ipv6 ip ip_interface
-  ipv4_network mask vlan asn interface. Filters: network wildcard netmask prefixlen host.
-- templates: one per platform family; targets: device names or globs (R*).
-- If a built-in template does exactly what is asked, answer only its name and the targets."""
+You write Jinja2 templates of network device configuration: one command per line; no
+configure terminal, end, write or destructive commands (reload, erase, delete, boot, debug).
+Per-device values: facts.name, facts.router_id, facts.interfaces (name, address as CIDR or
+none, enabled, loopback), facts.neighbors (interface, device, device_interface, address).
+Other values go in params_schema as "type" or "type=default" (the request's value), lists as
+{type: list, items or fields}. Types: str int bool ipv4 ipv6 ip ip_interface ipv4_network
+mask vlan asn interface. Filters: network wildcard netmask prefixlen host.
+templates: one per platform family. targets: device names or globs (R*)."""
 
 PARAMS_SYSTEM = """\
-You set the parameters of an approved Jinja2 template from the request.
-Answer `common` (values for every device) and `devices` (device -> only its values that
-differ); leave out parameters whose default fits."""
+You set the parameters of an approved Jinja2 template from the request. Answer `common`
+(values for every device) and `devices` (device -> only its values that differ); leave out
+parameters whose default fits."""
 
 FACTS_NOTE = "The template reads each device's facts (interfaces, addresses, neighbors) itself."
 
@@ -105,13 +103,12 @@ def families_line(topology: Topology) -> str:
 
 
 def template_prompt(request: PlanRequest, library: Mapping[str, str]) -> str:
-    """The human message of the template step. `library`: built-in name -> description (the
-    ones matching the request), or -> "" (the others, listed by name only)."""
+    """The human message of the template step. `library`: built-in name -> description, for
+    the built-in templates matching the request (none: no built-in template is offered)."""
     parts = [f"Request: {request.text}", f"Devices: {families_line(request.topology)}"]
     if library:
-        parts.append(
-            "Built-in templates: " + "; ".join(f"{n} ({d})" if d else n for n, d in library.items())
-        )
+        listed = "; ".join(f"{name} ({text})" for name, text in library.items())
+        parts.append(f"Built-in templates (answer only name and targets to use one): {listed}")
     parts.extend(_revision_notes(request))
     return "\n".join(parts)
 

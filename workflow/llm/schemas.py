@@ -14,10 +14,33 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
+from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel, Field
 
 from workflow.model import ParamSpec
 from workflow.validation import validate_params
+
+
+def tool_definition(model: type[BaseModel]) -> dict[str, Any]:
+    """The OpenAI tool for `model`, without what JSON Schema implies anyway (defaults,
+    `additionalProperties: true`): every request carries it, so every token is paid again.
+    The answer is still validated by `model` itself."""
+
+    def trim(node: Any) -> Any:
+        if isinstance(node, list):
+            return [trim(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        kept = {
+            key: value
+            for key, value in node.items()
+            if key != "default" and not (key == "additionalProperties" and value is True)
+        }
+        if isinstance(kept.get("properties"), dict):  # property names are not keywords
+            kept["properties"] = {name: trim(v) for name, v in kept["properties"].items()}
+        return {key: value if key == "properties" else trim(value) for key, value in kept.items()}
+
+    return cast(dict[str, Any], trim(convert_to_openai_tool(model)))
 
 
 class TemplateAnswer(BaseModel):
