@@ -11,9 +11,11 @@ cannot download its encodings here; the same counter on both sides keeps the rat
 
 The change: OSPF area 0 on a ring of routers, router-id from Loopback0, the point-to-point
 links hardened (network type, cost, MD5 authentication, timers) — what a lab team would ask.
-- template flow: `LLMPlanner` asks once for a template that reads each device's values from
-  `facts` (router-id, addressed interfaces, links), the request's values as defaults; then for
-  parameters: `common` + per-device differences. Two scripted answers, reported separately:
+- template flow: `LLMPlanner`, with the built-in library as `make_llm_planner` wires it (the
+  matching built-in templates are offered in the prompt), asks once for a template that reads
+  each device's values from `facts` (router-id, addressed interfaces, links), the request's
+  values as defaults; then for parameters: `common` + per-device differences. The cost no
+  longer grows with the lab. Two scripted answers, reported separately:
   "template, defaults": the template gives every value a default, so no parameters call is
     made (the planner's rule: nothing left for the LLM to decide);
   "template, common": the MD5 key has no default, so the parameters call is made and answered

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import logging
 
 from adapters.chat import ChatAdapter
+from bot.health import wait_for_database
 from bot.settings import Settings
 from bot.wiring import open_runtime
 from workflow.errors import ConfigError
@@ -21,6 +23,8 @@ NOTHING_CONFIGURED = (
     "`labbot demo` needs none"
 )
 FACTORIES = {"slack": "bot.serve_slack", "matrix": "bot.serve_matrix"}
+OUR_LOGGERS = ("bot", "adapters", "workflow", "storage")
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
 def configured_platforms(settings: Settings) -> list[str]:
@@ -51,7 +55,16 @@ async def run_adapter(settings: Settings, adapter: ChatAdapter) -> None:
         await adapter.run(runtime.service.handle)
 
 
+def configure_logging() -> None:
+    """A service logs to stderr: labbot's own news from INFO up, the libraries' from WARNING."""
+    logging.basicConfig(level=logging.WARNING, format=LOG_FORMAT)
+    for name in OUR_LOGGERS:
+        logging.getLogger(name).setLevel(logging.INFO)
+
+
 async def run_serve(settings: Settings, *, http: bool, host: str, port: int) -> None:
+    configure_logging()
+    await wait_for_database(settings.database_url, within=settings.db_wait_seconds)
     adapters = await make_adapters(settings, http=http, host=host, port=port)
     async with asyncio.TaskGroup() as group:
         for adapter in adapters:

@@ -1,8 +1,9 @@
 """`labbot serve` for Slack: settings → a checked `SlackAdapter`.
 
 Socket Mode (SLACK_APP_TOKEN) is the default; `--http` serves bolt's /slack/events and verifies
-every request with SLACK_SIGNING_SECRET. The bot token is checked with auth.test before serving,
-so a wrong token or an unreachable SLACK_API_URL is one clear line, not a traceback later.
+every request with SLACK_SIGNING_SECRET, beside /healthz (the database answers) and /metrics.
+The bot token is checked with auth.test before serving, so a wrong token or an unreachable
+SLACK_API_URL is one clear line, not a traceback later.
 """
 
 from __future__ import annotations
@@ -13,6 +14,9 @@ from slack_sdk.errors import SlackApiError
 
 from adapters.chat import ChatAdapter
 from adapters.slack import SlackAdapter, slack_adapter
+from adapters.slack.transport import OpsEndpoints
+from bot.health import DatabaseHealth
+from bot.metrics import process_metrics
 from bot.settings import Settings
 from workflow.errors import ConfigError
 
@@ -47,7 +51,13 @@ def build(settings: Settings, *, http: bool, host: str, port: int) -> SlackAdapt
         http=http,
         host=host,
         port=port,
+        ops=ops_endpoints(settings) if http else None,
     )
+
+
+def ops_endpoints(settings: Settings) -> OpsEndpoints:
+    health = DatabaseHealth(settings.database_url)
+    return OpsEndpoints(health=health.problem, metrics=process_metrics().exposition)
 
 
 async def check_token(adapter: SlackAdapter, api_url: str) -> None:

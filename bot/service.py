@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
@@ -18,6 +19,7 @@ from typing import Any
 from adapters.chat import Actor, ChatAdapter, ChatEvent, Decision, Message, Request, ThreadRef
 from bot import messages, presenter
 from bot.commands import Command, CommandError, parse_command
+from bot.metrics import Metrics, process_metrics
 from bot.policy import Policy, refuse_decision, refuse_request
 from storage.audit import AuditStore
 from storage.audit_records import Resolution
@@ -54,18 +56,21 @@ class DecisionService:
     thread_lock: ThreadLock
     commands: dict[str, CommandHandler] = field(default_factory=dict)
     clock: Callable[[], datetime] = utc_now
+    metrics: Metrics = field(default_factory=process_metrics)
     # gate interrupt id -> platform message id, for adapters whose decisions do not carry it
     _gate_message_ids: OrderedDict[str, str] = field(default_factory=OrderedDict)
 
     async def handle(self, event: ChatEvent) -> None:
         """Entry point for adapters. Never raises for a user's mistake: it answers in the thread."""
-        try:
-            if isinstance(event, Decision):
-                await self._decide(event)
-            else:
-                await self._request(event)
-        except LabbotError as exc:
-            await self.say(event.thread, Message(str(exc), level="error"))
+        with self.metrics.handling(event):
+            try:
+                if isinstance(event, Decision):
+                    self.metrics.decision(event.choice, await self._decide(event))
+                else:
+                    await self._request(event)
+            except LabbotError as exc:
+                self.metrics.failure("error")
+                await self.say(event.thread, Message(str(exc), level="error"))
 
     async def say(self, thread: ThreadRef, message: Message) -> str:
         return await self.adapter.post(thread, message)
@@ -143,21 +148,21 @@ class DecisionService:
 
     # --- decisions ----------------------------------------------------------------------------
 
-    async def _decide(self, decision: Decision) -> None:
+    async def _decide(self, decision: Decision) -> str:
+        """Authorize, record, resume; returns the outcome (`bot.metrics.OUTCOMES`)."""
         thread, actor = decision.thread, decision.actor
         gate = await self.workflow.pending_gate(thread.key)
         if gate is None or gate.interrupt_id != decision.interrupt_id:
-            await self._refuse_stale(decision)
-            return
+            return await self._refuse_stale(decision)
         if gate.sha256 != decision.content_sha256:
             await self._refuse(actor, thread, messages.CHANGED_GATE, gate=gate)
-            return
+            return "changed"
         if datetime.fromisoformat(gate.expires_at) <= self.clock():
             await self._refuse(
                 actor, thread, messages.EXPIRED_GATE.format(at=gate.expires_at), gate=gate
             )
             await self._resume(decision, gate)  # lets the workflow end the change as expired
-            return
+            return "expired"
         requester_id = await self._requester_of(gate.change_id)
         reason = refuse_decision(
             self.policy,
@@ -168,12 +173,14 @@ class DecisionService:
         )
         if reason:
             await self._refuse(actor, thread, messages.REFUSED.format(reason=reason), gate=gate)
-            return
-        if await self._record(decision, gate):
+            return "refused"
+        outcome = await self._record(decision, gate)
+        if outcome == "resolved":
             await self._resume(decision, gate)
+        return outcome
 
-    async def _record(self, decision: Decision, gate: Gate) -> bool:
-        """Insert the decision; True when it resolves the gate (then resume)."""
+    async def _record(self, decision: Decision, gate: Gate) -> str:
+        """Insert the decision: "resolved" (then resume), "vote" or "already_decided"."""
         thread, actor = decision.thread, decision.actor
         required = self.policy.required_approvals(gate.gate)
         try:
@@ -192,7 +199,7 @@ class DecisionService:
             )
         except DecisionConflict as conflict:
             await self._refuse(actor, thread, self._conflict_text(conflict, required), gate=gate)
-            return False
+            return "already_decided"
         if not result.resolved:
             count = len(result.approvals)
             await self.say(
@@ -203,7 +210,7 @@ class DecisionService:
                     )
                 ),
             )
-        return bool(result.resolved)
+        return "resolved" if result.resolved else "vote"
 
     def _conflict_text(self, conflict: DecisionConflict, required: int) -> str:
         existing = conflict.existing
@@ -272,6 +279,7 @@ class DecisionService:
         self, thread: ThreadRef, finished: Finished, pushed_lines: dict[str, list[str]]
     ) -> None:
         for item in finished.result["data"] if finished.result else []:
+            self.metrics.push(item["status"])
             lines = pushed_lines.get(item["name"], [])
             await self.audit.record_push(
                 change_id=finished.change_id,
@@ -286,6 +294,7 @@ class DecisionService:
             detail=finished.message,
             tokens=finished.tokens,
         )
+        self.metrics.change_finished(finished.status)
         await self.say(
             thread,
             presenter.present_result(
@@ -296,8 +305,14 @@ class DecisionService:
     def _progress_sink(self, thread: ThreadRef, change_id: str) -> Callable[[PushProgress], Any]:
         progress: dict[str, PushProgress] = {}
         posted: list[str] = []
+        started = time.perf_counter()
 
         async def on_progress(event: PushProgress) -> None:
+            nonlocal started
+            if not progress:
+                started = time.perf_counter()
+            elif event.stage != "started" and event.done == event.total:
+                self.metrics.push_duration(time.perf_counter() - started)
             progress[event.device] = event
             message = presenter.present_progress(change_id, progress)
             if posted:
@@ -309,7 +324,7 @@ class DecisionService:
 
     # --- refusals -----------------------------------------------------------------------------
 
-    async def _refuse_stale(self, decision: Decision) -> None:
+    async def _refuse_stale(self, decision: Decision) -> str:
         resolution = await self.audit.resolution(decision.interrupt_id)
         if resolution is not None:
             text = messages.ALREADY_DECIDED.format(
@@ -317,9 +332,9 @@ class DecisionService:
                 actor=resolution.actor_name,
                 at=stamp(resolution.at),
             )
-            change_id = resolution.change_id
+            change_id, outcome = resolution.change_id, "already_decided"
         else:
-            text, change_id = messages.STALE_GATE, ""
+            text, change_id, outcome = messages.STALE_GATE, "", "stale"
         await self._refuse(
             decision.actor,
             decision.thread,
@@ -328,6 +343,7 @@ class DecisionService:
             gate="",
             interrupt_id=decision.interrupt_id,
         )
+        return outcome
 
     async def _refuse(
         self,
@@ -344,6 +360,7 @@ class DecisionService:
             change_id, interrupt_id, gate_name = gate.change_id, gate.interrupt_id, gate.gate
         elif gate:
             gate_name = gate
+        self.metrics.refusal(gate_name)
         await self.audit.record_refusal(
             change_id=change_id or None,
             interrupt_id=interrupt_id or None,

@@ -3,8 +3,10 @@
 SQLAlchemySaver runs each operation whole, in one call: inside `AsyncConnection.run_sync` on
 PostgreSQL (one greenlet switch per operation, not per statement), and in the saver's worker
 thread on a SQLite file (one thread hop per operation instead of four per statement through
-aiosqlite). `put` and `put_writes` run in autocommit mode on PostgreSQL, as the official saver
-does: their statements are ordered and idempotent, so BEGIN/COMMIT round trips buy nothing.
+aiosqlite). Statements are built once and reused (building costs more than running them). A read
+is one query (the checkpoints, their blobs and their writes, UNION ALL). On PostgreSQL `put` and
+`put_writes` are one statement each (rows passed as arrays), so they run in autocommit mode: one
+round trip, no BEGIN/COMMIT.
 """
 
 from __future__ import annotations

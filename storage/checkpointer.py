@@ -79,7 +79,7 @@ class SQLAlchemySaver(SyncFacade):
         # no ping: `_run` retries on a dropped connection; autocommit: see storage.checkpoint_sql
         engine = make_engine(url, pre_ping=False, autocommit=True)
         try:
-            await upgrade_engine(transactional(engine))
+            await upgrade_engine(engine)
             saver = cls(engine, serde=serde, autocommit=True)
             try:
                 yield saver

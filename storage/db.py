@@ -26,6 +26,9 @@ from workflow.errors import StorageError
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+# Connections kept open per engine; beyond it up to 10 more are opened and closed on demand,
+# which costs a full PostgreSQL connection setup each time under a burst.
+PG_POOL_SIZE = 10
 PG_CONNECT_TIMEOUT_S = 10  # an unroutable host fails in seconds, not after the OS's minutes
 # Arbitrary constants naming the advisory locks labbot takes on PostgreSQL.
 MIGRATION_LOCK_KEY = 0x1AB_B07_001
@@ -68,7 +71,11 @@ def make_engine(url: str, *, pre_ping: bool = True, autocommit: bool = False) ->
     if parsed.get_backend_name() == "postgresql":
         connect_args = {"connect_timeout": PG_CONNECT_TIMEOUT_S}
         return create_async_engine(
-            parsed, pool_pre_ping=pre_ping, connect_args=connect_args, **options
+            parsed,
+            pool_pre_ping=pre_ping,
+            pool_size=PG_POOL_SIZE,
+            connect_args=connect_args,
+            **options,
         )
     if parsed.database and parsed.database != ":memory:":
         _make_parent_dir(Path(parsed.database))
@@ -131,7 +138,7 @@ async def serialized_transaction(engine: AsyncEngine, lock_key: int) -> AsyncIte
     SQLite: BEGIN IMMEDIATE takes the database write lock before the first read, so the rows
     read are still the latest when the transaction writes (no SQLITE_BUSY on upgrade).
     """
-    async with engine.begin() as conn:
+    async with transactional(engine).begin() as conn:  # a real one even on autocommit engines
         if is_sqlite(engine):
             await conn.exec_driver_sql("BEGIN IMMEDIATE")
         else:

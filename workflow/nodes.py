@@ -60,7 +60,9 @@ class Nodes:
             )
         )
         if not usable_devices(topology):
-            reasons = "; ".join(f"{u['name']}: {u['reason']}" for u in topology["unusable"])
+            unread = [(n, f["error"]) for n, f in topology["devices"].items() if "error" in f]
+            listed = [(u["name"], u["reason"]) for u in topology["unusable"]] + unread
+            reasons = "; ".join(f"{name}: {reason}" for name, reason in listed)
             return finish("failed", f"no usable device in the lab ({reasons or 'none found'})")
         if rollback is not None and not any(rollback.values()):
             return finish("failed", f"change {state['rollback_of']} left nothing to roll back")

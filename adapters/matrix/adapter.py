@@ -179,12 +179,20 @@ class MatrixAdapter:
             self._spawn(self._deliver(event, handler))
 
     async def _deliver(self, event: inbound.Inbound, handler: EventHandler) -> None:
+        """Events of one thread run one at a time, in arrival order: a reply is matched to the
+        thread's gate only after what came before it (the request posting that gate) is done."""
         try:
-            chat_event = await self._resolve(event)
-            if chat_event is None:
+            if isinstance(event, inbound.Reaction):
+                gate = await self._gates.by_event(event.room_id, event.target)
+                thread_key = gate.thread.key if gate else None
+            else:
+                thread_key = event.thread.key
+            if thread_key is None:
                 return
-            async with self._locks[chat_event.thread.key]:
-                await handler(chat_event)
+            async with self._locks[thread_key]:
+                chat_event = await self._resolve(event)
+                if chat_event is not None:
+                    await handler(chat_event)
         except Exception:
             log.exception("handling a Matrix event failed: %s", event)
 

@@ -11,7 +11,7 @@ from adapters.slack import texts
 from adapters.slack.app import Listeners, build_app
 from adapters.slack.blocks import Rendered, render
 from adapters.slack.inbound import thread_ref
-from adapters.slack.transport import HttpTransport, SocketModeTransport, Transport
+from adapters.slack.transport import HttpTransport, OpsEndpoints, SocketModeTransport, Transport
 
 
 def web_client(bot_token: str, api_url: str) -> AsyncWebClient:
@@ -104,13 +104,16 @@ def slack_adapter(
     http: bool = False,
     host: str = "127.0.0.1",
     port: int = 3000,
+    ops: OpsEndpoints | None = None,
 ) -> SlackAdapter:
-    """HTTP mode (signatures verified with `signing_secret`) or Socket Mode (`app_token`)."""
+    """HTTP mode (signatures verified with `signing_secret`; `ops` answers /healthz and
+    /metrics) or Socket Mode (`app_token`)."""
     client = web_client(bot_token, api_url)
     if http:
         if not signing_secret:
             raise ValueError("HTTP mode needs the signing secret")
-        return SlackAdapter(client, HttpTransport(host, port), signing_secret=signing_secret)
+        transport = HttpTransport(host, port, ops=ops)
+        return SlackAdapter(client, transport, signing_secret=signing_secret)
     if not app_token:
         raise ValueError("Socket Mode needs the app-level token")
     return SlackAdapter(client, SocketModeTransport(app_token))

@@ -1,11 +1,15 @@
 """How Slack reaches the app: Socket Mode (a websocket the app opens; no public URL) or HTTP
-(bolt's aiohttp app at /slack/events, for replicas behind a load balancer)."""
+(bolt's aiohttp app at /slack/events, for replicas behind a load balancer, with /healthz and
+/metrics for the load balancer and Prometheus)."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Future
+from dataclasses import dataclass
 from typing import Protocol
 
 from aiohttp import web
@@ -14,8 +18,21 @@ from slack_bolt.async_app import AsyncApp
 
 from workflow.errors import ConfigError
 
+log = logging.getLogger(__name__)
+
 EVENTS_PATH = "/slack/events"  # bolt's default: events, interactivity and the slash command
 HEALTH_PATH = "/healthz"
+METRICS_PATH = "/metrics"
+
+
+@dataclass(frozen=True)
+class OpsEndpoints:
+    """What /healthz and /metrics answer (the bot knows; the transport only serves them).
+
+    Both are called on the HTTP server's thread and loop."""
+
+    health: Callable[[], Awaitable[str | None]]  # None when healthy, else why not
+    metrics: Callable[[], tuple[bytes, str]]  # the exposition text and its content type
 
 
 class Transport(Protocol):
@@ -34,8 +51,11 @@ class HttpTransport:
     hand each event over to the bot's loop.
     """
 
-    def __init__(self, host: str, port: int, path: str = EVENTS_PATH) -> None:
+    def __init__(
+        self, host: str, port: int, path: str = EVENTS_PATH, *, ops: OpsEndpoints | None = None
+    ) -> None:
         self.host, self.port, self.path = host, port, path
+        self.ops = ops
         self.ready = asyncio.Event()
 
     async def serve(self, app: AsyncApp) -> None:
@@ -47,6 +67,7 @@ class HttpTransport:
         thread.start()
         try:
             self.port = await asyncio.wrap_future(bound)
+            log.info("Slack HTTP mode: listening on %s", self.url)
             self.ready.set()
             await asyncio.Event().wait()
         finally:
@@ -55,7 +76,10 @@ class HttpTransport:
 
     async def _serve(self, app: AsyncApp, bound: Future[int], stop: Future[None]) -> None:
         web_app = app.web_app(path=self.path)
-        web_app.router.add_get(HEALTH_PATH, _healthy)
+        if self.ops is None:
+            web_app.router.add_get(HEALTH_PATH, _healthy)
+        else:
+            _add_ops_routes(web_app, self.ops)
         runner = web.AppRunner(web_app, access_log=None)
         await runner.setup()
         try:
@@ -83,6 +107,19 @@ class HttpTransport:
 
 async def _healthy(request: web.Request) -> web.Response:
     return web.Response(text="ok")
+
+
+def _add_ops_routes(web_app: web.Application, ops: OpsEndpoints) -> None:
+    async def health(request: web.Request) -> web.Response:
+        problem = await ops.health()
+        return web.Response(status=503 if problem else 200, text=problem or "ok")
+
+    async def metrics(request: web.Request) -> web.Response:
+        body, content_type = ops.metrics()
+        return web.Response(body=body, headers={"Content-Type": content_type})
+
+    web_app.router.add_get(HEALTH_PATH, health)
+    web_app.router.add_get(METRICS_PATH, metrics)
 
 
 class SocketModeTransport:

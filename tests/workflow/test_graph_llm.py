@@ -14,11 +14,12 @@ from pydantic import SecretStr
 
 from storage.checkpointer import SQLAlchemySaver
 from tests.fakes.openai_server import OpenAIStandIn, count_tokens, structured
-from tests.workflow.gateways import RecordingGateway, two_router_lab
+from tests.workflow.gateways import RecordingGateway, ios_config, two_router_lab
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision
 from workflow.errors import GateError
 from workflow.hashing import content_sha256
 from workflow.llm import LLMPlanner
+from workflow.model import Link
 
 OSPF_TEMPLATE: dict[str, Any] = {
     "name": "ospf-area0",
@@ -38,10 +39,8 @@ OSPF_TEMPLATE: dict[str, Any] = {
     "targets": ["R1", "R2"],
 }
 OSPF_PARAMS = {
-    "device_params": {
-        "R1": {"pid": 1, "networks": [{"address": "10.0.12.0", "wildcard": "0.0.0.255"}]},
-        "R2": {"pid": 1, "networks": [{"address": "10.0.12.0", "wildcard": "0.0.0.255"}]},
-    }
+    "common": {"pid": 1, "networks": [{"address": "10.0.12.0", "wildcard": "0.0.0.255"}]},
+    "devices": {},
 }
 OSPF_LINES = ["router ospf 1", " network 10.0.12.0 0.0.0.255 area 0"]
 
@@ -194,8 +193,8 @@ async def test_a_command_injected_through_params_never_reaches_a_device(
     injected = {"ifname": "GigabitEthernet0/0", "text": "uplink\nreload"}
     llm.script(
         structured(described),
-        structured({"device_params": {"R1": injected, "R2": injected}}),
-        structured({"device_params": {"R1": injected, "R2": injected}}),
+        structured({"common": injected}),
+        structured({"devices": {"R1": injected, "R2": injected}}),
     )
     wf = workflow(saver, llm, lab, max_attempts=2)
     gate = await start(wf)
@@ -216,7 +215,7 @@ async def test_a_blocked_line_is_shown_at_the_params_gate_and_refused_at_the_pus
         "example_params": {"ifname": "GigabitEthernet0/0", "command": "description uplink"},
     }
     params = {"ifname": "GigabitEthernet0/0", "command": "do reload"}
-    llm.script(structured(raw), structured({"device_params": {"R1": params, "R2": params}}))
+    llm.script(structured(raw), structured({"common": params}))
     wf = workflow(saver, llm, lab)
     gate = await start(wf)
     assert isinstance(gate, Gate)
@@ -228,3 +227,106 @@ async def test_a_blocked_line_is_shown_at_the_params_gate_and_refused_at_the_pus
     assert isinstance(finished, Finished) and finished.status == "blocked"
     assert "R1: ' do reload' is not allowed (reloads the device)" in finished.message
     assert lab.pushes == []
+
+
+FACTS_TEMPLATE: dict[str, Any] = {
+    "name": "ospf-facts",
+    "description": "OSPF on every addressed interface, link costs",
+    "templates": {
+        "cisco_ios": "router ospf {{ pid }}\n router-id {{ facts.router_id }}\n"
+        "{% for i in facts.interfaces if i.address %}"
+        " network {{ i.address|network }} {{ i.address|wildcard }} area 0\n{% endfor %}"
+        "{% for n in facts.neighbors %}interface {{ n.interface }}\n"
+        " description to {{ n.device }} {{ n.device_interface }}\n"
+        " ip ospf cost {{ cost }}\n{% endfor %}"
+    },
+    "params_schema": {"pid": "int", "cost": "int=10"},
+    "example_params": {"pid": 1},
+    "targets": ["*"],
+}
+
+
+def facts_lines(router_id: str, cost: int) -> list[str]:
+    return [
+        "router ospf 1",
+        f" router-id {router_id}",
+        " network 10.0.12.0 0.0.0.255 area 0",
+        f" network {router_id} 0.0.0.0 area 0",
+        "interface GigabitEthernet0/0",
+        " description to {} GigabitEthernet0/0".format("R2" if router_id == "1.1.1.1" else "R1"),
+        f" ip ospf cost {cost}",
+    ]
+
+
+async def test_a_facts_template_renders_each_device_from_its_own_facts(
+    saver: SQLAlchemySaver, llm: OpenAIStandIn, lab: RecordingGateway
+) -> None:
+    params = {"common": {"pid": 1}, "devices": {"R2": {"cost": 100}}}
+    llm.script(structured(FACTS_TEMPLATE), structured(params))
+    wf = workflow(saver, llm, lab)
+
+    template_gate = await start(wf)
+    assert isinstance(template_gate, Gate) and template_gate.payload["targets"] == ["R1", "R2"]
+    example_facts = template_gate.payload["example_facts"]["cisco_ios"]
+    assert (example_facts["name"], example_facts["router_id"]) == ("R1", "1.1.1.1")
+    assert template_gate.payload["example_rendering"] == {"cisco_ios": facts_lines("1.1.1.1", 10)}
+    assert template_gate.payload["params_schema"]["cost"] == {"type": "int", "default": 10}
+
+    params_gate = await wf.resume("slack:C1:1.0", template_gate.interrupt_id, decide(template_gate))
+    assert isinstance(params_gate, Gate)
+    r1, r2 = (params_gate.payload["devices"][name] for name in ("R1", "R2"))
+    assert (r1["params"], r2["params"]) == ({"pid": 1, "cost": 10}, {"pid": 1, "cost": 100})
+    assert r1["lines"] == facts_lines("1.1.1.1", 10)
+    assert r2["lines"] == facts_lines("2.2.2.2", 100)
+    assert r2["facts"]["neighbors"] == [
+        {
+            "interface": "GigabitEthernet0/0",
+            "device": "R1",
+            "device_interface": "GigabitEthernet0/0",
+            "address": "10.0.12.1",
+        }
+    ]  # the facts rendered are part of what is approved (and hashed)
+    assert params_gate.sha256 == content_sha256(params_gate.payload)
+    params_request = llm.requests[1].messages[-1]["content"]
+    assert "10.0.12.1" not in params_request  # per-device values never went through the LLM
+
+    done = await wf.resume("slack:C1:1.0", params_gate.interrupt_id, decide(params_gate))
+    assert isinstance(done, Finished) and done.status == "done"
+    assert [p.plan for p in lab.pushes] == [
+        {"R1": facts_lines("1.1.1.1", 10), "R2": facts_lines("2.2.2.2", 100)}
+    ]
+
+
+async def test_params_for_a_device_that_is_no_target_go_back_to_the_llm(
+    saver: SQLAlchemySaver, llm: OpenAIStandIn, lab: RecordingGateway
+) -> None:
+    stray = {"common": OSPF_PARAMS["common"], "devices": {"R9": {"pid": 2}}}
+    llm.script(structured(OSPF_TEMPLATE), structured(stray), structured(OSPF_PARAMS))
+    wf = workflow(saver, llm, lab)
+    gate = await start(wf)
+    assert isinstance(gate, Gate)
+    params_gate = await wf.resume("slack:C1:1.0", gate.interrupt_id, decide(gate))
+    assert isinstance(params_gate, Gate) and set(params_gate.payload["devices"]) == {"R1", "R2"}
+    retry = llm.requests[2].messages[-1]["content"]
+    assert "- parameters for R9, which is not a target (R1, R2)" in retry
+    assert '"R9":{"pid":2}' in retry  # its previous answer, to be corrected
+
+
+async def test_lab_facts_holding_a_line_break_never_reach_a_device(
+    saver: SQLAlchemySaver, llm: OpenAIStandIn, lab: RecordingGateway
+) -> None:
+    """A GNS3 port name is the lab's data: with a line break it would print as a command of
+    its own, so the devices whose facts hold it are refused, with the reason."""
+    lab.configs["R3"] = ios_config("R3", ("GigabitEthernet0/0", "10.0.23.3/24"))
+    lab.links.append(Link("R2", "GigabitEthernet0/1", "R3", "GigabitEthernet0/0\nreload"))
+    named = {**FACTS_TEMPLATE, "targets": ["R1", "R2", "R3"]}
+    llm.script(structured(named))
+    finished = await start(workflow(saver, llm, lab, max_attempts=1))
+    assert isinstance(finished, Finished) and finished.status == "failed"
+    assert "device R3 cannot be targeted (its lab facts cannot be used" in finished.message
+    assert "facts.interfaces" not in finished.message  # R3's own interfaces are fine...
+    assert "neighbors[0].interface: 'GigabitEthernet0/0\\nreload' contains a line break" in (
+        finished.message
+    )  # ...the link's port name is not
+    assert "device R2 cannot be targeted" in finished.message  # R2 would print it too
+    assert "device R1" not in finished.message and lab.pushes == []

@@ -10,6 +10,7 @@ import pytest
 
 from workflow.errors import TemplateError
 from workflow.rendering import render, template_variables
+from workflow.safety import DenyList
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ESCAPES = json.loads((FIXTURES / "sandbox_escapes.json").read_text())["templates"]
@@ -130,3 +131,51 @@ def test_repeated_render_uses_the_cache_and_stays_correct() -> None:
         "hostname R1",
         "hostname R2",
     ]
+
+
+FACTS = {
+    "name": "R1",
+    "interfaces": [
+        {"name": "GigabitEthernet0/0", "address": "10.0.12.1/24"},
+        {"name": "GigabitEthernet0/1", "address": None},
+    ],
+}
+
+
+def test_templates_loop_over_the_devices_facts() -> None:
+    source = (
+        "{% for i in facts.interfaces if i.address %}"
+        "interface {{ i.name }}\n ip address {{ i.address|host }} {{ i.address|netmask }}\n"
+        "{% endfor %}"
+    )
+    assert render(source, {}, facts=FACTS) == [
+        "interface GigabitEthernet0/0",
+        " ip address 10.0.12.1 255.255.255.0",
+    ]
+
+
+def test_facts_cannot_be_overridden_by_a_parameter_nor_changed_by_the_template() -> None:
+    assert render("hostname {{ facts.name }}", {"facts": {"name": "X"}}, facts=FACTS) == [
+        "hostname R1"
+    ]
+    for source in (
+        "{{ facts.interfaces.append(1) }}",
+        "{{ facts.update({'name': 'X'}) }}",
+        "{{ facts.interfaces.pop() }}",
+    ):
+        with pytest.raises(TemplateError, match="refused by the template sandbox"):
+            render(source, {}, facts=FACTS)
+
+
+def test_facts_are_printed_as_data_never_evaluated() -> None:
+    """What the renderer does with a fact: prints it verbatim. A line break therefore splits
+    it into a command of its own (the deny-list sees that line), which is why the graph
+    refuses devices whose facts hold one before anything is rendered."""
+    tricky = {"name": "{{ 7 * 7 }}", "neighbors": [{"device": "R2\nreload"}]}
+    source = (
+        "hostname {{ facts.name }}\n"
+        "{% for n in facts.neighbors %}description {{ n.device }}\n{% endfor %}"
+    )
+    lines = render(source, {}, facts=tricky)
+    assert lines == ["hostname {{ 7 * 7 }}", "description R2", "reload"]
+    assert [hit.line for hit in DenyList().check(lines, "cisco_ios")] == ["reload"]

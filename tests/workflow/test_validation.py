@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from workflow.model import ParamSpec, TemplateProposal
+from workflow.template_facts import example_facts
 from workflow.validation import validate_params, validate_template
 
 CORPUS = json.loads((Path(__file__).parent / "fixtures" / "forbidden_commands.json").read_text())
@@ -186,6 +187,50 @@ def _proposal(templates: dict[str, str], **overrides: Any) -> TemplateProposal:
             ),
             ["params_schema: 'loop' is not usable as a variable name"],
         ),
+        (
+            _proposal(
+                {
+                    "cisco_ios": "router ospf {{ pid }}\n router-id {{ facts.router_id }}\n"
+                    "{% for i in facts.interfaces if i.address %}"
+                    " network {{ i.address|network }} {{ i.address|wildcard }} area {{ area }}\n"
+                    "{% endfor %}"
+                }
+            ),
+            [],  # facts is provided, not a parameter; the example renders with example facts
+        ),
+        (
+            _proposal(
+                {"cisco_ios": "hostname {{ facts }}"},
+                params_schema={"facts": {"type": "str"}},
+                example_params={"facts": "R1"},
+            ),
+            ["params_schema: 'facts' is reserved for the device's facts"],
+        ),
+        (
+            _proposal({"cisco_ios": "router ospf {{ pid }}\n vlan {{ facts.vlan }}"}),
+            ["cisco_ios template fails on example_params: line 2: 'dict object' has no attribute"],
+        ),
+        (
+            _proposal(
+                {"cisco_ios": "router ospf 1 area {{ area }}"},
+                params_schema={
+                    "pid": {"type": "colour", "required": False},
+                    "area": {"type": "str"},
+                },
+                example_params={"area": "0"},
+            ),
+            ["params_schema: 'pid' has the unknown type 'colour'"],
+        ),
+        (
+            _proposal(
+                {"cisco_ios": "router ospf {{ pid }} {{ area }}"},
+                params_schema={
+                    "pid": {"type": "int"},
+                    "area": {"type": "str", "default": "0\nreload"},
+                },
+            ),
+            ["example_params: param 'area (default)': '0\\nreload' contains a line break"],
+        ),
     ],
 )
 def test_validate_template(proposal: TemplateProposal, expected: list[str]) -> None:
@@ -193,3 +238,22 @@ def test_validate_template(proposal: TemplateProposal, expected: list[str]) -> N
     assert len(errors) == len(expected), errors
     for error, start in zip(errors, expected, strict=True):
         assert error.startswith(start), error
+
+
+def test_the_example_renders_with_the_facts_given_and_the_deny_list_sees_them() -> None:
+    """A lab device's facts as example: what they print is checked like any other line."""
+    proposal = _proposal({"cisco_ios": "router ospf {{ pid }}\n{{ facts.name }}"})
+    facts = {**example_facts("cisco_ios"), "name": "reload"}
+    errors = validate_template(proposal, example_facts={"cisco_ios": facts})  # type: ignore[dict-item]
+    assert [e.split(" is refused")[0] for e in errors] == [
+        "cisco_ios template example: line 2 `reload`"
+    ]
+    assert validate_template(proposal) == []  # the made-up example device R1 is harmless
+
+
+def test_defaults_are_normalized_like_values() -> None:
+    schema: dict[str, ParamSpec] = {
+        "shut": {"type": "bool", "default": "no"},
+        "mask": {"type": "mask", "default": 24},
+    }
+    assert validate_params(schema, {}) == ({"shut": False, "mask": "255.255.255.0"}, [])

@@ -52,7 +52,7 @@ class LLMPlanner:
             TemplateAnswer, prompts.TEMPLATE_SYSTEM, prompts.template_prompt(request, library)
         )
         targets = expand_targets(answer.targets, request.topology)
-        if not answer.templates:  # a built-in template, chosen by name
+        if not answer.templates and answer.name not in ("", "custom"):  # a built-in, by name
             families = {
                 facts["family"]
                 for name, facts in request.topology["devices"].items()
@@ -104,14 +104,15 @@ class LLMPlanner:
             return {}, [str(err)]
 
     def _library_descriptions(self, text: str) -> dict[str, str]:
-        """The built-in templates matching the request's words, with their descriptions.
+        """The built-in templates matching the request's words, with their gist.
 
         The others are not listed: every name costs tokens on every request, and a template
         the request's words do not match is rarely the one that does exactly what is asked.
         """
         if self._catalog is None:
             return {}
-        return {t.name: t.description for t in self._catalog.match(text)[:MATCHES_DESCRIBED]}
+        matches = self._catalog.match(text)[:MATCHES_DESCRIBED]
+        return {t.name: prompts.summary(t.description) for t in matches}
 
     def _library_proposal(
         self, name: str, targets: list[str], families: set[str]

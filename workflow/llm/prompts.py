@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from workflow.llm.schemas import split_common
-from workflow.model import PlanRequest, TemplateProposal, Topology
+from workflow.model import ParamSpec, PlanRequest, TemplateProposal, Topology
 from workflow.rendering import reads_facts
 
 TEMPLATE_SYSTEM = """\
@@ -56,6 +56,23 @@ def _numbered(name: str) -> tuple[str, int, str]:
     """(prefix, number, name): sorts R2 before R10; a name without a number gets 0."""
     match = _NUMBERED.match(name)
     return (match.group(1), int(match.group(2)), name) if match else (name, 0, name)
+
+
+def summary(description: str) -> str:
+    """A description's gist: the text before its first `;` or parenthesis."""
+    return re.split(r"\s*[;(]", description, maxsplit=1)[0].strip() or description
+
+
+def schema_text(schema: Mapping[str, ParamSpec]) -> str:
+    """The schema as compact JSON, scalars in the shorthand the template step writes them in
+    ("int=10"), everything else (lists, bounds, descriptions) in full."""
+    shown: dict[str, Any] = {}
+    for name, spec in schema.items():
+        if spec["type"] == "list" or set(spec) - {"type", "default"}:
+            shown[name] = spec
+        else:
+            shown[name] = spec["type"] + (f"={spec['default']}" if "default" in spec else "")
+    return _compact(shown)
 
 
 def topology_lines(topology: Topology, names: Sequence[str] | None = None) -> list[str]:
@@ -125,7 +142,7 @@ def params_prompt(
     parts = [
         f"Request: {request.text}",
         f"Template {template['name']}: {template['description']}",
-        "Schema: " + _compact(template["params_schema"]),
+        "Schema: " + schema_text(template["params_schema"]),
     ]
     if template["example_params"]:
         parts.append("Example: " + _compact(template["example_params"]))

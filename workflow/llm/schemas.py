@@ -57,12 +57,10 @@ class TemplateAnswer(BaseModel):
 
 
 class ParamsAnswer(BaseModel):
-    """Template parameters: shared values once, per-device values only where they differ."""
+    """Parameters: values for every device, and each device's differences."""
 
-    common: dict[str, Any] = Field(default_factory=dict, description="Values for every device")
-    devices: dict[str, dict[str, Any]] = Field(
-        default_factory=dict, description="Device -> its values that differ from common"
-    )
+    common: dict[str, Any] = Field(default_factory=dict)
+    devices: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
     def device_params(
         self, targets: Sequence[str], base: Mapping[str, Mapping[str, Any]] | None = None

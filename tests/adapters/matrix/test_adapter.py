@@ -25,8 +25,10 @@ from adapters.chat import (
 )
 from adapters.matrix.adapter import MatrixAdapter
 from tests.adapters.matrix.chat_user import ChatUser, Event, running, thread_message
+from tests.fakes.synapse import MatrixAccount, Synapse
 
 pytestmark = pytest.mark.synapse
+MakeBot = Callable[..., MatrixAdapter]
 
 SHA = "a" * 64
 GATE_VALUE = button_value("int-1", SHA)
@@ -95,7 +97,7 @@ def reaction_by(user_id: str, target: str, key: str) -> Callable[[str, Event], b
 
 
 async def test_a_mention_is_a_request_answered_in_its_thread_with_code_blocks(
-    make_bot, alice: ChatUser
+    make_bot: MakeBot, alice: ChatUser
 ) -> None:
     adapter = make_bot()
     recorder = Recorder(adapter)
@@ -122,7 +124,7 @@ async def test_a_mention_is_a_request_answered_in_its_thread_with_code_blocks(
 
 
 async def test_prefix_reaction_and_thread_reply_are_decisions_on_the_gate(
-    make_bot, alice: ChatUser, bob: ChatUser
+    make_bot: MakeBot, alice: ChatUser, bob: ChatUser
 ) -> None:
     adapter = make_bot()
     recorder = Recorder(adapter)
@@ -149,7 +151,9 @@ async def test_prefix_reaction_and_thread_reply_are_decisions_on_the_gate(
     assert len(recorder.events) == 3
 
 
-async def test_a_pencil_reaction_asks_for_the_change_in_words(make_bot, alice: ChatUser) -> None:
+async def test_a_pencil_reaction_asks_for_the_change_in_words(
+    make_bot: MakeBot, alice: ChatUser
+) -> None:
     adapter = make_bot()
     recorder = Recorder(adapter)
     async with running(adapter, recorder):
@@ -170,7 +174,7 @@ async def test_a_pencil_reaction_asks_for_the_change_in_words(make_bot, alice: C
 
 
 async def test_long_output_is_split_and_updates_edit_the_first_event(
-    make_bot, alice: ChatUser
+    make_bot: MakeBot, alice: ChatUser
 ) -> None:
     adapter = make_bot()
     async with running(adapter, Recorder(adapter)):
@@ -195,7 +199,7 @@ async def test_long_output_is_split_and_updates_edit_the_first_event(
 
 
 async def test_after_a_restart_old_gates_still_decide_and_old_requests_are_not_replayed(
-    make_bot, alice: ChatUser, bob: ChatUser, tmp_path: Path
+    make_bot: MakeBot, alice: ChatUser, bob: ChatUser, tmp_path: Path
 ) -> None:
     first = make_bot()
     recorder = Recorder(first)
@@ -225,7 +229,7 @@ async def test_after_a_restart_old_gates_still_decide_and_old_requests_are_not_r
 
 
 async def test_rooms_outside_the_allow_list_are_declined_and_ignored(
-    make_bot, alice: ChatUser, synapse, bot_account
+    make_bot: MakeBot, alice: ChatUser, synapse: Synapse, bot_account: MatrixAccount
 ) -> None:
     served = await alice.create_room([])
     other = await alice.create_room([])
@@ -257,7 +261,7 @@ async def test_rooms_outside_the_allow_list_are_declined_and_ignored(
 
 
 async def test_an_encrypted_room_is_told_that_labbot_cannot_read_it(
-    make_bot, alice: ChatUser
+    make_bot: MakeBot, alice: ChatUser
 ) -> None:
     adapter = make_bot()
     async with running(adapter, Recorder(adapter)):
@@ -286,3 +290,17 @@ async def test_an_encrypted_room_is_told_that_labbot_cannot_read_it(
             )
         )
     assert "unencrypted room" in notice["content"]["body"]
+
+
+async def test_a_reply_right_after_the_request_waits_for_its_gate(
+    make_bot: MakeBot, alice: ChatUser, bob: ChatUser
+) -> None:
+    adapter = make_bot()
+    recorder = Recorder(adapter)
+    async with running(adapter, recorder):
+        room = await room_with_bot(alice, adapter.bot.user_id, bob)
+        asked = await alice.say(room, "!labbot gate")
+        await bob.say(room, "execute", thread=asked)
+        decided = await recorder.next_event(2)
+    assert isinstance(decided, Decision)
+    assert (decided.choice, decided.message_id) == ("approve", recorder.gate_ids[0])

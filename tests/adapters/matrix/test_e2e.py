@@ -77,9 +77,8 @@ async def test_request_gate_reaction_preview_execute_push_and_audit(
         await alice.wait_for(edit_of(template["event_id"], "Approved by"))
 
         await bob.say(room, "execute", thread=asked)
-        summary = await alice.wait_for(
-            bot_message(room, asked, bot_id, body_has("pushed", f"✓ {count} ✗ 0 of {count}")), within=120
-        )
+        pushed = body_has("pushed", f"✓ {count} ✗ 0 of {count}")
+        summary = await alice.wait_for(bot_message(room, asked, bot_id, pushed), within=120)
         await alice.wait_for(edit_of(params["event_id"], "Approved by"))
 
         await alice.say(room, "!labbot audit", thread=asked)

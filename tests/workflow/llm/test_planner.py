@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import socket
 from collections.abc import Iterator
+from typing import Any, cast
 
 import pytest
 from langchain_openai import ChatOpenAI
@@ -13,10 +14,13 @@ from pydantic import SecretStr
 from tests.fakes.openai_server import OpenAIStandIn, count_tokens, error, structured, text
 from workflow.errors import PlanningError
 from workflow.library.catalog import load_catalog
+from workflow.library.planner import NO_TOKENS
 from workflow.llm import LLMPlanner, make_llm_planner
+from workflow.llm.prompts import name_ranges
+from workflow.llm.schemas import ParamsAnswer, tool_definition
 from workflow.model import PlanRequest, TemplateProposal, Topology
 
-OSPF_ANSWER = {
+OSPF_ANSWER: dict[str, Any] = {
     "name": "ospf-area0",
     "description": "OSPF area 0 on every addressed interface",
     "templates": {
@@ -45,6 +49,11 @@ TOPOLOGY = Topology(
     links=[{"a_device": "R1", "a_interface": "Gi0/0", "b_device": "R2", "b_interface": "Gi0/0"}],
     unusable=[],
 )
+
+
+def llm_template(**changes: Any) -> TemplateProposal:
+    """OSPF_ANSWER as the LLM's proposal, with `changes`."""
+    return cast(TemplateProposal, {**OSPF_ANSWER, **changes, "source": "llm"})
 
 
 @pytest.fixture
@@ -105,23 +114,74 @@ async def test_errors_feedback_and_previous_answer_reach_the_llm(llm: OpenAIStan
     assert '"name":"ospf-area0"' in human
 
 
-async def test_params_come_back_per_device(llm: OpenAIStandIn) -> None:
-    answer = {"device_params": {"R1": {"pid": 1}, "R2": {"pid": 1}}}
+async def test_params_answer_common_values_and_per_device_overrides_merged(
+    llm: OpenAIStandIn,
+) -> None:
+    answer = {
+        "common": {"pid": 1, "networks": ["10.0.12.0 0.0.0.255"]},
+        "devices": {"R2": {"pid": 2}},
+    }
     llm.script(structured(answer))
     template = TemplateProposal(**OSPF_ANSWER, source="llm")  # type: ignore[typeddict-item]
     proposal = await LLMPlanner(chat(llm)).propose_params(
         PlanRequest(text="OSPF", topology=TOPOLOGY), template
     )
-    assert proposal["device_params"] == answer["device_params"]
+    assert proposal["device_params"] == {
+        "R1": {"pid": 1, "networks": ["10.0.12.0 0.0.0.255"]},
+        "R2": {"pid": 2, "networks": ["10.0.12.0 0.0.0.255"]},
+    }
     assert proposal["tokens"]["output_tokens"] == count_tokens(json.dumps(answer))
-    human = llm.requests[0].messages[-1]["content"]
+    [request] = llm.requests
+    assert request.body["tool_choice"]["function"]["name"] == "ParamsAnswer"
+    assert "`common`" in request.messages[0]["content"]  # the system prompt asks for the form
+    human = request.messages[-1]["content"]
     assert "Targets: R1, R2" in human and "link R1 Gi0/0 - R2 Gi0/0" in human
-    assert "R1 cisco_ios: Gi0/0=10.0.12.1/24" in human
+    assert "R1 cisco_ios: Gi0/0=10.0.12.1/24" in human  # the template reads no facts itself
     assert "hostname R1" not in human  # interface facts, never running configs
 
 
+async def test_params_for_a_facts_template_send_no_lab_facts(llm: OpenAIStandIn) -> None:
+    template = llm_template(
+        templates={
+            "cisco_ios": "router ospf {{ pid }}\n router-id {{ facts.router_id }}\n"
+            "{% for i in facts.interfaces if i.address %}"
+            " network {{ i.address|network }} {{ i.address|wildcard }} area 0\n{% endfor %}"
+        },
+        params_schema={"pid": {"type": "int"}},
+        example_params={"pid": 1},
+    )
+    llm.script(structured({"common": {"pid": 10}}))
+    proposal = await LLMPlanner(chat(llm)).propose_params(
+        PlanRequest(text="OSPF process 10", topology=TOPOLOGY), template
+    )
+    assert proposal["device_params"] == {"R1": {"pid": 10}, "R2": {"pid": 10}}
+    human = llm.requests[0].messages[-1]["content"]
+    assert "The template reads each device's facts" in human
+    assert "10.0.12.1" not in human and "link R1" not in human  # the renderer has them
+
+
+async def test_no_params_call_when_every_parameter_has_a_default(llm: OpenAIStandIn) -> None:
+    template = llm_template(
+        templates={"cisco_ios": "router ospf {{ pid }}\n router-id {{ facts.router_id }}"},
+        params_schema={"pid": {"type": "int", "default": 1}},
+        example_params={},
+    )
+    planner = LLMPlanner(chat(llm))
+    request = PlanRequest(text="OSPF", topology=TOPOLOGY)
+    proposal = await planner.propose_params(request, template)
+    assert proposal == {"device_params": {"R1": {}, "R2": {}}, "tokens": NO_TOKENS}
+    assert llm.requests == []
+    # A reviewer's Modify is the LLM's to answer, defaults or not.
+    llm.script(structured({"devices": {"R2": {"pid": 2}}}))
+    revised = await planner.propose_params(
+        PlanRequest(text="OSPF", topology=TOPOLOGY, feedback="process 2 on R2"), template
+    )
+    assert revised["device_params"] == {"R1": {}, "R2": {"pid": 2}}
+    assert "The reviewer asks: process 2 on R2" in llm.requests[0].messages[-1]["content"]
+
+
 async def test_the_llm_may_choose_a_built_in_template_by_name(llm: OpenAIStandIn) -> None:
-    llm.script(structured({"library_template": "ospf", "targets": ["R1", "R2"]}))
+    llm.script(structured({"name": "ospf", "targets": ["R*"]}))
     catalog = load_catalog()
     proposal = await LLMPlanner(chat(llm), catalog).propose_template(
         PlanRequest(text="enable ospf everywhere", topology=TOPOLOGY)
@@ -130,18 +190,60 @@ async def test_the_llm_may_choose_a_built_in_template_by_name(llm: OpenAIStandIn
     assert {k: v for k, v in proposal.items() if k != "tokens"} == expected
     assert list(proposal["templates"]) == ["cisco_ios"]  # only the targets' vendors are shown
     human = llm.requests[0].messages[-1]["content"]
-    assert f"ospf ({catalog.get('ospf').description})" in human  # the match, described
-    assert "; ntp;" in human or "; ntp" in human  # the others by name only
+    assert "ospf (OSPF on every addressed interface)" in human  # the match, its gist
+    assert "ntp" not in human  # templates the request does not match are not offered
 
 
-async def test_an_unknown_built_in_name_is_a_planning_error_listing_the_names(
+async def test_a_built_in_templates_params_are_derived_without_the_llm(
     llm: OpenAIStandIn,
 ) -> None:
-    llm.script(structured({"library_template": "ospv", "targets": ["R1"]}))
-    with pytest.raises(PlanningError, match=r"does not fit: There is no library template 'ospv'"):
-        await LLMPlanner(chat(llm), load_catalog()).propose_template(
-            PlanRequest(text="ospf", topology=TOPOLOGY)
-        )
+    catalog = load_catalog()
+    template = catalog.as_proposal("ospf", ["R1", "R2"], {"cisco_ios"})
+    request = PlanRequest(text="configure ospf area 1 on all routers", topology=TOPOLOGY)
+    proposal = await LLMPlanner(chat(llm), catalog).propose_params(request, template)
+    assert llm.requests == [] and proposal["tokens"] == NO_TOKENS
+    r1 = proposal["device_params"]["R1"]
+    assert (r1["area"], r1["networks"]) == ("1", ["10.0.12.0/24"])  # phrase + lab facts
+
+
+async def test_a_built_in_template_with_gaps_asks_the_llm_only_for_them(
+    llm: OpenAIStandIn,
+) -> None:
+    catalog = load_catalog()
+    template = catalog.as_proposal("ntp", ["R1", "R2"], {"cisco_ios"})
+    llm.script(structured({"common": {"servers": ["10.0.0.1"]}}))
+    request = PlanRequest(text="sync the routers' clocks to our time server", topology=TOPOLOGY)
+    proposal = await LLMPlanner(chat(llm), catalog).propose_params(request, template)
+    assert [p["servers"] for p in proposal["device_params"].values()] == [["10.0.0.1"]] * 2
+    human = llm.requests[0].messages[-1]["content"]
+    assert "Still missing:\n- R1: param 'servers' is required" in human
+    assert "Derived from the lab (answer only changes):" in human
+
+
+async def test_shorthand_schema_and_target_globs_are_expanded(llm: OpenAIStandIn) -> None:
+    answer = {
+        **OSPF_ANSWER,
+        "params_schema": {"pid": "int=10", "networks": OSPF_ANSWER["params_schema"]["networks"]},
+        "targets": ["R*"],
+    }
+    llm.script(structured(answer))
+    proposal = await LLMPlanner(chat(llm)).propose_template(
+        PlanRequest(text="OSPF", topology=TOPOLOGY)
+    )
+    assert proposal["params_schema"]["pid"] == {"type": "int", "default": 10}
+    assert proposal["targets"] == ["R1", "R2"]
+
+
+def test_device_names_are_listed_as_ranges() -> None:
+    names = [f"R{i}" for i in range(1, 51)] + ["SW1", "SW2", "core"]
+    assert name_ranges(names) == "R1..R50, SW1, SW2, core"
+    assert name_ranges(["R1", "R2", "R4", "R5", "R6"]) == "R1, R2, R4..R6"
+
+
+def test_tool_definitions_carry_no_implied_schema_keywords() -> None:
+    tool = json.dumps(tool_definition(ParamsAnswer))
+    assert '"default"' not in tool and '"additionalProperties": true' not in tool
+    assert ParamsAnswer.model_validate({}).device_params(["R1"]) == {"R1": {}}
 
 
 async def test_an_answer_without_the_structured_form_is_a_clear_planning_error(
