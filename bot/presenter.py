@@ -99,6 +99,8 @@ def _template_sections(
     for family, source in payload.get("templates", {}).items():
         sections.append((f"Template ({family})", source, "jinja"))
     sections.append(("Parameters", _schema_text(payload.get("params_schema", {})), "yaml"))
+    for family, facts in payload.get("example_facts", {}).items():
+        sections.append((f"Example facts ({family})", _params_text(facts), "yaml"))
     for family, lines in payload.get("example_rendering", {}).items():
         sections.append((f"Example rendering ({family})", "\n".join(lines), "text"))
     return text, sections
@@ -121,9 +123,20 @@ def _params_sections(
         f"*Step 2 of 2 — parameters and preview* for change {change_id}: "
         f"{len(devices)} device(s), {line_count} line(s) to push."
     )
+    blocked = [
+        f"{name}: {entry['line'].strip()!r} — {entry['reason']}"
+        for name, device in devices.items()
+        for entry in device.get("blocked", [])
+    ]
+    if blocked:
+        text += f"\n⚠️ {len(blocked)} line(s) match the deny-list; Execute will be refused."
     sections: list[tuple[str, str, str]] = []
+    if blocked:
+        sections.append(("Blocked lines", "\n".join(blocked), "text"))
     for name, device in devices.items():
         sections.append((f"{name} parameters", _params_text(device.get("params", {})), "yaml"))
+        if device.get("facts"):
+            sections.append((f"{name} facts", _params_text(device["facts"]), "yaml"))
         sections.append((f"{name} configuration", "\n".join(device.get("lines", [])), "text"))
         if device.get("diff"):
             sections.append((f"{name} diff against running config", device["diff"], "diff"))

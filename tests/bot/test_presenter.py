@@ -71,3 +71,24 @@ def test_progress_message_counts_finished_devices() -> None:
     }
     message = present_progress("chg-1", progress)
     assert "1/3" in message.text and message.key == "progress:chg-1"
+
+
+def test_blocked_lines_and_facts_are_shown_at_the_params_gate() -> None:
+    payload = {
+        "devices": {
+            "R1": {
+                "params": {},
+                "lines": ["do reload"],
+                "diff": "",
+                "facts": {"name": "R1", "router_id": "10.255.0.1"},
+                "blocked": [
+                    {"line": "do reload", "rule": "reload", "reason": "reloads the device"}
+                ],
+            }
+        }
+    }
+    message = present_gate("params", "chg-1", "int-3", SHA, payload)
+    assert "Execute will be refused" in message.text
+    blocks = {block.title: block.text for block in message.blocks}
+    assert blocks["Blocked lines"] == "R1: 'do reload' — reloads the device"
+    assert 'router_id: "10.255.0.1"' in blocks["R1 facts"]

@@ -132,6 +132,8 @@ async def replicas(env: dict[str, str], cwd: Path, count: int) -> AsyncIterator[
         yield started
     finally:
         await asyncio.gather(*(stop(r) for r in started))
+        for replica in started:  # pytest shows it when the test fails
+            print(f"--- labbot serve (pid {replica.pid}) log:", *replica.log, sep="\n")
 
 
 async def stop(replica: Replica) -> None:
@@ -186,9 +188,13 @@ class SlackSide:
     async def wait_message(
         self, thread: str, test: Callable[[Posted], bool], within: float = 90
     ) -> Posted:
-        return await self.api.wait_for(
-            lambda: next((m for m in self.thread(thread) if test(m)), None), within=within
-        )
+        try:
+            return await self.api.wait_for(
+                lambda: next((m for m in self.thread(thread) if test(m)), None), within=within
+            )
+        except AssertionError:
+            said = "\n".join(m.all_text[:300] for m in self.thread(thread))
+            raise AssertionError(f"thread {thread} never showed it; it has:\n{said}") from None
 
     async def gate(self, thread: str, label: str, within: float = 90) -> Posted:
         """The message of the thread offering the button `label`."""
