@@ -13,7 +13,7 @@ from typing import Literal, Protocol
 Choice = Literal["approve", "modify", "cancel"]
 
 # First words that make a message a command rather than a change request.
-COMMAND_WORDS = ("help", "templates", "audit", "status", "cancel", "rollback")
+COMMAND_WORDS = ("help", "templates", "audit", "status", "cancel", "rollback", "save")
 
 
 @dataclass(frozen=True)

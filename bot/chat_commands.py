@@ -7,6 +7,9 @@ from bot import messages, presenter
 from bot.audit_view import render_chat_table, render_summary
 from bot.commands import Command, CommandError, parse_audit_args
 from bot.service import CommandHandler, DecisionService
+from bot.template_commands import save_command
+from bot.template_commands import templates_command as library_command
+from storage.templates import TemplateStore
 from workflow.library.catalog import Catalog
 
 
@@ -78,8 +81,11 @@ async def rollback_command(service: DecisionService, request: Request, command: 
     await service.start_change(request, f"rollback {change_id}", rollback_of=change_id)
 
 
-def chat_commands(catalog: Catalog) -> dict[str, CommandHandler]:
-    return {
+def chat_commands(
+    catalog: Catalog, templates: TemplateStore | None = None
+) -> dict[str, CommandHandler]:
+    """The commands; with the team's template library, `templates` covers it and `save` works."""
+    commands = {
         "help": help_command,
         "templates": templates_command(catalog),
         "audit": audit_command,
@@ -87,3 +93,7 @@ def chat_commands(catalog: Catalog) -> dict[str, CommandHandler]:
         "cancel": cancel_command,
         "rollback": rollback_command,
     }
+    if templates is not None:
+        commands["templates"] = library_command(catalog, templates)
+        commands["save"] = save_command(catalog, templates)
+    return commands

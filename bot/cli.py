@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 
 from bot.settings import Settings, load_settings
+from bot.templates_group import TemplatesGroup
 from workflow.errors import LabbotError
 
 app = typer.Typer(
@@ -22,7 +23,11 @@ app = typer.Typer(
 )
 audit_app = typer.Typer(help="Who confirmed which change.", invoke_without_command=True)
 db_app = typer.Typer(help="Database schema.", no_args_is_help=True)
-templates_app = typer.Typer(help="The template library.", invoke_without_command=True)
+templates_app = typer.Typer(
+    help="The template library: built-in and saved templates.",
+    invoke_without_command=True,
+    cls=TemplatesGroup,
+)
 app.add_typer(audit_app, name="audit")
 app.add_typer(db_app, name="db")
 app.add_typer(templates_app, name="templates")
@@ -104,19 +109,71 @@ def db_upgrade() -> None:
 
 
 @templates_app.callback()
-def templates(
-    ctx: typer.Context, name: Annotated[str | None, typer.Argument(help="One template.")] = None
-) -> None:
-    """List the template library, or show one template."""
-    if ctx.invoked_subcommand is not None:
-        return
-    from adapters.console.render import render_message
-    from bot.presenter import present_catalog, present_template
-    from workflow.library.catalog import load_catalog
+def templates(ctx: typer.Context) -> None:
+    """List the library (`labbot templates NAME[@V]` shows one template)."""
+    if ctx.invoked_subcommand is None:
+        _print_library()
 
-    catalog = load_catalog()
-    message = present_template(catalog.get(name)) if name else present_catalog(catalog)
-    out.print(render_message(message))
+
+def _print_library(*args: str) -> None:
+    from adapters.console.render import render_message
+    from bot.templates_cli import library_reply
+
+    out.print(render_message(asyncio.run(library_reply(_settings(), args))))
+
+
+@templates_app.command("show")
+def templates_show(ref: Annotated[str, typer.Argument(help="NAME or NAME@VERSION.")]) -> None:
+    """One template: built-in, or a saved version (the latest unless @VERSION)."""
+    _print_library(ref)
+
+
+@templates_app.command("save")
+def templates_save(
+    path: Annotated[Path, typer.Argument(help="YAML or JSON file shaped like a template.")],
+    name: Annotated[str | None, typer.Option(help="Name (default: the file's)")] = None,
+    version: Annotated[int | None, typer.Option(help="Refuse unless this is the next")] = None,
+    as_user: Annotated[str, typer.Option("--as", help="Who saves it.")] = "cli",
+    test: Annotated[bool, typer.Option(help="Run the template test on simulated devices")] = True,
+) -> None:
+    """Save FILE as the next version of its name, after the template checks and test."""
+    from bot.templates_cli import save_file
+
+    result = asyncio.run(
+        save_file(_settings(), path, name=name, version=version, user=as_user, test=test)
+    )
+    saved = result.template
+    what = "saved as" if result.created else "already saved as"
+    out.print(f"{what} {saved.name}@{saved.version} sha256 {saved.sha256}", soft_wrap=True)
+
+
+@templates_app.command("history")
+def templates_history(name: Annotated[str, typer.Argument(help="A saved template.")]) -> None:
+    """Every version of a saved template, oldest first."""
+    _print_library("history", name)
+
+
+@templates_app.command("diff")
+def templates_diff(
+    refs: Annotated[list[str], typer.Argument(help="NAME@A NAME@B, NAME A B, or NAME.")],
+) -> None:
+    """What changed between two versions (default: the last two)."""
+    _print_library("diff", *refs)
+
+
+@templates_app.command("stats")
+def templates_stats(
+    fmt: Annotated[str, typer.Option("--format", help="table or json.")] = "table",
+) -> None:
+    """Uses per template and version, push success per device, tokens spent and saved."""
+    if fmt == "json":
+        from bot.templates_cli import stats_json
+
+        out.print_json(asyncio.run(stats_json(_settings())))
+        return
+    if fmt != "table":
+        raise typer.BadParameter("use table or json", param_hint="--format")
+    _print_library("stats")
 
 
 @app.command()
@@ -147,7 +204,8 @@ def main() -> None:
     try:
         app()
     except LabbotError as exc:
-        Console(stderr=True).print(f"[red]labbot:[/red] {exc}", highlight=False)
+        # soft_wrap: one line even without a terminal (container logs), however long
+        Console(stderr=True, soft_wrap=True).print(f"[red]labbot:[/red] {exc}", highlight=False)
         sys.exit(2)
     except KeyboardInterrupt:
         sys.exit(130)

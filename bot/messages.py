@@ -11,7 +11,11 @@ Ask for a change in plain words, for example:
   apply ntp to R1,R2 servers=10.0.0.1
 Commands:
   help                      this text
-  templates [NAME]          the template library, or one template
+  templates [NAME[@V]]      the template library (built-in and saved), or one template
+  templates history|stats   versions of a saved template; uses, success, tokens
+  templates diff A@1 A@2    what changed between two versions
+  templates pin NAME@V      use that version in this channel (templates unpin NAME)
+  save as NAME [TEXT]       save the template approved in this thread (TEXT: description)
   audit [change=ID] [user=U] [device=R1] [since=DATE] [until=DATE]
                             who confirmed which change
   status                    the pending step of this thread
@@ -50,3 +54,35 @@ FINISHED_TITLE = {
 }
 UNKNOWN_CHANGE = "No change {change_id} is on record."
 ROLLBACK_USAGE = "Usage: rollback CHANGE_ID (see `audit` for change ids)."
+
+SAVE_USAGE = (
+    "Usage: save as NAME [description]: saves the template approved in this thread as the next "
+    "version of NAME (`save as NAME@3` asks for version 3)."
+)
+NOTHING_APPROVED = (
+    "Nothing to save here: `save as NAME` saves the template approved in this thread. Approve "
+    "a template gate first (or ask for a change and approve its template)."
+)
+SAVE_ROLLBACK = "A rollback's literal lines are not a template; nothing was saved."
+SAVE_BUILTIN = (
+    "{name} is a built-in template; save under another name (e.g. {name}_lab). Nothing was saved."
+)
+SAVE_TEST_FAILED = (
+    "Not saved: the template test failed on a simulated copy of {device}:\n{errors}\n"
+    "Fix the template (Modify at its gate) and save the approved one."
+)
+SAVED = (
+    "Saved {label} (sha256 {sha}), the template approved in change {change_id} (approved "
+    "content sha256 {approved}). Reuse it: `apply {name} to R1,R2`."
+)
+ALREADY_SAVED = (
+    "This template is already saved as {label} (sha256 {sha}, by {who} at {at}); nothing new "
+    "was stored."
+)
+NO_SAVED = "There is no saved template {name!r}. Saved: {known}."
+NO_VERSION = "There is no {name}@{version}: {name} has version(s) {versions}."
+PIN_USAGE = "Usage: templates pin NAME@VERSION (templates unpin NAME)."
+PINNED = "In this channel `{name}` now means {name}@{version} (until `templates unpin {name}`)."
+UNPINNED = "`{name}` means its latest version in this channel again."
+NOT_PINNED = "{name} is not pinned in this channel."
+DIFF_USAGE = "Usage: templates diff NAME@A NAME@B (or NAME A B)."

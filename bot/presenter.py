@@ -10,6 +10,7 @@ from typing import Any
 from adapters.chat import Button, CodeBlock, Message, button_value
 from bot import messages
 from workflow.library.catalog import Catalog, LibraryTemplate
+from workflow.library.compose import part_label
 from workflow.model import PushProgress, StandardResponse
 
 BLOCK_LIMIT = 2800  # characters per code block chunk (Slack sections hold 3000)
@@ -95,6 +96,7 @@ def _template_sections(
         f"*Step 1 of 2 — template* for change {change_id}: {payload.get('description', '')}\n"
         f"Template `{payload.get('name', 'custom')}` ({payload.get('source', '')}) for {targets}."
     )
+    text += _library_notes(payload)
     sections: list[tuple[str, str, str]] = []
     for family, source in payload.get("templates", {}).items():
         sections.append((f"Template ({family})", source, "jinja"))
@@ -103,7 +105,40 @@ def _template_sections(
         sections.append((f"Example facts ({family})", _params_text(facts), "yaml"))
     for family, lines in payload.get("example_rendering", {}).items():
         sections.append((f"Example rendering ({family})", "\n".join(lines), "text"))
+    for family, test in payload.get("template_test", {}).items():
+        if test["errors"]:
+            title = f"Template test failed ({test['device']}, {family})"
+            sections.append((title, "\n".join(test["errors"]), "text"))
     return text, sections
+
+
+def _library_notes(payload: Mapping[str, Any]) -> str:
+    """Which templates (and versions) the change uses, the template test, newer versions."""
+    notes = ""
+    parts = payload.get("parts", [])
+    if len(parts) > 1 or any(p["version"] is not None for p in parts):
+        shown = " + ".join(f"{part_label(p)} sha256 {p['sha256'][:12]}" for p in parts)
+        notes += f"\nUses {shown}."
+    for family, test in payload.get("template_test", {}).items():
+        on = f"a simulated copy of {test['device']} ({family})"
+        if test.get("skipped"):
+            notes += f"\nTemplate test on {on}: not run, {test['skipped']}."
+        elif test["errors"]:
+            notes += (
+                f"\n⚠️ Template test on {on}: {len(test['errors'])} of {test['lines']} line(s) "
+                "refused; the real device would likely refuse them too."
+            )
+        else:
+            notes += f"\n✓ Template test on {on}: {test['lines']} line(s) accepted."
+    return notes + _newer_note(payload)
+
+
+def _newer_note(payload: Mapping[str, Any]) -> str:
+    newer = payload.get("newer_versions", {})
+    if not newer:
+        return ""
+    listed = ", ".join(f"{name}@{version}" for name, version in newer.items())
+    return f"\nℹ️ A newer version exists ({listed}); this change uses what you approve here."
 
 
 def _schema_text(schema: Mapping[str, Any]) -> str:
@@ -130,6 +165,7 @@ def _params_sections(
     ]
     if blocked:
         text += f"\n⚠️ {len(blocked)} line(s) match the deny-list; Execute will be refused."
+    text += _newer_note(payload)
     sections: list[tuple[str, str, str]] = []
     if blocked:
         sections.append(("Blocked lines", "\n".join(blocked), "text"))
@@ -197,6 +233,9 @@ def present_result(
             level="success" if status == "done" else "warning",
         )
     summary = f"{title}: ✓ {result['successful']} ✗ {result['failed']} of {result['total']}"
+    notes = message.partition("\n")[2]  # lines after the push summary (e.g. newer versions)
+    if notes:
+        summary += f"\n{notes}"
     if result.get("error"):
         summary += f"\n{result['error']}"
     sections = []

@@ -23,6 +23,7 @@ from bot.metrics import Metrics, process_metrics
 from bot.policy import Policy, refuse_decision, refuse_request
 from storage.audit import AuditStore
 from storage.audit_records import Resolution
+from storage.templates import TemplateStore
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision, Step
 from workflow.errors import DecisionConflict, GateError, LabbotError
 from workflow.hashing import lines_sha256
@@ -57,6 +58,7 @@ class DecisionService:
     commands: dict[str, CommandHandler] = field(default_factory=dict)
     clock: Callable[[], datetime] = utc_now
     metrics: Metrics = field(default_factory=process_metrics)
+    templates: TemplateStore | None = None  # the team's template library (saves, uses)
     # gate interrupt id -> platform message id, for adapters whose decisions do not carry it
     _gate_message_ids: OrderedDict[str, str] = field(default_factory=OrderedDict)
 
@@ -143,6 +145,7 @@ class DecisionService:
                 requester=requester,
                 rollback_of=rollback_of,
                 on_progress=self._progress_sink(thread, change_id),
+                scope=f"{thread.platform}:{thread.channel}",
             )
         await self._present(thread, step, pushed_lines={})
 
@@ -174,9 +177,11 @@ class DecisionService:
         if reason:
             await self._refuse(actor, thread, messages.REFUSED.format(reason=reason), gate=gate)
             return "refused"
-        outcome = await self._record(decision, gate)
-        if outcome == "resolved":
-            await self._resume(decision, gate)
+        async with self.thread_lock(thread.key):  # record and resume as one step per thread
+            outcome = await self._record(decision, gate)
+            if outcome == "resolved":
+                await self._mark_decided(gate, decision)
+                await self._resume_locked(decision, gate)
         return outcome
 
     async def _record(self, decision: Decision, gate: Gate) -> str:
@@ -199,6 +204,8 @@ class DecisionService:
             )
         except DecisionConflict as conflict:
             await self._refuse(actor, thread, self._conflict_text(conflict, required), gate=gate)
+            if isinstance(conflict.existing, Resolution):
+                await self._resume_orphan(thread, gate, conflict.existing)
             return "already_decided"
         if not result.resolved:
             count = len(result.approvals)
@@ -223,8 +230,30 @@ class DecisionService:
         )
 
     async def _resume(self, decision: Decision, gate: Gate) -> None:
-        thread = decision.thread
         await self._mark_decided(gate, decision)
+        async with self.thread_lock(decision.thread.key):
+            await self._resume_locked(decision, gate)
+
+    async def _resume_orphan(self, thread: ThreadRef, gate: Gate, resolution: Resolution) -> None:
+        """Called holding the thread lock, under which decisions are recorded AND resumed: a gate
+        settled in storage but still pending was recorded by a process that died before
+        resuming. Resume it with the recorded decision."""
+        pending = await self.workflow.pending_gate(thread.key)
+        if pending is None or pending.interrupt_id != gate.interrupt_id:
+            return
+        log.warning("resuming %s: its decision was recorded but never resumed", gate.change_id)
+        decision = Decision(
+            thread,
+            Actor(resolution.actor_id, resolution.actor_name),
+            resolution.interrupt_id,
+            resolution.choice,  # type: ignore[arg-type]
+            resolution.content_sha256,
+            resolution.feedback,
+        )
+        await self._resume_locked(decision, gate)
+
+    async def _resume_locked(self, decision: Decision, gate: Gate) -> None:
+        thread = decision.thread
         pushed_lines = _lines_by_device(gate.payload) if gate.gate == "params" else {}
         gate_decision: GateDecision = {
             "choice": decision.choice,
@@ -233,17 +262,16 @@ class DecisionService:
             "actor_name": decision.actor.name,
             "feedback": decision.feedback,
         }
-        async with self.thread_lock(thread.key):
-            try:
-                step = await self.workflow.resume(
-                    thread.key,
-                    gate.interrupt_id,
-                    gate_decision,
-                    on_progress=self._progress_sink(thread, gate.change_id),
-                )
-            except GateError as exc:
-                await self._refuse(decision.actor, thread, str(exc), gate=gate)
-                return
+        try:
+            step = await self.workflow.resume(
+                thread.key,
+                gate.interrupt_id,
+                gate_decision,
+                on_progress=self._progress_sink(thread, gate.change_id),
+            )
+        except GateError as exc:
+            await self._refuse(decision.actor, thread, str(exc), gate=gate)
+            return
         await self._present(thread, step, pushed_lines=pushed_lines)
 
     async def _mark_decided(self, gate: Gate, decision: Decision) -> None:
@@ -294,6 +322,8 @@ class DecisionService:
             detail=finished.message,
             tokens=finished.tokens,
         )
+        if self.templates is not None and finished.templates:
+            await self.templates.record_use(finished.change_id, finished.templates, finished.status)
         self.metrics.change_finished(finished.status)
         await self.say(
             thread,

@@ -12,14 +12,17 @@ from bot.chat_commands import chat_commands
 from bot.policy import Policy
 from bot.service import DecisionService
 from bot.settings import Settings
+from labsim.trial import SimTrial
 from storage.audit import AuditStore
 from storage.checkpointer import SQLAlchemySaver
 from storage.locks import ConfigBackupStore, DeviceLockStore, thread_lock
+from storage.templates import TemplateStore
 from workflow.api import ChangeWorkflow
 from workflow.devices.gateway import NornirGateway
 from workflow.errors import ConfigError
 from workflow.library.catalog import load_catalog
 from workflow.library.planner import LibraryPlanner
+from workflow.library.saved import SavedTemplatePlanner
 from workflow.ports import DeviceGateway, Inventory, Planner
 from workflow.safety import DenyList
 
@@ -34,6 +37,7 @@ class Runtime:
     service: DecisionService
     workflow: ChangeWorkflow
     audit: AuditStore
+    templates: TemplateStore | None = None
 
 
 def policy_from(settings: Settings) -> Policy:
@@ -58,6 +62,13 @@ def make_planner(settings: Settings) -> Planner:
         model=settings.llm_model,
         timeout=settings.llm_timeout_seconds,
     )
+
+
+def with_saved_templates(planner: Planner, templates: TemplateStore) -> Planner:
+    """`planner` behind the team's library: saved and combined templates cost no template
+    tokens; an LLM planner is still asked for parameters the lab does not give."""
+    llm = None if isinstance(planner, LibraryPlanner) else planner
+    return SavedTemplatePlanner(planner, templates, llm=llm)
 
 
 def make_inventory(settings: Settings) -> Inventory:
@@ -111,13 +122,16 @@ async def open_runtime(
     async with SQLAlchemySaver.from_url(settings.database_url) as saver:
         if gateway is None:
             gateway = make_gateway(settings, inventory or make_inventory(settings), saver)
+        templates = TemplateStore(saver.engine)
         workflow = ChangeWorkflow(
             checkpointer=saver,
-            planner=planner or make_planner(settings),
+            planner=with_saved_templates(planner or make_planner(settings), templates),
             gateway=gateway,
             deny_list=DenyList(settings.deny_extra),
             gate_ttl_seconds=settings.gate_ttl_seconds,
             max_attempts=settings.plan_attempts,
+            saved_templates=templates,
+            trial=SimTrial(),
         )
         audit = AuditStore(saver.engine)
         service = DecisionService(
@@ -126,6 +140,7 @@ async def open_runtime(
             adapter=adapter,
             policy=policy_from(settings),
             thread_lock=partial(thread_lock, saver.engine),
-            commands=chat_commands(load_catalog()),
+            commands=chat_commands(load_catalog(), templates),
+            templates=templates,
         )
-        yield Runtime(service=service, workflow=workflow, audit=audit)
+        yield Runtime(service=service, workflow=workflow, audit=audit, templates=templates)

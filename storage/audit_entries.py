@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -11,7 +12,15 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from storage.audit_chain import as_utc
 from storage.audit_records import AuditEntry
-from storage.schema import change_events, changes, decisions, gate_resolutions, pushes, refusals
+from storage.schema import (
+    change_events,
+    changes,
+    decisions,
+    gate_resolutions,
+    pushes,
+    refusals,
+    template_uses,
+)
 
 Row = Any
 
@@ -81,6 +90,21 @@ def _event(r: Row) -> dict[str, Any]:
     return dict(kind="event", summary=f"{r.status}{detail}{tokens}")
 
 
+def _template_use(r: Row) -> dict[str, Any]:
+    """`template: lab_ospf@2 sha256 3f2a… + ospf (built-in) sha256 9c1d…`."""
+    parts = json.loads(r.parts)
+    shown = [
+        f"{p['name']}{'@' + str(p['version']) if p['version'] is not None else ''} "
+        f"({p['source']}) sha256 {p['sha256'][:12]}"
+        for p in parts
+    ]
+    return dict(
+        kind="template",
+        summary=f"template: {' + '.join(shown)} — change {r.status}",
+        sha256=parts[0]["sha256"] if len(parts) == 1 else "",
+    )
+
+
 # table -> (row to entry fields, columns a `user` filter matches)
 _SHAPES: dict[sa.Table, tuple[Callable[[Row], dict[str, Any]], tuple[str, ...]]] = {
     changes: (_change, ("requester_id", "requester_name")),
@@ -89,6 +113,7 @@ _SHAPES: dict[sa.Table, tuple[Callable[[Row], dict[str, Any]], tuple[str, ...]]]
     refusals: (_refusal, ("actor_id", "actor_name")),
     pushes: (_push, ()),
     change_events: (_event, ()),
+    template_uses: (_template_use, ()),
 }
 
 

@@ -17,10 +17,11 @@ from datetime import timedelta
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import NullPool
 
 from storage.audit_chain import as_utc, utc_now
-from storage.db import is_sqlite, serialized_transaction
+from storage.db import PG_CONNECT_TIMEOUT_S, is_sqlite, serialized_transaction
 from storage.schema import config_backups, device_locks
 
 DEVICE_LOCK_KEY = 0x1AB_B07_003
@@ -112,6 +113,23 @@ def _advisory_key(key: str) -> int:
     )
 
 
+_lock_engines: weakref.WeakKeyDictionary[AsyncEngine, AsyncEngine] = weakref.WeakKeyDictionary()
+
+
+def _lock_engine(engine: AsyncEngine) -> AsyncEngine:
+    """Connections that hold advisory locks come from outside the engine's pool.
+
+    A resume holds its thread's lock while the graph reads and writes checkpoints through the
+    pool; were the lock connections pooled too, enough concurrent resumes would take every pooled
+    connection and wait forever for one more.
+    """
+    if engine not in _lock_engines:
+        _lock_engines[engine] = create_async_engine(
+            engine.url, poolclass=NullPool, connect_args={"connect_timeout": PG_CONNECT_TIMEOUT_S}
+        )
+    return _lock_engines[engine]
+
+
 @asynccontextmanager
 async def thread_lock(engine: AsyncEngine, key: str) -> AsyncIterator[None]:
     """Hold the resume lock of thread `key` (waits while another holder resumes it)."""
@@ -124,7 +142,7 @@ async def thread_lock(engine: AsyncEngine, key: str) -> AsyncIterator[None]:
             yield
         return
     lock_id = _advisory_key(key)
-    async with engine.connect() as conn:
+    async with _lock_engine(engine).connect() as conn:
         await conn.execute(sa.text("SELECT pg_advisory_lock(:id)"), {"id": lock_id})
         await conn.commit()  # the session lock outlives the transaction; don't sit idle in one
         try:

@@ -136,7 +136,21 @@ change_events = _audit_table(
     _text("detail"),
     _text("tokens", nullable=True),  # canonical JSON text, so the hash covers exactly what is kept
 )
-AUDIT_TABLES = (changes, decisions, gate_resolutions, refusals, pushes, change_events)
+template_uses = _audit_table(
+    "template_uses",
+    _text("change_id"),
+    _text("parts"),  # canonical JSON [{name, version, sha256, source, derive}], in order
+    _text("status"),  # how the change ended
+)
+AUDIT_TABLES = (
+    changes,
+    decisions,
+    gate_resolutions,
+    refusals,
+    pushes,
+    change_events,
+    template_uses,
+)
 CHAIN_COLUMNS = frozenset({"id", "seq", "at", "prev_hash", "row_hash"})
 
 # --- device locks and configuration backups (mutable working state, not audit) ------------------
@@ -158,4 +172,39 @@ config_backups = sa.Table(
     sa.Column("stage", sa.Text, primary_key=True),
     sa.Column("config", sa.Text, nullable=False),
     sa.Column("captured_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+# --- the team's template library (versions are immutable: rows are only inserted) ---------------
+
+saved_templates = sa.Table(
+    "saved_templates",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("sha256", sa.String(64), nullable=False, unique=True),
+    sa.Column("description", sa.Text, nullable=False),
+    sa.Column("families", sa.Text, nullable=False),  # "cisco_ios,arista_eos", for listings
+    sa.Column("templates", JSON_DOC, nullable=False),
+    sa.Column("params_schema", JSON_DOC, nullable=False),
+    sa.Column("example_params", JSON_DOC, nullable=False),
+    sa.Column("derive", sa.Text, nullable=False),
+    sa.Column("phrases", JSON_DOC, nullable=False),
+    sa.Column("saved_by_id", sa.Text, nullable=False),
+    sa.Column("saved_by_name", sa.Text, nullable=False),
+    sa.Column("saved_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("source_change_id", sa.Text),
+    sa.Column("approved_sha256", sa.Text),  # the template gate hash approved, when from a change
+    sa.Column("origin_tokens", sa.Integer, nullable=False),
+    sa.UniqueConstraint("name", "version", name="uq_saved_templates_name_version"),
+)
+
+template_pins = sa.Table(
+    "template_pins",
+    metadata,
+    sa.Column("scope", sa.Text, primary_key=True),  # "slack:C123", "matrix:!room:hs"
+    sa.Column("name", sa.Text, primary_key=True),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("pinned_by", sa.Text, nullable=False),
+    sa.Column("pinned_at", sa.DateTime(timezone=True), nullable=False),
 )

@@ -13,7 +13,7 @@ import asyncio
 import inspect
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal, NotRequired, TypedDict, cast
 
@@ -24,9 +24,18 @@ from langgraph.types import Command, StateSnapshot
 from workflow.errors import GateError
 from workflow.gates import CHOICES
 from workflow.graph import build_graph
-from workflow.model import ProgressCallback, PushProgress, StandardResponse, TokenUsage
+from workflow.hashing import content_sha256
+from workflow.library.compose import proposal_parts
+from workflow.model import (
+    ProgressCallback,
+    PushProgress,
+    StandardResponse,
+    TemplatePart,
+    TemplateProposal,
+    TokenUsage,
+)
 from workflow.nodes import Nodes
-from workflow.ports import DeviceGateway, Planner
+from workflow.ports import ConfigTrial, DeviceGateway, Planner, SavedTemplates
 from workflow.safety import DenyList
 from workflow.state import GateInfo, Outcome, initial_state
 
@@ -50,6 +59,18 @@ class Finished:
     message: str
     result: StandardResponse | None
     tokens: dict[str, TokenUsage]  # "template", "params" (when used) and "total"
+    templates: list[TemplatePart] = field(default_factory=list)  # what the change used
+
+
+@dataclass(frozen=True)
+class ApprovedTemplate:
+    """The template a change's reviewer approved: `payload` is exactly what `sha256` covers."""
+
+    change_id: str
+    sha256: str
+    payload: dict[str, Any]  # name, description, templates, params_schema, example_params, ...
+    parts: list[TemplatePart]
+    template_tokens: int  # what proposing it cost
 
 
 Step = Gate | Finished
@@ -80,7 +101,12 @@ class ChangeWorkflow:
         gate_ttl_seconds: float = 86400,
         max_attempts: int = 3,
         clock: Callable[[], datetime] = utc_now,
+        saved_templates: SavedTemplates | None = None,
+        trial: ConfigTrial | None = None,
+        trial_timeout_seconds: float = 5.0,
     ) -> None:
+        """`saved_templates`: the team's library, so gates say when a newer version exists.
+        `trial`: tests each template on a simulated copy of a target before its gate."""
         nodes = Nodes(
             planner=planner,
             gateway=gateway,
@@ -88,6 +114,9 @@ class ChangeWorkflow:
             clock=clock,
             gate_ttl_seconds=gate_ttl_seconds,
             max_attempts=max_attempts,
+            saved=saved_templates,
+            trial=trial,
+            trial_timeout=trial_timeout_seconds,
         )
         self._graph = build_graph(nodes, checkpointer)
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -101,8 +130,10 @@ class ChangeWorkflow:
         requester: dict[str, Any],
         rollback_of: str | None = None,
         on_progress: ProgressCallback | None = None,
+        scope: str = "",
     ) -> Step:
-        """Run a new change in `thread_id` up to its first gate (or its end)."""
+        """Run a new change in `thread_id` up to its first gate (or its end). `scope`: the
+        channel/room asking, where template pins apply."""
         async with self._lock(thread_id):
             pending = await self._pending(thread_id)
             if pending is not None:
@@ -110,7 +141,7 @@ class ChangeWorkflow:
                     f"change {pending.change_id} in this thread still waits for its "
                     f"{pending.gate} review; decide it or cancel it before starting another"
                 )
-            state = initial_state(change_id, text, requester, rollback_of)
+            state = initial_state(change_id, text, requester, rollback_of, scope)
             return await self._run(thread_id, state, on_progress)
 
     async def resume(
@@ -148,6 +179,23 @@ class ChangeWorkflow:
         """How the last change in this thread ended, or None while it is pending or unknown."""
         snapshot = await self._graph.aget_state(_config(thread_id))
         return _finished(snapshot)
+
+    async def approved_template(self, thread_id: str) -> ApprovedTemplate | None:
+        """The template approved in this thread's latest change, checked against the approved
+        hash; None when no template was approved (or what is kept no longer matches it)."""
+        values = (await self._graph.aget_state(_config(thread_id))).values
+        shown = values.get("shown_template")
+        approved = values.get("approved", {}).get("template")
+        template: TemplateProposal | None = values.get("template")
+        if not shown or not approved or template is None or content_sha256(shown) != approved:
+            return None
+        return ApprovedTemplate(
+            change_id=values["change_id"],
+            sha256=approved,
+            payload=shown,
+            parts=proposal_parts(template),
+            template_tokens=values.get("tokens", {}).get("template", {}).get("total_tokens", 0),
+        )
 
     async def _run(
         self, thread_id: str, graph_input: Any, on_progress: ProgressCallback | None
@@ -209,6 +257,7 @@ def _finished(snapshot: StateSnapshot) -> Finished | None:
         message=outcome["message"],
         result=outcome["result"],
         tokens=token_totals(snapshot.values.get("tokens", {})),
+        templates=proposal_parts(template) if (template := snapshot.values.get("template")) else [],
     )
 
 

@@ -3,7 +3,8 @@
 LabbotError
 ├── ConfigError            a setting is missing or wrong (one line naming it)
 ├── StorageError           the database cannot be reached, migrated or used
-│   └── DecisionConflict   a gate was already decided (first decision wins)
+│   ├── DecisionConflict   a gate was already decided (first decision wins)
+│   └── VersionConflict    a template name@version is already saved (versions are immutable)
 ├── PlanningError          the planner could not produce a valid proposal
 ├── TemplateError          a template does not compile, uses unknown variables, or fails to render
 ├── ParamsError            parameters do not match the template's schema
@@ -33,6 +34,10 @@ class DecisionConflict(StorageError):
     def __init__(self, message: str, existing: object = None) -> None:
         super().__init__(message)
         self.existing = existing
+
+
+class VersionConflict(StorageError):
+    """Raised when a save asks for a template version that another save already took."""
 
 
 class PlanningError(LabbotError):

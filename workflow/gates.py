@@ -13,7 +13,7 @@ the state. After the decision:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -34,10 +34,12 @@ def template_payload(
     template: TemplateProposal,
     examples: dict[str, list[str]],
     example_facts: dict[str, TemplateFacts],
+    notes: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What the template reviewer sees: the templates, their schema and an example rendering;
-    for templates reading `facts`, the facts the example was rendered with."""
-    payload = {
+    for templates reading `facts`, the facts the example was rendered with; the templates it
+    is made of (`parts`) and `notes` (template test, newer versions) when there are any."""
+    payload: dict[str, Any] = {
         "name": template["name"],
         "description": template["description"],
         "source": template["source"],
@@ -49,14 +51,20 @@ def template_payload(
     }
     if example_facts:
         payload["example_facts"] = example_facts
-    return payload
+    if template.get("parts"):
+        payload["parts"] = template["parts"]
+    return {**payload, **{key: value for key, value in (notes or {}).items() if value}}
 
 
 def params_payload(
-    template: TemplateProposal, previews: dict[str, DevicePreview], template_sha256: str
+    template: TemplateProposal,
+    previews: dict[str, DevicePreview],
+    template_sha256: str,
+    newer_versions: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
-    """What the params reviewer sees, per device: params, rendered lines, diff, blocked lines."""
-    return {
+    """What the params reviewer sees, per device: params, rendered lines, diff, blocked lines;
+    and the newer saved versions of the templates used, when there are any."""
+    payload: dict[str, Any] = {
         "template": {
             "name": template["name"],
             "description": template["description"],
@@ -64,6 +72,9 @@ def params_payload(
         },
         "devices": previews,
     }
+    if newer_versions:
+        payload["newer_versions"] = dict(newer_versions)
+    return payload
 
 
 def open_gate(

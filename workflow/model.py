@@ -142,6 +142,22 @@ class TokenUsage(TypedDict):
     total_tokens: int
 
 
+class TemplatePart(TypedDict):
+    """One template a proposal is made of: which one, which version, exactly which content.
+
+    source: "builtin" (shipped in workflow/library), "saved" (the team's library, versioned) or
+    "llm" (written for this change). `version` is None unless saved. `sha256` covers the
+    template's content (`workflow.library.compose.template_sha256`). `derive` names the
+    deriver(s) that set its parameters from the lab ("routing", "none", "routing+none").
+    """
+
+    name: str
+    version: int | None
+    sha256: str
+    source: Literal["builtin", "saved", "llm"]
+    derive: str
+
+
 class TemplateProposal(TypedDict):
     name: str  # library name, or "custom" when the LLM wrote it
     description: str
@@ -149,8 +165,30 @@ class TemplateProposal(TypedDict):
     params_schema: dict[str, ParamSpec]
     example_params: dict[str, Any]
     targets: list[str]  # device names the request is about
-    source: Literal["library", "llm", "rollback"]
+    source: Literal["library", "llm", "rollback", "saved"]
     tokens: NotRequired[TokenUsage]
+    parts: NotRequired[list[TemplatePart]]  # the templates combined, in order (library, saved)
+
+
+@dataclass(frozen=True)
+class SavedTemplate:
+    """One immutable version of a template in the team's library (`name@version`)."""
+
+    name: str
+    version: int
+    sha256: str
+    description: str
+    templates: Mapping[str, str]  # vendor family -> Jinja2 source
+    params_schema: Mapping[str, ParamSpec]
+    example_params: Mapping[str, Any]
+    derive: str  # deriver(s) of its parameters ("none" when only the requester knows them)
+    phrases: Mapping[str, str]  # request word -> parameter it sets
+    saved_by_id: str
+    saved_by_name: str
+    saved_at: str  # ISO 8601, UTC
+    source_change_id: str | None  # the change whose approved template was saved, if any
+    origin_tokens: int  # template tokens the original proposal cost (what reuse saves)
+    pinned: bool = False  # resolved through the channel's pin rather than as the latest
 
 
 class ParamsProposal(TypedDict):
@@ -167,3 +205,4 @@ class PlanRequest:
     feedback: str | None = None  # reviewer's Modify text
     errors: Sequence[str] = field(default_factory=tuple)  # validation errors of the last attempt
     previous: Mapping[str, Any] | None = None  # the previous proposal, for Modify and retries
+    scope: str = ""  # the channel/room asking ("slack:C123"): where template pins apply

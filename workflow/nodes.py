@@ -26,7 +26,8 @@ from workflow.model import (
     TokenUsage,
     Topology,
 )
-from workflow.ports import DeviceGateway, Planner
+from workflow.ports import ConfigTrial, DeviceGateway, Planner, SavedTemplates
+from workflow.reuse import newer_note, newer_versions, template_tests
 from workflow.safety import DenyList
 from workflow.state import ChangeState, finish
 
@@ -41,6 +42,9 @@ class Nodes:
     clock: Clock
     gate_ttl_seconds: float
     max_attempts: int
+    saved: SavedTemplates | None = None  # the team's library, for "a newer version exists"
+    trial: ConfigTrial | None = None  # the template test on a simulated device
+    trial_timeout: float = 5.0
 
     async def gather(self, state: ChangeState) -> Command[str]:
         """The lab's devices and read-only facts; for a rollback, the lines that undo a change."""
@@ -92,9 +96,20 @@ class Nodes:
         check = check_template(template, _topology(state), self.deny_list)
         if check.errors:
             return self._retry_or_end(state, "template", check.errors, blocked=check.blocked)
-        payload = template_payload(template, check.examples, check.example_facts)
+        notes: dict[str, Any] = {"newer_versions": await newer_versions(self.saved, template)}
+        if self.trial is not None and state["rollback"] is None:
+            notes["template_test"] = await template_tests(
+                self.trial, template, check.examples, _topology(state), self.trial_timeout
+            )
+        payload = template_payload(template, check.examples, check.example_facts, notes)
         gate = open_gate(state, "template", payload, self.clock, self.gate_ttl_seconds)
-        return Command(update={"examples": check.examples, "gate": gate}, goto="template_gate")
+        update = {
+            "examples": check.examples,
+            "gate": gate,
+            "shown_template": payload,
+            "newer_versions": notes["newer_versions"],
+        }
+        return Command(update=update, goto="template_gate")
 
     async def propose_params(self, state: ChangeState) -> Command[str]:
         template = _template(state)
@@ -124,14 +139,21 @@ class Nodes:
         previews, errors = preview_devices(template, params, _topology(state), self.deny_list)
         if errors:
             return self._retry_or_end(state, "parameters", errors, blocked=False)
-        payload = params_payload(template, previews, state["approved"]["template"])
+        newer = await newer_versions(self.saved, template)
+        payload = params_payload(template, previews, state["approved"]["template"], newer)
         gate = open_gate(state, "params", payload, self.clock, self.gate_ttl_seconds)
-        return Command(update={"previews": previews, "gate": gate}, goto="params_gate")
+        update = {"previews": previews, "gate": gate, "newer_versions": newer}
+        return Command(update=update, goto="params_gate")
 
     async def push(self, state: ChangeState) -> Command[str]:
         """Push only what was approved, byte for byte, and only if the deny-list still agrees."""
         template = _template(state)
-        payload = params_payload(template, state["previews"], state["approved"]["template"])
+        payload = params_payload(
+            template,
+            state["previews"],
+            state["approved"]["template"],
+            state.get("newer_versions"),
+        )
         planned = content_sha256(payload)
         if state["approved"].get("params") != planned:
             return finish(
@@ -160,7 +182,9 @@ class Nodes:
     async def report(self, state: ChangeState) -> Command[str]:
         result = state["push_result"]
         assert result is not None, "report reached without a push result"
-        return finish("done" if result["success"] else "failed", push_summary(result), result)
+        note = newer_note(_template(state), await newer_versions(self.saved, _template(state)))
+        message = f"{push_summary(result)}\n{note}" if note else push_summary(result)
+        return finish("done" if result["success"] else "failed", message, result)
 
     def _blocked_now(self, state: ChangeState) -> list[str]:
         """The deny-list re-checked at push time (it may be stricter than at preview)."""
@@ -179,6 +203,7 @@ class Nodes:
             feedback=state["feedback"],
             errors=tuple(state["errors"]),
             previous=previous if (state["errors"] or state["feedback"]) else None,
+            scope=state.get("scope", ""),
         )
 
     def _retry_or_end(

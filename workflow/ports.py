@@ -12,6 +12,7 @@ from workflow.model import (
     ParamsProposal,
     PlanRequest,
     ProgressCallback,
+    SavedTemplate,
     StandardResponse,
     TemplateProposal,
     UnusableNode,
@@ -75,3 +76,33 @@ class BackupStore(Protocol):
         ...
 
     async def configs(self, change_id: str, stage: str) -> dict[str, str]: ...
+
+
+class SavedTemplates(Protocol):
+    """The team's library of saved template versions (implemented in storage)."""
+
+    async def resolve(self, name: str, version: int | None, scope: str) -> SavedTemplate | None:
+        """`name@version`; with no version, the one pinned in `scope` (a channel), else the
+        latest. None when there is no such name or version."""
+        ...
+
+    async def versions(self, name: str) -> list[int]:
+        """Every version of `name`, oldest first ([] for an unknown name)."""
+        ...
+
+    async def latest_versions(self, names: Sequence[str]) -> dict[str, int]:
+        """The newest version of each known name among `names`."""
+        ...
+
+    async def names(self) -> list[str]: ...
+
+
+class ConfigTrial(Protocol):
+    """Tries configuration lines on a throwaway simulated copy of a device (no real device)."""
+
+    async def trial(
+        self, device: str, platform: str, running_config: str, lines: Sequence[str]
+    ) -> list[str] | None:
+        """The device's complaints, one per refused line (`[]`: all accepted); None when no
+        simulator exists for `platform`."""
+        ...

@@ -60,10 +60,18 @@ class ChangeState(TypedDict):
     tokens: dict[str, TokenUsage]  # "template" / "params" -> usage summed over attempts
     push_result: StandardResponse | None
     outcome: Outcome | None
+    # Added with the template library; read with .get() (checkpoints from before lack them).
+    scope: str  # the channel/room of the request, where template pins apply
+    shown_template: dict[str, Any] | None  # the last template gate's payload (what was approved)
+    newer_versions: dict[str, int]  # saved templates used in an older version -> newest
 
 
 def initial_state(
-    change_id: str, text: str, requester: dict[str, Any], rollback_of: str | None
+    change_id: str,
+    text: str,
+    requester: dict[str, Any],
+    rollback_of: str | None,
+    scope: str = "",
 ) -> ChangeState:
     """A fresh change: every key set, so a thread reused for a new change keeps nothing old."""
     return ChangeState(
@@ -86,6 +94,9 @@ def initial_state(
         tokens={},
         push_result=None,
         outcome=None,
+        scope=scope,
+        shown_template=None,
+        newer_versions={},
     )
 
 

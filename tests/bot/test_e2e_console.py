@@ -280,3 +280,29 @@ async def test_push_gate_waits_for_two_different_approvers(tmp_path: Path, lab: 
     assert summary is not None
     params = next(g for g in summary.gates if g.gate == "params")
     assert [v.actor_name for v in params.votes] == ["bob", "carol"]
+
+
+async def test_a_decision_recorded_by_a_process_that_died_is_resumed_by_the_next_click(
+    tmp_path: Path, lab: Lab
+) -> None:
+    chat = RecordingAdapter()
+    async with running_bot(tmp_path, lab, chat) as bot:
+        await bot.service.handle(ask(REQUEST, "alice"))
+        gate = await bot.workflow.pending_gate(THREAD.key)
+        assert gate is not None
+        await bot.audit.decide(  # what a replica that died right after recording had done
+            change_id=gate.change_id,
+            gate=gate.gate,
+            interrupt_id=gate.interrupt_id,
+            choice="approve",
+            actor_id="console:bob",
+            actor_name="bob",
+            platform="console",
+            channel=THREAD.channel,
+            content_sha256=gate.sha256,
+        )
+        await bot.service.handle(click(chat, "carol"))
+        pending = await bot.workflow.pending_gate(THREAD.key)
+    assert any("already approved by bob" in text for text in chat.said_to("console:carol"))
+    assert pending is not None and pending.gate == "params"
+    assert "Step 2 of 2" in chat.last_gate()[1].text

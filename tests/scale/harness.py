@@ -107,11 +107,13 @@ class Replica:
         return code
 
 
-async def start_replica(env: dict[str, str], cwd: Path, *args: str) -> Replica:
+async def start_replica(
+    env: dict[str, str], cwd: Path, *args: str, program: Path = LABBOT
+) -> Replica:
     """Start `labbot serve --http` (or `labbot ARGS` when given) without waiting for it."""
     argv = args or ("serve", "--http", "--host", "127.0.0.1", "--port", "0")
     process = await asyncio.create_subprocess_exec(
-        str(LABBOT),
+        str(program),
         *argv,
         cwd=cwd,
         env=env,
@@ -130,10 +132,12 @@ async def replicas(env: dict[str, str], cwd: Path, count: int) -> AsyncIterator[
     try:
         await asyncio.gather(*(r.wait_listening() for r in started))
         yield started
+    except BaseException:
+        for replica in started:  # pytest shows it with the failure
+            print(f"--- labbot serve (pid {replica.pid}) log:", *replica.log, sep="\n")
+        raise
     finally:
         await asyncio.gather(*(stop(r) for r in started))
-        for replica in started:  # pytest shows it when the test fails
-            print(f"--- labbot serve (pid {replica.pid}) log:", *replica.log, sep="\n")
 
 
 async def stop(replica: Replica) -> None:

@@ -60,9 +60,7 @@ async def test_health_check_answers_503_while_the_database_is_unreachable(
     proxy = await TcpProxy(server.host or "127.0.0.1", server.port or 5432).start()
     through_proxy = server.set(port=proxy.port).render_as_string(hide_password=False)
     try:
-        async with deployment(
-            tmp_path, through_proxy, slack_api, demo_topology(1), count=1
-        ) as lab:
+        async with deployment(tmp_path, through_proxy, slack_api, demo_topology(1), count=1) as lab:
             base = lab.replicas[0].base_url
             assert await scrape(base, "/healthz") == (200, "ok")
             await proxy.stop()

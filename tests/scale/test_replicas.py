@@ -71,6 +71,7 @@ async def test_one_decision_and_one_resume_per_gate_with_two_replicas(
             step for m in messages for step in ("Step 1 of 2", "Step 2 of 2") if step in m.text
         )
         assert steps == {"Step 1 of 2": 1, "Step 2 of 2": 1}, [m.text for m in messages]
+        assert sum(m.text.startswith("Working on it") for m in messages) == 1
         decided = [m for m in messages if "Approved by" in m.all_text]
         assert len(decided) == (2 if index < PUSHING else 1)
         assert not any(has_button(m, "Approve") for m in messages)

@@ -65,9 +65,9 @@ async def test_a_file_that_is_not_sqlite_is_named(tmp_path: Path) -> None:
 async def test_sqlite_default_creates_its_directory_and_upgrades_to_head(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'data' / 'labbot.db'}"
     assert await check_database(url) is None  # reachable, not migrated yet
-    assert await upgrade_database(url) == "0002"
-    assert await upgrade_database(url) == "0002"  # idempotent
-    assert await check_database(url) == "0002"
+    assert await upgrade_database(url) == "0003"
+    assert await upgrade_database(url) == "0003"  # idempotent
+    assert await check_database(url) == "0003"
     engine = make_engine(url)
     async with engine.connect() as conn:
         assert (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar() == "wal"
@@ -75,7 +75,7 @@ async def test_sqlite_default_creates_its_directory_and_upgrades_to_head(tmp_pat
 
 
 async def test_concurrent_upgrades_of_one_database_do_not_collide(database_url: str) -> None:
-    assert await asyncio.gather(*(upgrade_database(database_url) for _ in range(4))) == ["0002"] * 4
+    assert await asyncio.gather(*(upgrade_database(database_url) for _ in range(4))) == ["0003"] * 4
 
 
 async def test_a_database_from_the_first_schema_is_migrated_with_its_data(
@@ -119,7 +119,7 @@ async def test_a_database_from_the_first_schema_is_migrated_with_its_data(
                 },
             )
 
-        assert await upgrade_database(database_url) == "0002"
+        assert await upgrade_database(database_url) == "0003"
 
         async with SQLAlchemySaver.from_url(database_url) as saver:
             restored = await saver.aget_tuple(stored)

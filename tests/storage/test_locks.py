@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage.db import make_engine
@@ -69,3 +70,17 @@ async def test_thread_lock_serializes_resumes_of_one_thread(
     finally:
         if second is not engine:
             await second.dispose()
+
+
+async def test_many_held_thread_locks_do_not_starve_the_pool(engine: AsyncEngine) -> None:
+    """More concurrent resumes than pooled connections: each holds its thread's lock while it
+    reads through the pool (as a graph resume does); none may wait for a pooled connection."""
+    resumes = 40  # the pool holds 10 + 10 overflow
+
+    async def resume(n: int) -> int:
+        async with thread_lock(engine, f"thread-{n}"), engine.connect() as conn:
+            await asyncio.sleep(0.05)
+            return int((await conn.execute(sa.text("SELECT 1"))).scalar_one())
+
+    results = await asyncio.wait_for(asyncio.gather(*map(resume, range(resumes))), timeout=20)
+    assert results == [1] * resumes

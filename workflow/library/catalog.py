@@ -19,8 +19,9 @@ from typing import Any
 import yaml
 
 from workflow.errors import PlanningError, TemplateError
+from workflow.hashing import content_sha256
 from workflow.library.derive import DERIVERS
-from workflow.model import ParamSpec, TemplateProposal
+from workflow.model import ParamSpec, TemplatePart, TemplateProposal
 
 _REQUIRED_KEYS = (
     "description",
@@ -42,15 +43,53 @@ class LibraryTemplate:
     params_schema: Mapping[str, ParamSpec]
     example_params: Mapping[str, Any]
     templates: Mapping[str, str]  # vendor family -> Jinja2 source
+    # what it is made of, when not one built-in template (saved versions, combinations)
+    parts: tuple[TemplatePart, ...] = ()
 
     @property
     def families(self) -> tuple[str, ...]:
         return tuple(self.templates)
 
+    def as_parts(self) -> list[TemplatePart]:
+        if self.parts:
+            return list(self.parts)
+        sha256 = template_sha256(
+            self.name, self.description, self.templates, self.params_schema, self.example_params
+        )
+        return [
+            TemplatePart(
+                name=self.name, version=None, sha256=sha256, source="builtin", derive=self.derive
+            )
+        ]
+
     def score(self, text: str) -> int:
         """How well a request matches: words of every keyword found as whole words."""
         lowered = f" {' '.join(re.findall(r'[a-z0-9-]+', text.casefold()))} "
         return sum(len(kw.split()) for kw in self.keywords if f" {kw} " in lowered)
+
+
+def template_sha256(
+    name: str,
+    description: str,
+    templates: Mapping[str, str],
+    params_schema: Mapping[str, Any],
+    example_params: Mapping[str, Any],
+) -> str:
+    """The identity of a template's content: what renders, and what the reviewer reads."""
+    return content_sha256(
+        {
+            "name": name,
+            "description": description,
+            "templates": dict(templates),
+            "params_schema": dict(params_schema),
+            "example_params": dict(example_params),
+        }
+    )
+
+
+def normalize_name(name: str) -> str:
+    """How names are compared: case-blind, `-` as `_`, no spaces around `+` (`a + b@2`)."""
+    return re.sub(r"\s*\+\s*", "+", name.strip().casefold().replace("-", "_"))
 
 
 def _load_template(name: str, text: str) -> LibraryTemplate:
@@ -80,7 +119,7 @@ class Catalog:
         return sorted(self._templates)
 
     def get(self, name: str) -> LibraryTemplate:
-        key = name.strip().casefold().replace("-", "_")
+        key = normalize_name(name)
         if key in self._templates:
             return self._templates[key]
         close = difflib.get_close_matches(key, self.names(), n=3, cutoff=0.5)
@@ -112,6 +151,7 @@ class Catalog:
             example_params=copy.deepcopy(dict(template.example_params)),
             targets=list(targets),
             source="library",
+            parts=template.as_parts(),
         )
 
 

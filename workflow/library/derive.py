@@ -136,3 +136,15 @@ DERIVERS: dict[str, Deriver] = {
     "hostname": hostname,
     "none": nothing,
 }
+
+
+def derive_params(
+    derive: str, facts: DeviceFacts, topology: Topology, overrides: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The params of `derive`: one deriver's name, or several joined by `+` for templates
+    combined in order (`routing+none`); an earlier part's value wins a shared name."""
+    params: dict[str, Any] = {}
+    for name in derive.split("+"):
+        for key, value in DERIVERS[name](facts, topology, overrides).items():
+            params.setdefault(key, value)
+    return params

@@ -19,7 +19,7 @@ from typing import Any
 
 from workflow.errors import PlanningError
 from workflow.library.catalog import Catalog, LibraryTemplate, load_catalog
-from workflow.library.derive import DERIVERS
+from workflow.library.derive import derive_params
 from workflow.model import (
     DeviceFacts,
     ParamsProposal,
@@ -31,7 +31,8 @@ from workflow.model import (
 from workflow.validation import validate_params
 
 _KEY_VALUE = re.compile(r"""(?<![\w-])([A-Za-z_][\w-]*)=("[^"]*"|'[^']*'|\S+)""")
-_APPLY = re.compile(r"^\s*apply\s+([\w-]+)", re.IGNORECASE)
+# `apply ospf`, `apply lab_ospf@2`, `apply interface_address + ospf + banner` (combined, in order)
+_APPLY = re.compile(r"^\s*apply\s+([\w-]+(?:@\d+)?(?:\s*\+\s*[\w-]+(?:@\d+)?)*)", re.IGNORECASE)
 _TARGET_WORD = re.compile(r"\b(?:to|on|for)\s+(?!.*\b(?:to|on|for)\s)(.*)$", re.IGNORECASE)
 _DEVICE_LIKE = re.compile(r"^[A-Za-z][\w-]*\d+$")
 _STOP_WORDS = {"on", "to", "for", "all", "and", "the", "every", "with", "in", "of", "a", "lab"}
@@ -233,7 +234,7 @@ def _device_params(
     template: LibraryTemplate, facts: DeviceFacts, request: PlanRequest, parsed: ParsedRequest
 ) -> tuple[dict[str, Any], list[str]]:
     """Derived params (only those the schema knows) under the explicit overrides, validated."""
-    derived = DERIVERS[template.derive](facts, request.topology, parsed.overrides)
+    derived = derive_params(template.derive, facts, request.topology, parsed.overrides)
     schema = template.params_schema
     known = {key: value for key, value in derived.items() if key in schema}
     return validate_params(schema, {**known, **parsed.overrides})

@@ -1,0 +1,107 @@
+"""`labbot templates save/show/history/diff/stats` as a user runs them: a subprocess on SQLite."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from tests.bot.test_cli import labbot
+
+TEMPLATE = """\
+description: OSPF with logged adjacency changes
+derive: routing
+phrases: {area: area}
+params_schema:
+  process_id: {type: int, default: 1}
+  area: {type: str, default: "0"}
+  networks: {type: list, items: {type: ipv4_network}, min: 1}
+example_params: {process_id: 1, area: "0", networks: [10.0.12.0/24]}
+templates:
+  cisco_ios: |
+    router ospf {{ process_id }}
+     log-adjacency-changes
+    {% for net in networks %}
+     network {{ net|network }} {{ net|wildcard }} area {{ area }}
+    {% endfor %}
+"""
+
+
+def test_save_show_history_diff_and_stats_from_the_command_line(tmp_path: Path) -> None:
+    env = {"LABBOT_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'lib.db'}"}
+    (tmp_path / "lab_ospf.yaml").write_text(TEMPLATE)
+    (tmp_path / "v2.json").write_text(
+        json.dumps(
+            {"name": "lab_ospf", **_yaml(TEMPLATE.replace("-changes\n", "-changes detail\n"))}
+        )
+    )
+    first = labbot("templates", "save", "lab_ospf.yaml", "--as", "bob", cwd=tmp_path, env=env)
+    second = labbot("templates", "save", "v2.json", cwd=tmp_path, env=env)
+    same = labbot("templates", "save", "v2.json", cwd=tmp_path, env=env)
+    history = labbot("templates", "history", "lab_ospf", cwd=tmp_path, env=env)
+    diff = labbot("templates", "diff", "lab_ospf@1", "lab_ospf@2", cwd=tmp_path, env=env)
+    show = labbot("templates", "lab_ospf@1", cwd=tmp_path, env=env)
+    stats = labbot("templates", "stats", "--format", "json", cwd=tmp_path, env=env)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.startswith("saved as lab_ospf@1 sha256 ")
+    assert second.stdout.startswith("saved as lab_ospf@2 ")
+    assert same.stdout.startswith("already saved as lab_ospf@2 ")
+    assert "@1" in history.stdout and "bob" in history.stdout and "@2" in history.stdout
+    assert re.search(r"- log-adjacency-changes\s+│", diff.stdout)
+    assert "+ log-adjacency-changes detail" in diff.stdout
+    assert "Template `lab_ospf@1`" in show.stdout
+    assert json.loads(stats.stdout) == {
+        "changes": 0,
+        "tokens_spent": 0,
+        "tokens_saved": 0,
+        "templates": [],
+    }
+
+
+def test_bad_files_and_names_are_refused_in_one_line_and_store_nothing(tmp_path: Path) -> None:
+    env = {"LABBOT_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'lib.db'}"}
+    (tmp_path / "broken.yaml").write_text(TEMPLATE.replace("log-adjacency-changes", "frobnicate"))
+    (tmp_path / "ospf.yaml").write_text(TEMPLATE)
+    (tmp_path / "evil.yaml").write_text(TEMPLATE.replace("log-adjacency-changes", "do reload"))
+    broken = labbot("templates", "save", "broken.yaml", cwd=tmp_path, env=env)
+    builtin = labbot("templates", "save", "ospf.yaml", cwd=tmp_path, env=env)
+    evil = labbot("templates", "save", "evil.yaml", "--no-test", cwd=tmp_path, env=env)
+    unknown = labbot("templates", "show", "broken", cwd=tmp_path, env=env)
+    assert broken.returncode == 2 and "broken was not saved" in broken.stderr
+    assert "template test (cisco_ios): frobnicate: % Invalid input" in broken.stderr
+    assert builtin.returncode == 2 and "ospf is a built-in template" in builtin.stderr
+    assert evil.returncode == 2 and "reload" in evil.stderr
+    assert unknown.returncode == 2
+    assert "There is no saved template 'broken'. Saved: none yet." in unknown.stderr
+
+
+def _yaml(text: str) -> dict[str, object]:
+    import yaml
+
+    loaded: dict[str, object] = yaml.safe_load(text)
+    return loaded
+
+
+DEMO_SCRIPT = """\
+apply ospf to R1,R2
+as bob
+1
+save as lab_ospf OSPF for our lab
+1
+as alice
+apply lab_ospf to R1
+1
+1
+templates stats
+"""
+
+
+def test_console_demo_saves_an_approved_template_and_reuses_it(tmp_path: Path) -> None:
+    script = tmp_path / "demo.txt"
+    script.write_text(DEMO_SCRIPT)
+    demo = labbot("demo", "--script", str(script), "--data-dir", "data", cwd=tmp_path)
+    assert demo.returncode == 0, demo.stderr
+    assert "Saved lab_ospf@1 (sha256" in demo.stdout
+    assert "Uses lab_ospf@1 sha256" in demo.stdout
+    assert "Template test on a simulated copy of R1 (cisco_ios)" in demo.stdout
+    assert re.search(r"lab_ospf@1\s+1\s+1\s+0\s+0\s+R1 1/1", demo.stdout)

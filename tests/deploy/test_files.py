@@ -1,0 +1,131 @@
+"""The deploy files, checked with what runs without a Docker engine or a cluster: the Compose
+spec's JSON schema, the Kubernetes API schemas, and what the files must agree on (the command,
+the port, the probes, the user, the settings' names)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import kubernetes_validate
+import pytest
+import yaml
+
+from bot.settings import Settings
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+KUBERNETES = sorted((DEPLOY / "kubernetes").glob("*.yaml"))
+SETTINGS = {str(f.validation_alias) for f in Settings.model_fields.values()}
+
+
+def instructions() -> dict[str, list[str]]:
+    """Dockerfile instruction -> its arguments, every occurrence (continuations joined)."""
+    text = (DEPLOY / "Dockerfile").read_text().replace("\\\n", " ")
+    found: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            word, _, rest = line.strip().partition(" ")
+            found.setdefault(word.upper(), []).append(rest.strip())
+    return found
+
+
+def docker_cmd() -> list[str]:
+    return list(yaml.safe_load(instructions()["CMD"][-1]))  # JSON form is YAML too
+
+
+def manifests() -> list[dict[str, Any]]:
+    return [doc for path in KUBERNETES for doc in yaml.safe_load_all(path.read_text()) if doc]
+
+
+def of_kind(kind: str) -> dict[str, Any]:
+    return next(doc for doc in manifests() if doc["kind"] == kind)
+
+
+def test_compose_file_matches_the_compose_spec() -> None:
+    checked = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "check_jsonschema",
+            "--builtin-schema",
+            "vendor.compose-spec",
+            str(DEPLOY / "docker-compose.yml"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_compose_runs_migrations_first_then_the_bot_on_postgres() -> None:
+    compose = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())
+    services = compose["services"]
+    bot, migrate = services["labbot"], services["migrate"]
+    assert bot["command"] == docker_cmd() and migrate["command"] == ["db", "upgrade"]
+    assert bot["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+    assert migrate["depends_on"]["postgres"]["condition"] == "service_healthy"
+    for service in (bot, migrate):
+        url = service["environment"]["LABBOT_DATABASE_URL"]
+        assert url.startswith("postgresql+psycopg://") and "@postgres:5432/" in url
+    assert services["synapse"]["profiles"] == ["matrix"]  # only with --profile matrix
+    assert set(services[name].get("env_file") for name in ("labbot", "migrate")) == {".env"}
+
+
+def test_kubernetes_manifests_match_the_api_schemas() -> None:
+    for doc in manifests():
+        kubernetes_validate.validate(doc, kubernetes_validate.latest_version(), strict=True)
+
+
+def test_kubernetes_runs_replicas_of_the_image_command_with_probes_and_metrics() -> None:
+    deployment = of_kind("Deployment")
+    pod = deployment["spec"]["template"]
+    (container,) = pod["spec"]["containers"]
+    assert deployment["spec"]["replicas"] >= 2
+    assert container["args"] == docker_cmd()
+    port = docker_cmd()[docker_cmd().index("--port") + 1]
+    assert container["ports"][0]["containerPort"] == int(port)
+    for probe in ("readinessProbe", "livenessProbe"):
+        assert container[probe]["httpGet"]["path"] == "/healthz"
+    annotations = pod["metadata"]["annotations"]
+    assert (annotations["prometheus.io/path"], annotations["prometheus.io/port"]) == (
+        "/metrics",
+        port,
+    )
+    uid = re.search(r"--uid (\d+)", " ".join(instructions()["RUN"]))
+    assert uid and pod["spec"]["securityContext"]["runAsUser"] == int(uid.group(1))
+    job = of_kind("Job")["spec"]["template"]["spec"]["containers"][0]
+    assert job["args"] == ["db", "upgrade"] and job["image"] == container["image"]
+
+
+def test_kubernetes_and_compose_name_only_real_settings() -> None:
+    secret = of_kind("Secret")["stringData"]
+    (container,) = of_kind("Deployment")["spec"]["template"]["spec"]["containers"]
+    named = set(secret) | {e["name"] for e in container.get("env", [])}
+    assert named <= SETTINGS, named - SETTINGS
+
+
+@pytest.mark.parametrize("package", ["bot", "adapters", "workflow", "storage", "labsim"])
+def test_image_copies_every_packaged_source_folder(package: str) -> None:
+    pyproject = tomllib.loads((DEPLOY.parent / "pyproject.toml").read_text())
+    packaged = [
+        p.rstrip("*") for p in pyproject["tool"]["setuptools"]["packages"]["find"]["include"]
+    ]
+    copies = instructions()["COPY"]
+    assert package in packaged
+    assert f"{package} ./{package}" in copies
+
+
+def test_image_is_slim_non_root_and_checks_its_health() -> None:
+    found = instructions()
+    assert found["FROM"][-1].startswith("python:3.11-slim")
+    assert found["USER"] == ["labbot"]
+    assert found["ENTRYPOINT"] == ['["labbot"]']
+    assert docker_cmd()[:2] == ["serve", "--http"]
+    port = docker_cmd()[docker_cmd().index("--port") + 1]
+    assert found["EXPOSE"] == [port]
+    assert f"http://127.0.0.1:{port}/healthz" in found["HEALTHCHECK"][0]

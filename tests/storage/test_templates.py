@@ -1,0 +1,124 @@
+"""The template library on SQLite and PostgreSQL: versions, races, pins, uses in the audit."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from storage.audit import AuditStore
+from storage.templates import TemplateDraft, TemplateStore
+from workflow.errors import VersionConflict
+from workflow.model import TemplatePart
+
+OSPF = "router ospf {{ process_id }}\n"
+
+
+def draft(
+    source: str = OSPF, name: str = "lab_ospf", who: str = "bob", **extra: object
+) -> TemplateDraft:
+    return TemplateDraft(
+        name=name,
+        description="OSPF for the lab",
+        templates={"cisco_ios": source},
+        params_schema={"process_id": {"type": "int", "default": 1}},
+        example_params={"process_id": 1},
+        saved_by_id=f"console:{who}",
+        saved_by_name=who,
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+async def test_versions_are_numbered_immutable_and_addressed_by_name_version_and_hash(
+    engine: AsyncEngine,
+) -> None:
+    store = TemplateStore(engine)
+    first = await store.save(
+        draft(),
+    )
+    second = await store.save(draft("router ospf {{ process_id }}\n log-adjacency-changes\n"))
+    again = await store.save(draft())  # the same content: nothing new is stored
+    assert (first.template.version, second.template.version) == (1, 2)
+    assert first.created and second.created and not again.created
+    assert again.template.version == 1 and again.template.sha256 == first.template.sha256
+    latest = await store.resolve("lab_ospf", None, "")
+    older = await store.resolve("lab_ospf", 1, "")
+    assert latest is not None and latest.version == 2
+    assert older is not None and older.templates == {"cisco_ios": OSPF}
+    assert await store.by_sha256(second.template.sha256) == second.template
+    assert await store.resolve("lab_ospf", 9, "") is None
+    assert await store.resolve("nope", None, "") is None
+    assert await store.versions("lab_ospf") == [1, 2]
+    assert await store.latest_versions(["lab_ospf", "nope"]) == {"lab_ospf": 2}
+    assert second.template.saved_by_name == "bob" and second.template.saved_at.endswith("+00:00")
+
+
+async def test_racing_saves_get_consecutive_versions(engine: AsyncEngine) -> None:
+    store = TemplateStore(engine)
+    sources = [f"router ospf {{{{ process_id }}}}\n! variant {n}\n" for n in range(5)]
+    results = await asyncio.gather(*(store.save(draft(s)) for s in sources))
+    assert sorted(r.template.version for r in results) == [1, 2, 3, 4, 5]
+    assert await store.versions("lab_ospf") == [1, 2, 3, 4, 5]
+
+
+async def test_two_saves_racing_for_one_explicit_version_one_wins_the_other_stores_nothing(
+    engine: AsyncEngine,
+) -> None:
+    store = TemplateStore(engine)
+    outcomes = await asyncio.gather(
+        store.save(draft("! from bob\n", who="bob"), version=1),
+        store.save(draft("! from carol\n", who="carol"), version=1),
+        return_exceptions=True,
+    )
+    won = [o for o in outcomes if not isinstance(o, BaseException)]
+    lost = [o for o in outcomes if isinstance(o, VersionConflict)]
+    assert len(won) == 1 and len(lost) == 1
+    assert "lab_ospf@1 already exists (saved by" in str(lost[0])
+    assert "save without a version to make it lab_ospf@2" in str(lost[0])
+    assert await store.versions("lab_ospf") == [1]
+    with pytest.raises(VersionConflict, match="the next version of lab_ospf is 2"):
+        await store.save(draft("! skipping ahead\n"), version=7)
+    with pytest.raises(ValueError, match="not a template name"):
+        await store.save(draft(name="Lab OSPF"))
+    assert await store.names() == ["lab_ospf"]
+
+
+async def test_a_channel_pin_wins_over_the_latest_only_in_that_channel(engine: AsyncEngine) -> None:
+    store = TemplateStore(engine)
+    await store.save(draft())
+    await store.save(draft("! v2\n"))
+    await store.pin("slack:C1", "lab_ospf", 1, "bob")
+    in_channel = await store.resolve("lab_ospf", None, "slack:C1")
+    elsewhere = await store.resolve("lab_ospf", None, "slack:C2")
+    assert in_channel is not None and in_channel.version == 1 and in_channel.pinned
+    assert elsewhere is not None and elsewhere.version == 2 and not elsewhere.pinned
+    assert await store.pins("slack:C1") == {"lab_ospf": 1}
+    assert await store.unpin("slack:C1", "lab_ospf") and not await store.unpin("slack:C1", "x")
+    unpinned = await store.resolve("lab_ospf", None, "slack:C1")
+    assert unpinned is not None and unpinned.version == 2
+
+
+async def test_uses_join_the_audit_chain_and_feed_the_figures(engine: AsyncEngine) -> None:
+    store, audit = TemplateStore(engine), AuditStore(engine)
+    saved = (await store.save(draft(origin_tokens=900))).template
+    part = TemplatePart(
+        name="lab_ospf", version=1, sha256=saved.sha256, source="saved", derive="routing"
+    )
+    tokens = {"total": {"input_tokens": 80, "output_tokens": 40, "total_tokens": 120}}
+    for change_id, results in (("chg-1", ("success", "success")), ("chg-2", ("success", "failed"))):
+        for device, status in zip(("R1", "R2"), results, strict=True):
+            await audit.record_push(
+                change_id=change_id, device=device, lines_sha256="0" * 64, status=status, detail=""
+            )
+        await audit.record_change_event(change_id=change_id, status="done", tokens=tokens)
+        await store.record_use(change_id, [part], "done" if "failed" not in results else "failed")
+    stats = await store.stats()
+    entries = [e for e in await audit.entries(change_id="chg-2") if e.kind == "template"]
+    assert (await audit.verify()).ok
+    assert entries[0].summary.startswith("template: lab_ospf@1 (saved) sha256 ")
+    assert entries[0].sha256 == saved.sha256
+    [row] = stats.rows
+    assert (row.label, row.uses, row.done) == ("lab_ospf@1", 2, 1)
+    assert row.devices == {"R1": [2, 2], "R2": [1, 2]}
+    assert (stats.tokens_spent, stats.tokens_saved) == (240, 1800)

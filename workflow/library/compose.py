@@ -1,0 +1,167 @@
+"""Templates named in a request (`apply a@2 + b to …`), saved versions as library templates, and
+several templates combined into one, in order. Pure functions over plain data.
+
+Combining concatenates each vendor family's sources in the order given, so the change renders,
+shows, hashes and deny-list-checks the combination as one configuration per device. Parameters
+share one namespace: two parts may take the same parameter only with the same spec (it then
+has one value for both); anything else is refused, naming the parameter.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from workflow.errors import PlanningError
+from workflow.library.catalog import LibraryTemplate, normalize_name, template_sha256
+from workflow.model import ParamSpec, SavedTemplate, TemplatePart, TemplateProposal
+
+_SPEC = re.compile(r"^\s*apply\s+([\w-]+(?:@\d+)?(?:\s*\+\s*[\w-]+(?:@\d+)?)*)", re.IGNORECASE)
+_PART = re.compile(r"^([\w-]+)(?:@(\d+))?$")
+
+TemplateName = tuple[str, int | None]  # (name, version or None for "pinned, else latest")
+
+
+def applied_names(text: str) -> tuple[str, list[TemplateName]] | None:
+    """(the spec as written, its parts) of `apply <spec> …`, or None."""
+    match = _SPEC.match(text)
+    if match is None:
+        return None
+    spec = normalize_name(match.group(1))
+    parts = []
+    for word in spec.split("+"):
+        part = _PART.match(word)
+        assert part is not None, f"{word!r} passed the apply pattern"
+        parts.append((part.group(1), int(part.group(2)) if part.group(2) else None))
+    return spec, parts
+
+
+def mentions(text: str, name: str) -> bool:
+    """Whether `text` names `name` as whole words (`lab_ospf` matches "lab ospf" too)."""
+    words = f" {' '.join(re.findall(r'[a-z0-9]+', text.casefold()))} "
+    return f" {' '.join(re.findall(r'[a-z0-9]+', name.casefold()))} " in words
+
+
+def saved_part(saved: SavedTemplate) -> TemplatePart:
+    return TemplatePart(
+        name=saved.name,
+        version=saved.version,
+        sha256=saved.sha256,
+        source="saved",
+        derive=saved.derive,
+    )
+
+
+def from_saved(saved: SavedTemplate) -> LibraryTemplate:
+    """A saved version, usable wherever a library template is (planner, derivers)."""
+    return LibraryTemplate(
+        name=saved.name,
+        description=saved.description,
+        keywords=(" ".join(re.findall(r"[a-z0-9]+", saved.name.casefold())),),
+        phrases=dict(saved.phrases),
+        derive=saved.derive,
+        params_schema=dict(saved.params_schema),
+        example_params=dict(saved.example_params),
+        templates=dict(saved.templates),
+        parts=(saved_part(saved),),
+    )
+
+
+def combine(name: str, parts: Sequence[LibraryTemplate]) -> LibraryTemplate:
+    """One template rendering `parts` in order; a single part keeps its content as it is."""
+    if len(parts) == 1:
+        only = parts[0]
+        return LibraryTemplate(
+            name=name,
+            description=only.description,
+            keywords=only.keywords,
+            phrases=only.phrases,
+            derive=only.derive,
+            params_schema=only.params_schema,
+            example_params=only.example_params,
+            templates=only.templates,
+            parts=tuple(only.as_parts()),
+        )
+    names = " + ".join(p.name for p in parts)
+    families = [f for f in parts[0].templates if all(f in p.templates for p in parts[1:])]
+    if not families:
+        raise PlanningError(
+            f"{names}: no vendor family has all of these templates; combine templates that "
+            "share a vendor (see `templates NAME` for each one's vendors)"
+        )
+    return LibraryTemplate(
+        name=name,
+        description="; ".join(p.description for p in parts),
+        keywords=(),
+        phrases=_merged_phrases(parts),
+        derive="+".join(p.derive for p in parts),
+        params_schema=_merged_schema(parts),
+        example_params=_merged_examples(parts),
+        templates={f: "".join(_ended(p.templates[f]) for p in parts) for f in families},
+        parts=tuple(part for p in parts for part in p.as_parts()),
+    )
+
+
+def _ended(source: str) -> str:
+    return source if source.endswith("\n") else source + "\n"
+
+
+def _merged_schema(parts: Sequence[LibraryTemplate]) -> dict[str, ParamSpec]:
+    schema: dict[str, ParamSpec] = {}
+    owner: dict[str, str] = {}
+    for part in parts:
+        for key, spec in part.params_schema.items():
+            if key in schema and schema[key] != spec:
+                raise PlanningError(
+                    f"{owner[key]} and {part.name} both take a parameter `{key}`, meaning "
+                    "different things; apply them as separate changes"
+                )
+            schema.setdefault(key, spec)
+            owner.setdefault(key, part.name)
+    return schema
+
+
+def _merged_examples(parts: Sequence[LibraryTemplate]) -> dict[str, Any]:
+    examples: dict[str, Any] = {}
+    for part in parts:
+        for key, value in part.example_params.items():
+            examples.setdefault(key, value)
+    return examples
+
+
+def _merged_phrases(parts: Sequence[LibraryTemplate]) -> dict[str, str]:
+    phrases: dict[str, str] = {}
+    for part in parts:
+        for word, param in part.phrases.items():
+            phrases.setdefault(word, param)
+    return phrases
+
+
+def proposal_parts(proposal: TemplateProposal) -> list[TemplatePart]:
+    """Which templates a proposal uses; one written for the change is its own "llm" part; a
+    rollback (literal lines) uses none."""
+    if proposal.get("parts"):
+        return list(proposal["parts"])
+    if proposal["source"] == "rollback":
+        return []
+    sha256 = template_sha256(
+        proposal["name"],
+        proposal["description"],
+        proposal["templates"],
+        proposal["params_schema"],
+        proposal["example_params"],
+    )
+    source: Literal["builtin", "llm"] = "llm" if proposal["source"] == "llm" else "builtin"
+    part = TemplatePart(
+        name=proposal["name"], version=None, sha256=sha256, source=source, derive="none"
+    )
+    return [part]
+
+
+def part_label(part: TemplatePart) -> str:
+    """`lab_ospf@2`, or `ospf (built-in)` / `custom (LLM)`."""
+    if part["version"] is not None:
+        return f"{part['name']}@{part['version']}"
+    kind = {"builtin": "built-in", "llm": "LLM", "saved": "saved"}[part["source"]]
+    return f"{part['name']} ({kind})"
