@@ -7,6 +7,7 @@ removal of each child line.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from hier_config import HConfig, HConfigChild, Platform, get_hconfig
@@ -35,8 +36,22 @@ def hier_platform(platform: str) -> Platform:
     return HIER_PLATFORMS.get(platform_family(platform), Platform.GENERIC)
 
 
+# `banner motd ^text^` on one line: hier_config only reads banners spread over lines.
+ONE_LINE_BANNER = re.compile(r"^(banner \S+) (\S)(.*)\2\s*$")
+
+
+def _banners_on_lines(text: str) -> str:
+    """`banner motd ^Hi^` -> `banner motd ^C` / `Hi` / `^C`, the form IOS shows and hier_config
+    parses (it refuses the one-line form)."""
+    lines = []
+    for line in text.splitlines():
+        match = ONE_LINE_BANNER.match(line)
+        lines.extend([f"{match[1]} ^C", match[3], "^C"] if match else [line])
+    return "\n".join(lines)
+
+
 def _parse(platform: str, text: str) -> HConfig:
-    return get_hconfig(hier_platform(platform), text)
+    return get_hconfig(hier_platform(platform), _banners_on_lines(text))
 
 
 def preview_diff(running: str, lines: Sequence[str], platform: str) -> str:
@@ -81,7 +96,7 @@ def literal_config(lines: Sequence[str]) -> HConfig:
         for line in lines
         if line.strip() not in MODE_LINES and not line.lstrip().startswith("!")
     )
-    return get_hconfig(Platform.GENERIC, "\n".join(kept))
+    return get_hconfig(Platform.GENERIC, _banners_on_lines("\n".join(kept)))
 
 
 def _present(config: HConfig, parents: Sequence[str], text: str) -> bool:

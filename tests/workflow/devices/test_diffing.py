@@ -93,3 +93,14 @@ def test_verification_names_each_missing_line_with_its_parents() -> None:
         "router ospf 2 > network 1.0.0.0 0.0.0.255 area 0",
         "no router ospf 1",
     ]
+
+
+def test_a_one_line_banner_is_previewed_as_ios_shows_it() -> None:
+    diff = preview_diff("hostname R1\n", ["banner motd ^Authorized lab users only^"], "cisco_ios")
+    assert diff.splitlines() == ["+ banner motd ^C", "Authorized lab users only", "^C"]
+
+
+def test_a_pushed_one_line_banner_is_found_in_the_running_config() -> None:
+    running = "hostname R1\nbanner motd ^C\nlab-only\n^C\n"
+    assert missing_lines(running, ["banner motd ^lab-only^"]) == []
+    assert missing_lines("hostname R1\n", ["banner motd ^lab-only^"]) != []
