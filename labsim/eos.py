@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 
 _ROUTER_WORDS = ios.VOCAB["router"] | {"vlan", "vrf", "bfd", "max-lsa", "graceful-restart"}
 VOCAB = {
-    GLOBAL: ios.VOCAB[GLOBAL] | {"management", "transceiver", "daemon", "ip", "queue-monitor"},
+    GLOBAL: ios.VOCAB[GLOBAL]
+    | {"management", "transceiver", "daemon", "ip", "queue-monitor", "dns"},
     "if": ios.VOCAB["if"] | {"bfd", "flowcontrol", "error-correction", "sflow"},
     "router-ospf": _ROUTER_WORDS,
     "router-bgp": _ROUTER_WORDS,

@@ -54,6 +54,10 @@ VOCAB = {
     "route-map": _words(f"{_COMMON} match set description continue"),
     "vrf": _words(f"{_COMMON} rd route-target address-family description"),
     "cp": _words(_COMMON + " service-policy"),
+    "dhcp": _words(
+        f"{_COMMON} network default-router dns-server domain-name lease option "
+        "netbios-name-server host client-identifier"
+    ),
 }
 
 
@@ -76,6 +80,7 @@ SECTIONS = (
     _section(r"^route-map ", "route-map", "config-route-map"),
     _section(r"^(vrf definition|ip vrf) ", "vrf", "config-vrf"),
     _section(r"^control-plane$", "cp", "config-cp"),
+    _section(r"^ip dhcp pool \S+", "dhcp", "dhcp-config"),
 )
 
 GLOBAL_ONLY = re.compile(
@@ -88,7 +93,7 @@ RULES = TreeRules(
     indent=" ",
     separator="!",
     sections=re.compile(
-        r"^(interface|router|vlan \d|ip access-list|route-map|control-plane|banner)\b"
+        r"^(interface|router|vlan \d|ip access-list|ip dhcp pool|route-map|control-plane|banner)\b"
     ),
     single_valued=tuple(
         re.compile(p)

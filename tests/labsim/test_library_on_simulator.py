@@ -1,0 +1,32 @@
+"""Every built-in template's example is accepted by the simulated device of its vendor.
+
+The template test shows refused lines at the template gate, so a simulator that refused valid
+syntax would cry wolf on the library's own templates.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from labsim.trial import refused_lines
+from workflow.library.catalog import load_catalog
+from workflow.rendering import render
+from workflow.template_facts import example_facts
+from workflow.validation import validate_params
+
+SIMULATED = ("cisco_ios", "arista_eos")
+CASES = [
+    (name, family)
+    for name in load_catalog().names()
+    for family in load_catalog().get(name).templates
+    if family in SIMULATED
+]
+
+
+@pytest.mark.parametrize(("name", "family"), CASES)
+def test_example_is_accepted_by_the_simulated_device(name: str, family: str) -> None:
+    template = load_catalog().get(name)
+    params, errors = validate_params(template.params_schema, template.example_params)
+    assert not errors
+    lines = render(template.templates[family], params, facts=example_facts(family))
+    assert refused_lines("R1", family, "hostname R1\n", lines) == []
