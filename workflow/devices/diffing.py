@@ -43,7 +43,7 @@ ONE_LINE_BANNER = re.compile(r"^(banner \S+) (\S)(.*)\2\s*$")
 def _banners_on_lines(text: str) -> str:
     """`banner motd ^Hi^` -> `banner motd ^C` / `Hi` / `^C`, the form IOS shows and hier_config
     parses (it refuses the one-line form)."""
-    lines = []
+    lines: list[str] = []
     for line in text.splitlines():
         match = ONE_LINE_BANNER.match(line)
         lines.extend([f"{match[1]} ^C", match[3], "^C"] if match else [line])
