@@ -23,14 +23,14 @@ Commands:
   rollback CHANGE_ID        propose undoing a pushed change (needs approval too)"""
 
 ALREADY_DECIDED = "This step was already {choice} by {actor} at {at}."
-ALREADY_VOTED = "You already approved this step; waiting for {missing} more approval(s)."
+ALREADY_VOTED = "You already approved this step; it is waiting for someone else's approval."
 STALE_GATE = "This button is stale: that step is no longer pending (see the latest message)."
 CHANGED_GATE = (
     "Refused: what this button approves differs from what is pending now. "
     "Review the latest message and decide there."
 )
 EXPIRED_GATE = "This step expired at {at}; nothing was pushed. Ask again to start over."
-PENDING_ELSEWHERE = (
+PENDING_IN_THREAD = (
     "A change is already waiting for a decision in this thread ({change_id}). "
     "Decide it or type `cancel` first."
 )
@@ -44,6 +44,7 @@ DECIDED_FOOTER = {
     "modify": "✏️ Modification requested by {actor} at {at}: {feedback}",
     "cancel": "❌ Cancelled by {actor} at {at}",
 }
+EXPIRED_FOOTER = "⌛ Expired at {at}; nothing was pushed"
 CHOICE_PAST = {"approve": "approved", "modify": "sent back for changes", "cancel": "cancelled"}
 FINISHED_TITLE = {
     "done": "Change {change_id} pushed",
@@ -52,6 +53,10 @@ FINISHED_TITLE = {
     "failed": "Change {change_id} failed",
     "blocked": "Change {change_id} blocked",
 }
+UNEXPECTED = (
+    "Something went wrong on my side; nothing more was done for this step. The details are in "
+    "labbot's log; `status` shows where this thread stands."
+)
 UNKNOWN_CHANGE = "No change {change_id} is on record."
 ROLLBACK_USAGE = "Usage: rollback CHANGE_ID (see `audit` for change ids)."
 

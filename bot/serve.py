@@ -15,7 +15,7 @@ from adapters.chat import ChatAdapter
 from bot.health import wait_for_database
 from bot.settings import Settings
 from bot.wiring import open_runtime
-from workflow.errors import ConfigError
+from workflow.errors import ConfigError, LabbotError
 
 NOTHING_CONFIGURED = (
     "no chat platform configured: set SLACK_BOT_TOKEN with SLACK_APP_TOKEN (Socket Mode) or "
@@ -66,6 +66,9 @@ async def run_serve(settings: Settings, *, http: bool, host: str, port: int) -> 
     configure_logging()
     await wait_for_database(settings.database_url, within=settings.db_wait_seconds)
     adapters = await make_adapters(settings, http=http, host=host, port=port)
-    async with asyncio.TaskGroup() as group:
-        for adapter in adapters:
-            group.create_task(run_adapter(settings, adapter))
+    try:
+        async with asyncio.TaskGroup() as group:
+            for adapter in adapters:
+                group.create_task(run_adapter(settings, adapter))
+    except* LabbotError as errors:  # one clear line (the CLI prints it), not an ExceptionGroup
+        raise errors.exceptions[0] from None

@@ -73,6 +73,10 @@ class DecisionService:
             except LabbotError as exc:
                 self.metrics.failure("error")
                 await self.say(event.thread, Message(str(exc), level="error"))
+            except Exception:  # our fault or a dependency's: tell the thread, keep serving
+                self.metrics.failure("unexpected")
+                log.exception("handling %s in %s failed", type(event).__name__, event.thread.key)
+                await self.say(event.thread, Message(messages.UNEXPECTED, level="error"))
 
     async def say(self, thread: ThreadRef, message: Message) -> str:
         return await self.adapter.post(thread, message)
@@ -112,10 +116,15 @@ class DecisionService:
         if reason:
             await self._refuse(request.actor, thread, reason, change_id="", gate="request")
             return
+        async with self.thread_lock(thread.key):  # one start per thread at a time
+            await self._start_locked(request, text, rollback_of)
+
+    async def _start_locked(self, request: Request, text: str, rollback_of: str | None) -> None:
+        thread = request.thread
         pending = await self.workflow.pending_gate(thread.key)
         if pending is not None:
             await self.say(
-                thread, Message(messages.PENDING_ELSEWHERE.format(change_id=pending.change_id))
+                thread, Message(messages.PENDING_IN_THREAD.format(change_id=pending.change_id))
             )
             return
         change_id = new_change_id()
@@ -136,17 +145,15 @@ class DecisionService:
             else messages.PLANNING.format(text=text)
         )
         await self.say(thread, Message(note))
-        requester = {"id": request.actor.id, "name": request.actor.name}
-        async with self.thread_lock(thread.key):
-            step = await self.workflow.start(
-                thread.key,
-                change_id=change_id,
-                text=text,
-                requester=requester,
-                rollback_of=rollback_of,
-                on_progress=self._progress_sink(thread, change_id),
-                scope=f"{thread.platform}:{thread.channel}",
-            )
+        step = await self.workflow.start(
+            thread.key,
+            change_id=change_id,
+            text=text,
+            requester={"id": request.actor.id, "name": request.actor.name},
+            rollback_of=rollback_of,
+            on_progress=self._progress_sink(thread, change_id),
+            scope=f"{thread.platform}:{thread.channel}",
+        )
         await self._present(thread, step, pushed_lines={})
 
     # --- decisions ----------------------------------------------------------------------------
@@ -160,12 +167,6 @@ class DecisionService:
         if gate.sha256 != decision.content_sha256:
             await self._refuse(actor, thread, messages.CHANGED_GATE, gate=gate)
             return "changed"
-        if datetime.fromisoformat(gate.expires_at) <= self.clock():
-            await self._refuse(
-                actor, thread, messages.EXPIRED_GATE.format(at=gate.expires_at), gate=gate
-            )
-            await self._resume(decision, gate)  # lets the workflow end the change as expired
-            return "expired"
         requester_id = await self._requester_of(gate.change_id)
         reason = refuse_decision(
             self.policy,
@@ -177,6 +178,9 @@ class DecisionService:
         if reason:
             await self._refuse(actor, thread, messages.REFUSED.format(reason=reason), gate=gate)
             return "refused"
+        if datetime.fromisoformat(gate.expires_at) <= self.clock():
+            await self._expire(decision, gate)
+            return "expired"
         async with self.thread_lock(thread.key):  # record and resume as one step per thread
             outcome = await self._record(decision, gate)
             if outcome == "resolved":
@@ -203,7 +207,7 @@ class DecisionService:
                 required_approvals=required,
             )
         except DecisionConflict as conflict:
-            await self._refuse(actor, thread, self._conflict_text(conflict, required), gate=gate)
+            await self._refuse(actor, thread, self._conflict_text(conflict), gate=gate)
             if isinstance(conflict.existing, Resolution):
                 await self._resume_orphan(thread, gate, conflict.existing)
             return "already_decided"
@@ -219,20 +223,37 @@ class DecisionService:
             )
         return "resolved" if result.resolved else "vote"
 
-    def _conflict_text(self, conflict: DecisionConflict, required: int) -> str:
+    def _conflict_text(self, conflict: DecisionConflict) -> str:
         existing = conflict.existing
         if not isinstance(existing, Resolution):
-            return messages.ALREADY_VOTED.format(missing="the other")
+            return messages.ALREADY_VOTED
         return messages.ALREADY_DECIDED.format(
             choice=messages.CHOICE_PAST.get(existing.choice, existing.choice),
             actor=existing.actor_name,
             at=stamp(existing.at),
         )
 
-    async def _resume(self, decision: Decision, gate: Gate) -> None:
-        await self._mark_decided(gate, decision)
+    async def _expire(self, decision: Decision, gate: Gate) -> None:
+        """End an expired gate. Nobody's choice is applied: the workflow is resumed with a
+        cancel, which it records as expired (its own clock says the gate expired)."""
+        await self._refuse(
+            decision.actor,
+            decision.thread,
+            messages.EXPIRED_GATE.format(at=gate.expires_at),
+            gate=gate,
+        )
+        ending = Decision(
+            decision.thread,
+            decision.actor,
+            gate.interrupt_id,
+            "cancel",
+            gate.sha256,
+            message_id=decision.message_id,
+        )
+        footer = messages.EXPIRED_FOOTER.format(at=stamp(datetime.fromisoformat(gate.expires_at)))
         async with self.thread_lock(decision.thread.key):
-            await self._resume_locked(decision, gate)
+            await self._mark_decided(gate, ending, footer)
+            await self._resume_locked(ending, gate)
 
     async def _resume_orphan(self, thread: ThreadRef, gate: Gate, resolution: Resolution) -> None:
         """Called holding the thread lock, under which decisions are recorded AND resumed: a gate
@@ -274,9 +295,9 @@ class DecisionService:
             return
         await self._present(thread, step, pushed_lines=pushed_lines)
 
-    async def _mark_decided(self, gate: Gate, decision: Decision) -> None:
+    async def _mark_decided(self, gate: Gate, decision: Decision, footer: str = "") -> None:
         """Replace the gate's buttons by who decided (any replica can: the gate is in storage)."""
-        footer = presenter.decided_footer(
+        footer = footer or presenter.decided_footer(
             decision.choice, decision.actor.shown, stamp(self.clock()), decision.feedback
         )
         message_id = decision.message_id or self._gate_message_ids.pop(gate.interrupt_id, "")

@@ -76,8 +76,12 @@ class ConsoleAdapter:
             self.user = words[1].strip()
             self.console.print(f"(you are now {self.user})")
             return None
-        if self._buttons and (first in WORD_CHOICES or first in ("1", "2", "3")):
-            return await self._press(first, line)
+        if first in WORD_CHOICES or first in ("1", "2", "3"):
+            if self._buttons:
+                return await self._press(first, line)
+            if first != "cancel":  # `cancel` alone is also the command for this thread
+                self.console.print("(nothing is waiting for a decision here)")
+                return None
         if first in COMMAND_WORDS:
             return Request(self._current_thread(), self.actor, line)
         self._thread = ThreadRef(self.platform, "terminal", f"t{next(self._threads)}")

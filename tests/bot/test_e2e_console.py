@@ -235,15 +235,22 @@ async def test_two_processes_on_one_postgres_resume_a_gate_once(
 
 async def test_an_expired_gate_is_refused_and_ends_the_change(tmp_path: Path, lab: Lab) -> None:
     chat = RecordingAdapter()
-    async with running_bot(tmp_path, lab, chat, gate_ttl_seconds=0.5) as bot:
+    policy = {"approvers": ["console:bob"]}
+    async with running_bot(tmp_path, lab, chat, gate_ttl_seconds=0.5, **policy) as bot:
         await bot.service.handle(ask(REQUEST, "alice"))
         await asyncio.sleep(0.6)
+        await bot.service.handle(click(chat, "mallory"))  # policy first, even on an expired gate
+        assert await bot.workflow.outcome(THREAD.key) is None
         await bot.service.handle(click(chat, "bob"))
         outcome = await bot.workflow.outcome(THREAD.key)
-        refusals = [e for e in await bot.audit.entries() if e.kind == "refusal"]
+        entries = await bot.audit.entries()
+    assert any("not an approver" in text for text in chat.said_to("console:mallory"))
     assert any("expired" in text for text in chat.said_to("console:bob"))
     assert outcome is not None and outcome.status == "expired"
-    assert len(refusals) == 1 and "router ospf" not in lab.device("R1").running_config()
+    assert [e.actor_name for e in entries if e.kind == "refusal"] == ["mallory", "bob"]
+    assert not [e for e in entries if e.kind in ("decision", "resolved")]
+    assert chat.updates[-1][1].footer.startswith("⌛ Expired at")
+    assert "router ospf" not in lab.device("R1").running_config()
 
 
 async def test_modify_sends_feedback_to_the_planner_and_shows_a_new_preview(
