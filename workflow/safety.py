@@ -5,7 +5,8 @@ A rule is written the way vendor manuals abbreviate commands: ``wr[ite] er[ase]`
 accepted abbreviation. A line matches when its first words are abbreviations of the rule's words,
 so ``description reload`` (first word "description") is allowed, ``rel`` is not. ``$`` at the end
 of a rule means the whole line (``de[lete]$``: Junos' bare ``delete`` wipes the configuration,
-``delete interfaces ge-0/0/0`` is ordinary). ``<mgmt>`` stands for a management interface name.
+``delete interfaces ge-0/0/0`` is ordinary). ``<mgmt>`` stands for a management interface name,
+``<src>`` for any copy source but the running config (saving with ``copy run start`` is fine).
 
 Before matching, a line is NFKC-normalized, case-folded and split on any whitespace (tabs and
 unicode separators included), and exec-from-config prefixes are removed (``do`` on IOS-like
@@ -50,6 +51,11 @@ _IOS_RULES = (
     ("tc[lsh]", "runs scripts on the device"),
     ("gu[estshell]", "runs a shell on the device"),
     ("end$", "leaves configuration mode, so the following lines would run as exec commands"),
+    ("cop[y] <src> r[unning-config]", "loads configuration nobody reviewed"),
+    ("cop[y] <src> s[tartup-config]", "overwrites the startup configuration"),
+    ("ar[chive] d[ownload-sw]", "installs new software"),
+    ("li[cense] bo[ot]", "changes the licence the device boots with"),
+    ("ru[n] ba[sh]", "runs a shell on the device"),
 )
 _ARISTA_RULES = (("ba[sh]", "runs a shell on the device"),)
 _JUNOS_RULES = (
@@ -100,6 +106,7 @@ _RULE_SETS = {
 _EMBEDDED = (
     re.compile(r"^alias \S+ \S+ (?P<cmd>.+)$"),
     re.compile(r"^action \S+ cli command \"?(?P<cmd>[^\"]+)\"?"),
+    re.compile(r"^action \S+ (?!cli\b)(?P<cmd>.+)$"),  # EEM actions such as `action 1.0 reload`
     re.compile(r"^cli (?P<cmd>.+)$"),
 )
 _MGMT_WORDS = ("management", "mgmt", "meth", "fxp", "em", "me", "vme")
@@ -135,7 +142,14 @@ def _word_matches(token: str, word: tuple[str, str]) -> bool:
     head, full = word
     if head == "<mgmt>":
         return is_management_interface(token)
+    if head == "<src>":  # any copy source but the running config (`copy run start` saves)
+        return not _is_running_config(token)
     return len(token) >= len(head) and full.startswith(token)
+
+
+def _is_running_config(token: str) -> bool:
+    name = token.removeprefix("system:")
+    return len(name) >= 3 and "running-config".startswith(name)
 
 
 def is_management_interface(name: str) -> bool:

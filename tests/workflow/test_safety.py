@@ -45,6 +45,8 @@ def test_corpus_is_large_enough() -> None:
         ("cisco_ios", "no debug all"),
         ("cisco_ios", "undebug all"),
         ("cisco_ios", "write memory"),
+        ("cisco_ios", "do copy running-config startup-config"),
+        ("cisco_ios", 'action 1.0 syslog msg "lab change"'),
         ("cisco_ios", "ip domain-name lab.example"),
         ("cisco_ios", "endpoint x"),
         ("cisco_ios", "logging host 10.0.0.1"),
