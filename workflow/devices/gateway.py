@@ -112,18 +112,19 @@ class NornirGateway:
         )
 
     async def rollback_plan(self, change_id: str) -> dict[str, list[str]]:
-        """Lines that bring each device of `change_id` back to its "before" backup.
-
-        The current config is read live; when a device cannot be read, the "after" backup
-        (the config the push left) stands in. Devices with nothing to undo are left out.
+        """Lines that undo what `change_id` did on each device: from the config its push left
+        ("after" backup) back to the one before it. Changes made later are kept (the params gate
+        shows the lines' effect on the current config). A device without an "after" backup (the
+        push broke off) is compared with its live config instead. Nothing to undo: left out.
         """
         backups = await self._backups.configs(change_id, "before")
-        known, _ = await self._lookup(list(backups))
-        live = await self._read_configs(list(known.values()))
         after = await self._backups.configs(change_id, "after")
+        known, _ = await self._lookup(list(backups))
+        unsaved = [device for name, device in known.items() if name not in after]
+        live = await self._read_configs(unsaved) if unsaved else {}
         plan: dict[str, list[str]] = {}
         for name, device in known.items():
-            current = live[name].text if live[name].ok else after.get(name)
+            current = after.get(name) or (live[name].text if live[name].ok else None)
             if current is None:
                 log.warning("rollback of %s: %s unreadable and no after-backup", change_id, name)
                 continue

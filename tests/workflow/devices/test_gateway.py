@@ -173,3 +173,13 @@ async def test_device_whose_backup_cannot_be_stored_is_left_alone(
     assert rig.lab.device("R2").running_config() == untouched
     assert await stores.locked(["R1", "R2"]) == {}
     assert "backup of R2 for change change-7 failed" in caplog.text
+
+
+async def test_rollback_undoes_only_its_own_change(rig: Rig) -> None:
+    assert (await rig.gateway.push("change-ntp", {"R1": ["ntp server 10.9.9.9"]}))["success"]
+    assert (await rig.gateway.push("change-log", {"R1": ["logging host 10.1.1.1"]}))["success"]
+    plan = await rig.gateway.rollback_plan("change-ntp")
+    assert plan == {"R1": ["no ntp server 10.9.9.9"]}
+    assert (await rig.gateway.push("change-ntp-rollback", plan))["success"]
+    config = rig.lab.device("R1").running_config()
+    assert "ntp server 10.9.9.9" not in config and "logging host 10.1.1.1" in config
