@@ -33,6 +33,14 @@ def refuse_request(policy: Policy, actor_id: str) -> str | None:
     return None
 
 
+def refuse_curation(policy: Policy, *, actor_id: str, channel: str) -> str | None:
+    """The reason `actor_id` may not save or pin templates here (approvers only), or None."""
+    allowed = policy.approvers_for(channel)
+    if allowed and actor_id not in allowed:
+        return "only approvers may save or pin templates here (LABBOT_APPROVERS)"
+    return None
+
+
 def refuse_decision(
     policy: Policy, *, actor_id: str, channel: str, requester_id: str, choice: Choice
 ) -> str | None:

@@ -20,7 +20,7 @@ from adapters.chat import Actor, ChatAdapter, ChatEvent, Decision, Message, Requ
 from bot import messages, presenter
 from bot.commands import Command, CommandError, parse_command
 from bot.metrics import Metrics, process_metrics
-from bot.policy import Policy, refuse_decision, refuse_request
+from bot.policy import Policy, refuse_curation, refuse_decision, refuse_request
 from storage.audit import AuditStore
 from storage.audit_records import Resolution
 from storage.templates import TemplateStore
@@ -80,6 +80,18 @@ class DecisionService:
 
     async def say(self, thread: ThreadRef, message: Message) -> str:
         return await self.adapter.post(thread, message)
+
+    async def may_curate(self, request: Request) -> bool:
+        """Saving and pinning templates change what later changes use: approvers only. A refusal
+        is told to the person and recorded."""
+        reason = refuse_curation(
+            self.policy, actor_id=request.actor.id, channel=request.thread.channel
+        )
+        if reason:
+            await self._refuse(
+                request.actor, request.thread, messages.REFUSED.format(reason=reason)
+            )
+        return reason is None
 
     async def tell(self, thread: ThreadRef, actor: Actor, text: str) -> None:
         """A message only `actor` sees, where the platform allows it."""

@@ -102,6 +102,8 @@ def save_command(catalog: Catalog, store: TemplateStore) -> CommandHandler:
     async def handler(service: DecisionService, request: Request, command: Command) -> None:
         if len(command.args) < 2 or command.args[0].lower() != "as":
             raise CommandError(messages.SAVE_USAGE)
+        if not await service.may_curate(request):
+            return
         name, version = parse_ref(command.args[1])
         approved = await service.workflow.approved_template(request.thread.key)
         if approved is None:
@@ -141,6 +143,9 @@ def _saved_text(saved: SavedTemplate, approved: ApprovedTemplate, created: bool)
 def templates_command(catalog: Catalog, store: TemplateStore) -> CommandHandler:
     async def handler(service: DecisionService, request: Request, command: Command) -> None:
         scope = f"{request.thread.platform}:{request.thread.channel}"
+        pinning = bool(command.args) and command.args[0].lower() in ("pin", "unpin")
+        if pinning and not await service.may_curate(request):
+            return
         message = await templates_reply(catalog, store, command.args, scope, request.actor)
         await service.say(request.thread, message)
 

@@ -227,3 +227,22 @@ async def test_a_channel_pin_chooses_the_version_and_the_gate_says_a_newer_one_e
         gate = chat.last_gate()[1]
     assert pinned.startswith("In this channel `lab_ospf` now means lab_ospf@1")
     assert "Uses lab_ospf@1" in gate.text and "A newer version exists (lab_ospf@2)" in gate.text
+
+
+async def test_only_approvers_may_save_or_pin_templates(tmp_path: Path, lab: Lab) -> None:
+    chat = RecordingAdapter()
+    async with running_bot(tmp_path, lab, chat, approvers=["console:bob"]) as bot:
+        store = store_of(bot)
+        await store.save(ospf_draft())
+        await bot.service.handle(ask("apply ospf to R1", "alice"))
+        await bot.service.handle(click(chat, "bob"))
+        await bot.service.handle(ask("save as mallory_ospf", "mallory"))
+        await bot.service.handle(ask("templates pin lab_ospf@1", "mallory"))
+        pins = await store.pins(f"{THREAD.platform}:{THREAD.channel}")
+        history = (
+            await store.history("mallory_ospf") if "mallory_ospf" in await store.latest() else []
+        )
+        refusals = [e for e in await bot.audit.entries() if e.kind == "refusal"]
+    assert len([t for t in chat.said_to("console:mallory") if "only approvers" in t]) == 2
+    assert not pins and not history
+    assert [r.actor_name for r in refusals] == ["mallory", "mallory"]
