@@ -240,7 +240,6 @@ async def test_only_approvers_may_save_or_pin_templates(tmp_path: Path, lab: Lab
         await bot.service.handle(ask("templates pin lab_ospf@1", "mallory"))
         pins = await store.pins(f"{THREAD.platform}:{THREAD.channel}")
         history = await store.history("mallory_ospf")
-        )
         refusals = [e for e in await bot.audit.entries() if e.kind == "refusal"]
     assert len([t for t in chat.said_to("console:mallory") if "only approvers" in t]) == 2
     assert not pins and not history
