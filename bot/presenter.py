@@ -9,6 +9,7 @@ from typing import Any
 
 from adapters.chat import Button, CodeBlock, Message, button_value
 from bot import messages
+from bot.redact import mask_secrets
 from workflow.library.catalog import Catalog, LibraryTemplate
 from workflow.library.compose import part_label
 from workflow.model import PushProgress, StandardResponse
@@ -104,7 +105,7 @@ def _template_sections(
     for family, facts in payload.get("example_facts", {}).items():
         sections.append((f"Example facts ({family})", _params_text(facts), "yaml"))
     for family, lines in payload.get("example_rendering", {}).items():
-        sections.append((f"Example rendering ({family})", "\n".join(lines), "text"))
+        sections.append((f"Example rendering ({family})", mask_secrets("\n".join(lines)), "text"))
     for family, test in payload.get("template_test", {}).items():
         if test["errors"]:
             title = f"Template test failed ({test['device']}, {family})"
@@ -173,9 +174,11 @@ def _params_sections(
         sections.append((f"{name} parameters", _params_text(device.get("params", {})), "yaml"))
         if device.get("facts"):
             sections.append((f"{name} facts", _params_text(device["facts"]), "yaml"))
-        sections.append((f"{name} configuration", "\n".join(device.get("lines", [])), "text"))
+        lines = mask_secrets("\n".join(device.get("lines", [])))
+        sections.append((f"{name} configuration", lines, "text"))
         if device.get("diff"):
-            sections.append((f"{name} diff against running config", device["diff"], "diff"))
+            diff = mask_secrets(device["diff"])
+            sections.append((f"{name} diff against running config", diff, "diff"))
     return text, sections
 
 
@@ -242,7 +245,7 @@ def present_result(
     for item in result["data"]:
         icon = "✓" if item["status"] == "success" else "✗"
         body = item.get("result", "") if item["status"] == "success" else item.get("error", "")
-        sections.append((f"{icon} {item['name']}", body or "(no output)", "text"))
+        sections.append((f"{icon} {item['name']}", mask_secrets(body) or "(no output)", "text"))
     return _message(summary, sections, level="success" if result["success"] else "error")
 
 
