@@ -23,8 +23,8 @@ from prometheus_client import (
 )
 
 from adapters.chat import ChatEvent, Decision
+from workflow.model import CHOICES
 
-CHOICES = ("approve", "modify", "cancel")
 # What became of a click: it resolved the gate, was one vote of several, or was refused because
 # the gate was already decided, the policy forbids it, it is stale, its content changed or expired.
 OUTCOMES = ("resolved", "vote", "already_decided", "refused", "stale", "changed", "expired")

@@ -37,8 +37,8 @@ from storage.db import serialized_transaction
 from storage.schema import change_events as events
 from storage.schema import changes, decisions, gate_resolutions, pushes, refusals
 from workflow.errors import DecisionConflict
+from workflow.model import CHOICES
 
-CHOICES = ("approve", "modify", "cancel")
 PAST = {"approve": "approved", "modify": "sent back for changes", "cancel": "cancelled"}
 
 

@@ -7,8 +7,6 @@ LabbotError
 │   └── VersionConflict    a template name@version is already saved (versions are immutable)
 ├── PlanningError          the planner could not produce a valid proposal
 ├── TemplateError          a template does not compile, uses unknown variables, or fails to render
-├── ParamsError            parameters do not match the template's schema
-├── BlockedCommandError    a rendered line matches the deny-list
 ├── GateError              a decision does not fit the pending gate (stale, changed, expired)
 └── InventoryError         the device inventory cannot be read (GNS3 down, bad YAML, ...)
 """
@@ -45,14 +43,6 @@ class PlanningError(LabbotError):
 
 
 class TemplateError(LabbotError):
-    pass
-
-
-class ParamsError(LabbotError):
-    pass
-
-
-class BlockedCommandError(LabbotError):
     pass
 
 

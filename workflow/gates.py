@@ -22,12 +22,11 @@ from langgraph.types import Command, interrupt
 
 from workflow.checks import DevicePreview
 from workflow.hashing import content_sha256
-from workflow.model import TemplateProposal
+from workflow.model import CHOICES, TemplateProposal
 from workflow.state import ChangeState, DecisionRecord, GateInfo, GateName, finish
 from workflow.template_facts import TemplateFacts
 
 Clock = Callable[[], datetime]
-CHOICES = ("approve", "modify", "cancel")
 
 
 def template_payload(

@@ -10,6 +10,9 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NotRequired, TypedDict
 
+# A reviewer's choice at a gate.
+CHOICES = ("approve", "modify", "cancel")
+
 # --- devices -----------------------------------------------------------------------------------
 
 
