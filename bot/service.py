@@ -24,7 +24,7 @@ from bot.policy import Policy, refuse_curation, refuse_decision, refuse_request
 from storage.audit import AuditStore
 from storage.audit_records import Resolution
 from storage.templates import TemplateStore
-from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision, Step
+from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision, Step, utc_now
 from workflow.errors import DecisionConflict, GateError, LabbotError
 from workflow.hashing import lines_sha256
 from workflow.model import PushProgress
@@ -38,10 +38,6 @@ CommandHandler = Callable[["DecisionService", Request, Command], Any]
 
 def new_change_id() -> str:
     return "chg-" + secrets.token_hex(4)
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 def stamp(at: datetime) -> str:

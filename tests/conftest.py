@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
+
+from tests.fakes.openai_server import OpenAIStandIn
 
 
 @pytest.fixture(scope="session")
@@ -17,3 +20,10 @@ def postgres_url() -> str:
             "`export LABBOT_TEST_POSTGRES_URL=$(.ci/postgres.sh start)` (scripts/test does)"
         )
     return url
+
+
+@pytest.fixture
+def llm() -> Iterator[OpenAIStandIn]:
+    """A local OpenAI-compatible server the real ChatOpenAI client talks to; tests script it."""
+    with OpenAIStandIn() as server:
+        yield server

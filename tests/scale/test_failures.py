@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,12 +21,6 @@ pytestmark = pytest.mark.postgres
 
 NTP_BY_NAME = {"name": "ntp", "targets": ["R1"]}  # the LLM picks the built-in template
 REQUEST = "configure ntp server 10.5.5.5 on R1"
-
-
-@pytest.fixture
-def llm() -> Iterator[OpenAIStandIn]:
-    with OpenAIStandIn() as server:
-        yield server
 
 
 async def test_slow_then_failing_llm_is_told_in_the_thread_and_asking_again_works(

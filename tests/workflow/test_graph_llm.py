@@ -4,8 +4,6 @@ OpenAI-compatible stand-in, the real SQLAlchemySaver on SQLite, a recording devi
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -43,18 +41,6 @@ OSPF_PARAMS = {
     "devices": {},
 }
 OSPF_LINES = ["router ospf 1", " network 10.0.12.0 0.0.0.255 area 0"]
-
-
-@pytest.fixture
-def llm() -> Iterator[OpenAIStandIn]:
-    with OpenAIStandIn() as server:
-        yield server
-
-
-@pytest.fixture
-async def saver(tmp_path: Path) -> AsyncIterator[SQLAlchemySaver]:
-    async with SQLAlchemySaver.from_url(f"sqlite+aiosqlite:///{tmp_path / 'graph.db'}") as saver:
-        yield saver
 
 
 @pytest.fixture

@@ -3,11 +3,8 @@ SQLite, the real LLM client against the local OpenAI-compatible stand-in, a reco
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
@@ -22,18 +19,6 @@ from workflow.library.saved import SavedTemplatePlanner
 from workflow.llm import LLMPlanner
 
 AREA_TEMPLATE = "router ospf {{ pid }}\n network 0.0.0.0 255.255.255.255 area {{ area }}\n"
-
-
-@pytest.fixture
-def llm() -> Iterator[OpenAIStandIn]:
-    with OpenAIStandIn() as server:
-        yield server
-
-
-@pytest.fixture
-async def saver(tmp_path: Path) -> AsyncIterator[SQLAlchemySaver]:
-    async with SQLAlchemySaver.from_url(f"sqlite+aiosqlite:///{tmp_path / 'lib.db'}") as saver:
-        yield saver
 
 
 def draft(name: str, source: str, schema: dict[str, Any], example: dict[str, Any]) -> TemplateDraft:

@@ -9,14 +9,16 @@ has one value for both); anything else is refused, naming the parameter.
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Sequence
-from typing import Any, Literal
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Literal, TypeVar
 
 from workflow.errors import PlanningError
 from workflow.library.catalog import LibraryTemplate, normalize_name, template_sha256
 from workflow.model import ParamSpec, SavedTemplate, TemplatePart, TemplateProposal
 
+V = TypeVar("V")
 _SPEC = re.compile(r"^\s*apply\s+([\w-]+(?:@\d+)?(?:\s*\+\s*[\w-]+(?:@\d+)?)*)", re.IGNORECASE)
 _PART = re.compile(r"^([\w-]+)(?:@(\d+))?$")
 
@@ -71,18 +73,7 @@ def from_saved(saved: SavedTemplate) -> LibraryTemplate:
 def combine(name: str, parts: Sequence[LibraryTemplate]) -> LibraryTemplate:
     """One template rendering `parts` in order; a single part keeps its content as it is."""
     if len(parts) == 1:
-        only = parts[0]
-        return LibraryTemplate(
-            name=name,
-            description=only.description,
-            keywords=only.keywords,
-            phrases=only.phrases,
-            derive=only.derive,
-            params_schema=only.params_schema,
-            example_params=only.example_params,
-            templates=only.templates,
-            parts=tuple(only.as_parts()),
-        )
+        return dataclasses.replace(parts[0], name=name, parts=tuple(parts[0].as_parts()))
     names = " + ".join(p.name for p in parts)
     families = [f for f in parts[0].templates if all(f in p.templates for p in parts[1:])]
     if not families:
@@ -94,10 +85,10 @@ def combine(name: str, parts: Sequence[LibraryTemplate]) -> LibraryTemplate:
         name=name,
         description="; ".join(p.description for p in parts),
         keywords=(),
-        phrases=_merged_phrases(parts),
+        phrases=_first_wins(p.phrases for p in parts),
         derive="+".join(p.derive for p in parts),
         params_schema=_merged_schema(parts),
-        example_params=_merged_examples(parts),
+        example_params=_first_wins(p.example_params for p in parts),
         templates={f: "".join(_ended(p.templates[f]) for p in parts) for f in families},
         parts=tuple(part for p in parts for part in p.as_parts()),
     )
@@ -122,20 +113,13 @@ def _merged_schema(parts: Sequence[LibraryTemplate]) -> dict[str, ParamSpec]:
     return schema
 
 
-def _merged_examples(parts: Sequence[LibraryTemplate]) -> dict[str, Any]:
-    examples: dict[str, Any] = {}
-    for part in parts:
-        for key, value in part.example_params.items():
-            examples.setdefault(key, value)
-    return examples
-
-
-def _merged_phrases(parts: Sequence[LibraryTemplate]) -> dict[str, str]:
-    phrases: dict[str, str] = {}
-    for part in parts:
-        for word, param in part.phrases.items():
-            phrases.setdefault(word, param)
-    return phrases
+def _first_wins(mappings: Iterable[Mapping[str, V]]) -> dict[str, V]:
+    """The mappings merged; a key keeps the value of the first part that has it."""
+    merged: dict[str, V] = {}
+    for mapping in mappings:
+        for key, value in mapping.items():
+            merged.setdefault(key, value)
+    return merged
 
 
 def proposal_parts(proposal: TemplateProposal) -> list[TemplatePart]:

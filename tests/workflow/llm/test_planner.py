@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import socket
-from collections.abc import Iterator
 from typing import Any, cast
 
 import pytest
@@ -54,12 +53,6 @@ TOPOLOGY = Topology(
 def llm_template(**changes: Any) -> TemplateProposal:
     """OSPF_ANSWER as the LLM's proposal, with `changes`."""
     return cast(TemplateProposal, {**OSPF_ANSWER, **changes, "source": "llm"})
-
-
-@pytest.fixture
-def llm() -> Iterator[OpenAIStandIn]:
-    with OpenAIStandIn() as server:
-        yield server
 
 
 def chat(server: OpenAIStandIn, timeout: float = 10) -> ChatOpenAI:
