@@ -91,3 +91,12 @@ PINNED = "In this channel `{name}` now means {name}@{version} (until `templates 
 UNPINNED = "`{name}` means its latest version in this channel again."
 NOT_PINNED = "{name} is not pinned in this channel."
 DIFF_USAGE = "Usage: templates diff NAME@A NAME@B (or NAME A B)."
+
+POST_CHECK_TEXT = {
+    "ospf_neighbors": "OSPF: the neighbour on every link between targets is Full",
+    "loopback_routes": "every other target's loopback is in the routing table{protocol}",
+    "bgp_sessions": "BGP: every neighbour in `{param}` is Established",
+    "bgp_prefixes": "BGP: the `{param}` each peer among the targets announces are received",
+    "routes": "the routes in `{param}` are installed{protocol}",
+}
+POST_CHECKS_TITLE = "Post-checks after the push (wait up to {timeout:g} s)"

@@ -13,6 +13,7 @@ from bot.redact import mask_secrets
 from workflow.library.catalog import Catalog, LibraryTemplate
 from workflow.library.compose import part_label
 from workflow.model import PushProgress, StandardResponse
+from workflow.postchecks.spec import PostChecks
 
 BLOCK_LIMIT = 2800  # characters per code block chunk (Slack sections hold 3000)
 ATTACH_LIMIT = 40_000  # longer text goes as a file
@@ -102,6 +103,7 @@ def _template_sections(
     for family, source in payload.get("templates", {}).items():
         sections.append((f"Template ({family})", source, "jinja"))
     sections.append(("Parameters", _schema_text(payload.get("params_schema", {})), "yaml"))
+    sections.extend(post_checks_section(payload.get("post_checks")))
     for family, facts in payload.get("example_facts", {}).items():
         sections.append((f"Example facts ({family})", _params_text(facts), "yaml"))
     for family, lines in payload.get("example_rendering", {}).items():
@@ -140,6 +142,22 @@ def _newer_note(payload: Mapping[str, Any]) -> str:
         return ""
     listed = ", ".join(f"{name}@{version}" for name, version in newer.items())
     return f"\nℹ️ A newer version exists ({listed}); this change uses what you approve here."
+
+
+def post_checks_section(checks: PostChecks | None) -> list[tuple[str, str, str]]:
+    """What a template proves after its push, one line per check ([] when it declares none)."""
+    if not checks:
+        return []
+    lines = [
+        "- "
+        + messages.POST_CHECK_TEXT[check["kind"]].format(
+            param=check.get("param", ""),
+            protocol=f" by {check['protocol']}" if "protocol" in check else "",
+        )
+        for check in checks["checks"]
+    ]
+    title = messages.POST_CHECKS_TITLE.format(timeout=checks["timeout"])
+    return [(title, "\n".join(lines), "text")]
 
 
 def _schema_text(schema: Mapping[str, Any]) -> str:
@@ -269,6 +287,7 @@ def present_template(template: LibraryTemplate) -> Message:
         (f"Template ({family})", source, "jinja") for family, source in template.templates.items()
     ]
     sections.append(("Parameters", _schema_text(template.params_schema), "yaml"))
+    sections.extend(post_checks_section(template.post_checks))
     example = json.dumps(template.example_params, indent=1, sort_keys=True)
     sections.append(("Example parameters", example, "json"))
     return _message(f"Template `{template.name}`: {template.description}", sections)

@@ -79,6 +79,7 @@ async def draft_from_approved(
         source_change_id=approved.change_id,
         approved_sha256=approved.sha256,
         origin_tokens=origin_tokens,
+        post_checks=payload.get("post_checks"),
     )
 
 

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from adapters.chat import CodeBlock, Message
-from bot.presenter import code_blocks
+from bot.presenter import code_blocks, post_checks_section
 from storage.template_stats import TemplateStats
 from workflow.library.catalog import Catalog
 from workflow.model import SavedTemplate
@@ -57,6 +57,7 @@ def template_text(template: SavedTemplate) -> str:
     for title, value in (
         ("params_schema", template.params_schema),
         ("example_params", template.example_params),
+        *([("post_checks", template.post_checks)] if template.post_checks else []),
     ):
         parts.append(f"## {title}\n" + json.dumps(value, indent=1, sort_keys=True))
     parts.append(f"## derive: {template.derive}")
@@ -75,6 +76,7 @@ def present_saved(template: SavedTemplate) -> Message:
         for family, source in sorted(template.templates.items())
     ]
     sections.append(("Parameters", _schema_rows(template.params_schema), "yaml"))
+    sections.extend(post_checks_section(template.post_checks))
     example = json.dumps(template.example_params, indent=1, sort_keys=True)
     sections.append(("Example parameters", example, "json"))
     return _message(text, sections)

@@ -1,8 +1,8 @@
 """`labbot templates save|show|history|diff|stats` on the command line.
 
 `save FILE` takes a YAML or JSON file shaped like a built-in template (description, templates,
-params_schema, example_params; optional name, derive, phrases) and stores it as the next
-version of its name after the checks a template gate runs: syntax, variables, the example
+params_schema, example_params; optional name, derive, phrases, post_checks) and stores it as the
+next version of its name after the checks a template gate runs: syntax, variables, the example
 rendering and the deny-list, then the template test (the example pushed to a simulated device
 of each vendor family labsim knows). A file that fails them stores nothing.
 """
@@ -31,6 +31,7 @@ from workflow.errors import ConfigError, TemplateError
 from workflow.library.catalog import load_catalog
 from workflow.library.derive import DERIVERS
 from workflow.model import TemplateProposal
+from workflow.postchecks.spec import parse_post_checks
 from workflow.rendering import render
 from workflow.safety import DenyList
 from workflow.template_facts import example_facts
@@ -91,6 +92,8 @@ def template_problems(data: dict[str, Any], *, test: bool = True) -> list[str]:
         targets=[],
         source="saved",
     )
+    if data.get("post_checks"):
+        proposal["post_checks"] = data["post_checks"]
     errors = validate_template(proposal, deny=DenyList())
     if errors or not test:
         return errors
@@ -132,6 +135,7 @@ async def save_file(
         phrases=data.get("phrases") or {},
         saved_by_id=f"cli:{user}",
         saved_by_name=user,
+        post_checks=parse_post_checks(data.get("post_checks"))[0],
     )
     async with open_store(settings) as store:
         return await store.save(draft, version)

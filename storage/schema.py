@@ -196,6 +196,7 @@ saved_templates = sa.Table(
     sa.Column("source_change_id", sa.Text),
     sa.Column("approved_sha256", sa.Text),  # the template gate hash approved, when from a change
     sa.Column("origin_tokens", sa.Integer, nullable=False),
+    sa.Column("post_checks", JSON_DOC),  # workflow.postchecks.spec.PostChecks, when declared
     sa.UniqueConstraint("name", "version", name="uq_saved_templates_name_version"),
 )
 

@@ -31,6 +31,7 @@ from workflow.errors import VersionConflict
 from workflow.hashing import canonical_json
 from workflow.library.catalog import template_sha256
 from workflow.model import ParamSpec, SavedTemplate, TemplatePart
+from workflow.postchecks.spec import PostChecks
 
 TEMPLATE_LOCK_KEY = 0x1AB_B07_009
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
@@ -52,11 +53,17 @@ class TemplateDraft:
     source_change_id: str | None = None
     approved_sha256: str | None = None
     origin_tokens: int = 0
+    post_checks: PostChecks | None = None
 
     @property
     def sha256(self) -> str:
         return template_sha256(
-            self.name, self.description, self.templates, self.params_schema, self.example_params
+            self.name,
+            self.description,
+            self.templates,
+            self.params_schema,
+            self.example_params,
+            self.post_checks,
         )
 
 
@@ -253,6 +260,7 @@ def _row(draft: TemplateDraft, version: int, sha256: str) -> dict[str, Any]:
         "source_change_id": draft.source_change_id,
         "approved_sha256": draft.approved_sha256,
         "origin_tokens": draft.origin_tokens,
+        "post_checks": dict(draft.post_checks) if draft.post_checks else None,
     }
 
 
@@ -273,6 +281,7 @@ def _saved(row: Any) -> SavedTemplate:
         saved_at=as_utc(data["saved_at"]).isoformat(timespec="seconds"),
         source_change_id=data["source_change_id"],
         origin_tokens=int(data["origin_tokens"]),
+        post_checks=_json(data["post_checks"]) if data["post_checks"] else None,
     )
 
 

@@ -37,7 +37,8 @@ def template_payload(
 ) -> dict[str, Any]:
     """What the template reviewer sees: the templates, their schema and an example rendering;
     for templates reading `facts`, the facts the example was rendered with; the templates it
-    is made of (`parts`) and `notes` (template test, newer versions) when there are any."""
+    is made of (`parts`), its post-checks and `notes` (template test, newer versions) when
+    there are any."""
     payload: dict[str, Any] = {
         "name": template["name"],
         "description": template["description"],
@@ -52,6 +53,8 @@ def template_payload(
         payload["example_facts"] = example_facts
     if template.get("parts"):
         payload["parts"] = template["parts"]
+    if template.get("post_checks"):
+        payload["post_checks"] = template["post_checks"]
     return {**payload, **{key: value for key, value in (notes or {}).items() if value}}
 
 

@@ -10,6 +10,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NotRequired, TypedDict
 
+from workflow.postchecks.spec import PostChecks
+
 # A reviewer's choice at a gate.
 CHOICES = ("approve", "modify", "cancel")
 
@@ -171,6 +173,7 @@ class TemplateProposal(TypedDict):
     source: Literal["library", "llm", "rollback", "saved"]
     tokens: NotRequired[TokenUsage]
     parts: NotRequired[list[TemplatePart]]  # the templates combined, in order (library, saved)
+    post_checks: NotRequired[PostChecks]  # what must hold after the push (workflow.postchecks)
 
 
 @dataclass(frozen=True)
@@ -192,6 +195,7 @@ class SavedTemplate:
     source_change_id: str | None  # the change whose approved template was saved, if any
     origin_tokens: int  # template tokens the original proposal cost (what reuse saves)
     pinned: bool = False  # resolved through the channel's pin rather than as the latest
+    post_checks: PostChecks | None = None  # what must hold after its push
 
 
 class ParamsProposal(TypedDict):

@@ -20,6 +20,7 @@ from workflow import template_facts
 from workflow.errors import TemplateError
 from workflow.filters import netmask
 from workflow.model import ParamSpec, TemplateProposal
+from workflow.postchecks.spec import post_check_errors
 from workflow.rendering import FACTS, compile_template, render, template_variables
 from workflow.safety import DenyList
 from workflow.template_facts import TemplateFacts
@@ -318,6 +319,7 @@ def validate_template(
         )
         used_anywhere = None if used is None or used_anywhere is None else used_anywhere | used
         errors.extend(family_errors)
+    errors.extend(post_check_errors(proposal.get("post_checks"), schema))
     for name, spec in schema.items():
         required = spec.get("required", True) and "default" not in spec
         if required and used_anywhere is not None and name not in used_anywhere:

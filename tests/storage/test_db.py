@@ -11,14 +11,17 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from alembic.script import ScriptDirectory
 from langgraph.checkpoint.base import empty_checkpoint
 
 from storage import audit_chain
 from storage.audit import AuditStore
 from storage.checkpointer import SQLAlchemySaver
-from storage.db import check_database, make_engine, upgrade_database
+from storage.db import alembic_config, check_database, make_engine, upgrade_database
 from storage.schema import changes
 from workflow.errors import StorageError
+
+HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
 def free_port() -> int:
@@ -65,9 +68,9 @@ async def test_a_file_that_is_not_sqlite_is_named(tmp_path: Path) -> None:
 async def test_sqlite_default_creates_its_directory_and_upgrades_to_head(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'data' / 'labbot.db'}"
     assert await check_database(url) is None  # reachable, not migrated yet
-    assert await upgrade_database(url) == "0003"
-    assert await upgrade_database(url) == "0003"  # idempotent
-    assert await check_database(url) == "0003"
+    assert await upgrade_database(url) == HEAD
+    assert await upgrade_database(url) == HEAD  # idempotent
+    assert await check_database(url) == HEAD
     engine = make_engine(url)
     async with engine.connect() as conn:
         assert (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar() == "wal"
@@ -75,7 +78,7 @@ async def test_sqlite_default_creates_its_directory_and_upgrades_to_head(tmp_pat
 
 
 async def test_concurrent_upgrades_of_one_database_do_not_collide(database_url: str) -> None:
-    assert await asyncio.gather(*(upgrade_database(database_url) for _ in range(4))) == ["0003"] * 4
+    assert await asyncio.gather(*(upgrade_database(database_url) for _ in range(4))) == [HEAD] * 4
 
 
 async def test_a_database_from_the_first_schema_is_migrated_with_its_data(
@@ -119,7 +122,7 @@ async def test_a_database_from_the_first_schema_is_migrated_with_its_data(
                 },
             )
 
-        assert await upgrade_database(database_url) == "0003"
+        assert await upgrade_database(database_url) == HEAD
 
         async with SQLAlchemySaver.from_url(database_url) as saver:
             restored = await saver.aget_tuple(stored)

@@ -11,6 +11,7 @@ from storage.audit import AuditStore
 from storage.templates import TemplateDraft, TemplateStore
 from workflow.errors import VersionConflict
 from workflow.model import TemplatePart
+from workflow.postchecks.spec import PostCheck, PostChecks
 
 OSPF = "router ospf {{ process_id }}\n"
 
@@ -122,3 +123,15 @@ async def test_uses_join_the_audit_chain_and_feed_the_figures(engine: AsyncEngin
     assert (row.label, row.uses, row.done) == ("lab_ospf@1", 2, 1)
     assert row.devices == {"R1": [2, 2], "R2": [1, 2]}
     assert (stats.tokens_spent, stats.tokens_saved) == (240, 1800)
+
+
+async def test_a_saved_version_keeps_its_post_checks(engine: AsyncEngine) -> None:
+    store = TemplateStore(engine)
+    checks = PostChecks(checks=[PostCheck(kind="ospf_neighbors")], timeout=30.0)
+    plain = await store.save(draft())
+    checked = await store.save(draft(post_checks=checks))
+    assert checked.created and checked.template.version == 2  # other content, other version
+    assert checked.template.sha256 != plain.template.sha256
+    resolved = await store.resolve("lab_ospf", 2, "")
+    assert resolved is not None and resolved.post_checks == checks
+    assert (await store.resolve("lab_ospf", 1, "")).post_checks is None  # type: ignore[union-attr]

@@ -2,7 +2,8 @@
 
 A file holds `description`, `keywords` (for matching plain requests), `phrases` (request words
 that set a parameter: "area 0" -> area=0), `derive` (a name in `derive.DERIVERS`),
-`params_schema`, `example_params` and `templates` (vendor family -> Jinja2 source).
+`params_schema`, `example_params`, `templates` (vendor family -> Jinja2 source) and optionally
+`post_checks` (what must hold after the push; format in `workflow.postchecks.spec`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from workflow.errors import PlanningError, TemplateError
 from workflow.hashing import content_sha256
 from workflow.library.derive import DERIVERS
 from workflow.model import ParamSpec, TemplatePart, TemplateProposal
+from workflow.postchecks.spec import PostChecks, parse_post_checks, post_check_errors
 
 _REQUIRED_KEYS = (
     "description",
@@ -45,6 +47,7 @@ class LibraryTemplate:
     templates: Mapping[str, str]  # vendor family -> Jinja2 source
     # what it is made of, when not one built-in template (saved versions, combinations)
     parts: tuple[TemplatePart, ...] = ()
+    post_checks: PostChecks | None = None  # what must hold after the push
 
     @property
     def families(self) -> tuple[str, ...]:
@@ -54,7 +57,12 @@ class LibraryTemplate:
         if self.parts:
             return list(self.parts)
         sha256 = template_sha256(
-            self.name, self.description, self.templates, self.params_schema, self.example_params
+            self.name,
+            self.description,
+            self.templates,
+            self.params_schema,
+            self.example_params,
+            self.post_checks,
         )
         return [
             TemplatePart(
@@ -74,17 +82,20 @@ def template_sha256(
     templates: Mapping[str, str],
     params_schema: Mapping[str, Any],
     example_params: Mapping[str, Any],
+    post_checks: PostChecks | None = None,
 ) -> str:
-    """The identity of a template's content: what renders, and what the reviewer reads."""
-    return content_sha256(
-        {
-            "name": name,
-            "description": description,
-            "templates": dict(templates),
-            "params_schema": dict(params_schema),
-            "example_params": dict(example_params),
-        }
-    )
+    """The identity of a template's content: what renders, what the reviewer reads and what is
+    checked after the push (a template without post-checks keeps the hash it had before them)."""
+    content: dict[str, Any] = {
+        "name": name,
+        "description": description,
+        "templates": dict(templates),
+        "params_schema": dict(params_schema),
+        "example_params": dict(example_params),
+    }
+    if post_checks:
+        content["post_checks"] = dict(post_checks)
+    return content_sha256(content)
 
 
 def normalize_name(name: str) -> str:
@@ -99,6 +110,10 @@ def _load_template(name: str, text: str) -> LibraryTemplate:
         raise TemplateError(f"library template {name}.yaml lacks {', '.join(missing)}")
     if data["derive"] not in DERIVERS:
         raise TemplateError(f"library template {name}.yaml: unknown derive {data['derive']!r}")
+    post_checks, errors = parse_post_checks(data.get("post_checks"))
+    errors = errors or post_check_errors(post_checks, data["params_schema"])
+    if errors:
+        raise TemplateError(f"library template {name}.yaml: {'; '.join(errors)}")
     return LibraryTemplate(
         name=name,
         description=data["description"],
@@ -108,6 +123,7 @@ def _load_template(name: str, text: str) -> LibraryTemplate:
         params_schema=data["params_schema"],
         example_params=data["example_params"],
         templates=data["templates"],
+        post_checks=post_checks,
     )
 
 
@@ -143,7 +159,7 @@ class Catalog:
             for family, source in template.templates.items()
             if families is None or family in families
         }
-        return TemplateProposal(
+        proposal = TemplateProposal(
             name=template.name,
             description=template.description,
             templates=variants,
@@ -153,6 +169,9 @@ class Catalog:
             source="library",
             parts=template.as_parts(),
         )
+        if template.post_checks:
+            proposal["post_checks"] = copy.deepcopy(template.post_checks)
+        return proposal
 
 
 @functools.cache

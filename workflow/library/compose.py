@@ -17,6 +17,7 @@ from typing import Literal, TypeVar
 from workflow.errors import PlanningError
 from workflow.library.catalog import LibraryTemplate, normalize_name, template_sha256
 from workflow.model import ParamSpec, SavedTemplate, TemplatePart, TemplateProposal
+from workflow.postchecks.spec import combine_post_checks
 
 V = TypeVar("V")
 _SPEC = re.compile(r"^\s*apply\s+([\w-]+(?:@\d+)?(?:\s*\+\s*[\w-]+(?:@\d+)?)*)", re.IGNORECASE)
@@ -67,6 +68,7 @@ def from_saved(saved: SavedTemplate) -> LibraryTemplate:
         example_params=dict(saved.example_params),
         templates=dict(saved.templates),
         parts=(saved_part(saved),),
+        post_checks=saved.post_checks,
     )
 
 
@@ -91,6 +93,7 @@ def combine(name: str, parts: Sequence[LibraryTemplate]) -> LibraryTemplate:
         example_params=_first_wins(p.example_params for p in parts),
         templates={f: "".join(_ended(p.templates[f]) for p in parts) for f in families},
         parts=tuple(part for p in parts for part in p.as_parts()),
+        post_checks=combine_post_checks(p.post_checks for p in parts),
     )
 
 
@@ -135,6 +138,7 @@ def proposal_parts(proposal: TemplateProposal) -> list[TemplatePart]:
         proposal["templates"],
         proposal["params_schema"],
         proposal["example_params"],
+        proposal.get("post_checks"),
     )
     source: Literal["builtin", "llm"] = "llm" if proposal["source"] == "llm" else "builtin"
     part = TemplatePart(

@@ -33,6 +33,7 @@ from workflow.library.planner import NO_TOKENS, LibraryPlanner
 from workflow.llm import prompts
 from workflow.llm.schemas import ParamsAnswer, TemplateAnswer, expand_schema, tool_definition
 from workflow.model import ParamsProposal, PlanRequest, TemplateProposal, TokenUsage
+from workflow.postchecks.spec import PostChecks, parse_post_checks
 from workflow.validation import validate_params
 
 AnswerT = TypeVar("AnswerT", bound=BaseModel)
@@ -69,6 +70,9 @@ class LLMPlanner:
                 targets=targets,
                 source="llm",
             )
+            if answer.post_checks:  # as answered: the template check reports what is wrong
+                checks, _ = parse_post_checks(answer.post_checks)
+                proposal["post_checks"] = checks or cast(PostChecks, answer.post_checks)
         proposal["tokens"] = usage
         return proposal
 
