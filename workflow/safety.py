@@ -1,24 +1,23 @@
 """The deny-list: rendered lines that must never reach a device, checked at preview and at push.
 
-A rule is written the way vendor manuals abbreviate commands: ``wr[ite] er[ase]`` matches
-``write erase``, ``wr er``, ``wri eras``; the bracketed tail is optional, the head is the shortest
-accepted abbreviation. A line matches when its first words are abbreviations of the rule's words,
-so ``description reload`` (first word "description") is allowed, ``rel`` is not. ``$`` at the end
-of a rule means the whole line (``de[lete]$``: Junos' bare ``delete`` wipes the configuration,
-``delete interfaces ge-0/0/0`` is ordinary). ``<mgmt>`` stands for a management interface name,
-``<src>`` for any copy source but the running config (saving with ``copy run start`` is fine).
+A rule (tables in workflow/deny_rules.py) is written the way vendor manuals abbreviate commands:
+``wr[ite] er[ase]`` matches ``write erase``, ``wr er``, ``wri eras``. A line matches when its
+first words are abbreviations of the rule's words, so ``description reload`` (first word
+"description") is allowed, ``rel`` is not.
 
 Before matching, a line is NFKC-normalized, case-folded and split on any whitespace (tabs and
 unicode separators included), and exec-from-config prefixes are removed (``do`` on IOS-like
 families, ``run`` on Junos). Commands hidden in aliases, EEM applets and kron policies
 (``alias exec x reload``, ``action 1 cli command "reload"``) are checked too. Lines with control
-characters (other than tab) are refused: they can split one line into two on the device.
+characters (other than tab) are refused: they can split one line into two on the device. A line
+naming a remote file-transfer URL (``tftp://…``, ``scp:``) anywhere is refused: it exports or
+imports files (``archive`` ``path tftp:``, ``show run | redirect ftp://…``).
 
-Management access (a heuristic, since the management interface is not always known): refused are
-``shutdown``/``no ip address`` inside an ``interface`` section whose name is a management
-interface (Management1, mgmt0, MEth0/0/1, fxp0, em0, me0), ``transport input none`` inside
-``line vty``, and their Junos/VRP equivalents. Sections end at the next interface/line/router
-header or at ``exit``, ``!`` or ``end``.
+Management access (a heuristic, since the management interface is not always known): section
+rules hold inside an ``interface`` section whose name is a management interface (Management1,
+``Management 1``, mgmt0, MEth0/0/1, fxp0, em0, me0) and inside terminal lines (``line vty``,
+``line con 0``, VRP ``user-interface``). Sections end at the next interface/line/router header
+or at ``exit``, ``!``, ``quit`` or ``end``.
 
 ``undebug``/``no debug`` are allowed: they only turn debugging off.
 """
@@ -30,86 +29,24 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from workflow.deny_rules import (
+    FAMILIES,
+    LINE_RULES,
+    MGMT_INTERFACE_RULES,
+    MGMT_WORDS,
+    PREFIXES,
+    REMOTE_SCHEMES,
+    RULE_SETS,
+)
 from workflow.errors import ConfigError
 from workflow.model import platform_family
 
-_IOS_RULES = (
-    ("rel[oad]", "reloads the device"),
-    ("wr[ite] er[ase]", "erases the startup configuration"),
-    ("er[ase]", "erases a file system or the startup configuration"),
-    ("de[lete]", "deletes files from the device"),
-    ("fo[rmat]", "formats a file system"),
-    ("bo[ot]", "changes what the device boots"),
-    ("no bo[ot]", "changes what the device boots"),
-    ("config-r[egister]", "changes the boot behaviour (can skip the startup configuration)"),
-    ("cr[ypto] k[ey] z[eroize]", "destroys the device's crypto keys"),
-    ("de[bug]", "debugging can overload the device"),
-    ("co[nfigure] r[eplace]", "replaces the whole running configuration"),
-    ("sq[ueeze]", "permanently removes deleted files"),
-    ("fs[ck]", "checks and repairs a file system"),
-    ("fa[ctory-reset]", "resets the device to factory defaults"),
-    ("tc[lsh]", "runs scripts on the device"),
-    ("gu[estshell]", "runs a shell on the device"),
-    ("end$", "leaves configuration mode, so the following lines would run as exec commands"),
-    ("cop[y] <src> r[unning-config]", "loads configuration nobody reviewed"),
-    ("cop[y] <src> s[tartup-config]", "overwrites the startup configuration"),
-    ("ar[chive] d[ownload-sw]", "installs new software"),
-    ("li[cense] bo[ot]", "changes the licence the device boots with"),
-    ("ru[n] ba[sh]", "runs a shell on the device"),
-)
-_ARISTA_RULES = (("ba[sh]", "runs a shell on the device"),)
-_JUNOS_RULES = (
-    ("req[uest] sy[stem]", "reboots, halts, zeroizes or upgrades the device"),
-    ("lo[ad] fa[ctory-default]", "loads the factory-default configuration"),
-    ("lo[ad] o[verride]", "replaces the whole configuration"),
-    ("de[lete]$", "deletes the whole configuration"),
-    ("rol[lback]", "loads an earlier configuration wholesale"),
-    ("de[lete] sy[stem] se[rvices]", "removes management access (ssh/telnet services)"),
-    ("de[lete] sy[stem] lo[gin]", "removes the login accounts used for management"),
-    ("de[lete] in[terfaces] <mgmt>", "removes the management interface"),
-    ("dea[ctivate] in[terfaces] <mgmt>", "disables the management interface"),
-    ("se[t] in[terfaces] <mgmt> di[sable]", "disables the management interface"),
-)
-_HUAWEI_RULES = (
-    ("res[et] sa[ved-configuration]", "erases the saved configuration"),
-    ("res[et] fa[ctory-configuration]", "resets the device to factory defaults"),
-    ("reb[oot]", "reboots the device"),
-    ("sc[hedule] reb[oot]", "schedules a reboot"),
-    ("st[artup] sa[ved-configuration]", "changes the configuration the device boots with"),
-    ("st[artup] sy[stem-software]", "changes the software the device boots"),
-    ("de[lete]", "deletes files from the device"),
-    ("fo[rmat]", "formats a file system"),
-    ("de[bugging]", "debugging can overload the device"),
-    ("ret[urn]$", "leaves system view, so the following lines would run as user-view commands"),
-    ("un[do] te[lnet] se[rver] en[able]", "removes management access (telnet server)"),
-    ("un[do] st[elnet] se[rver] en[able]", "removes management access (ssh server)"),
-)
-_PREFIXES = {"ios": ("do",), "junos": ("run",), "huawei": ()}
-_FAMILIES = {
-    "cisco_ios": ("ios",),
-    "cisco_xe": ("ios",),
-    "cisco_xr": ("ios",),
-    "cisco_nxos": ("ios",),
-    "arista_eos": ("ios", "arista"),
-    "juniper_junos": ("junos",),
-    "juniper": ("junos",),
-    "huawei_vrp": ("huawei",),
-    "huawei": ("huawei",),
-    "hp_comware": ("huawei",),
-}
-_RULE_SETS = {
-    "ios": _IOS_RULES,
-    "arista": _ARISTA_RULES,
-    "junos": _JUNOS_RULES,
-    "huawei": _HUAWEI_RULES,
-}
 _EMBEDDED = (
     re.compile(r"^alias \S+ \S+ (?P<cmd>.+)$"),
     re.compile(r"^action \S+ cli command \"?(?P<cmd>[^\"]+)\"?"),
     re.compile(r"^action \S+ (?!cli\b)(?P<cmd>.+)$"),  # EEM actions such as `action 1.0 reload`
     re.compile(r"^cli (?P<cmd>.+)$"),
 )
-_MGMT_WORDS = ("management", "mgmt", "meth", "fxp", "em", "me", "vme")
 
 
 @dataclass(frozen=True)
@@ -125,17 +62,35 @@ class Violation:
         return f"line {self.number} `{self.line.strip()}` is refused ({self.rule}): {self.reason}"
 
 
+_NEGATIONS = ("no", "default", "undo")
+
+
 @dataclass(frozen=True)
 class _Rule:
     spec: str
     words: tuple[tuple[str, str], ...]  # (shortest abbreviation, full word)
     whole_line: bool
+    negatable: bool  # also holds under no/default/undo
     reason: str
 
     def matches(self, tokens: Sequence[str]) -> bool:
+        if self._matches(tokens):
+            return True
+        return (
+            self.negatable
+            and bool(tokens)
+            and _is_negation(tokens[0])
+            and self._matches(tokens[1:])
+        )
+
+    def _matches(self, tokens: Sequence[str]) -> bool:
         if len(tokens) < len(self.words) or (self.whole_line and len(tokens) != len(self.words)):
             return False
         return all(_word_matches(tok, word) for tok, word in zip(tokens, self.words, strict=False))
+
+
+def _is_negation(token: str) -> bool:
+    return token == "no" or any(len(token) >= 3 and w.startswith(token) for w in _NEGATIONS[1:])
 
 
 def _word_matches(token: str, word: tuple[str, str]) -> bool:
@@ -144,7 +99,20 @@ def _word_matches(token: str, word: tuple[str, str]) -> bool:
         return is_management_interface(token)
     if head == "<src>":  # any copy source but the running config (`copy run start` saves)
         return not _is_running_config(token)
+    if head == "<any>":
+        return True
+    if head == "<remote>":
+        return is_remote(token)
     return len(token) >= len(head) and full.startswith(token)
+
+
+def is_remote(token: str) -> bool:
+    """`tftp:`, `tftp://host/file`, `scp:`, or the bare scheme word of an interactive copy."""
+    return token.partition(":")[0] in REMOTE_SCHEMES
+
+
+def _names_remote_url(tokens: Sequence[str]) -> bool:
+    return any(":" in tok and is_remote(tok) for tok in tokens)
 
 
 def _is_running_config(token: str) -> bool:
@@ -158,20 +126,26 @@ def is_management_interface(name: str) -> bool:
     if not match:
         return False
     alpha = match.group(1)
-    return alpha in _MGMT_WORDS or (len(alpha) >= 2 and "management".startswith(alpha))
+    return alpha in MGMT_WORDS or (len(alpha) >= 2 and "management".startswith(alpha))
 
 
 def _parse_rule(spec: str, reason: str) -> _Rule:
     whole_line = spec.endswith("$")
     words = []
-    for part in spec.rstrip("$").split():
+    for part in spec.lstrip("~").rstrip("$").split():
         head, _, tail = part.partition("[")
         words.append((head, head + tail.rstrip("]")))
-    return _Rule(spec, tuple(words), whole_line, reason)
+    return _Rule(spec, tuple(words), whole_line, spec.startswith("~"), reason)
 
 
 def _normalize(line: str) -> list[str]:
-    return unicodedata.normalize("NFKC", line).casefold().split()
+    """Case-folded words; `Management 1` is joined into one word, as the device reads it."""
+    tokens = unicodedata.normalize("NFKC", line).casefold().split()
+    for i in range(len(tokens) - 2, -1, -1):
+        joined = tokens[i] + tokens[i + 1]
+        if tokens[i].isalpha() and tokens[i + 1][:1].isdigit() and is_management_interface(joined):
+            tokens[i : i + 2] = [joined]
+    return tokens
 
 
 def _strip_prefixes(tokens: list[str], prefixes: Sequence[str]) -> list[str]:
@@ -188,10 +162,10 @@ class _FamilyRules:
     """The rules of one family, indexed by the first two letters of their first word."""
 
     def __init__(self, sets: Sequence[str]) -> None:
-        self.prefixes = tuple(p for name in sets for p in _PREFIXES.get(name, ()))
+        self.prefixes = tuple(p for name in sets for p in PREFIXES.get(name, ()))
         self.index: dict[str, list[_Rule]] = {}
         for name in sets:
-            for spec, reason in _RULE_SETS[name]:
+            for spec, reason in RULE_SETS[name]:
                 rule = _parse_rule(spec, reason)
                 self.index.setdefault(rule.words[0][0][:2], []).append(rule)
 
@@ -199,18 +173,18 @@ class _FamilyRules:
         tokens = _strip_prefixes(tokens, self.prefixes)
         if not tokens:
             return None
-        for rule in self.index.get(tokens[0][:2], ()):
-            if rule.matches(tokens):
-                return rule
-        return None
+        candidates = list(self.index.get(tokens[0][:2], ()))
+        if len(tokens) > 1 and _is_negation(tokens[0]):
+            candidates += [r for r in self.index.get(tokens[1][:2], ()) if r.negatable]
+        return next((rule for rule in candidates if rule.matches(tokens)), None)
 
 
-_ALL_SETS = tuple(_RULE_SETS)
+_ALL_SETS = tuple(RULE_SETS)
 _BY_FAMILY: dict[tuple[str, ...], _FamilyRules] = {}
 
 
 def _rules_for(family: str) -> _FamilyRules:
-    sets = _FAMILIES.get(platform_family(family), _ALL_SETS)  # unknown family: every rule
+    sets = FAMILIES.get(platform_family(family), _ALL_SETS)  # unknown family: every rule
     if sets not in _BY_FAMILY:
         _BY_FAMILY[sets] = _FamilyRules(sets)
     return _BY_FAMILY[sets]
@@ -256,6 +230,8 @@ class DenyList:
                     break
         else:
             yield rule.spec, rule.reason
+        if _names_remote_url(tokens):
+            yield "remote-url", "sends or fetches files over the network (tftp, ftp, scp, http)"
         normalized = " ".join(tokens)
         for pattern, regex in self._extra:
             if regex.search(normalized) or regex.search(line):
@@ -263,9 +239,15 @@ class DenyList:
 
 
 _SECTION_END = ("exit", "!", "end", "router", "quit", "#")
-_MGMT_SECTION_RULES = {
-    "interface": [_parse_rule(s, "") for s in ("sh[utdown]$", "no ip add[ress]", "un[do] ip ad")],
-    "line-vty": [_parse_rule("tr[ansport] i[nput] none$", "")],
+_SECTION_RULES = {
+    "management interface": (
+        [_parse_rule(spec, "") for spec in MGMT_INTERFACE_RULES],
+        "would cut off management access to the device",
+    ),
+    "terminal line": (
+        [_parse_rule(spec, "") for spec in LINE_RULES],
+        "changes who can log in on the console or vty lines, or how",
+    ),
 }
 
 
@@ -275,10 +257,11 @@ def _section_of(tokens: Sequence[str], current: str | None) -> str | None:
         return current
     first = tokens[0]
     if len(first) >= 3 and "interface".startswith(first):
-        return "interface" if len(tokens) > 1 and is_management_interface(tokens[1]) else None
-    if len(first) >= 2 and "line".startswith(first) and first != "l":
-        return "line-vty" if len(tokens) > 1 and tokens[1].startswith("vty") else None
-    if first in _SECTION_END or first.startswith("user-interface"):
+        names = tokens[2:] if len(tokens) > 2 and tokens[1] == "range" else tokens[1:]
+        return "management interface" if is_management_interface(" ".join(names)) else None
+    if (len(first) >= 3 and "line".startswith(first)) or first.startswith("user-interface"):
+        return "terminal line"
+    if first in _SECTION_END:
         return None
     return current
 
@@ -290,9 +273,9 @@ def _management_violations(lines: Sequence[str], rules: _FamilyRules) -> list[Vi
         tokens = _strip_prefixes(_normalize(line), rules.prefixes)
         new_section = _section_of(tokens, section)
         if new_section == section and section is not None:
-            hit = next((r for r in _MGMT_SECTION_RULES[section] if r.matches(tokens)), None)
+            section_rules, reason = _SECTION_RULES[section]
+            hit = next((r for r in section_rules if r.matches(tokens)), None)
             if hit is not None:
-                reason = "would cut off management access to the device"
-                found.append(Violation(line, f"management:{hit.spec}", reason, number))
+                found.append(Violation(line, f"{section}:{hit.spec}", reason, number))
         section = new_section
     return found
