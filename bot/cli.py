@@ -57,16 +57,30 @@ def demo(
 
 @app.command()
 def lab(
-    devices: Annotated[int, typer.Option(help="Number of simulated routers.")] = 3,
+    topology_file: Annotated[
+        Path | None, typer.Argument(metavar="TOPOLOGY", help="Topology YAML file.")
+    ] = None,
+    frr: Annotated[
+        bool, typer.Option("--frr", help="Real FRRouting routers in network namespaces (root).")
+    ] = False,
+    devices: Annotated[
+        int | None, typer.Option(help="Routers (simulated: 3; with --frr: a chain of N).")
+    ] = None,
     topology: Annotated[Path | None, typer.Option(help="Topology YAML file.")] = None,
     inventory: Annotated[
         Path | None, typer.Option(help="Also write a Nornir hosts.yaml for LABBOT_INVENTORY.")
     ] = None,
 ) -> None:
-    """Run the simulated lab on 127.0.0.1 until Ctrl-C."""
+    """Run a lab on 127.0.0.1 until Ctrl-C: simulated, or with --frr real FRR routers."""
+    path = topology_file or topology
+    if frr:
+        from frrlab import serve_frr
+
+        serve_frr(path or devices, inventory=inventory)
+        return
     from labsim import serve
 
-    asyncio.run(serve(topology or devices, inventory=inventory))
+    asyncio.run(serve(path or devices or 3, inventory=inventory))
 
 
 @audit_app.callback()

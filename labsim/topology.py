@@ -130,7 +130,7 @@ def topology_from_dict(raw: object) -> Topology:
     names = {spec.name: spec for spec in devices}
     links = tuple(_link(item, names) for item in raw.get("links") or ())
     topology = Topology(devices, links)
-    _check_links(topology)
+    check_links(topology)
     return topology
 
 
@@ -184,7 +184,8 @@ def _link(raw: object, devices: Mapping[str, DeviceSpec]) -> Link:
     return Link(ends[0], ends[1])
 
 
-def _check_links(topology: Topology) -> None:
+def check_links(topology: Topology) -> None:
+    """Every link end names an interface of its device, and no interface is on two links."""
     seen: set[tuple[str, str]] = set()
     for link in topology.links:
         for device, interface in (link.a, link.b):

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from frrlab import FrrLabError, check_host
 from tests.fakes.openai_server import OpenAIStandIn
 
 
@@ -27,3 +28,15 @@ def llm() -> Iterator[OpenAIStandIn]:
     """A local OpenAI-compatible server the real ChatOpenAI client talks to; tests script it."""
     with OpenAIStandIn() as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def frr_host() -> None:
+    """Root, FRR, socat and iproute2 are here (real FRR labs). Missing: skipped on a developer
+    machine, a failure under CI=true (CI installs .ci/debian-packages and runs as root)."""
+    try:
+        check_host()
+    except FrrLabError as err:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"real FRR lab unavailable under CI: {err}")
+        pytest.skip(f"real FRR lab unavailable: {err}")

@@ -109,7 +109,7 @@ def test_kubernetes_and_compose_name_only_real_settings() -> None:
     assert named <= SETTINGS, named - SETTINGS
 
 
-@pytest.mark.parametrize("package", ["bot", "adapters", "workflow", "storage", "labsim"])
+@pytest.mark.parametrize("package", ["bot", "adapters", "workflow", "storage", "labsim", "frrlab"])
 def test_image_copies_every_packaged_source_folder(package: str) -> None:
     pyproject = tomllib.loads((DEPLOY.parent / "pyproject.toml").read_text())
     packaged = [

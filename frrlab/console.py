@@ -1,0 +1,106 @@
+"""A router's console: its integrated vtysh on a TCP port of 127.0.0.1, like a GNS3 console.
+
+socat listens and, per connection, runs vtysh inside the router's namespaces (`nsenter` into
+zebra's network, UTS and mount namespaces) on a pseudo-terminal; `igncr` makes one Enter of a
+telnet client's CR LF. The port is probed free, and the console counts as open only once socat
+is alive and listening on it (another program may take a probed port first: then another port).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import socket
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from frrlab.host import FrrLabError, summary
+
+ATTEMPTS = 5
+LISTEN_SECONDS = 3.0
+STOP_SECONDS = 2.0
+PTY_OPTIONS = "pty,stderr,setsid,sigint,sane,ctty,igncr"
+SAFE_PATH = re.compile(r"[A-Za-z0-9/_.+-]+")  # socat's address syntax reserves , : ! and spaces
+TCP_LISTEN = "0A"  # the state column of /proc/net/tcp
+
+
+@dataclass(frozen=True)
+class Console:
+    router: str
+    host: str
+    port: int
+    process: subprocess.Popen[bytes]
+
+
+def open_console(router: str, host: str, zebra_pid: int, vty_dir: Path, log: Path) -> Console:
+    """Start the console of `router`; FrrLabError when no port could be opened."""
+    if not SAFE_PATH.fullmatch(str(vty_dir)):
+        raise FrrLabError(f"the lab folder {vty_dir} has characters socat cannot take")
+    vtysh = f"nsenter -t {zebra_pid} -n -u -m vtysh --vty_socket {vty_dir}"
+    for _ in range(ATTEMPTS):
+        port = _probe_free_port(host)
+        with log.open("ab") as stderr:
+            process = subprocess.Popen(
+                [
+                    "socat",
+                    f"TCP-LISTEN:{port},bind={host},reuseaddr,fork",
+                    f"EXEC:{vtysh},{PTY_OPTIONS}",
+                ],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=stderr,
+                start_new_session=True,  # its connection handlers share its process group
+            )
+        if _listening(host, port, process):
+            return Console(router, host, port, process)
+        close_console(process)
+    reason = summary(log.read_text(errors="replace")) or "no reason given"
+    raise FrrLabError(
+        f"router {router}: the console did not open after {ATTEMPTS} ports ({reason})"
+    )
+
+
+def close_console(process: subprocess.Popen[bytes]) -> None:
+    """Stop the listener and its connection handlers (TERM, then KILL)."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, sig)
+        try:
+            process.wait(STOP_SECONDS)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def listening_ports(host: str) -> set[int]:
+    """TCP ports with a listening socket on `host` (IPv4), from /proc/net/tcp."""
+    wanted = socket.inet_aton(host)[::-1].hex().upper()
+    ports = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        address, port = fields[1].split(":")
+        if fields[3] == TCP_LISTEN and address == wanted:
+            ports.add(int(port, 16))
+    return ports
+
+
+def _probe_free_port(host: str) -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        return int(sock.getsockname()[1])
+
+
+def _listening(host: str, port: int, process: subprocess.Popen[bytes]) -> bool:
+    """Wait until socat listens on the port; False if it exits first (the port was taken)."""
+    deadline = time.monotonic() + LISTEN_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            return False
+        if port in listening_ports(host):
+            return True
+        time.sleep(0.01)
+    return False

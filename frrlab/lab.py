@@ -1,0 +1,212 @@
+"""A running FRR lab: namespaces, links, daemons and consoles of a topology, and its inventory.
+
+From sync code `with FrrLab.run(topology) as lab: ...`; from async code
+`async with FrrLab.start(topology) as lab: ...` (the host commands run in a worker thread).
+Leaving the block, or a failure half-way through starting, ends everything: consoles,
+daemons, vtysh sessions, namespaces (with their links) and the lab's folder.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import shutil
+import subprocess
+import tempfile
+import threading
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from frrlab import daemons, netns
+from frrlab.console import Console, close_console, open_console
+from frrlab.daemons import RouterDir
+from frrlab.host import FRR_DIR, check_host, run
+from frrlab.topology import (
+    DEFAULT_TOPOLOGY_FILE,
+    LOOPBACK,
+    generated_topology,
+    load_frr_topology,
+)
+from labsim.topology import Topology
+
+DEFAULT_PREFIX = "frr-lab"
+TopologySource = Topology | str | Path | int | None
+
+
+def resolve_frr_topology(source: TopologySource) -> Topology:
+    """A Topology as is, a YAML path, a router count (a chain), or None for the default file."""
+    if isinstance(source, Topology):
+        return source
+    if isinstance(source, int):
+        return generated_topology(source)
+    return load_frr_topology(source or DEFAULT_TOPOLOGY_FILE)
+
+
+class FrrLab:
+    """The routers of a started lab. Build it with `FrrLab.run(...)` or `FrrLab.start(...)`."""
+
+    def __init__(
+        self,
+        topology: Topology,
+        *,
+        prefix: str = DEFAULT_PREFIX,
+        host: str = "127.0.0.1",
+        frr_dir: Path = FRR_DIR,
+    ) -> None:
+        self.topology = topology
+        self.prefix = f"{prefix}-{secrets.token_hex(3)}"  # names are host-wide: one per run
+        self.host = host
+        self.frr_dir = frr_dir
+        self.consoles: dict[str, Console] = {}
+        self.dirs: dict[str, RouterDir] = {}
+        self.zebra_pids: dict[str, int] = {}
+        self._folder: Path | None = None
+        self._lock = threading.Lock()  # a stop waits for a start still running in a thread
+
+    @classmethod
+    @contextmanager
+    def run(cls, topology: TopologySource = None, **options: Any) -> Iterator[FrrLab]:
+        """Start the lab, yield it, end it (also on errors and Ctrl-C)."""
+        lab = cls(resolve_frr_topology(topology), **options)
+        try:
+            lab._start()
+            yield lab
+        finally:
+            lab.stop()
+
+    @classmethod
+    @asynccontextmanager
+    async def start(cls, topology: TopologySource = None, **options: Any) -> AsyncIterator[FrrLab]:
+        """`run` for async code: starting and stopping happen in a worker thread."""
+        lab = cls(resolve_frr_topology(topology), **options)
+        try:
+            await asyncio.to_thread(lab._start)
+            yield lab
+        finally:
+            await asyncio.to_thread(lab.stop)
+
+    @property
+    def routers(self) -> list[str]:
+        return [spec.name for spec in self.topology.devices]
+
+    def namespace(self, router: str) -> str:
+        return f"{self.prefix}-{router}"
+
+    def port(self, router: str) -> int:
+        return self.consoles[router].port
+
+    def _start(self) -> None:
+        with self._lock:
+            check_host(self.frr_dir)
+            self._folder = Path(tempfile.mkdtemp(prefix=f"{self.prefix}-"))
+            self._folder.chmod(0o755)  # the daemons run as the frr user
+            self._create_namespaces()
+            self._start_daemons(self._folder)
+            for router in self.routers:
+                log = self._folder / f"{router}.console.log"
+                vty = self.dirs[router].run
+                self.consoles[router] = open_console(
+                    router, self.host, self.zebra_pids[router], vty, log
+                )
+
+    @property
+    def _stub_namespace(self) -> str:
+        """Where the far ends of interfaces on no link live (a veth needs a peer to be up)."""
+        return f"{self.prefix}-stubs"
+
+    def _namespaces(self) -> list[str]:
+        return [self.namespace(r) for r in self.routers] + [self._stub_namespace]
+
+    def _create_namespaces(self) -> None:
+        """A namespace per router, a veth pair per link, and one for each interface on no link
+        (a dummy interface would do, but not every kernel has the module)."""
+        veths = [
+            (self.namespace(a[0]), a[1], self.namespace(b[0]), b[1])
+            for a, b in ((link.a, link.b) for link in self.topology.links)
+        ]
+        stubs = [
+            (self.namespace(spec.name), i.name, self._stub_namespace, f"stub{n}")
+            for n, (spec, i) in enumerate(
+                (spec, i)
+                for spec in self.topology.devices
+                for i in spec.interfaces
+                if i.name != LOOPBACK and self.topology.peer(spec.name, i.name) is None
+            )
+        ]
+        stub_namespaces = [self._stub_namespace] if stubs else []
+        netns.create([self.namespace(r) for r in self.routers] + stub_namespaces, veths + stubs)
+        if stubs:
+            netns.bring_up(self._stub_namespace, [peer for *_, peer in stubs])
+
+    def _start_daemons(self, folder: Path) -> None:
+        """Every router's start script at once, then wait for each."""
+        started: dict[str, subprocess.Popen[str]] = {}
+        try:
+            for spec in self.topology.devices:
+                folders = daemons.prepare(folder / spec.name, spec)
+                self.dirs[spec.name] = folders
+                script = daemons.start_script(folders, spec, self.frr_dir)
+                started[spec.name] = daemons.launch(self.namespace(spec.name), script)
+            for name, process in started.items():
+                self.zebra_pids[name] = daemons.finish(name, process, self.dirs[name])
+        finally:
+            for process in started.values():
+                if process.poll() is None:
+                    process.kill()
+                    process.wait()
+
+    def stop(self) -> None:
+        """End everything the lab started; safe to call twice and after a failed start."""
+        with self._lock:
+            for console in self.consoles.values():
+                close_console(console.process)
+            self.consoles.clear()
+            netns.destroy(self._namespaces())
+            if self._folder is not None:
+                shutil.rmtree(self._folder, ignore_errors=True)
+                self._folder = None
+
+    def vtysh(self, router: str, *commands: str) -> str:
+        """Run vtysh commands on a router (what its console would answer), for checks."""
+        argv = ["nsenter", "-t", str(self.zebra_pids[router]), "-n", "-u", "-m", "vtysh"]
+        argv += ["--vty_socket", str(self.dirs[router].run)]
+        for command in commands:
+            argv += ["-c", command]
+        return run(argv, what=f"vtysh on {router}")
+
+    def memory_bytes(self) -> dict[str, int]:
+        """Resident memory of each router's daemons."""
+        return {router: daemons.memory_bytes(self.dirs[router]) for router in self.routers}
+
+    def nornir_hosts(self, platform: str = "frr_telnet") -> dict[str, dict[str, Any]]:
+        """SimpleInventory hosts: the consoles, the platform and the topology's facts.
+        No credentials: a console needs none, and labbot takes them from its settings."""
+        return {
+            spec.name: {
+                "hostname": self.host,
+                "port": self.port(spec.name),
+                "platform": platform,
+                "data": {**spec.data, "vendor": "frr", "interfaces": self._interfaces(spec.name)},
+            }
+            for spec in self.topology.devices
+        }
+
+    def write_inventory(self, path: str | Path) -> Path:
+        """Write the Nornir SimpleInventory hosts.yaml and return its path."""
+        path = Path(path)
+        path.write_text(yaml.safe_dump(self.nornir_hosts(), sort_keys=False))
+        return path
+
+    def _interfaces(self, router: str) -> dict[str, dict[str, str | None]]:
+        facts = {}
+        for interface in self.topology.device(router).interfaces:
+            peer = self.topology.peer(router, interface.name)
+            facts[interface.name] = {
+                "address": interface.address.with_prefixlen if interface.address else None,
+                "peer": ":".join(peer) if peer else None,
+            }
+        return facts

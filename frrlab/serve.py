@@ -1,0 +1,57 @@
+"""`labbot lab --frr`: run an FRR lab in the foreground until Ctrl-C or SIGTERM, then remove it."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from pathlib import Path
+from types import FrameType
+
+from rich.console import Console
+from rich.table import Table
+
+from frrlab.lab import FrrLab, TopologySource
+
+
+def serve_frr(
+    topology: TopologySource = None,
+    *,
+    inventory: str | Path | None = None,
+    console: Console | None = None,
+) -> None:
+    """Start the lab, print its routers (and write `inventory`), run until a stop signal.
+
+    The first Ctrl-C or SIGTERM stops the lab; later ones are ignored so the teardown finishes.
+    """
+    console = console or Console()
+    previous = {sig: signal.signal(sig, _stop_once) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        with FrrLab.run(topology) as lab:
+            console.print(lab_table(lab))
+            if inventory is not None:
+                path = lab.write_inventory(inventory)
+                console.print(f"Nornir inventory (platform frr_telnet) written to {path}")
+            console.print("Consoles need no login. Ctrl-C stops the lab and removes it.")
+            threading.Event().wait()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _stop_once(signum: int, frame: FrameType | None) -> None:
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+def lab_table(lab: FrrLab) -> Table:
+    """The routers with their console, namespace and addresses, for people connecting by hand."""
+    table = Table(title=f"FRR lab {lab.prefix} on {lab.host}")
+    for column in ("Router", "Console (telnet)", "Namespace", "Interfaces"):
+        table.add_column(column)
+    for spec in lab.topology.devices:
+        addresses = ", ".join(
+            f"{i.name} {i.address.with_prefixlen}" for i in spec.interfaces if i.address
+        )
+        table.add_row(spec.name, str(lab.port(spec.name)), lab.namespace(spec.name), addresses)
+    return table
