@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from labsim.platform import GLOBAL, Mode, ShowHandler, expand_word
-from labsim.shows import apply_pipe
+from labsim.shows import apply_pipe, show_running, show_startup
 
 if TYPE_CHECKING:
     from labsim.cli import CliSession
@@ -122,6 +122,8 @@ class ExecCommands:
         if found is None:
             return self.session.cli.invalid(column)
         handler, used = found
+        if self.session.mode.id == "user" and handler in PRIVILEGED_SHOWS:
+            return self.session.cli.invalid(column)  # like IOS: user EXEC shows no config
         output = handler(self.session.device, words[used:])
         if pipe:
             filtered = apply_pipe(output, pipe)
@@ -143,6 +145,10 @@ class ExecCommands:
             f"Type escape sequence to abort.\nSending 5, 100-byte ICMP Echos to {target}, "
             f"timeout is 2 seconds:\n{marks}\nSuccess rate is {rate}\n"
         )
+
+
+# The configuration, which IOS and EOS show in privileged EXEC only.
+PRIVILEGED_SHOWS = (show_running, show_startup)
 
 
 def _find_show(

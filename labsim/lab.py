@@ -43,6 +43,8 @@ class LabOptions:
     password: str = "admin"
     secret: str = "enable"
     base_port: int | None = None  # device i: telnet base+2i, ssh base+2i+1; None: OS picks
+    console_exec: Literal["enable", "user"] = "enable"  # where a telnet console lands (# or >)
+    privilege: int = 1  # the SSH user's level: 15 lands in `#`, lower in `>` (then `enable`)
 
 
 class Lab:
@@ -72,9 +74,15 @@ class Lab:
         base_port: int | None = None,
         faults: Mapping[str, Fault | str | Mapping[str, int]] | None = None,
         reject: Mapping[str, list[str]] | None = None,
+        console_exec: Literal["enable", "user"] = "enable",
+        privilege: int = 1,
     ) -> AsyncIterator[Lab]:
-        """Start every device; `faults`/`reject` (by device name) override the topology's."""
-        options = LabOptions(host, ssh, telnet, username, password, secret, base_port)
+        """Start every device; `faults`/`reject` (by device name) override the topology's.
+        `console_exec="user"`: consoles land at `R1>` like a freshly booted IOSv;
+        `privilege=15`: SSH logins land at `R1#`. `secret=""`: `enable` asks for none."""
+        options = LabOptions(
+            host, ssh, telnet, username, password, secret, base_port, console_exec, privilege
+        )
         lab = cls(resolve_topology(topology), [], options)
         lab.devices = lab._build_devices(faults or {}, reject or {})
         try:
@@ -163,8 +171,10 @@ class Lab:
         if fault is not None and fault.kind == "hang":
             server = await listen(lambda: Silent(self._live), host, port)
         elif kind == "telnet":
-            secret = self.options.secret
-            server = await listen(lambda: TelnetConsole(device, secret, self._live), host, port)
+            secret, privileged = self.options.secret, self.options.console_exec == "enable"
+            server = await listen(
+                lambda: TelnetConsole(device, secret, self._live, privileged=privileged), host, port
+            )
         else:
             return await self._open_ssh(device, port)
         self._servers.append(server)
@@ -173,8 +183,9 @@ class Lab:
     async def _open_ssh(self, device: SimDevice, port: int) -> int:
         opts = self.options
         credentials = (opts.username, opts.password, opts.secret)
+        privileged = opts.privilege >= 15
         acceptor = await asyncssh.create_server(
-            lambda: SSHLogin(device, credentials, self._live),
+            lambda: SSHLogin(device, credentials, self._live, privileged=privileged),
             opts.host,
             port,
             server_host_keys=[_host_key()],

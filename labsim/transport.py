@@ -1,9 +1,11 @@
 """Network front ends of a simulated device: telnet console, SSH, and the fault listeners.
 
-- telnet: raw TCP like a GNS3 node console, no login, the session starts at `R1#`. Telnet
+- telnet: raw TCP like a GNS3 node console, no login, the session starts at `R1#` (or `R1>`
+  with the lab's `console_exec="user"`, like a freshly booted IOSv). Telnet
   commands from the client (option negotiation, `IAC NOP` keep-alives) are stripped, never
   answered: netmiko's telnetlib client needs no negotiation to work.
-- SSH: asyncssh, username/password, a shell starting at `R1>` (then `enable` + secret).
+- SSH: asyncssh, username/password, a shell starting at `R1>` (then `enable` + secret), or at
+  `R1#` for a privilege-15 user.
 - `hang`: accepts connections and never says a word. `refuse`: a bound, non-listening socket
   keeps the port reserved while every connect gets "connection refused".
 Answers go out in one write per input line; nothing here sleeps.
@@ -95,8 +97,16 @@ def answer(session: CliSession, line: str) -> bytes:
 class TelnetConsole(asyncio.Protocol):
     """One console connection; sessions on the device are tracked so the lab can close them."""
 
-    def __init__(self, device: SimDevice, secret: str, live: set[asyncio.BaseTransport]) -> None:
+    def __init__(
+        self,
+        device: SimDevice,
+        secret: str,
+        live: set[asyncio.BaseTransport],
+        *,
+        privileged: bool = True,
+    ) -> None:
         self.device, self.secret, self.live = device, secret, live
+        self.privileged = privileged
         self.reader = LineReader(telnet=True)
         self.transport: asyncio.Transport | None = None
         self.session: CliSession | None = None
@@ -105,7 +115,7 @@ class TelnetConsole(asyncio.Protocol):
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
         self.live.add(transport)
-        self.session = CliSession(self.device, privileged=True, secret=self.secret)
+        self.session = CliSession(self.device, privileged=self.privileged, secret=self.secret)
         transport.write(wire(self.session.greeting()))
 
     def data_received(self, data: bytes) -> None:
@@ -138,10 +148,10 @@ class Silent(asyncio.Protocol):
 
 
 class SSHShell(asyncssh.SSHServerSession[bytes]):
-    """An interactive shell channel; the CLI session starts in user exec mode."""
+    """An interactive shell channel; the CLI session starts in user exec mode (or privileged)."""
 
-    def __init__(self, device: SimDevice, secret: str) -> None:
-        self.session = CliSession(device, privileged=False, secret=secret)
+    def __init__(self, device: SimDevice, secret: str, *, privileged: bool = False) -> None:
+        self.session = CliSession(device, privileged=privileged, secret=secret)
         self.reader = LineReader(telnet=False)
         self.chan: asyncssh.SSHServerChannel[bytes] | None = None
 
@@ -171,9 +181,15 @@ class SSHLogin(asyncssh.SSHServer):
     """Password authentication against the lab's credentials, one shell per channel."""
 
     def __init__(
-        self, device: SimDevice, credentials: tuple[str, str, str], live: set[object]
+        self,
+        device: SimDevice,
+        credentials: tuple[str, str, str],
+        live: set[object],
+        *,
+        privileged: bool = False,
     ) -> None:
         self.device, self.credentials, self.live = device, credentials, live
+        self.privileged = privileged
         self.conn: asyncssh.SSHServerConnection | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
@@ -193,7 +209,7 @@ class SSHLogin(asyncssh.SSHServer):
         return (username, password) == self.credentials[:2]
 
     def session_requested(self) -> SSHShell:
-        return SSHShell(self.device, self.credentials[2])
+        return SSHShell(self.device, self.credentials[2], privileged=self.privileged)
 
 
 def reserve_closed_port(host: str, port: int) -> socket.socket:

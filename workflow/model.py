@@ -27,6 +27,10 @@ class Device:
     host: str
     port: int
     node_id: str = ""  # GNS3 node id, when the device comes from GNS3
+    # Login given by the inventory file (host, group or defaults); settings fill what it lacks.
+    username: str | None = None
+    password: str | None = field(default=None, repr=False)
+    secret: str | None = field(default=None, repr=False)
 
     @property
     def family(self) -> str:

@@ -146,7 +146,6 @@ class NornirGateway:
         job = PushJob(
             plan={name: list(plan[name]) for name in known},
             bridge=bridge,
-            credentials=self._credentials,
             timeouts=self._timeouts,
         )
         nornir = build_nornir(list(known.values()), self._credentials, self._timeouts)
@@ -194,9 +193,7 @@ class NornirGateway:
     async def _read_configs(self, devices: list[Device]) -> dict[str, Outcome]:
         if not devices:
             return {}
-        return await self._run(
-            devices, read_config, credentials=self._credentials, timeouts=self._timeouts
-        )
+        return await self._run(devices, read_config, timeouts=self._timeouts)
 
     async def _run(self, devices: list[Device], task: Any, **params: Any) -> dict[str, Outcome]:
         return await self._run_on(

@@ -26,8 +26,6 @@ from workflow.model import Device, ProgressCallback, PushProgress
 
 log = logging.getLogger(__name__)
 
-# Config lines a device answers with one of these did not take: stop there and report it.
-ERROR_PATTERN = r"% ?(Invalid input|Incomplete command|Ambiguous command|Unknown command|Error)"
 SECRET_MASK = "********"
 
 
@@ -48,6 +46,14 @@ class Credentials:
     def __repr__(self) -> str:  # never let a traceback or log line show them
         return f"Credentials(username={self.username!r}, password=***, secret=***)"
 
+    def for_device(self, device: Device) -> Credentials:
+        """The device's own login from its inventory, these settings filling what it lacks."""
+        return Credentials(
+            device.username or self.username,
+            device.password or self.password,
+            device.secret or self.secret,
+        )
+
 
 @dataclass(frozen=True)
 class Timeouts:
@@ -58,33 +64,41 @@ class Timeouts:
 def build_nornir(devices: Sequence[Device], credentials: Credentials, timeouts: Timeouts) -> Nornir:
     """One Nornir per run: no config files, no ./nornir.log, one worker per device."""
     ConnectionPluginRegister.register(CONNECTION_NAME, Netmiko)  # idempotent for the same class
-    extras = {
-        "secret": credentials.secret or "",
-        "conn_timeout": timeouts.connect,  # for telnet also the socket timeout
-        "auth_timeout": timeouts.connect,
-        "banner_timeout": timeouts.connect,
-        "timeout": timeouts.read,
-        "fast_cli": True,
-    }
     hosts = Hosts(
-        {
-            device.name: Host(
-                name=device.name,
-                hostname=device.host,
-                port=device.port,
-                platform=device.platform,
-                username=credentials.username or "",
-                password=credentials.password or "",
-                connection_options={CONNECTION_NAME: ConnectionOptions(extras=extras)},
-            )
-            for device in devices
-        }
+        {device.name: _host(device, credentials.for_device(device), timeouts) for device in devices}
     )
     return Nornir(
         inventory=Inventory(hosts=hosts, groups=Groups(), defaults=Defaults()),
         runner=ThreadedRunner(num_workers=max(1, len(devices))),
         config=Config(logging=LoggingConfig(enabled=False)),
     )
+
+
+def _host(device: Device, login: Credentials, timeouts: Timeouts) -> Host:
+    extras = {
+        "secret": login.secret or "",
+        "conn_timeout": timeouts.connect,  # for telnet also the socket timeout
+        "auth_timeout": timeouts.connect,
+        "banner_timeout": timeouts.connect,
+        "timeout": timeouts.read,
+        "fast_cli": True,
+    }
+    return Host(
+        name=device.name,
+        hostname=device.host,
+        port=device.port,
+        platform=device.platform,
+        username=login.username or "",
+        password=login.password or "",
+        connection_options={CONNECTION_NAME: ConnectionOptions(extras=extras)},
+    )
+
+
+def host_credentials(host: Host) -> Credentials:
+    """The login a Nornir host of `build_nornir` uses (to scrub it from what it prints)."""
+    options = host.connection_options.get(CONNECTION_NAME)
+    secret = (options.extras or {}).get("secret") if options else None
+    return Credentials(host.username, host.password, secret)
 
 
 class LoopBridge:

@@ -1,8 +1,9 @@
 """Devices from a Nornir SimpleInventory hosts file (`LABBOT_INVENTORY`).
 
 The file is read by Nornir's own SimpleInventory plugin, so `groups.yaml` and `defaults.yaml`
-beside it work as Nornir users expect. Any username/password in those files is ignored:
-credentials come only from labbot's settings, so they never sit in a file that gets shared.
+beside it work as Nornir users expect: a host's `username`, `password` and
+`connection_options.netmiko.extras.secret` come from the host, else its groups, else the
+defaults (Nornir's own resolution); labbot's LABBOT_DEVICE_* settings fill what they leave empty.
 
 Links are optional, per host under `data.links`, or as `data.interfaces.<name>.peer:
 "R2:Ethernet0/0"` (the form `labbot lab` writes):
@@ -86,7 +87,17 @@ class StaticInventory:
         if not host.hostname:
             raise InventoryError(f"{self._path}: host {name} has no hostname")
         port = host.port or (23 if platform.endswith("_telnet") else 22)
-        return Device(name=name, platform=platform, host=host.hostname, port=int(port))
+        options = host.get_connection_parameters("netmiko")
+        secret = (options.extras or {}).get("secret")
+        return Device(
+            name=name,
+            platform=platform,
+            host=host.hostname,
+            port=int(port),
+            username=host.username or None,
+            password=host.password or None,
+            secret=str(secret) if secret else None,
+        )
 
     def _links(self, name: str, host: Host) -> list[tuple[str, str, str, str]]:
         return self._listed_links(name, host) + self._interface_peers(name, host)

@@ -23,16 +23,27 @@ from nornir.core.exceptions import NornirSubTaskError
 from nornir.core.inventory import Host
 from nornir.core.task import Result, Task
 from nornir_netmiko.connections import CONNECTION_NAME
-from nornir_netmiko.tasks import netmiko_send_command, netmiko_send_config
+from nornir_netmiko.tasks import netmiko_send_config
 
+from workflow.devices.cli_errors import config_error_pattern, error_reply
 from workflow.devices.diffing import missing_lines
-from workflow.devices.runner import ERROR_PATTERN, Credentials, LoopBridge, Timeouts
+from workflow.devices.runner import LoopBridge, Timeouts, host_credentials
 from workflow.model import platform_family
 
 log = logging.getLogger(__name__)
 
 SHOW_CONFIG = {"juniper_junos": "show configuration"}
 DEFAULT_SHOW_CONFIG = "show running-config"
+
+
+class CliRefused(Exception):
+    """The device answered a read (or `enable`) with a CLI error instead of output."""
+
+    def __init__(self, command: str, reply: str, hint: str = "") -> None:
+        super().__init__(f"`{command}` was refused: {reply}{hint}")
+
+
+ENABLE_HINT = " — is LABBOT_DEVICE_SECRET (or the inventory's secret) right?"
 
 
 @dataclass(frozen=True)
@@ -49,14 +60,13 @@ class Outcome:
 class PushJob:
     plan: dict[str, list[str]]
     bridge: LoopBridge
-    credentials: Credentials
     timeouts: Timeouts
 
 
-def read_config(task: Task, credentials: Credentials, timeouts: Timeouts) -> Result:
+def read_config(task: Task, timeouts: Timeouts) -> Result:
     """Nornir task: the device's running config as an Outcome; the session is closed."""
     try:
-        return _read(task, credentials, timeouts)
+        return _read(task, timeouts)
     finally:
         _close(task)
 
@@ -68,7 +78,7 @@ def open_for_push(task: Task, job: PushJob) -> Result:
     anywhere without one, and the writes happen while no worker thread competes for the GIL.
     """
     job.bridge.progress(task.host.name, "started")
-    result = _read(task, job.credentials, job.timeouts)
+    result = _read(task, job.timeouts)
     if result.failed:
         _close(task)
         job.bridge.progress(task.host.name, "failed", result.result.error)
@@ -83,18 +93,19 @@ def push_config(task: Task, job: PushJob) -> Result:
         outcome = Outcome(False, error=describe(exc, task))
     finally:
         _close(task)
-    scrub = job.credentials.scrub
+    scrub = host_credentials(task.host).scrub
     outcome = replace(outcome, text=scrub(outcome.text), error=scrub(outcome.error))
     job.bridge.progress(task.host.name, "done" if outcome.ok else "failed", outcome.error)
     return Result(host=task.host, result=outcome, failed=not outcome.ok)
 
 
-def _read(task: Task, credentials: Credentials, timeouts: Timeouts) -> Result:
+def _read(task: Task, timeouts: Timeouts) -> Result:
+    scrub = host_credentials(task.host).scrub  # a config may hold the very password we use
     try:
         probe_console(task, timeouts.connect)
-        outcome = Outcome(True, _show_config(task, timeouts))
+        outcome = Outcome(True, scrub(_show_config(task, timeouts)))
     except Exception as exc:
-        outcome = Outcome(False, error=credentials.scrub(describe(exc, task)))
+        outcome = Outcome(False, error=scrub(describe(exc, task)))
     return Result(host=task.host, result=outcome, failed=not outcome.ok)
 
 
@@ -104,7 +115,7 @@ def _push(task: Task, job: PushJob) -> Outcome:
         output = task.run(
             task=netmiko_send_config,
             config_commands=lines,
-            error_pattern=ERROR_PATTERN,
+            error_pattern=config_error_pattern(task.host.platform or ""),
             read_timeout=job.timeouts.read,
         ).result
     except NornirSubTaskError as exc:
@@ -142,9 +153,27 @@ def probe_console(task: Task, timeout: float) -> None:
 
 def _show_config(task: Task, timeouts: Timeouts) -> str:
     family = platform_family(task.host.platform or "")
-    command = SHOW_CONFIG.get(family, DEFAULT_SHOW_CONFIG)
-    result = task.run(task=netmiko_send_command, command_string=command, read_timeout=timeouts.read)
-    return str(result.result)
+    return read_privileged(task, SHOW_CONFIG.get(family, DEFAULT_SHOW_CONFIG), timeouts)
+
+
+def read_privileged(task: Task, command: str, timeouts: Timeouts) -> str:
+    """`command`'s output, read in privileged mode (`enable` first when the session is at `>`).
+
+    Raises CliRefused when `enable` fails or the device answers with a CLI error: such text is
+    the device's refusal, never configuration or state.
+    """
+    connection = task.host.get_connection(CONNECTION_NAME, task.nornir.config)
+    if not connection.check_enable_mode():
+        try:
+            connection.enable()
+        except ValueError:  # netmiko: still not privileged after `enable` (and the secret)
+            prompt = connection.find_prompt().strip()
+            raise CliRefused("enable", f"still at `{prompt}`", ENABLE_HINT) from None
+    output = str(connection.send_command(command, read_timeout=timeouts.read))
+    reply = error_reply(task.host.platform or "", output)
+    if reply is not None:
+        raise CliRefused(command, reply)
+    return output
 
 
 def _config_after_rejection(task: Task, job: PushJob) -> str | None:
@@ -191,6 +220,8 @@ def describe(exc: BaseException, task: Task) -> str:
     first = lines[0] if lines else type(cause).__name__
     if isinstance(cause, ConfigInvalidException):
         return f"the device rejected a line: {first}"
+    if isinstance(cause, CliRefused):
+        return first
     if isinstance(cause, ConnectionRefusedError):
         return f"connection refused by {where}"
     if isinstance(cause, NetmikoAuthenticationException):

@@ -20,6 +20,7 @@ from workflow.ports import Inventory
 
 USERNAME, PASSWORD, SECRET = "labadmin", "Sup3r-S3cret-pw", "En4ble-S3cret"
 CONNECT_TIMEOUT, READ_TIMEOUT = 3, 6
+OSPF_LINES = ["router ospf 1", " network 10.0.0.0 0.255.255.255 area 0"]
 
 
 @dataclass

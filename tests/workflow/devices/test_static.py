@@ -15,7 +15,7 @@ R1:
   hostname: 127.0.0.1
   port: 2001
   platform: cisco_ios_telnet
-  password: from-the-file        # ignored: credentials come only from settings
+  password: from-the-file
   data:
     links:
       - {interface: GigabitEthernet0/0, peer: R2, peer_interface: GigabitEthernet0/0}
@@ -39,7 +39,7 @@ async def test_hosts_groups_links_and_unusable(tmp_path: Path) -> None:
     (tmp_path / "groups.yaml").write_text("routers:\n  platform: cisco_ios\n")
     devices, links, unusable = await StaticInventory(tmp_path / "hosts.yaml").load()
     assert devices == [
-        Device("R1", "cisco_ios_telnet", "127.0.0.1", 2001),
+        Device("R1", "cisco_ios_telnet", "127.0.0.1", 2001, password="from-the-file"),
         Device("R2", "cisco_ios", "127.0.0.1", 2002),  # platform inherited from its group
         Device("SW1", "arista_eos", "10.0.0.9", 22),  # napalm name mapped, SSH default port
     ]
@@ -47,6 +47,27 @@ async def test_hosts_groups_links_and_unusable(tmp_path: Path) -> None:
     assert len(unusable) == 1
     assert unusable[0].name == "SRV"
     assert "hosts.yaml: host SRV has no platform" in unusable[0].reason
+
+
+async def test_credentials_resolve_host_then_group_then_defaults(tmp_path: Path) -> None:
+    (tmp_path / "hosts.yaml").write_text(
+        "R1: {hostname: h1, platform: cisco_ios, username: alice,"
+        " connection_options: {netmiko: {extras: {secret: host-secret}}}}\n"
+        "R2: {hostname: h2, platform: cisco_ios, groups: [core]}\n"
+        "R3: {hostname: h3, platform: cisco_ios}\n"
+    )
+    (tmp_path / "groups.yaml").write_text(
+        "core: {password: group-pass, connection_options: {netmiko: {extras: {secret: grp}}}}\n"
+    )
+    (tmp_path / "defaults.yaml").write_text("username: netops\npassword: default-pass\n")
+    devices, _, _ = await StaticInventory(tmp_path / "hosts.yaml").load()
+    logins = {d.name: (d.username, d.password, d.secret) for d in devices}
+    assert logins == {
+        "R1": ("alice", "default-pass", "host-secret"),
+        "R2": ("netops", "group-pass", "grp"),
+        "R3": ("netops", "default-pass", None),  # the settings give the secret
+    }
+    assert "default-pass" not in repr(devices) and "grp" not in repr(devices)
 
 
 async def test_rules_override_the_file(tmp_path: Path) -> None:
