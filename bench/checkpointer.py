@@ -1,12 +1,13 @@
-"""Benchmark: SQLAlchemySaver against the official LangGraph savers, same workload, one run.
+"""Benchmark: SQLAlchemySaver against the official LangGraph savers, side by side in one run.
 
-    .venv/bin/python bench/checkpointer.py [--threads 8] [--steps 40]
+    .venv/bin/python -m bench.checkpointer [--threads 8] [--steps 100] [--runs 5]
 
 Each simulated graph thread does, per step: put a checkpoint (a changing dict channel, a counter
 and a short text), put two writes, get the latest tuple, list the last three checkpoints. Threads
 run concurrently (asyncio.gather), as a bot serving several chat threads does. SQLite is compared
 with langgraph-checkpoint-sqlite's AsyncSqliteSaver; PostgreSQL with AsyncPostgresSaver when
-LABBOT_TEST_POSTGRES_URL points at a server (each saver gets a fresh database).
+LABBOT_TEST_POSTGRES_URL points at a server (each saver gets a fresh database). Prints every run
+and the median ratio per backend.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import sys
+import statistics
 import tempfile
 import time
 import uuid
@@ -29,7 +30,6 @@ from langgraph.checkpoint.base.id import uuid6
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from storage.checkpointer import SQLAlchemySaver
 from storage.db import make_engine, parse_url
 
@@ -83,18 +83,24 @@ async def measure(factory: SaverFactory, threads: int, steps: int) -> float:
 
 async def compare(
     backend: str, ours: SaverFactory, official: SaverFactory, args: argparse.Namespace
-) -> None:
-    """Alternate the two savers `rounds` times and keep each one's best run, so a burst of load
-    from elsewhere on the machine does not decide the comparison."""
-    best = {"SQLAlchemySaver": 0.0, f"official ({backend})": 0.0}
-    for _ in range(args.rounds):
-        for name, factory in zip(best, (ours, official), strict=True):
-            best[name] = max(best[name], await measure(factory, args.threads, args.steps))
-    print(backend)
-    for name, rate in best.items():
-        print(f"  {name:<28} {rate:9.0f} ops/s")
-    mine, theirs = best.values()
-    print(f"  ratio SQLAlchemySaver / official: {mine / theirs:.2f}x")
+) -> float:
+    """`runs` runs side by side (each on fresh databases, which saver goes first alternating, so
+    drift in the machine's load falls on both); prints each run and returns the median ratio."""
+    print(f"{backend}: SQLAlchemySaver vs the official saver, ops/s")
+    ratios = []
+    for run in range(1, args.runs + 1):
+        order = [("ours", ours), ("official", official)]
+        if run % 2 == 0:
+            order.reverse()
+        rates = {name: await measure(f, args.threads, args.steps) for name, f in order}
+        ratios.append(rates["ours"] / rates["official"])
+        print(
+            f"  run {run}: {rates['ours']:7.0f} vs {rates['official']:7.0f}   "
+            f"ratio {ratios[-1]:.2f}x"
+        )
+    median = statistics.median(ratios)
+    print(f"  median ratio SQLAlchemySaver / official ({backend}): {median:.2f}x")
+    return median
 
 
 @asynccontextmanager
@@ -112,14 +118,19 @@ async def fresh_postgres(server_url: str) -> AsyncIterator[str]:
 
 
 def sqlite_factories(tmp: Path) -> tuple[SaverFactory, SaverFactory]:
+    """Each run on a new file."""
+
+    def fresh_file(saver: str) -> Path:
+        return tmp / f"{saver}-{uuid.uuid4().hex[:8]}.db"
+
     @asynccontextmanager
     async def ours() -> AsyncIterator[BaseCheckpointSaver[Any]]:
-        async with SQLAlchemySaver.from_url(f"sqlite+aiosqlite:///{tmp / 'ours.db'}") as saver:
+        async with SQLAlchemySaver.from_url(f"sqlite+aiosqlite:///{fresh_file('ours')}") as saver:
             yield saver
 
     @asynccontextmanager
     async def official() -> AsyncIterator[BaseCheckpointSaver[Any]]:
-        async with AsyncSqliteSaver.from_conn_string(str(tmp / "official.db")) as saver:
+        async with AsyncSqliteSaver.from_conn_string(str(fresh_file("official"))) as saver:
             yield saver
 
     return ours, official
@@ -145,15 +156,15 @@ def postgres_factories(server_url: str) -> tuple[SaverFactory, SaverFactory]:
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, default=8)
-    parser.add_argument("--steps", type=int, default=40)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--steps", type=int, default=100)
+    parser.add_argument("--runs", type=int, default=5)
     parser.add_argument(
         "--dir", default=None, help="where the SQLite files go (/dev/shm: no fsync cost)"
     )
     args = parser.parse_args()
     print(
         f"{args.threads} threads x {args.steps} steps x {OPS_PER_STEP} ops, "
-        f"best of {args.rounds} alternating rounds"
+        f"{args.runs} runs per backend"
     )
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         backends = {"SQLite": sqlite_factories(Path(tmp))}

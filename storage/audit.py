@@ -8,9 +8,10 @@ interrupt) are the final word; a lost race comes back as `DecisionConflict` nami
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
@@ -39,13 +40,17 @@ from storage.schema import changes, decisions, gate_resolutions, pushes, refusal
 from workflow.errors import DecisionConflict
 from workflow.model import CHOICES
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+R = TypeVar("R", bound="DataclassInstance")
 PAST = {"approve": "approved", "modify": "sent back for changes", "cancel": "cancelled"}
 
 
-def _record(cls: type[Any], row: Any) -> Any:
+def _record(cls: type[R], row: Any) -> R:
     """A record dataclass from a row or dict, times as aware UTC."""
     data = row._mapping if hasattr(row, "_mapping") else row
-    fields = {name: data[name] for name in cls.__dataclass_fields__}
+    fields = {field.name: data[field.name] for field in dataclasses.fields(cls)}
     fields["at"] = audit_chain.as_utc(fields["at"])
     return cls(**fields)
 

@@ -1,17 +1,18 @@
 """The checkpointer's SQL, as plain functions over one sync-facing `Connection`.
 
-SQLAlchemySaver runs each operation whole, in one call: inside `AsyncConnection.run_sync` on
-PostgreSQL (one greenlet switch per operation, not per statement), and in the saver's worker
-thread on a SQLite file (one thread hop per operation instead of four per statement through
-aiosqlite). Statements are built once and reused (building costs more than running them). A read
-is one query (the checkpoints, their blobs and their writes, UNION ALL). On PostgreSQL `put` and
-`put_writes` are one statement each (rows passed as arrays), so they run in autocommit mode: one
-round trip, no BEGIN/COMMIT.
+SQLAlchemySaver runs each operation whole, in one call: in the saver's worker thread on a SQLite
+file (one thread hop per operation instead of four per statement through aiosqlite), inside
+`AsyncConnection.run_sync` otherwise. Statements are built once and reused (building costs more
+than running them). A read is one query (the checkpoints, their blobs and their writes, UNION
+ALL). On PostgreSQL `put` and `put_writes` are one statement each too (rows passed as arrays), so
+reads and puts go to storage.postgres_worker as SQL text compiled once (`*_statement`), which
+sends those queued together in one pipelined transaction.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Hashable, Iterable
 from typing import Any, NamedTuple
 
 import sqlalchemy as sa
@@ -19,8 +20,11 @@ from langgraph.checkpoint.base import CheckpointTuple
 from langgraph.checkpoint.serde.base import SerializerProtocol
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.dialects.postgresql.psycopg import PGDialect_psycopg
 
 from storage.checkpoint_rows import LoadedHead
+from storage.db import json_text
+from storage.postgres_worker import Statement
 from storage.schema import checkpoint_blobs as BLOBS
 from storage.schema import checkpoint_writes as WRITES
 from storage.schema import checkpoints as CHECKPOINTS
@@ -38,6 +42,7 @@ class ReadShape(NamedTuple):
 _CHECKPOINT_DATA = ("type", "checkpoint", "blob_versions", "metadata", "run_id")
 _BLOB_COLUMNS = ("thread_id", "checkpoint_ns", "channel", "version", "type", "blob")
 _WRITE_COLUMNS = tuple(c.name for c in WRITES.c)
+_PSYCOPG = PGDialect_psycopg()  # type: ignore[no-untyped-call]
 _WRITE_KEY = ["thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "idx"]
 
 
@@ -46,6 +51,7 @@ class CheckpointSQL:
         self.sqlite = dialect == "sqlite"
         self.serde = serde
         self._statements: dict[ReadShape, sa.CompoundSelect[Any]] = {}
+        self._driver_texts: dict[Hashable, str] = {}
         self.insert = insert = sqlite.insert if self.sqlite else postgresql.insert
         # built once, so SQLAlchemy compiles each of them once
         self._insert_blobs = insert(BLOBS).on_conflict_do_nothing()
@@ -141,10 +147,14 @@ class CheckpointSQL:
     ) -> list[CheckpointTuple]:
         """The checkpoints a `plan` selects, newest first, with their blobs and pending writes:
         one query, one round trip."""
+        return self.decode(conn.execute(self._statement(shape), params))
+
+    def decode(self, rows: Iterable[Any]) -> list[CheckpointTuple]:
+        """The checkpoint tuples in the rows of a read query (`_read_query`), newest first."""
         found: dict[tuple[str, str, str], LoadedHead] = {}
         blobs: dict[tuple[str, str, str, str], tuple[str, Any]] = {}
         writes: list[Any] = []
-        for r in conn.execute(self._statement(shape), params):
+        for r in rows:
             if r.kind == "h":
                 found[(r.thread_id, r.checkpoint_ns, r.checkpoint_id)] = self._decode_head(r)
             elif r.kind == "b":
@@ -225,6 +235,33 @@ class CheckpointSQL:
         so writing a task's writes again (a retry) is harmless."""
         params = rows if self.sqlite else as_arrays(WRITES, _WRITE_COLUMNS, rows)
         conn.execute(self._upsert_writes if special else self._insert_writes, params)
+
+    # --- PostgreSQL, straight to the driver (storage.postgres_worker) ------------------------
+
+    def read_statement(self, shape: ReadShape, params: dict[str, Any]) -> Statement:
+        if "filter" in params:
+            params = {**params, "filter": json.dumps(params["filter"])}
+        sql = self._driver_sql(shape, self._statement(shape))
+        return Statement(sql, params, returns_rows=True)
+
+    def put_statement(self, blob_rows: list[dict[str, Any]], row: dict[str, Any]) -> Statement:
+        """`put` as one statement: the blobs in a CTE, then the checkpoint."""
+        params = {**row, **as_arrays(BLOBS, _BLOB_COLUMNS, blob_rows)}
+        for name in ("blob_versions", "metadata"):
+            params[name] = json_text(params[name])
+        return Statement(self._driver_sql("put", self._put_with_blobs), params)
+
+    def writes_statement(self, rows: list[dict[str, Any]], special: bool) -> Statement:
+        """`put_writes` as one statement (see there)."""
+        statement = self._upsert_writes if special else self._insert_writes
+        sql = self._driver_sql("upsert" if special else "insert", statement)
+        return Statement(sql, as_arrays(WRITES, _WRITE_COLUMNS, rows))
+
+    def _driver_sql(self, key: Hashable, statement: sa.ClauseElement) -> str:
+        """SQL text with psycopg's placeholders, compiled once per statement."""
+        if (known := self._driver_texts.get(key)) is None:
+            known = self._driver_texts[key] = str(statement.compile(dialect=_PSYCOPG))
+        return known
 
     def delete_thread(self, conn: sa.Connection, thread_id: str) -> None:
         for table in (CHECKPOINTS, BLOBS, WRITES):

@@ -5,9 +5,11 @@ values once per version in `checkpoint_blobs`, pending writes in `checkpoint_wri
 writes (error, interrupt, resume, ...) are upserted; ordinary writes are insert-or-ignore, so a
 retried task cannot duplicate them. Metadata filters are bound parameters, never SQL text.
 
-Each operation runs whole in one call (see storage.checkpoint_sql): `AsyncConnection.run_sync`
-on PostgreSQL; on a SQLite file, the saver's worker thread (storage.sqlite_worker), which also
-queues this process's writers and commits those waiting together.
+Each operation runs whole in one call (see storage.checkpoint_sql). On PostgreSQL, reads and
+puts are one statement each, sent straight to psycopg by the saver's worker
+(storage.postgres_worker), which pipelines those queued together in one transaction; on a SQLite
+file, the saver's worker thread (storage.sqlite_worker) does the same for SQLite. The rarer
+operations (deletes, copies, pruning) run inside `AsyncConnection.run_sync`.
 """
 
 from __future__ import annotations
@@ -33,8 +35,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage import prune
 from storage.checkpoint_rows import checkpoint_rows, write_rows
-from storage.checkpoint_sql import CheckpointSQL
-from storage.db import make_engine, sqlite_file_twin, transactional, upgrade_engine
+from storage.checkpoint_sql import CheckpointSQL, ReadShape
+from storage.db import is_sqlite, make_engine, sqlite_file_twin, transactional, upgrade_engine
+from storage.postgres_worker import PostgresWorker
 from storage.sqlite_worker import SQLiteWorker
 from storage.sync_facade import SyncFacade
 
@@ -65,6 +68,7 @@ class SQLAlchemySaver(SyncFacade):
         self._transactional = transactional(engine) if autocommit else engine
         twin = sqlite_file_twin(engine)
         self._worker = SQLiteWorker(twin) if twin is not None else None
+        self._postgres = None if is_sqlite(engine) else PostgresWorker(self._autocommit)
         try:
             self.loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
         except RuntimeError:
@@ -91,6 +95,8 @@ class SQLAlchemySaver(SyncFacade):
     async def aclose(self) -> None:
         if self._worker is not None:
             await self._worker.close()
+        if self._postgres is not None:
+            await self._postgres.close()
 
     async def _run(self, work: Callable[..., T], *args: Any, atomic: bool) -> T:
         """Run `work(connection, *args)` whole: in a transaction when `atomic`, else autocommit.
@@ -124,7 +130,7 @@ class SQLAlchemySaver(SyncFacade):
             checkpoint_id=checkpoint_id,
             limit=None if checkpoint_id else 1,
         )
-        found = await self._run(self.sql.read, shape, params, atomic=False)
+        found = await self._read(shape, params)
         return found[0] if found else None
 
     async def alist(
@@ -144,8 +150,14 @@ class SQLAlchemySaver(SyncFacade):
             before_id=get_checkpoint_id(before) if before else None,
             limit=limit,
         )
-        for item in await self._run(self.sql.read, shape, params, atomic=False):
+        for item in await self._read(shape, params):
             yield item
+
+    async def _read(self, shape: ReadShape, params: dict[str, Any]) -> list[CheckpointTuple]:
+        if self._postgres is not None:
+            rows = await self._postgres.run(self.sql.read_statement(shape, params))
+            return self.sql.decode(rows or [])
+        return await self._run(self.sql.read, shape, params, atomic=False)
 
     # --- writes ---------------------------------------------------------------------------------
 
@@ -157,7 +169,10 @@ class SQLAlchemySaver(SyncFacade):
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
         blob_rows, row = checkpoint_rows(self.serde, config, checkpoint, metadata, new_versions)
-        await self._run(self.sql.put, blob_rows, row, atomic=False)
+        if self._postgres is not None:
+            await self._postgres.run(self.sql.put_statement(blob_rows, row))
+        else:
+            await self._run(self.sql.put, blob_rows, row, atomic=False)
         keys = ("thread_id", "checkpoint_ns", "checkpoint_id")
         return {"configurable": {key: row[key] for key in keys}}
 
@@ -172,7 +187,10 @@ class SQLAlchemySaver(SyncFacade):
             return
         special = all(channel in WRITES_IDX_MAP for channel, _ in writes)
         rows = write_rows(self.serde, config, writes, task_id, task_path)
-        await self._run(self.sql.put_writes, rows, special, atomic=False)
+        if self._postgres is not None:
+            await self._postgres.run(self.sql.writes_statement(rows, special))
+        else:
+            await self._run(self.sql.put_writes, rows, special, atomic=False)
 
     async def adelete_thread(self, thread_id: str) -> None:
         await self._run(self.sql.delete_thread, str(thread_id), atomic=True)

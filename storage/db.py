@@ -65,7 +65,7 @@ def make_engine(url: str, *, pre_ping: bool = True, autocommit: bool = False) ->
     switches on every use.
     """
     parsed = parse_url(url)
-    options: dict[str, Any] = {"json_serializer": _json_dumps}
+    options: dict[str, Any] = {"json_serializer": json_text}
     if autocommit:
         options |= {"isolation_level": "AUTOCOMMIT", "pool_reset_on_return": None}
     if parsed.get_backend_name() == "postgresql":
@@ -90,7 +90,7 @@ def transactional(engine: AsyncEngine) -> AsyncEngine:
     return engine.execution_options(isolation_level=level)
 
 
-def _json_dumps(value: Any) -> str:
+def json_text(value: Any) -> str:
     """JSON for metadata columns; an odd value (a UUID run id) becomes its string."""
     return json.dumps(value, default=str)
 
@@ -123,7 +123,7 @@ def sqlite_file_twin(engine: AsyncEngine) -> Engine | None:
         return None
     twin = create_engine(
         url.set(drivername="sqlite+pysqlite"),
-        json_serializer=_json_dumps,
+        json_serializer=json_text,
         connect_args={"check_same_thread": False},
     )
     event.listen(twin, "connect", _sqlite_pragmas)

@@ -14,11 +14,12 @@ import queue
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Engine
 
 MAX_BATCH = 64
+T = TypeVar("T")
 
 
 @dataclass
@@ -37,14 +38,15 @@ class SQLiteWorker:
         self._thread = threading.Thread(target=self._serve, name="sqlite-saver", daemon=True)
         self._thread.start()
 
-    async def run(self, work: Callable[..., Any], *args: Any) -> Any:
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
         """`work(connection, *args)` on the worker's thread, committed when this returns."""
         if self._closed:
             raise RuntimeError("the SQLite worker is closed: the saver was closed")
         loop = asyncio.get_running_loop()
         job = _Job(work, args, loop, loop.create_future())
         self._jobs.put(job)
-        return await job.future
+        result: T = await job.future
+        return result
 
     async def close(self) -> None:
         """Finish the queued work, then stop (and close the thread's connections)."""

@@ -7,6 +7,8 @@ Create Date: 2026-11-30
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
@@ -19,7 +21,7 @@ depends_on = None
 JSON_DOC = sa.JSON().with_variant(postgresql.JSONB(), "postgresql")
 
 
-def _chain_columns() -> list[sa.Column]:
+def _chain_columns() -> list[sa.Column[Any]]:
     return [
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
         sa.Column("seq", sa.Integer, nullable=False, unique=True),

@@ -1,0 +1,150 @@
+"""One PostgreSQL connection that runs a saver's statements, those queued together in one go.
+
+Through SQLAlchemy every statement costs a pool checkout, a greenlet switch and a round trip of
+its own. The worker keeps one psycopg connection and, while a batch is on the wire, queues what
+arrives; the next batch goes out in pipeline mode inside one transaction: one round trip and one
+commit for all of them (group commit, as storage.sqlite_worker does for SQLite). Statements are
+prepared by psycopg after a few uses. Every caller gets its rows only after the commit. If a batch
+fails, its statements run again one by one, so only the one at fault sees the error; a batch that
+met a dropped connection runs again on a new one (every statement is idempotent).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from psycopg.rows import namedtuple_row
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+MAX_BATCH = 64
+
+
+@dataclass(frozen=True)
+class Statement:
+    """SQL text in psycopg's `%(name)s` style, its parameters, and whether it returns rows."""
+
+    sql: str
+    params: dict[str, Any]
+    returns_rows: bool = False
+
+
+@dataclass
+class _Job:
+    statement: Statement
+    future: asyncio.Future[Any]
+
+
+class PostgresWorker:
+    """Runs `Statement`s on one connection borrowed from `engine` (an AUTOCOMMIT engine)."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self._jobs: asyncio.Queue[_Job] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._borrowed: AsyncConnection | None = None
+        self._closed = False
+
+    async def run(self, statement: Statement) -> list[Any] | None:
+        """The statement's rows (None when it returns none), once its batch is committed."""
+        if self._closed:
+            raise RuntimeError("the PostgreSQL worker is closed: the saver was closed")
+        if self._task is None:
+            self._task = asyncio.create_task(self._serve(), name="postgres-saver")
+        job = _Job(statement, asyncio.get_running_loop().create_future())
+        self._jobs.put_nowait(job)
+        rows: list[Any] | None = await job.future
+        return rows
+
+    async def close(self) -> None:
+        """Finish the queued work, then give the connection back."""
+        self._closed = True
+        if self._task is not None:
+            await self._jobs.join()
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        if self._borrowed is not None:
+            await self._borrowed.close()
+            self._borrowed = None
+
+    async def _serve(self) -> None:
+        while True:
+            batch = [await self._jobs.get()]
+            while len(batch) < MAX_BATCH and not self._jobs.empty():
+                batch.append(self._jobs.get_nowait())
+            try:
+                outcomes = await self._run_batch(batch)
+            except Exception as exc:  # no connection at all: every caller hears why
+                outcomes = [exc] * len(batch)
+            for job, outcome in zip(batch, outcomes, strict=True):
+                _settle(job.future, outcome)
+                self._jobs.task_done()
+
+    async def _run_batch(self, batch: list[_Job]) -> list[Any]:
+        statements = [job.statement for job in batch]
+        try:
+            return await self._pipeline(await self._connection(), statements)
+        except psycopg.OperationalError:
+            if not await self._dropped():
+                return await self._one_by_one(statements)
+            return await self._pipeline(await self._connection(), statements)
+        except psycopg.Error:
+            return await self._one_by_one(statements)
+
+    async def _one_by_one(self, statements: Sequence[Statement]) -> list[Any]:
+        outcomes: list[Any] = []
+        for statement in statements:
+            try:
+                (rows,) = await self._pipeline(await self._connection(), [statement])
+                outcomes.append(rows)
+            except psycopg.Error as exc:
+                outcomes.append(exc)
+        return outcomes
+
+    @staticmethod
+    async def _pipeline(
+        conn: psycopg.AsyncConnection[Any], statements: Sequence[Statement]
+    ) -> list[list[Any] | None]:
+        """All statements in one transaction, sent in one pipeline: one round trip."""
+        cursors = []
+        async with conn.pipeline(), conn.transaction():
+            for statement in statements:
+                cursor = conn.cursor(row_factory=namedtuple_row, binary=True)
+                await cursor.execute(statement.sql, statement.params)
+                cursors.append(cursor)
+        return [
+            await cursor.fetchall() if statement.returns_rows else None
+            for cursor, statement in zip(cursors, statements, strict=True)
+        ]
+
+    async def _connection(self) -> psycopg.AsyncConnection[Any]:
+        if self._borrowed is None:
+            self._borrowed = await self.engine.connect()
+        raw = await self._borrowed.get_raw_connection()
+        driver: psycopg.AsyncConnection[Any] = raw.driver_connection  # type: ignore[assignment]
+        return driver
+
+    async def _dropped(self) -> bool:
+        """True, and the connection thrown away, if the server is gone (restart, failover)."""
+        if self._borrowed is None:
+            return True
+        raw = await self._borrowed.get_raw_connection()
+        driver: psycopg.AsyncConnection[Any] = raw.driver_connection  # type: ignore[assignment]
+        if not driver.closed and not driver.broken:
+            return False
+        await self._borrowed.invalidate()
+        await self._borrowed.close()
+        self._borrowed = None
+        return True
+
+
+def _settle(future: asyncio.Future[Any], outcome: Any) -> None:
+    if future.cancelled():
+        return
+    if isinstance(outcome, BaseException):
+        future.set_exception(outcome)
+    else:
+        future.set_result(outcome)

@@ -1,0 +1,97 @@
+"""The PostgreSQL worker: queued statements share one transaction, one failure stays its own,
+and a connection the server dropped is replaced."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import psycopg
+import pytest
+import sqlalchemy as sa
+
+from storage.db import make_engine
+from storage.postgres_worker import PostgresWorker, Statement
+from tests.storage.conftest import fresh_postgres_database
+
+pytestmark = pytest.mark.postgres
+
+
+def insert(n: int) -> Statement:
+    """Inserts n and returns the id of the transaction it ran in (n = 13 divides by zero)."""
+    return Statement(
+        "INSERT INTO rows (n) VALUES (%(n)s / CASE WHEN %(n)s = 13 THEN 0 ELSE 1 END) "
+        "RETURNING pg_current_xact_id()::text AS xact",
+        {"n": n},
+        returns_rows=True,
+    )
+
+
+@pytest.fixture
+async def worker(postgres_url: str) -> AsyncIterator[PostgresWorker]:
+    async with fresh_postgres_database(postgres_url) as url:
+        engine = make_engine(url, autocommit=True)
+        async with engine.connect() as conn:
+            await conn.exec_driver_sql("CREATE TABLE rows (n INTEGER)")
+        worker = PostgresWorker(engine)
+        yield worker
+        await worker.close()
+        await engine.dispose()
+
+
+async def behind_a_slow_one(worker: PostgresWorker, numbers: range) -> list[Any]:
+    slow = Statement("SELECT pg_sleep(0.3), pg_current_xact_id()::text AS xact", {}, True)
+    first = asyncio.ensure_future(worker.run(slow))
+    await asyncio.sleep(0.1)  # the slow one is on the wire; the others wait in the queue
+    rest = await asyncio.gather(*(worker.run(insert(n)) for n in numbers), return_exceptions=True)
+    return [await first, *rest]
+
+
+async def stored(worker: PostgresWorker) -> list[int]:
+    rows = await worker.run(Statement("SELECT n FROM rows ORDER BY n", {}, returns_rows=True))
+    return [row.n for row in rows or []]
+
+
+async def test_queued_statements_share_one_transaction(worker: PostgresWorker) -> None:
+    results = await behind_a_slow_one(worker, range(1, 13))
+    transactions = [rows[0].xact for rows in results]
+    assert transactions[0] != transactions[1]  # the slow one went alone
+    assert len(set(transactions[1:])) == 1  # the twelve that queued behind it went together
+    assert await stored(worker) == list(range(1, 13))
+
+
+async def test_a_failure_in_a_batch_fails_only_its_own_caller(worker: PostgresWorker) -> None:
+    results = await behind_a_slow_one(worker, range(10, 17))
+    errors = [type(r) for r in results if isinstance(r, Exception)]
+    assert errors == [psycopg.errors.DivisionByZero]
+    assert isinstance(results[4], psycopg.errors.DivisionByZero)  # 13's own caller
+    assert await stored(worker) == [10, 11, 12, 14, 15, 16]
+
+
+async def test_work_is_committed_when_the_caller_hears_of_it(worker: PostgresWorker) -> None:
+    await worker.run(insert(7))
+    other = make_engine(worker.engine.url.render_as_string(hide_password=False))
+    async with other.connect() as conn:
+        assert (await conn.execute(sa.text("SELECT n FROM rows"))).scalars().all() == [7]
+    await other.dispose()
+
+
+async def test_a_dropped_connection_is_replaced(worker: PostgresWorker) -> None:
+    await worker.run(insert(1))
+    other = make_engine(worker.engine.url.render_as_string(hide_password=False))
+    async with other.connect() as conn:
+        killed = await conn.exec_driver_sql(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        assert killed.scalar() == 1  # the worker's connection
+    await other.dispose()
+    await worker.run(insert(2))
+    assert await stored(worker) == [1, 2]
+
+
+async def test_a_closed_worker_takes_no_more_work(worker: PostgresWorker) -> None:
+    await worker.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        await worker.run(insert(1))
