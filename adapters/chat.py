@@ -61,6 +61,8 @@ class Decision:
     content_sha256: str
     feedback: str | None = None
     message_id: str = ""  # the platform id of the gate message clicked, when the platform says
+    # why the platform cannot vouch that `actor` made it (an unverified device); refused if set
+    untrusted_because: str = ""
 
 
 ChatEvent = Request | Decision

@@ -1,4 +1,4 @@
-"""The `labbot` command line: demo, serve, audit, templates, lab, db, rollback."""
+"""The `labbot` command line: demo, serve, audit, templates, lab, db, rollback, matrix."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from bot.matrix_cli import matrix_app
 from bot.settings import Settings, load_settings
 from bot.templates_group import TemplatesGroup
 from workflow.errors import LabbotError
@@ -31,6 +32,7 @@ templates_app = typer.Typer(
 app.add_typer(audit_app, name="audit")
 app.add_typer(db_app, name="db")
 app.add_typer(templates_app, name="templates")
+app.add_typer(matrix_app, name="matrix")
 
 out = Console()
 

@@ -7,7 +7,8 @@ from adapters.matrix.session import Credentials, MatrixLoginError
 from bot.settings import Settings
 from workflow.errors import ConfigError
 
-STORE_SUBDIR = "matrix"  # under LABBOT_DATA_DIR: the session (device id, token) survives restarts
+# under LABBOT_DATA_DIR: the session (device id, token) and nio's key store survive restarts
+STORE_SUBDIR = "matrix"
 
 
 def credentials_from(settings: Settings) -> Credentials:
@@ -32,6 +33,7 @@ async def make_adapter(settings: Settings, *, http: bool, host: str, port: int) 
         credentials_from(settings),
         store_dir=settings.data_dir / STORE_SUBDIR,
         rooms=tuple(settings.matrix_rooms),
+        trust=settings.matrix_trust,
     )
     try:
         await adapter.login()

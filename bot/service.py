@@ -175,6 +175,10 @@ class DecisionService:
         if gate.sha256 != decision.content_sha256:
             await self._refuse(actor, thread, messages.CHANGED_GATE, gate=gate)
             return "changed"
+        if decision.untrusted_because:  # the platform cannot vouch for who sent it
+            text = messages.REFUSED.format(reason=decision.untrusted_because)
+            await self._refuse(actor, thread, text, gate=gate)
+            return "refused"
         requester_id = await self._requester_of(gate.change_id)
         reason = refuse_decision(
             self.policy,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import (
@@ -52,6 +52,9 @@ class Settings(BaseSettings):
     matrix_password: SecretStr | None = Field(None, validation_alias="MATRIX_PASSWORD")
     matrix_rooms: Annotated[list[str], NoDecode] = Field(
         default_factory=list, validation_alias="LABBOT_MATRIX_ROOMS"
+    )
+    matrix_trust: Literal["tofu", "verified"] = Field(
+        "tofu", validation_alias="LABBOT_MATRIX_TRUST"
     )
 
     # LLM

@@ -6,13 +6,17 @@
   events of other rooms are ignored.
 - Every event is handled in its own task, serialized per thread, so one long push does not hold
   up other rooms and the sync loop keeps running.
-- Encrypted rooms: this adapter has no E2EE; it says so once per room, in the log and the room.
+- Encrypted rooms work the same with the `labbot[e2e]` extra (`e2ee.Encryption`: keys, trust,
+  room keys for later joiners); a decision from a device the trust mode does not accept reaches
+  the bot marked `untrusted_because`. Without the extra, labbot says once per room, in the log
+  and the room, that it cannot read it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import secrets
 import time
@@ -25,8 +29,8 @@ from typing import Any
 from aiohttp import ClientError
 from nio import (
     AsyncClient,
-    AsyncClientConfig,
     JoinError,
+    MegolmEvent,
     ProfileGetDisplayNameResponse,
     RoomResolveAliasResponse,
     RoomSendResponse,
@@ -35,6 +39,7 @@ from nio import (
 
 from adapters.chat import Actor, ChatEvent, EventHandler, Message, Request, ThreadRef
 from adapters.matrix import inbound, outbound, texts
+from adapters.matrix.e2ee import Encryption, TrustMode, client_config
 from adapters.matrix.gates import GateIndex
 from adapters.matrix.session import Credentials, log_in
 
@@ -63,11 +68,13 @@ class MatrixAdapter:
     credentials: Credentials
     store_dir: Path
     rooms: tuple[str, ...] = ()  # allowed room ids or aliases; empty = any room
+    trust: TrustMode = "tofu"  # whose devices' decisions count in encrypted rooms
     sync_timeout_ms: int = 30_000
     platform: str = "matrix"
     ready: asyncio.Event = field(default_factory=asyncio.Event)  # set once the backlog is skipped
     _client: AsyncClient = field(init=False)
     _gates: GateIndex = field(init=False)
+    _crypto: Encryption = field(init=False)
     _allowed: set[str] | None = None
     _display_name: str = ""  # how people address the bot, besides its id
     _started_ms: int = 0
@@ -81,13 +88,16 @@ class MatrixAdapter:
     def __post_init__(self) -> None:
         # nio retries a refused connection forever by default: a wrong homeserver URL would hang
         # the start. A few quick retries, then the error (the sync loop backs off on its own).
-        config = AsyncClientConfig(
-            encryption_enabled=False, store_sync_tokens=False, max_timeouts=SEND_RETRIES
-        )
         self._client = AsyncClient(
-            self.credentials.homeserver, self.credentials.user_id, config=config
+            self.credentials.homeserver,
+            self.credentials.user_id,
+            store_path=str(self.store_dir),
+            config=client_config(SEND_RETRIES),
         )
         self._gates = GateIndex(self._client)
+        self._crypto = Encryption(
+            self._client, self.store_dir, self.trust, self._notice, self._is_allowed
+        )
 
     @property
     def bot(self) -> inbound.BotIdentity:
@@ -124,8 +134,9 @@ class MatrixAdapter:
         response = await self._sync(timeout=0, full_state=True, sync_filter=first_sync_filter())
         await self._accept_invites(response)
         await self._join_configured_rooms()
+        await self._crypto.maintain()
         for room_id, room in self._client.rooms.items():
-            if room.encrypted and self._is_allowed(room_id):
+            if room.encrypted and self._is_allowed(room_id) and not self._crypto.active:
                 log.warning(texts.E2EE_LOG, room_id)
         return response.next_batch
 
@@ -133,6 +144,7 @@ class MatrixAdapter:
         while True:
             response = await self._sync(timeout=self.sync_timeout_ms, since=token)
             await self._accept_invites(response)
+            await self._crypto.maintain()
             await self._dispatch(response, handler)
             token = response.next_batch
 
@@ -155,28 +167,33 @@ class MatrixAdapter:
         for room_id, info in response.rooms.join.items():
             if not self._is_allowed(room_id):
                 continue
-            sources = [event.source for event in info.timeline.events]
-            redacted = inbound.redacted_ids(sources)
-            for source in sources:
+            redacted = inbound.redacted_ids(event.source for event in info.timeline.events)
+            for event in info.timeline.events:
+                source = event.source
                 if source.get("event_id") in redacted or not inbound.is_fresh(
                     source, self._started_ms
                 ):
                     continue
-                await self._note_event(room_id, source, handler)
+                await self._note_event(room_id, event, handler)
 
-    async def _note_event(
-        self, room_id: str, source: Mapping[str, Any], handler: EventHandler
-    ) -> None:
+    async def _note_event(self, room_id: str, event: Any, handler: EventHandler) -> None:
+        """`event` is nio's: decrypted where nio could, which the trust check needs to know."""
+        source: Mapping[str, Any] = event.source
         if source.get("type") == "m.room.encrypted":
-            await self._note_encryption(room_id)
+            await self._undecryptable(room_id, event)
             return
+        if source.get("type") == "m.room.member":
+            self._crypto.note_member(room_id, dict(source))
         root = inbound.thread_root(source.get("content", {}))
         if root:
             self._last_in_thread[ThreadRef(self.platform, room_id, root).key] = source["event_id"]
         sender = str(source.get("sender", ""))
-        event = inbound.translate(room_id, source, self._actor(room_id, sender), self.bot)
-        if event is not None:
-            self._spawn(self._deliver(event, handler))
+        meant = inbound.translate(room_id, source, self._actor(room_id, sender), self.bot)
+        if isinstance(meant, inbound.Reply | inbound.Reaction):
+            doubt = self._crypto.untrusted_because(room_id, event)
+            meant = dataclasses.replace(meant, untrusted_because=doubt)
+        if meant is not None:
+            self._spawn(self._deliver(meant, handler))
 
     async def _deliver(self, event: inbound.Inbound, handler: EventHandler) -> None:
         """Events of one thread run one at a time, in arrival order: a reply is matched to the
@@ -202,18 +219,17 @@ class MatrixAdapter:
             return event
         if isinstance(event, inbound.Reaction):
             gate = await self._gates.by_event(event.room_id, event.target)
-            feedback = None
         else:
             gate = await self._gates.for_thread(event.thread)
-            feedback = event.feedback
             if gate is None and event.addressed:
                 await self.post(event.thread, Message(texts.NOTHING_PENDING))
         if gate is None or event.choice not in gate.choices:
             return None
-        if event.choice == "modify" and not feedback:
+        decision = inbound.decision(gate, event)
+        if decision.choice == "modify" and not decision.feedback and not event.untrusted_because:
             await self.post(gate.thread, Message(texts.ASK_FEEDBACK, ephemeral_to=event.actor.id))
             return None
-        return inbound.decision(gate, event.actor, event.choice, feedback)
+        return decision
 
     # --- rooms --------------------------------------------------------------------------------
 
@@ -252,12 +268,27 @@ class MatrixAdapter:
                 if isinstance(result, JoinError):
                     log.warning("cannot join %s: %s", room_id, result.message)
 
-    async def _note_encryption(self, room_id: str) -> None:
-        if room_id in self._encryption_noted:
+    async def _undecryptable(self, room_id: str, event: Any) -> None:
+        """Said once: per room without the e2e extra, per key session with it."""
+        if not self._crypto.active:
+            if room_id not in self._encryption_noted:
+                self._encryption_noted.add(room_id)
+                log.warning(texts.E2EE_LOG, room_id)
+                await self._notice(room_id, texts.E2EE_UNSUPPORTED)
             return
-        self._encryption_noted.add(room_id)
-        log.warning(texts.E2EE_LOG, room_id)
-        await self._send(room_id, "m.room.message", outbound.notice_content(texts.E2EE_UNSUPPORTED))
+        if not isinstance(event, MegolmEvent) or event.sender == self._client.user_id:
+            return
+        if await self._crypto.undecryptable(room_id, event):
+            name = self._actor(room_id, event.sender).name
+            root = inbound.thread_root(event.source.get("content", {}))
+            await self._notice(room_id, texts.UNDECRYPTABLE.format(sender=name), root)
+
+    async def _notice(self, room_id: str, text: str, thread_root: str = "") -> None:
+        """A notice outside the gate flow (encryption problems, device warnings)."""
+        content = outbound.notice_content(text)
+        if thread_root:
+            content = outbound.in_thread(content, thread_root, thread_root)
+        await self._send(room_id, "m.room.message", content)
 
     def _actor(self, room_id: str, user_id: str) -> Actor:
         room = self._client.rooms.get(room_id)
@@ -309,7 +340,12 @@ class MatrixAdapter:
         task.add_done_callback(self._tasks.discard)
 
     async def _send(self, room_id: str, event_type: str, content: dict[str, Any]) -> str:
-        response = await self._client.room_send(room_id, event_type, content)
+        """Sent encrypted in encrypted rooms (to every device there: trust decides whose
+        decisions count, not who may read), except reactions, as Element sends them."""
+        await self._crypto.before_send(room_id)
+        response = await self._client.room_send(
+            room_id, event_type, content, ignore_unverified_devices=True
+        )
         if not isinstance(response, RoomSendResponse):
             raise MatrixSendError(f"cannot send to Matrix room {room_id}: {response}")
         return str(response.event_id)

@@ -1,14 +1,16 @@
 """Which gate a reaction or a thread reply decides, also for gates posted before a restart.
 
 Gate messages carry their button value (`org.labbot.gate`), so the index is only a cache: an
-unknown event is fetched and read; a thread's latest gate is found among the thread's events.
+unknown event is fetched and read (decrypted in encrypted rooms); a thread's latest gate is found
+among the thread's events.
 """
 
 from __future__ import annotations
 
 import logging
+from typing import Any
 
-from nio import AsyncClient, RoomGetEventResponse
+from nio import AsyncClient, EncryptionError, MegolmEvent, RoomGetEventResponse
 from nio.api import MessageDirection, RelationshipType
 
 from adapters.chat import ThreadRef
@@ -34,7 +36,8 @@ class GateIndex:
             response = await self._client.room_get_event(room_id, event_id)
             found = None
             if isinstance(response, RoomGetEventResponse):
-                found = gate_ref(room_id, response.event.source, self._client.user_id)
+                event = self._readable(room_id, response.event)
+                found = gate_ref(room_id, event.source, self._client.user_id)
             self._by_event[event_id] = found
         return self._by_event[event_id]
 
@@ -48,6 +51,17 @@ class GateIndex:
             self.remember(found)
         return found
 
+    def _readable(self, room_id: str, event: Any) -> Any:
+        """A fetched event as its room shows it: decrypted when labbot holds its key."""
+        if not isinstance(event, MegolmEvent) or self._client.olm is None:
+            return event
+        event.room_id = room_id
+        try:
+            return self._client.decrypt_event(event)
+        except EncryptionError as exc:
+            log.warning("cannot decrypt %s in %s: %s", event.event_id, room_id, exc)
+            return event
+
     async def _scan_thread(self, thread: ThreadRef) -> GateRef | None:
         events = self._client.room_get_event_relations(
             thread.channel,
@@ -59,7 +73,8 @@ class GateIndex:
         seen = 0
         try:
             async for event in events:
-                found = gate_ref(thread.channel, event.source, self._client.user_id)
+                readable = self._readable(thread.channel, event)
+                found = gate_ref(thread.channel, readable.source, self._client.user_id)
                 seen += 1
                 if found is not None or seen >= THREAD_SCAN_LIMIT:
                     return found

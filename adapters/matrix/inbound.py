@@ -57,6 +57,7 @@ class Reply:
     choice: Choice
     feedback: str | None
     addressed: bool = False  # it also mentioned the bot: answer even when no gate is pending
+    untrusted_because: str = ""  # see `Decision.untrusted_because`
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,7 @@ class Reaction:
     actor: Actor
     target: str
     choice: Choice
+    untrusted_because: str = ""  # see `Decision.untrusted_because`
 
 
 @dataclass(frozen=True)
@@ -212,8 +214,17 @@ def gate_ref(room_id: str, event: Event, bot_user_id: str) -> GateRef | None:
     return GateRef(ThreadRef(PLATFORM, room_id, root), str(event["event_id"]), value, choices)
 
 
-def decision(gate: GateRef, actor: Actor, choice: Choice, feedback: str | None) -> Decision:
+def decision(gate: GateRef, event: Reply | Reaction) -> Decision:
+    """The decision `event` makes on `gate` (a reply's feedback goes with it)."""
     interrupt_id, sha256 = parse_button_value(gate.value)
+    feedback = event.feedback if isinstance(event, Reply) else None
     return Decision(
-        gate.thread, actor, interrupt_id, choice, sha256, feedback, message_id=gate.event_id
+        gate.thread,
+        event.actor,
+        interrupt_id,
+        event.choice,
+        sha256,
+        feedback,
+        message_id=gate.event_id,
+        untrusted_because=event.untrusted_because,
     )

@@ -2,7 +2,9 @@
 
 The device id and access token are kept in `<store_dir>/session.json` (mode 0600): a restart
 reuses the same device instead of adding a new one per start, and a password login after the
-token was revoked asks for the same device id again.
+token was revoked asks for the same device id again. With encryption, nio's key store of that
+device lies beside it; when the store is gone, a password login makes a new device (a warning,
+not a failed start).
 """
 
 from __future__ import annotations
@@ -15,6 +17,9 @@ from pathlib import Path
 
 from aiohttp import ClientError
 from nio import AsyncClient, LoginResponse, WhoamiResponse
+
+from adapters.matrix import texts
+from adapters.matrix.e2ee import store_file
 
 log = logging.getLogger(__name__)
 SESSION_FILE = "session.json"
@@ -38,7 +43,9 @@ def _session_path(store_dir: Path) -> Path:
 
 
 def load_session(store_dir: Path, credentials: Credentials) -> dict[str, str]:
-    """The saved session of this user on this homeserver ({} when none or another account's)."""
+    """The saved session of this user on this homeserver ({} when none or another account's).
+    Makes the store dir: nio opens its key store there as soon as the device is known."""
+    store_dir.mkdir(parents=True, exist_ok=True)
     try:
         saved = json.loads(_session_path(store_dir).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -67,9 +74,12 @@ async def _whoami(client: AsyncClient) -> WhoamiResponse | None:
 
 
 async def _use_token(client: AsyncClient, user_id: str, token: str, device_id: str) -> bool:
-    client.restore_login(user_id, device_id, token)
+    # Asked before `restore_login`: with encryption that opens the device's key store, so it
+    # must be given the device the token really belongs to.
+    client.user_id, client.access_token = user_id, token
     whoami = await _whoami(client)
     if whoami is None:
+        client.access_token = ""
         return False
     client.restore_login(whoami.user_id, whoami.device_id or device_id, token)
     return True
@@ -77,14 +87,29 @@ async def _use_token(client: AsyncClient, user_id: str, token: str, device_id: s
 
 async def log_in(client: AsyncClient, credentials: Credentials, store_dir: Path) -> None:
     """Configured token first, then the saved session, then the password (same device id)."""
+    saved = load_session(store_dir, credentials)
+    if saved.get("device_id") and client.config.encryption_enabled:
+        saved = _unless_store_lost(store_dir, saved, credentials)
     try:
-        await _authenticate(client, credentials, load_session(store_dir, credentials))
+        await _authenticate(client, credentials, saved)
     except (ClientError, TimeoutError) as exc:
         raise MatrixLoginError(
             f"MATRIX_HOMESERVER: cannot reach {credentials.homeserver} ({exc}); check the URL"
         ) from None
     save_session(store_dir, client, credentials.homeserver)
     log.info("logged in as %s (device %s)", client.user_id, client.device_id)
+
+
+def _unless_store_lost(
+    store_dir: Path, saved: dict[str, str], credentials: Credentials
+) -> dict[str, str]:
+    """The saved session, or {} (a new device) when its key store is gone and a password can
+    log in again: the old device could never decrypt again, so carrying on with it helps no one."""
+    store = store_file(store_dir, saved["user_id"], saved["device_id"])
+    if store.is_file():
+        return saved
+    log.warning(texts.STORE_LOST_LOG, saved["device_id"], store_dir)
+    return {} if credentials.password else saved
 
 
 async def _authenticate(

@@ -202,6 +202,20 @@ class Synapse:
         data = response.json()
         return MatrixAccount(data["user_id"], password, data["access_token"], data["device_id"])
 
+    def login(self, account: MatrixAccount) -> MatrixAccount:
+        """Log in again: the same account on a new device (a second client of that person)."""
+        body = {
+            "type": "m.login.password",
+            "identifier": {"type": "m.id.user", "user": account.user_id},
+            "password": account.password,
+        }
+        response = httpx.post(f"{self.url}/_matrix/client/v3/login", json=body, timeout=30)
+        response.raise_for_status()
+        data = response.json()
+        return MatrixAccount(
+            data["user_id"], account.password, data["access_token"], data["device_id"]
+        )
+
 
 @contextmanager
 def running_synapse() -> Iterator[Synapse]:

@@ -1,7 +1,9 @@
 """People in the tests: nio `AsyncClient`s that talk to the real Synapse and record what they see.
 
 Each user syncs in the background and keeps every timeline event of every room; `wait_for`
-polls that record for an event matching a predicate.
+polls that record for an event matching a predicate. Given a store dir, a user is an E2EE client
+(nio's olm machine, like Element's): it uploads keys, encrypts what it says in encrypted rooms and
+records what it could decrypt.
 """
 
 from __future__ import annotations
@@ -11,9 +13,21 @@ import contextlib
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
-from nio import AsyncClient, RoomCreateResponse, RoomSendResponse, SyncResponse
+import httpx
+from nio import (
+    AsyncClient,
+    AsyncClientConfig,
+    EncryptionError,
+    MegolmEvent,
+    RoomCreateResponse,
+    RoomGetEventResponse,
+    RoomSendResponse,
+    SyncResponse,
+)
+from nio.api import Api
 
 from adapters.chat import EventHandler
 from adapters.matrix.adapter import MatrixAdapter
@@ -24,9 +38,24 @@ WAIT_SECONDS = 20.0
 
 
 class ChatUser:
-    def __init__(self, homeserver: str, account: MatrixAccount) -> None:
+    def __init__(
+        self, homeserver: str, account: MatrixAccount, store_dir: Path | None = None
+    ) -> None:
+        self.account = account
         self.user_id = account.user_id
-        self.client = AsyncClient(homeserver, account.user_id)
+        self.device_id = account.device_id
+        if store_dir is not None:
+            from nio.store import SqliteStore
+
+            store_dir.mkdir(parents=True, exist_ok=True)
+            config = AsyncClientConfig(store=SqliteStore, store_sync_tokens=False)
+            self.client = AsyncClient(
+                homeserver, account.user_id, store_path=str(store_dir), config=config
+            )
+        else:
+            self.client = AsyncClient(
+                homeserver, account.user_id, config=AsyncClientConfig(encryption_enabled=False)
+            )
         self.client.restore_login(account.user_id, account.device_id, account.access_token)
         self.events: list[tuple[str, Event]] = []  # (room id, event source), in arrival order
         self._task: asyncio.Task[None] | None = None
@@ -35,7 +64,21 @@ class ChatUser:
     async def start(self) -> None:
         first = await self.client.sync(timeout=0, full_state=True)
         assert isinstance(first, SyncResponse), first
+        await self._keys()
         self._task = asyncio.create_task(self._sync(first.next_batch))
+
+    async def _keys(self) -> None:
+        """The key traffic `sync_forever` would do (this client syncs by hand, as labbot does)."""
+        client = self.client
+        if client.olm is None:
+            return
+        if client.should_upload_keys:
+            await client.keys_upload()
+        if client.should_query_keys:
+            await client.keys_query()
+        if client.should_claim_keys:
+            await client.keys_claim(client.get_users_for_key_claiming())
+        await client.send_to_device_messages()
 
     async def _sync(self, token: str) -> None:
         while True:
@@ -43,6 +86,7 @@ class ChatUser:
             if not isinstance(response, SyncResponse):
                 await asyncio.sleep(0.2)
                 continue
+            await self._keys()
             for room_id, info in response.rooms.join.items():
                 self.events.extend((room_id, event.source) for event in info.timeline.events)
             self._changed.set()
@@ -75,9 +119,51 @@ class ChatUser:
         await self.client.join(room_id)
 
     async def send(self, room_id: str, event_type: str, content: dict[str, Any]) -> str:
-        response = await self.client.room_send(room_id, event_type, content)
+        """Encrypted in an encrypted room (this client trusts every device it meets)."""
+        response = await self.client.room_send(
+            room_id, event_type, content, ignore_unverified_devices=True
+        )
         assert isinstance(response, RoomSendResponse), response
         return str(response.event_id)
+
+    async def send_encrypted_reaction(self, room_id: str, event_id: str, key: str) -> str:
+        """A reaction as some clients send it in encrypted rooms (nio itself sends them plain)."""
+        relation = {"rel_type": "m.annotation", "event_id": event_id, "key": key}
+        client = self.client
+        assert client.olm is not None, "an encrypted reaction needs an E2EE user"
+        if not client.rooms[room_id].members_synced:
+            await client.joined_members(room_id)
+        if client.should_query_keys:
+            await client.keys_query()
+        if client.olm.should_share_group_session(room_id):
+            await client.share_group_session(room_id, ignore_unverified_devices=True)
+        kind, content = self.client.encrypt(room_id, "m.reaction", {"m.relates_to": relation})
+        return await self.send_raw(room_id, kind, content)
+
+    async def send_raw(self, room_id: str, event_type: str, content: dict[str, Any]) -> str:
+        """Send exactly this event: no encryption by this client."""
+        method, path, data = Api.room_send(
+            self.client.access_token, room_id, event_type, content, f"raw{time.monotonic_ns()}"
+        )
+        response = await self.client._send(RoomSendResponse, method, path, data, (room_id,))
+        assert isinstance(response, RoomSendResponse), response
+        return str(response.event_id)
+
+    async def read(self, room_id: str, event_id: str, within: float = WAIT_SECONDS) -> Event:
+        """An event as this user's client shows it: decrypted, waiting for its key if need be."""
+        deadline = time.monotonic() + within
+        while True:
+            response = await self.client.room_get_event(room_id, event_id)
+            assert isinstance(response, RoomGetEventResponse), response
+            event = response.event
+            if not isinstance(event, MegolmEvent):
+                return dict(event.source)
+            event.room_id = room_id
+            with contextlib.suppress(EncryptionError):
+                return dict(self.client.decrypt_event(event).source)
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{self.user_id} cannot decrypt {event_id} in {within}s")
+            await asyncio.sleep(0.3)
 
     async def say(self, room_id: str, body: str, *, thread: str = "") -> str:
         content: dict[str, Any] = {"msgtype": "m.text", "body": body}
@@ -110,6 +196,17 @@ class ChatUser:
                 raise AssertionError(f"{self.user_id} saw no matching event in {within}s")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), remaining)
+
+    def raw_events(self, room_id: str) -> list[Event]:
+        """The room's events as the homeserver stores them: what anyone on the wire sees."""
+        response = httpx.get(
+            f"{self.client.homeserver}/_matrix/client/v3/rooms/{room_id}/messages",
+            params={"dir": "b", "limit": 1000},
+            headers={"Authorization": f"Bearer {self.client.access_token}"},
+            timeout=10,
+        )
+        response.raise_for_status()
+        return list(response.json()["chunk"])
 
     def in_thread(self, room_id: str, root: str) -> list[Event]:
         """Messages in the thread of `root`, oldest first."""

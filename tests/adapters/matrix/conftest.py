@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from adapters.matrix.adapter import MatrixAdapter
+from adapters.matrix.e2ee import TrustMode
 from adapters.matrix.session import Credentials
 from tests.adapters.matrix.chat_user import ChatUser
 from tests.fakes.synapse import MatrixAccount, Synapse, running_synapse
@@ -37,9 +38,11 @@ def make_bot(
 ) -> Callable[..., MatrixAdapter]:
     """Build adapters for the bot account (password login, store dir kept across restarts)."""
 
-    def build(rooms: tuple[str, ...] = (), store_dir: Path | None = None) -> MatrixAdapter:
+    def build(
+        rooms: tuple[str, ...] = (), store_dir: Path | None = None, trust: TrustMode = "tofu"
+    ) -> MatrixAdapter:
         credentials = Credentials(synapse.url, bot_account.user_id, password="bot-password")
-        return MatrixAdapter(credentials, store_dir or tmp_path / "matrix", rooms=rooms)
+        return MatrixAdapter(credentials, store_dir or tmp_path / "matrix", rooms, trust)
 
     return build
 
@@ -62,3 +65,22 @@ async def bob(synapse: Synapse) -> AsyncIterator[ChatUser]:
     user = await _user(synapse, "bob")
     yield user
     await user.close()
+
+
+@pytest.fixture
+async def e2e_user(
+    synapse: Synapse, tmp_path: Path
+) -> AsyncIterator[Callable[[str], Awaitable[ChatUser]]]:
+    """Make people with their own E2EE clients (key stores under tmp_path), closed at the end."""
+    made: list[ChatUser] = []
+
+    async def make(name: str) -> ChatUser:
+        account = synapse.register(f"{name}{next(_names)}")
+        user = ChatUser(synapse.url, account, store_dir=tmp_path / "people" / account.user_id)
+        await user.start()
+        made.append(user)
+        return user
+
+    yield make
+    for user in made:
+        await user.close()

@@ -84,9 +84,11 @@ def body_has(*words: str) -> Callable[[Event], bool]:
     return lambda event: all(word in event["content"]["body"] for word in words)
 
 
-async def shared_room(owner: ChatUser, bot_id: str, *others: ChatUser) -> str:
+async def shared_room(
+    owner: ChatUser, bot_id: str, *others: ChatUser, encrypted: bool = False
+) -> str:
     """A room with the bot and everyone in it (the bot joins on invite)."""
-    room = await owner.create_room([bot_id, *(o.user_id for o in others)])
+    room = await owner.create_room([bot_id, *(o.user_id for o in others)], encrypted=encrypted)
     for other in others:
         await other.join(room)
     await owner.wait_for(

@@ -260,38 +260,6 @@ async def test_rooms_outside_the_allow_list_are_declined_and_ignored(
     assert len(recorder.events) == 1
 
 
-async def test_an_encrypted_room_is_told_that_labbot_cannot_read_it(
-    make_bot: MakeBot, alice: ChatUser
-) -> None:
-    adapter = make_bot()
-    async with running(adapter, Recorder(adapter)):
-        bot_id = adapter.bot.user_id
-        room = await alice.create_room([bot_id], encrypted=True)
-        await alice.wait_for(
-            lambda r, e: (
-                r == room
-                and e.get("state_key") == bot_id
-                and e["content"].get("membership") == "join"
-            )
-        )
-        ciphertext = {
-            "algorithm": "m.megolm.v1.aes-sha2",
-            "ciphertext": "AwgAEnACgAkLmt6qF84IK++J7UDH2Za1YVchHyprqTqsg",
-            "device_id": "ALICEDEVICE",
-            "sender_key": "IlRMeOPX2e0MurIyfWEucYBRVOEEUMrOHqn/8mLqMjA",
-            "session_id": "X3lUlvLELLYxeTx4yOVu6UDpasGEVO0Jbu+QFnm0cKQ",
-        }
-        await alice.send(room, "m.room.encrypted", ciphertext)
-        notice = await alice.wait_for(
-            lambda r, e: (
-                r == room
-                and e.get("sender") == bot_id
-                and "end-to-end encrypted" in e.get("content", {}).get("body", "")
-            )
-        )
-    assert "unencrypted room" in notice["content"]["body"]
-
-
 async def test_a_reply_right_after_the_request_waits_for_its_gate(
     make_bot: MakeBot, alice: ChatUser, bob: ChatUser
 ) -> None:

@@ -155,8 +155,16 @@ def test_a_gate_is_recovered_from_the_bot_message_alone() -> None:
     assert gate == GateRef(
         IN_THREAD, "$gate", button_value("int-7", SHA), ("approve", "modify", "cancel")
     )
-    assert inbound.decision(gate, ALICE, "modify", "area 1") == Decision(
-        IN_THREAD, ALICE, "int-7", "modify", SHA, "area 1", message_id="$gate"
+    reply = inbound.Reply(IN_THREAD, ALICE, "modify", "area 1", untrusted_because="unverified")
+    assert inbound.decision(gate, reply) == Decision(
+        IN_THREAD,
+        ALICE,
+        "int-7",
+        "modify",
+        SHA,
+        "area 1",
+        message_id="$gate",
+        untrusted_because="unverified",
     )
 
 

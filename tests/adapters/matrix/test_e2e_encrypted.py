@@ -1,0 +1,170 @@
+"""labbot in an end-to-end encrypted room of a real Synapse, end to end: people on their own E2EE
+clients, the bot as `labbot serve` runs it (factory, runtime, SQLite, library planner, key store
+in LABBOT_DATA_DIR), simulated devices over telnet."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from adapters.matrix.devices import verify_device
+from bot.serve_matrix import STORE_SUBDIR
+from labsim import Lab
+from tests.adapters.matrix.chat_user import ChatUser
+from tests.adapters.matrix.labbot_harness import (
+    body_has,
+    bot_message,
+    is_gate,
+    labbot,
+    labbot_settings,
+    shared_room,
+    simulated_lab,
+)
+from tests.adapters.matrix.test_e2e import PARAMS_STEP, REQUEST, TEMPLATE_STEP, decisions, edit_of
+from tests.fakes.synapse import MatrixAccount, Synapse
+from workflow.ports import Inventory
+
+pytestmark = pytest.mark.synapse
+MakeUser = Callable[[str], Awaitable[ChatUser]]
+
+
+@pytest.fixture
+async def lab(tmp_path: Path) -> AsyncIterator[tuple[Lab, Inventory]]:
+    from bot.settings import load_settings
+
+    async with simulated_lab(load_settings(data_dir=tmp_path)) as lab_and_inventory:
+        yield lab_and_inventory
+
+
+async def test_a_change_runs_from_request_to_audit_and_nothing_leaves_in_clear(
+    synapse: Synapse,
+    bot_account: MatrixAccount,
+    tmp_path: Path,
+    lab: tuple[Lab, Inventory],
+    e2e_user: MakeUser,
+) -> None:
+    simulated, inventory = lab
+    count = len(simulated.devices)
+    alice, bob = await e2e_user("alice"), await e2e_user("bob")
+    bot_id = bot_account.user_id
+    settings = labbot_settings(synapse, bot_account, tmp_path, approvers=[bob.user_id])
+    async with labbot(settings, inventory) as runtime:
+        room = await shared_room(alice, bot_id, bob, encrypted=True)
+        asked = await alice.say(room, REQUEST)
+        template = await alice.wait_for(
+            bot_message(room, asked, bot_id, is_gate(TEMPLATE_STEP)), within=60
+        )
+        await bob.react(room, template["event_id"], "✅")  # plain m.reaction, as Element sends
+        params = await alice.wait_for(
+            bot_message(room, asked, bot_id, is_gate(PARAMS_STEP)), within=60
+        )
+        await alice.wait_for(edit_of(template["event_id"], "Approved by"))
+        await bob.say(room, "execute", thread=asked)  # encrypted
+        pushed = body_has("pushed", f"✓ {count} ✗ 0 of {count}")
+        await alice.wait_for(bot_message(room, asked, bot_id, pushed), within=120)
+        await alice.wait_for(edit_of(params["event_id"], "Approved by"))
+        await alice.say(room, "!labbot audit", thread=asked)
+        audit = await alice.wait_for(bot_message(room, asked, bot_id, body_has("Audit:")))
+        entries = await runtime.audit.entries()
+    for device in simulated.devices:
+        assert "router ospf" in device.running_config(), device.name
+    assert decisions(entries) == {"template": bob.user_id, "params": bob.user_id}
+    assert sum("decision" in line for line in audit["content"]["body"].splitlines()) == 2
+    from_bot = [e for e in alice.raw_events(room) if e["sender"] == bot_id]
+    said = [e for e in from_bot if "state_key" not in e and e["type"] != "m.reaction"]
+    assert len(said) >= 6  # planning note, two gates, two edits, progress, result, audit
+    assert {e["type"] for e in said} == {"m.room.encrypted"}
+    assert all("body" not in e["content"] for e in said)
+
+
+async def test_after_a_restart_between_gate_and_reaction_the_bot_still_decrypts_and_decides(
+    synapse: Synapse,
+    bot_account: MatrixAccount,
+    tmp_path: Path,
+    lab: tuple[Lab, Inventory],
+    e2e_user: MakeUser,
+) -> None:
+    _, inventory = lab
+    alice, bob = await e2e_user("alice"), await e2e_user("bob")
+    bot_id = bot_account.user_id
+    settings = labbot_settings(synapse, bot_account, tmp_path)
+    async with labbot(settings, inventory):
+        room = await shared_room(alice, bot_id, bob, encrypted=True)
+        asked = await alice.say(room, REQUEST)
+        template = await alice.wait_for(
+            bot_message(room, asked, bot_id, is_gate(TEMPLATE_STEP)), within=60
+        )
+        await bob.say(room, "looking at it", thread=asked)  # bob's room key reaches the bot
+    async with labbot(settings, inventory) as runtime:
+        # The same room key of bob's: only the stored key of the same bot device decrypts it.
+        await bob.send_encrypted_reaction(room, template["event_id"], "✅")
+        await alice.wait_for(bot_message(room, asked, bot_id, is_gate(PARAMS_STEP)), within=60)
+        entries = await runtime.audit.entries()
+    assert decisions(entries) == {"template": bob.user_id}
+    assert len([e for e in entries if e.kind == "change"]) == 1
+
+
+async def test_someone_who_joins_after_the_gate_can_read_it_and_decide(
+    synapse: Synapse,
+    bot_account: MatrixAccount,
+    tmp_path: Path,
+    lab: tuple[Lab, Inventory],
+    e2e_user: MakeUser,
+) -> None:
+    _, inventory = lab
+    alice, carol = await e2e_user("alice"), await e2e_user("carol")
+    bot_id = bot_account.user_id
+    settings = labbot_settings(synapse, bot_account, tmp_path)
+    async with labbot(settings, inventory) as runtime:
+        room = await shared_room(alice, bot_id, encrypted=True)
+        asked = await alice.say(room, REQUEST)
+        template = await alice.wait_for(
+            bot_message(room, asked, bot_id, is_gate(TEMPLATE_STEP)), within=60
+        )
+        await alice.client.room_invite(room, carol.user_id)
+        await carol.join(room)
+        shown = await carol.read(room, template["event_id"], within=30)
+        await carol.react(room, template["event_id"], "✅")
+        await alice.wait_for(bot_message(room, asked, bot_id, is_gate(PARAMS_STEP)), within=60)
+        entries = await runtime.audit.entries()
+    assert TEMPLATE_STEP in shown["content"]["body"]
+    assert decisions(entries) == {"template": carol.user_id}
+
+
+async def test_under_verified_trust_an_unverified_device_is_refused_and_recorded(
+    synapse: Synapse,
+    bot_account: MatrixAccount,
+    tmp_path: Path,
+    lab: tuple[Lab, Inventory],
+    e2e_user: MakeUser,
+) -> None:
+    _, inventory = lab
+    alice, bob = await e2e_user("alice"), await e2e_user("bob")
+    bot_id = bot_account.user_id
+    settings = labbot_settings(
+        synapse, bot_account, tmp_path, approvers=[bob.user_id], matrix_trust="verified"
+    )
+    async with labbot(settings, inventory) as runtime:
+        room = await shared_room(alice, bot_id, bob, encrypted=True)
+        asked = await alice.say(room, REQUEST)
+        template = await alice.wait_for(
+            bot_message(room, asked, bot_id, is_gate(TEMPLATE_STEP)), within=60
+        )
+        await bob.send_encrypted_reaction(room, template["event_id"], "✅")
+        refused = await alice.wait_for(bot_message(room, asked, bot_id, body_has("not verified")))
+        await bob.react(room, template["event_id"], "✅")  # plain: no device to vouch for
+        await alice.wait_for(bot_message(room, asked, bot_id, body_has("not encrypted")))
+        # The operator compares bob's session key with what bob's client shows, out of band.
+        assert bob.client.olm is not None
+        key = bob.client.olm.account.identity_keys["ed25519"]
+        verify_device(settings.data_dir / STORE_SUBDIR, bob.user_id, bob.device_id, key)
+        await bob.say(room, "approve", thread=asked)
+        await alice.wait_for(bot_message(room, asked, bot_id, is_gate(PARAMS_STEP)), within=60)
+        entries = await runtime.audit.entries()
+    assert refused["content"]["m.mentions"] == {"user_ids": [bob.user_id]}
+    refusals = [e for e in entries if e.kind == "refusal"]
+    assert [(e.actor_id, e.gate) for e in refusals] == [(bob.user_id, "template")] * 2
+    assert "not verified" in refusals[0].summary
+    assert decisions(entries) == {"template": bob.user_id}
