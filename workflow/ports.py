@@ -17,6 +17,7 @@ from workflow.model import (
     TemplateProposal,
     UnusableNode,
 )
+from workflow.postchecks.evaluate import Expectation
 
 
 class Planner(Protocol):
@@ -53,6 +54,16 @@ class DeviceGateway(Protocol):
 
     async def rollback_plan(self, change_id: str) -> dict[str, list[str]]:
         """Lines per device that bring each device back to its backup from `change_id`."""
+        ...
+
+    async def post_check(
+        self,
+        expected: Mapping[str, Sequence[Expectation]],
+        wait_seconds: float,
+        on_progress: ProgressCallback | None = None,
+    ) -> StandardResponse:
+        """Wait (at most `wait_seconds`) until each device shows what it must; one item each,
+        failed with the evidence when it does not."""
         ...
 
 

@@ -18,6 +18,10 @@ from netmiko.ssh_dispatcher import platforms as NETMIKO_PLATFORMS
 from workflow.model import UnusableNode
 
 TAG_PREFIX = "device_type:"
+
+# labbot platforms that netmiko drives with another device type: FRR's integrated vtysh speaks
+# the IOS dialect (prompts, `configure terminal`, `end`), its replies are FRR's own.
+DRIVERS: Mapping[str, str] = {"frr": "cisco_ios", "frr_telnet": "cisco_ios_telnet"}
 RULES_SETTING = "LABBOT_DEVICE_TYPES"
 
 # Node types that are hosts, clouds or built-in switches: no configuration CLI to drive.
@@ -38,6 +42,7 @@ CISCO_NODE_TYPES = frozenset({"dynamips", "iou"})
 # Substrings of template name / image / symbol (lower case) -> vendor family. First match wins,
 # so the more specific names come first ("nxosv" before "iosv").
 KEYWORD_FAMILIES: Sequence[tuple[str, str]] = (
+    ("frr", "frr"),
     ("nxos", "cisco_nxos"),
     ("nx-os", "cisco_nxos"),
     ("xrv", "cisco_xr"),
@@ -99,8 +104,13 @@ def resolve_device_type(node: NodeInfo, rules: Mapping[str, str]) -> str | Unusa
     return _with_console(node, family)
 
 
+def netmiko_type(platform: str) -> str:
+    """The netmiko device_type that drives a labbot platform (`frr_telnet` -> cisco_ios_telnet)."""
+    return DRIVERS.get(platform, platform)
+
+
 def _checked(node: NodeInfo, device_type: str, source: str) -> str | UnusableNode:
-    if device_type not in NETMIKO_PLATFORMS:
+    if netmiko_type(device_type) not in NETMIKO_PLATFORMS:
         return UnusableNode(node.name, f"{source}: {device_type!r} is not a netmiko device type")
     return device_type
 
@@ -124,6 +134,6 @@ def _with_console(node: NodeInfo, family: str) -> str | UnusableNode:
             "labbot needs a telnet console (set console_type to telnet in GNS3)",
         )
     device_type = f"{family}_telnet"
-    if device_type not in NETMIKO_PLATFORMS:
+    if netmiko_type(device_type) not in NETMIKO_PLATFORMS:
         return UnusableNode(node.name, f"netmiko has no telnet driver for {family}")
     return device_type

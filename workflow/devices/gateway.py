@@ -18,6 +18,7 @@ from nornir.core.task import AggregatedResult
 
 from workflow.devices.diffing import rollback_lines
 from workflow.devices.facts import interfaces_from_config
+from workflow.devices.postcheck import CheckJob, post_check
 from workflow.devices.runner import Credentials, LoopBridge, Timeouts, build_nornir
 from workflow.devices.tasks import (
     Outcome,
@@ -37,6 +38,7 @@ from workflow.model import (
     UnusableNode,
 )
 from workflow.ports import BackupStore, DeviceLocks, Inventory
+from workflow.postchecks.evaluate import Expectation
 from workflow.responses import build_response
 
 log = logging.getLogger(__name__)
@@ -110,6 +112,29 @@ class NornirGateway:
             error=locked or None,
             metadata={"change_id": change_id, "seconds": round(time.monotonic() - started, 3)},
         )
+
+    async def post_check(
+        self,
+        expected: Mapping[str, Sequence[Expectation]],
+        wait_seconds: float,
+        on_progress: ProgressCallback | None = None,
+    ) -> StandardResponse:
+        """Poll every device until what it must show holds, or `wait_seconds` pass."""
+        started = time.monotonic()
+        known, unknown = await self._lookup(list(expected))
+        items = {name: _failed(name, f"{name} is not in the inventory") for name in unknown}
+        if known:
+            bridge = LoopBridge(asyncio.get_running_loop(), on_progress, total=len(known))
+            job = CheckJob(expected, started + wait_seconds, bridge, self._timeouts)
+            nornir = build_nornir(list(known.values()), self._credentials, self._timeouts)
+            try:
+                outcomes = await self._run_on(nornir, post_check, job=job)
+            finally:
+                await asyncio.to_thread(close_sessions, nornir)
+                await bridge.drain()
+            items |= {name: _item(name, outcomes[name]) for name in known}
+        seconds = round(time.monotonic() - started, 3)
+        return build_response([items[name] for name in expected], metadata={"seconds": seconds})
 
     async def rollback_plan(self, change_id: str) -> dict[str, list[str]]:
         """Lines that undo what `change_id` did on each device: from the config its push left

@@ -22,6 +22,7 @@ from nornir.core.plugins.connections import ConnectionPluginRegister
 from nornir.plugins.runners import ThreadedRunner
 from nornir_netmiko.connections import CONNECTION_NAME, Netmiko
 
+from workflow.devices.device_types import netmiko_type
 from workflow.model import Device, ProgressCallback, PushProgress
 
 log = logging.getLogger(__name__)
@@ -90,7 +91,11 @@ def _host(device: Device, login: Credentials, timeouts: Timeouts) -> Host:
         platform=device.platform,
         username=login.username or "",
         password=login.password or "",
-        connection_options={CONNECTION_NAME: ConnectionOptions(extras=extras)},
+        connection_options={
+            CONNECTION_NAME: ConnectionOptions(
+                platform=netmiko_type(device.platform), extras=extras
+            )
+        },
     )
 
 

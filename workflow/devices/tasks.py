@@ -68,7 +68,7 @@ def read_config(task: Task, timeouts: Timeouts) -> Result:
     try:
         return _read(task, timeouts)
     finally:
-        _close(task)
+        close_task(task)
 
 
 def open_for_push(task: Task, job: PushJob) -> Result:
@@ -80,7 +80,7 @@ def open_for_push(task: Task, job: PushJob) -> Result:
     job.bridge.progress(task.host.name, "started")
     result = _read(task, job.timeouts)
     if result.failed:
-        _close(task)
+        close_task(task)
         job.bridge.progress(task.host.name, "failed", result.result.error)
     return result
 
@@ -92,7 +92,7 @@ def push_config(task: Task, job: PushJob) -> Result:
     except Exception as exc:
         outcome = Outcome(False, error=describe(exc, task))
     finally:
-        _close(task)
+        close_task(task)
     scrub = host_credentials(task.host).scrub
     outcome = replace(outcome, text=scrub(outcome.text), error=scrub(outcome.error))
     job.bridge.progress(task.host.name, "done" if outcome.ok else "failed", outcome.error)
@@ -185,7 +185,7 @@ def _config_after_rejection(task: Task, job: PushJob) -> str | None:
         return None
 
 
-def _close(task: Task) -> None:
+def close_task(task: Task) -> None:
     _close_host(task.host)
 
 

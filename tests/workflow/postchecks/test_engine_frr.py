@@ -1,0 +1,101 @@
+"""The post-check engine on real FRR routers (frrlab): it waits for OSPF to converge and passes,
+reports the evidence when a neighbour or a session never comes up, and reads over the consoles
+through the gateway (privileged, errors refused)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from frrlab import FrrLab
+from tests.workflow.devices.conftest import Stores
+from workflow.devices.gateway import NornirGateway
+from workflow.devices.static import StaticInventory
+from workflow.model import PushProgress, Topology
+from workflow.postchecks.evaluate import expectations
+from workflow.postchecks.spec import parse_post_checks
+
+pytestmark = [pytest.mark.frr, pytest.mark.usefixtures("frr_host")]
+
+FAST_HELLOS = ["ip ospf hello-interval 1", "ip ospf dead-interval 4"]
+
+
+@pytest.fixture(scope="module")
+def lab() -> Iterator[FrrLab]:
+    with FrrLab.run(None, prefix="realcli") as running:
+        yield running
+
+
+def _gateway(stores: Stores, path: Path) -> NornirGateway:
+    return NornirGateway(
+        StaticInventory(path),
+        username=None,
+        password=None,
+        secret=None,
+        locks=stores.locks,
+        backups=stores.backups,
+        connect_timeout=5,
+        read_timeout=10,
+    )
+
+
+def _ospf(lab: FrrLab, router: str, interfaces: list[str]) -> None:
+    lines = ["configure terminal"]
+    for interface in interfaces:
+        lines += [f"interface {interface}", *FAST_HELLOS, "exit"]
+    lines += ["router ospf", "network 10.0.0.0/8 area 0", "end"]
+    lab.vtysh(router, *lines)
+
+
+async def _topology(gateway: NornirGateway) -> Topology:
+    devices, links, _ = await gateway.devices()
+    facts = await gateway.facts([d.name for d in devices])
+    return Topology(devices=facts, links=[vars(link) for link in links], unusable=[])
+
+
+async def test_ospf_checks_wait_for_convergence_then_fail_with_evidence(
+    lab: FrrLab, tmp_path: Path, stores: Stores
+) -> None:
+    gateway = _gateway(stores, lab.write_inventory(tmp_path / "hosts.yaml"))
+    topology = await _topology(gateway)
+    assert all("error" not in facts for facts in topology["devices"].values())
+    checks, _ = parse_post_checks(["ospf_neighbors", "loopback_routes"])
+    assert checks is not None
+    params = {name: {} for name in ("R1", "R2", "R3")}
+    expected = {n: expectations(checks["checks"], n, params, topology) for n in params}
+    assert {e.key for e in expected["R2"]} == {
+        "10.0.12.1",
+        "10.0.23.2",
+        "10.255.0.1/32",
+        "10.255.0.3/32",
+    }
+    # OSPF everywhere but R3: R1 converges with R2; R2 and R3 never do
+    _ospf(lab, "R1", ["eth0"])
+    _ospf(lab, "R2", ["eth0", "eth1"])
+    events: list[PushProgress] = []
+    started = time.monotonic()
+    result = await gateway.post_check(expected, 12, events.append)
+    items = {item["name"]: item for item in result["data"]}
+    assert items["R3"]["status"] == "failed"
+    assert "OSPF neighbour 10.0.23.1 (R2 eth1): absent" in items["R3"]["error"]
+    assert "route 10.255.0.1/32 (R1 lo): not in the routing table" in items["R3"]["error"]
+    assert items["R2"]["status"] == "failed"
+    assert "OSPF neighbour 10.0.23.2 (R3 eth0): absent" in items["R2"]["error"]
+    assert time.monotonic() - started < 25
+    # the same checks pass once R3 runs OSPF too: each device as soon as it has converged
+    _ospf(lab, "R3", ["eth0"])
+    events.clear()
+    result = await gateway.post_check(expected, 60, events.append)
+    assert result["success"], result
+    assert "✓ OSPF neighbour 10.0.12.1 (R1 eth0) Full" in items_text(result, "R2")
+    assert "✓ route 10.255.0.3/32 (R3 lo) installed" in items_text(result, "R1")
+    assert {e.device for e in events if e.stage == "done"} == {"R1", "R2", "R3"}
+    assert any("post-checks waiting" in e.detail for e in events if e.stage == "started")
+
+
+def items_text(result: object, name: str) -> str:
+    data = result["data"]  # type: ignore[index]
+    return str(next(item for item in data if item["name"] == name).get("result", ""))

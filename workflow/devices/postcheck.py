@@ -1,0 +1,74 @@
+"""The post-check Nornir task: one session per device, polled until every expectation holds or
+the deadline passes. Reads are privileged and refused reads fail the device (see tasks.py).
+
+Each device waits on its own: a router that converged is reported passed at once, while the
+others keep polling; a device whose evidence changes reports it as progress (at most every
+`report_every` seconds), so the thread shows what is still missing while it waits.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from nornir.core.task import Result, Task
+
+from workflow.devices.runner import LoopBridge, Timeouts, host_credentials
+from workflow.devices.tasks import Outcome, close_task, describe, probe_console, read_privileged
+from workflow.postchecks.evaluate import Expectation, met_text, unmet
+from workflow.postchecks.parsers import commands, parse
+
+
+@dataclass(frozen=True)
+class CheckJob:
+    expected: Mapping[str, Sequence[Expectation]]
+    deadline: float  # time.monotonic() after which a device that still fails has failed
+    bridge: LoopBridge
+    timeouts: Timeouts
+    interval: float = 1.0  # seconds between two reads of one device
+    report_every: float = 5.0  # seconds between two progress reports of one device
+
+
+def post_check(task: Task, job: CheckJob) -> Result:
+    """Nornir task: poll the device until its expectations hold or the deadline passes."""
+    name = task.host.name
+    try:
+        outcome = _poll(task, job, job.expected[name])
+    except Exception as exc:
+        outcome = Outcome(False, error=describe(exc, task))
+    finally:
+        close_task(task)
+    scrub = host_credentials(task.host).scrub
+    outcome = replace(outcome, text=scrub(outcome.text), error=scrub(outcome.error))
+    job.bridge.progress(
+        name, "done" if outcome.ok else "failed", outcome.error or "post-checks passed"
+    )
+    return Result(host=task.host, result=outcome, failed=not outcome.ok)
+
+
+def _poll(task: Task, job: CheckJob, expected: Sequence[Expectation]) -> Outcome:
+    platform = task.host.platform or ""
+    reads = commands(platform, {e.topic for e in expected})
+    if reads is None:
+        return Outcome(False, error=f"post-checks cannot read {platform} devices (no parser)")
+    probe_console(task, job.timeouts.connect)
+    started, reported, last = time.monotonic(), 0.0, ""
+    while True:
+        outputs = {
+            topic: read_privileged(task, command, job.timeouts) for topic, command in reads.items()
+        }
+        state = parse(platform, outputs)
+        missing = [why for e in expected if (why := unmet(e, state)) is not None]
+        now = time.monotonic()
+        if not missing:
+            passed = "\n".join(f"✓ {met_text(e)}" for e in expected)
+            return Outcome(True, f"post-checks passed after {now - started:.1f} s\n{passed}")
+        if now >= job.deadline:
+            waited = f"{now - started:.0f} s"
+            return Outcome(False, error=f"post-checks failed after {waited}: " + "; ".join(missing))
+        summary = missing[0] + (f" (+{len(missing) - 1} more)" if len(missing) > 1 else "")
+        if summary != last and now - reported >= job.report_every:
+            job.bridge.progress(task.host.name, "started", f"post-checks waiting: {summary}")
+            reported, last = now, summary
+        time.sleep(max(0.0, min(job.interval, job.deadline - now)))
