@@ -1,13 +1,16 @@
-"""Benchmark: reaction -> next thread message latency of labbot on a local Synapse.
+"""Benchmark: reaction -> next thread message latency of labbot on a local Synapse, in a plain
+and in an end-to-end encrypted room side by side.
 
     .venv/bin/python bench/matrix_latency.py [--decisions 50]
 
 Starts a real Synapse on 127.0.0.1 (`.ci/synapse.sh` installs it), a simulated lab of three
-routers, and labbot as `labbot serve` runs it (SQLite, library planner). For each change a user
-asks in a new thread; another user reacts ✅ on the template gate (-> the parameter preview) and
-❌ on the preview (-> "cancelled"): two decisions per change, nothing pushed. Each decision is
-timed from the reaction's send to the moment the user's client sees the bot's next message in
-the thread ("client"), and by the homeserver's timestamps of the two events ("server").
+routers, and labbot as `labbot serve` runs it (SQLite, library planner, labbot[e2e]). Two people
+on E2EE clients share two rooms with the bot, one plain and one encrypted; changes alternate
+between them. For each change a user asks in a new thread; another user reacts ✅ on the template
+gate (-> the parameter preview) and ❌ on the preview (-> "cancelled"): two decisions per change,
+nothing pushed. Each decision is timed from the reaction's send to the moment the user's client
+sees (and has decrypted) the bot's next message in the thread ("client"), and by the
+homeserver's timestamps of the two events ("server"). `--decisions` counts per room.
 """
 
 from __future__ import annotations
@@ -43,12 +46,12 @@ class Timings:
     def __init__(self) -> None:
         self.rows: dict[tuple[str, str], list[float]] = defaultdict(list)
 
-    def add(self, kind: str, sent_at: float, reaction_ts: int, answer: Event) -> None:
+    def add(self, room: str, kind: str, sent_at: float, reaction_ts: int, answer: Event) -> None:
         client_ms = (time.perf_counter() - sent_at) * 1000
         server_ms = float(answer["origin_server_ts"] - reaction_ts)
         for label in (kind, "all"):
-            self.rows[(label, "client")].append(client_ms)
-            self.rows[(label, "server")].append(server_ms)
+            self.rows[(room, label, "client")].append(client_ms)
+            self.rows[(room, label, "server")].append(server_ms)
 
 
 async def decide(
@@ -67,33 +70,39 @@ async def decide(
 
 
 async def one_change(
-    alice: ChatUser, bob: ChatUser, room: str, bot_id: str, timings: Timings
+    alice: ChatUser, bob: ChatUser, room: tuple[str, str], bot_id: str, timings: Timings
 ) -> None:
-    root = await alice.say(room, REQUEST)
+    """One change in `room` (its kind, its id)."""
+    kind, room_id = room
+    root = await alice.say(room_id, REQUEST)
     template = await alice.wait_for(
-        bot_message(room, root, bot_id, is_gate("Step 1 of 2")), within=WAIT_SECONDS
+        bot_message(room_id, root, bot_id, is_gate("Step 1 of 2")), within=WAIT_SECONDS
     )
-    sent_at, reaction_ts, params = await decide(alice, bob, room, root, bot_id, template, "✅")
-    timings.add("✅ -> preview", sent_at, reaction_ts, params)
+    sent_at, reaction_ts, params = await decide(alice, bob, room_id, root, bot_id, template, "✅")
+    timings.add(kind, "✅ -> preview", sent_at, reaction_ts, params)
     assert is_gate("Step 2 of 2")(params), params["content"]["body"][:200]
-    sent_at, reaction_ts, outcome = await decide(alice, bob, room, root, bot_id, params, "❌")
-    timings.add("❌ -> cancelled", sent_at, reaction_ts, outcome)
+    sent_at, reaction_ts, outcome = await decide(alice, bob, room_id, root, bot_id, params, "❌")
+    timings.add(kind, "❌ -> cancelled", sent_at, reaction_ts, outcome)
 
 
 async def run(synapse: Synapse, decisions: int) -> Timings:
     bot = synapse.register("labbot", "bot-password")
-    alice = ChatUser(synapse.url, synapse.register("alice"))
-    bob = ChatUser(synapse.url, synapse.register("bob"))
     timings = Timings()
     with tempfile.TemporaryDirectory(prefix="labbot-bench-") as tmp:
         settings = labbot_settings(synapse, bot, Path(tmp))
+        alice = ChatUser(synapse.url, synapse.register("alice"), Path(tmp) / "alice")
+        bob = ChatUser(synapse.url, synapse.register("bob"), Path(tmp) / "bob")
         await alice.start()
         await bob.start()
         try:
             async with simulated_lab(settings) as (_, inventory), labbot(settings, inventory):
-                room = await shared_room(alice, bot.user_id, bob)
+                rooms = [
+                    (kind, await shared_room(alice, bot.user_id, bob, encrypted=kind == "e2ee"))
+                    for kind in ("plain", "e2ee")
+                ]
                 for _ in range((decisions + 1) // 2):
-                    await one_change(alice, bob, room, bot.user_id, timings)
+                    for room in rooms:
+                        await one_change(alice, bob, room, bot.user_id, timings)
         finally:
             await alice.close()
             await bob.close()
@@ -106,14 +115,18 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def report(timings: Timings) -> None:
-    total = len(timings.rows[("all", "client")])
-    print(f"reaction -> next thread message, {total} decisions (ms)")
-    print(f"{'decision':16}{'clock':8}{'n':>4}{'p50':>8}{'p95':>8}{'max':>8}{'mean':>8}")
-    for (kind, clock), values in sorted(timings.rows.items()):
+    total = len(timings.rows[("plain", "all", "client")])
+    print(f"reaction -> next thread message, {total} decisions per room (ms)")
+    print(f"{'room':7}{'decision':16}{'clock':8}{'n':>4}{'p50':>8}{'p95':>8}{'max':>8}{'mean':>8}")
+    for (room, kind, clock), values in sorted(timings.rows.items()):
         row = [percentile(values, 0.5), percentile(values, 0.95), max(values)]
         row.append(statistics.fmean(values))
         cells = "".join(f"{v:8.0f}" for v in row)
-        print(f"{kind:16}{clock:8}{len(values):4}{cells}")
+        print(f"{room:7}{kind:16}{clock:8}{len(values):4}{cells}")
+    for clock in ("client", "server"):
+        plain = percentile(timings.rows[("plain", "all", clock)], 0.95)
+        e2ee = percentile(timings.rows[("e2ee", "all", clock)], 0.95)
+        print(f"p95 e2ee/plain ({clock}): {e2ee / plain:.2f} (goal <= 1.20)")
 
 
 def main() -> None:
