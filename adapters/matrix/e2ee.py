@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from aiohttp import ClientError
 from nio import AsyncClient, AsyncClientConfig, LocalProtocolError, MegolmEvent
 from nio.crypto import ENCRYPTION_ENABLED, OlmDevice
 from nio.event_builders import ToDeviceMessage
@@ -113,9 +114,16 @@ class Encryption:
 
     async def maintain(self) -> None:
         """What `sync_forever` would do between syncs; run before the sync's events are handled,
-        so the devices of a decision's sender are known when it is checked."""
+        so the devices of a decision's sender are known when it is checked. A failure is logged
+        and retried after the next sync (nio keeps what is still to do)."""
         if not self.active:
             return
+        try:
+            await self._key_traffic()
+        except (ClientError, TimeoutError, LocalProtocolError) as exc:
+            log.warning("Matrix key exchange failed (%s); retrying after the next sync", exc)
+
+    async def _key_traffic(self) -> None:
         client = self.client
         if client.should_upload_keys:
             await client.keys_upload()

@@ -4,13 +4,12 @@ in LABBOT_DATA_DIR), simulated devices over telnet."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
 
-from adapters.matrix.devices import verify_device
-from bot.serve_matrix import STORE_SUBDIR
 from labsim import Lab
 from tests.adapters.matrix.chat_user import ChatUser
 from tests.adapters.matrix.labbot_harness import (
@@ -23,6 +22,7 @@ from tests.adapters.matrix.labbot_harness import (
     simulated_lab,
 )
 from tests.adapters.matrix.test_e2e import PARAMS_STEP, REQUEST, TEMPLATE_STEP, decisions, edit_of
+from tests.bot.test_cli import labbot as cli
 from tests.fakes.synapse import MatrixAccount, Synapse
 from workflow.ports import Inventory
 
@@ -159,10 +159,23 @@ async def test_under_verified_trust_an_unverified_device_is_refused_and_recorded
         # The operator compares bob's session key with what bob's client shows, out of band.
         assert bob.client.olm is not None
         key = bob.client.olm.account.identity_keys["ed25519"]
-        verify_device(settings.data_dir / STORE_SUBDIR, bob.user_id, bob.device_id, key)
+        env = {"LABBOT_DATA_DIR": str(settings.data_dir), "COLUMNS": "200"}
+        listed = await asyncio.to_thread(cli, "matrix", "devices", cwd=tmp_path, env=env)
+        wrong = await asyncio.to_thread(
+            cli, "matrix", "verify", bob.user_id, bob.device_id, "A" * 43, cwd=tmp_path, env=env
+        )
+        as_shown = " ".join(key[i : i + 4] for i in range(0, len(key), 4))  # Element's grouping
+        verified = await asyncio.to_thread(
+            cli, "matrix", "verify", bob.user_id, bob.device_id, as_shown, cwd=tmp_path, env=env
+        )
         await bob.say(room, "approve", thread=asked)
         await alice.wait_for(bot_message(room, asked, bot_id, is_gate(PARAMS_STEP)), within=60)
         entries = await runtime.audit.entries()
+    assert listed.returncode == 0, listed.stderr
+    (bobs,) = [line for line in listed.stdout.splitlines() if bob.device_id in line]
+    assert key in bobs and bobs.split()[-2] in ("unverified", "ignored"), bobs
+    assert wrong.returncode == 2 and "not this device's key" in wrong.stderr
+    assert verified.returncode == 0 and f"verified {bob.user_id} {bob.device_id}" in verified.stdout
     assert refused["content"]["m.mentions"] == {"user_ids": [bob.user_id]}
     refusals = [e for e in entries if e.kind == "refusal"]
     assert [(e.actor_id, e.gate) for e in refusals] == [(bob.user_id, "template")] * 2
