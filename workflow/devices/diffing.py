@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from hier_config import HConfig, HConfigChild, Platform, get_hconfig
 
+from workflow.devices.normalize import ShownLine, expand, normalize_text, shown_line
 from workflow.model import platform_family
 
 # netmiko family -> hier_config platform; anything else is parsed as indentation-only GENERIC.
@@ -71,19 +72,22 @@ def rollback_lines(backup: str, current: str, platform: str) -> list[str]:
 MODE_LINES = frozenset({"exit", "end", "!", "exit-address-family", "exit-vrf"})
 
 
-def missing_lines(running: str, lines: Sequence[str]) -> list[str]:
+def missing_lines(running: str, lines: Sequence[str], platform: str = "") -> list[str]:
     """Pushed lines the running config does not reflect, each with its parent path.
 
-    A line is present when the same text sits under the same parents; a `no X` line is
-    present when no `X` (nor `X ...`) is left under its parents. Both sides are parsed by
-    indentation only (GENERIC): vendor drivers drop lines they deem defaults (`no ip address`),
-    and verification must see exactly what was sent.
+    A line is present when the device shows it under the same parents, in the form `platform`
+    shows it (`workflow.devices.normalize`: expanded abbreviations, hashed secrets, FRR's
+    rewrites); a `no X` line is present when no `X` (nor `X ...`) is left under its parents.
+    Both sides are parsed by indentation only (GENERIC): vendor drivers drop lines they deem
+    defaults (`no ip address`), and verification must see exactly what was sent.
     """
-    config = literal_config(running.splitlines())
+    shown = [normalize_text(line) for line in running.splitlines()]
+    config = literal_config(shown)
+    intended = [normalize_text(expand(platform, line)) for line in lines]
     missing: list[str] = []
-    for child in literal_config(lines).all_children_sorted():
+    for child in literal_config(intended).all_children_sorted():
         parents = [ancestor.text for ancestor in child.lineage()][:-1]
-        if not _present(config, parents, child.text):
+        if not _present(config, shown_line(platform, parents, child.text)):
             missing.append(" > ".join([*parents, child.text]))
     return missing
 
@@ -99,12 +103,15 @@ def literal_config(lines: Sequence[str]) -> HConfig:
     return get_hconfig(Platform.GENERIC, _banners_on_lines("\n".join(kept)))
 
 
-def _present(config: HConfig, parents: Sequence[str], text: str) -> bool:
+def _present(config: HConfig, line: ShownLine) -> bool:
     node: HConfig | HConfigChild | None = config
-    for parent in parents:
+    for parent in line.parents:
         node = node.get_child(equals=parent) if node is not None else None
     if node is None:
         return False
+    text = line.text
+    if line.prefix:
+        return node.get_child(startswith=text) is not None
     if not text.startswith("no "):
         return node.get_child(equals=text) is not None
     negated = text.removeprefix("no ")

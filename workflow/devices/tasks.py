@@ -126,7 +126,7 @@ def _push(task: Task, job: PushJob) -> Outcome:
         reason += " (lines before it were applied; roll back to undo them)"
         return Outcome(False, error=reason, config_after=_config_after_rejection(task, job))
     after = _show_config(task, job.timeouts)
-    missing = missing_lines(after, lines)
+    missing = missing_lines(after, lines, task.host.platform or "")
     if missing:
         error = "not in the running config after the push: " + "; ".join(missing)
         return Outcome(False, output, error, config_after=after)
