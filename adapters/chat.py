@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 Choice = Literal["approve", "modify", "cancel"]
 
@@ -96,6 +96,9 @@ class Message:
     ephemeral_to: str = ""  # actor id: show only to this user where the platform can
     level: Literal["info", "success", "warning", "error"] = "info"
     attachments: tuple[CodeBlock, ...] = field(default_factory=tuple)  # too long to inline
+    # platform markup the bot placed on purpose (the decider's mention); any other mention-like
+    # text (a person's or an LLM's `<!channel>`) is shown as text and notifies nobody
+    mentions: tuple[str, ...] = ()
 
 
 EventHandler = Callable[[ChatEvent], Awaitable[None]]
@@ -116,6 +119,26 @@ class ChatAdapter(Protocol):
 
     async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:
         """Replace a message posted earlier (gate decided, progress advanced)."""
+        ...
+
+
+@runtime_checkable
+class PeopleDirectory(Protocol):
+    """What a platform says about people and places, asked by the approval policy.
+
+    Read-only and narrow: an adapter answers from its platform (Slack user groups, Matrix
+    power levels, direct-message conversations) and decides nothing."""
+
+    async def is_direct(self, channel: str) -> bool:
+        """Whether `channel` is a direct conversation with the bot rather than a channel/room."""
+        ...
+
+    async def members(self, group: str) -> frozenset[str]:
+        """User ids in the user group `group` (a handle such as `@netops`); empty if unknown."""
+        ...
+
+    async def power_level(self, channel: str, user_id: str) -> int:
+        """The user's power level in the room (0 where the platform has none)."""
         ...
 
 

@@ -33,6 +33,8 @@ app.add_typer(audit_app, name="audit")
 app.add_typer(db_app, name="db")
 app.add_typer(templates_app, name="templates")
 app.add_typer(matrix_app, name="matrix")
+policy_app = typer.Typer(help="Who may approve what.", no_args_is_help=True)
+app.add_typer(policy_app, name="policy")
 
 out = Console()
 
@@ -190,6 +192,32 @@ def templates_stats(
     if fmt != "table":
         raise typer.BadParameter("use table or json", param_hint="--format")
     _print_library("stats")
+
+
+@policy_app.command("check")
+def policy_check(
+    user: Annotated[
+        str, typer.Argument(help="A user id (U0123, @alice:example.org, console:bob).")
+    ],
+    devices: Annotated[list[str], typer.Argument(help="Devices a change would target.")],
+    channel: Annotated[str, typer.Option(help="Where they would decide.")] = "",
+    direct: Annotated[bool, typer.Option(help="Deciding in a direct message.")] = False,
+    group: Annotated[
+        list[str] | None, typer.Option(help="A user group they are in (asked of Slack if set).")
+    ] = None,
+    power: Annotated[int, typer.Option(help="Their Matrix power level in the room.")] = 0,
+) -> None:
+    """Explain who may approve changes to DEVICES, and why (the configured policy)."""
+    from bot.policy_check import check_lines
+
+    settings = _settings()
+    lines = asyncio.run(
+        check_lines(
+            settings, user, devices, channel=channel, direct=direct, groups=group or [], power=power
+        )
+    )
+    for line in lines:
+        out.print(line, highlight=False, soft_wrap=True)
 
 
 @app.command()

@@ -35,7 +35,7 @@ PENDING_IN_THREAD = (
     "Decide it or type `cancel` first."
 )
 NOTHING_PENDING = "Nothing is waiting for a decision in this thread."
-VOTE_RECORDED = "Approval by {actor} recorded ({count} of {required}); waiting for {missing} more."
+VOTE_RECORDED = "Approval by {actor} recorded ({count} of {required}); waiting for {missing}."
 REFUSED = "Refused: {reason}."
 PLANNING = "Working on it: reading the lab and preparing a template for “{text}”…"
 ROLLBACK_PLANNING = "Preparing a rollback of {change_id}…"
@@ -100,3 +100,19 @@ POST_CHECK_TEXT = {
     "routes": "the routes in `{param}` are installed{protocol}",
 }
 POST_CHECKS_TITLE = "Post-checks after the push (wait up to {timeout:g} s)"
+TOO_LONG = (
+    "Refused: that message is {size:,} characters long; the limit is {limit:,} "
+    "(LABBOT_MAX_REQUEST_CHARS). Nothing was stored."
+)
+TOO_MANY_OPEN_BY_USER = (
+    "you have {count} changes waiting already (LABBOT_MAX_OPEN_PER_USER); finish or cancel one"
+)
+TOO_MANY_OPEN_IN_CHANNEL = (
+    "{count} changes are waiting here already (LABBOT_MAX_OPEN_PER_CHANNEL); finish or cancel one"
+)
+VOTE_WAITING_PEOPLE = "{count} more approval(s) by someone other than the requester"
+VOTE_WAITING_OWNERS = "an approval by an owner of {devices}"
+NO_RULES_WARNING = (
+    "no approval rule is set (LABBOT_OWNERS, LABBOT_APPROVERS, LABBOT_APPROVERS_BY_CHANNEL): "
+    "anyone in a channel or room except the requester may approve; direct messages are refused"
+)

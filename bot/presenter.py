@@ -9,7 +9,7 @@ from typing import Any
 
 from adapters.chat import Button, CodeBlock, Message, button_value
 from bot import messages
-from bot.redact import mask_secrets
+from bot.redact import mask_param, mask_secrets
 from workflow.library.catalog import Catalog, LibraryTemplate
 from workflow.library.compose import part_label
 from workflow.model import PushProgress, StandardResponse
@@ -201,9 +201,10 @@ def _params_sections(
 
 
 def _params_text(params: Mapping[str, Any]) -> str:
-    """One `key: value` line per parameter, values as compact JSON."""
+    """One `key: value` line per parameter, values as compact JSON, secret values masked
+    (a rollback's lines, a `password` parameter)."""
     return "\n".join(
-        f"{key}: {json.dumps(value, separators=(', ', ': '))}"
+        f"{key}: {json.dumps(mask_param(key, value), separators=(', ', ': '), ensure_ascii=False)}"
         for key, value in sorted(params.items())
     )
 
@@ -219,14 +220,15 @@ def decided_footer(choice: str, actor: str, at: str, feedback: str | None = None
     return messages.DECIDED_FOOTER[choice].format(actor=actor, at=at, feedback=feedback or "")
 
 
-def decided(gate_message: Message, footer: str) -> Message:
-    """The gate message with its buttons replaced by who decided."""
+def decided(gate_message: Message, footer: str, mentions: tuple[str, ...] = ()) -> Message:
+    """The gate message with its buttons replaced by who decided (`mentions`: their markup)."""
     return Message(
         text=gate_message.text,
         blocks=gate_message.blocks,
         attachments=gate_message.attachments,
         footer=footer,
         key=gate_message.key,
+        mentions=mentions,
     )
 
 

@@ -12,9 +12,11 @@ import importlib
 import logging
 
 from adapters.chat import ChatAdapter
+from bot import messages
 from bot.health import wait_for_database
+from bot.redact import scrub_logs
 from bot.settings import Settings
-from bot.wiring import open_runtime
+from bot.wiring import open_runtime, policy_from, scrubber_from
 from workflow.errors import ConfigError, LabbotError
 
 NOTHING_CONFIGURED = (
@@ -25,6 +27,7 @@ NOTHING_CONFIGURED = (
 FACTORIES = {"slack": "bot.serve_slack", "matrix": "bot.serve_matrix"}
 OUR_LOGGERS = ("bot", "adapters", "workflow", "storage")
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+log = logging.getLogger(__name__)
 
 
 def configured_platforms(settings: Settings) -> list[str]:
@@ -55,15 +58,19 @@ async def run_adapter(settings: Settings, adapter: ChatAdapter) -> None:
         await adapter.run(runtime.service.handle)
 
 
-def configure_logging() -> None:
-    """A service logs to stderr: labbot's own news from INFO up, the libraries' from WARNING."""
+def configure_logging(settings: Settings) -> None:
+    """A service logs to stderr: labbot's own news from INFO up, the libraries' from WARNING;
+    the credentials it holds never appear in a line."""
     logging.basicConfig(level=logging.WARNING, format=LOG_FORMAT)
     for name in OUR_LOGGERS:
         logging.getLogger(name).setLevel(logging.INFO)
+    scrub_logs(scrubber_from(settings))
 
 
 async def run_serve(settings: Settings, *, http: bool, host: str, port: int) -> None:
-    configure_logging()
+    configure_logging(settings)
+    if not policy_from(settings).has_rules:
+        log.warning(messages.NO_RULES_WARNING)
     await wait_for_database(settings.database_url, within=settings.db_wait_seconds)
     adapters = await make_adapters(settings, http=http, host=host, port=port)
     try:

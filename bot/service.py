@@ -18,11 +18,14 @@ from typing import Any
 
 from adapters.chat import Actor, ChatAdapter, ChatEvent, Decision, Message, Request, ThreadRef
 from bot import messages, presenter
+from bot.authorize import Authorizer
 from bot.commands import Command, CommandError, parse_command
+from bot.door import DoorLimits, refuse_size
 from bot.metrics import Metrics, process_metrics
-from bot.policy import Policy, refuse_curation, refuse_decision, refuse_request
+from bot.people import NoDirectory, People
+from bot.policy import Policy
 from storage.audit import AuditStore
-from storage.audit_records import Resolution
+from storage.audit_records import Resolution, Vote
 from storage.templates import TemplateStore
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision, Step, utc_now
 from workflow.errors import DecisionConflict, GateError, LabbotError
@@ -55,8 +58,15 @@ class DecisionService:
     clock: Callable[[], datetime] = utc_now
     metrics: Metrics = field(default_factory=process_metrics)
     templates: TemplateStore | None = None  # the team's template library (saves, uses)
+    people: People | None = None  # facts about people and places (default: the policy alone)
+    limits: DoorLimits = field(default_factory=DoorLimits)
+    authorizer: Authorizer = field(init=False)
     # gate interrupt id -> platform message id, for adapters whose decisions do not carry it
     _gate_message_ids: OrderedDict[str, str] = field(default_factory=OrderedDict)
+
+    def __post_init__(self) -> None:
+        people = self.people or People(self.policy, NoDirectory())
+        self.authorizer = Authorizer(self.policy, people, self.audit, self.limits)
 
     async def handle(self, event: ChatEvent) -> None:
         """Entry point for adapters. Never raises for a user's mistake: it answers in the thread."""
@@ -80,9 +90,7 @@ class DecisionService:
     async def may_curate(self, request: Request) -> bool:
         """Saving and pinning templates change what later changes use: approvers only. A refusal
         is told to the person and recorded."""
-        reason = refuse_curation(
-            self.policy, actor_id=request.actor.id, channel=request.thread.channel
-        )
+        reason = await self.authorizer.refuse_curation(request)
         if reason:
             await self._refuse(
                 request.actor, request.thread, messages.REFUSED.format(reason=reason)
@@ -96,6 +104,10 @@ class DecisionService:
     # --- requests -----------------------------------------------------------------------------
 
     async def _request(self, request: Request) -> None:
+        too_long = refuse_size(self.limits, request.text)
+        if too_long:  # neither stored nor echoed: the refusal names only the size
+            await self._refuse(request.actor, request.thread, too_long, gate="request")
+            return
         try:
             command = parse_command(request.text)
         except CommandError as exc:
@@ -120,9 +132,10 @@ class DecisionService:
         self, request: Request, text: str, *, rollback_of: str | None = None
     ) -> None:
         thread = request.thread
-        reason = refuse_request(self.policy, request.actor.id)
+        reason = await self.authorizer.refuse_request(request, self.clock())
         if reason:
-            await self._refuse(request.actor, thread, reason, change_id="", gate="request")
+            text = messages.REFUSED.format(reason=reason)
+            await self._refuse(request.actor, thread, text, change_id="", gate="request")
             return
         async with self.thread_lock(thread.key):  # one start per thread at a time
             await self._start_locked(request, text, rollback_of)
@@ -179,31 +192,26 @@ class DecisionService:
             text = messages.REFUSED.format(reason=decision.untrusted_because)
             await self._refuse(actor, thread, text, gate=gate)
             return "refused"
-        requester_id = await self._requester_of(gate.change_id)
-        reason = refuse_decision(
-            self.policy,
-            actor_id=actor.id,
-            channel=thread.channel,
-            requester_id=requester_id,
-            choice=decision.choice,
-        )
+        change = await self.audit.change_summary(gate.change_id)
+        requester_id = change.requester_id if change else ""
+        reason = await self.authorizer.refuse_decision(decision, gate, change)
         if reason:
-            await self._refuse(actor, thread, messages.REFUSED.format(reason=reason), gate=gate)
+            await self._refuse(actor, thread, reason, gate=gate)
             return "refused"
         if datetime.fromisoformat(gate.expires_at) <= self.clock():
             await self._expire(decision, gate)
             return "expired"
         async with self.thread_lock(thread.key):  # record and resume as one step per thread
-            outcome = await self._record(decision, gate)
+            outcome = await self._record(decision, gate, requester_id)
             if outcome == "resolved":
                 await self._mark_decided(gate, decision)
                 await self._resume_locked(decision, gate)
         return outcome
 
-    async def _record(self, decision: Decision, gate: Gate) -> str:
+    async def _record(self, decision: Decision, gate: Gate, requester_id: str) -> str:
         """Insert the decision: "resolved" (then resume), "vote" or "already_decided"."""
         thread, actor = decision.thread, decision.actor
-        required = self.policy.required_approvals(gate.gate)
+        settles = await self.authorizer.settles(decision, gate, requester_id)
         try:
             result = await self.audit.decide(
                 change_id=gate.change_id,
@@ -216,7 +224,7 @@ class DecisionService:
                 channel=thread.channel,
                 content_sha256=decision.content_sha256,
                 feedback=decision.feedback,
-                required_approvals=required,
+                settles=settles,
             )
         except DecisionConflict as conflict:
             await self._refuse(actor, thread, self._conflict_text(conflict), gate=gate)
@@ -224,16 +232,23 @@ class DecisionService:
                 await self._resume_orphan(thread, gate, conflict.existing)
             return "already_decided"
         if not result.resolved:
-            count = len(result.approvals)
-            await self.say(
-                thread,
-                Message(
-                    messages.VOTE_RECORDED.format(
-                        actor=actor.name, count=count, required=required, missing=required - count
-                    )
-                ),
-            )
+            await self._say_vote(decision, gate, requester_id, result.approvals)
         return "resolved" if result.resolved else "vote"
+
+    async def _say_vote(
+        self, decision: Decision, gate: Gate, requester_id: str, approvals: tuple[Vote, ...]
+    ) -> None:
+        approvers = tuple(v.actor_id for v in approvals)
+        missing = await self.authorizer.waiting_for(
+            gate, approvers, requester_id, decision.thread.channel
+        )
+        text = messages.VOTE_RECORDED.format(
+            actor=decision.actor.name,
+            count=len(approvals),
+            required=self.policy.required_approvals(gate.gate),
+            missing=missing,
+        )
+        await self.say(decision.thread, Message(text))
 
     def _conflict_text(self, conflict: DecisionConflict) -> str:
         existing = conflict.existing
@@ -312,12 +327,13 @@ class DecisionService:
         footer = footer or presenter.decided_footer(
             decision.choice, decision.actor.shown, stamp(self.clock()), decision.feedback
         )
+        mentions = (decision.actor.mention,) if decision.actor.mention else ()
         message_id = decision.message_id or self._gate_message_ids.pop(gate.interrupt_id, "")
         if not message_id:
-            await self.say(decision.thread, Message(footer))
+            await self.say(decision.thread, Message(footer, mentions=mentions))
             return
         await self.adapter.update(
-            decision.thread, message_id, presenter.decided(_gate_message(gate), footer)
+            decision.thread, message_id, presenter.decided(_gate_message(gate), footer, mentions)
         )
 
     # --- presenting steps ---------------------------------------------------------------------
@@ -435,10 +451,6 @@ class DecisionService:
             reason=text,
         )
         await self.tell(thread, actor, text)
-
-    async def _requester_of(self, change_id: str) -> str:
-        summary = await self.audit.change_summary(change_id)
-        return summary.requester_id if summary else ""
 
 
 def _gate_message(gate: Gate) -> Message:

@@ -90,8 +90,15 @@ class Settings(BaseSettings):
     requesters: Annotated[list[str], NoDecode] = Field(
         default_factory=list, validation_alias="LABBOT_REQUESTERS"
     )
-    no_self_approval: bool = Field(False, validation_alias="LABBOT_NO_SELF_APPROVAL")
+    owners: Path | None = Field(None, validation_alias="LABBOT_OWNERS")
+    allow_self_approval: bool = Field(False, validation_alias="LABBOT_ALLOW_SELF_APPROVAL")
+    template_approvals: int = Field(1, ge=1, le=10, validation_alias="LABBOT_TEMPLATE_APPROVALS")
     push_approvals: int = Field(1, ge=1, le=10, validation_alias="LABBOT_PUSH_APPROVALS")
+    max_open_per_user: int = Field(5, ge=1, validation_alias="LABBOT_MAX_OPEN_PER_USER")
+    max_open_per_channel: int = Field(20, ge=1, validation_alias="LABBOT_MAX_OPEN_PER_CHANNEL")
+    max_request_chars: int = Field(
+        4000, ge=100, le=100_000, validation_alias="LABBOT_MAX_REQUEST_CHARS"
+    )
     gate_ttl_seconds: float = Field(86400.0, gt=0, validation_alias="LABBOT_GATE_TTL_SECONDS")
     deny_extra: Annotated[list[str], NoDecode] = Field(
         default_factory=list, validation_alias="LABBOT_DENY_EXTRA"
@@ -112,6 +119,7 @@ class Settings(BaseSettings):
         "gns3_password",
         "gns3_project",
         "inventory",
+        "owners",
         "device_username",
         "device_password",
         "device_secret",

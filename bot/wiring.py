@@ -6,10 +6,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 
 from adapters.chat import ChatAdapter
 from bot.chat_commands import chat_commands
-from bot.policy import Policy
+from bot.door import DoorLimits
+from bot.people import People, directory_of
+from bot.policy import OwnerRule, OwnersError, Policy, parse_owners
+from bot.redact import ScrubbedAdapter, Scrubber
 from bot.service import DecisionService
 from bot.settings import Settings
 from labsim.trial import SimTrial
@@ -44,9 +48,50 @@ def policy_from(settings: Settings) -> Policy:
     return Policy(
         approvers=tuple(settings.approvers),
         approvers_by_channel=settings.approvers_by_channel,
+        owners=read_owners(settings.owners) if settings.owners else (),
         requesters=tuple(settings.requesters),
-        no_self_approval=settings.no_self_approval,
+        allow_self_approval=settings.allow_self_approval,
+        template_approvals=settings.template_approvals,
         push_approvals=settings.push_approvals,
+    )
+
+
+def read_owners(path: Path) -> tuple[OwnerRule, ...]:
+    """The owners file; a missing or malformed one is one line naming LABBOT_OWNERS."""
+    try:
+        return parse_owners(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"LABBOT_OWNERS: cannot read {str(path)!r}: {exc.strerror}") from None
+    except OwnersError as exc:
+        raise ConfigError(f"LABBOT_OWNERS: {path}: {exc}") from None
+
+
+SECRET_SETTINGS = (
+    "LABBOT_DEVICE_PASSWORD",
+    "LABBOT_DEVICE_SECRET",
+    "SLACK_BOT_TOKEN",
+    "SLACK_APP_TOKEN",
+    "SLACK_SIGNING_SECRET",
+    "MATRIX_ACCESS_TOKEN",
+    "MATRIX_PASSWORD",
+    "OPENAI_API_KEY",
+    "GNS3_PASSWORD",
+)
+
+
+def scrubber_from(settings: Settings) -> Scrubber:
+    """The credentials labbot holds, to be kept out of chat, logs and audit rows."""
+    fields = {f.validation_alias: name for name, f in Settings.model_fields.items()}
+    values = [(alias, _secret(getattr(settings, fields[alias]))) for alias in SECRET_SETTINGS]
+    return Scrubber.of(values)
+
+
+def limits_from(settings: Settings) -> DoorLimits:
+    return DoorLimits(
+        max_request_chars=settings.max_request_chars,
+        max_open_per_user=settings.max_open_per_user,
+        max_open_per_channel=settings.max_open_per_channel,
+        window_seconds=settings.gate_ttl_seconds,
     )
 
 
@@ -133,12 +178,16 @@ async def open_runtime(
             saved_templates=templates,
             trial=SimTrial(),
         )
-        audit = AuditStore(saver.engine)
+        scrub = scrubber_from(settings)
+        audit = AuditStore(saver.engine, scrub=scrub)
+        policy = policy_from(settings)
         service = DecisionService(
             workflow=workflow,
             audit=audit,
-            adapter=adapter,
-            policy=policy_from(settings),
+            adapter=ScrubbedAdapter(adapter, scrub),
+            policy=policy,
+            people=People(policy, directory_of(adapter)),
+            limits=limits_from(settings),
             thread_lock=partial(thread_lock, saver.engine),
             commands=chat_commands(load_catalog(), templates),
             templates=templates,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -45,6 +46,16 @@ if TYPE_CHECKING:
 
 R = TypeVar("R", bound="DataclassInstance")
 PAST = {"approve": "approved", "modify": "sent back for changes", "cancel": "cancelled"}
+# Whether the approvals so far (actor ids, in order) settle a gate; the policy decides.
+Settles = Callable[[tuple[str, ...]], bool]
+
+
+def at_least(count: int) -> Settles:
+    """`count` approvals settle the gate, whoever gave them."""
+    return lambda approvers: len(approvers) >= count
+
+
+ONE_APPROVAL = at_least(1)
 
 
 def _record(cls: type[R], row: Any) -> R:
@@ -56,11 +67,16 @@ def _record(cls: type[R], row: Any) -> R:
 
 
 class AuditStore:
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, scrub: Callable[[str], str] = str) -> None:
+        """`scrub`: applied to every text written (keeps known credentials out of rows)."""
         self.engine = engine
+        self._scrub = scrub
 
     def _append(self) -> Any:
         return serialized_transaction(self.engine, audit_chain.CHAIN_LOCK_KEY)
+
+    def _clean(self, content: dict[str, Any]) -> dict[str, Any]:
+        return {k: self._scrub(v) if isinstance(v, str) else v for k, v in content.items()}
 
     # --- recording ------------------------------------------------------------------------------
 
@@ -89,7 +105,7 @@ class AuditStore:
             "text": text,
         }
         async with self._append() as conn:
-            row = await audit_chain.append(conn, changes, content)
+            row = await audit_chain.append(conn, changes, self._clean(content))
         return _record(ChangeRecord, row)
 
     async def decide(
@@ -105,10 +121,11 @@ class AuditStore:
         channel: str,
         content_sha256: str,
         feedback: str | None = None,
-        required_approvals: int = 1,
+        settles: Settles = ONE_APPROVAL,
     ) -> DecideResult:
         """Record one decision in one transaction; settle the gate when it decides it.
 
+        An approval settles the gate when `settles(approvers so far)`; modify and cancel always do.
         Raises DecisionConflict when the gate is already settled (`existing` = its Resolution)
         or when this person already voted on it (`existing` = None; the message says so).
         """
@@ -128,13 +145,13 @@ class AuditStore:
         }
         try:
             async with self._append() as conn:
-                return await self._decide_in(conn, vote, required_approvals)
+                return await self._decide_in(conn, vote, settles)
         except IntegrityError:
             # Only reachable if a writer bypassed the serialization: the unique keys still hold.
             raise await self._conflict(interrupt_id, actor_id, actor_name) from None
 
     async def _decide_in(
-        self, conn: AsyncConnection, vote: dict[str, Any], required: int
+        self, conn: AsyncConnection, vote: dict[str, Any], settles: Settles
     ) -> DecideResult:
         interrupt_id, actor_id = vote["interrupt_id"], vote["actor_id"]
         existing = await self._resolution_in(conn, interrupt_id)
@@ -142,14 +159,14 @@ class AuditStore:
             raise _settled(existing)
         if await self._voted_in(conn, interrupt_id, actor_id):
             raise _already_voted(vote["actor_name"])
-        await audit_chain.append(conn, decisions, vote)
+        await audit_chain.append(conn, decisions, self._clean(vote))
         approvals = tuple(
             v for v in await self._votes_in(conn, interrupt_id) if v.choice == "approve"
         )
-        if vote["choice"] == "approve" and len(approvals) < required:
+        if vote["choice"] == "approve" and not settles(tuple(v.actor_id for v in approvals)):
             return DecideResult(resolved=False, resolution=None, approvals=approvals)
         settled = {k: vote[k] for k in Resolution.__dataclass_fields__ if k != "at"}
-        row = await audit_chain.append(conn, gate_resolutions, settled)
+        row = await audit_chain.append(conn, gate_resolutions, self._clean(settled))
         return DecideResult(resolved=True, resolution=_record(Resolution, row), approvals=approvals)
 
     async def _conflict(
@@ -182,7 +199,7 @@ class AuditStore:
             "reason": reason,
         }
         async with self._append() as conn:
-            await audit_chain.append(conn, refusals, content)
+            await audit_chain.append(conn, refusals, self._clean(content))
 
     async def record_push(
         self, *, change_id: str, device: str, lines_sha256: str, status: str, detail: str
@@ -195,7 +212,7 @@ class AuditStore:
             "detail": detail,
         }
         async with self._append() as conn:
-            await audit_chain.append(conn, pushes, content)
+            await audit_chain.append(conn, pushes, self._clean(content))
 
     async def record_change_event(
         self,
@@ -209,7 +226,7 @@ class AuditStore:
         usage = json.dumps(tokens, sort_keys=True, separators=(",", ":")) if tokens else None
         content = {"change_id": change_id, "status": status, "detail": detail, "tokens": usage}
         async with self._append() as conn:
-            await audit_chain.append(conn, events, content)
+            await audit_chain.append(conn, events, self._clean(content))
 
     # --- queries --------------------------------------------------------------------------------
 
@@ -220,6 +237,21 @@ class AuditStore:
     async def votes(self, interrupt_id: str) -> list[Vote]:
         async with self.engine.connect() as conn:
             return await self._votes_in(conn, interrupt_id)
+
+    async def open_changes(
+        self, *, since: datetime, requester_id: str | None = None, channel: str | None = None
+    ) -> int:
+        """Changes requested since `since` (by `requester_id`, in `channel`) not yet ended."""
+        ended = sa.select(events.c.change_id)
+        query = sa.select(sa.func.count()).where(
+            changes.c.at >= since, changes.c.change_id.not_in(ended)
+        )
+        if requester_id is not None:
+            query = query.where(changes.c.requester_id == requester_id)
+        if channel is not None:
+            query = query.where(changes.c.channel == channel)
+        async with self.engine.connect() as conn:
+            return int((await conn.execute(query)).scalar_one())
 
     async def latest_change_for_thread(self, thread_key: str) -> ChangeRecord | None:
         query = sa.select(changes).where(changes.c.thread_key == thread_key)

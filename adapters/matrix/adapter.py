@@ -32,6 +32,7 @@ from nio import (
     JoinError,
     MegolmEvent,
     ProfileGetDisplayNameResponse,
+    RoomGetStateEventResponse,
     RoomResolveAliasResponse,
     RoomSendResponse,
     SyncResponse,
@@ -84,6 +85,7 @@ class MatrixAdapter:
     )
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
     _encryption_noted: set[str] = field(default_factory=set)
+    _direct: set[str] = field(default_factory=set)  # rooms invited to as direct chats
 
     def __post_init__(self) -> None:
         # nio retries a refused connection forever by default: a wrong homeserver URL would hang
@@ -252,7 +254,9 @@ class MatrixAdapter:
         return self._allowed is None or room_id in self._allowed
 
     async def _accept_invites(self, response: SyncResponse) -> None:
-        for room_id in response.rooms.invite:
+        for room_id, info in response.rooms.invite.items():
+            if inbound.invited_as_direct(info.invite_state, self._client.user_id):
+                self._direct.add(room_id)
             if self._is_allowed(room_id):
                 result = await self._client.join(room_id)
                 if isinstance(result, JoinError):
@@ -294,6 +298,23 @@ class MatrixAdapter:
         room = self._client.rooms.get(room_id)
         name = room.user_name(user_id) if room is not None else None
         return Actor(user_id, name or user_id)
+
+    # --- what the approval policy asks (adapters.chat.PeopleDirectory) ---------------------------
+
+    async def is_direct(self, channel: str) -> bool:
+        """A room the bot was invited to as a direct chat (`is_direct`, as clients do for DMs)."""
+        return channel in self._direct
+
+    async def members(self, group: str) -> frozenset[str]:
+        return frozenset()  # Matrix has no user groups; rules use power levels
+
+    async def power_level(self, channel: str, user_id: str) -> int:
+        """The user's level in the room's current m.room.power_levels (0 when unreadable)."""
+        response = await self._client.room_get_state_event(channel, "m.room.power_levels")
+        if not isinstance(response, RoomGetStateEventResponse):
+            log.warning("cannot read the power levels of %s: %s", channel, response)
+            return 0
+        return inbound.power_level(response.content, user_id)
 
     # --- outbound -----------------------------------------------------------------------------
 

@@ -228,3 +228,19 @@ def decision(gate: GateRef, event: Reply | Reaction) -> Decision:
         message_id=gate.event_id,
         untrusted_because=event.untrusted_because,
     )
+
+
+def power_level(power_levels: Mapping[str, Any], user_id: str) -> int:
+    """A user's level in an m.room.power_levels content: their own entry, else users_default."""
+    users = power_levels.get("users") or {}
+    level = users.get(user_id, power_levels.get("users_default", 0))
+    return level if isinstance(level, int) else 0
+
+
+def invited_as_direct(invite_state: Iterable[Any], bot_user_id: str) -> bool:
+    """Whether the bot's invite (in a room's invite state) marks the room a direct chat."""
+    return any(
+        getattr(event, "state_key", None) == bot_user_id
+        and bool(getattr(event, "content", {}).get("is_direct"))
+        for event in invite_state
+    )

@@ -10,6 +10,7 @@ from adapters.chat import EventHandler, Message, ThreadRef
 from adapters.slack import texts
 from adapters.slack.app import Listeners, build_app
 from adapters.slack.blocks import Rendered, render
+from adapters.slack.groups import UserGroups
 from adapters.slack.inbound import thread_ref
 from adapters.slack.transport import HttpTransport, OpsEndpoints, SocketModeTransport, Transport
 
@@ -34,6 +35,7 @@ class SlackAdapter:
         self.transport = transport
         self.listeners = Listeners(client, self._open_thread)
         self.app = build_app(client, self.listeners, signing_secret)
+        self._groups = UserGroups(client)
 
     async def run(self, handler: EventHandler) -> None:
         self.listeners.attach(handler)
@@ -76,6 +78,18 @@ class SlackAdapter:
             channel=thread.channel, ts=message_id, text=rendered.text, blocks=rendered.blocks
         )
 
+    # --- what the approval policy asks (adapters.chat.PeopleDirectory) ---------------------------
+
+    async def is_direct(self, channel: str) -> bool:
+        """Slack's direct-message conversation ids start with D."""
+        return channel.startswith("D")
+
+    async def members(self, group: str) -> frozenset[str]:
+        return await self._groups.members(group)
+
+    async def power_level(self, channel: str, user_id: str) -> int:
+        return 0  # Slack has no power levels
+
     async def _upload(self, channel: str, thread_ts: str, rendered: Rendered) -> None:
         if not rendered.files:
             return
@@ -90,7 +104,8 @@ class SlackAdapter:
 
     async def _open_thread(self, channel: str, user_id: str, text: str) -> ThreadRef:
         """A slash command has no message to reply to: post one and continue in its thread."""
-        opened = Message(texts.SLASH_OPENED.format(user=user_id, text=text))
+        mention = f"<@{user_id}>"
+        opened = Message(texts.SLASH_OPENED.format(user=user_id, text=text), mentions=(mention,))
         ts = await self.post(thread_ref(channel, ""), opened)
         return thread_ref(channel, ts)
 

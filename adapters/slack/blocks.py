@@ -8,7 +8,7 @@ message become files uploaded into the thread (the adapter uploads `Rendered.fil
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +26,7 @@ EXTENSIONS = {"json": "json", "yaml": "yaml", "diff": "diff", "jinja": "j2"}
 
 Block = dict[str, Any]
 
-# Slack's own tokens that must stay unescaped: user/channel mentions and special mentions.
+# Slack's own tokens: user/channel mentions and special mentions (<!channel>, <!here>).
 _SLACK_TOKEN = re.compile(r"(<(?:@[UW][A-Z0-9]+|#C[A-Z0-9]+(?:\|[^<>]*)?|![a-z]+)>)")
 
 
@@ -46,11 +46,15 @@ class Rendered:
     files: tuple[SlackFile, ...]
 
 
-def escape(text: str) -> str:
-    """Escape &, <, > as Slack requires, keeping <@U…> mentions and the like."""
+def escape(text: str, keep: Collection[str] = ()) -> str:
+    """Escape &, <, > as Slack requires. Only the mentions in `keep` (those the bot placed,
+    `Message.mentions`) stay live: a `<!channel>` or `<@U…>` typed by a person or written by
+    an LLM is shown as text and notifies nobody."""
     parts = _SLACK_TOKEN.split(text)
     return "".join(
-        part if index % 2 else part.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        part
+        if index % 2 and part in keep
+        else part.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
         for index, part in enumerate(parts)
     )
 
@@ -131,7 +135,7 @@ def _tail(message: Message) -> list[Block]:
             }
         )
     if message.footer:
-        tail.append(_context(escape(message.footer)))
+        tail.append(_context(escape(message.footer, message.mentions)))
     return tail
 
 
@@ -154,7 +158,8 @@ def _files(blocks: Sequence[CodeBlock]) -> tuple[SlackFile, ...]:
 def render(message: Message, *, uploading: bool = True) -> Rendered:
     """Block Kit for `message`; `uploading=False` (an update) notes files uploaded earlier."""
     text = texts.LEVEL_PREFIX[message.level] + message.text
-    head = [_section(chunk) for chunk in split_text(escape(text) or " ", SECTION_LIMIT)]
+    escaped = escape(text, message.mentions)
+    head = [_section(chunk) for chunk in split_text(escaped or " ", SECTION_LIMIT)]
     spilled: list[CodeBlock] = list(message.attachments)
     if len(head) > MAX_TEXT_SECTIONS:
         spilled.insert(0, CodeBlock(message.text, "text", "message"))
@@ -171,7 +176,7 @@ def render(message: Message, *, uploading: bool = True) -> Rendered:
             body.extend(sections)
     notes = _notes(message.attachments, overflow, uploading)
     files = _files([*spilled, *overflow]) if uploading else ()
-    fallback = _fallback(escape(text.strip() or message.footer or "labbot"))
+    fallback = _fallback(escape(text.strip() or message.footer or "labbot", message.mentions))
     return Rendered(fallback, [*head, *body, *notes, *tail], files)
 
 

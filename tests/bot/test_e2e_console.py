@@ -86,7 +86,7 @@ async def test_allow_list_and_self_approval_refusals_are_private_and_recorded(
     tmp_path: Path, lab: Lab
 ) -> None:
     chat = RecordingAdapter()
-    policy = {"approvers": ["console:bob", "console:alice"], "no_self_approval": True}
+    policy = {"approvers": ["console:bob", "console:alice"]}
     async with running_bot(tmp_path, lab, chat, **policy) as bot:
         await bot.service.handle(ask(REQUEST, "alice"))
         await bot.service.handle(click(chat, "alice"))  # the requester
@@ -95,7 +95,7 @@ async def test_allow_list_and_self_approval_refusals_are_private_and_recorded(
         await bot.service.handle(click(chat, "bob"))
         assert "Step 2 of 2" in chat.last_gate()[1].text
         refusals = [e for e in await bot.audit.entries() if e.kind == "refusal"]
-    assert any("no self-approval" in text for text in chat.said_to("console:alice"))
+    assert any("four-eyes" in text for text in chat.said_to("console:alice"))
     assert any("not an approver" in text for text in chat.said_to("console:carol"))
     assert {(r.actor_name, r.gate) for r in refusals} == {
         ("alice", "template"),

@@ -1,6 +1,11 @@
+"""Secret values are masked, never the words around them; known credentials are scrubbed."""
+
+import logging
+
 import pytest
 
-from bot.redact import mask_secrets
+from adapters.chat import CodeBlock, Message
+from bot.redact import Scrubber, ScrubLogs, mask_param, mask_secrets, masked
 
 
 @pytest.mark.parametrize(
@@ -8,19 +13,71 @@ from bot.redact import mask_secrets
     [
         (
             "username admin privilege 15 secret 5 $1$abc",
-            "username admin privilege 15 secret 5 ****",
+            f"username admin privilege 15 secret 5 {masked('$1$abc')}",
         ),
-        ("enable secret XYZ", "enable secret ****"),
-        ("+ snmp-server community public RO", "+ snmp-server community **** RO"),
-        ("no snmp-server community old RW", "no snmp-server community **** RW"),
-        (" neighbor 10.0.0.2 password s3cret", " neighbor 10.0.0.2 password ****"),
-        (" ip ospf message-digest-key 1 md5 k3y", " ip ospf message-digest-key 1 md5 ****"),
-        (" ip ospf authentication-key 7 0822", " ip ospf authentication-key 7 ****"),
-        ("tacacs-server host 10.0.0.5 key 7 abc", "tacacs-server host 10.0.0.5 key 7 ****"),
-        (" key-string 7 0822455D", " key-string 7 ****"),
+        ("enable secret XYZ", f"enable secret {masked('XYZ')}"),
+        ("+ snmp-server community public RO", f"+ snmp-server community {masked('public')} RO"),
+        ("no snmp-server community old RW", f"no snmp-server community {masked('old')} RW"),
+        # the value "secret" is not a keyword: the words around it stay (issue 13)
+        ("snmp-server community secret RW", f"snmp-server community {masked('secret')} RW"),
+        ("snmp-server community password RO", f"snmp-server community {masked('password')} RO"),
+        (" neighbor 10.0.0.2 password s3cret", f" neighbor 10.0.0.2 password {masked('s3cret')}"),
+        (
+            " ip ospf message-digest-key 1 md5 k3y",
+            f" ip ospf message-digest-key 1 md5 {masked('k3y')}",
+        ),
+        (" ip ospf authentication-key 7 0822", f" ip ospf authentication-key 7 {masked('0822')}"),
+        (
+            "tacacs-server host 10.0.0.5 key 7 abc",
+            f"tacacs-server host 10.0.0.5 key 7 {masked('abc')}",
+        ),
+        (" key-string 7 0822455D", f" key-string 7 {masked('0822455D')}"),
         (" description password reset desk", " description password reset desk"),
         ("ntp server 10.0.0.1", "ntp server 10.0.0.1"),
     ],
 )
-def test_secrets_are_masked_and_the_rest_kept(line: str, shown: str) -> None:
+def test_secret_values_are_masked_and_the_rest_kept(line: str, shown: str) -> None:
     assert mask_secrets(line) == shown
+
+
+def test_the_mask_is_a_short_hash_of_the_value() -> None:
+    assert masked("secret") == "‹secret sha256:2bb8…›"
+    assert masked("a") != masked("b")
+
+
+def test_parameters_mask_secret_values_and_secret_named_parameters() -> None:
+    shown = mask_param("lines", ["username admin password hunter22", "ntp server 10.0.0.1"])
+    assert shown == [f"username admin password {masked('hunter22')}", "ntp server 10.0.0.1"]
+    assert mask_param("snmp_community", "public") == masked("public")
+    assert mask_param("area", 0) == 0
+
+
+SCRUB = Scrubber.of(
+    [
+        ("LABBOT_DEVICE_PASSWORD", "Lab-Pass-9931"),
+        ("OPENAI_API_KEY", "sk-abcdef123456"),
+        ("LABBOT_DEVICE_SECRET", "enable"),
+    ]
+)
+
+
+def test_known_credentials_are_scrubbed_and_short_values_left_as_words() -> None:
+    assert SCRUB("HTTP 401: bad key sk-abcdef123456") == "HTTP 401: bad key ‹OPENAI_API_KEY›"
+    assert SCRUB("enable") == "enable"  # too short to tell from the word
+    message = Message(
+        "login Lab-Pass-9931", blocks=(CodeBlock("x Lab-Pass-9931", title="t"),), footer="f"
+    )
+    scrubbed = SCRUB.message(message)
+    assert "Lab-Pass-9931" not in repr(scrubbed)
+    assert scrubbed.blocks[0].text == "x ‹LABBOT_DEVICE_PASSWORD›"
+
+
+def test_log_lines_and_tracebacks_are_scrubbed(caplog: pytest.LogCaptureFixture) -> None:
+    logger = logging.getLogger("tests.redact")
+    caplog.handler.addFilter(ScrubLogs(SCRUB))
+    try:
+        raise RuntimeError("connect with Lab-Pass-9931 failed")
+    except RuntimeError:
+        logger.exception("device %s said %s", "R1", "sk-abcdef123456")
+    assert "Lab-Pass-9931" not in caplog.text and "sk-abcdef123456" not in caplog.text
+    assert "‹OPENAI_API_KEY›" in caplog.text and "‹LABBOT_DEVICE_PASSWORD›" in caplog.text

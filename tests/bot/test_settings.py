@@ -34,10 +34,10 @@ def test_a_bad_setting_is_one_line_naming_it(
 
 def test_yaml_file_is_read(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     config = tmp_path / "labbot.yaml"
-    config.write_text("LABBOT_NO_SELF_APPROVAL: true\nLABBOT_PUSH_APPROVALS: 2\n")
+    config.write_text("LABBOT_ALLOW_SELF_APPROVAL: true\nLABBOT_PUSH_APPROVALS: 2\n")
     monkeypatch.setenv("LABBOT_CONFIG", str(config))
     settings = load_settings()
-    assert settings.no_self_approval and settings.push_approvals == 2
+    assert settings.allow_self_approval and settings.push_approvals == 2
 
 
 def test_missing_yaml_file_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:

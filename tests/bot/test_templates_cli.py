@@ -90,6 +90,7 @@ save as lab_ospf OSPF for our lab
 1
 as alice
 apply lab_ospf to R1
+as bob
 1
 1
 templates stats

@@ -1,9 +1,10 @@
 """A local Slack stand-in on 127.0.0.1: both sides of the wire.
 
 `SlackApiStandIn` is the Web API (reached through `SLACK_API_URL` / `AsyncWebClient(base_url=)`):
-auth.test, users.info, chat.postMessage, chat.update, chat.postEphemeral, views.open, the three
-steps of files_upload_v2 (files.getUploadURLExternal, the upload URL, files.completeUploadExternal)
-and apps.connections.open with a Socket Mode websocket. It records every call, keeps the current
+auth.test, users.info, usergroups.list, usergroups.users.list, chat.postMessage, chat.update,
+chat.postEphemeral, views.open, the three steps of files_upload_v2 (files.getUploadURLExternal,
+the upload URL, files.completeUploadExternal) and apps.connections.open with a Socket Mode
+websocket. It records every call, keeps the current
 state of every message, and refuses what Slack refuses (bad token, more than 50 blocks, a section
 over 3,000 characters, an update of an unknown message).
 
@@ -70,6 +71,7 @@ class Posted:
 @dataclass
 class SlackApiStandIn:
     users: dict[str, str] = field(default_factory=dict)  # user id -> display name
+    usergroups: dict[str, list[str]] = field(default_factory=dict)  # handle -> member ids
     bot_token: str = BOT_TOKEN
     app_token: str = APP_TOKEN
     calls: list[Call] = field(default_factory=list)
@@ -178,6 +180,24 @@ class SlackApiStandIn:
         profile = {"display_name": name, "real_name": name.title()}
         return {"ok": True, "user": {"id": user_id, "name": name.lower(), "profile": profile}}
 
+    def _usergroups_list(self, args: Json) -> Json:
+        groups = [
+            {
+                "id": _group_id(handle),
+                "handle": handle,
+                "name": handle.title(),
+                "user_count": len(m),
+            }
+            for handle, m in self.usergroups.items()
+        ]
+        return {"ok": True, "usergroups": groups}
+
+    def _usergroups_users_list(self, args: Json) -> Json:
+        for handle, members in self.usergroups.items():
+            if _group_id(handle) == args.get("usergroup"):
+                return {"ok": True, "users": list(members)}
+        return {"ok": False, "error": "no_such_subteam"}
+
     def _next_ts(self) -> str:
         return f"1700000000.{next(self._ids):06d}"
 
@@ -279,6 +299,11 @@ class SlackApiStandIn:
         return await self.wait_for(
             lambda: next((a for a in self.socket_acks if a["envelope_id"] == envelope_id), None)
         )
+
+
+def _group_id(handle: str) -> str:
+    """Slack's user group ids start with S."""
+    return "S" + handle.upper().replace("-", "")
 
 
 def _invalid(args: Json) -> str:

@@ -10,7 +10,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from storage.audit import AuditStore
+from storage.audit import AuditStore, at_least
 from storage.db import make_engine
 from workflow.errors import DecisionConflict
 
@@ -62,12 +62,12 @@ async def test_first_decision_wins_and_the_second_learns_who_decided(engine: Asy
 async def test_two_approvals_needed_and_nobody_votes_twice(engine: AsyncEngine) -> None:
     audit = AuditStore(engine)
     await new_change(audit)
-    one = await audit.decide(**vote("Alice"), required_approvals=2)
+    one = await audit.decide(**vote("Alice"), settles=at_least(2))
     assert not one.resolved and [v.actor_name for v in one.approvals] == ["Alice"]
     with pytest.raises(DecisionConflict, match="Alice already voted") as again:
-        await audit.decide(**vote("Alice"), required_approvals=2)
+        await audit.decide(**vote("Alice"), settles=at_least(2))
     assert again.value.existing is None
-    two = await audit.decide(**vote("Bob"), required_approvals=2)
+    two = await audit.decide(**vote("Bob"), settles=at_least(2))
     assert two.resolved and two.resolution is not None and two.resolution.actor_name == "Bob"
     assert [v.actor_name for v in two.approvals] == ["Alice", "Bob"]
 
@@ -75,8 +75,8 @@ async def test_two_approvals_needed_and_nobody_votes_twice(engine: AsyncEngine) 
 async def test_a_cancel_settles_the_gate_without_waiting_for_approvals(engine: AsyncEngine) -> None:
     audit = AuditStore(engine)
     await new_change(audit)
-    await audit.decide(**vote("Alice"), required_approvals=3)
-    cancelled = await audit.decide(**vote("Bob", "cancel"), required_approvals=3)
+    await audit.decide(**vote("Alice"), settles=at_least(3))
+    cancelled = await audit.decide(**vote("Bob", "cancel"), settles=at_least(3))
     assert cancelled.resolved and cancelled.resolution is not None
     assert cancelled.resolution.choice == "cancel"
 

@@ -11,16 +11,21 @@ def _texts(blocks: list[dict]) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    ("raw", "escaped"),
+    ("raw", "keep", "escaped"),
     [
-        ("a < b && c > d", "a &lt; b &amp;&amp; c &gt; d"),
-        ("Approved by <@U2> at 12:00", "Approved by <@U2> at 12:00"),
-        ("<#C1|netlab> and <!here>", "<#C1|netlab> and <!here>"),
-        ("<script>", "&lt;script&gt;"),
+        ("a < b && c > d", (), "a &lt; b &amp;&amp; c &gt; d"),
+        ("Approved by <@U2> at 12:00", ("<@U2>",), "Approved by <@U2> at 12:00"),
+        ("<#C1|netlab> and <!here>", ("<#C1|netlab>",), "<#C1|netlab> and &lt;!here&gt;"),
+        ("<script>", (), "&lt;script&gt;"),
+        # mentions nobody placed on purpose (a person's or an LLM's text) notify nobody
+        ("hi <!channel> <!here> <@U9>", (), "hi &lt;!channel&gt; &lt;!here&gt; &lt;@U9&gt;"),
+        ("by <@U2>: ping <@U9>", ("<@U2>",), "by <@U2>: ping &lt;@U9&gt;"),
     ],
 )
-def test_escape_keeps_slack_mentions(raw: str, escaped: str) -> None:
-    assert escape(raw) == escaped
+def test_escape_keeps_only_the_mentions_the_bot_placed(
+    raw: str, keep: tuple[str, ...], escaped: str
+) -> None:
+    assert escape(raw, keep) == escaped
 
 
 @pytest.mark.parametrize(

@@ -53,7 +53,7 @@ async def test_double_click_decides_once(tmp_path: Path, slack_api: SlackApiStan
         thread = await bot.mention("configure ospf on all routers")
         template = await bot.gate(thread, "Approve")
         first = click(template, "Approve", user="U2", name="bob")
-        second = click(template, "Approve", user="U1", name="alice")
+        second = click(template, "Approve", user="U3", name="carol")
         await asyncio.gather(bot.slack.interaction(first), bot.slack.interaction(second))
         await bot.gate(thread, "Execute")
         await bot.adapter.idle()

@@ -27,6 +27,7 @@ def test_manifest_matches_the_adapter() -> None:
         "commands",
         "files:write",
         "im:history",
+        "usergroups:read",
         "users:read",
     }
     assert manifest["features"]["app_home"]["messages_tab_enabled"] is True  # DMs to labbot

@@ -1,0 +1,123 @@
+"""Authorize before anything is recorded: the policy (pure, bot.policy) applied with the facts
+the platform and the audit give — who the person is, where they are, what the gate targets,
+who approved it so far, how many changes are open."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from adapters.chat import Decision, Request, ThreadRef
+from bot import messages
+from bot.door import DoorLimits, refuse_open, refuse_size
+from bot.people import People, gate_targets
+from bot.policy import (
+    Person,
+    Place,
+    Policy,
+    Shortfall,
+    refuse_curation,
+    refuse_decision,
+    refuse_request,
+    shortfall,
+)
+from storage.audit import AuditStore, Settles
+from storage.audit_records import ChangeSummary
+from workflow.api import Gate
+
+
+@dataclass(frozen=True)
+class Authorizer:
+    policy: Policy
+    people: People
+    audit: AuditStore
+    limits: DoorLimits
+
+    async def refuse_request(self, request: Request, now: datetime) -> str | None:
+        """Why this person may not open a change here now (nobody could approve it, or too
+        many are open), or None."""
+        place = await self.people.place(request.thread.channel)
+        reason = refuse_request(self.policy, request.actor.id, place)
+        if reason:
+            return reason
+        since = now - timedelta(seconds=self.limits.window_seconds)
+        by_user = await self.audit.open_changes(since=since, requester_id=request.actor.id)
+        in_channel = await self.audit.open_changes(since=since, channel=request.thread.channel)
+        return refuse_open(self.limits, by_user=by_user, in_channel=in_channel)
+
+    async def refuse_curation(self, request: Request) -> str | None:
+        channel = request.thread.channel
+        return refuse_curation(
+            self.policy,
+            person=await self.people.person(request.actor.id, channel),
+            place=await self.people.place(channel),
+        )
+
+    async def refuse_decision(
+        self, decision: Decision, gate: Gate, change: ChangeSummary | None
+    ) -> str | None:
+        """Why this decision is refused (feedback too long, or the policy says no), or None."""
+        if decision.feedback:
+            too_long = refuse_size(self.limits, decision.feedback)
+            if too_long:
+                return too_long
+        reason = refuse_decision(
+            self.policy,
+            person=await self.people.person(decision.actor.id, decision.thread.channel),
+            places=await self._places(decision.thread, change),
+            requester_id=change.requester_id if change else "",
+            choice=decision.choice,
+            targets=gate_targets(gate),
+        )
+        return messages.REFUSED.format(reason=reason) if reason else None
+
+    async def _places(self, thread: ThreadRef, change: ChangeSummary | None) -> list[Place]:
+        """Where the decision is made; for a rollback also where the undone change was made
+        (its rules apply too: a sandbox channel's approvers cannot undo a stricter one's)."""
+        places = [await self.people.place(thread.channel)]
+        undone = change.rollback_of if change else None
+        original = await self.audit.change_summary(undone) if undone else None
+        if original is not None:
+            same_platform = original.platform == thread.platform
+            where = original.channel
+            places.append(await self.people.place(where) if same_platform else Place(where))
+        return places
+
+    async def settles(self, decision: Decision, gate: Gate, requester_id: str) -> Settles:
+        """The policy's test of the approvals so far, with what the platform says about each
+        approver (asked before the insert; the caller's thread lock keeps the votes as they are;
+        an approver not asked about counts with no group and no power)."""
+        voters = {v.actor_id for v in await self.audit.votes(gate.interrupt_id)}
+        people = await self._persons({*voters, decision.actor.id}, decision.thread.channel)
+
+        def settled(approvers: tuple[str, ...]) -> bool:
+            return self._shortfall(gate, approvers, people, requester_id).settled
+
+        return settled
+
+    async def waiting_for(
+        self, gate: Gate, approvers: tuple[str, ...], requester_id: str, channel: str
+    ) -> str:
+        """What an unsettled gate still needs, in words."""
+        people = await self._persons(set(approvers), channel)
+        short = self._shortfall(gate, approvers, people, requester_id)
+        missing = []
+        if short.people > 0:
+            missing.append(messages.VOTE_WAITING_PEOPLE.format(count=short.people))
+        if short.devices:
+            missing.append(messages.VOTE_WAITING_OWNERS.format(devices=", ".join(short.devices)))
+        return " and ".join(missing)
+
+    async def _persons(self, ids: set[str], channel: str) -> dict[str, Person]:
+        return {i: await self.people.person(i, channel) for i in sorted(ids)}
+
+    def _shortfall(
+        self, gate: Gate, approvers: tuple[str, ...], people: dict[str, Person], requester: str
+    ) -> Shortfall:
+        return shortfall(
+            self.policy,
+            gate=gate.gate,
+            approvers=[people.get(i, Person(i)) for i in approvers],
+            requester_id=requester,
+            targets=gate_targets(gate),
+        )
