@@ -40,7 +40,12 @@ class TimedAdapter(RecordingAdapter):
 
 
 async def measure(database_url: str, decisions: int) -> list[float]:
-    settings = load_settings(database_url=database_url)
+    # every measured change stays open at its params gate: lift the per-person cap
+    settings = load_settings(
+        database_url=database_url,
+        max_open_per_user=decisions + 1,
+        max_open_per_channel=decisions + 1,
+    )
     chat = TimedAdapter()
     latencies = []
     async with open_runtime(settings, chat, gateway=two_router_lab()) as bot:

@@ -127,7 +127,7 @@ def slack_adapter(
     if http:
         if not signing_secret:
             raise ValueError("HTTP mode needs the signing secret")
-        transport = HttpTransport(host, port, ops=ops)
+        transport = HttpTransport(host, port, signing_secret=signing_secret, ops=ops)
         return SlackAdapter(client, transport, signing_secret=signing_secret)
     if not app_token:
         raise ValueError("Socket Mode needs the app-level token")

@@ -11,6 +11,8 @@ import re
 from collections.abc import Mapping
 from typing import Any, cast
 
+from slack_bolt.request.internals import parse_body
+
 from adapters.chat import Actor, Choice, Decision, Request, ThreadRef, parse_button_value
 from adapters.slack import texts
 from adapters.slack.blocks import ACTION_PREFIX
@@ -134,6 +136,18 @@ def decision_from_submission(body: Payload, actor: Actor) -> Decision:
         feedback=feedback.strip(),
         message_id=metadata["message"],
     )
+
+
+def parse_delivery(raw: str, content_type: str | None) -> dict[str, Any]:
+    """A signed request body as bolt will read it; ValueError when it is not one Slack sends
+    (bad JSON, a form without a JSON payload, anything but an object)."""
+    try:
+        body = parse_body(raw, content_type)
+    except (ValueError, TypeError) as exc:  # json.JSONDecodeError is a ValueError
+        raise ValueError(f"unreadable body ({type(exc).__name__})") from None
+    if not isinstance(body, dict):
+        raise ValueError(f"body is a JSON {type(body).__name__}, not an object")
+    return body
 
 
 def delivery_key(body: Payload) -> str | None:

@@ -10,12 +10,14 @@ import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from aiohttp import web
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_bolt.async_app import AsyncApp
+from slack_sdk.signature import SignatureVerifier
 
+from adapters.slack import inbound
 from workflow.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -52,10 +54,17 @@ class HttpTransport:
     """
 
     def __init__(
-        self, host: str, port: int, path: str = EVENTS_PATH, *, ops: OpsEndpoints | None = None
+        self,
+        host: str,
+        port: int,
+        path: str = EVENTS_PATH,
+        *,
+        signing_secret: str,
+        ops: OpsEndpoints | None = None,
     ) -> None:
         self.host, self.port, self.path = host, port, path
         self.ops = ops
+        self.verifier = SignatureVerifier(signing_secret)
         self.ready = asyncio.Event()
 
     async def serve(self, app: AsyncApp) -> None:
@@ -76,6 +85,7 @@ class HttpTransport:
 
     async def _serve(self, app: AsyncApp, bound: Future[int], stop: Future[None]) -> None:
         web_app = app.web_app(path=self.path)
+        web_app.middlewares.append(signed_first(self.path, self.verifier))
         if self.ops is None:
             web_app.router.add_get(HEALTH_PATH, _healthy)
         else:
@@ -103,6 +113,34 @@ class HttpTransport:
     @property
     def url(self) -> str:
         return f"http://{self.host}:{self.port}{self.path}"
+
+
+def signed_first(path: str, verifier: SignatureVerifier) -> Any:
+    """Slack's requests: the signature is checked on the raw bytes before anything reads them,
+    then the body must be one Slack sends; otherwise 401 or 400 and one log line, never a
+    traceback (bolt would parse first, and answer a malformed body with a 500)."""
+
+    @web.middleware
+    async def door(request: web.Request, handler: Any) -> web.StreamResponse:
+        if request.path != path or request.method != "POST":
+            return await handler(request)
+        raw = await request.read()  # aiohttp keeps it: bolt reads the same bytes
+        headers = request.headers
+        if not verifier.is_valid(
+            raw,
+            headers.get("X-Slack-Request-Timestamp", ""),
+            headers.get("X-Slack-Signature", ""),
+        ):
+            log.warning("refused a Slack request from %s: bad or stale signature", request.remote)
+            return web.Response(status=401, text="invalid signature")
+        try:
+            inbound.parse_delivery(raw.decode("utf-8"), request.content_type)
+        except (UnicodeDecodeError, ValueError) as exc:
+            log.warning("refused a signed Slack request from %s: %s", request.remote, exc)
+            return web.Response(status=400, text="malformed request")
+        return await handler(request)
+
+    return door
 
 
 async def _healthy(request: web.Request) -> web.Response:

@@ -48,6 +48,9 @@ def serve_env(
         "LABBOT_DEVICE_USERNAME": DEMO_CREDENTIALS["username"],
         "LABBOT_DEVICE_PASSWORD": DEMO_CREDENTIALS["password"],
         "LABBOT_DEVICE_SECRET": DEMO_CREDENTIALS["secret"],
+        # one requester opens up to 100 changes at once here: a load test, not a team's day
+        "LABBOT_MAX_OPEN_PER_USER": "1000",
+        "LABBOT_MAX_OPEN_PER_CHANNEL": "1000",
     }
     if inventory is not None:
         env["LABBOT_INVENTORY"] = str(inventory)
