@@ -27,6 +27,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.adapters.matrix.chat_user import ChatUser, Event
 from tests.adapters.matrix.labbot_harness import (
+    PARAMS_STEP,
+    ask,
     bot_message,
     is_gate,
     labbot,
@@ -36,7 +38,6 @@ from tests.adapters.matrix.labbot_harness import (
 )
 from tests.fakes.synapse import Synapse, running_synapse
 
-REQUEST = "!labbot configure ospf on all routers"
 WAIT_SECONDS = 120.0
 
 
@@ -74,13 +75,10 @@ async def one_change(
 ) -> None:
     """One change in `room` (its kind, its id)."""
     kind, room_id = room
-    root = await alice.say(room_id, REQUEST)
-    template = await alice.wait_for(
-        bot_message(room_id, root, bot_id, is_gate("Step 1 of 2")), within=WAIT_SECONDS
-    )
+    root, template = await ask(alice, room_id, bot_id, within=WAIT_SECONDS)
     sent_at, reaction_ts, params = await decide(alice, bob, room_id, root, bot_id, template, "✅")
     timings.add(kind, "✅ -> preview", sent_at, reaction_ts, params)
-    assert is_gate("Step 2 of 2")(params), params["content"]["body"][:200]
+    assert is_gate(PARAMS_STEP)(params), params["content"]["body"][:200]
     sent_at, reaction_ts, outcome = await decide(alice, bob, room_id, root, bot_id, params, "❌")
     timings.add(kind, "❌ -> cancelled", sent_at, reaction_ts, outcome)
 

@@ -11,8 +11,12 @@ import pytest
 from adapters.matrix.adapter import MatrixAdapter
 from adapters.matrix.e2ee import TrustMode
 from adapters.matrix.session import Credentials
+from bot.settings import load_settings
+from labsim import Lab
 from tests.adapters.matrix.chat_user import ChatUser
+from tests.adapters.matrix.labbot_harness import simulated_lab
 from tests.fakes.synapse import MatrixAccount, Synapse, running_synapse
+from workflow.ports import Inventory
 
 _names = itertools.count(1)
 
@@ -84,3 +88,10 @@ async def e2e_user(
     yield make
     for user in made:
         await user.close()
+
+
+@pytest.fixture
+async def lab(tmp_path: Path) -> AsyncIterator[tuple[Lab, Inventory]]:
+    """A simulated lab of three routers (the end-to-end tests' devices)."""
+    async with simulated_lab(load_settings(data_dir=tmp_path)) as lab_and_inventory:
+        yield lab_and_inventory

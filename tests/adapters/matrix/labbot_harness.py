@@ -21,6 +21,9 @@ from tests.fakes.synapse import MatrixAccount, Synapse
 from workflow.ports import Inventory
 
 GATE_KEY = "org.labbot.gate"
+REQUEST = "!labbot configure ospf on all routers"
+TEMPLATE_STEP = "Step 1 of 2"
+PARAMS_STEP = "Step 2 of 2"
 
 
 def labbot_settings(
@@ -100,3 +103,10 @@ async def shared_room(
         )
     )
     return room
+
+
+async def ask(asker: ChatUser, room: str, bot_id: str, within: float = 60) -> tuple[str, Event]:
+    """Ask for the change in a new thread: its root id and the template gate the bot posts."""
+    root = await asker.say(room, REQUEST)
+    gate = await asker.wait_for(bot_message(room, root, bot_id, is_gate(TEMPLATE_STEP)), within)
+    return root, gate

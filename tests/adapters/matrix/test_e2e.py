@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,30 +12,20 @@ import pytest
 from labsim import Lab
 from tests.adapters.matrix.chat_user import ChatUser, Event
 from tests.adapters.matrix.labbot_harness import (
+    PARAMS_STEP,
+    REQUEST,
+    TEMPLATE_STEP,
     body_has,
     bot_message,
     is_gate,
     labbot,
     labbot_settings,
     shared_room,
-    simulated_lab,
 )
 from tests.fakes.synapse import MatrixAccount, Synapse
 from workflow.ports import Inventory
 
 pytestmark = pytest.mark.synapse
-
-REQUEST = "!labbot configure ospf on all routers"
-TEMPLATE_STEP = "Step 1 of 2"
-PARAMS_STEP = "Step 2 of 2"
-
-
-@pytest.fixture
-async def lab(tmp_path: Path) -> AsyncIterator[tuple[Lab, Inventory]]:
-    from bot.settings import load_settings
-
-    async with simulated_lab(load_settings(data_dir=tmp_path)) as lab_and_inventory:
-        yield lab_and_inventory
 
 
 def settings_for(

@@ -5,7 +5,7 @@ in LABBOT_DATA_DIR), simulated devices over telnet."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -13,29 +13,23 @@ import pytest
 from labsim import Lab
 from tests.adapters.matrix.chat_user import ChatUser
 from tests.adapters.matrix.labbot_harness import (
+    PARAMS_STEP,
+    TEMPLATE_STEP,
+    ask,
     body_has,
     bot_message,
     is_gate,
     labbot,
     labbot_settings,
     shared_room,
-    simulated_lab,
 )
-from tests.adapters.matrix.test_e2e import PARAMS_STEP, REQUEST, TEMPLATE_STEP, decisions, edit_of
+from tests.adapters.matrix.test_e2e import decisions, edit_of
 from tests.bot.test_cli import labbot as cli
 from tests.fakes.synapse import MatrixAccount, Synapse
 from workflow.ports import Inventory
 
 pytestmark = pytest.mark.synapse
 MakeUser = Callable[[str], Awaitable[ChatUser]]
-
-
-@pytest.fixture
-async def lab(tmp_path: Path) -> AsyncIterator[tuple[Lab, Inventory]]:
-    from bot.settings import load_settings
-
-    async with simulated_lab(load_settings(data_dir=tmp_path)) as lab_and_inventory:
-        yield lab_and_inventory
 
 
 async def test_a_change_runs_from_request_to_audit_and_nothing_leaves_in_clear(
@@ -52,10 +46,7 @@ async def test_a_change_runs_from_request_to_audit_and_nothing_leaves_in_clear(
     settings = labbot_settings(synapse, bot_account, tmp_path, approvers=[bob.user_id])
     async with labbot(settings, inventory) as runtime:
         room = await shared_room(alice, bot_id, bob, encrypted=True)
-        asked = await alice.say(room, REQUEST)
-        template = await alice.wait_for(
-            bot_message(room, asked, bot_id, is_gate(TEMPLATE_STEP)), within=60
-        )
+        asked, template = await ask(alice, room, bot_id)
         await bob.react(room, template["event_id"], "✅")  # plain m.reaction, as Element sends
         params = await alice.wait_for(
             bot_message(room, asked, bot_id, is_gate(PARAMS_STEP)), within=60
@@ -92,10 +83,7 @@ async def test_after_a_restart_between_gate_and_reaction_the_bot_still_decrypts_
     settings = labbot_settings(synapse, bot_account, tmp_path)
     async with labbot(settings, inventory):
         room = await shared_room(alice, bot_id, bob, encrypted=True)
-        asked = await alice.say(room, REQUEST)
-        template = await alice.wait_for(
-            bot_message(room, asked, bot_id, is_gate(TEMPLATE_STEP)), within=60
-        )
+        asked, template = await ask(alice, room, bot_id)
         await bob.say(room, "looking at it", thread=asked)  # bob's room key reaches the bot
     async with labbot(settings, inventory) as runtime:
         # The same room key of bob's: only the stored key of the same bot device decrypts it.
@@ -119,10 +107,7 @@ async def test_someone_who_joins_after_the_gate_can_read_it_and_decide(
     settings = labbot_settings(synapse, bot_account, tmp_path)
     async with labbot(settings, inventory) as runtime:
         room = await shared_room(alice, bot_id, encrypted=True)
-        asked = await alice.say(room, REQUEST)
-        template = await alice.wait_for(
-            bot_message(room, asked, bot_id, is_gate(TEMPLATE_STEP)), within=60
-        )
+        asked, template = await ask(alice, room, bot_id)
         await alice.client.room_invite(room, carol.user_id)
         await carol.join(room)
         shown = await carol.read(room, template["event_id"], within=30)
@@ -148,10 +133,7 @@ async def test_under_verified_trust_an_unverified_device_is_refused_and_recorded
     )
     async with labbot(settings, inventory) as runtime:
         room = await shared_room(alice, bot_id, bob, encrypted=True)
-        asked = await alice.say(room, REQUEST)
-        template = await alice.wait_for(
-            bot_message(room, asked, bot_id, is_gate(TEMPLATE_STEP)), within=60
-        )
+        asked, template = await ask(alice, room, bot_id)
         await bob.send_encrypted_reaction(room, template["event_id"], "✅")
         refused = await alice.wait_for(bot_message(room, asked, bot_id, body_has("not verified")))
         await bob.react(room, template["event_id"], "✅")  # plain: no device to vouch for

@@ -4,13 +4,14 @@ trusted, and what happens when keys are missing or the store is lost."""
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
 
-from adapters.chat import Decision, Message, Request, ThreadRef
+from adapters.chat import CodeBlock, Decision, Message, Request, ThreadRef
 from adapters.matrix import e2ee
 from tests.adapters.matrix.chat_user import ChatUser, running, thread_message
 from tests.adapters.matrix.labbot_harness import shared_room
@@ -19,6 +20,14 @@ from tests.fakes.synapse import Synapse
 
 pytestmark = pytest.mark.synapse
 MakeUser = Callable[[str], Awaitable[ChatUser]]
+# A Megolm event whose room key nobody ever shared.
+LOST_KEY = {
+    "algorithm": "m.megolm.v1.aes-sha2",
+    "ciphertext": "AwgAEnACgAkLmt6qF84IK++J7UDH2Za1YVchHyprqTqsg",
+    "device_id": "ALICEDEVICE",
+    "sender_key": "IlRMeOPX2e0MurIyfWEucYBRVOEEUMrOHqn/8mLqMjA",
+    "session_id": "X3lUlvLELLYxeTx4yOVu6UDpasGEVO0Jbu+QFnm0cKQ",
+}
 
 
 async def test_an_encrypted_room_works_like_a_plain_one_and_nothing_is_sent_in_clear(
@@ -64,14 +73,7 @@ async def test_a_message_the_bot_cannot_decrypt_is_answered_once_in_its_thread(
         bot_id = adapter.bot.user_id
         room = await shared_room(alice, bot_id, encrypted=True)
         root = await alice.say(room, "hello")
-        lost = {
-            "algorithm": "m.megolm.v1.aes-sha2",
-            "ciphertext": "AwgAEnACgAkLmt6qF84IK++J7UDH2Za1YVchHyprqTqsg",
-            "device_id": alice.device_id,
-            "sender_key": "IlRMeOPX2e0MurIyfWEucYBRVOEEUMrOHqn/8mLqMjA",
-            "session_id": "X3lUlvLELLYxeTx4yOVu6UDpasGEVO0Jbu+QFnm0cKQ",
-            "m.relates_to": {"rel_type": "m.thread", "event_id": root},
-        }
+        lost = {**LOST_KEY, "m.relates_to": {"rel_type": "m.thread", "event_id": root}}
         for _ in range(2):
             await alice.send_raw(room, "m.room.encrypted", lost)
         notice = await alice.wait_for(thread_message(room, root, bot_id))
@@ -93,14 +95,7 @@ async def test_without_the_e2e_extra_an_encrypted_room_is_told_labbot_cannot_rea
         await alice.wait_for(
             lambda r, e: r == room and e.get("state_key") == bot_id and e["type"] == "m.room.member"
         )
-        ciphertext = {
-            "algorithm": "m.megolm.v1.aes-sha2",
-            "ciphertext": "AwgAEnACgAkLmt6qF84IK++J7UDH2Za1YVchHyprqTqsg",
-            "device_id": "ALICEDEVICE",
-            "sender_key": "IlRMeOPX2e0MurIyfWEucYBRVOEEUMrOHqn/8mLqMjA",
-            "session_id": "X3lUlvLELLYxeTx4yOVu6UDpasGEVO0Jbu+QFnm0cKQ",
-        }
-        await alice.send_raw(room, "m.room.encrypted", ciphertext)
+        await alice.send_raw(room, "m.room.encrypted", LOST_KEY)
         notice = await alice.wait_for(
             lambda r, e: (
                 r == room
@@ -177,3 +172,25 @@ async def test_under_verified_only_a_verified_device_is_vouched_for(
     assert isinstance(plain, Decision) and "not encrypted" in plain.untrusted_because
     assert isinstance(unverified, Decision)
     assert f"device {alice.device_id}, which is not verified" in unverified.untrusted_because
+
+
+async def test_long_output_fits_encrypted_events_and_every_part_reads(
+    make_bot: MakeBot, e2e_user: MakeUser
+) -> None:
+    alice = await e2e_user("alice")
+    adapter = make_bot()
+    async with running(adapter, Recorder(adapter)):
+        bot_id = adapter.bot.user_id
+        room = await shared_room(alice, bot_id, encrypted=True)
+        root = await alice.say(room, "hello")
+        # Characters HTML escaping grows, and some outside ASCII: the worst case for the size.
+        output = "\n".join(f"line {n:05d} <&> ü " + "x" * 50 for n in range(1500))
+        thread = ThreadRef("matrix", room, root)
+        await adapter.post(thread, Message("big", blocks=(CodeBlock(output, "text"),)))
+        await alice.wait_for(lambda r, e: "line 01499" in e["content"].get("body", ""))
+    parts = [e for e in alice.in_thread(room, root) if e["sender"] == bot_id]
+    wire = [e for e in alice.raw_events(room) if e["sender"] == bot_id and "state_key" not in e]
+    assert len(parts) >= 6
+    assert all(len(json.dumps(e).encode()) < 65_536 for e in wire)
+    shown = "".join(p["content"]["formatted_body"] for p in parts)
+    assert all(f"line {n:05d} &lt;&amp;&gt; ü " in shown for n in (0, 777, 1499))
