@@ -74,7 +74,8 @@ def run(argv: Sequence[str], *, stdin: str | None = None, what: str) -> str:
     except (OSError, subprocess.TimeoutExpired) as err:
         raise FrrLabError(f"{what}: {err}") from err
     if done.returncode != 0:
-        raise FrrLabError(f"{what}: {summary(done.stderr) or f'exit status {done.returncode}'}")
+        reason = summary(done.stderr) or summary(done.stdout) or f"exit status {done.returncode}"
+        raise FrrLabError(f"{what}: {reason}")
     return done.stdout
 
 

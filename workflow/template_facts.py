@@ -128,6 +128,7 @@ _EXAMPLE_NAMES = {
     "arista_eos": ("Ethernet1", "Ethernet2", "Loopback0"),
     "juniper_junos": ("ge-0/0/0", "ge-0/0/1", "lo0"),
     "huawei_vrp": ("GigabitEthernet0/0/0", "GigabitEthernet0/0/1", "LoopBack0"),
+    "frr": ("eth0", "eth1", "lo"),
 }
 
 

@@ -27,6 +27,7 @@ from workflow.template_facts import TemplateFacts
 
 MAX_STRING = 1024
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+UNNUMBERED_INTERFACES = frozenset({"lo"})  # Linux's (and so FRR's) loopback
 _INTERFACE = re.compile(r"[A-Za-z][A-Za-z0-9._:/-]{0,63}")
 _RESERVED = {"range", "dict", "namespace", "loop", "self", "true", "false", "none"}
 _TRUE = {"true", "yes", "on", "1"}
@@ -143,7 +144,8 @@ def _asn(value: Any) -> int:
 
 def _interface(value: Any) -> str:
     text = _string(value).strip()
-    if not _INTERFACE.fullmatch(text) or not any(ch.isdigit() for ch in text):
+    numbered = any(ch.isdigit() for ch in text) or text in UNNUMBERED_INTERFACES
+    if not _INTERFACE.fullmatch(text) or not numbered:
         raise _Invalid(f"{text!r} is not an interface name (e.g. GigabitEthernet0/1, ge-0/0/0)")
     return text
 

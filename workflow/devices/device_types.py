@@ -42,6 +42,7 @@ CISCO_NODE_TYPES = frozenset({"dynamips", "iou"})
 # Substrings of template name / image / symbol (lower case) -> vendor family. First match wins,
 # so the more specific names come first ("nxosv" before "iosv").
 KEYWORD_FAMILIES: Sequence[tuple[str, str]] = (
+    ("frrouting", "frr"),
     ("frr", "frr"),
     ("nxos", "cisco_nxos"),
     ("nx-os", "cisco_nxos"),

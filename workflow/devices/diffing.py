@@ -29,7 +29,11 @@ HIER_PLATFORMS: dict[str, Platform] = {
     "hp_procurve": Platform.HP_PROCURVE,
     "fortinet": Platform.FORTINET_FORTIOS,
     "ruckus_fastiron": Platform.RUCKUS_FASTIRON,
+    "frr": Platform.CISCO_IOS,  # vtysh is IOS-like; its `exit` lines are dropped before parsing
 }
+# Families whose running config closes every section with `exit`, which hier_config would read
+# as repeated top-level lines.
+EXIT_LINE_FAMILIES = frozenset({"frr"})
 
 
 def hier_platform(platform: str) -> Platform:
@@ -52,6 +56,8 @@ def _banners_on_lines(text: str) -> str:
 
 
 def _parse(platform: str, text: str) -> HConfig:
+    if platform_family(platform) in EXIT_LINE_FAMILIES:
+        text = "\n".join(_without_mode_lines(text.splitlines()))
     return get_hconfig(hier_platform(platform), _banners_on_lines(text))
 
 
@@ -95,12 +101,15 @@ def missing_lines(running: str, lines: Sequence[str], platform: str = "") -> lis
 def literal_config(lines: Sequence[str]) -> HConfig:
     """Parse by indentation only (any vendor), without comments and mode changes: they repeat,
     and hier_config refuses duplicate siblings."""
-    kept = (
+    return get_hconfig(Platform.GENERIC, _banners_on_lines("\n".join(_without_mode_lines(lines))))
+
+
+def _without_mode_lines(lines: Sequence[str]) -> list[str]:
+    return [
         line
         for line in lines
         if line.strip() not in MODE_LINES and not line.lstrip().startswith("!")
-    )
-    return get_hconfig(Platform.GENERIC, _banners_on_lines("\n".join(kept)))
+    ]
 
 
 def _present(config: HConfig, line: ShownLine) -> bool:

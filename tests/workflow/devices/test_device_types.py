@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from workflow.devices.device_types import NodeInfo, resolve_device_type
+from workflow.devices.device_types import NodeInfo, netmiko_type, resolve_device_type
 from workflow.model import UnusableNode
 
-RULES = {"R*": "cisco_ios_telnet", "SW*": "arista_eos_telnet", "BAD*": "cisco_typo"}
+RULES = {
+    "R*": "cisco_ios_telnet",
+    "SW*": "arista_eos_telnet",
+    "BAD*": "cisco_typo",
+    "frr-*": "frr_telnet",
+}
 
 
 @pytest.mark.parametrize(
@@ -36,6 +41,11 @@ RULES = {"R*": "cisco_ios_telnet", "SW*": "arista_eos_telnet", "BAD*": "cisco_ty
         (NodeInfo("f", node_type="qemu", image="vEOS-lab-4.28.vmdk"), "arista_eos_telnet"),
         (NodeInfo("g", node_type="qemu", template="Cisco NX-OSv 9000"), "cisco_nxos_telnet"),
         (NodeInfo("h", node_type="qemu", template="Juniper vSRX"), "juniper_junos_telnet"),
+        # FRRouting: a labbot platform netmiko drives as IOS
+        (NodeInfo("frr-7", node_type="docker"), "frr_telnet"),
+        (NodeInfo("i", node_type="qemu", template="FRR 8.2.2"), "frr_telnet"),
+        (NodeInfo("j", node_type="docker", image="frrouting/frr:v8.4.0"), "frr_telnet"),
+        (NodeInfo("k", tags=("device_type:frr",)), "frr"),
     ],
 )
 def test_device_type_is_resolved(node: NodeInfo, expected: str) -> None:
@@ -67,3 +77,13 @@ def test_unknown_node_reason_suggests_a_rule_for_it() -> None:
     resolved = resolve_device_type(NodeInfo("lab-host", node_type="qemu"), {})
     assert isinstance(resolved, UnusableNode)
     assert "lab-host=cisco_ios_telnet" in resolved.reason
+
+
+@pytest.mark.parametrize(
+    ("platform", "driver"),
+    [("frr", "cisco_ios"), ("frr_telnet", "cisco_ios_telnet"), ("arista_eos", "arista_eos")],
+)
+def test_netmiko_drives_each_platform_with_its_own_or_a_like_driver(
+    platform: str, driver: str
+) -> None:
+    assert netmiko_type(platform) == driver

@@ -104,3 +104,56 @@ def test_a_pushed_one_line_banner_is_found_in_the_running_config() -> None:
     running = "hostname R1\nbanner motd ^C\nlab-only\n^C\n"
     assert missing_lines(running, ["banner motd ^lab-only^"]) == []
     assert missing_lines("hostname R1\n", ["banner motd ^lab-only^"]) != []
+
+
+FRR_BEFORE = """Building configuration...
+
+Current configuration:
+!
+frr version 8.4.4
+frr defaults traditional
+hostname R1
+!
+interface eth0
+ description to R2
+ ip address 10.0.12.1/30
+exit
+!
+interface lo
+ ip address 10.255.0.1/32
+exit
+!
+end
+"""
+FRR_AFTER = FRR_BEFORE.replace(
+    "end\n",
+    """router bgp 65001
+ no bgp ebgp-requires-policy
+ neighbor 10.0.12.2 remote-as 65002
+ !
+ address-family ipv4 unicast
+  network 10.255.0.1/32
+ exit-address-family
+exit
+!
+router ospf
+ ospf router-id 10.255.0.1
+ network 10.0.12.0/30 area 0
+exit
+!
+end
+""",
+).replace(" description to R2\n", " description core link\n ip ospf hello-interval 1\n")
+
+
+def test_frr_configs_with_exit_lines_diff_and_roll_back_like_ios() -> None:
+    diff = preview_diff(FRR_BEFORE, ["router ospf", " ospf router-id 10.255.0.1", "exit"], "frr")
+    assert diff.splitlines() == ["+ router ospf", "  + ospf router-id 10.255.0.1"]
+    assert rollback_lines(FRR_BEFORE, FRR_AFTER, "frr_telnet") == [
+        "no router bgp 65001",
+        "no router ospf",
+        "interface eth0",
+        "  no ip ospf hello-interval 1",
+        "  description to R2",
+        "  exit",
+    ]
