@@ -1,0 +1,136 @@
+"""Changes asked in chat, pushed to real FRR routers through their consoles: OSPF and eBGP
+converge, a line FRR refuses fails only its router with FRR's own words, rollback restores
+each router's running configuration exactly."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+
+from bot.demo import demo_settings
+from bot.settings import load_settings
+from bot.wiring import Runtime, open_runtime
+from frrlab import FrrLab, generated_topology
+from tests.bot.chat import THREAD, RecordingAdapter, ask, click
+from workflow.devices.static import StaticInventory
+
+pytestmark = [pytest.mark.frr, pytest.mark.usefixtures("frr_host")]
+
+CONVERGE_SECONDS = 30.0
+
+
+@asynccontextmanager
+async def bot_on(lab: FrrLab, tmp_path: Path, chat: RecordingAdapter) -> AsyncIterator[Runtime]:
+    settings = demo_settings(load_settings(data_dir=tmp_path))
+    inventory = StaticInventory(lab.write_inventory(tmp_path / "hosts.yaml"))
+    async with open_runtime(settings, chat, inventory=inventory) as runtime:
+        yield runtime
+
+
+async def change(bot: Runtime, chat: RecordingAdapter, text: str, thread: object = THREAD) -> str:
+    """alice asks, bob approves the template and executes; the change id."""
+    await bot.service.handle(ask(text, "alice", thread))  # type: ignore[arg-type]
+    assert "Step 1 of 2" in chat.last_gate()[1].text, chat.texts()
+    await bot.service.handle(click(chat, "bob", thread=thread))  # type: ignore[arg-type]
+    assert "Step 2 of 2" in chat.last_gate()[1].text, chat.texts()
+    await bot.service.handle(click(chat, "bob", thread=thread))  # type: ignore[arg-type]
+    found = await bot.audit.latest_change_for_thread(thread.key)  # type: ignore[attr-defined]
+    assert found is not None
+    return str(found.change_id)
+
+
+def shown(lab: FrrLab, router: str, command: str) -> dict:
+    return dict(json.loads(lab.vtysh(router, command)))
+
+
+def full_neighbours(lab: FrrLab, router: str) -> set[str]:
+    neighbours = shown(lab, router, "show ip ospf neighbor json")["neighbors"]
+    return {
+        router_id
+        for router_id, entries in neighbours.items()
+        if any(entry["nbrState"].startswith("Full") for entry in entries)
+    }
+
+
+def routes(lab: FrrLab, router: str, protocol: str) -> set[str]:
+    return set(shown(lab, router, f"show ip route {protocol} json"))
+
+
+async def eventually(check: Callable[[], bool], seconds: float = CONVERGE_SECONDS) -> bool:
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.5)
+    return True
+
+
+def loopbacks(lab: FrrLab) -> dict[str, str]:
+    return {spec.name: f"{spec.data['loopback']}/32" for spec in lab.topology.devices}
+
+
+async def test_ospf_on_all_routers_brings_every_adjacency_full_and_every_loopback(
+    tmp_path: Path,
+) -> None:
+    chat = RecordingAdapter()
+    async with FrrLab.start() as lab, bot_on(lab, tmp_path, chat) as bot:
+        await change(bot, chat, "configure ospf on all routers hello-interval 1")
+        expected = {"R1": {"10.255.0.2"}, "R2": {"10.255.0.1", "10.255.0.3"}, "R3": {"10.255.0.2"}}
+        assert await eventually(
+            lambda: all(full_neighbours(lab, r) == n for r, n in expected.items())
+        )
+        every = set(loopbacks(lab).values())
+        for router, own in loopbacks(lab).items():
+            assert await eventually(lambda r=router, o=own: every - {o} <= routes(lab, r, "ospf"))
+    assert any("pushed: ✓ 3 ✗ 0 of 3" in text for text in chat.texts()), chat.texts()
+
+
+async def test_ebgp_between_two_routers_establishes_and_exchanges_loopbacks(
+    tmp_path: Path,
+) -> None:
+    chat = RecordingAdapter()
+    async with FrrLab.start(generated_topology(2)) as lab, bot_on(lab, tmp_path, chat) as bot:
+        await change(bot, chat, "configure bgp on all routers")
+        summary = shown(lab, "R1", "show bgp ipv4 unicast summary json")
+        assert await eventually(lambda: "10.255.0.2/32" in routes(lab, "R1", "bgp"))
+        assert await eventually(lambda: "10.255.0.1/32" in routes(lab, "R2", "bgp"))
+        summary = shown(lab, "R1", "show bgp ipv4 unicast summary json")
+    assert summary["peers"]["10.0.0.2"]["state"] == "Established"
+    assert summary["peers"]["10.0.0.2"]["remoteAs"] == 65002
+    assert any("pushed: ✓ 2 ✗ 0 of 2" in text for text in chat.texts()), chat.texts()
+
+
+async def test_a_line_frr_refuses_fails_that_router_with_frr_s_words_others_finish(
+    tmp_path: Path,
+) -> None:
+    chat = RecordingAdapter()
+    async with FrrLab.start() as lab, bot_on(lab, tmp_path, chat) as bot:
+        lab.vtysh("R2", "configure terminal", "router bgp 65099")  # R2 already runs BGP
+        await change(bot, chat, "configure bgp on all routers")
+        r1 = lab.vtysh("R1", "show running-config")
+        r3 = lab.vtysh("R3", "show running-config")
+    said = "\n".join(chat.texts() + [b.text for m in chat.messages() for b in m.blocks])
+    assert "pushed: ✓ 2 ✗ 1 of 3" in said or "✓ 2 ✗ 1 of 3" in said, said
+    assert "BGP is already running; AS is 65099" in said
+    assert "router bgp 65001" in r1 and "router bgp 65003" in r3
+
+
+async def test_rollback_returns_every_router_to_its_running_configuration(
+    tmp_path: Path,
+) -> None:
+    chat = RecordingAdapter()
+    async with FrrLab.start() as lab, bot_on(lab, tmp_path, chat) as bot:
+        before = {r: lab.vtysh(r, "show running-config") for r in lab.routers}
+        change_id = await change(bot, chat, "configure ospf on all routers hello-interval 1")
+        changed = {r: lab.vtysh(r, "show running-config") for r in lab.routers}
+        undo = THREAD.__class__(THREAD.platform, THREAD.channel, "t2")
+        await change(bot, chat, f"rollback {change_id}", undo)
+        after = {r: lab.vtysh(r, "show running-config") for r in lab.routers}
+    assert all("router ospf" in text for text in changed.values())
+    assert after == before
