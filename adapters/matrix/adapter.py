@@ -147,6 +147,8 @@ class MatrixAdapter:
             response = await self._sync(timeout=self.sync_timeout_ms, since=token)
             await self._accept_invites(response)
             await self._crypto.maintain()
+            for room_id, late in self._crypto.decrypted_since():  # their keys came at last
+                await self._note_event(room_id, late, handler)
             await self._dispatch(response, handler)
             token = response.next_batch
 

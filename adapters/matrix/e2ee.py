@@ -9,7 +9,8 @@
   Either way labbot encrypts to every device in the room: trust decides whose decisions count.
 - Every room key labbot creates is kept from its first message (`room_keys.json`), so someone who
   joins later gets the keys of what labbot said before (rooms whose history members may read).
-- An event labbot cannot decrypt is answered once per key session, and the key is requested.
+- An event labbot cannot decrypt is answered once per key session and the key is requested; if
+  the key arrives later, the event is decrypted then and handled as if it had just come.
 """
 
 from __future__ import annotations
@@ -19,14 +20,14 @@ import contextlib
 import json
 import logging
 import os
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from aiohttp import ClientError
-from nio import AsyncClient, AsyncClientConfig, LocalProtocolError, MegolmEvent
+from nio import AsyncClient, AsyncClientConfig, EncryptionError, LocalProtocolError, MegolmEvent
 from nio.crypto import ENCRYPTION_ENABLED, OlmDevice
 from nio.event_builders import ToDeviceMessage
 
@@ -37,6 +38,7 @@ log = logging.getLogger(__name__)
 E2EE_AVAILABLE: bool = ENCRYPTION_ENABLED  # False without the `labbot[e2e]` extra
 TrustMode = Literal["tofu", "verified"]
 ROOM_KEYS_FILE = "room_keys.json"
+UNDECRYPTED_KEPT = 100  # events waiting for their room key, oldest dropped first
 ROOM_KEYS_KEPT = 20  # newest room keys per room shared with someone who joins later
 DEVICES_PER_JOINER = 20  # devices of one person who joined that get those keys
 SHARED_HISTORY = ("shared", "world_readable")  # rooms whose members may read earlier messages
@@ -98,6 +100,7 @@ class Encryption:
     )
     _joiners: set[tuple[str, str]] = field(default_factory=set)  # (room, user) to give keys
     _noticed: set[str] = field(default_factory=set)  # key sessions told about
+    _undecrypted: OrderedDict[str, MegolmEvent] = field(default_factory=OrderedDict)  # by id
 
     def __post_init__(self) -> None:
         self._room_keys = RoomKeys(self.store_dir / ROOM_KEYS_FILE)
@@ -244,12 +247,32 @@ class Encryption:
         """Ask for the key of an event nio could not decrypt; True the first time per session
         (the room is told once)."""
         event.room_id = room_id
+        self._undecrypted[event.event_id] = event
+        while len(self._undecrypted) > UNDECRYPTED_KEPT:
+            self._undecrypted.popitem(last=False)
         if event.session_id in self._noticed:
             return False
         self._noticed.add(event.session_id)
         with contextlib.suppress(LocalProtocolError):  # asked already
             await self.client.request_room_key(event)
         return True
+
+    def decrypted_since(self) -> list[tuple[str, Any]]:
+        """(room id, event) of kept events whose room key has arrived since, oldest first."""
+        olm = self.client.olm
+        if olm is None:
+            return []
+        ready = []
+        for event_id, event in list(self._undecrypted.items()):
+            room_id = str(event.room_id)
+            if olm.inbound_group_store.get(room_id, event.sender_key, event.session_id) is None:
+                continue
+            del self._undecrypted[event_id]
+            try:
+                ready.append((room_id, self.client.decrypt_event(event)))
+            except EncryptionError as exc:
+                log.warning("cannot decrypt %s in %s: %s", event_id, room_id, exc)
+        return ready
 
     def untrusted_because(self, room_id: str, event: Any) -> str:
         """Why a decision event cannot be taken as its sender's ("" when it can)."""

@@ -28,6 +28,7 @@ from nio import (
     SyncResponse,
 )
 from nio.api import Api
+from nio.event_builders import ToDeviceMessage
 
 from adapters.chat import EventHandler
 from adapters.matrix.adapter import MatrixAdapter
@@ -129,16 +130,20 @@ class ChatUser:
     async def send_encrypted_reaction(self, room_id: str, event_id: str, key: str) -> str:
         """A reaction as some clients send it in encrypted rooms (nio itself sends them plain)."""
         relation = {"rel_type": "m.annotation", "event_id": event_id, "key": key}
-        client = self.client
-        assert client.olm is not None, "an encrypted reaction needs an E2EE user"
-        if not client.rooms[room_id].members_synced:
-            await client.joined_members(room_id)
-        if client.should_query_keys:
-            await client.keys_query()
-        if client.olm.should_share_group_session(room_id):
-            await client.share_group_session(room_id, ignore_unverified_devices=True)
+        await self._know_room_devices(room_id)
+        assert self.client.olm is not None
+        if self.client.olm.should_share_group_session(room_id):
+            await self.client.share_group_session(room_id, ignore_unverified_devices=True)
         kind, content = self.client.encrypt(room_id, "m.reaction", {"m.relates_to": relation})
         return await self.send_raw(room_id, kind, content)
+
+    async def _know_room_devices(self, room_id: str) -> None:
+        """What nio's `room_send` makes sure of before encrypting: the members and their keys."""
+        assert self.client.olm is not None, "needs an E2EE user"
+        if not self.client.rooms[room_id].members_synced:
+            await self.client.joined_members(room_id)
+        if self.client.should_query_keys:
+            await self.client.keys_query()
 
     async def send_raw(self, room_id: str, event_type: str, content: dict[str, Any]) -> str:
         """Send exactly this event: no encryption by this client."""
@@ -148,6 +153,43 @@ class ChatUser:
         response = await self.client._send(RoomSendResponse, method, path, data, (room_id,))
         assert isinstance(response, RoomSendResponse), response
         return str(response.event_id)
+
+    async def say_withholding_key(self, room_id: str, body: str) -> tuple[str, dict[str, str]]:
+        """Say something in a fresh room key shared with nobody (a client that failed to share
+        it); returns the event id and the key, for `give_room_key` later."""
+        await self._know_room_devices(room_id)
+        olm = self.client.olm
+        assert olm is not None
+        olm.create_outbound_group_session(room_id)
+        session = olm.outbound_group_sessions[room_id]
+        session.shared = True  # it is not: nobody got the key
+        key = {
+            "algorithm": "m.megolm.v1.aes-sha2",
+            "room_id": room_id,
+            "session_id": session.id,
+            "session_key": session.session_key,  # index 0: before the message below
+        }
+        kind, content = self.client.encrypt(
+            room_id, "m.room.message", {"msgtype": "m.text", "body": body}
+        )
+        event_id = await self.send_raw(room_id, kind, content)
+        self.client.invalidate_outbound_session(room_id)
+        return event_id, key
+
+    async def give_room_key(self, key: dict[str, str], user_id: str) -> None:
+        """Send a room key to every device of `user_id` (Olm-encrypted, as clients share keys)."""
+        olm = self.client.olm
+        assert olm is not None, "needs an E2EE user"
+        devices = list(olm.device_store.active_user_devices(user_id))
+        missing = [d.id for d in devices if olm.session_store.get(d.curve25519) is None]
+        if missing:
+            await self.client.keys_claim({user_id: missing})
+        for device in devices:
+            session = olm.session_store.get(device.curve25519)
+            encrypted = olm._olm_encrypt(session, device, "m.room_key", key)
+            await self.client.to_device(
+                ToDeviceMessage("m.room.encrypted", user_id, device.id, encrypted)
+            )
 
     async def read(self, room_id: str, event_id: str, within: float = WAIT_SECONDS) -> Event:
         """An event as this user's client shows it: decrypted, waiting for its key if need be."""

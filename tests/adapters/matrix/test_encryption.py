@@ -84,6 +84,27 @@ async def test_a_message_the_bot_cannot_decrypt_is_answered_once_in_its_thread(
     assert len(answers) == 1
 
 
+async def test_a_message_whose_key_comes_late_is_handled_when_the_key_comes(
+    make_bot: MakeBot, e2e_user: MakeUser
+) -> None:
+    alice = await e2e_user("alice")
+    adapter = make_bot()
+    recorder = Recorder(adapter)
+    async with running(adapter, recorder):
+        bot_id = adapter.bot.user_id
+        room = await shared_room(alice, bot_id, encrypted=True)
+        asked, key = await alice.say_withholding_key(room, "!labbot gate after all")
+        notice = await alice.wait_for(
+            lambda r, e: r == room and "could not decrypt" in e["content"].get("body", "")
+        )
+        assert not recorder.events
+        await alice.give_room_key(key, bot_id)
+        request = await recorder.next_event()
+    assert notice["sender"] == bot_id
+    assert isinstance(request, Request) and request.text == "gate after all"
+    assert request.thread == ThreadRef("matrix", room, asked)
+
+
 async def test_without_the_e2e_extra_an_encrypted_room_is_told_labbot_cannot_read_it(
     make_bot: MakeBot, alice: ChatUser, monkeypatch: pytest.MonkeyPatch
 ) -> None:
