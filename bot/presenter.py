@@ -93,7 +93,12 @@ def present_gate(
 def _template_sections(
     change_id: str, payload: Mapping[str, Any]
 ) -> tuple[str, list[tuple[str, str, str]]]:
-    targets = ", ".join(payload.get("targets", [])) or "no device"
+    chosen = payload.get("chosen") or {}
+    targets = ", ".join(
+        f"{name} ({chosen[name]})" if name in chosen else name
+        for name in payload.get("targets", [])
+    )
+    targets = targets or "no device"
     text = (
         f"*Step 1 of 2 — template* for change {change_id}: {payload.get('description', '')}\n"
         f"Template `{payload.get('name', 'custom')}` ({payload.get('source', '')}) for {targets}."

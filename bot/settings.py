@@ -100,6 +100,7 @@ class Settings(BaseSettings):
         4000, ge=100, le=100_000, validation_alias="LABBOT_MAX_REQUEST_CHARS"
     )
     gate_ttl_seconds: float = Field(86400.0, gt=0, validation_alias="LABBOT_GATE_TTL_SECONDS")
+    max_targets: int = Field(50, ge=1, validation_alias="LABBOT_MAX_TARGETS")
     deny_extra: Annotated[list[str], NoDecode] = Field(
         default_factory=list, validation_alias="LABBOT_DENY_EXTRA"
     )

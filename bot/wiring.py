@@ -177,6 +177,7 @@ async def open_runtime(
             max_attempts=settings.plan_attempts,
             saved_templates=templates,
             trial=SimTrial(),
+            max_targets=settings.max_targets,
         )
         scrub = scrubber_from(settings)
         audit = AuditStore(saver.engine, scrub=scrub)

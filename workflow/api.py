@@ -104,9 +104,11 @@ class ChangeWorkflow:
         saved_templates: SavedTemplates | None = None,
         trial: ConfigTrial | None = None,
         trial_timeout_seconds: float = 5.0,
+        max_targets: int = 50,
     ) -> None:
         """`saved_templates`: the team's library, so gates say when a newer version exists.
-        `trial`: tests each template on a simulated copy of a target before its gate."""
+        `trial`: tests each template on a simulated copy of a target before its gate.
+        `max_targets`: a request selecting more devices is refused (LABBOT_MAX_TARGETS)."""
         nodes = Nodes(
             planner=planner,
             gateway=gateway,
@@ -117,6 +119,7 @@ class ChangeWorkflow:
             saved=saved_templates,
             trial=trial,
             trial_timeout=trial_timeout_seconds,
+            max_targets=max_targets,
         )
         self._graph = build_graph(nodes, checkpointer)
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()

@@ -57,9 +57,12 @@ def usable_devices(topology: Topology) -> list[str]:
 
 def expand_targets(patterns: Sequence[str], topology: Topology) -> list[str]:
     """Device names and globs (`R*`, `*`, or `all`) to names: a glob stands for the usable
-    devices it matches; a name, or a glob matching none, is kept as given, so that
-    `target_errors` names it."""
-    usable = usable_devices(topology)
+    devices of the request's selection it matches; a name, or a glob matching none, is kept as
+    given, so that `target_errors` names it. No pattern: the request's selection."""
+    selection = topology.get("selection")
+    usable = [n for n in usable_devices(topology) if selection is None or n in selection]
+    if not patterns:
+        return usable
     names: list[str] = []
     for pattern in patterns:
         glob = "*" if pattern.casefold() == "all" else pattern
@@ -98,7 +101,7 @@ def refuse_unsafe_facts(topology: Topology) -> Topology:
                 "rename it in the lab"
             )
             devices[name] = refused
-    return Topology(devices=devices, links=topology["links"], unusable=topology["unusable"])
+    return Topology(**{**topology, "devices": devices})
 
 
 def target_errors(proposal: TemplateProposal, topology: Topology) -> list[str]:
@@ -107,9 +110,14 @@ def target_errors(proposal: TemplateProposal, topology: Topology) -> list[str]:
         return ["the proposal names no target devices; name them (e.g. R1, R2)"]
     errors = []
     usable = usable_devices(topology)
+    selection = topology.get("selection")
     for name in proposal["targets"]:
         facts = topology["devices"].get(name)
-        if facts is None or "error" in facts:
+        if selection is not None and name not in selection:
+            errors.append(
+                f"device {name} was not asked for; the request selects: {', '.join(selection)}"
+            )
+        elif facts is None or "error" in facts:
             why = facts.get("error", "") if facts is not None else "not in the lab"
             errors.append(f"device {name} cannot be targeted ({why}); usable: {', '.join(usable)}")
         elif facts["family"] not in proposal["templates"]:

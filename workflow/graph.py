@@ -3,9 +3,9 @@ params gate → push → report.
 
 ```
 gather ─► propose_template ─► check_template ─► template_gate ─► propose_params ─► check_params
-              ▲    (errors, ≤ max_attempts)│          │ modify         ▲   (errors)       │
-              └────────────────────────────┘          └────────────────┤◄─────────────────┘
-                                                                       │ modify
+  ▲           ▲    (errors, ≤ max_attempts)│          │              ▲   (errors)       │
+  │           └────────────────────────────┘          │              │◄─────────────────┘
+  └──────────── modify (the devices may change) ──────┘              │ modify
                                            push ◄── params_gate ◄──────┘
                                             │
                                           report ─► END       (cancel / expiry / failure ─► END)
@@ -26,15 +26,15 @@ from workflow.state import ChangeState
 def build_graph(nodes: Nodes, checkpointer: BaseCheckpointSaver) -> CompiledStateGraph:
     """The compiled graph; every routing decision is a `Command(goto=...)` from a node."""
     graph = StateGraph(ChangeState)
-    graph.add_node("gather", nodes.gather, destinations=("propose_template",))
+    graph.add_node("gather", nodes.gather, destinations=("propose_template",))  # Modify: again
     graph.add_node("propose_template", nodes.propose_template, destinations=("check_template",))
     graph.add_node(
         "check_template", nodes.check_template, destinations=("propose_template", "template_gate")
     )
     graph.add_node(
         "template_gate",
-        ReviewGate("template", "propose_params", "propose_template", nodes.clock),
-        destinations=("propose_params", "propose_template", "template_gate"),
+        ReviewGate("template", "propose_params", "gather", nodes.clock),
+        destinations=("propose_params", "gather", "template_gate"),
     )
     graph.add_node("propose_params", nodes.propose_params, destinations=("check_params",))
     graph.add_node(

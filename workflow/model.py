@@ -31,6 +31,8 @@ class Device:
     username: str | None = None
     password: str | None = field(default=None, repr=False)
     secret: str | None = field(default=None, repr=False)
+    kind: str = ""  # router, switch, firewall: from the inventory ("" = tell by family)
+    kind_reason: str = ""  # where `kind` comes from, shown when "all routers" selects it
 
     @property
     def family(self) -> str:
@@ -82,6 +84,7 @@ class Topology(TypedDict):
     devices: dict[str, DeviceFacts]
     links: list[dict[str, str]]  # {"a_device","a_interface","b_device","b_interface"}
     unusable: list[dict[str, str]]  # {"name","reason"}
+    selection: NotRequired[dict[str, str]]  # the request's devices -> why each was chosen
 
 
 # --- standard tool response (seed 000) -----------------------------------------------------------

@@ -18,6 +18,7 @@ from workflow.errors import LabbotError, PlanningError
 from workflow.gates import Clock, open_gate, params_payload, template_payload
 from workflow.hashing import content_sha256
 from workflow.model import (
+    Device,
     ParamsProposal,
     PlanRequest,
     PushProgress,
@@ -30,6 +31,15 @@ from workflow.ports import ConfigTrial, DeviceGateway, Planner, SavedTemplates
 from workflow.reuse import newer_note, newer_versions, template_tests
 from workflow.safety import DenyList
 from workflow.state import ChangeState, finish
+from workflow.targets import (
+    Selection,
+    TargetError,
+    device_kinds,
+    neighbours,
+    select_targets,
+    target_words,
+    unread_devices,
+)
 
 ROLLBACK_TEMPLATE = "{% for line in lines %}{{ line }}\n{% endfor %}"
 
@@ -45,32 +55,55 @@ class Nodes:
     saved: SavedTemplates | None = None  # the team's library, for "a newer version exists"
     trial: ConfigTrial | None = None  # the template test on a simulated device
     trial_timeout: float = 5.0
+    max_targets: int = 50  # more devices than this need an explicit confirmation
 
     async def gather(self, state: ChangeState) -> Command[str]:
-        """The lab's devices and read-only facts; for a rollback, the lines that undo a change."""
+        """The devices the request selects (fail closed) and their read-only facts, nobody
+        else's; for a rollback, the lines that undo a change and the devices they touch."""
         try:
             devices, links, unusable = await self.gateway.devices()
-            facts = await self.gateway.facts([d.name for d in devices])
             rollback = None
             if state["rollback_of"]:
                 rollback = await self.gateway.rollback_plan(state["rollback_of"])
+            selection = self._selection(state, devices, rollback)
+            facts = await self.gateway.facts(selection.names)
+        except TargetError as err:
+            return finish("failed", f"which devices? {err}; nothing was read or pushed")
         except LabbotError as err:
             return finish("failed", f"could not read the lab: {err}")
         topology = refuse_unsafe_facts(
             Topology(
-                devices=facts,
+                devices={**unread_devices(devices, facts), **facts},
                 links=[asdict(link) for link in links],
                 unusable=[asdict(node) for node in unusable],
+                selection=selection.reasons,
             )
         )
         if not usable_devices(topology):
-            unread = [(n, f["error"]) for n, f in topology["devices"].items() if "error" in f]
+            unread = [(n, f["error"]) for n, f in facts.items() if "error" in f]
             listed = [(u["name"], u["reason"]) for u in topology["unusable"]] + unread
             reasons = "; ".join(f"{name}: {reason}" for name, reason in listed)
             return finish("failed", f"no usable device in the lab ({reasons or 'none found'})")
         if rollback is not None and not any(rollback.values()):
             return finish("failed", f"change {state['rollback_of']} left nothing to roll back")
-        return Command(update={"topology": topology, "rollback": rollback}, goto="propose_template")
+        update = {"topology": topology, "rollback": rollback, "attempt": 0}
+        return Command(update=update, goto="propose_template")
+
+    def _selection(
+        self, state: ChangeState, devices: list[Device], rollback: dict[str, list[str]] | None
+    ) -> Selection:
+        if rollback is not None:
+            changed = f"changed by {state['rollback_of']}"
+            return Selection({name: changed for name, lines in rollback.items() if lines})
+        words = target_words(state["feedback"] or "") or target_words(state["text"])
+        selection = select_targets(words, device_kinds(devices))
+        if len(selection.reasons) > self.max_targets:
+            raise TargetError(
+                f"the request selects {len(selection.reasons)} devices, more than "
+                f"LABBOT_MAX_TARGETS={self.max_targets}; name fewer devices, or raise "
+                "LABBOT_MAX_TARGETS"
+            )
+        return selection
 
     async def propose_template(self, state: ChangeState) -> Command[str]:
         try:
@@ -96,7 +129,10 @@ class Nodes:
         check = check_template(template, _topology(state), self.deny_list)
         if check.errors:
             return self._retry_or_end(state, "template", check.errors, blocked=check.blocked)
-        notes: dict[str, Any] = {"newer_versions": await newer_versions(self.saved, template)}
+        notes: dict[str, Any] = {
+            "newer_versions": await newer_versions(self.saved, template),
+            "chosen": chosen_because(template["targets"], _topology(state)),
+        }
         if self.trial is not None and state["rollback"] is None:
             notes["template_test"] = await template_tests(
                 self.trial, template, check.examples, _topology(state), self.trial_timeout
@@ -119,13 +155,17 @@ class Nodes:
                     device_params={d: {"lines": lines} for d, lines in state["rollback"].items()}
                 )
             else:
+                state = {**state, "topology": await self._with_neighbours(state, template)}
                 previous = state["device_params"]
                 request = self._request(state, {"device_params": previous} if previous else None)
                 proposal = await self.planner.propose_params(request, template)
         except PlanningError as err:
             return finish("failed", f"the planner could not propose parameters: {err}")
+        except LabbotError as err:
+            return finish("failed", f"could not read the lab: {err}")
         return Command(
             update={
+                "topology": state["topology"],
                 "device_params": proposal["device_params"],
                 "attempt": state["attempt"] + 1,
                 "tokens": add_tokens(state["tokens"], "params", proposal.get("tokens")),
@@ -186,6 +226,23 @@ class Nodes:
         message = f"{push_summary(result)}\n{note}" if note else push_summary(result)
         return finish("done" if result["success"] else "failed", message, result)
 
+    async def _with_neighbours(self, state: ChangeState, template: TemplateProposal) -> Topology:
+        """The topology with the facts of the targets' link neighbours read, when the template
+        derives from them (BGP peers, `facts.neighbors` addresses); else as it is."""
+        topology = _topology(state)
+        sources = " ".join(template["templates"].values())
+        derives = " ".join(part["derive"] for part in template.get("parts", []))
+        if "neighbors" not in sources and "bgp" not in derives:
+            return topology
+        unread = set(neighbours(template["targets"], topology["links"]))
+        unread = {n for n in unread if "error" in topology["devices"].get(n, {"error": ""})}
+        if not unread:
+            return topology
+        facts = await self.gateway.facts(sorted(unread))
+        return refuse_unsafe_facts(
+            Topology(**{**topology, "devices": {**topology["devices"], **facts}})
+        )
+
     def _blocked_now(self, state: ChangeState) -> list[str]:
         """The deny-list re-checked at push time (it may be stricter than at preview)."""
         topology = _topology(state)
@@ -236,6 +293,12 @@ def rollback_template(plan: dict[str, list[str]], topology: Topology) -> Templat
         targets=sorted(name for name, lines in plan.items() if lines),
         source="rollback",
     )
+
+
+def chosen_because(targets: list[str], topology: Topology) -> dict[str, str]:
+    """Each target with why the request chose it ("named", "matches R*", "router (…)")."""
+    selection = topology.get("selection") or {}
+    return {name: selection.get(name, "named by the planner") for name in targets}
 
 
 def add_tokens(

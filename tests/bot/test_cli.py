@@ -38,7 +38,8 @@ def test_scripted_demo_configures_ospf_and_audit_names_the_approver(tmp_path: Pa
     script.write_text(DEMO_SCRIPT)
     demo = labbot("demo", "--script", str(script), "--data-dir", "data", cwd=tmp_path)
     assert demo.returncode == 0, demo.stderr
-    assert "pushed: ✓ 4 ✗ 0 of 4" in demo.stdout
+    assert "pushed: ✓ 3 ✗ 0 of 3" in demo.stdout  # "all routers": R1-R3, not the switch SW1
+    assert "SW1 (" not in demo.stdout and "R1 (router (" in demo.stdout
     assert "✅ Approved by bob" in demo.stdout
     db = {"LABBOT_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'data' / 'demo.db'}"}
     audit = labbot("audit", "--format", "json", "--user", "bob", cwd=tmp_path, env=db)

@@ -282,7 +282,7 @@ async def test_a_rollback_is_its_own_change_through_both_gates(
 async def test_a_request_the_library_does_not_understand_fails_with_its_help(
     saver: SQLAlchemySaver, lab: RecordingGateway
 ) -> None:
-    finished = await start(workflow(saver, lab), text="make the lab faster please")
+    finished = await start(workflow(saver, lab), text="make the lab faster please on R1")
     assert isinstance(finished, Finished) and finished.status == "failed"
     assert finished.message.startswith("the planner could not propose a template:")
     assert "apply" in finished.message  # the library's usage help reaches the user

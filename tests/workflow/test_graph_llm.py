@@ -307,7 +307,7 @@ async def test_lab_facts_holding_a_line_break_never_reach_a_device(
     lab.links.append(Link("R2", "GigabitEthernet0/1", "R3", "GigabitEthernet0/0\nreload"))
     named = {**FACTS_TEMPLATE, "targets": ["R1", "R2", "R3"]}
     llm.script(structured(named))
-    finished = await start(workflow(saver, llm, lab, max_attempts=1))
+    finished = await start(workflow(saver, llm, lab, max_attempts=1), "OSPF on R1, R2 and R3")
     assert isinstance(finished, Finished) and finished.status == "failed"
     assert "device R3 cannot be targeted (its lab facts cannot be used" in finished.message
     assert "facts.interfaces" not in finished.message  # R3's own interfaces are fine...

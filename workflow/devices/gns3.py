@@ -17,6 +17,7 @@ import httpx
 from workflow.devices.device_types import NodeInfo, resolve_device_type
 from workflow.errors import InventoryError
 from workflow.model import Device, Link, UnusableNode
+from workflow.targets import infer_kind
 
 UNSPECIFIED_HOSTS = frozenset({"", "0.0.0.0", "::", "0:0:0:0:0:0:0:0"})
 IMAGE_PROPERTIES = ("image", "hda_disk_image", "path", "platform", "image_name")
@@ -203,6 +204,8 @@ def nodes_to_devices(
             unusable.append(UnusableNode(node["name"], "GNS3 allocated no console port"))
         else:
             host = node.get("console_host") or ""
+            looks = f"{node.get('node_type') or ''} {node.get('symbol') or ''}".strip()
+            kind, why = infer_kind(symbol=looks)
             devices.append(
                 Device(
                     name=node["name"],
@@ -210,6 +213,8 @@ def nodes_to_devices(
                     host=server_host if host in UNSPECIFIED_HOSTS else host,
                     port=int(node["console"]),
                     node_id=node.get("node_id", ""),
+                    kind=kind,
+                    kind_reason=why if kind else "",
                 )
             )
     return devices, unusable

@@ -30,6 +30,7 @@ from nornir_netmiko.connections.netmiko import napalm_to_netmiko_map
 from workflow.devices.device_types import TAG_PREFIX, NodeInfo, resolve_device_type
 from workflow.errors import InventoryError
 from workflow.model import Device, Link, UnusableNode
+from workflow.targets import infer_kind
 
 LINK_KEYS = ("interface", "peer", "peer_interface")
 
@@ -89,6 +90,8 @@ class StaticInventory:
         port = host.port or (23 if platform.endswith("_telnet") else 22)
         options = host.get_connection_parameters("netmiko")
         secret = (options.extras or {}).get("secret")
+        declared = str(host.data.get("kind") or host.data.get("role") or "")
+        kind, why = infer_kind(declared, tuple(group.name for group in host.groups))
         return Device(
             name=name,
             platform=platform,
@@ -97,6 +100,8 @@ class StaticInventory:
             username=host.username or None,
             password=host.password or None,
             secret=str(secret) if secret else None,
+            kind=kind,
+            kind_reason=why if kind else "",
         )
 
     def _links(self, name: str, host: Host) -> list[tuple[str, str, str, str]]:

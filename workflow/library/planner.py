@@ -4,13 +4,14 @@ Understood requests (case does not matter):
   apply <template> to <all|R1,R2|R1 R2|R*> [key=value ...]
   configure OSPF area 0 on all routers          (keywords pick the template, "area 0" a param)
   set ntp server 10.0.0.1 on R1 R2
-Devices come after the last "to"/"on"/"for"; none named means every device. Reviewer feedback
-on Modify ("area=1", "use process 10", "apply bgp") is applied on top. Uses no tokens.
+Devices come after the last "to"/"on"/"for" and are chosen before planning (workflow/targets.py,
+fail closed); a device chosen by a glob or a kind that the template does not fit is left out,
+saying why. Reviewer feedback on Modify ("area=1", "use process 10", "apply bgp") is applied on
+top. Uses no tokens.
 """
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import re
 from collections.abc import Mapping
@@ -26,24 +27,20 @@ from workflow.model import (
     PlanRequest,
     TemplateProposal,
     TokenUsage,
-    Topology,
 )
+from workflow.targets import target_words, topology_selection
 from workflow.validation import validate_params
 
 _KEY_VALUE = re.compile(r"""(?<![\w-])([A-Za-z_][\w-]*)=("[^"]*"|'[^']*'|\S+)""")
 # `apply ospf`, `apply lab_ospf@2`, `apply interface_address + ospf + banner` (combined, in order)
 _APPLY = re.compile(r"^\s*apply\s+([\w-]+(?:@\d+)?(?:\s*\+\s*[\w-]+(?:@\d+)?)*)", re.IGNORECASE)
-_TARGET_WORD = re.compile(r"\b(?:to|on|for)\s+(?!.*\b(?:to|on|for)\s)(.*)$", re.IGNORECASE)
-_DEVICE_LIKE = re.compile(r"^[A-Za-z][\w-]*\d+$")
 _STOP_WORDS = {"on", "to", "for", "all", "and", "the", "every", "with", "in", "of", "a", "lab"}
-_FILLER = {"router", "routers", "device", "devices", "switch", "switches", "node", "nodes"}
 NO_TOKENS = TokenUsage(input_tokens=0, output_tokens=0, total_tokens=0)
 
 
 @dataclass(frozen=True)
 class ParsedRequest:
     template: LibraryTemplate | None  # None when the text names no template
-    selectors: tuple[str, ...]  # device names or globs; empty means every device
     overrides: dict[str, Any]
 
 
@@ -95,8 +92,8 @@ def _coerce(template: LibraryTemplate, key: str, value: str) -> Any:
 def parse_request(
     text: str, catalog: Catalog, template: LibraryTemplate | None = None, *, keep: bool = False
 ) -> ParsedRequest:
-    """Template, device selectors and key=value / phrase overrides of `text`. `template` is the
-    fallback when the text names none, or the template to use whatever the text says (`keep`)."""
+    """Template and key=value / phrase overrides of `text`. `template` is the fallback when
+    the text names none, or the template to use whatever the text says (`keep`)."""
     pairs = {key.replace("-", "_"): _unquote(value) for key, value in _KEY_VALUE.findall(text)}
     rest = _KEY_VALUE.sub(" ", text)
     if not (keep and template):
@@ -108,31 +105,7 @@ def parse_request(
             overrides[key] = _coerce(template, key, value)
     elif pairs:
         raise PlanningError(f"Parameters were given but no template. {usage(catalog)}")
-    target = _TARGET_WORD.search(_APPLY.sub(" ", rest))
-    tokens = re.split(r"[\s,;]+", target.group(1)) if target else []
-    ignored = _STOP_WORDS | _FILLER
-    selectors = tuple(t for t in tokens if t and t.casefold().strip(".") not in ignored)
-    return ParsedRequest(template, selectors, overrides)
-
-
-def select_devices(selectors: tuple[str, ...], topology: Topology) -> list[str]:
-    """Devices named or matched by globs; unknown device-like names are an error, not ignored."""
-    names = sorted(topology["devices"])
-    by_fold = {name.casefold(): name for name in names}
-    chosen: list[str] = []
-    for token in selectors:
-        if any(ch in token for ch in "*?["):
-            matched = [n for n in names if fnmatch.fnmatch(n.casefold(), token.casefold())]
-            if not matched:
-                raise PlanningError(
-                    f"No device matches {token!r}. Lab devices: {', '.join(names)}."
-                )
-            chosen.extend(matched)
-        elif token.casefold() in by_fold:
-            chosen.append(by_fold[token.casefold()])
-        elif _DEVICE_LIKE.match(token):
-            raise PlanningError(f"There is no device {token!r}. Lab devices: {', '.join(names)}.")
-    return list(dict.fromkeys(chosen)) if chosen else names
+    return ParsedRequest(template, overrides)
 
 
 def usage(catalog: Catalog) -> str:
@@ -167,9 +140,7 @@ class LibraryPlanner:
         feedback = parse_request(request.feedback, self._catalog, parsed.template, keep=keep)
         switched = feedback.template != parsed.template  # "apply bgp": the old params do not fit
         return ParsedRequest(
-            feedback.template,
-            feedback.selectors or parsed.selectors,
-            {**({} if switched else parsed.overrides), **feedback.overrides},
+            feedback.template, {**({} if switched else parsed.overrides), **feedback.overrides}
         )
 
     async def propose_template(self, request: PlanRequest) -> TemplateProposal:
@@ -180,14 +151,17 @@ class LibraryPlanner:
             )
         template = parsed.template
         targets, excluded = [], []
-        for name in select_devices(parsed.selectors, request.topology):
+        asked = request.feedback if target_words(request.feedback or "") else request.text
+        selection = topology_selection(asked or request.text, request.topology)
+        for name in selection:
             facts = request.topology["devices"][name]
-            errors = [] if parsed.selectors else _device_params(template, facts, request, parsed)[1]
+            named = selection.get(name) == "named"
+            errors = [] if named else _device_params(template, facts, request, parsed)[1]
             if facts.get("error"):
                 excluded.append(f"{name} (facts unavailable: {facts.get('error')})")
             elif facts["family"] not in template.templates:
                 excluded.append(f"{name} (no {facts['family']} variant)")
-            elif errors:  # "all devices": skip those the lab's facts do not fit (no addresses)
+            elif errors:  # "all routers", "R*": skip those the lab's facts do not fit
                 excluded.append(f"{name} ({errors[0]})")
             else:
                 targets.append(name)

@@ -40,7 +40,14 @@ async def test_hosts_groups_links_and_unusable(tmp_path: Path) -> None:
     devices, links, unusable = await StaticInventory(tmp_path / "hosts.yaml").load()
     assert devices == [
         Device("R1", "cisco_ios_telnet", "127.0.0.1", 2001, password="from-the-file"),
-        Device("R2", "cisco_ios", "127.0.0.1", 2002),  # platform inherited from its group
+        Device(  # platform inherited from its group, its kind from the group's name
+            "R2",
+            "cisco_ios",
+            "127.0.0.1",
+            2002,
+            kind="router",
+            kind_reason="inventory group routers",
+        ),
         Device("SW1", "arista_eos", "10.0.0.9", 22),  # napalm name mapped, SSH default port
     ]
     assert links == [Link("R1", "GigabitEthernet0/0", "R2", "GigabitEthernet0/0")]

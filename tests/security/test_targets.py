@@ -1,0 +1,113 @@
+"""Targets fail closed: every hostile or careless device spelling is refused naming the word and
+the lab's devices, nothing is read or pushed; words mean what they say ("all routers" is not
+SW1); a change to one device reads only that device; the target parser takes linear time."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from adapters.chat import Request
+from tests.bot.chat import RecordingAdapter, person
+from tests.security.replay import attacked_bot, attacked_lab, configs, reads, thread
+from tests.security.tally import attempt
+from workflow.targets import TargetError, select_targets, target_words
+
+SPELLINGS = [
+    "apply ospf to ../R1",
+    "apply ospf to R1.lab",
+    "apply ospf to core-router",
+    "apply ospf to R1\nreload",
+    "apply ospf to R1\nR2",
+    "apply ospf to R1;reload",
+    "apply ospf to R1 R9",
+    "apply ospf to R1,../R2",
+    "apply ospf to X*",
+    "apply ospf to Ｒ1",  # fullwidth R
+    "apply ospf to R1\u200b",  # zero-width space
+    "apply ospf to %2e%2e/R1",
+    "apply ospf to R1/../R2",
+    "apply ospf to ' OR 1=1 --",
+    "apply ospf to R1 or everything",
+    "apply ospf to firewalls",
+    "apply ospf to",
+    "configure ospf area 0",
+    "apply ospf",
+    "apply ospf to R1\tR2",
+    "apply ospf to \x1b[2JR1",
+]
+
+
+@pytest.mark.parametrize("text", SPELLINGS, ids=[repr(t)[:40] for t in SPELLINGS])
+async def test_an_unknown_or_unparsable_device_is_refused_and_nothing_is_read(
+    tmp_path: Path, text: str
+) -> None:
+    chat = RecordingAdapter()
+    async with attacked_lab() as lab, attacked_bot(tmp_path, lab, chat) as bot:
+        before, seen = configs(lab), reads(lab)
+        await bot.service.handle(Request(thread("t"), person("mallory"), text))
+        refused = not any(m.buttons for m in chat.messages()) and configs(lab) == before
+        attempt("targets: unknown or unparsable", refused and reads(lab) == seen)
+        assert refused, chat.texts()
+        assert reads(lab) == seen  # no device was even read
+        said = "\n".join(chat.texts())
+        assert "which devices?" in said and "R1, R2, SW1" in said, said
+
+
+async def test_all_routers_means_routers_and_the_gate_says_why(tmp_path: Path) -> None:
+    chat = RecordingAdapter()
+    async with attacked_lab() as lab, attacked_bot(tmp_path, lab, chat) as bot:
+        await bot.service.handle(Request(thread("t"), person("alice"), "ospf on all routers"))
+        gate = chat.last_gate()[1].text
+        attempt("targets: words mean what they say", "SW1" not in gate)
+        assert "R1 (router (kind in the inventory))" in gate
+        assert "R2 (router (kind in the inventory))" in gate and "SW1" not in gate
+
+
+async def test_a_change_to_one_device_reads_only_that_device(tmp_path: Path) -> None:
+    chat = RecordingAdapter()
+    async with attacked_lab(routers=3) as lab, attacked_bot(tmp_path, lab, chat) as bot:
+        await bot.service.handle(Request(thread("t"), person("alice"), "apply ospf to R2"))
+        assert "R2 (named)" in chat.last_gate()[1].text
+        seen = reads(lab)
+        attempt("targets: reads only the targets", seen["R1"] == seen["R3"] == seen["SW1"] == 0)
+        assert seen["R2"] > 0 and seen["R1"] == seen["R3"] == seen["SW1"] == 0, seen
+
+
+async def test_more_devices_than_max_targets_are_refused(tmp_path: Path) -> None:
+    chat = RecordingAdapter()
+    async with (
+        attacked_lab(routers=3) as lab,
+        attacked_bot(tmp_path, lab, chat, max_targets=2) as bot,
+    ):
+        seen = reads(lab)
+        await bot.service.handle(Request(thread("t"), person("alice"), "apply ospf to R*"))
+        said = "\n".join(chat.texts())
+        refused = "more than LABBOT_MAX_TARGETS=2" in said and reads(lab) == seen
+        attempt("targets: more than max targets", refused)
+        assert refused, said
+
+
+def test_the_target_parser_takes_linear_time() -> None:
+    """The old pattern looked ahead to the end of the text from every "to": quadratic."""
+    kinds = {"R1": ("router", "")}
+    timings = []
+    for size in (20_000, 40_000):
+        text = "apply ospf " + "to " * size + "R1"
+        started = time.perf_counter()
+        assert select_targets(target_words(text), kinds).names == ["R1"]
+        timings.append(time.perf_counter() - started)
+    attempt("targets: long request (1 MB-class)", timings[1] < 1.0)
+    assert timings[1] < 1.0  # was minutes with the quadratic look-ahead
+
+
+def test_a_glob_must_match_and_a_name_must_exist() -> None:
+    kinds = {"R1": ("router", ""), "R2": ("router", ""), "SW1": ("switch", "")}
+    assert select_targets(["R*"], kinds).names == ["R1", "R2"]
+    assert select_targets(["all", "switches"], kinds).names == ["SW1"]
+    assert select_targets(["all"], kinds).names == ["R1", "R2", "SW1"]
+    for words in (["R3"], ["Z*"], [], ["R1.lab"]):
+        with pytest.raises(TargetError, match="R1, R2, SW1"):
+            select_targets(words, kinds)

@@ -1,0 +1,188 @@
+"""Which devices a request is for: read from its words, fail closed, with the reason per device.
+
+Devices come after the last "to", "on" or "for" of the request (`apply ospf to R1,R2 area=0`,
+`configure OSPF area 0 on all routers`); key=value pairs, or a phrase starting with "in",
+"with", "using", "via", "where" or "at" (`on R1,R2 in area 3`), may follow them. Each word of
+the list is:
+
+- a device name (any case): that device ("named");
+- a glob (`R*`, `SW?`): the devices it matches, at least one ("matches R*");
+- a kind word (`routers`, `switches`, `firewalls`): the devices of that kind, from the
+  inventory's data (`kind:`/`role:`), its groups, the GNS3 node type or symbol, else the
+  vendor family (`router (role in the inventory)`);
+- `all`/`every`/`devices`/`*` alone: every device;
+- a filler word (and, the, of, …).
+
+Anything else — `../R1`, `R1.lab`, `core-router`, a line break — is an error naming the word and
+the known devices, never "every device". A request naming no device is an error too.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from workflow.errors import PlanningError
+from workflow.model import Device, DeviceFacts, Topology
+
+KIND_WORDS = {
+    "router": "router",
+    "routers": "router",
+    "switch": "switch",
+    "switches": "switch",
+    "firewall": "firewall",
+    "firewalls": "firewall",
+}
+_EVERY = {"all", "every", "each", "devices", "device", "nodes", "node", "*"}
+_FILLER = {"and", "the", "of", "a", "lab", "our", "my", "both"}
+_LIST_END = {"in", "with", "using", "via", "where", "at"}  # "on R1,R2 in area 3": R1, R2
+_TARGET_WORD = re.compile(r"\b(?:to|on|for)\s", re.IGNORECASE)
+_KEY_VALUE = re.compile(r"""(?<![\w-])[A-Za-z_][\w-]*=("[^"]*"|'[^']*'|\S+)""")
+_SEPARATORS = re.compile(r"[ ,;]+")
+
+
+_FAMILY_KINDS = {
+    "cisco_ios": "router",
+    "cisco_xe": "router",
+    "cisco_xr": "router",
+    "juniper_junos": "router",
+    "huawei_vrp": "router",
+    "frr": "router",
+    "arista_eos": "switch",
+    "cisco_nxos": "switch",
+}
+
+
+class TargetError(PlanningError):
+    """The request's devices cannot be told exactly (unknown name, nothing matched, none named)."""
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The chosen devices in name order, each with why it was chosen."""
+
+    reasons: dict[str, str]
+
+    @property
+    def names(self) -> list[str]:
+        return sorted(self.reasons)
+
+
+def target_words(text: str) -> list[str]:
+    """The words after the last "to"/"on"/"for" (key=value pairs left out); [] when none.
+    One pass over the text, so a long request costs linear time."""
+    last = None
+    for last in _TARGET_WORD.finditer(text):  # noqa: B007 - the last match is wanted
+        pass
+    if last is None:
+        return []
+    tail = _KEY_VALUE.sub(" ", text[last.end() :]).strip().strip(",;")
+    words = []
+    for word in _SEPARATORS.split(tail):
+        if word.casefold() in _LIST_END:
+            break
+        if word:
+            words.append(word)
+    return words
+
+
+def select_targets(words: list[str], kinds: Mapping[str, tuple[str, str]]) -> Selection:
+    """`kinds`: every known device -> (kind, why that kind). Raises TargetError naming the
+    first word that is not a device, a glob matching one, a kind or a filler word."""
+    known = ", ".join(sorted(kinds)) or "none"
+    if not words:
+        raise TargetError(
+            "name the devices: `on R1,R2`, `on R*`, `on all routers` or `on all` "
+            f"(lab devices: {known})"
+        )
+    by_fold = {name.casefold(): name for name in kinds}
+    chosen: dict[str, str] = {}
+    wanted_kinds = [KIND_WORDS[w.casefold()] for w in words if w.casefold() in KIND_WORDS]
+    for word in words:
+        fold = word.casefold()
+        if fold in by_fold:
+            chosen.setdefault(by_fold[fold], "named")
+        elif any(mark in word for mark in "*?[") and word != "*":
+            matched = [n for n in kinds if fnmatch.fnmatchcase(n.casefold(), fold)]
+            if not matched:
+                raise TargetError(f"no device matches {word!r} (lab devices: {known})")
+            for name in matched:
+                chosen.setdefault(name, f"matches {word}")
+        elif fold in _EVERY and not wanted_kinds:
+            for name in kinds:
+                chosen.setdefault(name, f"{fold}: every device")
+        elif fold not in KIND_WORDS and fold not in _EVERY and fold not in _FILLER:
+            raise TargetError(f"there is no device {word!r} (lab devices: {known})")
+    for kind in dict.fromkeys(wanted_kinds):
+        of_kind = {n: f"{kind} ({why})" for n, (k, why) in kinds.items() if k == kind}
+        if not of_kind:
+            raise TargetError(f"the lab has no {kind} (lab devices: {known})")
+        for name, why in of_kind.items():
+            chosen.setdefault(name, why)
+    return Selection(reasons=dict(sorted(chosen.items())))
+
+
+def infer_kind(
+    declared: str = "", groups: tuple[str, ...] = (), symbol: str = "", family: str = ""
+) -> tuple[str, str]:
+    """A device's kind and why: the inventory's `kind:`/`role:` when it is a kind word, a group
+    named after a kind, the GNS3 node type or symbol, else what its vendor family usually is."""
+    if declared.casefold() in KIND_WORDS:
+        return KIND_WORDS[declared.casefold()], "kind in the inventory"
+    for group in groups:
+        if group.casefold() in KIND_WORDS:
+            return KIND_WORDS[group.casefold()], f"inventory group {group}"
+    for word in ("firewall", "switch", "router"):
+        if word in symbol.casefold():
+            return word, f"GNS3 symbol or node type {symbol}"
+    if family in _FAMILY_KINDS:
+        return _FAMILY_KINDS[family], f"{family} devices are usually {_FAMILY_KINDS[family]}s"
+    return "", "kind unknown"
+
+
+def device_kinds(devices: list[Device]) -> dict[str, tuple[str, str]]:
+    """Every device -> (kind, why): the inventory's kind, else its family's usual kind."""
+    return {
+        d.name: (d.kind, d.kind_reason) if d.kind else infer_kind(family=d.family) for d in devices
+    }
+
+
+def unread_devices(
+    devices: list[Device], read: Mapping[str, DeviceFacts]
+) -> dict[str, DeviceFacts]:
+    """The devices the request did not select, listed but never read (so never offered)."""
+    return {
+        d.name: DeviceFacts(
+            name=d.name,
+            platform=d.platform,
+            family=d.family,
+            interfaces=[],
+            running_config="",
+            error="not read: the request does not select it",
+        )
+        for d in devices
+        if d.name not in read
+    }
+
+
+def neighbours(names: list[str], links: list[dict[str, str]]) -> list[str]:
+    """The devices at the other end of the links of `names`, themselves left out."""
+    chosen = set(names)
+    found = {
+        link[f"{far}_device"]
+        for link in links
+        for near, far in (("a", "b"), ("b", "a"))
+        if link[f"{near}_device"] in chosen
+    }
+    return sorted(found - chosen)
+
+
+def topology_selection(text: str, topology: Topology) -> dict[str, str]:
+    """The devices chosen for `text`: the selection gathered with the topology, else the
+    request's words read against the topology's devices (kinds by vendor family)."""
+    if "selection" in topology:
+        return topology["selection"]
+    kinds = {name: infer_kind(family=f["family"]) for name, f in topology["devices"].items()}
+    return select_targets(target_words(text), kinds).reasons
