@@ -13,8 +13,9 @@ the list is:
 - `all`/`every`/`devices`/`*` alone: every device;
 - a filler word (and, the, of, …).
 
-Anything else — `../R1`, `R1.lab`, `core-router`, a line break — is an error naming the word and
-the known devices, never "every device". A request naming no device is an error too.
+A plain word after the list (`on all routers hello-interval 1`) ends it. Anything else —
+`../R1`, `R1.lab`, `core-router`, `R9`, a line break — is an error naming the word and the known
+devices, never "every device". A request naming no device is an error too.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ _LIST_END = {"in", "with", "using", "via", "where", "at"}  # "on R1,R2 in area 3
 _TARGET_WORD = re.compile(r"\b(?:to|on|for)\s", re.IGNORECASE)
 _KEY_VALUE = re.compile(r"""(?<![\w-])[A-Za-z_][\w-]*=("[^"]*"|'[^']*'|\S+)""")
 _SEPARATORS = re.compile(r"[ ,;]+")
+_PLAIN_WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
 
 
 _FAMILY_KINDS = {
@@ -99,6 +101,7 @@ def select_targets(words: list[str], kinds: Mapping[str, tuple[str, str]]) -> Se
         )
     by_fold = {name.casefold(): name for name in kinds}
     chosen: dict[str, str] = {}
+    words = _device_part(words, by_fold)
     wanted_kinds = [KIND_WORDS[w.casefold()] for w in words if w.casefold() in KIND_WORDS]
     for word in words:
         fold = word.casefold()
@@ -122,6 +125,19 @@ def select_targets(words: list[str], kinds: Mapping[str, tuple[str, str]]) -> Se
         for name, why in of_kind.items():
             chosen.setdefault(name, why)
     return Selection(reasons=dict(sorted(chosen.items())))
+
+
+def _device_part(words: list[str], by_fold: Mapping[str, str]) -> list[str]:
+    """The words up to the first plain word (letters and hyphens, no digit: `hello-interval`)
+    that follows a selector: "on all routers hello-interval 1" is about all routers. A word
+    shaped like a name (`R9`, `R1.lab`, `../R1`), or one right after "and", stays in."""
+    for index, word in enumerate(words):
+        fold = word.casefold()
+        known = fold in by_fold or fold in KIND_WORDS or fold in _EVERY or fold in _FILLER
+        follows_selector = index > 0 and words[index - 1].casefold() not in _FILLER
+        if not known and follows_selector and _PLAIN_WORD.fullmatch(word):
+            return words[:index]
+    return words
 
 
 def infer_kind(
