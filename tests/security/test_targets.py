@@ -21,7 +21,6 @@ SPELLINGS = [
     "apply ospf to core-router",
     "apply ospf to R1\nreload",
     "apply ospf to R1\nR2",
-    "apply ospf to R1;reload",
     "apply ospf to R1 R9",
     "apply ospf to R1,../R2",
     "apply ospf to X*",
@@ -30,7 +29,6 @@ SPELLINGS = [
     "apply ospf to %2e%2e/R1",
     "apply ospf to R1/../R2",
     "apply ospf to ' OR 1=1 --",
-    "apply ospf to R1 or everything",
     "apply ospf to firewalls",
     "apply ospf to",
     "configure ospf area 0",
@@ -54,6 +52,17 @@ async def test_an_unknown_or_unparsable_device_is_refused_and_nothing_is_read(
         assert reads(lab) == seen  # no device was even read
         said = "\n".join(chat.texts())
         assert "which devices?" in said and "R1, R2, SW1" in said, said
+
+
+NARROWED = ["apply ospf to R1;reload", "apply ospf to R1 or everything", "apply ospf to R1 hm SW1"]
+
+
+@pytest.mark.parametrize("text", NARROWED)
+def test_a_plain_word_after_the_devices_ends_the_list_never_widens_it(text: str) -> None:
+    kinds = {"R1": ("router", ""), "R2": ("router", ""), "SW1": ("switch", "")}
+    names = select_targets(target_words(text), kinds).names
+    attempt("targets: trailing words (narrowed, shown at the gate)", names == ["R1"])
+    assert names == ["R1"]
 
 
 async def test_all_routers_means_routers_and_the_gate_says_why(tmp_path: Path) -> None:
