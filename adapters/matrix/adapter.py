@@ -184,7 +184,10 @@ class MatrixAdapter:
         """`event` is nio's: decrypted where nio could, which the trust check needs to know."""
         source: Mapping[str, Any] = event.source
         if source.get("type") == "m.room.encrypted":
-            await self._undecryptable(room_id, event)
+            try:
+                await self._undecryptable(room_id, event)
+            except (MatrixSendError, ClientError, TimeoutError) as exc:
+                log.warning("cannot tell %s about an undecryptable event: %s", room_id, exc)
             return
         if source.get("type") == "m.room.member":
             self._crypto.note_member(room_id, dict(source))

@@ -101,6 +101,7 @@ class Encryption:
     _joiners: set[tuple[str, str]] = field(default_factory=set)  # (room, user) to give keys
     _noticed: set[str] = field(default_factory=set)  # key sessions told about
     _undecrypted: OrderedDict[str, MegolmEvent] = field(default_factory=OrderedDict)  # by id
+    _new_devices: list[OlmDevice] = field(default_factory=list)  # to announce (tofu)
 
     def __post_init__(self) -> None:
         self._room_keys = RoomKeys(self.store_dir / ROOM_KEYS_FILE)
@@ -125,6 +126,10 @@ class Encryption:
             await self._key_traffic()
         except (ClientError, TimeoutError, LocalProtocolError) as exc:
             log.warning("Matrix key exchange failed (%s); retrying after the next sync", exc)
+        # Announced here, never while sending: a notice is itself a send into that room.
+        announce, self._new_devices = self._new_devices, []
+        for device in announce:
+            await self._warn_new_device(device)
 
     async def _key_traffic(self) -> None:
         client = self.client
@@ -152,7 +157,7 @@ class Encryption:
                 continue
             self.client.verify_device(device)
             if device.user_id in known_users:
-                await self._warn_new_device(device)
+                self._new_devices.append(device)
 
     async def _warn_new_device(self, device: OlmDevice) -> None:
         text = texts.NEW_DEVICE.format(
@@ -161,7 +166,10 @@ class Encryption:
         log.warning(text)
         for room_id, room in list(self.client.rooms.items()):
             if room.encrypted and self.is_served(room_id) and device.user_id in room.users:
-                await self.warn(room_id, text)
+                try:
+                    await self.warn(room_id, text)
+                except Exception as exc:  # the sync loop must go on; the log has the warning
+                    log.warning("cannot warn %s about the new device: %s", room_id, exc)
 
     def _shares_served_room(self, user_id: str) -> bool:
         return any(
