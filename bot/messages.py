@@ -53,6 +53,18 @@ FINISHED_TITLE = {
     "failed": "Change {change_id} failed",
     "blocked": "Change {change_id} blocked",
 }
+# labbot stopped (SIGTERM) before a push finished: per device, and for the change and thread.
+PUSH_CUT_SHORT = {
+    "success": "pushed before labbot stopped (not verified after)",
+    "failed": "failed before labbot stopped",
+    "interrupted": "interrupted: labbot stopped during the push; check the device",
+}
+INTERRUPTED_DETAIL = "labbot stopped before the push finished"
+INTERRUPTED = (
+    "⚠️ Change {change_id}: labbot was stopped during the push and could not wait for it. "
+    "Interrupted on: {devices} — check those devices (`show running-config`); `audit "
+    "change={change_id}` shows each device's state."
+)
 UNEXPECTED = (
     "Something went wrong on my side; nothing more was done for this step. The details are in "
     "labbot's log; `status` shows where this thread stands."

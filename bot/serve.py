@@ -2,20 +2,23 @@
 
 Each platform has a factory module (`bot/serve_slack.py`, `bot/serve_matrix.py`) exposing
 `make_adapter(settings, *, http, host, port) -> ChatAdapter`; each adapter gets its own decision
-service over the shared database.
+service over the shared database. SIGTERM/SIGINT stop it as bot/shutdown.py describes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import logging
+import os
 
 from adapters.chat import ChatAdapter
 from bot import messages
 from bot.health import wait_for_database
 from bot.redact import scrub_logs
 from bot.settings import Settings
+from bot.shutdown import Drain, on_stop_signal, record_cut_short
 from bot.wiring import open_runtime, policy_from, scrubber_from
 from workflow.errors import ConfigError, LabbotError
 
@@ -53,9 +56,24 @@ async def make_adapters(
     return adapters
 
 
-async def run_adapter(settings: Settings, adapter: ChatAdapter) -> None:
+async def run_adapter(settings: Settings, adapter: ChatAdapter, stopping: asyncio.Event) -> int:
+    """Serve until `stopping` is set, then stop taking requests and let the running ones finish
+    within LABBOT_SHUTDOWN_SECONDS. Returns how many pushes had to be recorded as interrupted."""
     async with open_runtime(settings, adapter) as runtime:
-        await adapter.run(runtime.service.handle)
+        drain = Drain()
+        serving = asyncio.create_task(adapter.run(drain.wrap(runtime.service.handle)))
+        stopped = asyncio.create_task(stopping.wait())
+        await asyncio.wait({serving, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        stopped.cancel()
+        if serving.done():
+            serving.result()  # the adapter's error, if it ended on one
+            return 0
+        serving.cancel()  # closes the listener: the load balancer sends requests elsewhere
+        with contextlib.suppress(asyncio.CancelledError):
+            await serving
+        if await drain.wait(settings.shutdown_seconds):
+            return 0
+        return await record_cut_short(runtime.service.pushes, runtime.audit, adapter)
 
 
 def configure_logging(settings: Settings) -> None:
@@ -71,11 +89,18 @@ async def run_serve(settings: Settings, *, http: bool, host: str, port: int) -> 
     configure_logging(settings)
     if not policy_from(settings).has_rules:
         log.warning(messages.NO_RULES_WARNING)
+    stopping = asyncio.Event()
+    on_stop_signal(stopping)
     await wait_for_database(settings.database_url, within=settings.db_wait_seconds)
     adapters = await make_adapters(settings, http=http, host=host, port=port)
     try:
         async with asyncio.TaskGroup() as group:
-            for adapter in adapters:
-                group.create_task(run_adapter(settings, adapter))
+            runs = [group.create_task(run_adapter(settings, a, stopping)) for a in adapters]
     except* LabbotError as errors:  # one clear line (the CLI prints it), not an ExceptionGroup
         raise errors.exceptions[0] from None
+    if any(run.result() for run in runs):
+        # Push threads cannot be cancelled and would keep the process alive past its grace
+        # period; what they did so far is recorded as interrupted, so leave now.
+        logging.shutdown()
+        os._exit(0)
+    log.info("stopped")

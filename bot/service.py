@@ -24,6 +24,7 @@ from bot.door import DoorLimits, refuse_size
 from bot.metrics import Metrics, process_metrics
 from bot.people import NoDirectory, People
 from bot.policy import Policy
+from bot.shutdown import PushesInFlight
 from storage.audit import AuditStore
 from storage.audit_records import Resolution, Vote
 from storage.templates import TemplateStore
@@ -60,6 +61,7 @@ class DecisionService:
     templates: TemplateStore | None = None  # the team's template library (saves, uses)
     people: People | None = None  # facts about people and places (default: the policy alone)
     limits: DoorLimits = field(default_factory=DoorLimits)
+    pushes: PushesInFlight = field(default_factory=PushesInFlight)  # for a stop (bot/shutdown.py)
     authorizer: Authorizer = field(init=False)
     # gate interrupt id -> platform message id, for adapters whose decisions do not carry it
     _gate_message_ids: OrderedDict[str, str] = field(default_factory=OrderedDict)
@@ -310,6 +312,8 @@ class DecisionService:
             "actor_name": decision.actor.name,
             "feedback": decision.feedback,
         }
+        if pushed_lines and decision.choice == "approve":
+            self.pushes.begin(gate.change_id, thread, pushed_lines)
         try:
             step = await self.workflow.resume(
                 thread.key,
@@ -319,8 +323,10 @@ class DecisionService:
             )
         except GateError as exc:
             await self._refuse(decision.actor, thread, str(exc), gate=gate)
-            return
-        await self._present(thread, step, pushed_lines=pushed_lines)
+        else:
+            await self._present(thread, step, pushed_lines=pushed_lines)
+        finally:
+            self.pushes.end(gate.change_id)  # its results are recorded (or it never ran)
 
     async def _mark_decided(self, gate: Gate, decision: Decision, footer: str = "") -> None:
         """Replace the gate's buttons by who decided (any replica can: the gate is in storage)."""
@@ -393,6 +399,7 @@ class DecisionService:
             elif event.stage != "started" and event.done == event.total:
                 self.metrics.push_duration(time.perf_counter() - started)
             progress[event.device] = event
+            self.pushes.progress(change_id, event)
             message = presenter.present_progress(change_id, progress)
             if posted:
                 await self.adapter.update(thread, posted[0], message)

@@ -38,6 +38,7 @@ class Settings(BaseSettings):
     )
     data_dir: Path = Field(DEFAULT_DATA_DIR, validation_alias="LABBOT_DATA_DIR")
     db_wait_seconds: float = Field(30.0, ge=0, validation_alias="LABBOT_DB_WAIT_SECONDS")
+    shutdown_seconds: float = Field(20.0, ge=0, validation_alias="LABBOT_SHUTDOWN_SECONDS")
 
     # Slack
     slack_bot_token: SecretStr | None = Field(None, validation_alias="SLACK_BOT_TOKEN")

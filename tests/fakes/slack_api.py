@@ -82,6 +82,7 @@ class SlackApiStandIn:
     socket_acks: list[Json] = field(default_factory=list)
     responses: list[Json] = field(default_factory=list)  # posted to response_url
     port: int = 0
+    host: str = "127.0.0.1"  # containers reach it on the Docker bridge's gateway address
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _runner: web.AppRunner | None = None
     _socket: web.WebSocketResponse | None = None
@@ -97,7 +98,7 @@ class SlackApiStandIn:
         app.router.add_post("/respond/{token}", self._respond)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, self.host, 0)
         await site.start()
         self.port = int(self._runner.addresses[0][1])
         return self
@@ -110,12 +111,12 @@ class SlackApiStandIn:
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/api/"
+        return f"http://{self.host}:{self.port}/api/"
 
     @property
     def response_url(self) -> str:
         """What Slack puts in `response_url` of a slash command or interaction."""
-        return f"http://127.0.0.1:{self.port}/respond/{next(self._ids)}"
+        return f"http://{self.host}:{self.port}/respond/{next(self._ids)}"
 
     # --- what tests read ----------------------------------------------------------------------
 

@@ -1,0 +1,125 @@
+"""Stopping `labbot serve` (SIGTERM from `docker stop` or Kubernetes, SIGINT): stop taking
+requests, let what is running finish within LABBOT_SHUTDOWN_SECONDS, and record every push that
+could not finish as interrupted, device by device — never a silently half-done push.
+
+Pending gates need nothing: they live in the database and any replica (or this one, restarted)
+decides them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from dataclasses import dataclass, field
+
+from adapters.chat import ChatAdapter, ChatEvent, EventHandler, Message, ThreadRef
+from bot import messages
+from storage.audit import AuditStore
+from workflow.hashing import lines_sha256
+from workflow.model import PushProgress
+
+log = logging.getLogger(__name__)
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+# What a device's last progress stage means for the audit when its push is cut short.
+STATUS_AT_STOP = {"done": "success", "failed": "failed"}
+INTERRUPTED = "interrupted"
+
+
+@dataclass
+class Push:
+    """One running push: its thread, the lines per device, each device's last progress stage
+    ("waiting" before it started)."""
+
+    thread: ThreadRef
+    lines: dict[str, list[str]]
+    stages: dict[str, str]
+
+
+@dataclass
+class PushesInFlight:
+    """The pushes running now, by change id (the decision service keeps it up to date)."""
+
+    runs: dict[str, Push] = field(default_factory=dict)
+
+    def begin(self, change_id: str, thread: ThreadRef, lines: dict[str, list[str]]) -> None:
+        self.runs[change_id] = Push(thread, lines, dict.fromkeys(lines, "waiting"))
+
+    def progress(self, change_id: str, event: PushProgress) -> None:
+        if change_id in self.runs:
+            self.runs[change_id].stages[event.device] = event.stage
+
+    def end(self, change_id: str) -> None:
+        self.runs.pop(change_id, None)
+
+
+async def record_cut_short(pushes: PushesInFlight, audit: AuditStore, adapter: ChatAdapter) -> int:
+    """Record every push still running as interrupted, device by device (a device that had
+    finished keeps its result), and say so in its thread. Returns how many pushes."""
+    for change_id, push in list(pushes.runs.items()):
+        for device, stage in push.stages.items():
+            status = STATUS_AT_STOP.get(stage, INTERRUPTED)
+            await audit.record_push(
+                change_id=change_id,
+                device=device,
+                lines_sha256=lines_sha256(push.lines[device]),
+                status=status,
+                detail=messages.PUSH_CUT_SHORT[status],
+            )
+        await audit.record_change_event(
+            change_id=change_id, status=INTERRUPTED, detail=messages.INTERRUPTED_DETAIL
+        )
+        stopped = [d for d, stage in push.stages.items() if stage not in STATUS_AT_STOP]
+        text = messages.INTERRUPTED.format(change_id=change_id, devices=", ".join(stopped))
+        try:
+            await adapter.post(push.thread, Message(text, level="error"))
+        except Exception:  # the audit has it; the chat may be what is going away
+            log.exception("could not tell %s that %s was interrupted", push.thread.key, change_id)
+        log.warning("%s: push interrupted by the stop (%s)", change_id, ", ".join(stopped))
+    return len(pushes.runs)
+
+
+@dataclass
+class Drain:
+    """Counts the events being handled, so a stop can wait for them."""
+
+    active: int = 0
+    _idle: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def wrap(self, handler: EventHandler) -> EventHandler:
+        async def handle(event: ChatEvent) -> None:
+            self.active += 1
+            self._idle.clear()
+            try:
+                await handler(event)
+            finally:
+                self.active -= 1
+                if not self.active:
+                    self._idle.set()
+
+        return handle
+
+    async def wait(self, within: float) -> bool:
+        """True when nothing is being handled any more, False when `within` ran out first."""
+        if not self.active:
+            return True
+        try:
+            await asyncio.wait_for(self._idle.wait(), within)
+        except TimeoutError:
+            return False
+        return True
+
+
+def on_stop_signal(stopping: asyncio.Event) -> None:
+    """SIGTERM/SIGINT set `stopping` (labbot may be PID 1 in a container: without a handler the
+    kernel ignores SIGTERM there and `docker stop` has to kill it)."""
+    loop = asyncio.get_running_loop()
+    for number in STOP_SIGNALS:
+        loop.add_signal_handler(number, _stop, stopping, number)
+
+
+def _stop(stopping: asyncio.Event, number: int) -> None:
+    if not stopping.is_set():
+        log.info("%s: stopping; running work may finish", signal.strsignal(number))
+    stopping.set()
