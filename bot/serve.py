@@ -87,12 +87,12 @@ def configure_logging(settings: Settings) -> None:
 
 async def run_serve(settings: Settings, *, http: bool, host: str, port: int) -> None:
     configure_logging(settings)
-    if not policy_from(settings).has_rules:
-        log.warning(messages.NO_RULES_WARNING)
     stopping = asyncio.Event()
     on_stop_signal(stopping)
     await wait_for_database(settings.database_url, within=settings.db_wait_seconds)
     adapters = await make_adapters(settings, http=http, host=host, port=port)
+    if not policy_from(settings).has_rules:  # after the settings' own errors: one line first
+        log.warning(messages.NO_RULES_WARNING)
     try:
         async with asyncio.TaskGroup() as group:
             runs = [group.create_task(run_adapter(settings, a, stopping)) for a in adapters]
