@@ -1,7 +1,7 @@
-"""Token use: the template flow vs a per-device flow, for 10 and 50 routers (seed 003 target:
-the template flow uses <= 25 % of the per-device flow).
+"""Token use: the template flow vs a per-device flow, for 10 and 50 routers (the roadmap's
+target: the template flow uses <= 25 % of the per-device flow).
 
-Run from the repository root: PYTHONPATH=. .venv/bin/python bench/tokens.py [ROUTERS ...]
+    .venv/bin/python -m bench.tokens [ROUTERS ...]
 
 Both flows run the real `ChatOpenAI` client against the local OpenAI-compatible stand-in
 (tests/fakes/openai_server.py), which bills every request with one tokenizer (`count_tokens`:

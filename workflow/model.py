@@ -87,7 +87,7 @@ class Topology(TypedDict):
     selection: NotRequired[dict[str, str]]  # the request's devices -> why each was chosen
 
 
-# --- standard tool response (seed 000) -----------------------------------------------------------
+# --- the standard response format ----------------------------------------------------------------
 
 ItemStatus = Literal["success", "failed"]
 

@@ -63,15 +63,6 @@ async def template_tests(
     return tests
 
 
-def failed_tests(tests: dict[str, TemplateTest]) -> list[str]:
-    """One line per refused line of every failed test."""
-    return [
-        f"{test['device']} ({family}): {error}"
-        for family, test in sorted(tests.items())
-        for error in test["errors"]
-    ]
-
-
 async def newer_versions(
     saved: SavedTemplates | None, template: TemplateProposal
 ) -> dict[str, int]:

@@ -1,6 +1,6 @@
 """Every text the LLM reads, in one place.
 
-Prompts stay short on purpose: the template flow's token budget (seed 003: <= 25 % of writing
+Prompts stay short on purpose: the template flow's token budget (target: <= 25 % of writing
 each device's config) is spent mostly here. The template step sees device names per platform
 family only (runs of numbered names as ranges: R1..R50) and learns about `facts`, so templates
 read per-device values from the lab instead of asking for them. The parameters step asks for
