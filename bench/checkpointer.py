@@ -24,14 +24,13 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import sqlalchemy as sa
 from langgraph.checkpoint.base import BaseCheckpointSaver, empty_checkpoint
 from langgraph.checkpoint.base.id import uuid6
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from storage.checkpointer import SQLAlchemySaver
-from storage.db import make_engine, parse_url
+from tests.support.postgres import fresh_postgres_database
 
 SaverFactory = Callable[[], AbstractAsyncContextManager[BaseCheckpointSaver[Any]]]
 OPS_PER_STEP = 4
@@ -103,20 +102,6 @@ async def compare(
     return median
 
 
-@asynccontextmanager
-async def fresh_postgres(server_url: str) -> AsyncIterator[str]:
-    name = "labbot_bench_" + uuid.uuid4().hex[:8]
-    admin = make_engine(server_url).execution_options(isolation_level="AUTOCOMMIT")
-    async with admin.connect() as conn:
-        await conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield parse_url(server_url).set(database=name).render_as_string(hide_password=False)
-    finally:
-        async with admin.connect() as conn:
-            await conn.execute(sa.text(f'DROP DATABASE "{name}" WITH (FORCE)'))
-        await admin.dispose()
-
-
 def sqlite_factories(tmp: Path) -> tuple[SaverFactory, SaverFactory]:
     """Each run on a new file."""
 
@@ -139,12 +124,15 @@ def sqlite_factories(tmp: Path) -> tuple[SaverFactory, SaverFactory]:
 def postgres_factories(server_url: str) -> tuple[SaverFactory, SaverFactory]:
     @asynccontextmanager
     async def ours() -> AsyncIterator[BaseCheckpointSaver[Any]]:
-        async with fresh_postgres(server_url) as url, SQLAlchemySaver.from_url(url) as saver:
+        async with (
+            fresh_postgres_database(server_url) as url,
+            SQLAlchemySaver.from_url(url) as saver,
+        ):
             yield saver
 
     @asynccontextmanager
     async def official() -> AsyncIterator[BaseCheckpointSaver[Any]]:
-        async with fresh_postgres(server_url) as url:
+        async with fresh_postgres_database(server_url) as url:
             conninfo = url.replace("postgresql+psycopg://", "postgresql://")
             async with AsyncPostgresSaver.from_conn_string(conninfo) as saver:
                 await saver.setup()

@@ -5,7 +5,7 @@ so the figure is labbot's own cost: policy, the first-wins insert, the thread lo
 the real LangGraph graph on the real SQLAlchemy checkpointer, and presenting the next gate.
 Runs on SQLite and, when LABBOT_TEST_POSTGRES_URL is set, on PostgreSQL, side by side.
 
-    PYTHONPATH=. .venv/bin/python bench/decisions.py [--decisions 200]
+    .venv/bin/python -m bench.decisions [--decisions 200]
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from adapters.chat import Message, ThreadRef
 from bot.settings import load_settings
 from bot.wiring import open_runtime
 from tests.bot.chat import RecordingAdapter, ask, click
-from tests.storage.conftest import fresh_postgres_database
+from tests.support.postgres import fresh_postgres_database
 from tests.workflow.gateways import two_router_lab
 
 

@@ -1,7 +1,7 @@
 """Benchmark: reaction -> next thread message latency of labbot on a local Synapse, in a plain
 and in an end-to-end encrypted room side by side.
 
-    .venv/bin/python bench/matrix_latency.py [--decisions 50]
+    .venv/bin/python -m bench.matrix_latency [--decisions 50]
 
 Starts a real Synapse on 127.0.0.1 (`.ci/synapse.sh` installs it), a simulated lab of three
 routers, and labbot as `labbot serve` runs it (SQLite, library planner, labbot[e2e]). Two people
@@ -18,13 +18,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
-import sys
 import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.adapters.matrix.chat_user import ChatUser, Event
 from tests.adapters.matrix.labbot_harness import (
     PARAMS_STEP,

@@ -1,6 +1,6 @@
 """Benchmark: the same change pushed to 1, 10 and 100 simulated devices over telnet.
 
-    .venv/bin/python bench/push.py [--sizes 1 10 100] [--repeat 2]
+    .venv/bin/python -m bench.push [--sizes 1 10 100] [--repeat 2]
 
 Each size gets its own simulated lab (labsim, IOS-like routers on 127.0.0.1 telnet consoles,
 like GNS3 nodes, in a separate process) and the real gateway path: static inventory, SQLite

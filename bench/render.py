@@ -1,6 +1,8 @@
 """Render 1,000 device previews: OSPF template + validate_params + DenyList.check per device.
 
-Run from the repository root: PYTHONPATH=. .venv/bin/python bench/render.py   (goal: <= 1 s)
+Goal: <= 1 s.
+
+    .venv/bin/python -m bench.render
 """
 
 from __future__ import annotations

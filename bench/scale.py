@@ -9,7 +9,7 @@ The library planner answers (0 tokens), so the figure is labbot's own cost: the 
 policy, the first-wins insert, the thread lock, the resume on the checkpointer and the posts.
 
     export LABBOT_TEST_POSTGRES_URL=postgresql+psycopg://labbot@127.0.0.1:55432/labbot_test
-    PYTHONPATH=. .venv/bin/python bench/scale.py [--gates 200] [--in-flight 20]
+    .venv/bin/python -m bench.scale [--gates 200] [--in-flight 20]
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from pathlib import Path
 
 from labsim import demo_topology
 from tests.fakes.slack_api import SlackApiStandIn
-from tests.scale.conftest import Deployment, deployment
+from tests.scale.deployment import Deployment, deployment
 from tests.scale.harness import PEOPLE, clicks
-from tests.storage.conftest import fresh_postgres_database
+from tests.support.postgres import fresh_postgres_database
 
 MIB = 2**20
 

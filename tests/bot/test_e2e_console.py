@@ -24,7 +24,7 @@ from bot.wiring import Runtime, open_runtime
 from labsim import Lab, demo_topology
 from storage.db import make_engine
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click, person
-from tests.storage.conftest import fresh_postgres_database
+from tests.support.postgres import fresh_postgres_database
 from workflow.devices.static import StaticInventory
 
 REQUEST = "apply ospf to R1,R2"

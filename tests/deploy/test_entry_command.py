@@ -20,7 +20,7 @@ import pytest
 from tests.deploy.test_files import docker_cmd
 from tests.fakes.slack_api import BOT_TOKEN, SIGNING_SECRET, SlackApiStandIn
 from tests.scale.harness import scrape, start_replica, stop
-from tests.storage.conftest import fresh_postgres_database
+from tests.support.postgres import fresh_postgres_database
 
 ROOT = Path(__file__).resolve().parents[2]
 

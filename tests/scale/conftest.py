@@ -1,22 +1,15 @@
-"""A deployment per test: a fresh PostgreSQL database, the Slack stand-in, a simulated lab,
-and `labbot serve --http` replicas started as separate processes."""
+"""Fixtures of the scale tests: a fresh PostgreSQL database and the Slack stand-in per test
+(the deployment itself: tests.scale.deployment)."""
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.demo import DEMO_CREDENTIALS
-from labsim import Lab, LabThread, Topology
-from storage.audit import AuditStore
-from storage.db import make_engine
 from tests.fakes.slack_api import SlackApiStandIn
-from tests.scale.harness import PEOPLE, Replica, SlackSide, replicas, serve_env
-from tests.storage.conftest import fresh_postgres_database
+from tests.scale.harness import PEOPLE
+from tests.support.postgres import fresh_postgres_database
 
 
 @pytest.fixture
@@ -29,50 +22,3 @@ async def database(postgres_url: str) -> AsyncIterator[str]:
 async def slack_api() -> AsyncIterator[SlackApiStandIn]:
     async with SlackApiStandIn(users=dict(PEOPLE)) as api:
         yield api
-
-
-@contextlib.contextmanager
-def running_lab(topology: Topology) -> Iterator[Lab]:
-    """The lab on its own thread and loop, so the devices answer whatever the test awaits."""
-    with LabThread(topology, ssh=False, **DEMO_CREDENTIALS) as lab:
-        yield lab
-
-
-@dataclass
-class Deployment:
-    database_url: str
-    slack: SlackSide
-    lab: Lab
-    replicas: list[Replica]
-    env: dict[str, str]
-    workdir: Path
-
-    @contextlib.asynccontextmanager
-    async def audit(self) -> AsyncIterator[AuditStore]:
-        engine = make_engine(self.database_url)
-        try:
-            yield AuditStore(engine)
-        finally:
-            await engine.dispose()
-
-
-@contextlib.asynccontextmanager
-async def deployment(
-    tmp_path: Path,
-    database_url: str,
-    api: SlackApiStandIn,
-    topology: Topology,
-    *,
-    count: int = 2,
-    **settings: str,
-) -> AsyncIterator[Deployment]:
-    with running_lab(topology) as lab:
-        inventory = lab.write_inventory(tmp_path / "hosts.yaml", transport="telnet")
-        env = serve_env(database_url, api, inventory, **settings)
-        slack = SlackSide(api)
-        async with replicas(env, tmp_path, count) as started:
-            await slack.connect(started)
-            try:
-                yield Deployment(database_url, slack, lab, started, env, tmp_path)
-            finally:
-                await slack.close()

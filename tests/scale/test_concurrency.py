@@ -12,7 +12,7 @@ import pytest
 
 from labsim import demo_topology
 from tests.fakes.slack_api import SlackApiStandIn
-from tests.scale.conftest import Deployment, deployment
+from tests.scale.deployment import Deployment, deployment
 
 pytestmark = pytest.mark.postgres
 

@@ -14,7 +14,7 @@ from labsim import demo_topology
 from storage.db import parse_url
 from tests.fakes.openai_server import OpenAIStandIn, error, structured
 from tests.fakes.slack_api import SlackApiStandIn
-from tests.scale.conftest import deployment, running_lab
+from tests.scale.deployment import deployment, running_lab
 from tests.scale.harness import TcpProxy, metric, scrape, serve_env, start_replica
 
 pytestmark = pytest.mark.postgres

@@ -11,7 +11,7 @@ import pytest
 from labsim import demo_topology
 from storage.db import parse_url
 from tests.fakes.slack_api import SlackApiStandIn
-from tests.scale.conftest import deployment
+from tests.scale.deployment import deployment
 from tests.scale.harness import TcpProxy, clicks, metric, scrape
 
 pytestmark = pytest.mark.postgres

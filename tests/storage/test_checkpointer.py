@@ -14,7 +14,7 @@ from langgraph.types import Command, interrupt
 
 from storage.checkpointer import SQLAlchemySaver
 from storage.db import make_engine
-from tests.storage.conftest import fresh_postgres_database
+from tests.support.postgres import fresh_postgres_database
 from workflow.errors import StorageError
 
 

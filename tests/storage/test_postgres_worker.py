@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 from storage.db import make_engine
 from storage.postgres_worker import PostgresWorker, Statement
-from tests.storage.conftest import fresh_postgres_database
+from tests.support.postgres import fresh_postgres_database
 
 pytestmark = pytest.mark.postgres
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from storage.checkpointer import SQLAlchemySaver
-from tests.storage.conftest import fresh_postgres_database
+from tests.support.postgres import fresh_postgres_database
 from tests.workflow.gateways import RecordingGateway, two_router_lab
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision
 from workflow.checks import preview_devices

@@ -1,16 +1,13 @@
-"""The Slack Web API stand-in and a running adapter for the Slack adapter tests."""
+"""Fixtures of the Slack adapter tests: the Slack Web API stand-in (running adapters:
+tests.adapters.slack.serving)."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections.abc import AsyncIterator
 
 import pytest
 
-from adapters.chat import EventHandler
-from adapters.slack import SlackAdapter, slack_adapter
-from tests.fakes.slack_api import APP_TOKEN, BOT_TOKEN, SIGNING_SECRET, SlackApiStandIn, SlackSender
+from tests.fakes.slack_api import SlackApiStandIn
 
 PEOPLE = {"U1": "alice", "U2": "bob", "U3": "carol"}
 
@@ -19,49 +16,3 @@ PEOPLE = {"U1": "alice", "U2": "bob", "U3": "carol"}
 async def slack_api() -> AsyncIterator[SlackApiStandIn]:
     async with SlackApiStandIn(users=dict(PEOPLE)) as api:
         yield api
-
-
-def http_adapter(api: SlackApiStandIn) -> SlackAdapter:
-    return slack_adapter(
-        bot_token=BOT_TOKEN,
-        api_url=api.base_url,
-        signing_secret=SIGNING_SECRET,
-        http=True,
-        host="127.0.0.1",
-        port=0,
-    )
-
-
-def socket_adapter(api: SlackApiStandIn) -> SlackAdapter:
-    return slack_adapter(bot_token=BOT_TOKEN, api_url=api.base_url, app_token=APP_TOKEN)
-
-
-@contextlib.asynccontextmanager
-async def running(adapter: SlackAdapter, handler: EventHandler) -> AsyncIterator[None]:
-    """Run the adapter (as `labbot serve` does) until the block ends, then stop it."""
-    task = asyncio.create_task(adapter.run(handler))
-    ready = asyncio.create_task(adapter.transport.ready.wait())
-    done, _ = await asyncio.wait({task, ready}, timeout=10, return_when=asyncio.FIRST_COMPLETED)
-    if ready not in done:
-        ready.cancel()
-        task.cancel()
-        raise AssertionError(f"the Slack adapter did not start: {task}")
-    try:
-        yield
-        await adapter.idle()
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-
-
-@contextlib.asynccontextmanager
-async def serving_http(
-    api: SlackApiStandIn, handler: EventHandler
-) -> AsyncIterator[tuple[SlackAdapter, SlackSender]]:
-    """The adapter in HTTP mode on a free port, and Slack's side sending it signed requests."""
-    adapter = http_adapter(api)
-    async with running(adapter, handler):
-        url = adapter.transport.url  # type: ignore[attr-defined]
-        async with SlackSender(url) as sender:
-            yield adapter, sender

@@ -17,8 +17,8 @@ from bot.demo import DEMO_CREDENTIALS
 from bot.settings import load_settings
 from bot.wiring import Runtime, open_runtime
 from labsim import Lab, demo_topology
-from tests.adapters.slack.conftest import http_adapter, running
 from tests.adapters.slack.payloads import mention
+from tests.adapters.slack.serving import http_adapter, running
 from tests.fakes.slack_api import BOT_TOKEN, SIGNING_SECRET, Posted, SlackApiStandIn, SlackSender
 from workflow.devices.static import StaticInventory
 

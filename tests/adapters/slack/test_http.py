@@ -8,8 +8,8 @@ import json
 import time
 
 from adapters.chat import Actor, ChatEvent, Decision, Request, ThreadRef
-from tests.adapters.slack.conftest import serving_http
 from tests.adapters.slack.payloads import fixture, mention
+from tests.adapters.slack.serving import serving_http
 from tests.fakes.slack_api import SlackApiStandIn
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from adapters.chat import Button, CodeBlock, Message, ThreadRef, button_value
 from adapters.slack import SlackAdapter
-from tests.adapters.slack.conftest import http_adapter
+from tests.adapters.slack.serving import http_adapter
 from tests.fakes.slack_api import SlackApiStandIn
 
 THREAD = ThreadRef("slack", "C1", "1699999999.000100")

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from adapters.chat import Actor, ChatEvent, Request, ThreadRef
-from tests.adapters.slack.conftest import running, socket_adapter
 from tests.adapters.slack.payloads import fixture
+from tests.adapters.slack.serving import running, socket_adapter
 from tests.fakes.slack_api import APP_TOKEN, SlackApiStandIn
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from tests.workflow.devices.conftest import (
+from tests.workflow.devices.rig import (
     CONNECT_TIMEOUT,
     READ_TIMEOUT,
     Stores,

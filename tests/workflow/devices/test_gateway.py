@@ -13,7 +13,7 @@ from nornir.plugins.runners import ThreadedRunner
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage.locks import ConfigBackupStore
-from tests.workflow.devices.conftest import PASSWORD, SECRET, Rig, Stores, by_name, start_rig
+from tests.workflow.devices.rig import PASSWORD, SECRET, Rig, Stores, by_name, start_rig
 from workflow.devices.runner import Credentials, Timeouts, build_nornir
 from workflow.devices.static import StaticInventory
 from workflow.errors import StorageError

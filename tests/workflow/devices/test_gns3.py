@@ -13,8 +13,8 @@ import pytest
 
 from labsim.device import SimDevice
 from labsim.transport import TelnetConsole, listen
-from tests.workflow.devices.conftest import SECRET, Stores
 from tests.workflow.devices.gns3server import PASSWORD, GNS3Server, running_gns3
+from tests.workflow.devices.rig import SECRET, Stores
 from workflow.devices.gns3 import GNS3Inventory, nodes_to_devices
 from workflow.errors import InventoryError
 from workflow.model import Device, Link

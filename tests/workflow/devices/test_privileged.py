@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from labsim.lab import Lab, Transport
-from tests.workflow.devices.conftest import OSPF_LINES, PASSWORD, SECRET, USERNAME, Stores
+from tests.workflow.devices.rig import OSPF_LINES, PASSWORD, SECRET, USERNAME, Stores
 from workflow.devices.gateway import NornirGateway
 from workflow.devices.static import StaticInventory
 

@@ -1,0 +1,1 @@
+"""Benchmark scripts: each runs as `python -m bench.NAME` and prints what it measures."""

@@ -1,0 +1,63 @@
+"""A deployment: a database, the Slack stand-in, a simulated lab, and `labbot serve --http`
+replicas started as separate processes (for the scale tests and bench.scale)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.demo import DEMO_CREDENTIALS
+from labsim import Lab, LabThread, Topology
+from storage.audit import AuditStore
+from storage.db import make_engine
+from tests.fakes.slack_api import SlackApiStandIn
+from tests.scale.harness import Replica, SlackSide, replicas, serve_env
+
+
+@contextlib.contextmanager
+def running_lab(topology: Topology) -> Iterator[Lab]:
+    """The lab on its own thread and loop, so the devices answer whatever the test awaits."""
+    with LabThread(topology, ssh=False, **DEMO_CREDENTIALS) as lab:
+        yield lab
+
+
+@dataclass
+class Deployment:
+    database_url: str
+    slack: SlackSide
+    lab: Lab
+    replicas: list[Replica]
+    env: dict[str, str]
+    workdir: Path
+
+    @contextlib.asynccontextmanager
+    async def audit(self) -> AsyncIterator[AuditStore]:
+        engine = make_engine(self.database_url)
+        try:
+            yield AuditStore(engine)
+        finally:
+            await engine.dispose()
+
+
+@contextlib.asynccontextmanager
+async def deployment(
+    tmp_path: Path,
+    database_url: str,
+    api: SlackApiStandIn,
+    topology: Topology,
+    *,
+    count: int = 2,
+    **settings: str,
+) -> AsyncIterator[Deployment]:
+    with running_lab(topology) as lab:
+        inventory = lab.write_inventory(tmp_path / "hosts.yaml", transport="telnet")
+        env = serve_env(database_url, api, inventory, **settings)
+        slack = SlackSide(api)
+        async with replicas(env, tmp_path, count) as started:
+            await slack.connect(started)
+            try:
+                yield Deployment(database_url, slack, lab, started, env, tmp_path)
+            finally:
+                await slack.close()

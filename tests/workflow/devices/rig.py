@@ -1,0 +1,71 @@
+"""A simulated lab on loopback and the gateway in front of it, with the real lock and backup
+stores: what the device tests drive."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from labsim.lab import Lab, Transport
+from storage.locks import ConfigBackupStore, DeviceLockStore
+from workflow.devices.gateway import NornirGateway
+from workflow.devices.static import StaticInventory
+from workflow.ports import Inventory
+
+USERNAME, PASSWORD, SECRET = "labadmin", "Sup3r-S3cret-pw", "En4ble-S3cret"
+CONNECT_TIMEOUT, READ_TIMEOUT = 3, 6
+OSPF_LINES = ["router ospf 1", " network 10.0.0.0 0.255.255.255 area 0"]
+
+
+@dataclass
+class Stores:
+    locks: DeviceLockStore
+    backups: ConfigBackupStore
+
+    async def locked(self, devices: Sequence[str]) -> dict[str, str]:
+        """Devices some change still holds: what a second change would be refused for."""
+        held = await self.locks.acquire("lock-probe", devices, 1)
+        await self.locks.release("lock-probe", devices)
+        return held
+
+    def gateway(self, inventory: Inventory) -> NornirGateway:
+        return NornirGateway(
+            inventory,
+            username=USERNAME,
+            password=PASSWORD,
+            secret=SECRET,
+            locks=self.locks,
+            backups=self.backups,
+            connect_timeout=CONNECT_TIMEOUT,
+            read_timeout=READ_TIMEOUT,
+        )
+
+
+@dataclass
+class Rig:
+    lab: Lab
+    gateway: NornirGateway
+    stores: Stores
+    inventory_path: Path
+
+
+async def start_rig(
+    tmp_path: Path, stores: Stores, devices: int, transport: Transport = "telnet", **options: Any
+) -> AsyncIterator[Rig]:
+    async with Lab.start(
+        devices,
+        ssh=transport == "ssh",
+        telnet=transport == "telnet",
+        username=USERNAME,
+        password=PASSWORD,
+        secret=SECRET,
+        **options,
+    ) as lab:
+        path = lab.write_inventory(tmp_path / "hosts.yaml", transport)
+        yield Rig(lab, stores.gateway(StaticInventory(path)), stores, path)
+
+
+def by_name(data: Sequence[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+    return {item["name"]: item for item in data}
