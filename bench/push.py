@@ -27,8 +27,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from storage.config_backups import ConfigBackupStore
 from storage.db import make_engine, upgrade_engine
-from storage.locks import ConfigBackupStore, DeviceLockStore
+from storage.locks import DeviceLockStore
 from workflow.devices.gateway import NornirGateway
 from workflow.devices.static import StaticInventory
 

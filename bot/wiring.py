@@ -19,7 +19,8 @@ from bot.settings import Settings
 from labsim.trial import SimTrial
 from storage.audit import AuditStore
 from storage.checkpointer import SQLAlchemySaver
-from storage.locks import ConfigBackupStore, DeviceLockStore, thread_lock
+from storage.config_backups import ConfigBackupStore
+from storage.locks import DeviceLockStore, thread_lock
 from storage.templates import TemplateStore
 from workflow.api import ChangeWorkflow
 from workflow.devices.gateway import NornirGateway

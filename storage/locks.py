@@ -1,4 +1,4 @@
-"""Device locks with expiry, configuration backups, and per-thread resume locks.
+"""Locks: devices held by one change at a time (with expiry), and per-thread resume locks.
 
 A device has one open change at a time (`DeviceLockStore`, all or nothing; a lock past its expiry
 is taken over). `thread_lock` makes resumes of one LangGraph thread run one after the other: a
@@ -16,16 +16,15 @@ from contextlib import asynccontextmanager
 from datetime import timedelta
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
 from storage.audit_chain import as_utc, utc_now
 from storage.db import PG_CONNECT_TIMEOUT_S, is_sqlite, serialized_transaction
-from storage.schema import config_backups, device_locks
+from storage.schema import device_locks
+from workflow.model import DeviceLock
 
 DEVICE_LOCK_KEY = 0x1AB_B07_003
-STAGES = ("before", "after")
 
 
 class DeviceLockStore:
@@ -36,8 +35,8 @@ class DeviceLockStore:
 
     async def acquire(
         self, change_id: str, devices: Sequence[str], ttl_seconds: float
-    ) -> dict[str, str]:
-        """Lock all `devices` for `change_id`, or none: returns {} or {device: holder}."""
+    ) -> list[DeviceLock]:
+        """Lock all `devices` for `change_id`, or none: returns [] or the locks others hold."""
         now = utc_now()
         wanted = sorted(set(devices))
         async with serialized_transaction(self.engine, DEVICE_LOCK_KEY) as conn:
@@ -46,13 +45,13 @@ class DeviceLockStore:
                     device_locks.c.device, device_locks.c.change_id, device_locks.c.expires_at
                 ).where(device_locks.c.device.in_(wanted))
             )
-            busy = {
-                r.device: r.change_id
+            busy = [
+                DeviceLock(r.device, r.change_id, as_utc(r.expires_at))
                 for r in held
                 if r.change_id != change_id and as_utc(r.expires_at) > now
-            }
+            ]
             if busy:
-                return busy
+                return sorted(busy, key=lambda lock: lock.device)
             await conn.execute(sa.delete(device_locks).where(device_locks.c.device.in_(wanted)))
             expires = now + timedelta(seconds=ttl_seconds)
             rows = [
@@ -61,7 +60,7 @@ class DeviceLockStore:
             ]
             if rows:
                 await conn.execute(sa.insert(device_locks), rows)
-        return {}
+        return []
 
     async def release(self, change_id: str, devices: Sequence[str]) -> None:
         """Release this change's locks; a lock another change took over is left alone."""
@@ -71,34 +70,6 @@ class DeviceLockStore:
                     device_locks.c.change_id == change_id, device_locks.c.device.in_(list(devices))
                 )
             )
-
-
-class ConfigBackupStore:
-    """`workflow.ports.BackupStore`: running configs captured before and after a push."""
-
-    def __init__(self, engine: AsyncEngine) -> None:
-        self.engine = engine
-        self._insert = sqlite.insert if is_sqlite(engine) else postgresql.insert
-
-    async def save_config(self, change_id: str, device: str, stage: str, config: str) -> None:
-        """Save (or replace, when a capture is retried) one device's config at `stage`."""
-        if stage not in STAGES:
-            raise ValueError(f"stage must be one of {STAGES}, not {stage!r}")
-        row = {"change_id": change_id, "device": device, "stage": stage, "config": config}
-        upsert = self._insert(config_backups).values(**row, captured_at=utc_now())
-        upsert = upsert.on_conflict_do_update(
-            index_elements=["change_id", "device", "stage"],
-            set_={"config": upsert.excluded.config, "captured_at": upsert.excluded.captured_at},
-        )
-        async with self.engine.begin() as conn:
-            await conn.execute(upsert)
-
-    async def configs(self, change_id: str, stage: str) -> dict[str, str]:
-        query = sa.select(config_backups.c.device, config_backups.c.config).where(
-            config_backups.c.change_id == change_id, config_backups.c.stage == stage
-        )
-        async with self.engine.connect() as conn:
-            return {r.device: r.config for r in await conn.execute(query)}
 
 
 _local_locks: weakref.WeakKeyDictionary[

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Literal, NotRequired, TypedDict
 
 from workflow.postchecks.spec import PostChecks
@@ -53,6 +54,18 @@ class UnusableNode:
 
     name: str
     reason: str
+
+
+@dataclass(frozen=True)
+class DeviceLock:
+    """A device another change holds until `expires_at` (what `DeviceLocks.acquire` refuses)."""
+
+    device: str
+    change_id: str
+    expires_at: datetime
+
+
+BackupStage = Literal["before", "after"]  # running config captured before or after a push
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,10 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from workflow.model import (
+    BackupStage,
     Device,
     DeviceFacts,
+    DeviceLock,
     Link,
     ParamsProposal,
     PlanRequest,
@@ -72,8 +74,8 @@ class DeviceLocks(Protocol):
 
     async def acquire(
         self, change_id: str, devices: Sequence[str], ttl_seconds: float
-    ) -> dict[str, str]:
-        """All or nothing. Returns {} on success, else {device: change_id holding it}."""
+    ) -> list[DeviceLock]:
+        """All or nothing. Returns [] on success, else the locks other changes hold."""
         ...
 
     async def release(self, change_id: str, devices: Sequence[str]) -> None: ...
@@ -82,11 +84,13 @@ class DeviceLocks(Protocol):
 class BackupStore(Protocol):
     """Running configs captured around a push (implemented in storage)."""
 
-    async def save_config(self, change_id: str, device: str, stage: str, config: str) -> None:
-        """stage: "before" or "after"."""
-        ...
+    async def save_config(
+        self, change_id: str, device: str, stage: BackupStage, config: str
+    ) -> None: ...
 
-    async def configs(self, change_id: str, stage: str) -> dict[str, str]: ...
+    async def configs(self, change_id: str, stage: BackupStage) -> dict[str, str]:
+        """{device: running config} of the devices captured at `stage` of `change_id`."""
+        ...
 
 
 class SavedTemplates(Protocol):

@@ -1,48 +1,45 @@
-"""Device locks (all or nothing, expiry), configuration backups, per-thread resume locks."""
+"""Device locks (all or nothing, expiry) and per-thread resume locks."""
 
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from storage.audit_chain import utc_now
 from storage.db import make_engine
-from storage.locks import ConfigBackupStore, DeviceLockStore, thread_lock
+from storage.locks import DeviceLockStore, thread_lock
+
+
+async def holders(locks: DeviceLockStore, change_id: str, devices: list[str]) -> list[str]:
+    """ "device:change" for each device another change holds ([]: all locked for `change_id`)."""
+    refused = await locks.acquire(change_id, devices, ttl_seconds=60)
+    return [f"{lock.device}:{lock.change_id}" for lock in refused]
 
 
 async def test_device_locks_are_all_or_nothing(engine: AsyncEngine) -> None:
     locks = DeviceLockStore(engine)
-    assert await locks.acquire("chg-1", ["R1", "R2"], ttl_seconds=60) == {}
-    assert await locks.acquire("chg-2", ["R2", "R3"], ttl_seconds=60) == {"R2": "chg-1"}
+    assert await holders(locks, "chg-1", ["R1", "R2"]) == []
+    assert await holders(locks, "chg-2", ["R3", "R2", "R1"]) == ["R1:chg-1", "R2:chg-1"]
     # R3 was not taken by the refused attempt: another change can still lock it
-    assert await locks.acquire("chg-3", ["R3"], ttl_seconds=60) == {}
-    assert await locks.acquire("chg-1", ["R1", "R2"], ttl_seconds=60) == {}  # re-entrant
+    assert await holders(locks, "chg-3", ["R3"]) == []
+    assert await holders(locks, "chg-1", ["R1", "R2"]) == []  # re-entrant
     await locks.release("chg-1", ["R1", "R2"])
-    assert await locks.acquire("chg-2", ["R1", "R2"], ttl_seconds=60) == {}
+    assert await holders(locks, "chg-2", ["R1", "R2"]) == []
 
 
 async def test_an_expired_device_lock_is_taken_over(engine: AsyncEngine) -> None:
     locks = DeviceLockStore(engine)
-    assert await locks.acquire("chg-1", ["R1"], ttl_seconds=0.05) == {}
+    before = utc_now()
+    assert await locks.acquire("chg-1", ["R1"], ttl_seconds=0.05) == []
     await asyncio.sleep(0.1)
-    assert await locks.acquire("chg-2", ["R1"], ttl_seconds=60) == {}
+    assert await holders(locks, "chg-2", ["R1"]) == []
     await locks.release("chg-1", ["R1"])  # the old holder's release must not free chg-2's lock
-    assert await locks.acquire("chg-3", ["R1"], ttl_seconds=60) == {"R1": "chg-2"}
-
-
-async def test_backups_keep_before_and_after_per_device(engine: AsyncEngine) -> None:
-    backups = ConfigBackupStore(engine)
-    await backups.save_config("chg-1", "R1", "before", "hostname R1\n")
-    await backups.save_config("chg-1", "R2", "before", "hostname R2\n")
-    await backups.save_config("chg-1", "R1", "after", "hostname R1\nrouter ospf 1\n")
-    await backups.save_config("chg-1", "R1", "before", "hostname R1 (retried)\n")
-    assert await backups.configs("chg-1", "before") == {
-        "R1": "hostname R1 (retried)\n",
-        "R2": "hostname R2\n",
-    }
-    assert await backups.configs("chg-1", "after") == {"R1": "hostname R1\nrouter ospf 1\n"}
-    assert await backups.configs("chg-2", "before") == {}
+    [held] = await locks.acquire("chg-3", ["R1"], ttl_seconds=60)
+    assert (held.device, held.change_id) == ("R1", "chg-2")
+    assert held.expires_at > before + timedelta(seconds=59)  # chg-2's 60 s, as an aware time
 
 
 async def test_thread_lock_serializes_resumes_of_one_thread(

@@ -11,7 +11,8 @@ import pytest
 
 from labsim.lab import Lab
 from storage.checkpointer import SQLAlchemySaver
-from storage.locks import ConfigBackupStore, DeviceLockStore
+from storage.config_backups import ConfigBackupStore
+from storage.locks import DeviceLockStore
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision
 from workflow.devices.gateway import NornirGateway
 from workflow.devices.static import StaticInventory

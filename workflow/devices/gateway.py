@@ -99,7 +99,7 @@ class NornirGateway:
         known, unknown = await self._lookup(list(plan))
         items = {name: _failed(name, f"{name} is not in the inventory") for name in unknown}
         conflicts = await self._locks.acquire(change_id, list(known), self._lock_seconds)
-        locked = "; ".join(f"{d} is locked by change {c}" for d, c in sorted(conflicts.items()))
+        locked = "; ".join(f"{h.device} is locked by change {h.change_id}" for h in conflicts)
         if conflicts:
             items |= {name: _failed(name, locked) for name in known}
         else:

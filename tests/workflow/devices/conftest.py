@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from storage.config_backups import ConfigBackupStore
 from storage.db import make_engine, upgrade_engine
-from storage.locks import ConfigBackupStore, DeviceLockStore
+from storage.locks import DeviceLockStore
 from tests.workflow.devices.rig import Rig, Stores, start_rig
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from labsim.lab import Lab, Transport
-from storage.locks import ConfigBackupStore, DeviceLockStore
+from storage.config_backups import ConfigBackupStore
+from storage.locks import DeviceLockStore
 from workflow.devices.gateway import NornirGateway
 from workflow.devices.static import StaticInventory
 from workflow.ports import Inventory
@@ -25,10 +26,10 @@ class Stores:
     backups: ConfigBackupStore
 
     async def locked(self, devices: Sequence[str]) -> dict[str, str]:
-        """Devices some change still holds: what a second change would be refused for."""
+        """{device: change} some change still holds: what a second change would be refused for."""
         held = await self.locks.acquire("lock-probe", devices, 1)
         await self.locks.release("lock-probe", devices)
-        return held
+        return {lock.device: lock.change_id for lock in held}
 
     def gateway(self, inventory: Inventory) -> NornirGateway:
         return NornirGateway(

@@ -12,12 +12,12 @@ import pytest
 from nornir.plugins.runners import ThreadedRunner
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from storage.locks import ConfigBackupStore
+from storage.config_backups import ConfigBackupStore
 from tests.workflow.devices.rig import PASSWORD, SECRET, Rig, Stores, by_name, start_rig
 from workflow.devices.runner import Credentials, Timeouts, build_nornir
 from workflow.devices.static import StaticInventory
 from workflow.errors import StorageError
-from workflow.model import Device, PushProgress
+from workflow.model import BackupStage, Device, PushProgress
 
 OSPF = ["router ospf 1", " network 10.0.0.0 0.255.255.255 area 0"]
 EOS_OSPF = ["router ospf 1", "   router-id 10.255.255.1"]
@@ -84,7 +84,7 @@ async def test_async_progress_callback_is_awaited_before_push_returns(rig: Rig) 
 
 
 async def test_locked_device_fails_every_device_and_pushes_nothing(rig: Rig) -> None:
-    assert await rig.stores.locks.acquire("change-A", ["R1"], 60) == {}
+    assert await rig.stores.locks.acquire("change-A", ["R1"], 60) == []
     untouched = rig.lab.device("R2").running_config()
     response = await rig.gateway.push("change-B", {"R1": OSPF, "R2": OSPF})
     assert response["success"] is False and response["failed"] == 2
@@ -154,7 +154,9 @@ def test_workers_sized_to_the_batch() -> None:
 class FailingBackups(ConfigBackupStore):
     """The real store, except that it cannot store R2's backup (a full disk, say)."""
 
-    async def save_config(self, change_id: str, device: str, stage: str, config: str) -> None:
+    async def save_config(
+        self, change_id: str, device: str, stage: BackupStage, config: str
+    ) -> None:
         if device == "R2":
             raise StorageError("disk full")
         await super().save_config(change_id, device, stage, config)
