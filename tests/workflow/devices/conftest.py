@@ -1,5 +1,5 @@
-"""Fixtures for device tests: the real lock and backup stores on a SQLite file, and a rig
-(tests.workflow.devices.rig) of a simulated lab and the gateway in front of it."""
+"""Fixtures for device tests: a rig (tests.workflow.devices.rig) of a simulated lab and the
+gateway in front of it, on the stores of tests/workflow/conftest.py."""
 
 from __future__ import annotations
 
@@ -7,25 +7,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy.ext.asyncio import AsyncEngine
 
-from storage.config_backups import ConfigBackupStore
-from storage.db import make_engine, upgrade_engine
-from storage.locks import DeviceLockStore
 from tests.workflow.devices.rig import Rig, Stores, start_rig
-
-
-@pytest.fixture
-async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
-    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'labbot.db'}")
-    await upgrade_engine(engine)
-    yield engine
-    await engine.dispose()
-
-
-@pytest.fixture
-def stores(engine: AsyncEngine) -> Stores:
-    return Stores(DeviceLockStore(engine), ConfigBackupStore(engine))
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from frrlab import FrrLab
-from tests.workflow.devices.conftest import Stores
+from tests.workflow.devices.rig import Stores
 from workflow.devices.gateway import NornirGateway
 from workflow.devices.static import StaticInventory
 from workflow.model import PushProgress, Topology
