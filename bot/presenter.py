@@ -106,7 +106,7 @@ def _template_sections(
     text += _library_notes(payload)
     sections: list[tuple[str, str, str]] = []
     for family, source in payload.get("templates", {}).items():
-        sections.append((f"Template ({family})", source, "jinja"))
+        sections.append((f"Template ({family})", mask_secrets(source), "jinja"))
     sections.append(("Parameters", _schema_text(payload.get("params_schema", {})), "yaml"))
     sections.extend(post_checks_section(payload.get("post_checks")))
     for family, facts in payload.get("example_facts", {}).items():

@@ -54,7 +54,8 @@ def _mask_line(line: str) -> str:
         (m for pattern in _SECRETS for m in pattern.finditer(line)), key=lambda m: m.start()
     ):
         inside = any(start <= match.start() < end for start, end in values)
-        if not inside and all(match.start(2) >= end for _, end in values):
+        placeholder = match.group(2).startswith("{")  # a template's `{{ community }}`
+        if not inside and not placeholder and all(match.start(2) >= end for _, end in values):
             values.append(match.span(2))
     for start, end in reversed(values):
         line = line[:start] + masked(line[start:end]) + line[end:]

@@ -34,6 +34,9 @@ from bot.redact import Scrubber, ScrubLogs, mask_param, mask_secrets, masked
         (" key-string 7 0822455D", f" key-string 7 {masked('0822455D')}"),
         (" description password reset desk", " description password reset desk"),
         ("ntp server 10.0.0.1", "ntp server 10.0.0.1"),
+        # a template's placeholders are not values; a literal in a template is
+        ("snmp-server community {{ community }} RW", "snmp-server community {{ community }} RW"),
+        ("snmp-server community hardcoded RW", f"snmp-server community {masked('hardcoded')} RW"),
     ],
 )
 def test_secret_values_are_masked_and_the_rest_kept(line: str, shown: str) -> None:
