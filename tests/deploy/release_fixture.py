@@ -25,9 +25,9 @@ from sqlalchemy.engine import make_url
 from labsim import demo_topology
 from storage.db import make_engine
 from tests.fakes.slack_api import SlackApiStandIn
-from tests.scale.conftest import deployment
+from tests.scale.deployment import deployment
 from tests.scale.harness import PEOPLE, clicks
-from tests.storage.conftest import fresh_postgres_database
+from tests.support.postgres import fresh_postgres_database
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PENDING_THREAD_TEXT = "apply ntp to R2 servers=10.66.0.2"
