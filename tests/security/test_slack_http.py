@@ -16,7 +16,7 @@ import pytest
 from labsim import demo_topology
 from tests.adapters.slack.payloads import click, mention
 from tests.fakes.slack_api import SIGNING_SECRET, Posted, SlackApiStandIn
-from tests.scale.conftest import Deployment, deployment
+from tests.scale.deployment import Deployment, deployment
 from tests.security.tally import attempt
 
 PEOPLE = {"U1": "alice", "U2": "bob", "U3": "carol", "U4": "dave"}
