@@ -150,12 +150,14 @@ async def test_approvals_bound_to_people_and_devices(
 async def test_the_door_and_what_slack_shows(tmp_path: Path, slack_api: SlackApiStandIn) -> None:
     settings = {"LABBOT_MAX_OPEN_PER_USER": "1"}
     async with serving(tmp_path, slack_api, **settings) as lab:  # type: ignore[attr-defined]
-        loud = "apply ntp to R1 servers=10.7.7.7 <!channel> <!here> <@U2> please"
-        thread = await lab.slack.mention(loud, user="U3")
+        thread = await lab.slack.mention(NTP, user="U3")
         await lab.slack.gate(thread, "Approve")
         second = await lab.slack.mention(NTP, user="U3")
         capped = await refusal_to(slack_api, "U3", 1)
         attempt("door over Slack: too many open changes", "LABBOT_MAX_OPEN_PER_USER" in capped)
+        loud = "apply ntp to R1 <!channel> <!here> <@U2> servers=10.7.7.7"
+        noisy = await lab.slack.mention(loud, user="U2")
+        await lab.slack.said(noisy, "failed")  # the targets refuse the stray words
         huge = "apply ntp to R1 servers=10.7.7.8 " + "B" * 1_000_000
         status, _ = await lab.slack.senders[0].event(mention(huge, user="U4"))
         tooling = await refusal_to(slack_api, "U4", 1)
