@@ -4,9 +4,9 @@
 
 For each size and shape (a chain, or a ring from 3 routers) it runs, side by side:
 - **the bot**: a fresh FRR lab (frrlab, vtysh consoles on 127.0.0.1), the real decision service
-  (library planner, SQLite, Nornir + netmiko over the consoles); alice asks "configure ospf on
-  all routers hello-interval 1", bob approves the template, then Execute. From that approval it
-  times the push (every device finished) and the change's end (its post-checks passed);
+  (library planner, SQLite, Nornir + netmiko over the consoles); alice asks "configure ospf
+  on all routers with hello-interval 1", bob approves the template, then Execute. From that
+  approval it times the push (every device finished) and the change's end (post-checks passed);
 - **the protocol alone**: another fresh lab, the very lines the bot pushed applied straight
   with vtysh on every router at once; the time from the last line applied until the last
   adjacency went Full (FRR's own neighbour up-times) is OSPF's convergence, with no bot.
@@ -39,7 +39,7 @@ from labsim.topology import Topology
 from tests.bot.chat import RecordingAdapter, ask, click
 from workflow.devices.static import StaticInventory
 
-REQUEST = "configure ospf on all routers hello-interval 1"
+REQUEST = "configure ospf on all routers with hello-interval 1"
 CONVERGE_SECONDS = 90.0
 
 

@@ -80,7 +80,7 @@ async def test_ospf_on_all_routers_brings_every_adjacency_full_and_every_loopbac
 ) -> None:
     chat = RecordingAdapter()
     async with FrrLab.start() as lab, bot_on(lab, tmp_path, chat) as bot:
-        await change(bot, chat, "configure ospf on all routers hello-interval 1")
+        await change(bot, chat, "configure ospf on all routers with hello-interval 1")
         expected = {"R1": {"10.255.0.2"}, "R2": {"10.255.0.1", "10.255.0.3"}, "R3": {"10.255.0.2"}}
         assert await eventually(
             lambda: all(full_neighbours(lab, r) == n for r, n in expected.items())
@@ -88,6 +88,7 @@ async def test_ospf_on_all_routers_brings_every_adjacency_full_and_every_loopbac
         every = set(loopbacks(lab).values())
         for router, own in loopbacks(lab).items():
             assert await eventually(lambda r=router, o=own: every - {o} <= routes(lab, r, "ospf"))
+        assert " ip ospf dead-interval 4\n ip ospf hello-interval 1" in lab.vtysh("R2", "show run")
     assert any("pushed: ✓ 3 ✗ 0 of 3" in text for text in chat.texts()), chat.texts()
 
 
@@ -127,7 +128,7 @@ async def test_rollback_returns_every_router_to_its_running_configuration(
     chat = RecordingAdapter()
     async with FrrLab.start() as lab, bot_on(lab, tmp_path, chat) as bot:
         before = {r: lab.vtysh(r, "show running-config") for r in lab.routers}
-        change_id = await change(bot, chat, "configure ospf on all routers hello-interval 1")
+        change_id = await change(bot, chat, "configure ospf on all routers with hello-interval 1")
         changed = {r: lab.vtysh(r, "show running-config") for r in lab.routers}
         undo = THREAD.__class__(THREAD.platform, THREAD.channel, "t2")
         await change(bot, chat, f"rollback {change_id}", undo)
