@@ -107,6 +107,16 @@ async def test_ebgp_between_two_routers_establishes_and_exchanges_loopbacks(
     assert any("pushed: ✓ 2 ✗ 0 of 2" in text for text in chat.texts()), chat.texts()
 
 
+async def test_ibgp_with_one_as_establishes_between_two_routers(tmp_path: Path) -> None:
+    chat = RecordingAdapter()
+    async with FrrLab.start(generated_topology(2)) as lab, bot_on(lab, tmp_path, chat) as bot:
+        await change(bot, chat, "configure bgp on all routers asn=65000")
+        assert await eventually(lambda: "10.255.0.1/32" in routes(lab, "R2", "bgp"))
+        summary = shown(lab, "R2", "show bgp ipv4 unicast summary json")
+    assert summary["peers"]["10.0.0.1"]["state"] == "Established"
+    assert summary["peers"]["10.0.0.1"]["remoteAs"] == summary["as"] == 65000
+
+
 async def test_a_line_frr_refuses_fails_that_router_with_frr_s_words_others_finish(
     tmp_path: Path,
 ) -> None:
