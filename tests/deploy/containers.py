@@ -35,14 +35,24 @@ class Published:
 
 
 class StallingProxy:
-    """TCP from `host:port` to a device; while stalled, no byte goes either way."""
+    """TCP from `host:port` to a device. `hang_on(words)`: once the client sends `words` (e.g.
+    `configure terminal`: the push itself, after the reads), no byte goes either way until
+    `release()` — a device that stops answering in the middle of a push."""
 
     def __init__(self, host: str, target_port: int) -> None:
         self.host, self.target_port, self.port = host, target_port, 0
         self.flowing = asyncio.Event()
         self.flowing.set()
+        self.trigger = b""
         self._server: asyncio.Server | None = None
         self._pipes: set[asyncio.Task[None]] = set()
+
+    def hang_on(self, words: bytes) -> None:
+        self.trigger = words
+
+    def release(self) -> None:
+        self.trigger = b""
+        self.flowing.set()
 
     async def start(self) -> StallingProxy:
         self._server = await asyncio.start_server(self._connect, self.host, 0)
@@ -60,14 +70,21 @@ class StallingProxy:
         upstream_reader, upstream_writer = await asyncio.open_connection(
             self.host, self.target_port
         )
-        for source, sink in ((reader, upstream_writer), (upstream_reader, writer)):
-            task = asyncio.create_task(self._pipe(source, sink))
+        for source, sink, outbound in (
+            (reader, upstream_writer, True),
+            (upstream_reader, writer, False),
+        ):
+            task = asyncio.create_task(self._pipe(source, sink, outbound))
             self._pipes.add(task)
             task.add_done_callback(self._pipes.discard)
 
-    async def _pipe(self, source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+    async def _pipe(
+        self, source: asyncio.StreamReader, sink: asyncio.StreamWriter, outbound: bool
+    ) -> None:
         try:
             while data := await source.read(65536):
+                if outbound and self.trigger and self.trigger in data:
+                    self.flowing.clear()
                 await self.flowing.wait()
                 sink.write(data)
                 await sink.drain()
