@@ -16,6 +16,7 @@ from bot.serve_matrix import make_adapter
 from bot.settings import Settings, load_settings
 from bot.wiring import Runtime, open_runtime
 from labsim import Lab
+from labsim.device import SimDevice
 from tests.adapters.matrix.chat_user import ChatUser, Event, running
 from tests.fakes.synapse import MatrixAccount, Synapse
 from workflow.ports import Inventory
@@ -110,3 +111,8 @@ async def ask(asker: ChatUser, room: str, bot_id: str, within: float = 60) -> tu
     root = await asker.say(room, REQUEST)
     gate = await asker.wait_for(bot_message(room, root, bot_id, is_gate(TEMPLATE_STEP)), within)
     return root, gate
+
+
+def routers_of(lab: Lab) -> list[SimDevice]:
+    """The lab's routers: what "all routers" in `REQUEST` selects."""
+    return [device for device in lab.devices if device.platform == "cisco_ios"]

@@ -20,6 +20,7 @@ from tests.adapters.matrix.labbot_harness import (
     is_gate,
     labbot,
     labbot_settings,
+    routers_of,
     shared_room,
 )
 from tests.fakes.synapse import MatrixAccount, Synapse
@@ -48,7 +49,8 @@ async def test_request_gate_reaction_preview_execute_push_and_audit(
     bob: ChatUser,
 ) -> None:
     simulated, inventory = lab
-    count = len(simulated.devices)
+    routers = routers_of(simulated)  # "all routers": the switch is not one
+    count = len(routers)
     bot_id = bot_account.user_id
     settings = settings_for(synapse, bot_account, tmp_path, approvers=[bob.user_id])
     async with labbot(settings, inventory) as runtime:
@@ -75,7 +77,7 @@ async def test_request_gate_reaction_preview_execute_push_and_audit(
         audit = await alice.wait_for(bot_message(room, asked, bot_id, body_has("Audit:")))
         entries = await runtime.audit.entries()
     assert "<pre><code" in summary["content"]["formatted_body"]
-    for device in simulated.devices:
+    for device in routers:
         assert "router ospf" in device.running_config(), device.name
     assert decisions(entries) == {"template": bob.user_id, "params": bob.user_id}
     decided_rows = [line for line in audit["content"]["body"].splitlines() if "decision" in line]

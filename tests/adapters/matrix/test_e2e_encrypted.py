@@ -21,6 +21,7 @@ from tests.adapters.matrix.labbot_harness import (
     is_gate,
     labbot,
     labbot_settings,
+    routers_of,
     shared_room,
 )
 from tests.adapters.matrix.test_e2e import decisions, edit_of
@@ -40,7 +41,8 @@ async def test_a_change_runs_from_request_to_audit_and_nothing_leaves_in_clear(
     e2e_user: MakeUser,
 ) -> None:
     simulated, inventory = lab
-    count = len(simulated.devices)
+    routers = routers_of(simulated)  # "all routers": the switch is not one
+    count = len(routers)
     alice, bob = await e2e_user("alice"), await e2e_user("bob")
     bot_id = bot_account.user_id
     settings = labbot_settings(synapse, bot_account, tmp_path, approvers=[bob.user_id])
@@ -59,7 +61,7 @@ async def test_a_change_runs_from_request_to_audit_and_nothing_leaves_in_clear(
         await alice.say(room, "!labbot audit", thread=asked)
         audit = await alice.wait_for(bot_message(room, asked, bot_id, body_has("Audit:")))
         entries = await runtime.audit.entries()
-    for device in simulated.devices:
+    for device in routers:
         assert "router ospf" in device.running_config(), device.name
     assert decisions(entries) == {"template": bob.user_id, "params": bob.user_id}
     assert sum("decision" in line for line in audit["content"]["body"].splitlines()) == 2
