@@ -25,16 +25,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from labsim.topology import (
     DeviceSpec,
     InterfaceSpec,
     Link,
     Topology,
-    TopologyError,
     check_links,
     demo_topology,
+    load_topology,
 )
 
 PLATFORM = "frr"
@@ -49,17 +47,7 @@ INTERFACE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,14}")
 
 def load_frr_topology(path: str | Path) -> Topology:
     """Read an FRR topology YAML file; any problem raises TopologyError naming the file."""
-    path = Path(path)
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise TopologyError(f"cannot read topology file {path}: {err.strerror}") from err
-    except yaml.YAMLError as err:
-        raise TopologyError(f"topology file {path} is not valid YAML: {err}") from err
-    try:
-        return frr_topology_from_dict(raw)
-    except (ValueError, TypeError, KeyError) as err:
-        raise TopologyError(f"topology file {path}: {err}") from err
+    return load_topology(path, frr_topology_from_dict)
 
 
 def frr_topology_from_dict(raw: object) -> Topology:

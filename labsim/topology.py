@@ -18,7 +18,7 @@ A topology file looks like `labsim/topologies/demo.yaml`:
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -105,8 +105,9 @@ def parse_fault(value: object) -> Fault | None:
     raise ValueError(f"unknown fault {value!r}: use refuse, hang or {{drop_after: N}}")
 
 
-def load_topology(path: str | Path) -> Topology:
-    """Read a topology YAML file; any problem raises TopologyError naming the file."""
+def load_topology(path: str | Path, parse: Callable[[object], Topology] | None = None) -> Topology:
+    """Read a topology YAML file with `parse` (default `topology_from_dict`, the simulated lab's
+    form); any problem raises TopologyError naming the file."""
     path = Path(path)
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -115,7 +116,7 @@ def load_topology(path: str | Path) -> Topology:
     except yaml.YAMLError as err:
         raise TopologyError(f"topology file {path} is not valid YAML: {err}") from err
     try:
-        return topology_from_dict(raw)
+        return (parse or topology_from_dict)(raw)
     except (ValueError, TypeError, KeyError) as err:
         raise TopologyError(f"topology file {path}: {err}") from err
 
