@@ -102,6 +102,9 @@ class Settings(BaseSettings):
     )
     gate_ttl_seconds: float = Field(86400.0, gt=0, validation_alias="LABBOT_GATE_TTL_SECONDS")
     max_targets: int = Field(50, ge=1, validation_alias="LABBOT_MAX_TARGETS")
+    render_workers: int = Field(2, ge=0, le=16, validation_alias="LABBOT_RENDER_WORKERS")
+    render_cpu_seconds: float = Field(5.0, gt=0, validation_alias="LABBOT_RENDER_CPU_SECONDS")
+    render_memory_mb: int = Field(512, ge=128, validation_alias="LABBOT_RENDER_MEMORY_MB")
     deny_extra: Annotated[list[str], NoDecode] = Field(
         default_factory=list, validation_alias="LABBOT_DENY_EXTRA"
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from workflow.library.catalog import load_catalog
 from workflow.library.planner import LibraryPlanner
 from workflow.library.saved import SavedTemplatePlanner
 from workflow.ports import DeviceGateway, Inventory, Planner
+from workflow.render_pool import RenderPool
 from workflow.safety import DenyList
 
 NO_INVENTORY = (
@@ -155,6 +157,26 @@ def make_gateway(settings: Settings, inventory: Inventory, saver: SQLAlchemySave
     )
 
 
+def make_renderer(settings: Settings) -> RenderPool | None:
+    """Worker processes for rendering (LABBOT_RENDER_WORKERS=0: render in the bot's process)."""
+    if settings.render_workers == 0:
+        return None
+    return RenderPool(
+        workers=settings.render_workers,
+        cpu_seconds=settings.render_cpu_seconds,
+        memory_mb=settings.render_memory_mb,
+    )
+
+
+@asynccontextmanager
+async def _closing(renderer: RenderPool | None) -> AsyncIterator[None]:
+    try:
+        yield
+    finally:
+        if renderer is not None:
+            await asyncio.to_thread(renderer.close)
+
+
 @asynccontextmanager
 async def open_runtime(
     settings: Settings,
@@ -165,7 +187,8 @@ async def open_runtime(
     gateway: DeviceGateway | None = None,
 ) -> AsyncIterator[Runtime]:
     """Everything a chat adapter needs, on the configured database, closed on exit."""
-    async with SQLAlchemySaver.from_url(settings.database_url) as saver:
+    renderer = make_renderer(settings)
+    async with SQLAlchemySaver.from_url(settings.database_url) as saver, _closing(renderer):
         if gateway is None:
             gateway = make_gateway(settings, inventory or make_inventory(settings), saver)
         templates = TemplateStore(saver.engine)
@@ -179,6 +202,7 @@ async def open_runtime(
             saved_templates=templates,
             trial=SimTrial(),
             max_targets=settings.max_targets,
+            renderer=renderer,
         )
         scrub = scrubber_from(settings)
         audit = AuditStore(saver.engine, scrub=scrub)

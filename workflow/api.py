@@ -36,6 +36,7 @@ from workflow.model import (
 )
 from workflow.nodes import Nodes
 from workflow.ports import ConfigTrial, DeviceGateway, Planner, SavedTemplates
+from workflow.render_pool import RenderPool
 from workflow.safety import DenyList
 from workflow.state import GateInfo, Outcome, initial_state
 
@@ -105,10 +106,12 @@ class ChangeWorkflow:
         trial: ConfigTrial | None = None,
         trial_timeout_seconds: float = 5.0,
         max_targets: int = 50,
+        renderer: RenderPool | None = None,
     ) -> None:
         """`saved_templates`: the team's library, so gates say when a newer version exists.
         `trial`: tests each template on a simulated copy of a target before its gate.
-        `max_targets`: a request selecting more devices is refused (LABBOT_MAX_TARGETS)."""
+        `max_targets`: a request selecting more devices is refused (LABBOT_MAX_TARGETS).
+        `renderer`: worker processes the rendering checks run in, under CPU and memory caps."""
         nodes = Nodes(
             planner=planner,
             gateway=gateway,
@@ -120,6 +123,7 @@ class ChangeWorkflow:
             trial=trial,
             trial_timeout=trial_timeout_seconds,
             max_targets=max_targets,
+            renderer=renderer,
         )
         self._graph = build_graph(nodes, checkpointer)
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()

@@ -14,7 +14,7 @@ from langgraph.config import get_stream_writer
 from langgraph.types import Command
 
 from workflow.checks import check_template, preview_devices, refuse_unsafe_facts, usable_devices
-from workflow.errors import LabbotError, PlanningError
+from workflow.errors import LabbotError, PlanningError, TemplateError
 from workflow.gates import Clock, open_gate, params_payload, template_payload
 from workflow.hashing import content_sha256
 from workflow.model import (
@@ -28,6 +28,7 @@ from workflow.model import (
     Topology,
 )
 from workflow.ports import ConfigTrial, DeviceGateway, Planner, SavedTemplates
+from workflow.render_pool import RenderPool, run_capped
 from workflow.reuse import newer_note, newer_versions, template_tests
 from workflow.safety import DenyList
 from workflow.state import ChangeState, finish
@@ -56,6 +57,7 @@ class Nodes:
     trial: ConfigTrial | None = None  # the template test on a simulated device
     trial_timeout: float = 5.0
     max_targets: int = 50  # more devices than this need an explicit confirmation
+    renderer: RenderPool | None = None  # worker processes with caps (None: render in-process)
 
     async def gather(self, state: ChangeState) -> Command[str]:
         """The devices the request selects (fail closed) and their read-only facts, nobody
@@ -126,7 +128,12 @@ class Nodes:
 
     async def check_template(self, state: ChangeState) -> Command[str]:
         template = _template(state)
-        check = check_template(template, _topology(state), self.deny_list)
+        try:
+            check = await run_capped(
+                self.renderer, check_template, template, _topology(state), self.deny_list
+            )
+        except TemplateError as err:
+            return self._retry_or_end(state, "template", [str(err)], blocked=False)
         if check.errors:
             return self._retry_or_end(state, "template", check.errors, blocked=check.blocked)
         notes: dict[str, Any] = {
@@ -176,7 +183,12 @@ class Nodes:
     async def check_params(self, state: ChangeState) -> Command[str]:
         template = _template(state)
         params = state["device_params"] or {}
-        previews, errors = preview_devices(template, params, _topology(state), self.deny_list)
+        try:
+            previews, errors = await run_capped(
+                self.renderer, preview_devices, template, params, _topology(state), self.deny_list
+            )
+        except TemplateError as err:
+            previews, errors = {}, [str(err)]
         if errors:
             return self._retry_or_end(state, "parameters", errors, blocked=False)
         newer = await newer_versions(self.saved, template)

@@ -270,6 +270,8 @@ def render(
     token = _LOOP_BUDGET.set([MAX_LOOP_ITERATIONS])
     try:
         text = _generate(template, context)
+    except MemoryError:
+        raise  # a cap of the worker process (workflow/render_pool.py), reported as such
     except Exception as exc:  # any fault of the template at run time is the template's error
         raise _error(exc, _template_line(exc)) from None
     finally:

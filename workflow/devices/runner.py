@@ -28,6 +28,12 @@ from workflow.model import Device, ProgressCallback, PushProgress
 log = logging.getLogger(__name__)
 
 SECRET_MASK = "********"
+MAX_WORKERS = 32  # device sessions at once, per push or read
+
+
+def worker_count(devices: int) -> int:
+    """Threads for a run over `devices` devices: one each, at least 1, at most MAX_WORKERS."""
+    return max(1, min(devices, MAX_WORKERS))
 
 
 @dataclass(frozen=True)
@@ -63,14 +69,15 @@ class Timeouts:
 
 
 def build_nornir(devices: Sequence[Device], credentials: Credentials, timeouts: Timeouts) -> Nornir:
-    """One Nornir per run: no config files, no ./nornir.log, one worker per device."""
+    """One Nornir per run: no config files, no ./nornir.log, a worker per device up to
+    MAX_WORKERS (a bigger run waits for free workers instead of starting a thread each)."""
     ConnectionPluginRegister.register(CONNECTION_NAME, Netmiko)  # idempotent for the same class
     hosts = Hosts(
         {device.name: _host(device, credentials.for_device(device), timeouts) for device in devices}
     )
     return Nornir(
         inventory=Inventory(hosts=hosts, groups=Groups(), defaults=Defaults()),
-        runner=ThreadedRunner(num_workers=max(1, len(devices))),
+        runner=ThreadedRunner(num_workers=worker_count(len(devices))),
         config=Config(logging=LoggingConfig(enabled=False)),
     )
 

@@ -1,0 +1,155 @@
+"""Limits: template bombs fail that template in one line, in a capped worker process, while
+other threads keep being served; Nornir runs never start a thread per device; a 10,000-host
+inventory asked for `R*` is refused by max-targets before anything is read."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import yaml
+from pydantic import SecretStr
+
+from adapters.chat import Request
+from bot.demo import demo_settings
+from bot.settings import load_settings
+from bot.wiring import open_runtime
+from tests.bot.chat import RecordingAdapter, click, person
+from tests.fakes.openai_server import OpenAIStandIn, structured
+from tests.security.replay import attacked_bot, attacked_lab, configs, thread
+from tests.security.tally import attempt
+from workflow.devices.runner import MAX_WORKERS, Credentials, Timeouts, build_nornir
+from workflow.devices.static import StaticInventory
+from workflow.errors import TemplateError
+from workflow.model import Device
+from workflow.render_pool import RenderPool
+from workflow.rendering import MAX_OUTPUT_CHARS, render
+
+NESTED = "{% set a=[1]*19999 %}{% set b=[a]*19999 %}"
+BOMBS = [
+    NESTED + "{{ b }}",  # the issue's: froze the bot for 31 s at 1.3 GB
+    NESTED + "{% set c=[b]*19999 %}{{ c }}",  # one level deeper ran out of memory
+    NESTED + "{{ b|join(',') }}",
+    NESTED + "{{ b|string|length }}",
+    NESTED + "{{ b|pprint }}",
+    NESTED + "{{ b|tojson }}",
+    NESTED + "{{ b|sum(start=[])|length }}",
+    NESTED + "{{ b|map('sum')|sum }}",
+    "{{ ('a'*19999)|replace('a', 'a'*19999) }}",
+    "{% for i in range(5000) %}{% for j in range(5000) %}x{% endfor %}{% endfor %}",
+    "{{ 'x'|center(1000000000) }}",
+    "{{ range(1000000000)|list|length }}",
+    "{{ (2**4096) }}",
+    "{{ '%0*d' % (100000000, 1) }}",
+    "{% set s = 'x'*19999 %}{{ s ~ s ~ s ~ s ~ s ~ s ~ s ~ s ~ s ~ s ~ s }}",
+]
+OK_TEMPLATE = {
+    "name": "ntp",
+    "description": "NTP server",
+    "templates": {"cisco_ios": "ntp server {{ server }}\n"},
+    "params_schema": {"server": {"type": "ipv4"}},
+    "example_params": {"server": "10.0.0.1"},
+    "targets": ["R1"],
+}
+
+
+@pytest.fixture(scope="module")
+def pool() -> AsyncIterator[RenderPool]:
+    renderer = RenderPool(workers=2, cpu_seconds=1.0, memory_mb=256)
+    yield renderer  # type: ignore[misc]
+    renderer.close()
+
+
+@pytest.mark.parametrize("bomb", BOMBS, ids=[b[-30:] for b in BOMBS])
+async def test_a_bomb_fails_its_template_in_one_line_and_the_worker_serves_the_next(
+    pool: RenderPool, bomb: str
+) -> None:
+    """Refused in one line within the caps, or harmless (done within them, output capped)."""
+    started = time.monotonic()
+    try:
+        lines = await pool.run(render, bomb, {})
+        message = ""
+    except TemplateError as refused:
+        lines, message = [], str(refused)
+    elapsed = time.monotonic() - started
+    within = elapsed < 2 * pool.cpu_seconds + 6 and "\n" not in message and len(message) < 200
+    attempt("limits: template bombs", within)
+    assert within, (elapsed, message)
+    assert message or sum(map(len, lines)) <= MAX_OUTPUT_CHARS
+    assert await pool.run(render, "hostname {{ n }}", {"n": "R1"}) == ["hostname R1"]
+
+
+async def test_a_bomb_from_the_llm_ends_that_change_while_other_threads_are_served(
+    tmp_path: Path,
+) -> None:
+    chat = RecordingAdapter()
+    bomb = {**OK_TEMPLATE, "templates": {"cisco_ios": BOMBS[0]}, "example_params": {}}
+    with OpenAIStandIn() as llm:
+        llm.script(structured(OK_TEMPLATE), structured(bomb))
+        settings = {
+            "openai_api_key": SecretStr("sk-standin"),
+            "openai_base_url": llm.base_url,
+            "plan_attempts": 1,
+            "render_cpu_seconds": 2.0,
+            "render_memory_mb": 256,
+        }
+        async with attacked_lab() as lab, attacked_bot(tmp_path, lab, chat, **settings) as bot:
+            before = configs(lab)
+            await bot.service.handle(Request(thread("ok"), person("alice"), "ntp on R1"))
+            waiting = click(chat, "bob", "cancel", thread=thread("ok"))
+            bombing = asyncio.create_task(
+                bot.service.handle(Request(thread("bomb"), person("mallory"), "x on R1"))
+            )
+            await asyncio.sleep(0.5)  # the bomb is rendering now
+            started = time.monotonic()
+            await bot.service.handle(waiting)
+            served_in = time.monotonic() - started
+            await bombing
+            bomb_said = [t for m in chat.posts if m[1] == thread("bomb") for t in [m[2].text]]
+            ended = any("LABBOT_RENDER" in text for text in bomb_said)
+            attempt("limits: template bombs", ended and configs(lab) == before)
+            assert served_in < 1.5, served_in  # the event loop was never blocked by the bomb
+            assert any("cancelled" in t for t in chat.texts()), chat.texts()
+            assert ended, bomb_said
+            assert configs(lab) == before
+
+
+def test_nornir_runs_are_bounded_whatever_the_device_count() -> None:
+    devices = [Device(f"R{i}", "cisco_ios", "127.0.0.1", 1) for i in range(10_000)]
+    nornir = build_nornir(devices, Credentials(None, None, None), Timeouts(1, 1))
+    workers = nornir.runner.num_workers  # type: ignore[attr-defined]
+    attempt("limits: thread fan-out", workers == MAX_WORKERS)
+    assert workers == MAX_WORKERS == 32
+
+
+async def test_r_star_over_10000_hosts_is_refused_without_reading_or_threads(
+    tmp_path: Path,
+) -> None:
+    hosts = {
+        f"R{i}": {"hostname": "127.0.0.1", "port": 9, "platform": "cisco_ios"}
+        for i in range(1, 10_001)
+    }
+    (tmp_path / "hosts.yaml").write_text(yaml.safe_dump(hosts))
+    chat = RecordingAdapter()
+    settings = demo_settings(load_settings(data_dir=tmp_path))
+    peak = threading.active_count()
+    async with open_runtime(
+        settings, chat, inventory=StaticInventory(tmp_path / "hosts.yaml")
+    ) as big:
+        started = time.monotonic()
+        asking = asyncio.create_task(
+            big.service.handle(Request(thread("big"), person("mallory"), "apply ospf to R*"))
+        )
+        while not asking.done():
+            peak = max(peak, threading.active_count())
+            await asyncio.sleep(0.05)
+        elapsed = time.monotonic() - started
+    said = "\n".join(chat.texts())
+    refused = "10000 devices, more than LABBOT_MAX_TARGETS=50" in said
+    attempt("limits: thread fan-out", refused and peak < 64)
+    assert refused, said
+    assert peak < 64 and elapsed < 60, (peak, elapsed)
