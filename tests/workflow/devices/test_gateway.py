@@ -143,12 +143,14 @@ async def test_ssh_push_keeps_credentials_out_of_results_and_logs(
     assert PASSWORD not in repr(Credentials("u", PASSWORD, SECRET))
 
 
-def test_workers_sized_to_the_batch() -> None:
+def test_workers_sized_to_the_batch_up_to_the_cap() -> None:
     devices = [Device(f"R{i}", "cisco_ios_telnet", "127.0.0.1", 2000 + i) for i in range(37)]
-    nornir = build_nornir(devices, Credentials(None, None, None), Timeouts(1, 1))
+    nornir = build_nornir(devices[:17], Credentials(None, None, None), Timeouts(1, 1))
     assert isinstance(nornir.runner, ThreadedRunner)
-    assert nornir.runner.num_workers == 37
+    assert nornir.runner.num_workers == 17
     assert nornir.config.logging.enabled is False
+    capped = build_nornir(devices, Credentials(None, None, None), Timeouts(1, 1))
+    assert capped.runner.num_workers == 32  # type: ignore[attr-defined]
 
 
 class FailingBackups(ConfigBackupStore):
