@@ -4,7 +4,8 @@ migration job to upgrade (tests/deploy/test_container_upgrade.py).
 The release runs as deployed (`labbot serve --http`, the Slack stand-in, the simulated lab):
 change 1 is approved and pushed to R1; change 2 waits at its parameter gate (Execute) for R2.
 Written: fixtures/release-VERSION.sql (pg_dump, plain SQL) and fixtures/release-VERSION.json
-(the release, its schema head, the pending gate's thread and the click that decides it).
+(the release, its schema head, its audit as `labbot audit --format json` shows it, the pending
+gate's message and the click that decides it).
 
     python -m tests.deploy.release_fixture     (needs LABBOT_TEST_POSTGRES_URL)
 """
@@ -12,17 +13,21 @@ Written: fixtures/release-VERSION.sql (pg_dump, plain SQL) and fixtures/release-
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import subprocess
 import tempfile
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
+from bot.audit_view import render_entries
 from labsim import demo_topology
+from storage.audit import AuditStore
 from storage.db import make_engine
 from tests.fakes.slack_api import SlackApiStandIn
 from tests.scale.deployment import deployment
@@ -47,20 +52,32 @@ async def write_release(server_url: str, out: Path) -> None:
                 await slack.said(pushed, "pushed")
                 pending = await slack.mention(PENDING_THREAD_TEXT)
                 await slack.click_all(await slack.gate(pending, "Approve"), "Approve", ["U2"])
-                (execute,) = clicks(await slack.gate(pending, "Execute"), "Execute", ["U3"])
-        head = await schema_head(url)
+                gate = await slack.gate(pending, "Execute")
+                (execute,) = clicks(gate, "Execute", ["U3"])
+        head, audit = await read_back(url)
         name = f"release-{version('labbot')}"
         dump(url, out / f"{name}.sql")
-        about = {"release": version("labbot"), "schema": head, "thread": pending, "click": execute}
+        about = {
+            "release": version("labbot"),
+            "schema": head,
+            "audit": audit,
+            "thread": pending,
+            "gate": dataclasses.asdict(gate),
+            "click": execute,
+        }
         (out / f"{name}.json").write_text(json.dumps(about, indent=1) + "\n", encoding="utf-8")
 
 
-async def schema_head(url: str) -> str:
+async def read_back(url: str) -> tuple[str, list[dict[str, Any]]]:
+    """The schema head and the audit (as the CLI's JSON) of the release's database."""
     engine = make_engine(url)
     try:
         async with engine.connect() as conn:
-            found = await conn.execute(text("SELECT version_num FROM alembic_version"))
-            return str(found.scalar())
+            head = str(
+                (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalar()
+            )
+        entries = await AuditStore(engine).entries()
+        return head, json.loads(render_entries(entries, "json"))
     finally:
         await engine.dispose()
 
