@@ -30,6 +30,7 @@ from labsim.topology import (
     InterfaceSpec,
     Link,
     Topology,
+    TopologyError,
     check_links,
     demo_topology,
     load_topology,
@@ -124,7 +125,7 @@ def generated_topology(routers: int, *, ring: bool = False) -> Topology:
     """R1..Rn in a chain (or ring) of /30 links, loopbacks 10.255.x.y/32 and AS 65000+n:
     the simulator's demo topology with Linux names (Loopback0 -> lo, GigabitEthernet0/k -> ethk)."""
     if not 1 <= routers <= MAX_ROUTERS:
-        raise ValueError(f"an FRR lab has 1 to {MAX_ROUTERS} routers, not {routers}")
+        raise TopologyError(f"an FRR lab has 1 to {MAX_ROUTERS} routers, not {routers}")
     demo = demo_topology(routers, switch=False, ring=ring)
     devices = tuple(
         DeviceSpec(

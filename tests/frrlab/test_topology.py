@@ -57,5 +57,5 @@ def test_bad_files_are_one_error_naming_the_file(tmp_path: Path, text: str, prob
 
 
 def test_router_count_is_bounded() -> None:
-    with pytest.raises(ValueError, match="1 to 50"):
+    with pytest.raises(TopologyError, match="1 to 50 routers, not 51"):
         generated_topology(51)
