@@ -128,3 +128,9 @@ NO_RULES_WARNING = (
     "no approval rule is set (LABBOT_OWNERS, LABBOT_APPROVERS, LABBOT_APPROVERS_BY_CHANNEL): "
     "anyone in a channel or room except the requester may approve; direct messages are refused"
 )
+ROLLBACK_GATE = (
+    "*Post-checks failed* for change {change_id} on {failed} (of {total} checked). "
+    "Roll back returns each device below to its configuration before the change; "
+    "Keep leaves the change as pushed."
+)
+ROLLBACK_CONFIRM = "Push these rollback lines now?"

@@ -71,7 +71,7 @@ class Policy:
         return bool(self.approvers or self.approvers_by_channel or self.owners)
 
     def required_approvals(self, gate: str) -> int:
-        return self.push_approvals if gate == "params" else self.template_approvals
+        return self.push_approvals if gate in ("params", "rollback") else self.template_approvals
 
     def who_tokens(self) -> tuple[str, ...]:
         """Every who-token any rule names."""

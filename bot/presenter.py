@@ -58,6 +58,11 @@ def _message(text: str, sections: list[tuple[str, str, str]], **fields: Any) -> 
 
 def gate_buttons(gate: str, interrupt_id: str, sha256: str) -> tuple[Button, ...]:
     value = button_value(interrupt_id, sha256)
+    if gate == "rollback":  # nothing to modify: undo the change, or keep it as pushed
+        return (
+            Button("Roll back", "approve", "danger", value, confirm=messages.ROLLBACK_CONFIRM),
+            Button("Keep the change", "cancel", "default", value),
+        )
     if gate == "params":
         first = Button(
             "Execute", "approve", "primary", value, confirm="Push this configuration now?"
@@ -81,6 +86,8 @@ def present_gate(
 ) -> Message:
     if gate == "template":
         text, sections = _template_sections(change_id, payload)
+    elif gate == "rollback":
+        text, sections = _rollback_sections(change_id, payload)
     else:
         text, sections = _params_sections(change_id, payload)
     expires = f"expires {_short_time(expires_at)} · " if expires_at else ""
@@ -202,6 +209,31 @@ def _params_sections(
         if device.get("diff"):
             diff = mask_secrets(device["diff"])
             sections.append((f"{name} diff against running config", diff, "diff"))
+    return text, sections
+
+
+def _rollback_sections(
+    change_id: str, payload: Mapping[str, Any]
+) -> tuple[str, list[tuple[str, str, str]]]:
+    """The failed post-checks with their evidence, and per device the lines that undo them."""
+    checks: Mapping[str, Any] = payload.get("post_checks", {})
+    failed = [item for item in checks.get("data", []) if item["status"] != "success"]
+    text = messages.ROLLBACK_GATE.format(
+        change_id=change_id,
+        failed=", ".join(item["name"] for item in failed),
+        total=checks.get("total", 0),
+    )
+    sections = [
+        (
+            f"{'✓' if item['status'] == 'success' else '✗'} {item['name']} post-checks",
+            item.get("result") or item.get("error", ""),
+            "text",
+        )
+        for item in checks.get("data", [])
+    ]
+    for name, device in payload.get("devices", {}).items():
+        lines = mask_secrets("\n".join(device.get("lines", [])))
+        sections.append((f"{name} rollback lines", lines, "text"))
     return text, sections
 
 

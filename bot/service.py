@@ -31,7 +31,7 @@ from storage.templates import TemplateStore
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision, Step, utc_now
 from workflow.errors import DecisionConflict, GateError, LabbotError
 from workflow.hashing import lines_sha256
-from workflow.model import PushProgress
+from workflow.model import PushProgress, StandardResponse
 
 log = logging.getLogger(__name__)
 
@@ -304,7 +304,12 @@ class DecisionService:
 
     async def _resume_locked(self, decision: Decision, gate: Gate) -> None:
         thread = decision.thread
-        pushed_lines = _lines_by_device(gate.payload) if gate.gate == "params" else {}
+        # what the resumed step pushes: the params gate's lines, or the rollback gate's; keeping
+        # a change at the rollback gate pushes nothing (its push was recorded at that gate)
+        pushing = gate.gate == "params" or (
+            gate.gate == "rollback" and decision.choice == "approve"
+        )
+        pushed_lines = _lines_by_device(gate.payload) if pushing else {}
         gate_decision: GateDecision = {
             "choice": decision.choice,
             "sha256": decision.content_sha256,
@@ -324,7 +329,7 @@ class DecisionService:
         except GateError as exc:
             await self._refuse(decision.actor, thread, str(exc), gate=gate)
         else:
-            await self._present(thread, step, pushed_lines=pushed_lines)
+            await self._present(thread, step, pushed_lines=pushed_lines, record=pushing)
         finally:
             self.pushes.end(gate.change_id)  # its results are recorded (or it never ran)
 
@@ -348,29 +353,46 @@ class DecisionService:
         await self._present(thread, step, pushed_lines={})
 
     async def _present(
-        self, thread: ThreadRef, step: Step, *, pushed_lines: dict[str, list[str]]
+        self,
+        thread: ThreadRef,
+        step: Step,
+        *,
+        pushed_lines: dict[str, list[str]],
+        record: bool = True,
     ) -> None:
+        """Show the next step. `record`: the pushes in its result are recorded (a rollback gate
+        records the push whose post-checks failed; the change then ends without pushing again
+        when kept)."""
         if isinstance(step, Gate):
+            if step.gate == "rollback":
+                await self._record_pushes(step.change_id, step.payload["push"], pushed_lines)
             message_id = await self.say(thread, _gate_message(step))
             self._gate_message_ids[step.interrupt_id] = message_id
             while len(self._gate_message_ids) > GATE_IDS_KEPT:
                 self._gate_message_ids.popitem(last=False)
             return
-        await self._finish(thread, step, pushed_lines)
+        await self._finish(thread, step, pushed_lines if record else None)
 
-    async def _finish(
-        self, thread: ThreadRef, finished: Finished, pushed_lines: dict[str, list[str]]
+    async def _record_pushes(
+        self, change_id: str, result: StandardResponse, pushed_lines: dict[str, list[str]]
     ) -> None:
-        for item in finished.result["data"] if finished.result else []:
+        for item in result["data"]:
             self.metrics.push(item["status"])
             lines = pushed_lines.get(item["name"], [])
             await self.audit.record_push(
-                change_id=finished.change_id,
+                change_id=change_id,
                 device=item["name"],
                 lines_sha256=lines_sha256(lines),
                 status=item["status"],
                 detail=item.get("error") or f"{len(lines)} line(s) pushed and verified",
             )
+
+    async def _finish(
+        self, thread: ThreadRef, finished: Finished, pushed_lines: dict[str, list[str]] | None
+    ) -> None:
+        """`pushed_lines` None: the result's pushes are already recorded."""
+        if finished.result is not None and pushed_lines is not None:
+            await self._record_pushes(finished.change_id, finished.result, pushed_lines)
         await self.audit.record_change_event(
             change_id=finished.change_id,
             status=finished.status,

@@ -38,7 +38,7 @@ from workflow.nodes import Nodes
 from workflow.ports import ConfigTrial, DeviceGateway, Planner, SavedTemplates
 from workflow.render_pool import RenderPool
 from workflow.safety import DenyList
-from workflow.state import GateInfo, Outcome, initial_state
+from workflow.state import GateInfo, GateName, Outcome, initial_state
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class Gate:
     """A review waiting for a decision. `payload` is exactly what `sha256` covers."""
 
     interrupt_id: str
-    gate: Literal["template", "params"]
+    gate: GateName
     change_id: str
     payload: dict[str, Any]
     sha256: str

@@ -123,7 +123,7 @@ class ReviewGate:
             return Command(goto=self.node_name)  # re-issued: same content, new interrupt id
         if decision.get("choice") not in CHOICES:
             return Command(goto=self.node_name)
-        return self._apply(state, info, _record(self.gate, decision, now))
+        return self._apply(state, info, decision_record(self.gate, decision, now))
 
     def _apply(self, state: ChangeState, info: GateInfo, record: DecisionRecord) -> Command[str]:
         decisions = [*state["decisions"], record]
@@ -143,7 +143,7 @@ class ReviewGate:
         return Command(update=update, goto=self.approve_to)
 
 
-def _record(gate: GateName, decision: dict[str, Any], now: datetime) -> DecisionRecord:
+def decision_record(gate: GateName, decision: dict[str, Any], now: datetime) -> DecisionRecord:
     return DecisionRecord(
         gate=gate,
         choice=str(decision["choice"]),

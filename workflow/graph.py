@@ -1,5 +1,5 @@
 """The change graph: gather → propose/check template → template gate → propose/check params →
-params gate → push → report.
+params gate → push → post-checks (→ rollback gate → undo) → report.
 
 ```
 gather ─► propose_template ─► check_template ─► template_gate ─► propose_params ─► check_params
@@ -7,6 +7,8 @@ gather ─► propose_template ─► check_template ─► template_gate ─►
   │           └────────────────────────────┘          │              │◄─────────────────┘
   └──────────── modify (the devices may change) ──────┘              │ modify
                                            push ◄── params_gate ◄──────┘
+                                            │
+                                       post_check ─► rollback_gate ─► undo ─► END  (checks failed)
                                             │
                                           report ─► END       (cancel / expiry / failure ─► END)
 ```
@@ -20,6 +22,7 @@ from langgraph.graph.state import CompiledStateGraph
 
 from workflow.gates import ReviewGate
 from workflow.nodes import Nodes
+from workflow.postchecks.nodes import PostCheckNodes
 from workflow.state import ChangeState
 
 
@@ -45,7 +48,11 @@ def build_graph(nodes: Nodes, checkpointer: BaseCheckpointSaver) -> CompiledStat
         ReviewGate("params", "push", "propose_params", nodes.clock),
         destinations=("push", "propose_params", "params_gate"),
     )
-    graph.add_node("push", nodes.push, destinations=("report",))
+    graph.add_node("push", nodes.push, destinations=("post_check",))
+    after = PostCheckNodes(nodes.gateway, nodes.deny_list, nodes.clock, nodes.gate_ttl_seconds)
+    graph.add_node("post_check", after.post_check, destinations=("report", "rollback_gate"))
+    graph.add_node("rollback_gate", after.rollback_gate, destinations=("undo", "rollback_gate"))
+    graph.add_node("undo", after.undo)
     graph.add_node("report", nodes.report)
     graph.add_edge(START, "gather")
     return graph.compile(checkpointer=checkpointer)

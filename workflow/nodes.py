@@ -21,6 +21,7 @@ from workflow.model import (
     Device,
     ParamsProposal,
     PlanRequest,
+    ProgressCallback,
     PushProgress,
     StandardResponse,
     TemplateProposal,
@@ -217,19 +218,13 @@ class Nodes:
         if refusals:
             return finish("blocked", "refused to push, nothing was sent: " + "; ".join(refusals))
         plan = {name: p["lines"] for name, p in state["previews"].items() if p["lines"]}
-        writer = get_stream_writer()
-        # The gateway may call back from a context of its own (loop.call_soon_threadsafe from
-        # its worker threads); LangGraph's writer reads the node's config from a context var.
-        node_context = contextvars.copy_context()
-
-        def progress(event: PushProgress) -> None:
-            node_context.run(writer, {"progress": asdict(event)})
-
         try:
-            result = await self.gateway.push(state["change_id"], plan, on_progress=progress)
+            result = await self.gateway.push(
+                state["change_id"], plan, on_progress=progress_writer()
+            )
         except LabbotError as err:
             return finish("failed", f"the push could not start: {err}")
-        return Command(update={"push_result": result}, goto="report")
+        return Command(update={"push_result": result}, goto="post_check")
 
     async def report(self, state: ChangeState) -> Command[str]:
         result = state["push_result"]
@@ -291,6 +286,21 @@ class Nodes:
             f"{listed}",
             also={"errors": errors},
         )
+
+
+def progress_writer() -> ProgressCallback:
+    """A progress callback streaming the node's device events to the caller (`custom` mode).
+
+    The gateway may call back from a context of its own (loop.call_soon_threadsafe from its
+    worker threads); LangGraph's writer reads the node's config from a context var.
+    """
+    writer = get_stream_writer()
+    node_context = contextvars.copy_context()
+
+    def progress(event: PushProgress) -> None:
+        node_context.run(writer, {"progress": asdict(event)})
+
+    return progress
 
 
 def rollback_template(plan: dict[str, list[str]], topology: Topology) -> TemplateProposal:

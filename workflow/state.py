@@ -10,7 +10,7 @@ from langgraph.types import Command
 from workflow.checks import DevicePreview
 from workflow.model import StandardResponse, TemplateProposal, TokenUsage, Topology
 
-GateName = Literal["template", "params"]
+GateName = Literal["template", "params", "rollback"]
 Status = Literal["done", "cancelled", "expired", "failed", "blocked"]
 
 
@@ -64,6 +64,9 @@ class ChangeState(TypedDict):
     scope: str  # the channel/room of the request, where template pins apply
     shown_template: dict[str, Any] | None  # the last template gate's payload (what was approved)
     newer_versions: dict[str, int]  # saved templates used in an older version -> newest
+    # Added with post-checks; read with .get().
+    post_check_result: StandardResponse | None  # per device, after the push
+    undo_plan: dict[str, list[str]] | None  # lines the rollback gate offers, per device
 
 
 def initial_state(
@@ -97,6 +100,8 @@ def initial_state(
         scope=scope,
         shown_template=None,
         newer_versions={},
+        post_check_result=None,
+        undo_plan=None,
     )
 
 

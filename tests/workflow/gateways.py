@@ -27,6 +27,7 @@ from workflow.model import (
     StandardResponse,
     UnusableNode,
 )
+from workflow.postchecks.evaluate import Expectation, met_text
 from workflow.responses import build_response
 
 
@@ -44,6 +45,8 @@ class RecordingGateway:
     failing: set[str] = field(default_factory=set)  # devices whose push fails
     pushes: list[Push] = field(default_factory=list)
     backups: dict[str, dict[str, str]] = field(default_factory=dict)  # change -> device -> config
+    unconverged: dict[str, str] = field(default_factory=dict)  # device -> post-check evidence
+    checked: list[dict[str, list[Expectation]]] = field(default_factory=list)  # post-check calls
 
     def platform(self, name: str) -> str:
         return self.platforms.get(name, "cisco_ios_telnet")
@@ -87,6 +90,24 @@ class RecordingGateway:
                 ResponseItem(id=name, name=name, status="success", result="\n".join(lines))
             )
             await _tell(on_progress, PushProgress(name, "done", done=done, total=len(plan)))
+        return build_response(items)
+
+    async def post_check(
+        self,
+        expected: Mapping[str, Sequence[Expectation]],
+        wait_seconds: float,
+        on_progress: ProgressCallback | None = None,
+    ) -> StandardResponse:
+        """Devices in `unconverged` fail with their evidence; the others show what they must."""
+        self.checked.append({name: list(items) for name, items in expected.items()})
+        items: list[ResponseItem] = []
+        for name, wanted in expected.items():
+            if name in self.unconverged:
+                error = f"post-checks failed after {wait_seconds:g} s: {self.unconverged[name]}"
+                items.append(ResponseItem(id=name, name=name, status="failed", error=error))
+            else:
+                passed = "\n".join(f"✓ {met_text(e)}" for e in wanted)
+                items.append(ResponseItem(id=name, name=name, status="success", result=passed))
         return build_response(items)
 
     async def rollback_plan(self, change_id: str) -> dict[str, list[str]]:

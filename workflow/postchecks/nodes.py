@@ -1,0 +1,155 @@
+"""The graph's nodes after a push: post-checks, the rollback gate they may lead to, and the
+rollback push it approves.
+
+```
+push ─► post_check ─► report                       (no checks, or all passed)
+            │ failed
+            ▼
+       rollback_gate ─► undo ─► END                (approve: the lines shown, exactly)
+            └─────────► END                        (keep: the change stays as pushed)
+```
+The post_check node prepares the gate (the failed checks and, per device, the lines that bring
+it back to its "before" backup); the gate node has no side effect before `interrupt()` and is
+resumed by interrupt id like the other gates; its decision is recorded with who and when.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from langgraph.types import Command, interrupt
+
+from workflow.errors import LabbotError
+from workflow.gates import Clock, decision_record, is_expired, open_gate
+from workflow.model import CHOICES, StandardResponse
+from workflow.nodes import progress_writer, push_summary
+from workflow.ports import DeviceGateway
+from workflow.postchecks.report import check_failures, planned_expectations, with_post_checks
+from workflow.safety import DenyList
+from workflow.state import ChangeState, finish
+
+UNDO_SUFFIX = ":rollback"  # the rollback push's own change id (locks and backups of its own)
+
+
+def rollback_review(
+    push: StandardResponse, checks: StandardResponse, plan: dict[str, list[str]]
+) -> dict[str, Any]:
+    """What the rollback reviewer sees: the push with its post-checks, the failed post-checks,
+    and per device the lines that undo the change."""
+    return {
+        "push": push,
+        "post_checks": checks,
+        "devices": {name: {"lines": lines} for name, lines in sorted(plan.items())},
+    }
+
+
+@dataclass(frozen=True)
+class PostCheckNodes:
+    gateway: DeviceGateway
+    deny_list: DenyList
+    clock: Clock
+    gate_ttl_seconds: float
+
+    async def post_check(self, state: ChangeState) -> Command[str]:
+        """Run the template's post-checks on every device the push reached; failed: offer a
+        rollback of exactly what the change did."""
+        template, push = state["template"], state["push_result"]
+        assert template is not None and push is not None, "post_check before a push"
+        checks = template.get("post_checks")
+        pushed = [item["name"] for item in push["data"] if item["status"] == "success"]
+        if not checks or state["rollback"] is not None or not pushed:
+            return Command(goto="report")
+        assert state["topology"] is not None
+        expected = planned_expectations(checks, state["previews"], pushed, state["topology"])
+        try:
+            result = await self.gateway.post_check(
+                expected, checks["timeout"], on_progress=progress_writer()
+            )
+            plan = (
+                await self.gateway.rollback_plan(state["change_id"])
+                if not result["success"]
+                else {}
+            )
+        except LabbotError as err:
+            return finish("failed", f"the post-checks could not run: {err}", push)
+        merged = with_post_checks(push, result)
+        update: dict[str, Any] = {"push_result": merged, "post_check_result": result}
+        if result["success"] or not plan:
+            return Command(update=update, goto="report")
+        gate = open_gate(
+            state,
+            "rollback",
+            rollback_review(merged, result, plan),
+            self.clock,
+            self.gate_ttl_seconds,
+        )
+        return Command(update={**update, "gate": gate, "undo_plan": plan}, goto="rollback_gate")
+
+    async def rollback_gate(self, state: ChangeState) -> Command[str]:
+        """Approve: push the rollback shown. Cancel (keep): the change stays as pushed."""
+        info = state["gate"]
+        assert info is not None and info["gate"] == "rollback", "rollback_gate without its gate"
+        decision = interrupt(info)
+        now = self.clock()
+        failures = _failures(state)
+        if is_expired(info, now):
+            return finish(
+                "failed",
+                f"post-checks failed ({failures}); the rollback review expired at "
+                f"{info['expires_at']}, the change stays as pushed.",
+                state["push_result"],
+            )
+        if not isinstance(decision, dict) or decision.get("sha256") != info["sha256"]:
+            return Command(goto="rollback_gate")
+        if decision.get("choice") not in CHOICES:
+            return Command(goto="rollback_gate")
+        record = decision_record("rollback", decision, now)
+        decisions = [*state["decisions"], record]
+        if record["choice"] != "approve":
+            return finish(
+                "failed",
+                f"post-checks failed ({failures}); {record['actor_name']} kept the change as "
+                "pushed (no rollback).",
+                state["push_result"],
+                also={"decisions": decisions},
+            )
+        approved = {**state["approved"], "rollback": info["sha256"]}
+        update = {"decisions": decisions, "approved": approved, "gate": None}
+        return Command(update=update, goto="undo")
+
+    async def undo(self, state: ChangeState) -> Command[str]:
+        """Push the approved rollback lines, refused again by the deny-list if need be."""
+        plan = state.get("undo_plan") or {}
+        topology = state["topology"]
+        assert topology is not None
+        refusals = [
+            f"{name}: {hit.line!r} is not allowed ({hit.reason})"
+            for name, lines in sorted(plan.items())
+            for hit in self.deny_list.check(lines, topology["devices"][name]["family"])
+        ]
+        failures = _failures(state)
+        if refusals:
+            return finish(
+                "blocked", "refused to roll back, nothing was sent: " + "; ".join(refusals)
+            )
+        try:
+            result = await self.gateway.push(
+                state["change_id"] + UNDO_SUFFIX, plan, on_progress=progress_writer()
+            )
+        except LabbotError as err:
+            return finish(
+                "failed", f"post-checks failed ({failures}); the rollback could not start: {err}"
+            )
+        who = state["decisions"][-1]["actor_name"]
+        return finish(
+            "failed",
+            f"post-checks failed ({failures}); rolled back as approved by {who}: "
+            f"{push_summary(result).replace('pushed to', 'restored')}",
+            result,
+        )
+
+
+def _failures(state: ChangeState) -> str:
+    checks = state.get("post_check_result")
+    return check_failures(checks) if checks else "no result"

@@ -1,0 +1,55 @@
+"""Post-check results in the standard response: pure functions the graph's nodes call.
+
+The change's response keeps one item per device. A device whose push succeeded carries its
+post-check outcome too: passed checks are appended to its result; failed ones turn the item
+into a failure whose error is the evidence, its push output kept in `result`. The post-check
+response itself goes in `metadata["post_checks"]`, so nothing is lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from workflow.checks import DevicePreview
+from workflow.model import ResponseItem, StandardResponse, Topology
+from workflow.postchecks.evaluate import Expectation, expectations
+from workflow.postchecks.spec import PostChecks
+from workflow.responses import build_response
+
+
+def planned_expectations(
+    checks: PostChecks,
+    previews: Mapping[str, DevicePreview],
+    pushed: list[str],
+    topology: Topology,
+) -> dict[str, list[Expectation]]:
+    """What each device pushed without failure must show; every target's params count (a
+    neighbour's announced networks, its link addresses)."""
+    params = {name: preview["params"] for name, preview in previews.items()}
+    return {name: expectations(checks["checks"], name, params, topology) for name in pushed}
+
+
+def with_post_checks(push: StandardResponse, checks: StandardResponse) -> StandardResponse:
+    """The push response with each device's post-check outcome merged in (see the module)."""
+    outcome = {item["name"]: item for item in checks["data"]}
+    items: list[ResponseItem] = []
+    for item in push["data"]:
+        check = outcome.get(item["name"])
+        merged = ResponseItem(**item)
+        if check is not None and check["status"] == "success":
+            merged["result"] = "\n".join(filter(None, [item.get("result"), check.get("result")]))
+        elif check is not None:
+            merged["status"] = "failed"
+            merged["error"] = check.get("error", "post-checks failed")
+        items.append(merged)
+    metadata = {**push.get("metadata", {}), "post_checks": checks}
+    return build_response(items, error=push.get("error"), metadata=metadata)
+
+
+def check_failures(checks: StandardResponse) -> str:
+    """`R3: …evidence…; R2: …` for the thread (the devices that failed their post-checks)."""
+    return "; ".join(
+        f"{item['name']}: {item.get('error', 'failed')}"
+        for item in checks["data"]
+        if item["status"] != "success"
+    )
