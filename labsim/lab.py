@@ -129,7 +129,13 @@ class Lab:
             }
             for i in device.interfaces
         }
-        return {**spec.data, "vendor": device.platform, "interfaces": interfaces}
+        # `simulator`: labbot runs no post-checks here (the simulator runs no routing protocols)
+        return {
+            **spec.data,
+            "vendor": device.platform,
+            "simulator": "labsim",
+            "interfaces": interfaces,
+        }
 
     def _build_devices(
         self, faults: Mapping[str, object], reject: Mapping[str, list[str]]

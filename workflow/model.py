@@ -34,6 +34,7 @@ class Device:
     secret: str | None = field(default=None, repr=False)
     kind: str = ""  # router, switch, firewall: from the inventory ("" = tell by family)
     kind_reason: str = ""  # where `kind` comes from, shown when "all routers" selects it
+    simulator: str = ""  # set for a simulated device (labsim): it runs no routing protocols
 
     @property
     def family(self) -> str:

@@ -120,15 +120,23 @@ async def test_ibgp_with_one_as_establishes_between_two_routers(tmp_path: Path) 
 async def test_a_line_frr_refuses_fails_that_router_with_frr_s_words_others_finish(
     tmp_path: Path,
 ) -> None:
+    """R2 refuses `router bgp 65002`; R1 and R3 take their lines, but their sessions to R2 never
+    come up: the post-checks say so and offer a rollback; carol keeps the change."""
     chat = RecordingAdapter()
     async with FrrLab.start() as lab, bot_on(lab, tmp_path, chat) as bot:
         lab.vtysh("R2", "configure terminal", "router bgp 65099")  # R2 already runs BGP
         await change(bot, chat, "configure bgp on all routers")
+        _, gate = chat.last_gate()
+        gate_text = gate.text + "\n".join(block.text for block in gate.blocks)
+        assert "Post-checks failed" in gate.text and "R1" in gate.text and "R3" in gate.text
+        assert "BGP neighbour 10.0.12.2 (R2): Active" in gate_text, gate_text
+        assert "no router bgp 65001" in gate_text  # the rollback it offers
+        await bot.service.handle(click(chat, "carol", "cancel"))  # keep the change
         r1 = lab.vtysh("R1", "show running-config")
         r3 = lab.vtysh("R3", "show running-config")
     said = "\n".join(chat.texts() + [b.text for m in chat.messages() for b in m.blocks])
-    assert "pushed: ✓ 2 ✗ 1 of 3" in said or "✓ 2 ✗ 1 of 3" in said, said
     assert "BGP is already running; AS is 65099" in said
+    assert "carol kept the change as pushed" in said, chat.texts()[-3:]
     assert "router bgp 65001" in r1 and "router bgp 65003" in r3
 
 

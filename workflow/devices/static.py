@@ -102,6 +102,7 @@ class StaticInventory:
             secret=str(secret) if secret else None,
             kind=kind,
             kind_reason=why if kind else "",
+            simulator=str(host.data.get("simulator") or ""),
         )
 
     def _links(self, name: str, host: Host) -> list[tuple[str, str, str, str]]:

@@ -27,7 +27,7 @@ from workflow.nodes import progress_writer, push_summary
 from workflow.ports import DeviceGateway
 from workflow.postchecks.report import check_failures, planned_expectations, with_post_checks
 from workflow.safety import DenyList
-from workflow.state import ChangeState, finish
+from workflow.state import ChangeState, DecisionRecord, finish
 
 UNDO_SUFFIX = ":rollback"  # the rollback push's own change id (locks and backups of its own)
 
@@ -94,11 +94,10 @@ class PostCheckNodes:
         now = self.clock()
         failures = _failures(state)
         if is_expired(info, now):
-            return finish(
-                "failed",
+            return _ended(
+                state,
                 f"post-checks failed ({failures}); the rollback review expired at "
                 f"{info['expires_at']}, the change stays as pushed.",
-                state["push_result"],
             )
         if not isinstance(decision, dict) or decision.get("sha256") != info["sha256"]:
             return Command(goto="rollback_gate")
@@ -107,13 +106,8 @@ class PostCheckNodes:
         record = decision_record("rollback", decision, now)
         decisions = [*state["decisions"], record]
         if record["choice"] != "approve":
-            return finish(
-                "failed",
-                f"post-checks failed ({failures}); {record['actor_name']} kept the change as "
-                "pushed (no rollback).",
-                state["push_result"],
-                also={"decisions": decisions},
-            )
+            kept = f"{record['actor_name']} kept the change as pushed (no rollback)"
+            return _ended(state, f"post-checks failed ({failures}); {kept}.", decisions)
         approved = {**state["approved"], "rollback": info["sha256"]}
         update = {"decisions": decisions, "approved": approved, "gate": None}
         return Command(update=update, goto="undo")
@@ -142,12 +136,22 @@ class PostCheckNodes:
                 "failed", f"post-checks failed ({failures}); the rollback could not start: {err}"
             )
         who = state["decisions"][-1]["actor_name"]
+        restored = push_summary(result).replace("pushed to", "rollback pushed to")
         return finish(
             "failed",
-            f"post-checks failed ({failures}); rolled back as approved by {who}: "
-            f"{push_summary(result).replace('pushed to', 'restored')}",
+            f"{restored}\npost-checks failed ({failures}); rolled back as approved by {who}.",
             result,
         )
+
+
+def _ended(
+    state: ChangeState, note: str, decisions: list[DecisionRecord] | None = None
+) -> Command[str]:
+    """The change ends failed and kept as pushed: its push summary, then what happened."""
+    push = state["push_result"]
+    assert push is not None
+    also = {"decisions": decisions} if decisions is not None else None
+    return finish("failed", f"{push_summary(push)}\n{note}", push, also=also)
 
 
 def _failures(state: ChangeState) -> str:

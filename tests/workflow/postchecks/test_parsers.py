@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from labsim import SimDevice, demo_topology
+from labsim import Lab, SimDevice, demo_topology
 from labsim.cli import CliSession
+from workflow.devices.gateway import NornirGateway
+from workflow.devices.static import StaticInventory
 from workflow.postchecks.evaluate import Expectation, unmet
 from workflow.postchecks.parsers import commands, parse
 
@@ -81,3 +83,24 @@ def test_ios_routing_table_through_ntc_templates() -> None:
 
 def test_platforms_without_a_parser_are_said_so() -> None:
     assert commands("juniper_junos", ["ospf"]) is None
+
+
+async def test_simulated_devices_say_their_checks_were_not_run(tmp_path: Path) -> None:
+    """labsim runs no routing protocol: its devices' checks are reported not run, never passed
+    on made-up state (real FRR proves the checks: test_engine_frr)."""
+    async with Lab.start(1, ssh=False) as lab:
+        inventory = StaticInventory(lab.write_inventory(tmp_path / "hosts.yaml"))
+        devices, _, _ = await inventory.load()
+        assert devices[0].simulator == "labsim"
+        gateway = NornirGateway(
+            inventory,
+            username=None,
+            password=None,
+            secret=None,
+            locks=None,
+            backups=None,  # type: ignore[arg-type]
+        )
+        expected = {"R1": [Expectation("ospf_neighbors", "ospf", "10.0.12.2", "OSPF neighbour")]}
+        result = await gateway.post_check(expected, 5)
+        [item] = result["data"]
+        assert item["result"] == "post-checks not run: R1 is simulated (labsim), no routing runs"
