@@ -208,3 +208,42 @@ async def test_a_room_outside_labbot_matrix_rooms_is_ignored(
     assert alice.membership(other, bot_id) != "join"
     assert not alice.in_thread(other, ignored)
     assert {e.channel for e in entries if e.kind == "change"} == {served}
+
+
+async def test_room_power_levels_and_direct_rooms_decide_who_may_approve(
+    synapse: Synapse,
+    bot_account: MatrixAccount,
+    tmp_path: Path,
+    lab: tuple[Lab, Inventory],
+    alice: ChatUser,
+    bob: ChatUser,
+) -> None:
+    _, inventory = lab
+    bot_id = bot_account.user_id
+    owners = tmp_path / "owners"
+    owners.write_text("*  power>=50\n")  # room moderators own every device
+    settings = settings_for(synapse, bot_account, tmp_path, owners=owners)
+    async with labbot(settings, inventory) as runtime:
+        room = await shared_room(alice, bot_id, bob)
+        asked = await alice.say(room, REQUEST)
+        await alice.wait_for(bot_message(room, asked, bot_id, is_gate(TEMPLATE_STEP)), within=60)
+        await bob.say(room, "approve", thread=asked)  # power 0 in this room
+        await alice.wait_for(bot_message(room, asked, bot_id, body_has("you own none")))
+        levels = await alice.client.room_get_state_event(room, "m.room.power_levels")
+        content = dict(levels.content)  # type: ignore[union-attr]
+        content["users"] = {**content.get("users", {}), bob.user_id: 50}
+        await alice.client.room_put_state(room, "m.room.power_levels", content)
+        await bob.say(room, "approve", thread=asked)  # now a moderator
+        await alice.wait_for(bot_message(room, asked, bot_id, is_gate(PARAMS_STEP)), within=60)
+        direct = await alice.client.room_create(invite=[bot_id], is_direct=True)
+        dm = str(direct.room_id)  # type: ignore[union-attr]
+        await alice.wait_for(
+            lambda r, e: r == dm and e.get("state_key") == bot_id and "join" in str(e["content"])
+        )
+        in_dm = await alice.say(dm, REQUEST)
+        await alice.wait_for(bot_message(dm, in_dm, bot_id, body_has("direct messages need")))
+        entries = await runtime.audit.entries()
+    assert decisions(entries) == {"template": bob.user_id}
+    refusals = [e for e in entries if e.kind == "refusal"]
+    assert any("you own none" in e.summary for e in refusals)
+    assert any("direct messages" in e.summary for e in refusals)
