@@ -5,8 +5,9 @@ its own. The worker keeps one psycopg connection and, while a batch is on the wi
 arrives; the next batch goes out in pipeline mode inside one transaction: one round trip and one
 commit for all of them (group commit, as storage.sqlite_worker does for SQLite). Statements are
 prepared by psycopg after a few uses. Every caller gets its rows only after the commit. If a batch
-fails, its statements run again one by one, so only the one at fault sees the error; a batch that
-met a dropped connection runs again on a new one (every statement is idempotent).
+fails, its statements run again one by one, so only the one at fault sees the error; when the
+failure was a dropped connection (server restart, failover), they run on a new one (every
+statement is idempotent). One slow statement delays those queued behind it.
 """
 
 from __future__ import annotations
@@ -86,22 +87,20 @@ class PostgresWorker:
     async def _run_batch(self, batch: list[_Job]) -> list[Any]:
         statements = [job.statement for job in batch]
         try:
-            return await self._pipeline(await self._connection(), statements)
-        except psycopg.OperationalError:
-            if not await self._dropped():
-                return await self._one_by_one(statements)
-            return await self._pipeline(await self._connection(), statements)
+            return await self._pipeline(await self._driver(), statements)
         except psycopg.Error:
+            await self._replace_if_broken()  # e.g. the server restarted: statements are idempotent
             return await self._one_by_one(statements)
 
     async def _one_by_one(self, statements: Sequence[Statement]) -> list[Any]:
         outcomes: list[Any] = []
         for statement in statements:
             try:
-                (rows,) = await self._pipeline(await self._connection(), [statement])
+                (rows,) = await self._pipeline(await self._driver(), [statement])
                 outcomes.append(rows)
             except psycopg.Error as exc:
                 outcomes.append(exc)
+                await self._replace_if_broken()
         return outcomes
 
     @staticmethod
@@ -120,25 +119,21 @@ class PostgresWorker:
             for cursor, statement in zip(cursors, statements, strict=True)
         ]
 
-    async def _connection(self) -> psycopg.AsyncConnection[Any]:
+    async def _driver(self) -> psycopg.AsyncConnection[Any]:
+        """The psycopg connection under the one borrowed from the engine's pool."""
         if self._borrowed is None:
             self._borrowed = await self.engine.connect()
         raw = await self._borrowed.get_raw_connection()
         driver: psycopg.AsyncConnection[Any] = raw.driver_connection  # type: ignore[assignment]
         return driver
 
-    async def _dropped(self) -> bool:
-        """True, and the connection thrown away, if the server is gone (restart, failover)."""
-        if self._borrowed is None:
-            return True
-        raw = await self._borrowed.get_raw_connection()
-        driver: psycopg.AsyncConnection[Any] = raw.driver_connection  # type: ignore[assignment]
-        if not driver.closed and not driver.broken:
-            return False
+    async def _replace_if_broken(self) -> None:
+        """Throw the connection away if the server is gone, so the next use opens a new one."""
+        if self._borrowed is None or not (await self._driver()).broken:
+            return
         await self._borrowed.invalidate()
         await self._borrowed.close()
         self._borrowed = None
-        return True
 
 
 def _settle(future: asyncio.Future[Any], outcome: Any) -> None:
