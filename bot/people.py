@@ -51,7 +51,8 @@ class People:
 
 
 def gate_targets(gate: Gate) -> tuple[str, ...]:
-    """The devices a gate would change: the template's targets, or the previewed devices."""
+    """The devices a gate would change: the template's targets, else (params, post-check
+    rollback) the devices it shows lines for."""
     if gate.gate == "template":
         return tuple(gate.payload.get("targets", ()))
     return tuple(gate.payload.get("devices", {}))

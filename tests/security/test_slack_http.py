@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -14,7 +15,7 @@ import aiohttp
 import pytest
 
 from labsim import demo_topology
-from tests.adapters.slack.payloads import click, mention
+from tests.adapters.slack.payloads import click, fixture, mention, submission
 from tests.fakes.slack_api import SIGNING_SECRET, Posted, SlackApiStandIn
 from tests.scale.deployment import Deployment, deployment
 from tests.security.tally import attempt
@@ -204,3 +205,41 @@ async def test_credentials_never_reach_chat_logs_or_audit(
         attempt(f"credential scrubbed from {where}", not leaked)
     assert seen == {"chat": False, "audit": False, "log": False}
     assert "‹OPENAI_API_KEY›" in failed.all_text
+
+
+async def test_direct_messages_forged_modify_and_oversized_bodies(
+    tmp_path: Path, slack_api: SlackApiStandIn
+) -> None:
+    owners = tmp_path / "owners"
+    owners.write_text("R*  U3\n")
+    async with serving(tmp_path, slack_api, LABBOT_OWNERS=str(owners)) as lab:  # type: ignore[attr-defined]
+        sender = lab.slack.senders[0]
+        direct = fixture("message_im")
+        direct["event"]["text"] = NTP
+        await sender.event(direct)
+        in_dm = await refusal_to(slack_api, "U1", 1)
+        attempt("approvals over Slack: direct message", "direct messages need" in in_dm)
+        thread = await lab.slack.mention(NTP, user="U1")
+        template = await lab.slack.gate(thread, "Approve")
+        await press(lab, template, "Modify", "U2")  # opens the dialog for anyone...
+        view = await slack_api.wait_for(lambda: slack_api.views and slack_api.views[-1])
+        await sender.interaction(submission(view, "add a backdoor user", user="U2", name="bob"))
+        modify = await refusal_to(slack_api, "U2", 1)
+        attempt("approvals over Slack: stranger modifies", "you own none" in modify)
+        await press(lab, template, "Modify", "U3")
+        second = await slack_api.wait_for(
+            lambda: slack_api.views[-1] is not view and slack_api.views[-1]
+        )
+        huge = submission(second, "x" * 1_000_000, user="U3", name="carol")
+        await sender.interaction(huge)
+        oversized = await refusal_to(slack_api, "U3", 1)
+        attempt("door over Slack: oversized request", "LABBOT_MAX_REQUEST_CHARS" in oversized)
+        body = json.dumps(mention("a" * 2_000_000)).encode()
+        too_big = await signed_post(lab.replicas[0].events_url, body, "application/json")
+        attempt("door over Slack: oversized request", too_big == 413)
+        still = [m for m in lab.slack.thread(thread) if m.buttons]
+        log = "\n".join(lab.replicas[0].log)
+    assert "direct messages need an explicit rule" in in_dm
+    assert "you own none of" in modify and "LABBOT_MAX_REQUEST_CHARS" in oversized
+    assert too_big == 413 and "Traceback" not in log
+    assert len(still) == 1 and "Step 1 of 2" in still[0].all_text  # nothing moved on
