@@ -6,7 +6,7 @@ nothing else going on and once while other threads keep asking for a template bo
 issue's `[[1]*K]*K` printed). Side by side: LABBOT_RENDER_WORKERS=0 (render in the bot's
 process) and the default pool.
 
-    PYTHONPATH=. .venv/bin/python bench/render_isolation.py [--clicks 30] [--size 4000]
+    .venv/bin/python -m bench.render_isolation [--clicks 30] [--size 4000]
 """
 
 from __future__ import annotations

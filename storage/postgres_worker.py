@@ -21,6 +21,8 @@ import psycopg
 from psycopg.rows import namedtuple_row
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from storage.sqlite_worker import settle
+
 MAX_BATCH = 64
 
 
@@ -81,7 +83,7 @@ class PostgresWorker:
             except Exception as exc:  # no connection at all: every caller hears why
                 outcomes = [exc] * len(batch)
             for job, outcome in zip(batch, outcomes, strict=True):
-                _settle(job.future, outcome)
+                settle(job.future, outcome)
                 self._jobs.task_done()
 
     async def _run_batch(self, batch: list[_Job]) -> list[Any]:
@@ -134,12 +136,3 @@ class PostgresWorker:
         await self._borrowed.invalidate()
         await self._borrowed.close()
         self._borrowed = None
-
-
-def _settle(future: asyncio.Future[Any], outcome: Any) -> None:
-    if future.cancelled():
-        return
-    if isinstance(outcome, BaseException):
-        future.set_exception(outcome)
-    else:
-        future.set_result(outcome)

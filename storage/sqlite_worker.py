@@ -80,7 +80,7 @@ class SQLiteWorker:
         except Exception:
             results = [(job, self._alone(job)) for job in batch]
         for job, outcome in results:
-            job.loop.call_soon_threadsafe(_settle, job.future, outcome)
+            job.loop.call_soon_threadsafe(settle, job.future, outcome)
 
     def _alone(self, job: _Job) -> Any:
         try:
@@ -101,7 +101,8 @@ def _attempt(conn: Connection, job: _Job) -> Any:
         return exc
 
 
-def _settle(future: asyncio.Future[Any], outcome: Any) -> None:
+def settle(future: asyncio.Future[Any], outcome: Any) -> None:
+    """Hand a waiting caller its outcome: a result, or the exception its work raised."""
     if future.cancelled():
         return
     if isinstance(outcome, BaseException):
