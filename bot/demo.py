@@ -23,8 +23,8 @@ from workflow.errors import ConfigError
 DEMO_CREDENTIALS = {"username": "admin", "password": "admin", "secret": "enable"}
 WELCOME = (
     "labbot demo — a simulated lab of {count} devices on 127.0.0.1, console chat, SQLite at "
-    "{db}.\nTry: `configure ospf on all routers`, then 1 (approve), 2 (modify), 3 (cancel); "
-    "`as bob` to switch user; `audit`; `help`; Ctrl-D to quit."
+    "{db}.\nTry: `configure ospf on all routers`, then `as bob` (someone other than the "
+    "requester approves) and 1 (approve), 2 (modify), 3 (cancel); `audit`; `help`; Ctrl-D to quit."
 )
 
 
