@@ -296,7 +296,7 @@ class DecisionService:
             thread,
             Actor(resolution.actor_id, resolution.actor_name),
             resolution.interrupt_id,
-            resolution.choice,  # type: ignore[arg-type]
+            resolution.choice,
             resolution.content_sha256,
             resolution.feedback,
         )

@@ -13,7 +13,7 @@ ChangeKind = Literal["change", "rollback"]
 @dataclass(frozen=True)
 class ChangeRecord:
     change_id: str
-    kind: str
+    kind: ChangeKind
     rollback_of: str | None
     thread_key: str
     platform: str
@@ -31,7 +31,7 @@ class Vote:
     change_id: str
     gate: str
     interrupt_id: str
-    choice: str
+    choice: Choice
     actor_id: str
     actor_name: str
     platform: str
@@ -48,7 +48,7 @@ class Resolution:
     interrupt_id: str
     change_id: str
     gate: str
-    choice: str
+    choice: Choice
     actor_id: str
     actor_name: str
     content_sha256: str
@@ -110,7 +110,7 @@ class ChangeSummary:
     """Everything recorded about one change, for "who confirmed which change"."""
 
     change_id: str
-    kind: str
+    kind: ChangeKind
     rollback_of: str | None
     thread_key: str
     platform: str
