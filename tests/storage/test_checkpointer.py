@@ -9,6 +9,7 @@ from typing import Annotated, Any, TypedDict
 
 import pytest
 from langgraph.checkpoint.base import empty_checkpoint
+from langgraph.checkpoint.serde.types import ERROR
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command, interrupt
 
@@ -175,3 +176,27 @@ async def test_a_dropped_postgres_connection_is_replaced_transparently(postgres_
         await admin.dispose()
         found = await saver.aget_tuple(config)
         assert found is not None and found.config == stored
+
+
+async def test_ordinary_writes_keep_the_first_and_special_writes_the_last(
+    database_url: str,
+) -> None:
+    """A retried task's writes are insert-or-ignore; error/interrupt writes are upserted, as in
+    the official savers (a task that failed again shows its latest error)."""
+    async with SQLAlchemySaver.from_url(database_url) as saver:
+        config: Any = {"configurable": {"thread_id": "t-writes", "checkpoint_ns": ""}}
+        stored = await saver.aput(config, empty_checkpoint(), {"step": 0}, {})
+        await asyncio.gather(
+            saver.aput_writes(stored, [("proposal", "first")], "task-1"),
+            saver.aput_writes(stored, [(ERROR, "timeout")], "task-2"),
+        )
+        await asyncio.gather(
+            saver.aput_writes(stored, [("proposal", "retried")], "task-1"),
+            saver.aput_writes(stored, [(ERROR, "refused")], "task-2"),
+        )
+        found = await saver.aget_tuple(stored)
+        assert found is not None
+        assert sorted(found.pending_writes or []) == [
+            ("task-1", "proposal", "first"),
+            ("task-2", ERROR, "refused"),
+        ]
