@@ -92,3 +92,37 @@ def test_blocked_lines_and_facts_are_shown_at_the_params_gate() -> None:
     blocks = {block.title: block.text for block in message.blocks}
     assert blocks["Blocked lines"] == "R1: 'do reload' — reloads the device"
     assert 'router_id: "10.255.0.1"' in blocks["R1 facts"]
+
+
+def test_rollback_gate_shows_the_evidence_the_lines_and_two_choices() -> None:
+    checks = build_response(
+        [
+            {"id": "R1", "name": "R1", "status": "success", "result": "✓ route 10.1.0.0/16"},
+            {
+                "id": "R2",
+                "name": "R2",
+                "status": "failed",
+                "error": "post-checks failed after 60 s: OSPF neighbour 10.0.12.1 (R1): Init",
+            },
+        ]
+    )
+    payload = {
+        "push": checks,
+        "post_checks": checks,
+        "devices": {"R2": {"lines": ["no router ospf 1"]}, "R1": {"lines": ["no router ospf 1"]}},
+    }
+    message = present_gate("rollback", "chg-9", "int-3", "ab" * 32, payload)
+    assert message.text.startswith("*Post-checks failed* for change chg-9 on R2 (of 2 checked)")
+    titles = [block.title for block in message.blocks]
+    assert titles == [
+        "✓ R1 post-checks",
+        "✗ R2 post-checks",
+        "R2 rollback lines",
+        "R1 rollback lines",
+    ]
+    assert "OSPF neighbour 10.0.12.1 (R1): Init" in message.blocks[1].text
+    assert [(b.label, b.choice) for b in message.buttons] == [
+        ("Roll back", "approve"),
+        ("Keep the change", "cancel"),
+    ]
+    assert message.buttons[0].confirm and parse_button_value(message.buttons[1].value)[0] == "int-3"
