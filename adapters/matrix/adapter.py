@@ -40,6 +40,7 @@ from nio import (
 
 from adapters.chat import Actor, ChatEvent, EventHandler, Message, Request, ThreadRef
 from adapters.matrix import inbound, outbound, texts
+from adapters.matrix.direct import DirectRooms
 from adapters.matrix.e2ee import Encryption, TrustMode, client_config
 from adapters.matrix.gates import GateIndex
 from adapters.matrix.session import Credentials, log_in
@@ -85,7 +86,7 @@ class MatrixAdapter:
     )
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
     _encryption_noted: set[str] = field(default_factory=set)
-    _direct: set[str] = field(default_factory=set)  # rooms invited to as direct chats
+    _direct: DirectRooms = field(init=False)  # rooms invited to as direct chats
 
     def __post_init__(self) -> None:
         # nio retries a refused connection forever by default: a wrong homeserver URL would hang
@@ -97,6 +98,7 @@ class MatrixAdapter:
             config=client_config(SEND_RETRIES),
         )
         self._gates = GateIndex(self._client)
+        self._direct = DirectRooms(self.store_dir)
         self._crypto = Encryption(
             self._client, self.store_dir, self.trust, self._notice, self._is_allowed
         )
