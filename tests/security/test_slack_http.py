@@ -126,12 +126,21 @@ async def test_approvals_bound_to_people_and_devices(
         await press(lab, template, "Approve", "U2")  # owns nothing
         stranger = await refusal_to(slack_api, "U2", 1)
         attempt("approvals over Slack: not an owner", "you own none of R1, R2" in stranger)
+        posing = click(template, "Approve", user="U2", name="carol")  # carol's name, bob's id
+        await lab.slack.senders[0].interaction(posing)
+        named = await refusal_to(slack_api, "U2", 2)
+        attempt("approvals over Slack: a name posing as an owner", "you own none" in named)
+        elsewhere = click(template, "Approve", user="U3", name="carol")
+        elsewhere["channel"]["id"] = elsewhere["container"]["channel_id"] = "D3"  # her DM
+        await lab.slack.senders[0].interaction(elsewhere)
+        moved = await refusal_to(slack_api, "U3", 1)
+        attempt("approvals over Slack: a click moved to another place", "stale" in moved)
         await press(lab, template, "Approve", "U4")  # @netops (usergroups.users.list): R1
         waiting = await lab.slack.said(thread, "an owner of R2")
         attempt("approvals over Slack: owner of some targets only", "R2" in waiting.all_text)
         await press(lab, template, "Approve", "U3")
         preview = await lab.slack.gate(thread, "Execute")
-        for user, count in (("U1", 2), ("U2", 2)):
+        for user, count in (("U1", 2), ("U2", 3)):
             await press(lab, preview, "Execute", user)
             text = await refusal_to(slack_api, user, count)
             attempt("approvals over Slack: push by requester or stranger", "Refused" in text)
