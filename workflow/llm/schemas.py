@@ -54,7 +54,9 @@ class TemplateAnswer(BaseModel):
     example_params: dict[str, Any] = Field(
         default_factory=dict, description="For params without default"
     )
-    post_checks: list[Any] = Field(default_factory=list, description="Checks after the push")
+    post_checks: list[Any] | dict[str, Any] = Field(
+        default_factory=list, description="Checks after the push"
+    )
 
 
 class ParamsAnswer(BaseModel):

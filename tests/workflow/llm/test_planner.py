@@ -18,6 +18,7 @@ from workflow.llm import LLMPlanner, make_llm_planner
 from workflow.llm.prompts import name_ranges
 from workflow.llm.schemas import ParamsAnswer, tool_definition
 from workflow.model import PlanRequest, TemplateProposal, Topology
+from workflow.validation import validate_template
 
 OSPF_ANSWER: dict[str, Any] = {
     "name": "ospf-area0",
@@ -225,6 +226,25 @@ async def test_shorthand_schema_and_target_globs_are_expanded(llm: OpenAIStandIn
     )
     assert proposal["params_schema"]["pid"] == {"type": "int", "default": 10}
     assert proposal["targets"] == ["R1", "R2"]
+
+
+async def test_post_checks_the_llm_declares_are_normalized_or_reported(
+    llm: OpenAIStandIn,
+) -> None:
+    """A well-formed declaration arrives normalized; a wrong one stays as answered, so the
+    template check names what is wrong and the LLM is asked again."""
+    request = PlanRequest(text="OSPF", topology=TOPOLOGY)
+    llm.script(structured({**OSPF_ANSWER, "post_checks": ["ospf_neighbors"]}))
+    proposal = await LLMPlanner(chat(llm)).propose_template(request)
+    assert proposal["post_checks"] == {"checks": [{"kind": "ospf_neighbors"}], "timeout": 60.0}
+    assert validate_template(proposal) == []
+    checks = {"timeout": 20, "checks": ["ospf_neighbors"]}
+    llm.script(structured({**OSPF_ANSWER, "post_checks": checks}))
+    proposal = await LLMPlanner(chat(llm)).propose_template(request)
+    assert proposal["post_checks"]["timeout"] == 20.0
+    llm.script(structured({**OSPF_ANSWER, "post_checks": ["ospf_full"]}))
+    proposal = await LLMPlanner(chat(llm)).propose_template(request)
+    assert any("unknown kind 'ospf_full'" in e for e in validate_template(proposal))
 
 
 def test_device_names_are_listed_as_ranges() -> None:
