@@ -93,6 +93,7 @@ async def test_signature_first_then_malformed_bodies_answered_400_in_one_log_lin
     assert unsigned == [401] * len(MALFORMED)
     assert signed == [400] * len(MALFORMED)  # never a 500
     assert "Traceback" not in "\n".join(log)
+    assert len([line for line in log if "no approval rule is set" in line]) == 1  # said at start
     refused = [line for line in log if "refused a signed Slack request" in line]
     assert len(refused) == len(MALFORMED)
     assert len([line for line in log if "bad or stale signature" in line]) == len(MALFORMED)
@@ -148,6 +149,8 @@ async def test_approvals_bound_to_people_and_devices(
         await press(lab, preview, "Execute", "U4")
         await press(lab, preview, "Execute", "U3")
         await lab.slack.said(thread, "pushed: ✓ 2")
+        log = "\n".join(lab.replicas[0].log)
+    assert "no approval rule is set" not in log  # an owners file is a rule
     assert "four-eyes" in own and "you own none of R1, R2" in stranger
     assert untouched
     done = pushed(lab)
