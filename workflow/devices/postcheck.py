@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from nornir.core.task import Result, Task
 
-from workflow.devices.runner import LoopBridge, Timeouts, host_credentials
-from workflow.devices.tasks import Outcome, close_task, describe, probe_console, read_privileged
+from workflow.devices.runner import LoopBridge, Timeouts
+from workflow.devices.tasks import Outcome, probe_console, read_privileged, run_reported
 from workflow.postchecks.evaluate import Expectation, met_text, unmet
 from workflow.postchecks.parsers import commands, parse
 
@@ -32,19 +32,8 @@ class CheckJob:
 
 def post_check(task: Task, job: CheckJob) -> Result:
     """Nornir task: poll the device until its expectations hold or the deadline passes."""
-    name = task.host.name
-    try:
-        outcome = _poll(task, job, job.expected[name])
-    except Exception as exc:
-        outcome = Outcome(False, error=describe(exc, task))
-    finally:
-        close_task(task)
-    scrub = host_credentials(task.host).scrub
-    outcome = replace(outcome, text=scrub(outcome.text), error=scrub(outcome.error))
-    job.bridge.progress(
-        name, "done" if outcome.ok else "failed", outcome.error or "post-checks passed"
-    )
-    return Result(host=task.host, result=outcome, failed=not outcome.ok)
+    expected = job.expected[task.host.name]
+    return run_reported(task, job.bridge, lambda: _poll(task, job, expected), "post-checks passed")
 
 
 def _poll(task: Task, job: CheckJob, expected: Sequence[Expectation]) -> Outcome:

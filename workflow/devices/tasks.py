@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from netmiko.exceptions import (
@@ -87,15 +88,23 @@ def open_for_push(task: Task, job: PushJob) -> Result:
 
 def push_config(task: Task, job: PushJob) -> Result:
     """Push phase 2: send the lines, read the config again, verify; the session is closed."""
+    return run_reported(task, job.bridge, lambda: _push(task, job))
+
+
+def run_reported(
+    task: Task, bridge: LoopBridge, work: Callable[[], Outcome], passed: str = ""
+) -> Result:
+    """Run a device's `work` to its Outcome (a fault is one line), close the session, keep the
+    login out of the text, and report the device done (with `passed`) or failed."""
     try:
-        outcome = _push(task, job)
+        outcome = work()
     except Exception as exc:
         outcome = Outcome(False, error=describe(exc, task))
     finally:
         close_task(task)
     scrub = host_credentials(task.host).scrub
     outcome = replace(outcome, text=scrub(outcome.text), error=scrub(outcome.error))
-    job.bridge.progress(task.host.name, "done" if outcome.ok else "failed", outcome.error)
+    bridge.progress(task.host.name, "done" if outcome.ok else "failed", outcome.error or passed)
     return Result(host=task.host, result=outcome, failed=not outcome.ok)
 
 

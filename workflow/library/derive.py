@@ -36,13 +36,13 @@ def _ipv4_interfaces(facts: DeviceFacts) -> list[tuple[str, ipaddress.IPv4Interf
     return found
 
 
-def _is_loopback(name: str) -> bool:
+def is_loopback(name: str) -> bool:
     return name.casefold().startswith(("loopback", "lo"))
 
 
 def router_id(facts: DeviceFacts) -> str | None:
     """The first loopback's IPv4 address, the usual router-id."""
-    loopbacks = [str(a.ip) for name, a in _ipv4_interfaces(facts) if _is_loopback(name)]
+    loopbacks = [str(a.ip) for name, a in _ipv4_interfaces(facts) if is_loopback(name)]
     return loopbacks[0] if loopbacks else None
 
 
@@ -61,9 +61,8 @@ def routing(facts: DeviceFacts, topology: Topology, overrides: Mapping[str, Any]
     return _with_router_id(params, facts)
 
 
-def _peers(facts: DeviceFacts, topology: Topology) -> list[tuple[str, str]]:
-    """(peer device, peer interface) for every link of this device."""
-    me = facts["name"]
+def link_peers(me: str, topology: Topology) -> list[tuple[str, str]]:
+    """(peer device, peer interface) for every link of device `me`."""
     peers = []
     for link in topology["links"]:
         if link["a_device"] == me:
@@ -73,7 +72,7 @@ def _peers(facts: DeviceFacts, topology: Topology) -> list[tuple[str, str]]:
     return peers
 
 
-def _address_of(topology: Topology, device: str, interface: str) -> str | None:
+def address_of(topology: Topology, device: str, interface: str) -> str | None:
     facts = topology["devices"].get(device)
     for entry in facts["interfaces"] if facts else ():
         if entry["name"] == interface and entry["address"]:
@@ -88,11 +87,11 @@ def bgp(facts: DeviceFacts, topology: Topology, overrides: Mapping[str, Any]) ->
         return overrides.get("asn", 65000 + device_number(device, topology))
 
     neighbors = []
-    for peer, peer_interface in _peers(facts, topology):
-        address = _address_of(topology, peer, peer_interface)
+    for peer, peer_interface in link_peers(facts["name"], topology):
+        address = address_of(topology, peer, peer_interface)
         if address:
             neighbors.append({"address": address, "remote_as": asn_of(peer)})
-    loopbacks = [str(a.network) for name, a in _ipv4_interfaces(facts) if _is_loopback(name)]
+    loopbacks = [str(a.network) for name, a in _ipv4_interfaces(facts) if is_loopback(name)]
     params = {"asn": asn_of(facts["name"]), "neighbors": neighbors, "networks": loopbacks}
     return _with_router_id(params, facts)
 

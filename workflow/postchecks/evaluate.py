@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from workflow.library.derive import address_of, is_loopback, link_peers
 from workflow.model import Topology
 from workflow.postchecks.parsers import RoutingState, Topic
 from workflow.postchecks.spec import PostCheck
@@ -77,8 +78,8 @@ def _ospf_neighbors(
     check: PostCheck, device: str, params: Mapping[str, Any], topology: Topology
 ) -> list[Expectation]:
     found = []
-    for peer, interface in _peers(device, topology):
-        address = _address(topology, peer, interface)
+    for peer, interface in link_peers(device, topology):
+        address = address_of(topology, peer, interface)
         if peer in params and address:
             label = f"OSPF neighbour {address} ({peer} {interface})"
             found.append(Expectation("ospf_neighbors", "ospf", address, label))
@@ -94,7 +95,7 @@ def _loopback_routes(
         if other == device or facts is None:
             continue
         for interface in facts["interfaces"]:
-            if interface["address"] and _is_loopback(interface["name"]):
+            if interface["address"] and is_loopback(interface["name"]):
                 prefix = str(ipaddress.ip_interface(interface["address"]).network)
                 label = f"route {prefix} ({other} {interface['name']})"
                 found.append(
@@ -154,29 +155,6 @@ def _values(value: Any, key: str) -> list[str]:
 
 def _network(prefix: str) -> str:
     return str(ipaddress.ip_network(prefix, strict=False))
-
-
-def _is_loopback(name: str) -> bool:
-    return name.casefold().startswith(("loopback", "lo"))
-
-
-def _peers(device: str, topology: Topology) -> list[tuple[str, str]]:
-    """(peer device, peer interface) of every link of `device`."""
-    found = []
-    for link in topology["links"]:
-        if link["a_device"] == device:
-            found.append((link["b_device"], link["b_interface"]))
-        elif link["b_device"] == device:
-            found.append((link["a_device"], link["a_interface"]))
-    return found
-
-
-def _address(topology: Topology, device: str, interface: str) -> str | None:
-    facts = topology["devices"].get(device)
-    for entry in facts["interfaces"] if facts else ():
-        if entry["name"] == interface and entry["address"]:
-            return str(ipaddress.ip_interface(entry["address"]).ip)
-    return None
 
 
 def _owner(topology: Topology, address: str) -> str | None:

@@ -31,12 +31,20 @@ class Stores:
         await self.locks.release("lock-probe", devices)
         return {lock.device: lock.change_id for lock in held}
 
-    def gateway(self, inventory: Inventory) -> NornirGateway:
+    def gateway(
+        self,
+        inventory: Inventory,
+        *,
+        username: str | None = USERNAME,
+        password: str | None = PASSWORD,
+        secret: str | None = SECRET,
+    ) -> NornirGateway:
+        """The gateway on these stores; the login as LABBOT_DEVICE_* would give it."""
         return NornirGateway(
             inventory,
-            username=USERNAME,
-            password=PASSWORD,
-            secret=SECRET,
+            username=username,
+            password=password,
+            secret=secret,
             locks=self.locks,
             backups=self.backups,
             connect_timeout=CONNECT_TIMEOUT,

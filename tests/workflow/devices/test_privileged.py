@@ -33,16 +33,7 @@ async def _lab(transport: Transport, secret: str = SECRET) -> AsyncIterator[Lab]
 
 
 def _gateway(stores: Stores, path: Path, secret: str | None) -> NornirGateway:
-    return NornirGateway(
-        StaticInventory(path),
-        username=USERNAME,
-        password=PASSWORD,
-        secret=secret,
-        locks=stores.locks,
-        backups=stores.backups,
-        connect_timeout=3,
-        read_timeout=6,
-    )
+    return stores.gateway(StaticInventory(path), secret=secret)
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
@@ -126,15 +117,8 @@ async def test_the_inventory_files_credentials_are_used(
         else:
             (tmp_path / "defaults.yaml").write_text(yaml.safe_dump(login))
         (tmp_path / "hosts.yaml").write_text(yaml.safe_dump(hosts))
-        gateway = NornirGateway(
-            StaticInventory(tmp_path / "hosts.yaml"),
-            username=None,
-            password=None,
-            secret=None,
-            locks=stores.locks,
-            backups=stores.backups,
-            connect_timeout=3,
-            read_timeout=6,
+        gateway = stores.gateway(
+            StaticInventory(tmp_path / "hosts.yaml"), username=None, password=None, secret=None
         )
         facts = await gateway.facts(["R1"])
         assert "error" not in facts["R1"], facts["R1"].get("error")

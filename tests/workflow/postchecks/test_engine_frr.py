@@ -30,16 +30,8 @@ def lab() -> Iterator[FrrLab]:
 
 
 def _gateway(stores: Stores, path: Path) -> NornirGateway:
-    return NornirGateway(
-        StaticInventory(path),
-        username=None,
-        password=None,
-        secret=None,
-        locks=stores.locks,
-        backups=stores.backups,
-        connect_timeout=5,
-        read_timeout=10,
-    )
+    """The consoles need no login (vtysh lands at `R1#`)."""
+    return stores.gateway(StaticInventory(path), username=None, password=None, secret=None)
 
 
 def _ospf(lab: FrrLab, router: str, interfaces: list[str]) -> None:

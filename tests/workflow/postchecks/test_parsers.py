@@ -9,7 +9,7 @@ import pytest
 
 from labsim import Lab, SimDevice, demo_topology
 from labsim.cli import CliSession
-from workflow.devices.gateway import NornirGateway
+from tests.workflow.devices.rig import Stores
 from workflow.devices.static import StaticInventory
 from workflow.postchecks.evaluate import Expectation, unmet
 from workflow.postchecks.parsers import commands, parse
@@ -85,21 +85,16 @@ def test_platforms_without_a_parser_are_said_so() -> None:
     assert commands("juniper_junos", ["ospf"]) is None
 
 
-async def test_simulated_devices_say_their_checks_were_not_run(tmp_path: Path) -> None:
+async def test_simulated_devices_say_their_checks_were_not_run(
+    tmp_path: Path, stores: Stores
+) -> None:
     """labsim runs no routing protocol: its devices' checks are reported not run, never passed
     on made-up state (real FRR proves the checks: test_engine_frr)."""
     async with Lab.start(1, ssh=False) as lab:
         inventory = StaticInventory(lab.write_inventory(tmp_path / "hosts.yaml"))
         devices, _, _ = await inventory.load()
         assert devices[0].simulator == "labsim"
-        gateway = NornirGateway(
-            inventory,
-            username=None,
-            password=None,
-            secret=None,
-            locks=None,
-            backups=None,  # type: ignore[arg-type]
-        )
+        gateway = stores.gateway(inventory)
         expected = {"R1": [Expectation("ospf_neighbors", "ospf", "10.0.12.2", "OSPF neighbour")]}
         result = await gateway.post_check(expected, 5)
         [item] = result["data"]
