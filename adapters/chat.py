@@ -6,11 +6,12 @@ Adapters translate platform payloads into these frozen types and render `Message
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, runtime_checkable
 
-Choice = Literal["approve", "modify", "cancel"]
+from base.vocabulary import REPLY_WORDS, Choice
 
 # First words that make a message a command rather than a change request.
 COMMAND_WORDS = ("help", "templates", "audit", "status", "cancel", "rollback", "save")
@@ -140,6 +141,22 @@ class PeopleDirectory(Protocol):
     async def power_level(self, channel: str, user_id: str) -> int:
         """The user's power level in the room (0 where the platform has none)."""
         ...
+
+
+_REPLY = re.compile(rf"^({'|'.join(REPLY_WORDS)})\b\s*[:,-]?\s*(.*)$", re.IGNORECASE | re.DOTALL)
+
+
+def parse_reply(text: str) -> tuple[Choice, str | None] | None:
+    """A decision typed as words: `approve`, `execute`, `modify: what`, `cancel` -> (choice,
+    feedback); None for anything else ("cancel the ntp part" is a sentence, not a button)."""
+    match = _REPLY.match(text.strip())
+    if match is None:
+        return None
+    choice = REPLY_WORDS[match.group(1).lower()]
+    feedback = match.group(2).strip() or None
+    if choice != "modify" and feedback:
+        return None
+    return choice, feedback
 
 
 def button_value(interrupt_id: str, sha256: str) -> str:

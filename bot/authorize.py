@@ -23,7 +23,7 @@ from bot.policy import (
 )
 from storage.audit import AuditStore, Settles
 from storage.audit_records import ChangeSummary
-from workflow.api import Gate
+from workflow.api import PendingGate
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ class Authorizer:
         )
 
     async def refuse_decision(
-        self, decision: Decision, gate: Gate, change: ChangeSummary | None
+        self, decision: Decision, gate: PendingGate, change: ChangeSummary | None
     ) -> str | None:
         """Why this decision is refused (feedback too long, or the policy says no), or None."""
         if decision.feedback:
@@ -83,7 +83,7 @@ class Authorizer:
             places.append(await self.people.place(where) if same_platform else Place(where))
         return places
 
-    async def settles(self, decision: Decision, gate: Gate, requester_id: str) -> Settles:
+    async def settles(self, decision: Decision, gate: PendingGate, requester_id: str) -> Settles:
         """The policy's test of the approvals so far, with what the platform says about each
         approver (asked before the insert; the caller's thread lock keeps the votes as they are;
         an approver not asked about counts with no group and no power)."""
@@ -96,7 +96,7 @@ class Authorizer:
         return settled
 
     async def waiting_for(
-        self, gate: Gate, approvers: tuple[str, ...], requester_id: str, channel: str
+        self, gate: PendingGate, approvers: tuple[str, ...], requester_id: str, channel: str
     ) -> str:
         """What an unsettled gate still needs, in words."""
         people = await self._persons(set(approvers), channel)
@@ -112,7 +112,11 @@ class Authorizer:
         return {i: await self.people.person(i, channel) for i in sorted(ids)}
 
     def _shortfall(
-        self, gate: Gate, approvers: tuple[str, ...], people: dict[str, Person], requester: str
+        self,
+        gate: PendingGate,
+        approvers: tuple[str, ...],
+        people: dict[str, Person],
+        requester: str,
     ) -> Shortfall:
         return shortfall(
             self.policy,

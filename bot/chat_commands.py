@@ -56,10 +56,7 @@ async def status_command(service: DecisionService, request: Request, command: Co
     if outcome is None:
         await service.say(request.thread, Message(messages.NOTHING_PENDING))
         return
-    await service.say(
-        request.thread,
-        presenter.present_result(outcome.change_id, outcome.status, outcome.message, None),
-    )
+    await service.say(request.thread, presenter.present_status(outcome))
 
 
 async def cancel_command(service: DecisionService, request: Request, command: Command) -> None:

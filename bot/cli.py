@@ -11,10 +11,10 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from base.errors import LabbotError
 from bot.matrix_cli import matrix_app
 from bot.settings import Settings, load_settings
 from bot.templates_group import TemplatesGroup
-from workflow.errors import LabbotError
 
 app = typer.Typer(
     help="labbot: change your network lab safely from chat.",

@@ -14,11 +14,11 @@ from rich.console import Console
 from rich.table import Table
 
 from adapters.console.adapter import ConsoleAdapter
+from base.errors import ConfigError
 from bot.settings import Settings
 from bot.wiring import open_runtime
 from labsim import Lab, demo_topology
 from workflow.devices.static import StaticInventory
-from workflow.errors import ConfigError
 
 DEMO_CREDENTIALS = {"username": "admin", "password": "admin", "secret": "enable"}
 WELCOME = (

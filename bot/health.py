@@ -12,8 +12,8 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
+from base.errors import StorageError
 from storage.db import check_database
-from workflow.errors import StorageError
 
 log = logging.getLogger(__name__)
 

@@ -9,9 +9,9 @@ from rich.console import Console
 from rich.table import Table
 
 from adapters.matrix.devices import DeviceStoreError, list_devices, verify_device
+from base.errors import ConfigError
 from bot.serve_matrix import STORE_SUBDIR
 from bot.settings import load_settings
-from workflow.errors import ConfigError
 
 matrix_app = typer.Typer(help="Matrix encrypted rooms: devices and their trust.")
 out = Console()

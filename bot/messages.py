@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from base.vocabulary import Choice, Status
+
 HELP = """\
 I change your lab safely: I propose a template, you approve it, I propose per-device
 parameters, you approve the rendered preview, then I push and report each device here.
@@ -39,14 +41,18 @@ VOTE_RECORDED = "Approval by {actor} recorded ({count} of {required}); waiting f
 REFUSED = "Refused: {reason}."
 PLANNING = "Working on it: reading the lab and preparing a template for “{text}”…"
 ROLLBACK_PLANNING = "Preparing a rollback of {change_id}…"
-DECIDED_FOOTER = {
+DECIDED_FOOTER: dict[Choice, str] = {
     "approve": "✅ Approved by {actor} at {at}",
     "modify": "✏️ Modification requested by {actor} at {at}: {feedback}",
     "cancel": "❌ Cancelled by {actor} at {at}",
 }
 EXPIRED_FOOTER = "⌛ Expired at {at}; nothing was pushed"
-CHOICE_PAST = {"approve": "approved", "modify": "sent back for changes", "cancel": "cancelled"}
-FINISHED_TITLE = {
+CHOICE_PAST: dict[Choice, str] = {
+    "approve": "approved",
+    "modify": "sent back for changes",
+    "cancel": "cancelled",
+}
+FINISHED_TITLE: dict[Status, str] = {
     "done": "Change {change_id} pushed",
     "cancelled": "Change {change_id} cancelled",
     "expired": "Change {change_id} expired",

@@ -23,11 +23,8 @@ from prometheus_client import (
 )
 
 from adapters.chat import ChatEvent, Decision
-from workflow.model import CHOICES
+from base.vocabulary import CHOICES, OUTCOMES, Choice, Outcome, Status
 
-# What became of a click: it resolved the gate, was one vote of several, or was refused because
-# the gate was already decided, the policy forbids it, it is stale, its content changed or expired.
-OUTCOMES = ("resolved", "vote", "already_decided", "refused", "stale", "changed", "expired")
 FAILURE_KINDS = ("change", "error", "unexpected")
 # Seconds: a refusal answers in milliseconds, a template step in seconds, a push in tens.
 LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300)
@@ -92,7 +89,7 @@ class Metrics:
             if isinstance(event, Decision):
                 self.decision_seconds.observe(time.perf_counter() - started)
 
-    def decision(self, choice: str, outcome: str) -> None:
+    def decision(self, choice: Choice, outcome: Outcome) -> None:
         self.decisions.labels(choice, outcome).inc()
 
     def refusal(self, gate: str) -> None:
@@ -104,7 +101,7 @@ class Metrics:
     def push_duration(self, seconds: float) -> None:
         self.push_seconds.observe(seconds)
 
-    def change_finished(self, status: str) -> None:
+    def change_finished(self, status: Status) -> None:
         self.changes.labels(status).inc()
         if status == "failed":
             self.failure("change")

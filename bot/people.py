@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from adapters.chat import PeopleDirectory
 from bot.policy import Person, Place, Policy
-from workflow.api import Gate
+from workflow.api import PendingGate, TemplateGate
 
 
 class NoDirectory:
@@ -50,9 +50,9 @@ class People:
         return Place(channel, direct=await self.directory.is_direct(channel))
 
 
-def gate_targets(gate: Gate) -> tuple[str, ...]:
+def gate_targets(gate: PendingGate) -> tuple[str, ...]:
     """The devices a gate would change: the template's targets, else (params, post-check
     rollback) the devices it shows lines for."""
-    if gate.gate == "template":
-        return tuple(gate.payload.get("targets", ()))
-    return tuple(gate.payload.get("devices", {}))
+    if isinstance(gate, TemplateGate):
+        return tuple(gate.payload["targets"])
+    return tuple(gate.payload["devices"])

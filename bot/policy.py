@@ -20,7 +20,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
-from adapters.chat import Choice
+from base.vocabulary import Choice
 
 POWER = re.compile(r"^power>=(\d+)$")
 NO_DIRECT_RULE = (

@@ -8,12 +8,15 @@ from datetime import UTC, datetime
 from typing import Any
 
 from adapters.chat import Button, CodeBlock, Message, button_value
+from base.vocabulary import Choice, GateName, Status
 from bot import messages
 from bot.redact import mask_param, mask_secrets
+from workflow.api import Finished, PendingGate, RollbackGate, TemplateGate
 from workflow.library.catalog import Catalog, LibraryTemplate
 from workflow.library.compose import part_label
-from workflow.model import PushProgress, StandardResponse
+from workflow.model import ParamSpec, PushProgress
 from workflow.postchecks.spec import PostChecks
+from workflow.reviews import ParamsReview, RollbackReview, TemplateReview
 
 BLOCK_LIMIT = 2800  # characters per code block chunk (Slack sections hold 3000)
 ATTACH_LIMIT = 40_000  # longer text goes as a file
@@ -56,7 +59,7 @@ def _message(text: str, sections: list[tuple[str, str, str]], **fields: Any) -> 
     return Message(text=text, blocks=tuple(blocks), attachments=tuple(attachments), **fields)
 
 
-def gate_buttons(gate: str, interrupt_id: str, sha256: str) -> tuple[Button, ...]:
+def gate_buttons(gate: GateName, interrupt_id: str, sha256: str) -> tuple[Button, ...]:
     value = button_value(interrupt_id, sha256)
     if gate == "rollback":  # nothing to modify: undo the change, or keep it as pushed
         return (
@@ -76,49 +79,40 @@ def gate_buttons(gate: str, interrupt_id: str, sha256: str) -> tuple[Button, ...
     )
 
 
-def present_gate(
-    gate: str,
-    change_id: str,
-    interrupt_id: str,
-    sha256: str,
-    payload: Mapping[str, Any],
-    expires_at: str = "",
-) -> Message:
-    if gate == "template":
-        text, sections = _template_sections(change_id, payload)
-    elif gate == "rollback":
-        text, sections = _rollback_sections(change_id, payload)
+def present_gate(gate: PendingGate) -> Message:
+    if isinstance(gate, TemplateGate):
+        text, sections = _template_sections(gate.change_id, gate.payload)
+    elif isinstance(gate, RollbackGate):
+        text, sections = _rollback_sections(gate.change_id, gate.payload)
     else:
-        text, sections = _params_sections(change_id, payload)
-    expires = f"expires {_short_time(expires_at)} · " if expires_at else ""
-    text += f"\n_{expires}content sha256 {sha256[:12]}_"
-    return _message(
-        text, sections, buttons=gate_buttons(gate, interrupt_id, sha256), key=interrupt_id
-    )
+        text, sections = _params_sections(gate.change_id, gate.payload)
+    expires = f"expires {_short_time(gate.expires_at)} · " if gate.expires_at else ""
+    text += f"\n_{expires}content sha256 {gate.sha256[:12]}_"
+    buttons = gate_buttons(gate.gate, gate.interrupt_id, gate.sha256)
+    return _message(text, sections, buttons=buttons, key=gate.interrupt_id)
 
 
 def _template_sections(
-    change_id: str, payload: Mapping[str, Any]
+    change_id: str, payload: TemplateReview
 ) -> tuple[str, list[tuple[str, str, str]]]:
-    chosen = payload.get("chosen") or {}
+    chosen = payload.get("chosen", {})
     targets = ", ".join(
-        f"{name} ({chosen[name]})" if name in chosen else name
-        for name in payload.get("targets", [])
+        f"{name} ({chosen[name]})" if name in chosen else name for name in payload["targets"]
     )
     targets = targets or "no device"
     text = (
-        f"*Step 1 of 2 — template* for change {change_id}: {payload.get('description', '')}\n"
-        f"Template `{payload.get('name', 'custom')}` ({payload.get('source', '')}) for {targets}."
+        f"*Step 1 of 2 — template* for change {change_id}: {payload['description']}\n"
+        f"Template `{payload['name']}` ({payload['source']}) for {targets}."
     )
     text += _library_notes(payload)
     sections: list[tuple[str, str, str]] = []
-    for family, source in payload.get("templates", {}).items():
+    for family, source in payload["templates"].items():
         sections.append((f"Template ({family})", mask_secrets(source), "jinja"))
-    sections.append(("Parameters", _schema_text(payload.get("params_schema", {})), "yaml"))
+    sections.append(("Parameters", _schema_text(payload["params_schema"]), "yaml"))
     sections.extend(post_checks_section(payload.get("post_checks")))
     for family, facts in payload.get("example_facts", {}).items():
         sections.append((f"Example facts ({family})", _params_text(facts), "yaml"))
-    for family, lines in payload.get("example_rendering", {}).items():
+    for family, lines in payload["example_rendering"].items():
         sections.append((f"Example rendering ({family})", mask_secrets("\n".join(lines)), "text"))
     for family, test in payload.get("template_test", {}).items():
         if test["errors"]:
@@ -127,7 +121,7 @@ def _template_sections(
     return text, sections
 
 
-def _library_notes(payload: Mapping[str, Any]) -> str:
+def _library_notes(payload: TemplateReview) -> str:
     """Which templates (and versions) the change uses, the template test, newer versions."""
     notes = ""
     parts = payload.get("parts", [])
@@ -148,7 +142,7 @@ def _library_notes(payload: Mapping[str, Any]) -> str:
     return notes + _newer_note(payload)
 
 
-def _newer_note(payload: Mapping[str, Any]) -> str:
+def _newer_note(payload: TemplateReview | ParamsReview) -> str:
     newer = payload.get("newer_versions", {})
     if not newer:
         return ""
@@ -172,7 +166,7 @@ def post_checks_section(checks: PostChecks | None) -> list[tuple[str, str, str]]
     return [(title, "\n".join(lines), "text")]
 
 
-def _schema_text(schema: Mapping[str, Any]) -> str:
+def _schema_text(schema: Mapping[str, ParamSpec]) -> str:
     rows = []
     for name, spec in schema.items():
         optional = "" if spec.get("required", True) else " (optional)"
@@ -181,10 +175,10 @@ def _schema_text(schema: Mapping[str, Any]) -> str:
 
 
 def _params_sections(
-    change_id: str, payload: Mapping[str, Any]
+    change_id: str, payload: ParamsReview
 ) -> tuple[str, list[tuple[str, str, str]]]:
-    devices: Mapping[str, Mapping[str, Any]] = payload.get("devices", {})
-    line_count = sum(len(d.get("lines", [])) for d in devices.values())
+    devices = payload["devices"]
+    line_count = sum(len(d["lines"]) for d in devices.values())
     text = (
         f"*Step 2 of 2 — parameters and preview* for change {change_id}: "
         f"{len(devices)} device(s), {line_count} line(s) to push."
@@ -192,7 +186,7 @@ def _params_sections(
     blocked = [
         f"{name}: {entry['line'].strip()!r} — {entry['reason']}"
         for name, device in devices.items()
-        for entry in device.get("blocked", [])
+        for entry in device["blocked"]
     ]
     if blocked:
         text += f"\n⚠️ {len(blocked)} line(s) match the deny-list; Execute will be refused."
@@ -201,27 +195,27 @@ def _params_sections(
     if blocked:
         sections.append(("Blocked lines", "\n".join(blocked), "text"))
     for name, device in devices.items():
-        sections.append((f"{name} parameters", _params_text(device.get("params", {})), "yaml"))
+        sections.append((f"{name} parameters", _params_text(device["params"]), "yaml"))
         if device.get("facts"):
-            sections.append((f"{name} facts", _params_text(device["facts"]), "yaml"))
-        lines = mask_secrets("\n".join(device.get("lines", [])))
+            sections.append((f"{name} facts", _params_text(device.get("facts", {})), "yaml"))
+        lines = mask_secrets("\n".join(device["lines"]))
         sections.append((f"{name} configuration", lines, "text"))
-        if device.get("diff"):
+        if device["diff"]:
             diff = mask_secrets(device["diff"])
             sections.append((f"{name} diff against running config", diff, "diff"))
     return text, sections
 
 
 def _rollback_sections(
-    change_id: str, payload: Mapping[str, Any]
+    change_id: str, payload: RollbackReview
 ) -> tuple[str, list[tuple[str, str, str]]]:
     """The failed post-checks with their evidence, and per device the lines that undo them."""
-    checks: Mapping[str, Any] = payload.get("post_checks", {})
-    failed = [item for item in checks.get("data", []) if item["status"] != "success"]
+    checks = payload["post_checks"]
+    failed = [item for item in checks["data"] if item["status"] != "success"]
     text = messages.ROLLBACK_GATE.format(
         change_id=change_id,
         failed=", ".join(item["name"] for item in failed),
-        total=checks.get("total", 0),
+        total=checks["total"],
     )
     sections = [
         (
@@ -229,10 +223,10 @@ def _rollback_sections(
             item.get("result") or item.get("error", ""),
             "text",
         )
-        for item in checks.get("data", [])
+        for item in checks["data"]
     ]
-    for name, device in payload.get("devices", {}).items():
-        lines = mask_secrets("\n".join(device.get("lines", [])))
+    for name, device in payload["devices"].items():
+        lines = mask_secrets("\n".join(device["lines"]))
         sections.append((f"{name} rollback lines", lines, "text"))
     return text, sections
 
@@ -253,7 +247,7 @@ def _short_time(iso: str) -> str:
         return iso
 
 
-def decided_footer(choice: str, actor: str, at: str, feedback: str | None = None) -> str:
+def decided_footer(choice: Choice, actor: str, at: str, feedback: str | None = None) -> str:
     return messages.DECIDED_FOOTER[choice].format(actor=actor, at=at, feedback=feedback or "")
 
 
@@ -283,19 +277,27 @@ def present_progress(change_id: str, progress: Mapping[str, PushProgress]) -> Me
     )
 
 
-def present_result(
-    change_id: str, status: str, message: str, result: StandardResponse | None
-) -> Message:
-    title = messages.FINISHED_TITLE.get(status, "Change {change_id}").format(change_id=change_id)
+def present_status(finished: Finished) -> Message:
+    """How the thread's last change ended, in one message (the `status` command)."""
+    return _ending(finished.change_id, finished.status, finished.message)
+
+
+def _ending(change_id: str, status: Status, message: str) -> Message:
+    title = messages.FINISHED_TITLE[status].format(change_id=change_id)
+    return Message(
+        text=f"{title}: {message}" if message else f"{title}.",
+        level="success" if status == "done" else "warning",
+    )
+
+
+def present_result(finished: Finished) -> Message:
+    result = finished.result
     if result is None:
-        return Message(
-            text=f"{title}: {message}" if message else f"{title}.",
-            level="success" if status == "done" else "warning",
-        )
+        return _ending(finished.change_id, finished.status, finished.message)
+    title = messages.FINISHED_TITLE[finished.status].format(change_id=finished.change_id)
     summary = f"{title}: ✓ {result['successful']} ✗ {result['failed']} of {result['total']}"
-    notes = message.partition("\n")[2]  # lines after the push summary (e.g. newer versions)
-    if notes:
-        summary += f"\n{notes}"
+    for note in finished.notes:
+        summary += f"\n{note}"
     if result.get("error"):
         summary += f"\n{result['error']}"
     sections = []

@@ -14,13 +14,13 @@ import logging
 import os
 
 from adapters.chat import ChatAdapter
+from base.errors import ConfigError, LabbotError
 from bot import messages
 from bot.health import wait_for_database
 from bot.redact import scrub_logs
 from bot.settings import Settings
 from bot.shutdown import Drain, on_stop_signal, record_cut_short
 from bot.wiring import open_runtime, policy_from, scrubber_from
-from workflow.errors import ConfigError, LabbotError
 
 NOTHING_CONFIGURED = (
     "no chat platform configured: set SLACK_BOT_TOKEN with SLACK_APP_TOKEN (Socket Mode) or "

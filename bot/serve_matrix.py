@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from adapters.matrix.adapter import MatrixAdapter
 from adapters.matrix.session import Credentials, MatrixLoginError
+from base.errors import ConfigError
 from bot.settings import Settings
-from workflow.errors import ConfigError
 
 # under LABBOT_DATA_DIR: the session (device id, token) and nio's key store survive restarts
 STORE_SUBDIR = "matrix"

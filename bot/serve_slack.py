@@ -15,10 +15,10 @@ from slack_sdk.errors import SlackApiError
 from adapters.chat import ChatAdapter
 from adapters.slack import SlackAdapter, slack_adapter
 from adapters.slack.transport import OpsEndpoints
+from base.errors import ConfigError
 from bot.health import DatabaseHealth
 from bot.metrics import process_metrics
 from bot.settings import Settings
-from workflow.errors import ConfigError
 
 NEEDS_BOT_TOKEN = "SLACK_BOT_TOKEN: set the bot token (xoxb-…) from the app's OAuth page"
 NEEDS_APP_TOKEN = (

@@ -13,10 +13,12 @@ from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from adapters.chat import Actor, ChatAdapter, ChatEvent, Decision, Message, Request, ThreadRef
+from base.errors import DecisionConflict, GateError, LabbotError
+from base.vocabulary import Outcome, stamp, utc_now
 from bot import messages, presenter
 from bot.authorize import Authorizer
 from bot.commands import Command, CommandError, parse_command
@@ -28,10 +30,19 @@ from bot.shutdown import PushesInFlight
 from storage.audit import AuditStore
 from storage.audit_records import Resolution, Vote
 from storage.templates import TemplateStore
-from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision, Step, utc_now
-from workflow.errors import DecisionConflict, GateError, LabbotError
+from workflow.api import (
+    ChangeWorkflow,
+    Finished,
+    Gate,
+    GateDecision,
+    ParamsGate,
+    PendingGate,
+    RollbackGate,
+    Step,
+)
 from workflow.hashing import lines_sha256
 from workflow.model import PushProgress, StandardResponse
+from workflow.state import Requester
 
 log = logging.getLogger(__name__)
 
@@ -42,10 +53,6 @@ CommandHandler = Callable[["DecisionService", Request, Command], Any]
 
 def new_change_id() -> str:
     return "chg-" + secrets.token_hex(4)
-
-
-def stamp(at: datetime) -> str:
-    return at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 @dataclass
@@ -172,7 +179,7 @@ class DecisionService:
             thread.key,
             change_id=change_id,
             text=text,
-            requester={"id": request.actor.id, "name": request.actor.name},
+            requester=Requester(id=request.actor.id, name=request.actor.name),
             rollback_of=rollback_of,
             on_progress=self._progress_sink(thread, change_id),
             scope=f"{thread.platform}:{thread.channel}",
@@ -181,7 +188,7 @@ class DecisionService:
 
     # --- decisions ----------------------------------------------------------------------------
 
-    async def _decide(self, decision: Decision) -> str:
+    async def _decide(self, decision: Decision) -> Outcome:
         """Authorize, record, resume; returns the outcome (`bot.metrics.OUTCOMES`)."""
         thread, actor = decision.thread, decision.actor
         gate = await self.workflow.pending_gate(thread.key)
@@ -210,7 +217,7 @@ class DecisionService:
                 await self._resume_locked(decision, gate)
         return outcome
 
-    async def _record(self, decision: Decision, gate: Gate, requester_id: str) -> str:
+    async def _record(self, decision: Decision, gate: PendingGate, requester_id: str) -> Outcome:
         """Insert the decision: "resolved" (then resume), "vote" or "already_decided"."""
         thread, actor = decision.thread, decision.actor
         settles = await self.authorizer.settles(decision, gate, requester_id)
@@ -238,7 +245,7 @@ class DecisionService:
         return "resolved" if result.resolved else "vote"
 
     async def _say_vote(
-        self, decision: Decision, gate: Gate, requester_id: str, approvals: tuple[Vote, ...]
+        self, decision: Decision, gate: PendingGate, requester_id: str, approvals: tuple[Vote, ...]
     ) -> None:
         approvers = tuple(v.actor_id for v in approvals)
         missing = await self.authorizer.waiting_for(
@@ -256,13 +263,9 @@ class DecisionService:
         existing = conflict.existing
         if not isinstance(existing, Resolution):
             return messages.ALREADY_VOTED
-        return messages.ALREADY_DECIDED.format(
-            choice=messages.CHOICE_PAST.get(existing.choice, existing.choice),
-            actor=existing.actor_name,
-            at=stamp(existing.at),
-        )
+        return already_decided(existing)
 
-    async def _expire(self, decision: Decision, gate: Gate) -> None:
+    async def _expire(self, decision: Decision, gate: PendingGate) -> None:
         """End an expired gate. Nobody's choice is applied: the workflow is resumed with a
         cancel, which it records as expired (its own clock says the gate expired)."""
         await self._refuse(
@@ -284,7 +287,9 @@ class DecisionService:
             await self._mark_decided(gate, ending, footer)
             await self._resume_locked(ending, gate)
 
-    async def _resume_orphan(self, thread: ThreadRef, gate: Gate, resolution: Resolution) -> None:
+    async def _resume_orphan(
+        self, thread: ThreadRef, gate: PendingGate, resolution: Resolution
+    ) -> None:
         """Called holding the thread lock, under which decisions are recorded AND resumed: a gate
         settled in storage but still pending was recorded by a process that died before
         resuming. Resume it with the recorded decision."""
@@ -302,14 +307,14 @@ class DecisionService:
         )
         await self._resume_locked(decision, gate)
 
-    async def _resume_locked(self, decision: Decision, gate: Gate) -> None:
+    async def _resume_locked(self, decision: Decision, gate: PendingGate) -> None:
         thread = decision.thread
         # what the resumed step pushes: the params gate's lines, or the rollback gate's; keeping
         # a change at the rollback gate pushes nothing (its push was recorded at that gate)
         pushing = gate.gate == "params" or (
             gate.gate == "rollback" and decision.choice == "approve"
         )
-        pushed_lines = _lines_by_device(gate.payload) if pushing else {}
+        pushed_lines = _lines_by_device(gate) if pushing else {}
         gate_decision: GateDecision = {
             "choice": decision.choice,
             "sha256": decision.content_sha256,
@@ -333,7 +338,7 @@ class DecisionService:
         finally:
             self.pushes.end(gate.change_id)  # its results are recorded (or it never ran)
 
-    async def _mark_decided(self, gate: Gate, decision: Decision, footer: str = "") -> None:
+    async def _mark_decided(self, gate: PendingGate, decision: Decision, footer: str = "") -> None:
         """Replace the gate's buttons by who decided (any replica can: the gate is in storage)."""
         footer = footer or presenter.decided_footer(
             decision.choice, decision.actor.shown, stamp(self.clock()), decision.feedback
@@ -344,7 +349,9 @@ class DecisionService:
             await self.say(decision.thread, Message(footer, mentions=mentions))
             return
         await self.adapter.update(
-            decision.thread, message_id, presenter.decided(_gate_message(gate), footer, mentions)
+            decision.thread,
+            message_id,
+            presenter.decided(presenter.present_gate(gate), footer, mentions),
         )
 
     # --- presenting steps ---------------------------------------------------------------------
@@ -364,9 +371,9 @@ class DecisionService:
         records the push whose post-checks failed; the change then ends without pushing again
         when kept)."""
         if isinstance(step, Gate):
-            if step.gate == "rollback":
+            if isinstance(step, RollbackGate):
                 await self._record_pushes(step.change_id, step.payload["push"], pushed_lines)
-            message_id = await self.say(thread, _gate_message(step))
+            message_id = await self.say(thread, presenter.present_gate(step))
             self._gate_message_ids[step.interrupt_id] = message_id
             while len(self._gate_message_ids) > GATE_IDS_KEPT:
                 self._gate_message_ids.popitem(last=False)
@@ -404,9 +411,7 @@ class DecisionService:
         self.metrics.change_finished(finished.status)
         await self.say(
             thread,
-            presenter.present_result(
-                finished.change_id, finished.status, finished.message, finished.result
-            ),
+            presenter.present_result(finished),
         )
 
     def _progress_sink(self, thread: ThreadRef, change_id: str) -> Callable[[PushProgress], Any]:
@@ -432,14 +437,11 @@ class DecisionService:
 
     # --- refusals -----------------------------------------------------------------------------
 
-    async def _refuse_stale(self, decision: Decision) -> str:
+    async def _refuse_stale(self, decision: Decision) -> Outcome:
         resolution = await self.audit.resolution(decision.interrupt_id)
+        outcome: Outcome
         if resolution is not None:
-            text = messages.ALREADY_DECIDED.format(
-                choice=messages.CHOICE_PAST.get(resolution.choice, resolution.choice),
-                actor=resolution.actor_name,
-                at=stamp(resolution.at),
-            )
+            text = already_decided(resolution)
             change_id, outcome = resolution.change_id, "already_decided"
         else:
             text, change_id, outcome = messages.STALE_GATE, "", "stale"
@@ -459,7 +461,7 @@ class DecisionService:
         thread: ThreadRef,
         text: str,
         *,
-        gate: Gate | str | None = None,
+        gate: PendingGate | str | None = None,
         change_id: str = "",
         interrupt_id: str = "",
     ) -> None:
@@ -482,11 +484,16 @@ class DecisionService:
         await self.tell(thread, actor, text)
 
 
-def _gate_message(gate: Gate) -> Message:
-    return presenter.present_gate(
-        gate.gate, gate.change_id, gate.interrupt_id, gate.sha256, gate.payload, gate.expires_at
+def already_decided(resolution: Resolution) -> str:
+    return messages.ALREADY_DECIDED.format(
+        choice=messages.CHOICE_PAST[resolution.choice],
+        actor=resolution.actor_name,
+        at=stamp(resolution.at),
     )
 
 
-def _lines_by_device(payload: dict[str, Any]) -> dict[str, list[str]]:
-    return {name: list(d.get("lines", [])) for name, d in payload.get("devices", {}).items()}
+def _lines_by_device(gate: PendingGate) -> dict[str, list[str]]:
+    """What a push approved at this gate sends, per device (nothing at the template gate)."""
+    if isinstance(gate, ParamsGate | RollbackGate):
+        return {name: list(device["lines"]) for name, device in gate.payload["devices"].items()}
+    return {}

@@ -19,7 +19,7 @@ from pydantic_settings import (
 )
 from pydantic_settings.exceptions import SettingsError
 
-from workflow.errors import ConfigError
+from base.errors import ConfigError
 
 DEFAULT_DATA_DIR = Path("./labbot-data")
 

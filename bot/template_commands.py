@@ -19,6 +19,7 @@ from storage.templates import TemplateDraft, TemplateStore, name_problem
 from workflow.api import ApprovedTemplate
 from workflow.library.catalog import Catalog
 from workflow.model import SavedTemplate
+from workflow.reviews import TemplateReview
 
 _REF = re.compile(r"^([A-Za-z][\w-]*)(?:@(\d+))?$")
 
@@ -83,9 +84,9 @@ async def draft_from_approved(
     )
 
 
-def save_refusal(payload: dict[str, Any], name: str, catalog: Catalog) -> str | None:
+def save_refusal(payload: TemplateReview, name: str, catalog: Catalog) -> str | None:
     """Why this approved template must not be saved as `name` (None: it may)."""
-    if payload.get("source") == "rollback":
+    if payload["source"] == "rollback":
         return messages.SAVE_ROLLBACK
     if name in catalog.names():
         return messages.SAVE_BUILTIN.format(name=name)

@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from adapters.chat import Actor, Message
+from base.errors import ConfigError, TemplateError
 from bot import template_view
 from bot.commands import CommandError
 from bot.settings import Settings
@@ -27,7 +28,6 @@ from labsim.trial import refused_lines
 from labsim.vendors import platform_by_name
 from storage.db import make_engine, upgrade_database
 from storage.templates import SaveResult, TemplateDraft, TemplateStore, name_problem
-from workflow.errors import ConfigError, TemplateError
 from workflow.library.catalog import load_catalog
 from workflow.library.derive import DERIVERS
 from workflow.model import TemplateProposal

@@ -10,6 +10,7 @@ from functools import partial
 from pathlib import Path
 
 from adapters.chat import ChatAdapter
+from base.errors import ConfigError
 from bot.chat_commands import chat_commands
 from bot.door import DoorLimits
 from bot.people import People, directory_of
@@ -25,7 +26,6 @@ from storage.locks import DeviceLockStore, thread_lock
 from storage.templates import TemplateStore
 from workflow.api import ChangeWorkflow
 from workflow.devices.gateway import NornirGateway
-from workflow.errors import ConfigError
 from workflow.library.catalog import load_catalog
 from workflow.library.planner import LibraryPlanner
 from workflow.library.saved import SavedTemplatePlanner

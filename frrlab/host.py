@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from workflow.errors import LabbotError
+from base.errors import LabbotError
 
 FRR_DIR = Path("/usr/lib/frr")
 DAEMONS = ("zebra", "staticd", "ospfd", "bgpd")

@@ -25,8 +25,8 @@ from typing import Any, Literal
 
 import yaml
 
+from base.errors import InventoryError
 from labsim.vendors import platform_by_name
-from workflow.errors import InventoryError
 
 PLATFORMS = ("cisco_ios", "arista_eos")
 FaultKind = Literal["refuse", "hang", "drop_after"]

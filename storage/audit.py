@@ -18,6 +18,8 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from base.errors import DecisionConflict
+from base.vocabulary import CHOICES, Choice, GateName, stamp
 from storage import audit_chain
 from storage.audit_entries import query_entries
 from storage.audit_records import (
@@ -27,7 +29,6 @@ from storage.audit_records import (
     ChangeKind,
     ChangeRecord,
     ChangeSummary,
-    Choice,
     DecideResult,
     GateSummary,
     PushRecord,
@@ -38,14 +39,11 @@ from storage.audit_records import (
 from storage.db import serialized_transaction
 from storage.schema import change_events as events
 from storage.schema import changes, decisions, gate_resolutions, pushes, refusals
-from workflow.errors import DecisionConflict
-from workflow.model import CHOICES
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
 R = TypeVar("R", bound="DataclassInstance")
-PAST = {"approve": "approved", "modify": "sent back for changes", "cancel": "cancelled"}
 # Whether the approvals so far (actor ids, in order) settle a gate; the policy decides.
 Settles = Callable[[tuple[str, ...]], bool]
 
@@ -112,7 +110,7 @@ class AuditStore:
         self,
         *,
         change_id: str,
-        gate: str,
+        gate: GateName,
         interrupt_id: str,
         choice: Choice,
         actor_id: str,
@@ -320,9 +318,10 @@ class AuditStore:
 
 
 def _settled(existing: Resolution) -> DecisionConflict:
-    at = existing.at.strftime("%Y-%m-%d %H:%M:%S UTC")
-    past = PAST.get(existing.choice, existing.choice)
-    return DecisionConflict(f"already {past} by {existing.actor_name} at {at}", existing=existing)
+    return DecisionConflict(
+        f"gate already settled: {existing.choice} by {existing.actor_name} at {stamp(existing.at)}",
+        existing=existing,
+    )
 
 
 def _already_voted(actor_name: str) -> DecisionConflict:

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-Choice = Literal["approve", "modify", "cancel"]
+from base.vocabulary import Choice, GateName
+
 ChangeKind = Literal["change", "rollback"]
 
 
@@ -29,7 +30,7 @@ class Vote:
     """One person's decision at one gate (approve, modify or cancel)."""
 
     change_id: str
-    gate: str
+    gate: GateName
     interrupt_id: str
     choice: Choice
     actor_id: str
@@ -47,7 +48,7 @@ class Resolution:
 
     interrupt_id: str
     change_id: str
-    gate: str
+    gate: GateName
     choice: Choice
     actor_id: str
     actor_name: str

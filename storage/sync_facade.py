@@ -21,7 +21,7 @@ from langgraph.checkpoint.base import (
     CheckpointTuple,
 )
 
-from workflow.errors import StorageError
+from base.errors import StorageError
 
 T = TypeVar("T")
 

@@ -22,12 +22,13 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from base.errors import VersionConflict
+from base.vocabulary import stamp
 from storage import audit_chain
 from storage.audit_chain import as_utc, utc_now
 from storage.db import serialized_transaction
 from storage.schema import saved_templates, template_pins, template_uses
 from storage.template_stats import TemplateStats, compute_stats
-from workflow.errors import VersionConflict
 from workflow.hashing import canonical_json
 from workflow.library.catalog import template_sha256
 from workflow.model import ParamSpec, SavedTemplate, TemplatePart
@@ -290,4 +291,4 @@ def _json(value: Any) -> Any:
 
 
 def _stamp(at: Any) -> str:
-    return str(as_utc(at).strftime("%Y-%m-%d %H:%M:%S UTC"))
+    return stamp(as_utc(at))

@@ -14,15 +14,15 @@ import inspect
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from typing import Any, Literal, NotRequired, TypedDict, cast
+from datetime import datetime
+from typing import Any, Literal, cast
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Command, StateSnapshot
 
-from workflow.errors import GateError
-from workflow.gates import CHOICES
+from base.errors import GateError
+from base.vocabulary import CHOICES, GateName, Status, utc_now
 from workflow.graph import build_graph
 from workflow.hashing import content_sha256
 from workflow.library.compose import proposal_parts
@@ -37,8 +37,10 @@ from workflow.model import (
 from workflow.nodes import Nodes
 from workflow.ports import ConfigTrial, DeviceGateway, Planner, SavedTemplates
 from workflow.render_pool import RenderPool
+from workflow.reviews import GateDecision as GateDecision
+from workflow.reviews import GateInfo, ParamsReview, Review, RollbackReview, TemplateReview
 from workflow.safety import DenyList
-from workflow.state import GateInfo, GateName, Outcome, initial_state
+from workflow.state import ChangeOutcome, Requester, initial_state
 
 
 @dataclass(frozen=True)
@@ -48,19 +50,38 @@ class Gate:
     interrupt_id: str
     gate: GateName
     change_id: str
-    payload: dict[str, Any]
+    payload: Review
     sha256: str
     expires_at: str  # ISO 8601, UTC
 
 
 @dataclass(frozen=True)
+class TemplateGate(Gate):
+    gate: Literal["template"]
+    payload: TemplateReview
+
+
+@dataclass(frozen=True)
+class ParamsGate(Gate):
+    gate: Literal["params"]
+    payload: ParamsReview
+
+
+@dataclass(frozen=True)
+class RollbackGate(Gate):
+    gate: Literal["rollback"]
+    payload: RollbackReview
+
+
+@dataclass(frozen=True)
 class Finished:
     change_id: str
-    status: Literal["done", "cancelled", "expired", "failed", "blocked"]
-    message: str
+    status: Status
+    message: str  # one line: how it ended
     result: StandardResponse | None
     tokens: dict[str, TokenUsage]  # "template", "params" (when used) and "total"
     templates: list[TemplatePart] = field(default_factory=list)  # what the change used
+    notes: list[str] = field(default_factory=list)  # more to know (e.g. newer versions exist)
 
 
 @dataclass(frozen=True)
@@ -69,24 +90,13 @@ class ApprovedTemplate:
 
     change_id: str
     sha256: str
-    payload: dict[str, Any]  # name, description, templates, params_schema, example_params, ...
+    payload: TemplateReview
     parts: list[TemplatePart]
     template_tokens: int  # what proposing it cost
 
 
-Step = Gate | Finished
-
-
-class GateDecision(TypedDict):
-    choice: Literal["approve", "modify", "cancel"]
-    sha256: str
-    actor_id: str
-    actor_name: str
-    feedback: NotRequired[str | None]
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
+PendingGate = TemplateGate | ParamsGate | RollbackGate
+Step = PendingGate | Finished
 
 
 class ChangeWorkflow:
@@ -134,7 +144,7 @@ class ChangeWorkflow:
         *,
         change_id: str,
         text: str,
-        requester: dict[str, Any],
+        requester: Requester,
         rollback_of: str | None = None,
         on_progress: ProgressCallback | None = None,
         scope: str = "",
@@ -178,7 +188,7 @@ class ChangeWorkflow:
             command: Command[str] = Command(resume={interrupt_id: dict(decision)})
             return await self._run(thread_id, command, on_progress)
 
-    async def pending_gate(self, thread_id: str) -> Gate | None:
+    async def pending_gate(self, thread_id: str) -> PendingGate | None:
         """The gate waiting for a decision (even past `expires_at`), or None."""
         return await self._pending(thread_id)
 
@@ -191,7 +201,7 @@ class ChangeWorkflow:
         """The template approved in this thread's latest change, checked against the approved
         hash; None when no template was approved (or what is kept no longer matches it)."""
         values = (await self._graph.aget_state(_config(thread_id))).values
-        shown = values.get("shown_template")
+        shown: TemplateReview | None = values.get("shown_template")
         approved = values.get("approved", {}).get("template")
         template: TemplateProposal | None = values.get("template")
         if not shown or not approved or template is None or content_sha256(shown) != approved:
@@ -225,7 +235,7 @@ class ChangeWorkflow:
             )
         return step
 
-    async def _pending(self, thread_id: str) -> Gate | None:
+    async def _pending(self, thread_id: str) -> PendingGate | None:
         return _gate(await self._graph.aget_state(_config(thread_id)))
 
     def _lock(self, thread_id: str) -> asyncio.Lock:
@@ -240,22 +250,22 @@ def _config(thread_id: str) -> RunnableConfig:
     return {"configurable": {"thread_id": thread_id}}
 
 
-def _gate(snapshot: StateSnapshot) -> Gate | None:
+def _gate(snapshot: StateSnapshot) -> PendingGate | None:
     for pending in snapshot.interrupts:
         info: GateInfo = pending.value
-        return Gate(
-            interrupt_id=pending.id,
-            gate=info["gate"],
-            change_id=info["change_id"],
-            payload=info["payload"],
-            sha256=info["sha256"],
-            expires_at=info["expires_at"],
-        )
+        change_id, sha256, expires_at = info["change_id"], info["sha256"], info["expires_at"]
+        if info["gate"] == "template":
+            return TemplateGate(
+                pending.id, "template", change_id, info["payload"], sha256, expires_at
+            )
+        if info["gate"] == "params":
+            return ParamsGate(pending.id, "params", change_id, info["payload"], sha256, expires_at)
+        return RollbackGate(pending.id, "rollback", change_id, info["payload"], sha256, expires_at)
     return None
 
 
 def _finished(snapshot: StateSnapshot) -> Finished | None:
-    outcome: Outcome | None = snapshot.values.get("outcome")
+    outcome: ChangeOutcome | None = snapshot.values.get("outcome")
     if outcome is None or snapshot.interrupts:
         return None
     return Finished(
@@ -265,6 +275,7 @@ def _finished(snapshot: StateSnapshot) -> Finished | None:
         result=outcome["result"],
         tokens=token_totals(snapshot.values.get("tokens", {})),
         templates=proposal_parts(template) if (template := snapshot.values.get("template")) else [],
+        notes=outcome.get("notes", []),
     )
 
 

@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
+from base.errors import TemplateError
 from workflow.devices.diffing import preview_diff
-from workflow.errors import TemplateError
 from workflow.model import DeviceFacts, TemplateProposal, Topology
 from workflow.rendering import reads_facts, render
 from workflow.safety import DenyList

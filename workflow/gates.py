@@ -13,80 +13,115 @@ the state. After the decision:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from langgraph.types import Command, interrupt
 
+from base.vocabulary import CHOICES, GateName
 from workflow.checks import DevicePreview
 from workflow.hashing import content_sha256
-from workflow.model import CHOICES, TemplateProposal
-from workflow.state import ChangeState, DecisionRecord, GateInfo, GateName, finish
+from workflow.model import TemplateProposal
+from workflow.reuse import TemplateTest
+from workflow.reviews import (
+    GateInfo,
+    ParamsGateInfo,
+    ParamsReview,
+    Review,
+    ReviewedTemplate,
+    RollbackGateInfo,
+    RollbackReview,
+    ShownGate,
+    TemplateGateInfo,
+    TemplateReview,
+)
+from workflow.state import ChangeState, DecisionRecord, finish
 from workflow.template_facts import TemplateFacts
 
 Clock = Callable[[], datetime]
 
 
-def template_payload(
+def template_review(
     template: TemplateProposal,
     examples: dict[str, list[str]],
     example_facts: dict[str, TemplateFacts],
-    notes: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
+    *,
+    template_test: dict[str, TemplateTest] | None = None,
+    newer_versions: dict[str, int] | None = None,
+    chosen: dict[str, str] | None = None,
+) -> TemplateReview:
     """What the template reviewer sees: the templates, their schema and an example rendering;
     for templates reading `facts`, the facts the example was rendered with; the templates it
-    is made of (`parts`), its post-checks and `notes` (template test, newer versions) when
-    there are any."""
-    payload: dict[str, Any] = {
-        "name": template["name"],
-        "description": template["description"],
-        "source": template["source"],
-        "targets": template["targets"],
-        "templates": template["templates"],
-        "params_schema": template["params_schema"],
-        "example_params": template["example_params"],
-        "example_rendering": examples,
-    }
+    is made of (`parts`), its post-checks, the template test, newer versions and why each
+    target was chosen, when there are any."""
+    review = TemplateReview(
+        name=template["name"],
+        description=template["description"],
+        source=template["source"],
+        targets=template["targets"],
+        templates=template["templates"],
+        params_schema=template["params_schema"],
+        example_params=template["example_params"],
+        example_rendering=examples,
+    )
     if example_facts:
-        payload["example_facts"] = example_facts
+        review["example_facts"] = example_facts
     if template.get("parts"):
-        payload["parts"] = template["parts"]
+        review["parts"] = template["parts"]
     if template.get("post_checks"):
-        payload["post_checks"] = template["post_checks"]
-    return {**payload, **{key: value for key, value in (notes or {}).items() if value}}
+        review["post_checks"] = template["post_checks"]
+    if newer_versions:
+        review["newer_versions"] = newer_versions
+    if template_test:
+        review["template_test"] = template_test
+    if chosen:
+        review["chosen"] = chosen
+    return review
 
 
-def params_payload(
+def params_review(
     template: TemplateProposal,
     previews: dict[str, DevicePreview],
     template_sha256: str,
-    newer_versions: Mapping[str, int] | None = None,
-) -> dict[str, Any]:
+    newer_versions: dict[str, int] | None = None,
+) -> ParamsReview:
     """What the params reviewer sees, per device: params, rendered lines, diff, blocked lines;
     and the newer saved versions of the templates used, when there are any."""
-    payload: dict[str, Any] = {
-        "template": {
-            "name": template["name"],
-            "description": template["description"],
-            "sha256": template_sha256,
-        },
-        "devices": previews,
-    }
+    review = ParamsReview(
+        template=ReviewedTemplate(
+            name=template["name"], description=template["description"], sha256=template_sha256
+        ),
+        devices=previews,
+    )
     if newer_versions:
-        payload["newer_versions"] = dict(newer_versions)
-    return payload
+        review["newer_versions"] = dict(newer_versions)
+    return review
 
 
-def open_gate(
-    state: ChangeState, gate: GateName, payload: dict[str, Any], clock: Clock, ttl: float
-) -> GateInfo:
-    return GateInfo(
-        gate=gate,
+def open_template_gate(
+    state: ChangeState, review: TemplateReview, clock: Clock, ttl: float
+) -> TemplateGateInfo:
+    return TemplateGateInfo(gate="template", payload=review, **_shown(state, review, clock, ttl))
+
+
+def open_params_gate(
+    state: ChangeState, review: ParamsReview, clock: Clock, ttl: float
+) -> ParamsGateInfo:
+    return ParamsGateInfo(gate="params", payload=review, **_shown(state, review, clock, ttl))
+
+
+def open_rollback_gate(
+    state: ChangeState, review: RollbackReview, clock: Clock, ttl: float
+) -> RollbackGateInfo:
+    return RollbackGateInfo(gate="rollback", payload=review, **_shown(state, review, clock, ttl))
+
+
+def _shown(state: ChangeState, review: Review, clock: Clock, ttl: float) -> ShownGate:
+    return ShownGate(
         change_id=state["change_id"],
-        payload=payload,
-        sha256=content_sha256(payload),
+        sha256=content_sha256(review),
         expires_at=(clock() + timedelta(seconds=ttl)).isoformat(),
     )
 
@@ -146,7 +181,7 @@ class ReviewGate:
 def decision_record(gate: GateName, decision: dict[str, Any], now: datetime) -> DecisionRecord:
     return DecisionRecord(
         gate=gate,
-        choice=str(decision["choice"]),
+        choice=decision["choice"],
         sha256=str(decision["sha256"]),
         actor_id=str(decision.get("actor_id", "")),
         actor_name=str(decision.get("actor_name", "")),

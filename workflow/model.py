@@ -13,9 +13,6 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 from workflow.postchecks.spec import PostChecks
 
-# A reviewer's choice at a gate.
-CHOICES = ("approve", "modify", "cancel")
-
 # --- devices -----------------------------------------------------------------------------------
 
 
@@ -69,12 +66,18 @@ class DeviceLock:
 BackupStage = Literal["before", "after"]  # running config captured before or after a push
 
 
-@dataclass(frozen=True)
-class Link:
+class Link(TypedDict):
+    """A cable between two devices' interfaces (JSON-shaped: it travels in the graph's state)."""
+
     a_device: str
     a_interface: str
     b_device: str
     b_interface: str
+
+
+def link_ends(link: Link) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The link's two ends as (device, interface) pairs: a side, then b side."""
+    return (link["a_device"], link["a_interface"]), (link["b_device"], link["b_interface"])
 
 
 class InterfaceFacts(TypedDict):
@@ -96,7 +99,7 @@ class DeviceFacts(TypedDict):
 
 class Topology(TypedDict):
     devices: dict[str, DeviceFacts]
-    links: list[dict[str, str]]  # {"a_device","a_interface","b_device","b_interface"}
+    links: list[Link]
     unusable: list[dict[str, str]]  # {"name","reason"}
     selection: NotRequired[dict[str, str]]  # the request's devices -> why each was chosen
 

@@ -13,9 +13,16 @@ from typing import Any
 from langgraph.config import get_stream_writer
 from langgraph.types import Command
 
+from base.errors import LabbotError, PlanningError, TemplateError
+from base.vocabulary import Status
 from workflow.checks import check_template, preview_devices, refuse_unsafe_facts, usable_devices
-from workflow.errors import LabbotError, PlanningError, TemplateError
-from workflow.gates import Clock, open_gate, params_payload, template_payload
+from workflow.gates import (
+    Clock,
+    open_params_gate,
+    open_template_gate,
+    params_review,
+    template_review,
+)
 from workflow.hashing import content_sha256
 from workflow.model import (
     Device,
@@ -77,7 +84,7 @@ class Nodes:
         topology = refuse_unsafe_facts(
             Topology(
                 devices={**unread_devices(devices, facts), **facts},
-                links=[asdict(link) for link in links],
+                links=links,
                 unusable=[asdict(node) for node in unusable],
                 selection=selection.reasons,
             )
@@ -137,21 +144,26 @@ class Nodes:
             return self._retry_or_end(state, "template", [str(err)], blocked=False)
         if check.errors:
             return self._retry_or_end(state, "template", check.errors, blocked=check.blocked)
-        notes: dict[str, Any] = {
-            "newer_versions": await newer_versions(self.saved, template),
-            "chosen": chosen_because(template["targets"], _topology(state)),
-        }
+        newer = await newer_versions(self.saved, template)
+        tests = None
         if self.trial is not None and state["rollback"] is None:
-            notes["template_test"] = await template_tests(
+            tests = await template_tests(
                 self.trial, template, check.examples, _topology(state), self.trial_timeout
             )
-        payload = template_payload(template, check.examples, check.example_facts, notes)
-        gate = open_gate(state, "template", payload, self.clock, self.gate_ttl_seconds)
+        review = template_review(
+            template,
+            check.examples,
+            check.example_facts,
+            template_test=tests,
+            newer_versions=newer,
+            chosen=chosen_because(template["targets"], _topology(state)),
+        )
+        gate = open_template_gate(state, review, self.clock, self.gate_ttl_seconds)
         update = {
             "examples": check.examples,
             "gate": gate,
-            "shown_template": payload,
-            "newer_versions": notes["newer_versions"],
+            "shown_template": review,
+            "newer_versions": newer,
         }
         return Command(update=update, goto="template_gate")
 
@@ -193,21 +205,21 @@ class Nodes:
         if errors:
             return self._retry_or_end(state, "parameters", errors, blocked=False)
         newer = await newer_versions(self.saved, template)
-        payload = params_payload(template, previews, state["approved"]["template"], newer)
-        gate = open_gate(state, "params", payload, self.clock, self.gate_ttl_seconds)
+        review = params_review(template, previews, state["approved"]["template"], newer)
+        gate = open_params_gate(state, review, self.clock, self.gate_ttl_seconds)
         update = {"previews": previews, "gate": gate, "newer_versions": newer}
         return Command(update=update, goto="params_gate")
 
     async def push(self, state: ChangeState) -> Command[str]:
         """Push only what was approved, byte for byte, and only if the deny-list still agrees."""
         template = _template(state)
-        payload = params_payload(
+        review = params_review(
             template,
             state["previews"],
             state["approved"]["template"],
             state.get("newer_versions"),
         )
-        planned = content_sha256(payload)
+        planned = content_sha256(review)
         if state["approved"].get("params") != planned:
             return finish(
                 "blocked",
@@ -230,8 +242,8 @@ class Nodes:
         result = state["push_result"]
         assert result is not None, "report reached without a push result"
         note = newer_note(_template(state), await newer_versions(self.saved, _template(state)))
-        message = f"{push_summary(result)}\n{note}" if note else push_summary(result)
-        return finish("done" if result["success"] else "failed", message, result)
+        status: Status = "done" if result["success"] else "failed"
+        return finish(status, push_summary(result), result, notes=[note] if note else None)
 
     async def _with_neighbours(self, state: ChangeState, template: TemplateProposal) -> Topology:
         """The topology with the facts of the targets' link neighbours read, when the template

@@ -23,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from workflow.errors import TemplateError
+from base.errors import TemplateError
 
 T = TypeVar("T")
 _CPU_SETTING = "LABBOT_RENDER_CPU_SECONDS"

@@ -35,7 +35,7 @@ from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.visitor import NodeTransformer
 
-from workflow.errors import TemplateError
+from base.errors import TemplateError
 from workflow.filters import NETWORK_FILTERS
 
 MAX_STRING = 20_000  # longest string or list a template may build

@@ -29,6 +29,7 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from base.errors import ConfigError
 from workflow.deny_rules import (
     FAMILIES,
     LINE_RULES,
@@ -38,7 +39,6 @@ from workflow.deny_rules import (
     REMOTE_SCHEMES,
     RULE_SETS,
 )
-from workflow.errors import ConfigError
 from workflow.model import platform_family
 
 _EMBEDDED = (

@@ -2,31 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from langgraph.graph import END
 from langgraph.types import Command
 
+from base.vocabulary import Choice, GateName, Status
 from workflow.checks import DevicePreview
 from workflow.model import StandardResponse, TemplateProposal, TokenUsage, Topology
-
-GateName = Literal["template", "params", "rollback"]
-Status = Literal["done", "cancelled", "expired", "failed", "blocked"]
+from workflow.reviews import GateInfo, TemplateReview
 
 
-class GateInfo(TypedDict):
-    """The gate on show, prepared by the node before the gate (which so has no side effect)."""
+class Requester(TypedDict):
+    """Who asked for the change."""
 
-    gate: GateName
-    change_id: str
-    payload: dict[str, Any]  # exactly what the reviewer sees
-    sha256: str  # content_sha256(payload)
-    expires_at: str  # ISO 8601, UTC
+    id: str
+    name: str
 
 
 class DecisionRecord(TypedDict):
     gate: GateName
-    choice: str
+    choice: Choice
     sha256: str
     actor_id: str
     actor_name: str
@@ -34,16 +30,19 @@ class DecisionRecord(TypedDict):
     at: str
 
 
-class Outcome(TypedDict):
+class ChangeOutcome(TypedDict):
+    """How a change ended: `message` says why in one line; `notes` add what else to know."""
+
     status: Status
     message: str
     result: StandardResponse | None
+    notes: NotRequired[list[str]]  # e.g. "a newer version exists" (absent in old checkpoints)
 
 
 class ChangeState(TypedDict):
     change_id: str
     text: str
-    requester: dict[str, Any]
+    requester: Requester
     rollback_of: str | None
     topology: Topology | None
     rollback: dict[str, list[str]] | None  # lines per device, for a rollback change
@@ -59,10 +58,10 @@ class ChangeState(TypedDict):
     decisions: list[DecisionRecord]
     tokens: dict[str, TokenUsage]  # "template" / "params" -> usage summed over attempts
     push_result: StandardResponse | None
-    outcome: Outcome | None
+    outcome: ChangeOutcome | None
     # Added with the template library; read with .get() (checkpoints from before lack them).
     scope: str  # the channel/room of the request, where template pins apply
-    shown_template: dict[str, Any] | None  # the last template gate's payload (what was approved)
+    shown_template: TemplateReview | None  # the last template gate's payload (what was approved)
     newer_versions: dict[str, int]  # saved templates used in an older version -> newest
     # Added with post-checks; read with .get().
     post_check_result: StandardResponse | None  # per device, after the push
@@ -72,7 +71,7 @@ class ChangeState(TypedDict):
 def initial_state(
     change_id: str,
     text: str,
-    requester: dict[str, Any],
+    requester: Requester,
     rollback_of: str | None,
     scope: str = "",
 ) -> ChangeState:
@@ -110,11 +109,14 @@ def finish(
     message: str,
     result: StandardResponse | None = None,
     *,
+    notes: list[str] | None = None,
     also: dict[str, Any] | None = None,
 ) -> Command[str]:
     """End the change: the outcome is what `ChangeWorkflow.outcome()` and `Finished` report.
 
     `also`: further state updates made with the ending (e.g. the cancelling decision).
     """
-    outcome = Outcome(status=status, message=message, result=result)
+    outcome = ChangeOutcome(status=status, message=message, result=result)
+    if notes:
+        outcome["notes"] = notes
     return Command(update={**(also or {}), "outcome": outcome, "gate": None}, goto=END)

@@ -25,8 +25,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from workflow.errors import PlanningError
-from workflow.model import Device, DeviceFacts, Topology
+from base.errors import PlanningError
+from workflow.model import Device, DeviceFacts, Link, Topology, link_ends
 
 KIND_WORDS = {
     "router": "router",
@@ -183,15 +183,16 @@ def unread_devices(
     }
 
 
-def neighbours(names: list[str], links: list[dict[str, str]]) -> list[str]:
+def neighbours(names: list[str], links: list[Link]) -> list[str]:
     """The devices at the other end of the links of `names`, themselves left out."""
     chosen = set(names)
-    found = {
-        link[f"{far}_device"]
-        for link in links
-        for near, far in (("a", "b"), ("b", "a"))
-        if link[f"{near}_device"] in chosen
-    }
+    found = set()
+    for link in links:
+        (a_device, _), (b_device, _) = link_ends(link)
+        if a_device in chosen:
+            found.add(b_device)
+        if b_device in chosen:
+            found.add(a_device)
     return sorted(found - chosen)
 
 

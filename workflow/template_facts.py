@@ -22,7 +22,7 @@ import ipaddress
 from collections.abc import Iterable
 from typing import NotRequired, TypedDict
 
-from workflow.model import DeviceFacts, InterfaceFacts, Topology
+from workflow.model import DeviceFacts, InterfaceFacts, Topology, link_ends
 
 
 class FactsInterface(TypedDict):
@@ -100,14 +100,14 @@ def _neighbors(topology: Topology) -> dict[str, list[FactsNeighbor]]:
             addresses[(name, interface["name"])] = ip
     found: dict[str, list[FactsNeighbor]] = {}
     for link in topology["links"]:
-        for near, far in (("a", "b"), ("b", "a")):
-            device, far_interface = link[f"{far}_device"], link[f"{far}_interface"]
-            found.setdefault(link[f"{near}_device"], []).append(
+        a_end, b_end = link_ends(link)
+        for (near, near_interface), far in ((a_end, b_end), (b_end, a_end)):
+            found.setdefault(near, []).append(
                 FactsNeighbor(
-                    interface=link[f"{near}_interface"],
-                    device=device,
-                    device_interface=far_interface,
-                    address=addresses.get((device, far_interface)),
+                    interface=near_interface,
+                    device=far[0],
+                    device_interface=far[1],
+                    address=addresses.get(far),
                 )
             )
     return found

@@ -16,8 +16,8 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from base.errors import TemplateError
 from workflow import template_facts
-from workflow.errors import TemplateError
 from workflow.filters import netmask
 from workflow.model import ParamSpec, TemplateProposal
 from workflow.postchecks.spec import post_check_errors

@@ -28,10 +28,12 @@ from adapters.chat import (
     Request,
     ThreadRef,
     parse_button_value,
+    parse_reply,
 )
 from adapters.console.render import render_message
+from base.vocabulary import CHOICES, Choice
 
-WORD_CHOICES = {"approve": 0, "execute": 0, "yes": 0, "modify": 1, "cancel": 2}
+NUMBERS = {str(n): choice for n, choice in enumerate(CHOICES, 1)}  # 1 approve, 2 modify, 3 cancel
 
 
 @dataclass
@@ -76,9 +78,10 @@ class ConsoleAdapter:
             self.user = words[1].strip()
             self.console.print(f"(you are now {self.user})")
             return None
-        if first in WORD_CHOICES or first in ("1", "2", "3"):
+        pressed = _pressed(line)
+        if pressed is not None:
             if self._buttons:
-                return await self._press(first, line)
+                return await self._press(*pressed)
             if first != "cancel":  # `cancel` alone is also the command for this thread
                 self.console.print("(nothing is waiting for a decision here)")
                 return None
@@ -88,13 +91,10 @@ class ConsoleAdapter:
         self._buttons = ()
         return Request(self._thread, self.actor, line)
 
-    async def _press(self, first: str, line: str) -> Decision:
-        index = int(first) - 1 if first.isdigit() else WORD_CHOICES[first]
-        button = self._buttons[min(index, len(self._buttons) - 1)]
-        feedback = None
+    async def _press(self, choice: Choice, feedback: str | None) -> Decision:
+        button = next(b for b in self._buttons if b.choice == choice)
         if button.choice == "modify":
-            _, _, feedback = line.partition(":")
-            feedback = feedback.strip() or await self._ask("What should change? ")
+            feedback = feedback or await self._ask("What should change? ")
         interrupt_id, sha256 = parse_button_value(button.value)
         return Decision(
             self._current_thread(),
@@ -149,3 +149,11 @@ class ConsoleAdapter:
 
 def _lines(message: Message) -> list[str]:
     return [line for block in message.blocks for line in block.text.splitlines()]
+
+
+def _pressed(line: str) -> tuple[Choice, str | None] | None:
+    """A button pressed by number (`1`, `2: feedback`) or in words (`modify: feedback`)."""
+    number, _, rest = line.partition(" ")
+    if number.rstrip(":") in NUMBERS:
+        return NUMBERS[number.rstrip(":")], rest.strip().lstrip(":").strip() or None
+    return parse_reply(line)

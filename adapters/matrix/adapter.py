@@ -230,8 +230,8 @@ class MatrixAdapter:
             gate = await self._gates.by_event(event.room_id, event.target)
         else:
             gate = await self._gates.for_thread(event.thread)
-            if gate is None and event.addressed:
-                await self.post(event.thread, Message(texts.NOTHING_PENDING))
+            if gate is None and event.addressed:  # the bot answers where this thread stands
+                return Request(event.thread, event.actor, "status")
         if gate is None or event.choice not in gate.choices:
             return None
         decision = inbound.decision(gate, event)

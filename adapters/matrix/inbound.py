@@ -17,8 +17,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from adapters.chat import Actor, Choice, Decision, Request, ThreadRef, parse_button_value
+from adapters.chat import Actor, Decision, Request, ThreadRef, parse_button_value, parse_reply
 from adapters.matrix.outbound import GATE_KEY
+from base.vocabulary import CHOICES, Choice
 
 PLATFORM = "matrix"
 PREFIX = "!labbot"
@@ -28,16 +29,7 @@ REACTION_CHOICES: dict[str, Choice] = {
     "✏": "modify",
     "❌": "cancel",
 }
-REPLY_CHOICES: dict[str, Choice] = {
-    "approve": "approve",
-    "execute": "approve",
-    "modify": "modify",
-    "cancel": "cancel",
-}
 _VARIATION_SELECTORS = dict.fromkeys(map(ord, "\ufe0e\ufe0f"))
-_REPLY = re.compile(
-    r"^(approve|execute|modify|cancel)\b\s*[:,-]?\s*(.*)$", re.IGNORECASE | re.DOTALL
-)
 
 Event = Mapping[str, Any]
 
@@ -143,18 +135,6 @@ def addressed_text(content: Mapping[str, Any], bot: BotIdentity) -> str | None:
     return None
 
 
-def parse_reply(text: str) -> tuple[Choice, str | None] | None:
-    """`approve`, `execute`, `modify: what`, `cancel` -> (choice, feedback)."""
-    match = _REPLY.match(text.strip())
-    if match is None:
-        return None
-    choice = REPLY_CHOICES[match.group(1).lower()]
-    feedback = match.group(2).strip() or None
-    if choice != "modify" and feedback:
-        return None  # "cancel the ntp part" is a sentence, not a button
-    return choice, feedback
-
-
 def message_event(
     room_id: str, event: Event, actor: Actor, bot: BotIdentity
 ) -> Request | Reply | None:
@@ -210,7 +190,7 @@ def gate_ref(room_id: str, event: Event, bot_user_id: str) -> GateRef | None:
     except ValueError:
         return None
     root = thread_root(content) or str(event.get("event_id", ""))
-    choices = tuple(c for c in marker.get("choices", {}) if c in REPLY_CHOICES.values())
+    choices = tuple(c for c in marker.get("choices", {}) if c in CHOICES)
     return GateRef(ThreadRef(PLATFORM, room_id, root), str(event["event_id"]), value, choices)
 
 

@@ -12,7 +12,6 @@ E2EE_LOG = (
     "install labbot[e2e] (pip install 'labbot[e2e]'), or invite the bot to an unencrypted room"
 )
 ASK_FEEDBACK = "What should change? Reply in this thread with `modify: <what to change>`."
-NOTHING_PENDING = "Nothing is waiting for a decision in this thread."
 ROOM_NOT_ALLOWED = "declining the invite to %s: not in LABBOT_MATRIX_ROOMS"
 UNDECRYPTABLE = (
     "I could not decrypt a message {sender} sent here (their device did not share its key with "

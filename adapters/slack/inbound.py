@@ -9,19 +9,19 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 from slack_bolt.request.internals import parse_body
 
-from adapters.chat import Actor, Choice, Decision, Request, ThreadRef, parse_button_value
+from adapters.chat import Actor, Decision, Request, ThreadRef, parse_button_value
 from adapters.slack import texts
 from adapters.slack.blocks import ACTION_PREFIX
+from base.vocabulary import CHOICES, Choice
 
 PLATFORM = "slack"
 MODIFY_CALLBACK = "labbot:modify"
 FEEDBACK_BLOCK = "feedback"
 FEEDBACK_ACTION = "text"
-CHOICES: tuple[Choice, ...] = ("approve", "modify", "cancel")
 
 Payload = Mapping[str, Any]
 
@@ -65,10 +65,11 @@ def payload_user(body: Payload) -> tuple[str, str]:
 
 
 def choice_of(action_id: str) -> Choice:
-    choice = action_id.removeprefix(ACTION_PREFIX)
-    if choice not in CHOICES:
-        raise ValueError(f"not a labbot action: {action_id!r}")
-    return cast(Choice, choice)
+    suffix = action_id.removeprefix(ACTION_PREFIX)
+    for choice in CHOICES:
+        if choice == suffix:
+            return choice
+    raise ValueError(f"not a labbot action: {action_id!r}")
 
 
 def decision_from_action(body: Payload, actor: Actor) -> Decision:

@@ -20,7 +20,7 @@ from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_bolt.async_app import AsyncApp
 
 from adapters.slack import inbound
-from workflow.errors import ConfigError
+from base.errors import ConfigError
 
 log = logging.getLogger(__name__)
 

@@ -1,22 +1,42 @@
+from typing import Any
+
 from adapters.chat import parse_button_value
+from base.vocabulary import Status
 from bot.presenter import BLOCK_LIMIT, code_blocks, present_gate, present_progress, present_result
-from workflow.model import PushProgress
+from workflow.api import Finished, ParamsGate, TemplateGate
+from workflow.checks import DevicePreview
+from workflow.model import PushProgress, StandardResponse
 from workflow.responses import build_response
+from workflow.reviews import ParamsReview, ReviewedTemplate, TemplateReview
 
 SHA = "a" * 64
+EXPIRES = "2026-12-01T00:00:00+00:00"
+
+
+def params_gate(interrupt_id: str, devices: dict[str, Any]) -> ParamsGate:
+    previews = {name: DevicePreview(platform="cisco_ios", **d) for name, d in devices.items()}
+    review = ParamsReview(
+        template=ReviewedTemplate(name="ospf", description="OSPF", sha256=SHA), devices=previews
+    )
+    return ParamsGate(interrupt_id, "params", "chg-1", review, SHA, EXPIRES)
+
+
+def finished(change_id: str, status: Status, result: StandardResponse) -> Finished:
+    return Finished(change_id, status, "", result, tokens={})
 
 
 def test_template_gate_shows_template_schema_example_and_buttons() -> None:
-    payload = {
-        "name": "ospf",
-        "description": "OSPF everywhere",
-        "templates": {"cisco_ios": "router ospf {{ process_id }}"},
-        "params_schema": {"process_id": {"type": "int", "description": "process"}},
-        "example_rendering": {"cisco_ios": ["router ospf 1"]},
-        "targets": ["R1", "R2"],
-        "expires_at": "2026-12-01T00:00:00+00:00",
-    }
-    message = present_gate("template", "chg-1", "int-1", SHA, payload)
+    review = TemplateReview(
+        name="ospf",
+        description="OSPF everywhere",
+        source="library",
+        templates={"cisco_ios": "router ospf {{ process_id }}"},
+        params_schema={"process_id": {"type": "int", "description": "process"}},
+        example_params={"process_id": 1},
+        example_rendering={"cisco_ios": ["router ospf 1"]},
+        targets=["R1", "R2"],
+    )
+    message = present_gate(TemplateGate("int-1", "template", "chg-1", review, SHA, EXPIRES))
     texts = [block.text for block in message.blocks]
     assert "router ospf {{ process_id }}" in texts and "router ospf 1" in texts
     assert any("process_id: int" in text for text in texts)
@@ -26,13 +46,12 @@ def test_template_gate_shows_template_schema_example_and_buttons() -> None:
 
 
 def test_params_gate_asks_to_confirm_execute_and_shows_each_device() -> None:
-    payload = {
-        "devices": {
-            "R1": {"params": {"area": 0}, "lines": ["router ospf 1"], "diff": "+router ospf 1"},
-            "R2": {"params": {"area": 0}, "lines": ["router ospf 1"], "diff": ""},
-        }
+    line = ["router ospf 1"]
+    devices = {
+        "R1": {"params": {"area": 0}, "lines": line, "diff": "+router ospf 1", "blocked": []},
+        "R2": {"params": {"area": 0}, "lines": line, "diff": "", "blocked": []},
     }
-    message = present_gate("params", "chg-1", "int-2", SHA, payload)
+    message = present_gate(params_gate("int-2", devices))
     assert message.buttons[0].label == "Execute" and message.buttons[0].confirm
     titles = [block.title for block in message.blocks]
     assert "R1 configuration" in titles and "R1 diff against running config" in titles
@@ -47,7 +66,7 @@ def test_long_output_is_split_and_huge_output_attached() -> None:
     assert "\n".join(b.text for b in blocks) == text
     assert blocks[0].title == f"R1 (1/{len(blocks)})"
     huge = build_response([{"id": "R1", "name": "R1", "status": "success", "result": "y" * 50_000}])
-    message = present_result("chg-1", "done", "", huge)
+    message = present_result(finished("chg-1", "done", huge))
     assert message.attachments and message.attachments[0].text == "y" * 50_000
 
 
@@ -58,7 +77,7 @@ def test_result_summary_counts_and_marks_each_device() -> None:
             {"id": "R2", "name": "R2", "status": "failed", "error": "Connection refused"},
         ]
     )
-    message = present_result("chg-9", "done", "", result)
+    message = present_result(finished("chg-9", "done", result))
     assert "✓ 1 ✗ 1 of 2" in message.text
     assert [b.title for b in message.blocks] == ["✓ R1", "✗ R2"]
     assert message.blocks[1].text == "Connection refused" and message.level == "error"
@@ -74,20 +93,16 @@ def test_progress_message_counts_finished_devices() -> None:
 
 
 def test_blocked_lines_and_facts_are_shown_at_the_params_gate() -> None:
-    payload = {
-        "devices": {
-            "R1": {
-                "params": {},
-                "lines": ["do reload"],
-                "diff": "",
-                "facts": {"name": "R1", "router_id": "10.255.0.1"},
-                "blocked": [
-                    {"line": "do reload", "rule": "reload", "reason": "reloads the device"}
-                ],
-            }
+    devices = {
+        "R1": {
+            "params": {},
+            "lines": ["do reload"],
+            "diff": "",
+            "facts": {"name": "R1", "router_id": "10.255.0.1"},
+            "blocked": [{"line": "do reload", "rule": "reload", "reason": "reloads the device"}],
         }
     }
-    message = present_gate("params", "chg-1", "int-3", SHA, payload)
+    message = present_gate(params_gate("int-3", devices))
     assert "Execute will be refused" in message.text
     blocks = {block.title: block.text for block in message.blocks}
     assert blocks["Blocked lines"] == "R1: 'do reload' — reloads the device"

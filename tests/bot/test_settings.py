@@ -1,7 +1,7 @@
 import pytest
 
+from base.errors import ConfigError
 from bot.settings import load_settings
-from workflow.errors import ConfigError
 
 
 def test_lists_and_rules_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from base.errors import InventoryError
 from labsim import DEMO_TOPOLOGY_FILE, Fault, TopologyError, demo_topology, load_topology
-from workflow.errors import InventoryError
 
 
 def test_shipped_demo_topology_loads() -> None:

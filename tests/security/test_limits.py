@@ -15,6 +15,7 @@ import yaml
 from pydantic import SecretStr
 
 from adapters.chat import Request
+from base.errors import TemplateError
 from bot.demo import demo_settings
 from bot.settings import load_settings
 from bot.wiring import open_runtime
@@ -24,7 +25,6 @@ from tests.security.replay import attacked_bot, attacked_lab, configs, thread
 from tests.security.tally import attempt
 from workflow.devices.runner import MAX_WORKERS, Credentials, Timeouts, build_nornir
 from workflow.devices.static import StaticInventory
-from workflow.errors import TemplateError
 from workflow.model import Device
 from workflow.render_pool import RenderPool
 from workflow.rendering import MAX_OUTPUT_CHARS, render

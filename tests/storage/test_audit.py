@@ -10,9 +10,9 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from base.errors import DecisionConflict
 from storage.audit import AuditStore, at_least
 from storage.db import make_engine
-from workflow.errors import DecisionConflict
 
 SHA = "a" * 64
 
@@ -53,7 +53,7 @@ async def test_first_decision_wins_and_the_second_learns_who_decided(engine: Asy
     assert first.resolved and first.resolution is not None
     assert (first.resolution.actor_name, first.resolution.choice) == ("Alice", "approve")
 
-    with pytest.raises(DecisionConflict, match="already approved by Alice at") as lost:
+    with pytest.raises(DecisionConflict, match="already settled: approve by Alice at") as lost:
         await audit.decide(**vote("Bob", "cancel"))
     assert lost.value.existing == first.resolution
     assert await audit.resolution("int-1") == first.resolution

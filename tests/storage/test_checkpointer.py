@@ -13,10 +13,10 @@ from langgraph.checkpoint.serde.types import ERROR
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command, interrupt
 
+from base.errors import StorageError
 from storage.checkpointer import SQLAlchemySaver
 from storage.db import make_engine
 from tests.support.postgres import fresh_postgres_database
-from workflow.errors import StorageError
 
 
 class ChangeState(TypedDict, total=False):

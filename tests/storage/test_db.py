@@ -14,12 +14,12 @@ import sqlalchemy as sa
 from alembic.script import ScriptDirectory
 from langgraph.checkpoint.base import empty_checkpoint
 
+from base.errors import StorageError
 from storage import audit_chain
 from storage.audit import AuditStore
 from storage.checkpointer import SQLAlchemySaver
 from storage.db import alembic_config, check_database, make_engine, upgrade_database
 from storage.schema import changes
-from workflow.errors import StorageError
 
 HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
 

@@ -7,9 +7,9 @@ import asyncio
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from base.errors import VersionConflict
 from storage.audit import AuditStore
 from storage.templates import TemplateDraft, TemplateStore
-from workflow.errors import VersionConflict
 from workflow.model import TemplatePart
 from workflow.postchecks.spec import PostCheck, PostChecks
 

@@ -155,5 +155,12 @@ def two_router_lab() -> RecordingGateway:
                 "R2", ("GigabitEthernet0/0", "10.0.12.2/24"), ("Loopback0", "2.2.2.2/32")
             ),
         },
-        links=[Link("R1", "GigabitEthernet0/0", "R2", "GigabitEthernet0/0")],
+        links=[
+            Link(
+                a_device="R1",
+                a_interface="GigabitEthernet0/0",
+                b_device="R2",
+                b_interface="GigabitEthernet0/0",
+            )
+        ],
     )

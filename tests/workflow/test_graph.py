@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
+from base.errors import GateError
 from storage.checkpointer import SQLAlchemySaver
 from tests.support.postgres import fresh_postgres_database
 from tests.workflow.gateways import RecordingGateway, two_router_lab
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision
 from workflow.checks import preview_devices
-from workflow.errors import GateError
 from workflow.hashing import content_sha256
 from workflow.library.catalog import load_catalog
 from workflow.library.planner import LibraryPlanner

@@ -10,11 +10,11 @@ import pytest
 from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
+from base.errors import GateError
 from storage.checkpointer import SQLAlchemySaver
 from tests.fakes.openai_server import OpenAIStandIn, count_tokens, structured
 from tests.workflow.gateways import RecordingGateway, ios_config, two_router_lab
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision
-from workflow.errors import GateError
 from workflow.hashing import content_sha256
 from workflow.llm import LLMPlanner
 from workflow.model import Link
@@ -304,7 +304,14 @@ async def test_lab_facts_holding_a_line_break_never_reach_a_device(
     """A GNS3 port name is the lab's data: with a line break it would print as a command of
     its own, so the devices whose facts hold it are refused, with the reason."""
     lab.configs["R3"] = ios_config("R3", ("GigabitEthernet0/0", "10.0.23.3/24"))
-    lab.links.append(Link("R2", "GigabitEthernet0/1", "R3", "GigabitEthernet0/0\nreload"))
+    lab.links.append(
+        Link(
+            a_device="R2",
+            a_interface="GigabitEthernet0/1",
+            b_device="R3",
+            b_interface="GigabitEthernet0/0\nreload",
+        )
+    )
     named = {**FACTS_TEMPLATE, "targets": ["R1", "R2", "R3"]}
     llm.script(structured(named))
     finished = await start(workflow(saver, llm, lab, max_attempts=1), "OSPF on R1, R2 and R3")

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from workflow.errors import PlanningError
+from base.errors import PlanningError
 from workflow.library.catalog import load_catalog
 from workflow.library.planner import LibraryPlanner
 from workflow.model import PlanRequest, Topology

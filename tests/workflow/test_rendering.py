@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from workflow.errors import TemplateError
+from base.errors import TemplateError
 from workflow.rendering import render, template_variables
 from workflow.safety import DenyList
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from workflow.errors import ConfigError, TemplateError
+from base.errors import ConfigError, TemplateError
 from workflow.rendering import render
 from workflow.safety import DenyList, Violation
 

@@ -14,8 +14,8 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from base.errors import InventoryError
 from workflow.devices.device_types import NodeInfo, resolve_device_type
-from workflow.errors import InventoryError
 from workflow.model import Device, Link, UnusableNode
 from workflow.targets import infer_kind
 
@@ -228,7 +228,9 @@ def links_to_topology(links: list[Json], nodes: list[Json]) -> list[Link]:
         if len(ends) != 2 or not all(end.get("node_id") in by_id for end in ends):
             continue  # a link to a node outside the project cannot be shown
         (a_name, a_port), (b_name, b_port) = (_end(end, by_id) for end in ends)
-        result.append(Link(a_name, a_port, b_name, b_port))
+        result.append(
+            Link(a_device=a_name, a_interface=a_port, b_device=b_name, b_interface=b_port)
+        )
     return result
 
 

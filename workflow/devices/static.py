@@ -27,8 +27,8 @@ from nornir.core.inventory import Inventory as NornirInventory
 from nornir.plugins.inventory.simple import SimpleInventory
 from nornir_netmiko.connections.netmiko import napalm_to_netmiko_map
 
+from base.errors import InventoryError
 from workflow.devices.device_types import TAG_PREFIX, NodeInfo, resolve_device_type
-from workflow.errors import InventoryError
 from workflow.model import Device, Link, UnusableNode
 from workflow.targets import infer_kind
 
@@ -55,7 +55,16 @@ class StaticInventory:
             devices.append(self._device(name, host, resolved))
             for link in self._links(name, host):
                 # each link is usually listed from both ends; keep it once
-                links.setdefault(frozenset({link[:2], link[2:]}), Link(*link))
+                a_device, a_interface, b_device, b_interface = link
+                links.setdefault(
+                    frozenset({link[:2], link[2:]}),
+                    Link(
+                        a_device=a_device,
+                        a_interface=a_interface,
+                        b_device=b_device,
+                        b_interface=b_interface,
+                    ),
+                )
         return devices, list(links.values()), unusable
 
     def _read(self) -> NornirInventory:

@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from workflow.errors import PlanningError, TemplateError
+from base.errors import PlanningError, TemplateError
 from workflow.hashing import content_sha256
 from workflow.library.derive import DERIVERS
 from workflow.model import ParamSpec, TemplatePart, TemplateProposal

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal, TypeVar
 
-from workflow.errors import PlanningError
+from base.errors import PlanningError
 from workflow.library.catalog import LibraryTemplate, normalize_name, template_sha256
 from workflow.model import ParamSpec, SavedTemplate, TemplatePart, TemplateProposal
 from workflow.postchecks.spec import combine_post_checks

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from workflow.model import DeviceFacts, Topology
+from workflow.model import DeviceFacts, Topology, link_ends
 
 Deriver = Callable[[DeviceFacts, Topology, Mapping[str, Any]], dict[str, Any]]
 
@@ -109,10 +109,11 @@ def descriptions(
     me = facts["name"]
     entries = []
     for link in topology["links"]:
-        for side, other in (("a", "b"), ("b", "a")):
-            if link[f"{side}_device"] == me:
-                text = f"to {link[f'{other}_device']} {link[f'{other}_interface']}"
-                entries.append({"interface": link[f"{side}_interface"], "description": text})
+        a_end, b_end = link_ends(link)
+        for (device, interface), (peer, peer_interface) in ((a_end, b_end), (b_end, a_end)):
+            if device == me:
+                text = f"to {peer} {peer_interface}"
+                entries.append({"interface": interface, "description": text})
     return {"descriptions": entries}
 
 

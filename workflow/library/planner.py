@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from workflow.errors import PlanningError
+from base.errors import PlanningError
 from workflow.library.catalog import Catalog, LibraryTemplate, load_catalog
 from workflow.library.derive import derive_params
 from workflow.model import (

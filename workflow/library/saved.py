@@ -11,7 +11,7 @@ planner unchanged.
 
 from __future__ import annotations
 
-from workflow.errors import PlanningError
+from base.errors import PlanningError
 from workflow.library.catalog import Catalog, LibraryTemplate, load_catalog
 from workflow.library.compose import applied_names, combine, from_saved, mentions
 from workflow.library.planner import NO_TOKENS, LibraryPlanner

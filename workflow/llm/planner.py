@@ -26,8 +26,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, ValidationError
 
+from base.errors import PlanningError
 from workflow.checks import expand_targets
-from workflow.errors import PlanningError
 from workflow.library.catalog import Catalog
 from workflow.library.planner import NO_TOKENS, LibraryPlanner
 from workflow.llm import prompts

@@ -20,12 +20,14 @@ from typing import Any
 
 from langgraph.types import Command, interrupt
 
-from workflow.errors import LabbotError
-from workflow.gates import Clock, decision_record, is_expired, open_gate
-from workflow.model import CHOICES, StandardResponse
+from base.errors import LabbotError
+from base.vocabulary import CHOICES
+from workflow.gates import Clock, decision_record, is_expired, open_rollback_gate
+from workflow.model import StandardResponse
 from workflow.nodes import progress_writer, push_summary
 from workflow.ports import DeviceGateway
 from workflow.postchecks.report import check_failures, planned_expectations, with_post_checks
+from workflow.reviews import RollbackLines, RollbackReview
 from workflow.safety import DenyList
 from workflow.state import ChangeState, DecisionRecord, finish
 
@@ -34,14 +36,14 @@ UNDO_SUFFIX = ":rollback"  # the rollback push's own change id (locks and backup
 
 def rollback_review(
     push: StandardResponse, checks: StandardResponse, plan: dict[str, list[str]]
-) -> dict[str, Any]:
+) -> RollbackReview:
     """What the rollback reviewer sees: the push with its post-checks, the failed post-checks,
     and per device the lines that undo the change."""
-    return {
-        "push": push,
-        "post_checks": checks,
-        "devices": {name: {"lines": lines} for name, lines in sorted(plan.items())},
-    }
+    return RollbackReview(
+        push=push,
+        post_checks=checks,
+        devices={name: RollbackLines(lines=lines) for name, lines in sorted(plan.items())},
+    )
 
 
 @dataclass(frozen=True)
@@ -77,13 +79,8 @@ class PostCheckNodes:
         update: dict[str, Any] = {"push_result": merged, "post_check_result": result}
         if result["success"] or not plan:
             return Command(update=update, goto="report")
-        gate = open_gate(
-            state,
-            "rollback",
-            rollback_review(merged, result, plan),
-            self.clock,
-            self.gate_ttl_seconds,
-        )
+        review = rollback_review(merged, result, plan)
+        gate = open_rollback_gate(state, review, self.clock, self.gate_ttl_seconds)
         return Command(update={**update, "gate": gate, "undo_plan": plan}, goto="rollback_gate")
 
     async def rollback_gate(self, state: ChangeState) -> Command[str]:
@@ -137,11 +134,8 @@ class PostCheckNodes:
             )
         who = state["decisions"][-1]["actor_name"]
         restored = push_summary(result).replace("pushed to", "rollback pushed to")
-        return finish(
-            "failed",
-            f"{restored}\npost-checks failed ({failures}); rolled back as approved by {who}.",
-            result,
-        )
+        rolled_back = f"post-checks failed ({failures}); rolled back as approved by {who}."
+        return finish("failed", restored, result, notes=[rolled_back])
 
 
 def _ended(
@@ -151,7 +145,7 @@ def _ended(
     push = state["push_result"]
     assert push is not None
     also = {"decisions": decisions} if decisions is not None else None
-    return finish("failed", f"{push_summary(push)}\n{note}", push, also=also)
+    return finish("failed", push_summary(push), push, notes=[note], also=also)
 
 
 def _failures(state: ChangeState) -> str:

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from base.errors import ConfigError
 from bot.serve_matrix import make_adapter
 from bot.settings import Settings, load_settings
 from tests.fakes.synapse import MatrixAccount, Synapse
-from workflow.errors import ConfigError
 
 pytestmark = pytest.mark.synapse
 

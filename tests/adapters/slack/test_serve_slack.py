@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from adapters.slack.transport import HttpTransport, SocketModeTransport
+from base.errors import ConfigError
 from bot.serve_slack import make_adapter
 from bot.settings import load_settings
 from tests.fakes.slack_api import APP_TOKEN, BOT_TOKEN, SIGNING_SECRET, SlackApiStandIn
-from workflow.errors import ConfigError
 
 
 def _settings(api_url: str, **overrides: str) -> object:

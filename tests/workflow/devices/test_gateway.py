@@ -12,11 +12,11 @@ import pytest
 from nornir.plugins.runners import ThreadedRunner
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from base.errors import StorageError
 from storage.config_backups import ConfigBackupStore
 from tests.workflow.devices.rig import PASSWORD, SECRET, Rig, Stores, by_name, start_rig
 from workflow.devices.runner import Credentials, Timeouts, build_nornir
 from workflow.devices.static import StaticInventory
-from workflow.errors import StorageError
 from workflow.model import BackupStage, Device, PushProgress
 
 OSPF = ["router ospf 1", " network 10.0.0.0 0.255.255.255 area 0"]

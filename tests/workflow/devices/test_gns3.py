@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
+from base.errors import InventoryError
 from labsim.device import SimDevice
 from labsim.transport import TelnetConsole, listen
 from tests.workflow.devices.gns3server import PASSWORD, GNS3Server, running_gns3
 from tests.workflow.devices.rig import SECRET, Stores
 from workflow.devices.gns3 import GNS3Inventory, nodes_to_devices
-from workflow.errors import InventoryError
 from workflow.model import Device, Link
 
 pytestmark = pytest.mark.gns3
@@ -73,9 +73,9 @@ async def test_devices_links_and_unusable_nodes(gns3_lab: Lab) -> None:
             "SW1", "arista_eos_telnet", "127.0.0.1", ports["SW1"], gns3_lab.nodes["SW1"]["node_id"]
         ),
     ]
-    assert sorted(links, key=lambda link: link.b_device) == [
-        Link("R1", "Ethernet0", "R2", "Ethernet0"),
-        Link("R1", "Ethernet1", "SW1", "Ethernet1"),
+    assert sorted(links, key=lambda link: link["b_device"]) == [
+        Link(a_device="R1", a_interface="Ethernet0", b_device="R2", b_interface="Ethernet0"),
+        Link(a_device="R1", a_interface="Ethernet1", b_device="SW1", b_interface="Ethernet1"),
     ]
     reasons = {node.name: node.reason for node in unusable}
     assert set(reasons) == {"PC1", "srv"}
@@ -96,7 +96,10 @@ async def test_project_by_id_and_a_closed_project_is_opened(gns3_lab: Lab) -> No
     devices, links, _ = await inventory(gns3_lab, project=gns3_lab.project_id).load()
     assert {device.name for device in devices} == {"R1", "R2", "SW1"}
     assert all(device.host == "127.0.0.1" for device in devices)
-    assert Link("R1", "Ethernet0", "R2", "Ethernet0") in links
+    assert (
+        Link(a_device="R1", a_interface="Ethernet0", b_device="R2", b_interface="Ethernet0")
+        in links
+    )
 
 
 async def test_unknown_project_lists_the_available_ones(gns3_lab: Lab) -> None:

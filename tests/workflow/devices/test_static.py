@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from base.errors import InventoryError
 from workflow.devices.static import StaticInventory
-from workflow.errors import InventoryError
 from workflow.model import Device, Link, UnusableNode
 
 HOSTS = """
@@ -50,7 +50,14 @@ async def test_hosts_groups_links_and_unusable(tmp_path: Path) -> None:
         ),
         Device("SW1", "arista_eos", "10.0.0.9", 22),  # napalm name mapped, SSH default port
     ]
-    assert links == [Link("R1", "GigabitEthernet0/0", "R2", "GigabitEthernet0/0")]
+    assert links == [
+        Link(
+            a_device="R1",
+            a_interface="GigabitEthernet0/0",
+            b_device="R2",
+            b_interface="GigabitEthernet0/0",
+        )
+    ]
     assert len(unusable) == 1
     assert unusable[0].name == "SRV"
     assert "hosts.yaml: host SRV has no platform" in unusable[0].reason

@@ -10,8 +10,8 @@ import pytest
 from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
+from base.errors import PlanningError
 from tests.fakes.openai_server import OpenAIStandIn, count_tokens, error, structured, text
-from workflow.errors import PlanningError
 from workflow.library.catalog import load_catalog
 from workflow.library.planner import NO_TOKENS
 from workflow.llm import LLMPlanner, make_llm_planner

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from base.errors import GateError
 from storage.checkpointer import SQLAlchemySaver
 from tests.workflow.gateways import RecordingGateway, two_router_lab
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision
-from workflow.errors import GateError
 from workflow.library.planner import LibraryPlanner
 
 THREAD = "console:terminal:t1"

@@ -1,0 +1,48 @@
+"""labbot's shared words: gate names, reviewers' choices, change statuses, click outcomes, stamps.
+
+Each set is declared once, as a `Literal` type and the tuple of its values, so mypy checks the
+spelling wherever a word is used and metrics or validation can iterate over the values.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Literal, get_args
+
+# The approval gates of a change, in order: the template, the parameters (the push), and the
+# rollback offered when post-checks fail after the push.
+GateName = Literal["template", "params", "rollback"]
+GATES: tuple[GateName, ...] = get_args(GateName)
+
+# A reviewer's choice at a gate.
+Choice = Literal["approve", "modify", "cancel"]
+CHOICES: tuple[Choice, ...] = get_args(Choice)
+
+# Words a person may type (or a reaction means) for a choice; "execute" is the push gate's approve.
+REPLY_WORDS: dict[str, Choice] = {
+    "approve": "approve",
+    "execute": "approve",
+    "modify": "modify",
+    "cancel": "cancel",
+}
+
+# How a change ended.
+Status = Literal["done", "cancelled", "expired", "failed", "blocked"]
+STATUSES: tuple[Status, ...] = get_args(Status)
+
+# What became of a click: it resolved the gate, was one vote of several, or was refused because
+# the gate was already decided, the policy forbids it, it is stale, its content changed, or the
+# gate expired (which ends the change: nobody's choice is applied).
+Outcome = Literal["resolved", "vote", "already_decided", "refused", "stale", "changed", "expired"]
+OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def stamp(at: datetime) -> str:
+    """A moment as people read it in chat and tables: `2026-11-30 07:15:03 UTC`."""
+    if at.tzinfo is None:  # SQLite hands back naive datetimes; labbot stores UTC
+        at = at.replace(tzinfo=UTC)
+    return at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")

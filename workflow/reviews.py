@@ -1,0 +1,105 @@
+"""What each gate shows its reviewer: the typed review payloads (JSON-shaped, hashed as shown).
+
+A gate's payload is exactly what its sha256 covers and what the presenter renders, so both are
+declared here once, as LangGraph declares its interrupt types: a renamed key is a mypy error in
+every reader (presenter, decision service, template commands) rather than a silent `.get()`.
+Optional keys are left out when empty, so the hash of a payload does not change with them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired, TypedDict
+
+from base.vocabulary import Choice
+from workflow.checks import DevicePreview
+from workflow.model import ParamSpec, StandardResponse, TemplatePart
+from workflow.postchecks.spec import PostChecks
+from workflow.reuse import TemplateTest
+from workflow.template_facts import TemplateFacts
+
+
+class TemplateReview(TypedDict):
+    """The template gate: the templates, their schema and an example rendering."""
+
+    name: str
+    description: str
+    source: Literal["library", "llm", "rollback", "saved"]
+    targets: list[str]
+    templates: dict[str, str]  # platform family -> Jinja2 source
+    params_schema: dict[str, ParamSpec]
+    example_params: dict[str, Any]
+    example_rendering: dict[str, list[str]]  # platform family -> rendered lines
+    example_facts: NotRequired[dict[str, TemplateFacts]]  # family -> facts the example read
+    parts: NotRequired[list[TemplatePart]]  # the templates combined, in order
+    post_checks: NotRequired[PostChecks]  # what the push must prove afterwards
+    template_test: NotRequired[dict[str, TemplateTest]]  # family -> test on a simulated copy
+    newer_versions: NotRequired[dict[str, int]]  # saved template used in an older version -> newest
+    chosen: NotRequired[dict[str, str]]  # target -> why the request chose it ("matches R*")
+
+
+class ReviewedTemplate(TypedDict):
+    """The approved template a params review renders (its hash ties the two gates together)."""
+
+    name: str
+    description: str
+    sha256: str
+
+
+class ParamsReview(TypedDict):
+    """The params gate: per device, the parameters, rendered lines, diff and blocked lines."""
+
+    template: ReviewedTemplate
+    devices: dict[str, DevicePreview]
+    newer_versions: NotRequired[dict[str, int]]
+
+
+class RollbackLines(TypedDict):
+    lines: list[str]  # what undoes the change on this device, sent exactly as shown
+
+
+class RollbackReview(TypedDict):
+    """The rollback gate: the push with its post-checks, the post-checks, per device the lines
+    that bring it back to its running config from before the change."""
+
+    push: StandardResponse
+    post_checks: StandardResponse
+    devices: dict[str, RollbackLines]
+
+
+class ShownGate(TypedDict):
+    """A gate on show, prepared by the node before it (which so has no side effect)."""
+
+    change_id: str
+    sha256: str  # content_sha256(payload)
+    expires_at: str  # ISO 8601, UTC
+
+
+class TemplateGateInfo(ShownGate):
+    gate: Literal["template"]
+    payload: TemplateReview  # exactly what the reviewer sees
+
+
+class ParamsGateInfo(ShownGate):
+    gate: Literal["params"]
+    payload: ParamsReview
+
+
+class RollbackGateInfo(ShownGate):
+    gate: Literal["rollback"]
+    payload: RollbackReview
+
+
+GateInfo = TemplateGateInfo | ParamsGateInfo | RollbackGateInfo
+
+
+class GateDecision(TypedDict):
+    """What a gate is resumed with: the choice, on which content (sha256), by whom."""
+
+    choice: Choice
+    sha256: str
+    actor_id: str
+    actor_name: str
+    feedback: NotRequired[str | None]
+
+
+Review = TemplateReview | ParamsReview | RollbackReview
