@@ -45,7 +45,7 @@ def _ospf(lab: FrrLab, router: str, interfaces: list[str]) -> None:
 async def _topology(gateway: NornirGateway) -> Topology:
     devices, links, _ = await gateway.devices()
     facts = await gateway.facts([d.name for d in devices])
-    return Topology(devices=facts, links=[vars(link) for link in links], unusable=[])
+    return Topology(devices=facts, links=list(links), unusable=[])
 
 
 async def test_ospf_checks_wait_for_convergence_then_fail_with_evidence(
