@@ -72,10 +72,10 @@ async def test_failed_post_checks_offer_a_rollback_that_restores_the_configs(
         await wf.resume(THREAD, "not-the-interrupt", decide(gate))
     done = await wf.resume(THREAD, gate.interrupt_id, decide(gate, who="carol"))
     assert isinstance(done, Finished) and done.status == "failed"
-    assert (
-        "post-checks failed (R2: post-checks failed after 30 s: route 10.99.0.0/16" in done.message
-    )
-    assert "rolled back as approved by carol" in done.message
+    assert done.message == "rollback pushed to 2 of 2 devices"
+    [note] = done.notes
+    assert note.startswith("post-checks failed (R2: post-checks failed after 30 s: route 10.99")
+    assert note.endswith("rolled back as approved by carol.")
     assert lab.pushes[-1].change_id == "chg-7:rollback" and lab.pushes[-1].plan == lines
     assert all("10.99.0.0" not in config for config in lab.configs.values())
 
@@ -87,7 +87,7 @@ async def test_keeping_the_change_pushes_nothing_more(saver: SQLAlchemySaver) ->
     assert isinstance(gate, Gate) and gate.gate == "rollback"
     done = await wf.resume(THREAD, gate.interrupt_id, decide(gate, "cancel", "carol"))
     assert isinstance(done, Finished) and done.status == "failed"
-    assert "carol kept the change as pushed" in done.message
+    assert "carol kept the change as pushed" in done.notes[0]
     assert [push.change_id for push in lab.pushes] == ["chg-7"]
     assert all("ip route 10.99.0.0" in config for config in lab.configs.values())
     assert done.result is not None and done.result["failed"] == 1
