@@ -11,9 +11,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from adapters.matrix.e2ee import E2EE_AVAILABLE, store_file
 from adapters.matrix.session import SESSION_FILE
+
+if TYPE_CHECKING:  # importable only with the e2e extra
+    from nio.crypto import OlmDevice
+    from nio.store import SqliteStore
 
 
 class DeviceStoreError(Exception):
@@ -29,7 +34,7 @@ class DeviceRow:
     state: str  # verified | unverified | ignored (keys shared, not trusted) | blacklisted
 
 
-def _open_store(store_dir: Path) -> object:
+def _open_store(store_dir: Path) -> SqliteStore:
     if not E2EE_AVAILABLE:
         raise DeviceStoreError("matrix-nio's encryption support is missing: install labbot[e2e]")
     try:
@@ -47,7 +52,7 @@ def _open_store(store_dir: Path) -> object:
     return SqliteStore(user_id, device_id, str(store_dir), AsyncClientConfig().pickle_key)
 
 
-def _state(device: object) -> str:
+def _state(device: OlmDevice) -> str:
     for state in ("verified", "blacklisted", "ignored"):
         if getattr(device, state):
             return state
@@ -57,7 +62,7 @@ def _state(device: object) -> str:
 def list_devices(store_dir: Path) -> list[DeviceRow]:
     """Every device of every person labbot has shared an encrypted room with, by user."""
     store = _open_store(store_dir)
-    devices = store.load_device_keys()  # type: ignore[attr-defined]
+    devices = store.load_device_keys()
     rows = [
         DeviceRow(d.user_id, d.id, d.display_name, d.ed25519, _state(d))
         for d in devices
@@ -69,7 +74,7 @@ def list_devices(store_dir: Path) -> list[DeviceRow]:
 def verify_device(store_dir: Path, user_id: str, device_id: str, ed25519: str) -> DeviceRow:
     """Mark a device verified when `ed25519` is its key (spaces, as Element groups it, ignored)."""
     store = _open_store(store_dir)
-    device = store.load_device_keys()[user_id].get(device_id)  # type: ignore[attr-defined]
+    device = store.load_device_keys()[user_id].get(device_id)
     if device is None or device.deleted:
         raise DeviceStoreError(
             f"{user_id} {device_id}: labbot does not know this device; it must be in a room "
@@ -80,5 +85,5 @@ def verify_device(store_dir: Path, user_id: str, device_id: str, ed25519: str) -
             f"{user_id} {device_id}: the key given is not this device's key; compare it with "
             "what its owner's client shows, it may not be their device"
         )
-    store.verify_device(device)  # type: ignore[attr-defined]
+    store.verify_device(device)
     return DeviceRow(user_id, device_id, device.display_name, device.ed25519, "verified")
