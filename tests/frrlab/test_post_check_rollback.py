@@ -28,7 +28,7 @@ async def test_failed_post_checks_lead_to_an_approved_rollback(tmp_path: Path) -
         _, gate = chat.last_gate()
         shown = gate.text + "\n".join(block.text for block in gate.blocks)
         assert f"*Post-checks failed* for change {change_id} on R1" in gate.text
-        assert "route 10.99.0.0/16: not in the routing table" in shown
+        assert "route 10.99.0.0/16: not in the routing table" in shown  # FRR lists it nowhere
         assert "no ip route 10.99.0.0/16 10.77.0.1" in shown
         assert [b.label for b in gate.buttons] == ["Roll back", "Keep the change"]
         await bot.service.handle(click(chat, "carol"))

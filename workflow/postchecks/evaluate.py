@@ -54,6 +54,9 @@ def unmet(expected: Expectation, state: RoutingState) -> str | None:
     """Why `state` does not show `expected` (the evidence), or None when it does."""
     if expected.topic == "routes":
         holders = state.routes.get(expected.key)
+        if not holders and expected.key in state.unused:
+            known = ", ".join(sorted(state.unused[expected.key]))
+            return f"{expected.label}: known by {known} but not installed"
         if not holders:
             return f"{expected.label}: not in the routing table"
         if expected.protocol and expected.protocol not in holders:

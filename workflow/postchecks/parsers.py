@@ -27,6 +27,7 @@ class RoutingState:
 
     ospf_neighbors: dict[str, str] = field(default_factory=dict)  # iface address -> "Full", ...
     routes: dict[str, set[str]] = field(default_factory=dict)  # prefix -> protocols selected
+    unused: dict[str, set[str]] = field(default_factory=dict)  # prefix -> protocols not selected
     bgp_peers: dict[str, str] = field(default_factory=dict)  # peer address -> "Established", ...
 
 
@@ -102,8 +103,8 @@ def _frr_ospf(state: RoutingState, data: Any) -> None:
 def _frr_routes(state: RoutingState, data: Any) -> None:
     for prefix, entries in data.items():
         for entry in entries:
-            if entry.get("selected"):
-                state.routes.setdefault(_prefix(prefix), set()).add(str(entry.get("protocol")))
+            table = state.routes if entry.get("selected") else state.unused
+            table.setdefault(_prefix(prefix), set()).add(str(entry.get("protocol")))
 
 
 def _frr_bgp(state: RoutingState, data: Any) -> None:

@@ -12,7 +12,7 @@ from labsim.cli import CliSession
 from tests.workflow.devices.rig import Stores
 from workflow.devices.static import StaticInventory
 from workflow.postchecks.evaluate import Expectation, unmet
-from workflow.postchecks.parsers import commands, parse
+from workflow.postchecks.parsers import RoutingState, commands, parse
 
 FRR = Path(__file__).parent / "fixtures" / "frr"
 
@@ -99,3 +99,10 @@ async def test_simulated_devices_say_their_checks_were_not_run(
         result = await gateway.post_check(expected, 5)
         [item] = result["data"]
         assert item["result"] == "post-checks not run: R1 is simulated (labsim), no routing runs"
+
+
+def test_a_route_known_but_not_installed_says_so() -> None:
+    state = RoutingState(unused={"10.99.0.0/16": {"static"}})
+    expected = Expectation("routes", "routes", "10.99.0.0/16", "route 10.99.0.0/16", "static")
+    assert unmet(expected, state) == "route 10.99.0.0/16: known by static but not installed"
+    assert frr_state("R2").unused["10.0.12.0/30"] == {"ospf"}  # FRR's inactive OSPF entry
