@@ -36,8 +36,9 @@ class Authorizer:
     async def refuse_request(self, request: Request, now: datetime) -> str | None:
         """Why this person may not open a change here now (nobody could approve it, or too
         many are open), or None."""
-        place = await self.people.place(request.thread.channel)
-        reason = refuse_request(self.policy, request.actor.id, place)
+        channel = request.thread.channel
+        person = await self.people.person(request.actor.id, channel)
+        reason = refuse_request(self.policy, person, await self.people.place(channel))
         if reason:
             return reason
         since = now - timedelta(seconds=self.limits.window_seconds)

@@ -75,7 +75,7 @@ class Policy:
 
     def who_tokens(self) -> tuple[str, ...]:
         """Every who-token any rule names."""
-        tokens = [*self.approvers, *(t for r in self.owners for t in r.owners)]
+        tokens = [*self.approvers, *self.requesters, *(t for r in self.owners for t in r.owners)]
         tokens += [t for who in self.approvers_by_channel.values() for t in who]
         return tuple(tokens)
 
@@ -156,9 +156,9 @@ def place_rule(policy: Policy, place: Place) -> tuple[tuple[str, ...] | None, st
     return None, ""
 
 
-def refuse_request(policy: Policy, actor_id: str, place: Place) -> str | None:
-    """The reason `actor_id` may not start a change here (nobody could approve it), or None."""
-    if policy.requesters and actor_id not in policy.requesters:
+def refuse_request(policy: Policy, person: Person, place: Place) -> str | None:
+    """The reason `person` may not start a change here (nobody could approve it), or None."""
+    if policy.requesters and not named_by(person, policy.requesters):
         return "you are not on the list of people who may request changes (LABBOT_REQUESTERS)"
     return place_rule(policy, place)[1] or None
 

@@ -161,12 +161,14 @@ def test_when_a_gate_is_settled(
 
 
 def test_requests_refused_where_nobody_could_approve() -> None:
-    assert refuse_request(Policy(), "anyone", CHANNEL) is None
-    assert refuse_request(Policy(requesters=("U1",)), "U1", CHANNEL) is None
-    assert "LABBOT_REQUESTERS" in (refuse_request(Policy(requesters=("U1",)), "U2", CHANNEL) or "")
-    assert "direct messages" in (refuse_request(Policy(), "U1", DM) or "")
+    u1, u2 = Person("U1"), Person("U2", frozenset({"@netops"}))
+    assert refuse_request(Policy(), u1, CHANNEL) is None
+    assert refuse_request(Policy(requesters=("U1",)), u1, CHANNEL) is None
+    assert refuse_request(Policy(requesters=("@netops",)), u2, CHANNEL) is None
+    assert "LABBOT_REQUESTERS" in (refuse_request(Policy(requesters=("U1",)), u2, CHANNEL) or "")
+    assert "direct messages" in (refuse_request(Policy(), u1, DM) or "")
     assert "no approvers are set for C1" in (
-        refuse_request(Policy(approvers_by_channel={"C9": ["U3"]}), "U1", CHANNEL) or ""
+        refuse_request(Policy(approvers_by_channel={"C9": ["U3"]}), u1, CHANNEL) or ""
     )
 
 
