@@ -52,6 +52,9 @@ def explain(policy: Policy, person: Person, devices: Sequence[str], place: Place
     else:
         verdict = "may decide here" if named_by(person, allowed) else "may NOT decide here"
         lines.append(f"  place: {verdict} (listed: {' '.join(allowed) or 'nobody'})")
+    if policy.requesters:
+        may = "may" if named_by(person, policy.requesters) else "may NOT"
+        lines.append(f"  requests: {may} start changes (LABBOT_REQUESTERS)")
     lines += [f"  {device}: {_device_line(policy, person, device)}" for device in devices]
     if policy.allow_self_approval:
         lines.append("  own changes: their own approval counts (LABBOT_ALLOW_SELF_APPROVAL=true)")

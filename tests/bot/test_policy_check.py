@@ -31,6 +31,8 @@ def test_places_without_a_rule_are_explained() -> None:
     assert "nobody may decide here — direct messages need an explicit rule" in open_lab[2]
     listed = explain(Policy(approvers=("U2",)), Person("U1"), [], Place("C1"))
     assert "may NOT decide here (listed: U2)" in listed[2]
+    asking = explain(Policy(requesters=("U2",)), Person("U1"), [], Place("C1"))
+    assert "  requests: may NOT start changes (LABBOT_REQUESTERS)" in asking
 
 
 async def test_the_command_asks_slack_for_the_users_groups(tmp_path: Path) -> None:
