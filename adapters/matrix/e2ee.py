@@ -4,7 +4,7 @@
   after every sync: upload our keys, query changed devices, claim one-time keys, send the queued
   to-device messages, share room keys with people who joined.
 - Trust (LABBOT_MATRIX_TRUST): `tofu` verifies the devices of the people in served rooms the
-  first time it sees them and warns in the room when a known person's device set grows;
+  first time it sees them and says in the room when a known person's device set changes;
   `verified` accepts decisions only from devices verified out of band (`labbot matrix verify`).
   Either way labbot encrypts to every device in the room: trust decides whose decisions count.
 - Every room key labbot creates is kept from its first message (`room_keys.json`), so someone who
@@ -101,7 +101,7 @@ class Encryption:
     _joiners: set[tuple[str, str]] = field(default_factory=set)  # (room, user) to give keys
     _noticed: set[str] = field(default_factory=set)  # key sessions told about
     _undecrypted: OrderedDict[str, MegolmEvent] = field(default_factory=OrderedDict)  # by id
-    _new_devices: list[OlmDevice] = field(default_factory=list)  # to announce (tofu)
+    _device_news: list[tuple[str, OlmDevice]] = field(default_factory=list)  # (text, device)
 
     def __post_init__(self) -> None:
         self._room_keys = RoomKeys(self.store_dir / ROOM_KEYS_FILE)
@@ -127,9 +127,9 @@ class Encryption:
         except (ClientError, TimeoutError, LocalProtocolError) as exc:
             log.warning("Matrix key exchange failed (%s); retrying after the next sync", exc)
         # Announced here, never while sending: a notice is itself a send into that room.
-        announce, self._new_devices = self._new_devices, []
-        for device in announce:
-            await self._warn_new_device(device)
+        news, self._device_news = self._device_news, []
+        for text, device in news:
+            await self._announce(text, device)
 
     async def _key_traffic(self) -> None:
         client = self.client
@@ -143,24 +143,31 @@ class Encryption:
         await self._share_with_joiners()
 
     async def _query_keys(self) -> None:
-        before = {(d.user_id, d.id) for d in self.client.device_store}
+        """Query changed devices; under tofu, trust new ones and note what changed for people
+        labbot already knew (announced by `maintain`)."""
+        before = self._active_devices()
         await self.client.keys_query()
-        if self.trust != "tofu":
+        if self.trust != "tofu" or self.client.olm is None:
             return
+        after = self._active_devices()
         known_users = {user for user, _ in before}
-        for device in list(self.client.device_store):
-            if (device.user_id, device.id) in before or device.deleted:
+        for key, device in after.items():
+            if key in before or device.blacklisted or not self._shares_served_room(key[0]):
                 continue
-            if not self._shares_served_room(device.user_id) or device.blacklisted:
-                continue
-            if not self.client.olm or self.client.olm.is_device_verified(device):
-                continue
-            self.client.verify_device(device)
+            if not self.client.olm.is_device_verified(device):
+                self.client.verify_device(device)
             if device.user_id in known_users:
-                self._new_devices.append(device)
+                self._device_news.append((texts.NEW_DEVICE, device))
+        for key, device in before.items():
+            if key not in after and self._shares_served_room(key[0]):
+                self._device_news.append((texts.DEVICE_GONE, device))
 
-    async def _warn_new_device(self, device: OlmDevice) -> None:
-        text = texts.NEW_DEVICE.format(
+    def _active_devices(self) -> dict[tuple[str, str], OlmDevice]:
+        return {(d.user_id, d.id): d for d in self.client.device_store if not d.deleted}
+
+    async def _announce(self, text: str, device: OlmDevice) -> None:
+        """Tell every served encrypted room the device's owner is in."""
+        text = text.format(
             user=device.user_id, device=device.id, name=device.display_name or "no name"
         )
         log.warning(text)
@@ -169,7 +176,7 @@ class Encryption:
                 try:
                     await self.warn(room_id, text)
                 except Exception as exc:  # the sync loop must go on; the log has the warning
-                    log.warning("cannot warn %s about the new device: %s", room_id, exc)
+                    log.warning("cannot tell %s about a device change: %s", room_id, exc)
 
     def _shares_served_room(self, user_id: str) -> bool:
         return any(

@@ -35,6 +35,7 @@ NEW_DEVICE = (
     "Heads up: {user} has a new device {device} ({name}); labbot trusts it from now on "
     "(LABBOT_MATRIX_TRUST=tofu). If that is not {user}, tell the operator."
 )
+DEVICE_GONE = "Heads up: {user} no longer has the device {device} ({name})."
 STORE_LOST_LOG = (
     "the Matrix key store of device %s is gone from %s: labbot cannot read what was encrypted "
     "for that device. With MATRIX_PASSWORD it logs in as a new device; with only "

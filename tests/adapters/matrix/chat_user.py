@@ -93,11 +93,15 @@ class ChatUser:
             self._changed.set()
             token = response.next_batch
 
-    async def close(self) -> None:
+    async def close(self, *, log_out: bool = False) -> None:
+        """Stop syncing and close; `log_out` also removes this device from the account."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+            self._task = None
+        if log_out and self.client.logged_in:
+            await self.client.logout()
         await self.client.close()
 
     # --- acting -------------------------------------------------------------------------------

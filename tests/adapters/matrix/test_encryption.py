@@ -127,7 +127,7 @@ async def test_without_the_e2e_extra_an_encrypted_room_is_told_labbot_cannot_rea
     assert "labbot[e2e]" in notice["content"]["body"]
 
 
-async def test_a_known_person_with_a_new_device_is_announced_and_trusted_under_tofu(
+async def test_under_tofu_a_known_persons_new_device_is_trusted_and_changes_announced(
     make_bot: MakeBot, e2e_user: MakeUser, synapse: Synapse, tmp_path: Path
 ) -> None:
     alice = await e2e_user("alice")
@@ -147,9 +147,14 @@ async def test_a_known_person_with_a_new_device_is_announced_and_trusted_under_t
             await phone.react(room, recorder.gate_ids[0], "✅")
             await phone.send_encrypted_reaction(room, recorder.gate_ids[0], "❌")
             cancelled = await recorder.next_event(3)
+            await phone.close(log_out=True)
+            gone = await alice.wait_for(
+                lambda r, e: r == room and "no longer has" in e["content"].get("body", "")
+            )
         finally:
             await phone.close()
     assert "new device" in warning["content"]["body"]
+    assert phone.device_id in gone["content"]["body"]
     assert isinstance(cancelled, Decision) and cancelled.untrusted_because == ""
 
 
