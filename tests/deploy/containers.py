@@ -18,7 +18,7 @@ from bot.demo import DEMO_CREDENTIALS
 from labsim import LabThread, demo_topology
 from tests.deploy.engine import Compose, Images, bridge_gateway, compose_spec, docker, wait_healthy
 from tests.fakes.slack_api import BOT_TOKEN, SIGNING_SECRET, SlackApiStandIn
-from tests.scale.harness import PEOPLE, SlackSide
+from tests.scale.harness import PEOPLE, SlackSide, TcpProxy
 
 INVENTORY_IN_CONTAINER = "/config/hosts.yaml"
 
@@ -34,72 +34,12 @@ class Published:
         return self.base_url + "/slack/events"
 
 
-class StallingProxy:
-    """TCP from `host:port` to a device. `hang_on(words)`: once the client sends `words` (e.g.
-    `configure terminal`: the push itself, after the reads), no byte goes either way until
-    `release()` — a device that stops answering in the middle of a push."""
-
-    def __init__(self, host: str, target_port: int) -> None:
-        self.host, self.target_port, self.port = host, target_port, 0
-        self.flowing = asyncio.Event()
-        self.flowing.set()
-        self.trigger = b""
-        self._server: asyncio.Server | None = None
-        self._pipes: set[asyncio.Task[None]] = set()
-
-    def hang_on(self, words: bytes) -> None:
-        self.trigger = words
-
-    def release(self) -> None:
-        self.trigger = b""
-        self.flowing.set()
-
-    async def start(self) -> StallingProxy:
-        self._server = await asyncio.start_server(self._connect, self.host, 0)
-        self.port = self._server.sockets[0].getsockname()[1]
-        return self
-
-    async def stop(self) -> None:
-        assert self._server is not None
-        self._server.close()
-        for pipe in list(self._pipes):
-            pipe.cancel()
-        await asyncio.gather(*self._pipes, return_exceptions=True)
-
-    async def _connect(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        upstream_reader, upstream_writer = await asyncio.open_connection(
-            self.host, self.target_port
-        )
-        for source, sink, outbound in (
-            (reader, upstream_writer, True),
-            (upstream_reader, writer, False),
-        ):
-            task = asyncio.create_task(self._pipe(source, sink, outbound))
-            self._pipes.add(task)
-            task.add_done_callback(self._pipes.discard)
-
-    async def _pipe(
-        self, source: asyncio.StreamReader, sink: asyncio.StreamWriter, outbound: bool
-    ) -> None:
-        try:
-            while data := await source.read(65536):
-                if outbound and self.trigger and self.trigger in data:
-                    self.flowing.clear()
-                await self.flowing.wait()
-                sink.write(data)
-                await sink.drain()
-        except ConnectionError:
-            pass
-        finally:
-            sink.close()
-
-
 @dataclass
 class Deployed:
     compose: Compose
     slack: SlackSide
     urls: list[str]
-    r2: StallingProxy
+    r2: TcpProxy  # R2 is reached through it: `hang_on` stalls R2 mid-push
     replicas: list[str] = field(default_factory=list)  # container ids, in `--index` order
 
     async def labbot(self, *args: str, index: int = 1) -> str:
@@ -170,7 +110,7 @@ async def deployed(
         with LabThread(topology, host=gateway, ssh=False, **DEMO_CREDENTIALS) as lab:
             inventory = lab.write_inventory(workdir / "hosts.yaml", transport="telnet")
             r2_port = yaml.safe_load(inventory.read_text())["R2"]["port"]
-            r2 = await StallingProxy(gateway, r2_port).start()
+            r2 = await TcpProxy(gateway, r2_port, host=gateway).start()
             reroute(inventory, "R2", r2.port)
             spec = compose_spec(images, inventory=inventory, initdb=initdb)
             compose = Compose.write(workdir, spec, labbot_env(api, **settings))

@@ -12,7 +12,7 @@ import pytest
 from tests.deploy.containers import Deployed, deployed, pushes
 from tests.deploy.engine import Images
 from tests.fakes.slack_api import Posted
-from tests.scale.harness import clicks
+from tests.scale.harness import Json, clicks
 
 pytestmark = pytest.mark.docker
 
@@ -20,17 +20,22 @@ GRACE = 30  # docker stop -t: what compose's stop_grace_period gives
 SHUTDOWN_SECONDS = 6  # LABBOT_SHUTDOWN_SECONDS: how long running pushes may take after SIGTERM
 
 
-async def click(lab: Deployed, message: Posted, label: str, user: str, *, replica: int) -> None:
-    (payload,) = clicks(message, label, [user])
+async def click(
+    lab: Deployed, message: Posted | Json, label: str, user: str, *, replica: int
+) -> Json:
+    """Press `label` (or send a prepared click again) through one replica; the payload sent."""
+    payload = clicks(message, label, [user])[0] if isinstance(message, Posted) else message
     status, _ = await lab.slack.senders[replica - 1].interaction(payload)
     assert status == 200
+    return payload
 
 
-async def push_while_stopping(lab: Deployed, preview: Posted, thread: str, replica: int) -> None:
+async def push_while_stopping(lab: Deployed, preview: Posted, thread: str, replica: int) -> Json:
     """Execute; R2 stops answering when its push begins (after the reads); R1 finishes."""
     lab.r2.hang_on(b"configure terminal")
-    await click(lab, preview, "Execute", "U3", replica=replica)
+    sent = await click(lab, preview, "Execute", "U3", replica=replica)
     await lab.slack.said(thread, "1/2 device(s) finished")
+    return sent
 
 
 async def test_docker_stop_keeps_gates_and_finishes_or_records_pushes(
@@ -59,11 +64,15 @@ async def test_docker_stop_keeps_gates_and_finishes_or_records_pushes(
         # A push that cannot finish within LABBOT_SHUTDOWN_SECONDS (R2 stays silent).
         second = await slack.mention("apply ntp to R1,R2 servers=10.66.0.2", via=1)
         await click(lab, await slack.gate(second, "Approve"), "Approve", "U2", replica=2)
-        await push_while_stopping(lab, await slack.gate(second, "Execute"), second, replica=2)
+        execute = await push_while_stopping(
+            lab, await slack.gate(second, "Execute"), second, replica=2
+        )
         cut_stop = await lab.stop(2, GRACE)
         told = await slack.said(second, "stopped during the push")
         lab.r2.release()
         await lab.start(1)
+        await click(lab, execute, "Execute", "U3", replica=1)  # the same click again: no push
+        again = await lab.slack.api.wait_for(lambda: lab.slack.api.ephemerals[-1:])
         entries = await lab.audit()
         verified = await lab.labbot("audit", "verify")
 
@@ -72,6 +81,7 @@ async def test_docker_stop_keeps_gates_and_finishes_or_records_pushes(
     assert "✓ 2 ✗ 0 of 2" in finished.all_text
     assert cut_stop[1] == 0 and SHUTDOWN_SECONDS <= cut_stop[0] < GRACE
     assert "Interrupted on: R2" in told.all_text
+    assert {"stale", "already"} & set(again[0]["text"].split())  # refused, and not pushed again:
     assert [(device, status) for _, device, status in pushes(entries)] == [
         ("R1", "success"),
         ("R2", "success"),

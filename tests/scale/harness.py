@@ -241,17 +241,32 @@ def metric(text: str, name: str, **labels: str) -> float:
 
 
 class TcpProxy:
-    """A TCP forwarder on 127.0.0.1 to `target`: the database "goes away" when it stops (its
-    connections are cut) and "comes back" when it starts again on the same port."""
+    """A TCP forwarder on `host` (127.0.0.1) to `target`: the database "goes away" when it stops
+    (its connections are cut) and "comes back" when it starts again on the same port.
 
-    def __init__(self, target_host: str, target_port: int, port: int = 0) -> None:
+    `hang_on(words)`: once the client sends `words` (e.g. `configure terminal`, a device's push
+    after its reads), no byte goes either way until `release()` — a peer that stops answering."""
+
+    def __init__(
+        self, target_host: str, target_port: int, port: int = 0, host: str = "127.0.0.1"
+    ) -> None:
         self.target = (target_host, target_port)
-        self.port = port
+        self.host, self.port = host, port
+        self.trigger = b""
+        self.flowing = asyncio.Event()
+        self.flowing.set()
         self._server: asyncio.Server | None = None
         self._pipes: set[asyncio.Task[None]] = set()
 
+    def hang_on(self, words: bytes) -> None:
+        self.trigger = words
+
+    def release(self) -> None:
+        self.trigger = b""
+        self.flowing.set()
+
     async def start(self) -> TcpProxy:
-        self._server = await asyncio.start_server(self._connect, "127.0.0.1", self.port)
+        self._server = await asyncio.start_server(self._connect, self.host, self.port)
         self.port = self._server.sockets[0].getsockname()[1]
         return self
 
@@ -270,18 +285,25 @@ class TcpProxy:
         except OSError:
             writer.close()
             return
-        for source, sink in ((reader, upstream_writer), (upstream_reader, writer)):
-            task = asyncio.create_task(_pipe(source, sink))
+        for source, sink, outbound in (
+            (reader, upstream_writer, True),
+            (upstream_reader, writer, False),
+        ):
+            task = asyncio.create_task(self._pipe(source, sink, outbound))
             self._pipes.add(task)
             task.add_done_callback(self._pipes.discard)
 
-
-async def _pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
-    try:
-        while data := await source.read(65536):
-            sink.write(data)
-            await sink.drain()
-    except ConnectionError:
-        pass
-    finally:
-        sink.close()
+    async def _pipe(
+        self, source: asyncio.StreamReader, sink: asyncio.StreamWriter, outbound: bool
+    ) -> None:
+        try:
+            while data := await source.read(65536):
+                if outbound and self.trigger and self.trigger in data:
+                    self.flowing.clear()
+                await self.flowing.wait()
+                sink.write(data)
+                await sink.drain()
+        except ConnectionError:
+            pass
+        finally:
+            sink.close()
