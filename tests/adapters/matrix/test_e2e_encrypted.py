@@ -87,11 +87,14 @@ async def test_after_a_restart_between_gate_and_reaction_the_bot_still_decrypts_
         room = await shared_room(alice, bot_id, bob, encrypted=True)
         asked, template = await ask(alice, room, bot_id)
         await bob.say(room, "looking at it", thread=asked)  # bob's room key reaches the bot
+        assert bob.client.olm is not None
+        before_restart = bob.client.olm.outbound_group_sessions[room].id
     async with labbot(settings, inventory) as runtime:
         # The same room key of bob's: only the stored key of the same bot device decrypts it.
         await bob.send_encrypted_reaction(room, template["event_id"], "✅")
         await alice.wait_for(bot_message(room, asked, bot_id, is_gate(PARAMS_STEP)), within=60)
         entries = await runtime.audit.entries()
+    assert bob.client.olm.outbound_group_sessions[room].id == before_restart
     assert decisions(entries) == {"template": bob.user_id}
     assert len([e for e in entries if e.kind == "change"]) == 1
 
