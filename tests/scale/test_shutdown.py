@@ -1,0 +1,78 @@
+"""SIGTERM to `labbot serve` while it pushes (what `docker stop` or a rollout sends): it stops
+listening, gives the push LABBOT_SHUTDOWN_SECONDS, then records what could not finish as
+interrupted, device by device, says so in the thread, and exits 0 — never a half-done push
+without a record. (tests/deploy/test_container_shutdown.py does the same with `docker stop`.)"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from labsim import demo_topology
+from storage.audit import AuditStore
+from storage.db import make_engine
+from tests.fakes.slack_api import SlackApiStandIn
+from tests.scale.deployment import running_lab
+from tests.scale.harness import SlackSide, TcpProxy, serve_env, start_replica
+
+pytestmark = pytest.mark.postgres
+
+SHUTDOWN_SECONDS = 2
+
+
+async def test_sigterm_during_a_push_records_the_device_it_could_not_finish(
+    tmp_path: Path, database: str, slack_api: SlackApiStandIn
+) -> None:
+    with running_lab(demo_topology(2, switch=False)) as lab:
+        inventory = lab.write_inventory(tmp_path / "hosts.yaml", transport="telnet")
+        hosts = yaml.safe_load(inventory.read_text())
+        r2 = await TcpProxy("127.0.0.1", hosts["R2"]["port"]).start()
+        hosts["R2"]["port"] = r2.port  # R2 through a proxy that can go silent mid-push
+        inventory.write_text(yaml.safe_dump(hosts))
+        quiet_r2 = {"LABBOT_CONNECT_TIMEOUT": "120", "LABBOT_READ_TIMEOUT": "120"}
+        env = serve_env(
+            database,
+            slack_api,
+            inventory,
+            LABBOT_SHUTDOWN_SECONDS=str(SHUTDOWN_SECONDS),
+            **quiet_r2,
+        )
+        replica = await start_replica(env, tmp_path)
+        slack = SlackSide(slack_api)
+        try:
+            await replica.wait_listening()
+            await slack.connect([replica])
+            thread = await slack.mention("apply ntp to R1,R2 servers=10.66.0.9")
+            await slack.click_all(await slack.gate(thread, "Approve"), "Approve", ["U2"])
+            preview = await slack.gate(thread, "Execute")
+            r2.hang_on(b"configure terminal")
+            await slack.click_all(preview, "Execute", ["U3"])
+            await slack.said(thread, "1/2 device(s) finished")
+            started = time.monotonic()
+            replica.process.terminate()
+            code = await asyncio.wait_for(replica.wait(), SHUTDOWN_SECONDS + 20)
+            took = time.monotonic() - started
+            told = await slack.said(thread, "stopped during the push")
+        finally:
+            r2.release()
+            await slack.close()
+            await r2.stop()
+    engine = make_engine(database)
+    try:
+        audit = AuditStore(engine)
+        entries, verified = await audit.entries(), await audit.verify()
+    finally:
+        await engine.dispose()
+
+    assert code == 0 and SHUTDOWN_SECONDS <= took < SHUTDOWN_SECONDS + 10, replica.log
+    assert "Interrupted on: R2" in told.all_text
+    pushed = [
+        (e.device, e.summary.partition(": ")[2].split(" ")[0]) for e in entries if e.kind == "push"
+    ]
+    assert pushed == [("R1", "success"), ("R2", "interrupted")]
+    assert entries[-1].kind == "event" and entries[-1].summary.startswith("interrupted")
+    assert verified.ok
