@@ -3,11 +3,17 @@ from typing import Any
 from adapters.chat import parse_button_value
 from base.vocabulary import Status
 from bot.presenter import BLOCK_LIMIT, code_blocks, present_gate, present_progress, present_result
-from workflow.api import Finished, ParamsGate, TemplateGate
+from workflow.api import Finished, ParamsGate, RollbackGate, TemplateGate
 from workflow.checks import DevicePreview
 from workflow.model import PushProgress, StandardResponse
 from workflow.responses import build_response
-from workflow.reviews import ParamsReview, ReviewedTemplate, TemplateReview
+from workflow.reviews import (
+    ParamsReview,
+    ReviewedTemplate,
+    RollbackLines,
+    RollbackReview,
+    TemplateReview,
+)
 
 SHA = "a" * 64
 EXPIRES = "2026-12-01T00:00:00+00:00"
@@ -121,12 +127,15 @@ def test_rollback_gate_shows_the_evidence_the_lines_and_two_choices() -> None:
             },
         ]
     )
-    payload = {
-        "push": checks,
-        "post_checks": checks,
-        "devices": {"R2": {"lines": ["no router ospf 1"]}, "R1": {"lines": ["no router ospf 1"]}},
-    }
-    message = present_gate("rollback", "chg-9", "int-3", "ab" * 32, payload)
+    review = RollbackReview(
+        push=checks,
+        post_checks=checks,
+        devices={
+            "R2": RollbackLines(lines=["no router ospf 1"]),
+            "R1": RollbackLines(lines=["no router ospf 1"]),
+        },
+    )
+    message = present_gate(RollbackGate("int-3", "rollback", "chg-9", review, SHA, EXPIRES))
     assert message.text.startswith("*Post-checks failed* for change chg-9 on R2 (of 2 checked)")
     titles = [block.title for block in message.blocks]
     assert titles == [
