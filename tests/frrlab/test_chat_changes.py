@@ -71,6 +71,12 @@ async def eventually(check: Callable[[], bool], seconds: float = CONVERGE_SECOND
     return True
 
 
+def post_check_results(chat: RecordingAdapter) -> dict[str, str]:
+    """Each router's block of the change's result: its title (✓/✗ R1) and text."""
+    result = chat.messages()[-1]
+    return {block.title: block.text for block in result.blocks}
+
+
 def loopbacks(lab: FrrLab) -> dict[str, str]:
     return {spec.name: f"{spec.data['loopback']}/32" for spec in lab.topology.devices}
 
@@ -89,7 +95,14 @@ async def test_ospf_on_all_routers_brings_every_adjacency_full_and_every_loopbac
         for router, own in loopbacks(lab).items():
             assert await eventually(lambda r=router, o=own: every - {o} <= routes(lab, r, "ospf"))
         assert " ip ospf dead-interval 4\n ip ospf hello-interval 1" in lab.vtysh("R2", "show run")
-    assert any("pushed: ✓ 3 ✗ 0 of 3" in text for text in chat.texts()), chat.texts()
+    assert "pushed: ✓ 3 ✗ 0 of 3" in chat.texts()[-1], chat.texts()[-1]
+    results = post_check_results(chat)
+    assert sorted(results) == ["✓ R1", "✓ R2", "✓ R3"]
+    assert "post-checks passed after" in results["✓ R2"]
+    assert "✓ OSPF neighbour 10.0.12.1 (R1 eth0) Full" in results["✓ R2"]
+    assert "✓ OSPF neighbour 10.0.23.2 (R3 eth0) Full" in results["✓ R2"]
+    assert "✓ route 10.255.0.3/32 (R3 lo) installed" in results["✓ R1"]
+    assert "✓ route 10.255.0.1/32 (R1 lo) installed" in results["✓ R3"]
 
 
 async def test_ebgp_between_two_routers_establishes_and_exchanges_loopbacks(
@@ -104,7 +117,11 @@ async def test_ebgp_between_two_routers_establishes_and_exchanges_loopbacks(
         summary = shown(lab, "R1", "show bgp ipv4 unicast summary json")
     assert summary["peers"]["10.0.0.2"]["state"] == "Established"
     assert summary["peers"]["10.0.0.2"]["remoteAs"] == 65002
-    assert any("pushed: ✓ 2 ✗ 0 of 2" in text for text in chat.texts()), chat.texts()
+    assert "pushed: ✓ 2 ✗ 0 of 2" in chat.texts()[-1], chat.texts()[-1]
+    results = post_check_results(chat)
+    assert "✓ BGP neighbour 10.0.0.2 (R2) Established" in results["✓ R1"], results
+    assert "✓ prefix 10.255.0.2/32 from R2 installed by bgp" in results["✓ R1"], results
+    assert "✓ prefix 10.255.0.1/32 from R1 installed by bgp" in results["✓ R2"], results
 
 
 async def test_ibgp_with_one_as_establishes_between_two_routers(tmp_path: Path) -> None:
@@ -146,10 +163,10 @@ async def test_rollback_returns_every_router_to_its_running_configuration(
     chat = RecordingAdapter()
     async with FrrLab.start() as lab, bot_on(lab, tmp_path, chat) as bot:
         before = {r: lab.vtysh(r, "show running-config") for r in lab.routers}
-        change_id = await change(bot, chat, "configure ospf on all routers with hello-interval 1")
+        change_id = await change(bot, chat, "configure ospf on all routers fast=true")
         changed = {r: lab.vtysh(r, "show running-config") for r in lab.routers}
         undo = THREAD.__class__(THREAD.platform, THREAD.channel, "t2")
         await change(bot, chat, f"rollback {change_id}", undo)
         after = {r: lab.vtysh(r, "show running-config") for r in lab.routers}
-    assert all("router ospf" in text for text in changed.values())
+    assert all(" ip ospf network point-to-point" in text for text in changed.values())
     assert after == before
