@@ -9,13 +9,15 @@ For each size and shape (a chain, or a ring from 3 routers) it runs, side by sid
   approves the template, then Execute. From that approval it times the push (every device
   finished) and the change's end (its post-checks passed);
 - **the protocol alone**: another fresh lab, the very lines the bot pushed applied straight
-  with vtysh on every router at once, then polled: OSPF's own convergence, with no bot.
+  with vtysh on every router at once: OSPF's own convergence, with no bot.
 
-It prints push time, approval → passed, OSPF alone (until every adjacency is Full and every
-loopback routed everywhere, polled; ± the longest poll round), resident memory per router (its
-four daemons), and the ratios push(largest)/push(1) (goal ≤ 2×) and bot overhead =
-(approval → passed) − OSPF alone (goal ≤ 1 s): the push itself plus the time the post-checks
-take to see the converged state.
+Convergence (every adjacency Full, from FRR's neighbour up-times, and every other loopback in
+every router's kernel table, from `ip -ts monitor route`) is timed without polling the routers.
+It prints per run: push (approval → every device finished), converged (approval → converged),
+passed (approval → post-checks passed), detect (passed − converged), OSPF alone (configured →
+converged, no bot), overhead (passed − OSPF alone: the push plus the detection), resident memory
+per router (its four daemons); then push(largest)/push(1) (goal ≤ 2×) and the worst overhead
+(goal ≤ 1 s).
 """
 
 from __future__ import annotations
@@ -24,10 +26,13 @@ import argparse
 import asyncio
 import json
 import statistics
+import subprocess
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from adapters.chat import Message, ThreadRef
@@ -62,9 +67,84 @@ class TimedChat(RecordingAdapter):
         await super().update(thread, message_id, message)
 
 
+class RouteWatch:
+    """`ip -ts monitor route` in every router's namespace: when the kernel installed each route,
+    to the microsecond, without polling the routers."""
+
+    def __init__(self, lab: FrrLab) -> None:
+        self.installed: dict[str, dict[str, float]] = {router: {} for router in lab.routers}
+        self._processes = [
+            subprocess.Popen(
+                ["ip", "-ts", "-n", lab.namespace(router), "monitor", "route"],
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            for router in lab.routers
+        ]
+        for router, process in zip(lab.routers, self._processes, strict=True):
+            threading.Thread(target=self._read, args=(router, process), daemon=True).start()
+
+    def _read(self, router: str, process: subprocess.Popen[str]) -> None:
+        for line in process.stdout or ():
+            stamp, _, event = line.partition("] ")
+            if event and not event.startswith("Deleted"):
+                when = datetime.fromisoformat(stamp.lstrip("[")).timestamp()
+                self.installed[router].setdefault(event.split()[0], when)
+
+    def converged_at(self, lab: FrrLab) -> float | None:
+        """When every router had every other loopback and every adjacency was Full (epoch s),
+        or None while not yet."""
+        topology = lab.topology
+        times = [0.0]
+        for spec in topology.devices:
+            others = [d.data["loopback"] for d in topology.devices if d.name != spec.name]
+            if not all(address in self.installed[spec.name] for address in others):
+                return None
+            times += [self.installed[spec.name][address] for address in others]
+            full = _full_since(lab, spec)
+            if full is None:
+                return None
+            times.append(full)
+        return max(times)
+
+    def wait(self, lab: FrrLab) -> float:
+        deadline = time.monotonic() + CONVERGE_SECONDS
+        while (converged := self.converged_at(lab)) is None:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"OSPF did not converge on {len(lab.routers)} routers")
+            time.sleep(0.1)
+        return converged
+
+    def close(self) -> None:
+        for process in self._processes:
+            process.terminate()
+            process.wait()
+
+
+def _full_since(lab: FrrLab, spec: DeviceSpec) -> float | None:
+    """When the router's last adjacency to a linked router went Full (FRR's own up-times)."""
+    topology = lab.topology
+    peers = {
+        topology.device(peer[0]).data["loopback"]
+        for i in spec.interfaces
+        if (peer := topology.peer(spec.name, i.name)) is not None
+    }
+    now = time.time()
+    shown = json.loads(lab.vtysh(spec.name, "show ip ospf neighbor json"))["neighbors"]
+    full = {
+        rid: now - entries[0]["upTimeInMsec"] / 1000
+        for rid, entries in shown.items()
+        if entries[0]["nbrState"].startswith("Full")
+    }
+    if not peers <= set(full):
+        return None
+    return max([0.0, *(full[rid] for rid in peers)])
+
+
 @dataclass(frozen=True)
 class BotRun:
     push: float  # approval -> every device finished
+    converged: float  # approval -> every adjacency Full and every loopback routed
     done: float  # approval -> the change's last message (post-checks passed)
     checked: bool  # the last message reports passed post-checks on every router
     memory: float  # MiB per router
@@ -75,6 +155,7 @@ async def bot_run(topology: Topology, workdir: Path, request: str) -> BotRun:
     chat = TimedChat()
     settings = demo_settings(load_settings(data_dir=workdir))
     async with FrrLab.start(topology) as lab:
+        watch = RouteWatch(lab)
         inventory = StaticInventory(lab.write_inventory(workdir / "hosts.yaml"))
         async with open_runtime(settings, chat, inventory=inventory) as bot:
             await bot.service.handle(ask(request, "alice"))
@@ -82,6 +163,8 @@ async def bot_run(topology: Topology, workdir: Path, request: str) -> BotRun:
             lines = _pushed_lines(chat.last_gate()[1])
             approved = time.time()
             await bot.service.handle(click(chat, "bob"))
+        converged = await asyncio.to_thread(watch.wait, lab)
+        watch.close()
         memory = statistics.mean(lab.memory_bytes().values()) / 2**20
     size = len(topology.devices)
     pushed = next(t for t, m in chat.timeline if f"{size}/{size} device(s) finished" in m.text)
@@ -89,7 +172,14 @@ async def bot_run(topology: Topology, workdir: Path, request: str) -> BotRun:
     if f"✓ {size} ✗ 0 of {size}" not in last.text:
         raise SystemExit(f"the change on {size} routers did not succeed: {last.text}")
     checked = len(last.blocks) == size and all("post-checks passed" in b.text for b in last.blocks)
-    return BotRun(pushed - approved, finished_at - approved, checked, memory, lines)
+    return BotRun(
+        pushed - approved,
+        max(0.0, converged - approved),
+        finished_at - approved,
+        checked,
+        memory,
+        lines,
+    )
 
 
 def _pushed_lines(gate: Message) -> dict[str, list[str]]:
@@ -102,40 +192,26 @@ def _pushed_lines(gate: Message) -> dict[str, list[str]]:
     return lines
 
 
-def protocol_run(topology: Topology, lines: dict[str, list[str]]) -> tuple[float, float]:
-    """(seconds from every router configured straight with vtysh until every adjacency is Full
-    and every loopback routed on every router, the longest poll round: the resolution)."""
+def protocol_run(topology: Topology, lines: dict[str, list[str]]) -> float:
+    """Seconds from every router configured (straight with vtysh, all at once) until every
+    adjacency is Full and every loopback routed on every router."""
     with FrrLab.run(topology) as lab, ThreadPoolExecutor(max_workers=len(lines)) as pool:
-        list(pool.map(lambda r: lab.vtysh(r, "configure terminal", *lines[r]), lines))
-        applied = time.monotonic()
-        resolution = 0.0
-        while time.monotonic() - applied < CONVERGE_SECONDS:
-            started = time.monotonic()
-            done = all(pool.map(lambda spec: _converged(lab, topology, spec), topology.devices))
-            resolution = max(resolution, time.monotonic() - started)
-            if done:
-                return started - applied, resolution
-    raise SystemExit(f"OSPF did not converge on {len(lines)} routers")
-
-
-def _converged(lab: FrrLab, topology: Topology, spec: DeviceSpec) -> bool:
-    """The router's adjacencies to its linked routers are Full, every other loopback routed."""
-    peers = {
-        topology.device(peer[0]).data["loopback"]
-        for i in spec.interfaces
-        if (peer := topology.peer(spec.name, i.name)) is not None
-    }
-    shown = json.loads(lab.vtysh(spec.name, "show ip ospf neighbor json"))["neighbors"]
-    full = {rid for rid, entries in shown.items() if entries[0]["nbrState"].startswith("Full")}
-    loopbacks = {f"{d.data['loopback']}/32" for d in topology.devices if d.name != spec.name}
-    routed = set(json.loads(lab.vtysh(spec.name, "show ip route ospf json")))
-    return peers <= full and loopbacks <= routed
+        watch = RouteWatch(lab)
+        try:
+            list(pool.map(lambda r: lab.vtysh(r, "configure terminal", *lines[r]), lines))
+            applied = time.time()
+            return max(0.0, watch.wait(lab) - applied)
+        finally:
+            watch.close()
 
 
 async def main(sizes: list[int], shapes: list[str], request: str) -> None:
     pushes: dict[int, float] = {}
     overheads: list[float] = []
-    header = "routers shape   push s  approval→passed s  OSPF alone s (±)  overhead s  MiB/router"
+    header = (
+        "routers shape   push s  converged s  passed s  detect s  OSPF alone s  overhead s  "
+        "MiB/router"
+    )
     print(header)
     for shape in shapes:
         for size in sizes:
@@ -144,13 +220,14 @@ async def main(sizes: list[int], shapes: list[str], request: str) -> None:
             topology = generated_topology(size, ring=shape == "ring")
             with tempfile.TemporaryDirectory(prefix="frr-lab-bench-") as tmp:
                 run = await bot_run(topology, Path(tmp), request)
-            alone, resolution = await asyncio.to_thread(protocol_run, topology, run.lines)
+            alone = await asyncio.to_thread(protocol_run, topology, run.lines)
             pushes.setdefault(size, run.push)
             overheads.append(run.done - alone)
             note = "" if run.checked else "  (no passed post-checks in the thread)"
             print(
-                f"{size:>7} {shape:<6}{run.push:7.2f} {run.done:18.2f} {alone:9.2f} "
-                f"({resolution:.2f}) {run.done - alone:11.2f} {run.memory:11.1f}{note}",
+                f"{size:>7} {shape:<6}{run.push:7.2f} {run.converged:12.2f} {run.done:9.2f} "
+                f"{run.done - run.converged:9.2f} {alone:13.2f} {run.done - alone:11.2f} "
+                f"{run.memory:11.1f}{note}",
                 flush=True,
             )
     first, last = min(pushes), max(pushes)
