@@ -41,8 +41,12 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+def as_utc(at: datetime) -> datetime:
+    """`at` as an aware UTC time: SQLite hands back naive datetimes (labbot stores UTC),
+    PostgreSQL aware ones."""
+    return at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)
+
+
 def stamp(at: datetime) -> str:
     """A moment as people read it in chat and tables: `2026-11-30 07:15:03 UTC`."""
-    if at.tzinfo is None:  # SQLite hands back naive datetimes; labbot stores UTC
-        at = at.replace(tzinfo=UTC)
-    return at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    return as_utc(at).strftime("%Y-%m-%d %H:%M:%S UTC")

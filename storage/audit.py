@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from base.errors import DecisionConflict
-from base.vocabulary import CHOICES, Choice, GateName, stamp
+from base.vocabulary import CHOICES, Choice, GateName, as_utc, stamp
 from storage import audit_chain
 from storage.audit_entries import query_entries
 from storage.audit_records import (
@@ -60,7 +60,7 @@ def _record(cls: type[R], row: Any) -> R:
     """A record dataclass from a row or dict, times as aware UTC."""
     data = row._mapping if hasattr(row, "_mapping") else row
     fields = {field.name: data[field.name] for field in dataclasses.fields(cls)}
-    fields["at"] = audit_chain.as_utc(fields["at"])
+    fields["at"] = as_utc(fields["at"])
     return cls(**fields)
 
 

@@ -9,28 +9,19 @@ Appends must run in `storage.db.serialized_transaction(engine, CHAIN_LOCK_KEY)`.
 from __future__ import annotations
 
 import hashlib
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from base.vocabulary import as_utc, utc_now
 from storage.audit_records import ChainReport
 from storage.schema import AUDIT_TABLES, CHAIN_COLUMNS
 from workflow.hashing import canonical_json
 
 GENESIS = "0" * 64
 CHAIN_LOCK_KEY = 0x1AB_B07_002
-
-
-def utc_now() -> datetime:
-    """Now, to the microsecond both backends keep."""
-    return datetime.now(UTC)
-
-
-def as_utc(value: datetime) -> datetime:
-    """SQLite hands back naive datetimes (stored as UTC); PostgreSQL aware ones."""
-    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 def row_hash(table: str, seq: int, at: datetime, prev_hash: str, content: dict[str, Any]) -> str:

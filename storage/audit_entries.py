@@ -10,7 +10,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from storage.audit_chain import as_utc
+from base.vocabulary import as_utc
 from storage.audit_records import AuditEntry
 from storage.schema import (
     change_events,

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from storage.audit_chain import utc_now
+from base.vocabulary import utc_now
 from storage.db import is_sqlite
 from storage.schema import config_backups
 from workflow.model import BackupStage

@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
-from storage.audit_chain import as_utc, utc_now
+from base.vocabulary import as_utc, utc_now
 from storage.db import PG_CONNECT_TIMEOUT_S, is_sqlite, serialized_transaction
 from storage.schema import device_locks
 from workflow.model import DeviceLock

@@ -23,9 +23,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from base.errors import VersionConflict
-from base.vocabulary import stamp
+from base.vocabulary import as_utc, stamp, utc_now
 from storage import audit_chain
-from storage.audit_chain import as_utc, utc_now
 from storage.db import serialized_transaction
 from storage.schema import saved_templates, template_pins, template_uses
 from storage.template_stats import TemplateStats, compute_stats

@@ -15,6 +15,7 @@ from alembic.script import ScriptDirectory
 from langgraph.checkpoint.base import empty_checkpoint
 
 from base.errors import StorageError
+from base.vocabulary import utc_now
 from storage import audit_chain
 from storage.audit import AuditStore
 from storage.checkpointer import SQLAlchemySaver
@@ -108,7 +109,7 @@ async def test_a_database_from_the_first_schema_is_migrated_with_its_data(
             requester_name="Old Timer",
             text="old request",
         )
-        at = audit_chain.utc_now()
+        at = utc_now()
         digest = audit_chain.row_hash("changes", 1, at, audit_chain.GENESIS, content)
         async with engine.begin() as conn:  # what a 0001-era labbot wrote
             await conn.execute(

@@ -8,7 +8,7 @@ from datetime import timedelta
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from storage.audit_chain import utc_now
+from base.vocabulary import utc_now
 from storage.db import make_engine
 from storage.locks import DeviceLockStore, thread_lock
 
