@@ -76,16 +76,29 @@ def close_console(process: subprocess.Popen[bytes]) -> None:
             continue
 
 
-def listening_ports(host: str) -> set[int]:
-    """TCP ports with a listening socket on `host` (IPv4), from /proc/net/tcp."""
+def listening_ports(host: str) -> dict[int, str]:
+    """TCP ports with a listening socket on `host` (IPv4) -> the socket's inode (/proc/net/tcp)."""
     wanted = socket.inet_aton(host)[::-1].hex().upper()
-    ports = set()
+    ports = {}
     for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
         fields = line.split()
         address, port = fields[1].split(":")
         if fields[3] == TCP_LISTEN and address == wanted:
-            ports.add(int(port, 16))
+            ports[int(port, 16)] = fields[9]
     return ports
+
+
+def _sockets_of(pid: int) -> set[str]:
+    """Inodes of the sockets a process holds open."""
+    found = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            found.add(target[len("socket:[") : -1])
+    return found
 
 
 def _probe_free_port(host: str) -> int:
@@ -95,12 +108,14 @@ def _probe_free_port(host: str) -> int:
 
 
 def _listening(host: str, port: int, process: subprocess.Popen[bytes]) -> bool:
-    """Wait until socat listens on the port; False if it exits first (the port was taken)."""
+    """Wait until socat itself listens on the port; False if it exits first (the port was
+    taken: another program's listener on it does not count)."""
     deadline = time.monotonic() + LISTEN_SECONDS
     while time.monotonic() < deadline:
         if process.poll() is not None:
             return False
-        if port in listening_ports(host):
+        inode = listening_ports(host).get(port)
+        if inode is not None and inode in _sockets_of(process.pid):
             return True
         time.sleep(0.01)
     return False

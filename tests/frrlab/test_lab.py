@@ -15,6 +15,7 @@ import yaml
 from netmiko import ConnectHandler
 
 from frrlab import FrrLab, FrrLabError, generated_topology, load_frr_topology, netns
+from frrlab import console as console_module
 from frrlab.console import listening_ports
 from frrlab.daemons import alive
 from frrlab.host import DAEMONS
@@ -84,7 +85,7 @@ def test_everything_is_removed_on_exit_even_with_a_console_session_open() -> Non
     session.close()
     assert netns.with_prefix(lab.prefix) == []
     assert not [pid for pid in pids + consoles if alive(pid)]
-    assert not ports & listening_ports(lab.host)
+    assert not ports & listening_ports(lab.host).keys()
     assert not folder.exists()
     assert folder_listing() == before
 
@@ -152,7 +153,7 @@ def test_labbot_lab_frr_runs_until_a_signal_then_removes_everything(
     assert "FRR lab frr-lab-" in output
     assert "Traceback" not in output
     assert set(netns.with_prefix("frr-lab-")) == before
-    assert not ports & listening_ports("127.0.0.1")
+    assert not ports & listening_ports("127.0.0.1").keys()
 
 
 def _wait_for_inventory(path: Path, process: subprocess.Popen[str]) -> dict[str, dict]:
@@ -204,3 +205,25 @@ def test_frr_missing_says_which_package_to_install(tmp_path: Path) -> None:
         FrrLab.run(generated_topology(1), frr_dir=tmp_path),
     ):
         pass
+
+
+def test_a_console_port_taken_meanwhile_is_replaced_by_another(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Another program takes the probed port before socat binds it: socat exits, the console
+    is opened on the next free port and answers there."""
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    busy = taken.getsockname()[1]
+    probes = iter([busy])
+    real_probe = console_module._probe_free_port
+    monkeypatch.setattr(console_module, "_probe_free_port", lambda h: next(probes, real_probe(h)))
+    try:
+        with FrrLab.run(generated_topology(1)) as lab:
+            port = lab.port("R1")
+            greeting = console_greeting(lab.host, port)
+    finally:
+        taken.close()
+    assert port != busy
+    assert greeting.endswith("R1# ")
