@@ -6,9 +6,12 @@ from datetime import UTC, datetime
 
 from rich.console import Console
 
+from bot.audit_anchor import audit_key, head_file
 from bot.audit_view import Format, render_entries, render_summary
 from bot.settings import Settings
 from storage.audit import AuditStore
+from storage.audit_anchor import head_text, parse_head
+from storage.audit_chain import AuditChain
 from storage.db import make_engine, upgrade_database
 
 
@@ -41,16 +44,21 @@ async def print_audit(
         print(render_summary(summary))
 
 
-async def verify_audit(settings: Settings) -> bool:
+async def verify_audit(settings: Settings, head: str | None = None) -> bool:
+    """The chain row by row with the HMAC key, then against the anchored head: `head` (as the
+    bot posted it) or the head file."""
+    anchor = parse_head(head) if head else head_file(settings).read()
     await upgrade_database(settings.database_url)
     engine = make_engine(settings.database_url)
     try:
-        report = await AuditStore(engine).verify()
+        store = AuditStore(engine, chain=AuditChain(key=audit_key(settings, create=False)))
+        report = await store.verify(anchor)
     finally:
         await engine.dispose()
     console = Console()
     if report.ok:
-        console.print(f"audit chain intact: {report.rows} row(s) verified")
+        against = f", matching the anchored head {head_text(anchor)[:24]}…" if anchor else ""
+        console.print(f"audit chain intact: {report.rows} row(s) verified{against}")
     else:
         console.print(f"[red]audit chain broken[/red] at {report.first_broken}")
     return bool(report.ok)

@@ -93,35 +93,41 @@ def _chat_row(entry: Any, detail_width: int) -> tuple[str, ...]:
 
 
 def render_summary(summary: ChangeSummary) -> str:
-    """Everything about one change: requester, approvers per gate, pushes, refusals, rollbacks."""
+    """Everything about one change: requester, approvers per gate, pushes, refusals, rollbacks.
+    Built from the structured records; text people or the LLM wrote is quoted or flattened onto
+    its line, so a request carrying line breaks cannot print lines that look like decisions."""
     lines = [
-        f"{summary.kind} {summary.change_id} requested by {summary.requester_name} "
-        f"({summary.requester_id}) at {_when(summary.at)} in {summary.platform}/{summary.channel}",
-        f"  request: {summary.text}",
+        f"{summary.kind} {summary.change_id} requested by {_flat(summary.requester_name)} "
+        f"({_flat(summary.requester_id)}) at {_when(summary.at)} in "
+        f"{_flat(summary.platform)}/{_flat(summary.channel)}",
+        f"  request: {_quoted(summary.text)}",
     ]
     if summary.rollback_of:
-        lines.append(f"  rolls back: {summary.rollback_of}")
+        lines.append(f"  rolls back: {_flat(summary.rollback_of)}")
     for gate in summary.gates:
         lines.append(f"  {gate.gate} gate: {_gate_outcome(gate)}")
         lines.extend(
-            f"    vote: {vote.choice} by {vote.actor_name} at {_when(vote.at)}, "
+            f"    vote: {vote.choice} by {_flat(vote.actor_name)} at {_when(vote.at)}, "
             f"sha256 {vote.content_sha256[:12]}"
             for vote in gate.votes
         )
     lines.extend(
-        f"  push {p.device}: {'✓' if p.status == 'success' else '✗'} {p.status} at {_when(p.at)} "
-        f"lines sha256 {p.lines_sha256[:12]} — {p.detail}"
+        f"  push {_flat(p.device)}: {'✓' if p.status == 'success' else '✗'} {p.status} at "
+        f"{_when(p.at)} lines sha256 {p.lines_sha256[:12]} — {_flat(p.detail)}"
         for p in summary.pushes
     )
     lines.extend(
-        f"  refused {r.actor_name} at {_when(r.at)} ({r.gate or 'request'}): {r.reason}"
+        f"  refused {_flat(r.actor_name)} at {_when(r.at)} ({r.gate or 'request'}): "
+        f"{_flat(r.reason)}"
         for r in summary.refusals
     )
     lines.extend(
-        f"  rolled back by {r.change_id} (requested by {r.requester_name} at {_when(r.at)})"
+        f"  rolled back by {r.change_id} (requested by {_flat(r.requester_name)} at {_when(r.at)})"
         for r in summary.rollbacks
     )
-    lines.extend(f"  outcome: {e.status} at {_when(e.at)} — {e.detail}" for e in summary.events)
+    lines.extend(
+        f"  outcome: {e.status} at {_when(e.at)} — {_flat(e.detail)}" for e in summary.events
+    )
     return "\n".join(lines)
 
 
@@ -130,10 +136,20 @@ def _gate_outcome(gate: GateSummary) -> str:
     if resolution is None:
         return "pending"
     return (
-        f"{resolution.choice} by {resolution.actor_name} ({resolution.actor_id}) at "
-        f"{_when(resolution.at)}, content sha256 {resolution.content_sha256[:12]}"
-        + (f", feedback: {resolution.feedback}" if resolution.feedback else "")
+        f"{resolution.choice} by {_flat(resolution.actor_name)} ({_flat(resolution.actor_id)}) "
+        f"at {_when(resolution.at)}, content sha256 {resolution.content_sha256[:12]}"
+        + (f", feedback: {_quoted(resolution.feedback)}" if resolution.feedback else "")
     )
+
+
+def _quoted(text: str) -> str:
+    """Someone's words, in quotes on one line (line breaks and control characters escaped)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _flat(text: str) -> str:
+    """As it is when it prints on one line, else quoted like `_quoted`."""
+    return text if text.isprintable() else _quoted(text)
 
 
 def _when(at: datetime) -> str:

@@ -108,11 +108,16 @@ def audit(
 
 
 @audit_app.command("verify")
-def audit_verify() -> None:
-    """Check the audit hash chain; name the first broken row."""
+def audit_verify(
+    head: Annotated[
+        str | None,
+        typer.Option(help="a head the bot posted (ROWS:HASH) instead of the head file"),
+    ] = None,
+) -> None:
+    """Check the audit hash chain and its anchored head; name the first broken row."""
     from bot.audit_cli import verify_audit
 
-    if not asyncio.run(verify_audit(_settings())):
+    if not asyncio.run(verify_audit(_settings(), head)):
         raise typer.Exit(1)
 
 

@@ -140,3 +140,9 @@ ROLLBACK_GATE = (
     "Keep leaves the change as pushed."
 )
 ROLLBACK_CONFIRM = "Push these rollback lines now?"
+
+# The audit chain's head, posted to LABBOT_AUDIT_CHANNEL when a change ends.
+AUDIT_HEAD = (
+    "Audit chain head: {rows} rows, last hash `{head}`. "
+    "Check it with `labbot audit verify --head {head}`."
+)

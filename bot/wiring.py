@@ -11,6 +11,7 @@ from pathlib import Path
 
 from adapters.chat import ChatAdapter
 from base.errors import ConfigError
+from bot.audit_anchor import audit_chain_from
 from bot.chat_commands import chat_commands
 from bot.door import DoorLimits
 from bot.people import People, directory_of
@@ -191,7 +192,8 @@ async def open_runtime(
     async with SQLAlchemySaver.from_url(settings.database_url) as saver, _closing(renderer):
         if gateway is None:
             gateway = make_gateway(settings, inventory or make_inventory(settings), saver)
-        templates = TemplateStore(saver.engine)
+        chain = audit_chain_from(settings, adapter)
+        templates = TemplateStore(saver.engine, chain)
         workflow = ChangeWorkflow(
             checkpointer=saver,
             planner=with_saved_templates(planner or make_planner(settings), templates),
@@ -205,7 +207,7 @@ async def open_runtime(
             renderer=renderer,
         )
         scrub = scrubber_from(settings)
-        audit = AuditStore(saver.engine, scrub=scrub)
+        audit = AuditStore(saver.engine, scrub=scrub, chain=chain)
         policy = policy_from(settings)
         service = DecisionService(
             workflow=workflow,

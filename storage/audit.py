@@ -36,7 +36,6 @@ from storage.audit_records import (
     Resolution,
     Vote,
 )
-from storage.db import serialized_transaction
 from storage.schema import change_events as events
 from storage.schema import changes, decisions, gate_resolutions, pushes, refusals
 
@@ -65,13 +64,20 @@ def _record(cls: type[R], row: Any) -> R:
 
 
 class AuditStore:
-    def __init__(self, engine: AsyncEngine, scrub: Callable[[str], str] = str) -> None:
-        """`scrub`: applied to every text written (keeps known credentials out of rows)."""
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        scrub: Callable[[str], str] = str,
+        chain: audit_chain.AuditChain | None = None,
+    ) -> None:
+        """`scrub`: applied to every text written (keeps known credentials out of rows).
+        `chain`: the HMAC key of the rows and who hears of each new head (the anchor)."""
         self.engine = engine
         self._scrub = scrub
+        self.chain = chain or audit_chain.AuditChain()
 
     def _append(self) -> Any:
-        return serialized_transaction(self.engine, audit_chain.CHAIN_LOCK_KEY)
+        return self.chain.transaction(self.engine)
 
     def _clean(self, content: dict[str, Any]) -> dict[str, Any]:
         return {k: self._scrub(v) if isinstance(v, str) else v for k, v in content.items()}
@@ -102,8 +108,8 @@ class AuditStore:
             "requester_name": requester_name,
             "text": text,
         }
-        async with self._append() as conn:
-            row = await audit_chain.append(conn, changes, self._clean(content))
+        async with self._append() as chain:
+            row = await chain.append(changes, self._clean(content))
         return _record(ChangeRecord, row)
 
     async def decide(
@@ -142,29 +148,29 @@ class AuditStore:
             "feedback": feedback,
         }
         try:
-            async with self._append() as conn:
-                return await self._decide_in(conn, vote, settles)
+            async with self._append() as chain:
+                return await self._decide_in(chain, vote, settles)
         except IntegrityError:
             # Only reachable if a writer bypassed the serialization: the unique keys still hold.
             raise await self._conflict(interrupt_id, actor_id, actor_name) from None
 
     async def _decide_in(
-        self, conn: AsyncConnection, vote: dict[str, Any], settles: Settles
+        self, chain: audit_chain.ChainWriter, vote: dict[str, Any], settles: Settles
     ) -> DecideResult:
-        interrupt_id, actor_id = vote["interrupt_id"], vote["actor_id"]
+        conn, interrupt_id, actor_id = chain.conn, vote["interrupt_id"], vote["actor_id"]
         existing = await self._resolution_in(conn, interrupt_id)
         if existing is not None:
             raise _settled(existing)
         if await self._voted_in(conn, interrupt_id, actor_id):
             raise _already_voted(vote["actor_name"])
-        await audit_chain.append(conn, decisions, self._clean(vote))
+        await chain.append(decisions, self._clean(vote))
         approvals = tuple(
             v for v in await self._votes_in(conn, interrupt_id) if v.choice == "approve"
         )
         if vote["choice"] == "approve" and not settles(tuple(v.actor_id for v in approvals)):
             return DecideResult(resolved=False, resolution=None, approvals=approvals)
         settled = {k: vote[k] for k in Resolution.__dataclass_fields__ if k != "at"}
-        row = await audit_chain.append(conn, gate_resolutions, self._clean(settled))
+        row = await chain.append(gate_resolutions, self._clean(settled))
         return DecideResult(resolved=True, resolution=_record(Resolution, row), approvals=approvals)
 
     async def _conflict(
@@ -196,8 +202,8 @@ class AuditStore:
             "channel": channel,
             "reason": reason,
         }
-        async with self._append() as conn:
-            await audit_chain.append(conn, refusals, self._clean(content))
+        async with self._append() as chain:
+            await chain.append(refusals, self._clean(content))
 
     async def record_push(
         self, *, change_id: str, device: str, lines_sha256: str, status: str, detail: str
@@ -209,8 +215,8 @@ class AuditStore:
             "status": status,
             "detail": detail,
         }
-        async with self._append() as conn:
-            await audit_chain.append(conn, pushes, self._clean(content))
+        async with self._append() as chain:
+            await chain.append(pushes, self._clean(content))
 
     async def record_change_event(
         self,
@@ -223,8 +229,8 @@ class AuditStore:
         """An outcome (done, cancelled, failed, expired, blocked, ...) with token usage."""
         usage = json.dumps(tokens, sort_keys=True, separators=(",", ":")) if tokens else None
         content = {"change_id": change_id, "status": status, "detail": detail, "tokens": usage}
-        async with self._append() as conn:
-            await audit_chain.append(conn, events, self._clean(content))
+        async with self._append() as chain:
+            await chain.append(events, self._clean(content))
 
     # --- queries --------------------------------------------------------------------------------
 
@@ -292,9 +298,10 @@ class AuditStore:
                 conn, change_id=change_id, user=user, device=device, since=since, until=until
             )
 
-    async def verify(self) -> ChainReport:
+    async def verify(self, anchor: audit_chain.ChainHead | None = None) -> ChainReport:
+        """The chain checked row by row, then against `anchor` (the head kept outside)."""
         async with self.engine.connect() as conn:
-            return await audit_chain.verify(conn)
+            return await audit_chain.verify(conn, self.chain.key, anchor)
 
     # --- helpers --------------------------------------------------------------------------------
 

@@ -1,53 +1,116 @@
 """The hash chain over every audit row: appending a link, and checking the whole chain.
 
 `seq` numbers audit rows across all audit tables (1, 2, 3, ...); each row stores the `row_hash`
-of the row before it as `prev_hash`, and its own `row_hash` = sha256 over its table name, seq,
-time, prev_hash and content. Editing, deleting or inserting a row breaks the chain at that row.
-Appends must run in `storage.db.serialized_transaction(engine, CHAIN_LOCK_KEY)`.
+of the row before it as `prev_hash`, and its own `row_hash` over its table name, seq, time,
+prev_hash and content: an HMAC-SHA256 keyed with LABBOT_AUDIT_KEY (`hash_scheme`
+"hmac-sha256"), so whoever can write the database but lacks the key cannot recompute the chain
+after an edit; rows from before the key are plain sha256, and none may follow a keyed row.
+Editing, deleting or inserting a row breaks the chain at that row; deleting the last rows is
+caught against the chain head anchored outside the database (storage/audit_anchor.py).
+Appends run in `AuditChain.transaction`, serialized on CHAIN_LOCK_KEY.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from base.vocabulary import as_utc, utc_now
 from storage.audit_records import ChainReport
+from storage.db import serialized_transaction
 from storage.schema import AUDIT_TABLES, CHAIN_COLUMNS
 from workflow.hashing import canonical_json
 
 GENESIS = "0" * 64
 CHAIN_LOCK_KEY = 0x1AB_B07_002
+KEYED, PLAIN = "hmac-sha256", "sha256"
 
 
-def row_hash(table: str, seq: int, at: datetime, prev_hash: str, content: dict[str, Any]) -> str:
-    document = {
-        "table": table,
-        "seq": seq,
-        "at": as_utc(at).isoformat(timespec="microseconds"),
-        "prev_hash": prev_hash,
-        "content": content,
-    }
-    return hashlib.sha256(canonical_json(document)).hexdigest()
+@dataclass(frozen=True)
+class ChainHead:
+    """The chain's last row: how many rows there are and that row's hash."""
+
+    rows: int
+    row_hash: str
 
 
-async def append(conn: AsyncConnection, table: sa.Table, content: dict[str, Any]) -> dict[str, Any]:
-    """Insert `content` as the chain's next row; returns the full row as written."""
-    seq, prev_hash = await _head(conn)
-    at = utc_now()
-    row = {
-        **content,
-        "seq": seq + 1,
-        "at": at,
-        "prev_hash": prev_hash,
-        "row_hash": row_hash(table.name, seq + 1, at, prev_hash, content),
-    }
-    await conn.execute(sa.insert(table), row)
-    return row
+def row_hash(
+    table: str,
+    seq: int,
+    at: datetime,
+    prev_hash: str,
+    content: dict[str, Any],
+    key: bytes | None = None,
+) -> str:
+    """HMAC-SHA256 with `key`, plain sha256 without (rows written before the key)."""
+    document = canonical_json(
+        {
+            "table": table,
+            "seq": seq,
+            "at": as_utc(at).isoformat(timespec="microseconds"),
+            "prev_hash": prev_hash,
+            "content": content,
+        }
+    )
+    if key is None:
+        return hashlib.sha256(document).hexdigest()
+    return hmac.new(key, document, hashlib.sha256).hexdigest()
+
+
+@dataclass
+class ChainWriter:
+    """The audit chain inside one serialized transaction: `append` links rows, `conn` reads."""
+
+    conn: AsyncConnection
+    key: bytes | None
+    last: ChainHead | None = None
+    last_table: str = ""
+
+    async def append(self, table: sa.Table, content: dict[str, Any]) -> dict[str, Any]:
+        """Insert `content` as the chain's next row; returns the full row as written."""
+        seq, prev_hash = await _head(self.conn)
+        at = utc_now()
+        digest = row_hash(table.name, seq + 1, at, prev_hash, content, self.key)
+        row = {
+            **content,
+            "seq": seq + 1,
+            "at": at,
+            "prev_hash": prev_hash,
+            "row_hash": digest,
+            "hash_scheme": PLAIN if self.key is None else KEYED,
+        }
+        await self.conn.execute(sa.insert(table), row)
+        self.last, self.last_table = ChainHead(seq + 1, digest), table.name
+        return row
+
+
+HeadListener = Callable[[ChainHead, str], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class AuditChain:
+    """How rows are linked: the HMAC `key` (None: plain sha256, as before the key) and who
+    hears of each new head (`on_head(head, table)`, after the commit: the anchor)."""
+
+    key: bytes | None = None
+    on_head: HeadListener | None = None
+
+    @asynccontextmanager
+    async def transaction(self, engine: AsyncEngine) -> AsyncIterator[ChainWriter]:
+        """A serialized transaction appending to the chain; the new head is announced after."""
+        async with serialized_transaction(engine, CHAIN_LOCK_KEY) as conn:
+            writer = ChainWriter(conn, self.key)
+            yield writer
+        if writer.last is not None and self.on_head is not None:
+            await self.on_head(writer.last, writer.last_table)
 
 
 async def _head(conn: AsyncConnection) -> tuple[int, str]:
@@ -67,28 +130,64 @@ def content_of(table: sa.Table, row: sa.Row[Any]) -> dict[str, Any]:
     return {c.name: getattr(row, c.name) for c in table.c if c.name not in CHAIN_COLUMNS}
 
 
-async def verify(conn: AsyncConnection) -> ChainReport:
-    """Walk every audit row in seq order; name the first row where the chain breaks."""
+async def verify(
+    conn: AsyncConnection, key: bytes | None, anchor: ChainHead | None = None
+) -> ChainReport:
+    """Walk every audit row in seq order; name the first row where the chain breaks, then
+    compare the chain with the `anchor` kept outside the database (truncation, rewriting)."""
     rows: list[tuple[sa.Table, sa.Row[Any]]] = []
     for table in AUDIT_TABLES:
         rows += [(table, r) for r in await conn.execute(sa.select(table))]
     rows.sort(key=lambda item: item[1].seq)
-    prev_hash = GENESIS
+    prev_hash, keyed = GENESIS, False
     for expected_seq, (table, row) in enumerate(rows, start=1):
-        problem = _problem(table, row, expected_seq, prev_hash)
+        problem = _problem(table, row, expected_seq, prev_hash, key, keyed)
         if problem:
             return ChainReport(
                 ok=False, rows=len(rows), first_broken=f"{table.name}#{row.id}: {problem}"
             )
-        prev_hash = row.row_hash
-    return ChainReport(ok=True, rows=len(rows), first_broken=None)
+        prev_hash, keyed = row.row_hash, keyed or row.hash_scheme == KEYED
+    broken = _against_anchor([row.row_hash for _, row in rows], anchor)
+    return ChainReport(ok=broken is None, rows=len(rows), first_broken=broken)
 
 
-def _problem(table: sa.Table, row: sa.Row[Any], expected_seq: int, prev_hash: str) -> str | None:
+def _against_anchor(hashes: list[str], anchor: ChainHead | None) -> str | None:
+    if anchor is None or anchor.rows == 0:
+        return None
+    if len(hashes) < anchor.rows:
+        return (
+            f"the database has {len(hashes)} audit rows, the anchored head says {anchor.rows}: "
+            "the last rows were deleted"
+        )
+    if hashes[anchor.rows - 1] != anchor.row_hash:
+        return (
+            f"row {anchor.rows} does not have the anchored hash {anchor.row_hash[:16]}…: "
+            "the chain was rewritten"
+        )
+    return None
+
+
+def _problem(
+    table: sa.Table,
+    row: sa.Row[Any],
+    expected_seq: int,
+    prev_hash: str,
+    key: bytes | None,
+    keyed: bool,
+) -> str | None:
     if row.seq != expected_seq:
         return f"seq {row.seq} where {expected_seq} was expected: rows before it were deleted"
     if row.prev_hash != prev_hash:
         return "prev_hash does not match the row before it: the chain was altered before this row"
-    if row_hash(table.name, row.seq, row.at, row.prev_hash, content_of(table, row)) != row.row_hash:
+    if row.hash_scheme == KEYED and key is None:
+        return (
+            "the row is keyed and no key was found: set LABBOT_AUDIT_KEY, or LABBOT_DATA_DIR "
+            "to the folder holding audit.key"
+        )
+    if row.hash_scheme != KEYED and keyed:
+        return "an unkeyed row after keyed ones: the row was rewritten without the key"
+    row_key = key if row.hash_scheme == KEYED else None
+    content = content_of(table, row)
+    if row_hash(table.name, row.seq, row.at, row.prev_hash, content, row_key) != row.row_hash:
         return "content does not match its hash: the row was edited after it was written"
     return None

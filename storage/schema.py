@@ -66,6 +66,8 @@ def _audit_table(name: str, *columns: sa.Column[object]) -> sa.Table:
         sa.Column("at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("prev_hash", sa.String(64), nullable=False),
         sa.Column("row_hash", sa.String(64), nullable=False),
+        # "hmac-sha256" (keyed with LABBOT_AUDIT_KEY) or "sha256" (rows from before the key)
+        sa.Column("hash_scheme", sa.String(16), nullable=False, server_default="sha256"),
         *columns,
     )
 
@@ -151,7 +153,7 @@ AUDIT_TABLES = (
     change_events,
     template_uses,
 )
-CHAIN_COLUMNS = frozenset({"id", "seq", "at", "prev_hash", "row_hash"})
+CHAIN_COLUMNS = frozenset({"id", "seq", "at", "prev_hash", "row_hash", "hash_scheme"})
 
 # --- device locks and configuration backups (mutable working state, not audit) ------------------
 

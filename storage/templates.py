@@ -86,8 +86,10 @@ def name_problem(name: str) -> str | None:
 class TemplateStore:
     """`workflow.ports.SavedTemplates` in the database, plus saving, pins, history and uses."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, chain: audit_chain.AuditChain | None = None) -> None:
+        """`chain`: the audit chain's key and anchor, for the `template_uses` rows."""
         self.engine = engine
+        self.chain = chain or audit_chain.AuditChain()
 
     # --- saving -------------------------------------------------------------------------------
 
@@ -234,8 +236,8 @@ class TemplateStore:
             "parts": canonical_json([dict(part) for part in parts]).decode(),
             "status": status,
         }
-        async with serialized_transaction(self.engine, audit_chain.CHAIN_LOCK_KEY) as conn:
-            await audit_chain.append(conn, template_uses, content)
+        async with self.chain.transaction(self.engine) as chain:
+            await chain.append(template_uses, content)
 
     async def stats(self) -> TemplateStats:
         async with self.engine.connect() as conn:

@@ -41,7 +41,10 @@ def test_scripted_demo_configures_ospf_and_audit_names_the_approver(tmp_path: Pa
     assert "pushed: ✓ 3 ✗ 0 of 3" in demo.stdout  # "all routers": R1-R3, not the switch SW1
     assert "SW1 (" not in demo.stdout and "R1 (router (" in demo.stdout
     assert "✅ Approved by bob" in demo.stdout
-    db = {"LABBOT_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'data' / 'demo.db'}"}
+    db = {
+        "LABBOT_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'data' / 'demo.db'}",
+        "LABBOT_DATA_DIR": str(tmp_path / "data"),  # the audit key and head file are there
+    }
     audit = labbot("audit", "--format", "json", "--user", "bob", cwd=tmp_path, env=db)
     assert audit.returncode == 0, audit.stderr
     resolved = [e for e in json.loads(audit.stdout) if e["kind"] == "resolved"]

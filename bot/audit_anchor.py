@@ -1,0 +1,73 @@
+"""The audit chain's key and anchor, from settings: the HMAC key outside the database, the head
+written to a file after every append and posted to the audit channel when a change ends."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+
+from adapters.chat import ChatAdapter, Message, ThreadRef
+from base.errors import ConfigError
+from bot import messages
+from bot.settings import Settings
+from storage.audit_anchor import HeadFile, head_text
+from storage.audit_chain import AuditChain, ChainHead
+from storage.schema import change_events
+
+log = logging.getLogger(__name__)
+KEY_FILE = "audit.key"
+HEAD_FILE = "audit-head.json"
+
+
+def audit_key(settings: Settings, *, create: bool = True) -> bytes | None:
+    """LABBOT_AUDIT_KEY; without it a key generated once into LABBOT_DATA_DIR/audit.key (mode
+    0600; `create=False`: None when there is none). Replicas must share one key: set
+    LABBOT_AUDIT_KEY for them."""
+    if settings.audit_key is not None:
+        return settings.audit_key.get_secret_value().encode()
+    path = settings.data_dir / KEY_FILE
+    if not create and not path.exists():
+        return None
+    try:
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(descriptor, "w") as key_file:
+                key_file.write(secrets.token_hex(32))
+        return path.read_text(encoding="utf-8").strip().encode()
+    except FileExistsError:
+        return path.read_text(encoding="utf-8").strip().encode()
+    except OSError as exc:
+        raise ConfigError(
+            f"LABBOT_AUDIT_KEY: not set, and {path} cannot be used ({exc.strerror})"
+        ) from None
+
+
+def head_file(settings: Settings) -> HeadFile:
+    return HeadFile(settings.audit_head_file or settings.data_dir / HEAD_FILE)
+
+
+class AuditAnchor:
+    """Hears every new chain head: the file moves forward; a change's end is posted."""
+
+    def __init__(self, file: HeadFile, adapter: ChatAdapter | None, channel: str | None) -> None:
+        self.file, self.adapter, self.channel = file, adapter, channel
+
+    async def __call__(self, head: ChainHead, table: str) -> None:
+        await asyncio.to_thread(self.file.write, head)
+        if self.adapter and self.channel and table == change_events.name:
+            text = messages.AUDIT_HEAD.format(rows=head.rows, head=head_text(head))
+            where = ThreadRef(self.adapter.platform, self.channel, "")
+            try:
+                await self.adapter.post(where, Message(text=text))
+            except Exception:  # the file has it; the post is the second copy
+                log.exception("could not post the audit head to %s", self.channel)
+
+
+def audit_chain_from(settings: Settings, adapter: ChatAdapter | None = None) -> AuditChain:
+    """The chain every store appends with: keyed, its head anchored in the file and, when the
+    bot runs (`adapter`), in the audit channel."""
+    anchor = AuditAnchor(head_file(settings), adapter, settings.audit_channel)
+    return AuditChain(key=audit_key(settings), on_head=anchor)
