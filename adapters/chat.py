@@ -14,7 +14,16 @@ from typing import Literal, Protocol, runtime_checkable
 from base.vocabulary import REPLY_WORDS, Choice
 
 # First words that make a message a command rather than a change request.
-COMMAND_WORDS = ("help", "templates", "audit", "status", "cancel", "rollback", "save")
+COMMAND_WORDS = (
+    "help",
+    "templates",
+    "audit",
+    "status",
+    "cancel",
+    "rollback",
+    "save",
+    "pending",
+)
 
 
 @dataclass(frozen=True)

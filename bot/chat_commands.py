@@ -1,4 +1,5 @@
-"""The commands people type in a thread: help, templates, audit, status, cancel, rollback."""
+"""The commands people type in a thread: help, templates, audit, status, pending, cancel,
+rollback."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from adapters.chat import Decision, Message, Request
 from bot import messages, presenter
 from bot.audit_view import render_chat_table, render_summary
 from bot.commands import Command, CommandError, parse_audit_args
+from bot.pending import pending_for, pending_text
 from bot.service import CommandHandler, DecisionService
 from bot.template_commands import save_command
 from bot.template_commands import templates_command as library_command
@@ -59,6 +61,18 @@ async def status_command(service: DecisionService, request: Request, command: Co
     await service.say(request.thread, presenter.present_status(outcome))
 
 
+async def pending_command(service: DecisionService, request: Request, command: Command) -> None:
+    """The open steps the asker may decide anywhere on this platform, and their own changes."""
+    found = await pending_for(
+        request.actor,
+        workflow=service.workflow,
+        audit=service.audit,
+        authorizer=service.authorizer,
+        platform=request.thread.platform,
+    )
+    await service.say(request.thread, Message(pending_text(found, service.clock())))
+
+
 async def cancel_command(service: DecisionService, request: Request, command: Command) -> None:
     gate = await service.workflow.pending_gate(request.thread.key)
     if gate is None:
@@ -88,6 +102,7 @@ def chat_commands(
         "audit": audit_command,
         "status": status_command,
         "cancel": cancel_command,
+        "pending": pending_command,
         "rollback": rollback_command,
     }
     if templates is not None:

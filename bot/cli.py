@@ -238,6 +238,18 @@ def serve(
 
 
 @app.command()
+def pending(
+    user: Annotated[
+        str, typer.Option(help="Whose: a user id (U0123, @alice:example.org, console:bob).")
+    ],
+) -> None:
+    """The open steps USER may decide (change, requester, step, devices, age, expiry, link)."""
+    from bot.pending_cli import pending_report
+
+    out.print(asyncio.run(pending_report(_settings(), user)), highlight=False, soft_wrap=True)
+
+
+@app.command()
 def rollback(
     change_id: Annotated[str, typer.Argument(help="The change to undo.")],
     as_user: Annotated[str, typer.Option("--as", help="Your user name.")] = "cli",

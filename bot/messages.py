@@ -21,6 +21,7 @@ Commands:
   audit [change=ID] [user=U] [device=R1] [since=DATE] [until=DATE]
                             who confirmed which change
   status                    the pending step of this thread
+  pending                   the open steps you may decide, and your own open changes
   cancel                    cancel the pending change of this thread
   rollback CHANGE_ID        propose undoing a pushed change (needs approval too)"""
 
@@ -36,6 +37,14 @@ PENDING_IN_THREAD = (
     "A change is already waiting for a decision in this thread ({change_id}). "
     "Decide it or type `cancel` first."
 )
+PENDING_TO_DECIDE = "Waiting for you: {count} step(s) you may approve."
+PENDING_REQUESTED = "Your open changes: {count}."
+PENDING_LINE = (
+    "• {change_id} — {gate} step — requested by {requester} — {devices} — waiting {age} — "
+    "expires {expires} — {link}"
+)
+PENDING_EXPIRED = "now (expired; a decision ends it)"
+PENDING_MORE = "… and {count} more."
 NOTHING_PENDING = "Nothing is waiting for a decision in this thread."
 VOTE_RECORDED = "Approval by {actor} recorded ({count} of {required}); waiting for {missing}."
 REFUSED = "Refused: {reason}."

@@ -257,6 +257,16 @@ class AuditStore:
         async with self.engine.connect() as conn:
             return int((await conn.execute(query)).scalar_one())
 
+    async def open_change_records(self, platform: str | None = None) -> list[ChangeRecord]:
+        """Changes not yet ended (no outcome recorded), oldest first; of `platform` if given."""
+        ended = sa.select(events.c.change_id)
+        query = sa.select(changes).where(changes.c.change_id.not_in(ended))
+        if platform is not None:
+            query = query.where(changes.c.platform == platform)
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(query.order_by(changes.c.seq))
+            return [_record(ChangeRecord, row) for row in rows]
+
     async def latest_change_for_thread(self, thread_key: str) -> ChangeRecord | None:
         query = sa.select(changes).where(changes.c.thread_key == thread_key)
         async with self.engine.connect() as conn:
