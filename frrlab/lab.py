@@ -115,8 +115,9 @@ class FrrLab:
 
     @property
     def _stub_namespace(self) -> str:
-        """Where the far ends of interfaces on no link live (a veth needs a peer to be up)."""
-        return f"{self.prefix}-stubs"
+        """Where the far ends of interfaces on no link live (a veth needs a peer to be up); no
+        router's namespace can have this name (router names start with a letter)."""
+        return f"{self.prefix}-_stubs"
 
     def _namespaces(self) -> list[str]:
         return [self.namespace(r) for r in self.routers] + [self._stub_namespace]
