@@ -7,11 +7,14 @@ LabbotError
 │   └── VersionConflict    a template name@version is already saved (versions are immutable)
 ├── PlanningError          the planner could not produce a valid proposal
 ├── TemplateError          a template does not compile, uses unknown variables, or fails to render
-├── GateError              a decision does not fit the pending gate (stale, changed, expired)
+├── GateError              a decision or start does not fit the thread's change
+│   └── GateRefused        a decision on a gate that is not pending or changed (`problem`)
 └── InventoryError         the device inventory cannot be read (GNS3 down, bad YAML, ...)
 """
 
 from __future__ import annotations
+
+from base.vocabulary import GateProblem
 
 
 class LabbotError(Exception):
@@ -48,6 +51,15 @@ class TemplateError(LabbotError):
 
 class GateError(LabbotError):
     pass
+
+
+class GateRefused(GateError):
+    """A decision on a gate that is no longer pending ("stale") or whose content changed
+    ("changed"); the bot says which in words of its own (bot/messages.py)."""
+
+    def __init__(self, problem: GateProblem, interrupt_id: str) -> None:
+        super().__init__(f"gate {interrupt_id}: {problem}")
+        self.problem: GateProblem = problem
 
 
 class InventoryError(LabbotError):

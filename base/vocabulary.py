@@ -26,6 +26,10 @@ REPLY_WORDS: dict[str, Choice] = {
     "cancel": "cancel",
 }
 
+# Why a decision does not fit the pending gate: that gate was decided or replaced ("stale"), or
+# what the button approves is not what the gate shows now ("changed").
+GateProblem = Literal["stale", "changed"]
+
 # How a change ended.
 Status = Literal["done", "cancelled", "expired", "failed", "blocked"]
 STATUSES: tuple[Status, ...] = get_args(Status)

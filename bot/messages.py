@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from base.vocabulary import Choice, Status
+from base.vocabulary import Choice, GateProblem, Status
 
 HELP = """\
 I change your lab safely: I propose a template, you approve it, I propose per-device
@@ -32,6 +32,7 @@ CHANGED_GATE = (
     "Refused: what this button approves differs from what is pending now. "
     "Review the latest message and decide there."
 )
+GATE_PROBLEM: dict[GateProblem, str] = {"stale": STALE_GATE, "changed": CHANGED_GATE}
 EXPIRED_GATE = "This step expired at {at}; nothing was pushed. Ask again to start over."
 PENDING_IN_THREAD = (
     "A change is already waiting for a decision in this thread ({change_id}). "

@@ -15,10 +15,11 @@ from adapters.links import thread_link, thread_of
 from base.vocabulary import GateName, stamp
 from bot import messages
 from bot.authorize import Authorizer
+from bot.commands.context import GateReader
 from bot.people import gate_targets
 from storage.audit import AuditStore
 from storage.audit_records import ChangeRecord
-from workflow.api import ChangeWorkflow, PendingGate
+from workflow.api import PendingGate
 
 MAX_LISTED = 50  # open gates shown per list; the count says how many more there are
 
@@ -49,7 +50,7 @@ class Pending:
 
 
 async def open_gates(
-    workflow: ChangeWorkflow, audit: AuditStore, platform: str | None = None
+    workflow: GateReader, audit: AuditStore, platform: str | None = None
 ) -> list[tuple[OpenGate, PendingGate, ChangeRecord]]:
     """Every gate waiting for a decision (expired ones included), oldest change first."""
     found = []
@@ -76,7 +77,7 @@ async def open_gates(
 async def pending_for(
     actor: Actor,
     *,
-    workflow: ChangeWorkflow,
+    workflow: GateReader,
     audit: AuditStore,
     authorizer: Authorizer,
     platform: str | None = None,

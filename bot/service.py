@@ -1,54 +1,53 @@
-"""The decision service: chat events in, workflow starts and resumes out, every step audited.
+"""The decision service: chat events in; one job — authorize → record → resume.
 
-authorize → record (first decision wins, in storage) → resume by interrupt id, one resume of a
-thread at a time → present the next step.
+A request starts a change (or runs a command, which gets a narrow `CommandContext`). A decision
+is checked against the pending gate (`workflow.api.gate_problem`: the one rule), authorized
+(bot.authorize), recorded in storage (first decision wins, across replicas) and the workflow
+resumed by interrupt id; recording and resuming happen under the thread's lock (storage's, the
+one per-thread lock). An expired gate is ended as expired, in nobody's name. What comes of each
+step is shown and booked by the reporter (bot.reporter).
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
-import time
-from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from adapters.chat import Actor, ChatAdapter, ChatEvent, Decision, Message, Request, ThreadRef
-from base.errors import DecisionConflict, GateError, LabbotError
-from base.vocabulary import Outcome, stamp, utc_now
-from bot import messages, presenter
+from base.errors import DecisionConflict, GateRefused, LabbotError
+from base.vocabulary import GateProblem, Outcome, stamp, utc_now
+from bot import messages
 from bot.authorize import Authorizer
-from bot.commands import Command, CommandError, parse_command
+from bot.commands.context import CommandContext, CommandHandler
+from bot.commands.parsing import Command, CommandError, parse_command
 from bot.door import DoorLimits, refuse_size
 from bot.metrics import Metrics, process_metrics
 from bot.people import NoDirectory, People
 from bot.policy import Policy
+from bot.reporter import ChangeReporter, already_decided
 from bot.shutdown import PushesInFlight
 from storage.audit import AuditStore
 from storage.audit_records import Resolution, Vote
 from storage.templates import TemplateStore
 from workflow.api import (
     ChangeWorkflow,
-    Finished,
-    Gate,
     GateDecision,
     ParamsGate,
     PendingGate,
     RollbackGate,
-    Step,
+    gate_problem,
 )
-from workflow.hashing import lines_sha256
-from workflow.model import PushProgress, StandardResponse
 from workflow.state import Requester
 
 log = logging.getLogger(__name__)
 
-GATE_IDS_KEPT = 10_000  # gate message ids remembered for adapters that do not send them back
 ThreadLock = Callable[[str], AbstractAsyncContextManager[Any]]
-CommandHandler = Callable[["DecisionService", Request, Command], Any]
 
 
 def new_change_id() -> str:
@@ -70,12 +69,14 @@ class DecisionService:
     limits: DoorLimits = field(default_factory=DoorLimits)
     pushes: PushesInFlight = field(default_factory=PushesInFlight)  # for a stop (bot/shutdown.py)
     authorizer: Authorizer = field(init=False)
-    # gate interrupt id -> platform message id, for adapters whose decisions do not carry it
-    _gate_message_ids: OrderedDict[str, str] = field(default_factory=OrderedDict)
+    reporter: ChangeReporter = field(init=False)
 
     def __post_init__(self) -> None:
         people = self.people or People(self.policy, NoDirectory())
         self.authorizer = Authorizer(self.policy, people, self.audit, self.limits)
+        self.reporter = ChangeReporter(
+            self.adapter, self.audit, self.metrics, self.templates, self.clock, self.pushes
+        )
 
     async def handle(self, event: ChatEvent) -> None:
         """Entry point for adapters. Never raises for a user's mistake: it answers in the thread."""
@@ -87,64 +88,70 @@ class DecisionService:
                     await self._request(event)
             except LabbotError as exc:
                 self.metrics.failure("error")
-                await self.say(event.thread, Message(str(exc), level="error"))
+                await self.reporter.say(event.thread, Message(str(exc), level="error"))
             except Exception:  # our fault or a dependency's: tell the thread, keep serving
                 self.metrics.failure("unexpected")
                 log.exception("handling %s in %s failed", type(event).__name__, event.thread.key)
-                await self.say(event.thread, Message(messages.UNEXPECTED, level="error"))
-
-    async def say(self, thread: ThreadRef, message: Message) -> str:
-        return await self.adapter.post(thread, message)
-
-    async def may_curate(self, request: Request) -> bool:
-        """Saving and pinning templates change what later changes use: approvers only. A refusal
-        is told to the person and recorded."""
-        reason = await self.authorizer.refuse_curation(request)
-        if reason:
-            await self._refuse(
-                request.actor, request.thread, messages.REFUSED.format(reason=reason)
-            )
-        return reason is None
-
-    async def tell(self, thread: ThreadRef, actor: Actor, text: str) -> None:
-        """A message only `actor` sees, where the platform allows it."""
-        await self.say(thread, Message(text, ephemeral_to=actor.id, level="warning"))
+                await self.reporter.say(event.thread, Message(messages.UNEXPECTED, level="error"))
 
     # --- requests -----------------------------------------------------------------------------
 
     async def _request(self, request: Request) -> None:
         too_long = refuse_size(self.limits, request.text)
         if too_long:  # neither stored nor echoed: the refusal names only the size
-            await self._refuse(request.actor, request.thread, too_long, gate="request")
+            await self.reporter.refuse(request.actor, request.thread, too_long, about="request")
             return
         try:
             command = parse_command(request.text)
+            if command is None:
+                await self.start_change(request, request.text)
+            else:
+                await self._command(request, command)
         except CommandError as exc:
-            await self.say(request.thread, Message(str(exc), level="error"))
-            return
-        if command is not None:
-            await self._command(request, command)
-            return
-        await self.start_change(request, request.text)
+            await self.reporter.say(request.thread, Message(str(exc), level="error"))
 
     async def _command(self, request: Request, command: Command) -> None:
         handler = self.commands.get(command.name)
         if handler is None:
-            await self.say(request.thread, Message(messages.HELP))
+            await self.reporter.say(request.thread, Message(messages.HELP))
             return
-        try:
-            await handler(self, request, command)
-        except CommandError as exc:
-            await self.say(request.thread, Message(str(exc), level="error"))
+        await handler(self._context(request, command))
+
+    def _context(self, request: Request, command: Command) -> CommandContext:
+        """What a command may do: speak in its thread, read the thread's change, and start or
+        decide one through the same doors as everyone else."""
+        return CommandContext(
+            request=request,
+            command=command,
+            say=partial(self.reporter.say, request.thread),
+            show=partial(self.reporter.present, request.thread),
+            may_curate=partial(self._may_curate, request),
+            start_change=partial(self.start_change, request),
+            decide=self.handle,
+            changes=self.workflow,
+            audit=self.audit,
+            authorizer=self.authorizer,
+            clock=self.clock,
+            templates=self.templates,
+        )
+
+    async def _may_curate(self, request: Request) -> bool:
+        """Saving and pinning templates change what later changes use: approvers only. A refusal
+        is told to the person and recorded."""
+        reason = await self.authorizer.refuse_curation(request)
+        if reason:
+            text = messages.REFUSED.format(reason=reason)
+            await self.reporter.refuse(request.actor, request.thread, text)
+        return reason is None
 
     async def start_change(
-        self, request: Request, text: str, *, rollback_of: str | None = None
+        self, request: Request, text: str, rollback_of: str | None = None
     ) -> None:
         thread = request.thread
         reason = await self.authorizer.refuse_request(request, self.clock())
         if reason:
-            text = messages.REFUSED.format(reason=reason)
-            await self._refuse(request.actor, thread, text, change_id="", gate="request")
+            refusal = messages.REFUSED.format(reason=reason)
+            await self.reporter.refuse(request.actor, thread, refusal, about="request")
             return
         async with self.thread_lock(thread.key):  # one start per thread at a time
             await self._start_locked(request, text, rollback_of)
@@ -153,9 +160,8 @@ class DecisionService:
         thread = request.thread
         pending = await self.workflow.pending_gate(thread.key)
         if pending is not None:
-            await self.say(
-                thread, Message(messages.PENDING_IN_THREAD.format(change_id=pending.change_id))
-            )
+            busy = messages.PENDING_IN_THREAD.format(change_id=pending.change_id)
+            await self.reporter.say(thread, Message(busy))
             return
         change_id = new_change_id()
         await self.audit.record_change(
@@ -174,38 +180,36 @@ class DecisionService:
             if rollback_of
             else messages.PLANNING.format(text=text)
         )
-        await self.say(thread, Message(note))
+        await self.reporter.say(thread, Message(note))
         step = await self.workflow.start(
             thread.key,
             change_id=change_id,
             text=text,
             requester=Requester(id=request.actor.id, name=request.actor.name),
             rollback_of=rollback_of,
-            on_progress=self._progress_sink(thread, change_id),
+            on_progress=self.reporter.progress(thread, change_id),
             scope=f"{thread.platform}:{thread.channel}",
         )
-        await self._present(thread, step, pushed_lines={})
+        await self.reporter.present(thread, step)
 
     # --- decisions ----------------------------------------------------------------------------
 
     async def _decide(self, decision: Decision) -> Outcome:
-        """Authorize, record, resume; returns the outcome (`bot.metrics.OUTCOMES`)."""
+        """Check, authorize, record, resume; returns what became of the click."""
         thread, actor = decision.thread, decision.actor
         gate = await self.workflow.pending_gate(thread.key)
-        if gate is None or gate.interrupt_id != decision.interrupt_id:
-            return await self._refuse_stale(decision)
-        if gate.sha256 != decision.content_sha256:
-            await self._refuse(actor, thread, messages.CHANGED_GATE, gate=gate)
-            return "changed"
+        problem = gate_problem(gate, decision.interrupt_id, decision.content_sha256)
+        if gate is None or problem is not None:
+            return await self._refuse_problem(decision, gate, problem or "stale")
         if decision.untrusted_because:  # the platform cannot vouch for who sent it
             text = messages.REFUSED.format(reason=decision.untrusted_because)
-            await self._refuse(actor, thread, text, gate=gate)
+            await self.reporter.refuse(actor, thread, text, gate=gate)
             return "refused"
         change = await self.audit.change_summary(gate.change_id)
         requester_id = change.requester_id if change else ""
         reason = await self.authorizer.refuse_decision(decision, gate, change)
         if reason:
-            await self._refuse(actor, thread, reason, gate=gate)
+            await self.reporter.refuse(actor, thread, reason, gate=gate)
             return "refused"
         if datetime.fromisoformat(gate.expires_at) <= self.clock():
             await self._expire(decision, gate)
@@ -213,7 +217,7 @@ class DecisionService:
         async with self.thread_lock(thread.key):  # record and resume as one step per thread
             outcome = await self._record(decision, gate, requester_id)
             if outcome == "resolved":
-                await self._mark_decided(gate, decision)
+                await self.reporter.mark_decided(gate, decision)
                 await self._resume_locked(decision, gate)
         return outcome
 
@@ -236,9 +240,11 @@ class DecisionService:
                 settles=settles,
             )
         except DecisionConflict as conflict:
-            await self._refuse(actor, thread, self._conflict_text(conflict), gate=gate)
-            if isinstance(conflict.existing, Resolution):
-                await self._resume_orphan(thread, gate, conflict.existing)
+            settled = conflict.existing if isinstance(conflict.existing, Resolution) else None
+            text = already_decided(settled) if settled else messages.ALREADY_VOTED
+            await self.reporter.refuse(actor, thread, text, gate=gate)
+            if settled is not None:
+                await self._resume_orphan(thread, gate, settled)
             return "already_decided"
         if not result.resolved:
             await self._say_vote(decision, gate, requester_id, result.approvals)
@@ -257,35 +263,21 @@ class DecisionService:
             required=self.policy.required_approvals(gate.gate),
             missing=missing,
         )
-        await self.say(decision.thread, Message(text))
-
-    def _conflict_text(self, conflict: DecisionConflict) -> str:
-        existing = conflict.existing
-        if not isinstance(existing, Resolution):
-            return messages.ALREADY_VOTED
-        return already_decided(existing)
+        await self.reporter.say(decision.thread, Message(text))
 
     async def _expire(self, decision: Decision, gate: PendingGate) -> None:
-        """End an expired gate. Nobody's choice is applied: the workflow is resumed with a
-        cancel, which it records as expired (its own clock says the gate expired)."""
-        await self._refuse(
-            decision.actor,
-            decision.thread,
-            messages.EXPIRED_GATE.format(at=gate.expires_at),
-            gate=gate,
-        )
-        ending = Decision(
-            decision.thread,
-            decision.actor,
-            gate.interrupt_id,
-            "cancel",
-            gate.sha256,
-            message_id=decision.message_id,
-        )
-        footer = messages.EXPIRED_FOOTER.format(at=stamp(datetime.fromisoformat(gate.expires_at)))
+        """End an expired gate as expired: nobody's choice is applied or recorded; the click
+        that found it expired is told so (and the refusal recorded)."""
+        expired_at = stamp(datetime.fromisoformat(gate.expires_at))
+        text = messages.EXPIRED_GATE.format(at=expired_at)
+        await self.reporter.refuse(decision.actor, decision.thread, text, gate=gate)
         async with self.thread_lock(decision.thread.key):
-            await self._mark_decided(gate, ending, footer)
-            await self._resume_locked(ending, gate)
+            try:
+                step = await self.workflow.expire(decision.thread.key, gate.interrupt_id)
+            except GateRefused:  # another click ended it meanwhile
+                return
+            await self.reporter.mark_expired(gate, decision)
+            await self.reporter.present(decision.thread, step)
 
     async def _resume_orphan(
         self, thread: ThreadRef, gate: PendingGate, resolution: Resolution
@@ -309,191 +301,53 @@ class DecisionService:
 
     async def _resume_locked(self, decision: Decision, gate: PendingGate) -> None:
         thread = decision.thread
+        resumed = GateDecision(
+            choice=decision.choice,
+            sha256=decision.content_sha256,
+            actor_id=decision.actor.id,
+            actor_name=decision.actor.name,
+            feedback=decision.feedback,
+        )
         # what the resumed step pushes: the params gate's lines, or the rollback gate's; keeping
         # a change at the rollback gate pushes nothing (its push was recorded at that gate)
-        pushing = gate.gate == "params" or (
-            gate.gate == "rollback" and decision.choice == "approve"
+        pushing = isinstance(gate, ParamsGate) or (
+            isinstance(gate, RollbackGate) and decision.choice == "approve"
         )
-        pushed_lines = _lines_by_device(gate) if pushing else {}
-        gate_decision: GateDecision = {
-            "choice": decision.choice,
-            "sha256": decision.content_sha256,
-            "actor_id": decision.actor.id,
-            "actor_name": decision.actor.name,
-            "feedback": decision.feedback,
-        }
-        if pushed_lines and decision.choice == "approve":
-            self.pushes.begin(gate.change_id, thread, pushed_lines)
-        try:
-            step = await self.workflow.resume(
-                thread.key,
-                gate.interrupt_id,
-                gate_decision,
-                on_progress=self._progress_sink(thread, gate.change_id),
-            )
-        except GateError as exc:
-            await self._refuse(decision.actor, thread, str(exc), gate=gate)
-        else:
-            await self._present(thread, step, pushed_lines=pushed_lines, record=pushing)
-        finally:
-            self.pushes.end(gate.change_id)  # its results are recorded (or it never ran)
+        lines = _lines_by_device(gate) if isinstance(gate, ParamsGate | RollbackGate) else {}
+        lines = lines if pushing else {}
+        on_progress = self.reporter.progress(thread, gate.change_id)
+        running = lines if decision.choice == "approve" else {}
+        with self.reporter.pushing(gate.change_id, thread, running):
+            try:
+                step = await self.workflow.resume(
+                    thread.key, gate.interrupt_id, resumed, on_progress
+                )
+            except GateRefused as refused:
+                await self._refuse_problem(decision, gate, refused.problem)
+                return
+            await self.reporter.present(thread, step, lines, record=pushing)
 
-    async def _mark_decided(self, gate: PendingGate, decision: Decision, footer: str = "") -> None:
-        """Replace the gate's buttons by who decided (any replica can: the gate is in storage)."""
-        footer = footer or presenter.decided_footer(
-            decision.choice, decision.actor.shown, stamp(self.clock()), decision.feedback
-        )
-        mentions = (decision.actor.mention,) if decision.actor.mention else ()
-        message_id = decision.message_id or self._gate_message_ids.pop(gate.interrupt_id, "")
-        if not message_id:
-            await self.say(decision.thread, Message(footer, mentions=mentions))
-            return
-        await self.adapter.update(
-            decision.thread,
-            message_id,
-            presenter.decided(presenter.present_gate(gate), footer, mentions),
-        )
-
-    # --- presenting steps ---------------------------------------------------------------------
-
-    async def present_step(self, thread: ThreadRef, step: Step) -> None:
-        await self._present(thread, step, pushed_lines={})
-
-    async def _present(
-        self,
-        thread: ThreadRef,
-        step: Step,
-        *,
-        pushed_lines: dict[str, list[str]],
-        record: bool = True,
-    ) -> None:
-        """Show the next step. `record`: the pushes in its result are recorded (a rollback gate
-        records the push whose post-checks failed; the change then ends without pushing again
-        when kept)."""
-        if isinstance(step, Gate):
-            if isinstance(step, RollbackGate):
-                await self._record_pushes(step.change_id, step.payload["push"], pushed_lines)
-            message_id = await self.say(thread, presenter.present_gate(step))
-            self._gate_message_ids[step.interrupt_id] = message_id
-            while len(self._gate_message_ids) > GATE_IDS_KEPT:
-                self._gate_message_ids.popitem(last=False)
-            return
-        await self._finish(thread, step, pushed_lines if record else None)
-
-    async def _record_pushes(
-        self, change_id: str, result: StandardResponse, pushed_lines: dict[str, list[str]]
-    ) -> None:
-        for item in result["data"]:
-            self.metrics.push(item["status"])
-            lines = pushed_lines.get(item["name"], [])
-            await self.audit.record_push(
-                change_id=change_id,
-                device=item["name"],
-                lines_sha256=lines_sha256(lines),
-                status=item["status"],
-                detail=item.get("error") or f"{len(lines)} line(s) pushed and verified",
-            )
-
-    async def _finish(
-        self, thread: ThreadRef, finished: Finished, pushed_lines: dict[str, list[str]] | None
-    ) -> None:
-        """`pushed_lines` None: the result's pushes are already recorded."""
-        if finished.result is not None and pushed_lines is not None:
-            await self._record_pushes(finished.change_id, finished.result, pushed_lines)
-        await self.audit.record_change_event(
-            change_id=finished.change_id,
-            status=finished.status,
-            detail=finished.message,
-            tokens=finished.tokens,
-        )
-        if self.templates is not None and finished.templates:
-            await self.templates.record_use(finished.change_id, finished.templates, finished.status)
-        self.metrics.change_finished(finished.status)
-        await self.say(
-            thread,
-            presenter.present_result(finished),
-        )
-
-    def _progress_sink(self, thread: ThreadRef, change_id: str) -> Callable[[PushProgress], Any]:
-        progress: dict[str, PushProgress] = {}
-        posted: list[str] = []
-        started = time.perf_counter()
-
-        async def on_progress(event: PushProgress) -> None:
-            nonlocal started
-            if not progress:
-                started = time.perf_counter()
-            elif event.stage != "started" and event.done == event.total:
-                self.metrics.push_duration(time.perf_counter() - started)
-            progress[event.device] = event
-            self.pushes.progress(change_id, event)
-            message = presenter.present_progress(change_id, progress)
-            if posted:
-                await self.adapter.update(thread, posted[0], message)
-            else:
-                posted.append(await self.say(thread, message))
-
-        return on_progress
-
-    # --- refusals -----------------------------------------------------------------------------
-
-    async def _refuse_stale(self, decision: Decision) -> Outcome:
+    async def _refuse_problem(
+        self, decision: Decision, gate: PendingGate | None, problem: GateProblem
+    ) -> Outcome:
+        """A click on a gate that is not the pending one, or whose content changed: told who
+        settled it when storage knows, else why the button no longer works."""
+        actor, thread = decision.actor, decision.thread
+        if problem == "changed" and gate is not None:
+            await self.reporter.refuse(actor, thread, messages.GATE_PROBLEM[problem], gate=gate)
+            return "changed"
         resolution = await self.audit.resolution(decision.interrupt_id)
-        outcome: Outcome
-        if resolution is not None:
-            text = already_decided(resolution)
-            change_id, outcome = resolution.change_id, "already_decided"
-        else:
-            text, change_id, outcome = messages.STALE_GATE, "", "stale"
-        await self._refuse(
-            decision.actor,
-            decision.thread,
+        text = already_decided(resolution) if resolution else messages.GATE_PROBLEM["stale"]
+        await self.reporter.refuse(
+            actor,
+            thread,
             text,
-            change_id=change_id,
-            gate="",
+            change_id=resolution.change_id if resolution else "",
             interrupt_id=decision.interrupt_id,
         )
-        return outcome
-
-    async def _refuse(
-        self,
-        actor: Actor,
-        thread: ThreadRef,
-        text: str,
-        *,
-        gate: PendingGate | str | None = None,
-        change_id: str = "",
-        interrupt_id: str = "",
-    ) -> None:
-        gate_name: str = ""
-        if isinstance(gate, Gate):
-            change_id, interrupt_id, gate_name = gate.change_id, gate.interrupt_id, gate.gate
-        elif gate:
-            gate_name = gate
-        self.metrics.refusal(gate_name)
-        await self.audit.record_refusal(
-            change_id=change_id or None,
-            interrupt_id=interrupt_id or None,
-            gate=gate_name or None,
-            actor_id=actor.id,
-            actor_name=actor.name,
-            platform=thread.platform,
-            channel=thread.channel,
-            reason=text,
-        )
-        await self.tell(thread, actor, text)
+        return "already_decided" if resolution else "stale"
 
 
-def already_decided(resolution: Resolution) -> str:
-    return messages.ALREADY_DECIDED.format(
-        choice=messages.CHOICE_PAST[resolution.choice],
-        actor=resolution.actor_name,
-        at=stamp(resolution.at),
-    )
-
-
-def _lines_by_device(gate: PendingGate) -> dict[str, list[str]]:
-    """What a push approved at this gate sends, per device (nothing at the template gate)."""
-    if isinstance(gate, ParamsGate | RollbackGate):
-        return {name: list(device["lines"]) for name, device in gate.payload["devices"].items()}
-    return {}
+def _lines_by_device(gate: ParamsGate | RollbackGate) -> dict[str, list[str]]:
+    """What a push approved at this gate sends, per device."""
+    return {name: list(device["lines"]) for name, device in gate.payload["devices"].items()}

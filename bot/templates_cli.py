@@ -20,9 +20,9 @@ import yaml
 from adapters.chat import Actor, Message
 from base.errors import ConfigError, TemplateError
 from bot import template_view
-from bot.commands import CommandError
+from bot.commands.parsing import CommandError
+from bot.commands.templates import templates_reply
 from bot.settings import Settings
-from bot.template_commands import templates_reply
 from labsim import demo_topology
 from labsim.trial import refused_lines
 from labsim.vendors import platform_by_name

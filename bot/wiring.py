@@ -12,7 +12,7 @@ from pathlib import Path
 from adapters.chat import ChatAdapter
 from base.errors import ConfigError
 from bot.audit_anchor import audit_chain_from
-from bot.chat_commands import chat_commands
+from bot.commands import chat_commands
 from bot.door import DoorLimits
 from bot.people import People, directory_of
 from bot.policy import OwnerRule, OwnersError, Policy, parse_owners

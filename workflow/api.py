@@ -1,17 +1,18 @@
 """What the bot calls: start a change, resume a gate by its interrupt id, read where it stands.
 
 A gate is resumed only through `resume(thread_id, interrupt_id, decision)`, never with a plain
-value (a second plain resume would answer the NEXT gate). A resume is refused with GateError,
-and the gate stays pending and usable, when its interrupt id is not the pending one or when its
-sha256 is not the hash of what the gate shows. Resumes of one thread are serialized in this
-process; across processes the decision service serializes them (first decision wins).
+value (a second plain resume would answer the NEXT gate), or ended by `expire` once past its
+expiry (in nobody's name). `gate_problem` is the one rule a decision must pass: it answers the
+pending interrupt ("stale" otherwise) and the hash of what that gate shows ("changed"
+otherwise); a resume that fails it raises GateRefused and the gate stays pending and usable.
+
+Callers serialize the calls of one thread: the decision service holds the thread's lock
+(storage.locks.thread_lock, across processes) around each start and each record-and-resume.
 """
 
 from __future__ import annotations
 
-import asyncio
 import inspect
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -21,8 +22,8 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Command, StateSnapshot
 
-from base.errors import GateError
-from base.vocabulary import CHOICES, GateName, Status, utc_now
+from base.errors import GateError, GateRefused
+from base.vocabulary import CHOICES, GateName, GateProblem, Status, utc_now
 from workflow.graph import build_graph
 from workflow.hashing import content_sha256
 from workflow.library.compose import proposal_parts
@@ -38,7 +39,14 @@ from workflow.nodes import Nodes
 from workflow.ports import ConfigTrial, DeviceGateway, Planner, SavedTemplates
 from workflow.render_pool import RenderPool
 from workflow.reviews import GateDecision as GateDecision
-from workflow.reviews import GateInfo, ParamsReview, Review, RollbackReview, TemplateReview
+from workflow.reviews import (
+    GateExpiry,
+    GateInfo,
+    ParamsReview,
+    Review,
+    RollbackReview,
+    TemplateReview,
+)
 from workflow.safety import DenyList
 from workflow.state import ChangeOutcome, Requester, initial_state
 
@@ -136,7 +144,6 @@ class ChangeWorkflow:
             renderer=renderer,
         )
         self._graph = build_graph(nodes, checkpointer)
-        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     async def start(
         self,
@@ -151,15 +158,14 @@ class ChangeWorkflow:
     ) -> Step:
         """Run a new change in `thread_id` up to its first gate (or its end). `scope`: the
         channel/room asking, where template pins apply."""
-        async with self._lock(thread_id):
-            pending = await self._pending(thread_id)
-            if pending is not None:
-                raise GateError(
-                    f"change {pending.change_id} in this thread still waits for its "
-                    f"{pending.gate} review; decide it or cancel it before starting another"
-                )
-            state = initial_state(change_id, text, requester, rollback_of, scope)
-            return await self._run(thread_id, state, on_progress)
+        pending = await self._pending(thread_id)
+        if pending is not None:
+            raise GateError(
+                f"change {pending.change_id} in this thread still waits for its "
+                f"{pending.gate} review; decide it or cancel it before starting another"
+            )
+        state = initial_state(change_id, text, requester, rollback_of, scope)
+        return await self._run(thread_id, state, on_progress)
 
     async def resume(
         self,
@@ -169,24 +175,23 @@ class ChangeWorkflow:
         on_progress: ProgressCallback | None = None,
     ) -> Step:
         """Answer the pending gate `interrupt_id`; run to the next gate or the end."""
-        async with self._lock(thread_id):
-            pending = await self._pending(thread_id)
-            if pending is None or pending.interrupt_id != interrupt_id:
-                raise GateError(
-                    "this gate is no longer pending: it was already decided, or a newer "
-                    "review replaced it; use the buttons of the latest message"
-                )
-            if decision.get("choice") not in CHOICES:
-                raise GateError(
-                    f"unknown choice {decision.get('choice')!r}; use one of {', '.join(CHOICES)}"
-                )
-            if decision.get("sha256") != pending.sha256:
-                raise GateError(
-                    f"the {pending.gate} review changed since these buttons were made (hash "
-                    "mismatch); nothing was decided: read the latest review and decide again"
-                )
-            command: Command[str] = Command(resume={interrupt_id: dict(decision)})
-            return await self._run(thread_id, command, on_progress)
+        if decision.get("choice") not in CHOICES:
+            raise GateError(f"unknown choice {decision.get('choice')!r}; one of {CHOICES}")
+        pending = await self._pending(thread_id)
+        problem = gate_problem(pending, interrupt_id, decision.get("sha256", ""))
+        if problem is not None:
+            raise GateRefused(problem, interrupt_id)
+        command: Command[str] = Command(resume={interrupt_id: dict(decision)})
+        return await self._run(thread_id, command, on_progress)
+
+    async def expire(self, thread_id: str, interrupt_id: str) -> Step:
+        """End the pending gate `interrupt_id` as expired: nobody's choice is applied (the
+        graph's own clock must agree that it expired, else the gate is shown again)."""
+        pending = await self._pending(thread_id)
+        if pending is None or pending.interrupt_id != interrupt_id:
+            raise GateRefused("stale", interrupt_id)
+        command: Command[str] = Command(resume={interrupt_id: GateExpiry(expired=True)})
+        return await self._run(thread_id, command, None)
 
     async def pending_gate(self, thread_id: str) -> PendingGate | None:
         """The gate waiting for a decision (even past `expires_at`), or None."""
@@ -238,12 +243,16 @@ class ChangeWorkflow:
     async def _pending(self, thread_id: str) -> PendingGate | None:
         return _gate(await self._graph.aget_state(_config(thread_id)))
 
-    def _lock(self, thread_id: str) -> asyncio.Lock:
-        lock = self._locks.get(thread_id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._locks[thread_id] = lock
-        return lock
+
+def gate_problem(pending: Gate | None, interrupt_id: str, sha256: str) -> GateProblem | None:
+    """The one rule a decision must pass: it answers the pending gate ("stale": that gate was
+    decided or replaced) and approves exactly what the gate shows ("changed": its hash differs).
+    None when it may go on."""
+    if pending is None or pending.interrupt_id != interrupt_id:
+        return "stale"
+    if pending.sha256 != sha256:
+        return "changed"
+    return None
 
 
 def _config(thread_id: str) -> RunnableConfig:

@@ -102,4 +102,11 @@ class GateDecision(TypedDict):
     feedback: NotRequired[str | None]
 
 
+class GateExpiry(TypedDict):
+    """What an expired gate is resumed with: no choice, nobody's name (the graph checks the
+    expiry against its own clock)."""
+
+    expired: bool
+
+
 Review = TemplateReview | ParamsReview | RollbackReview

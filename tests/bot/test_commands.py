@@ -2,7 +2,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.commands import AuditFilter, CommandError, parse_audit_args, parse_command
+from bot.commands.parsing import AuditFilter, CommandError, parse_audit_args, parse_command
 
 
 @pytest.mark.parametrize(

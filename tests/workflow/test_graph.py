@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from base.errors import GateError
+from base.errors import GateError, GateRefused
 from storage.checkpointer import SQLAlchemySaver
 from tests.support.postgres import fresh_postgres_database
 from tests.workflow.gateways import RecordingGateway, two_router_lab
@@ -141,7 +141,7 @@ async def test_a_second_resume_of_the_same_gate_is_refused_and_pushes_once(
     params_gate = await to_params_gate(wf)
     first = await wf.resume(THREAD, params_gate.interrupt_id, decide(params_gate))
     assert isinstance(first, Finished) and first.status == "done"
-    with pytest.raises(GateError, match="this gate is no longer pending"):
+    with pytest.raises(GateRefused, match="stale"):
         await wf.resume(THREAD, params_gate.interrupt_id, decide(params_gate))
     assert len(lab.pushes) == 1
 
@@ -152,7 +152,7 @@ async def test_a_stale_hash_is_refused_and_the_gate_stays_usable(
     wf = workflow(saver, lab)
     params_gate = await to_params_gate(wf)
     stale = {**decide(params_gate), "sha256": "0" * 64}
-    with pytest.raises(GateError, match="changed since these buttons were made"):
+    with pytest.raises(GateRefused, match="changed"):
         await wf.resume(THREAD, params_gate.interrupt_id, stale)  # type: ignore[arg-type]
     assert lab.pushes == []
     assert await wf.pending_gate(THREAD) == params_gate
@@ -191,6 +191,23 @@ async def test_a_decision_after_expiry_ends_the_change_as_expired(
     expired = await wf.resume(THREAD, params_gate.interrupt_id, decide(params_gate))
     assert isinstance(expired, Finished) and expired.status == "expired"
     assert expired.message.startswith(f"the params review expired at {params_gate.expires_at}")
+    assert lab.pushes == []
+
+
+async def test_an_expired_gate_ends_in_nobodys_name_and_only_once_expired(
+    saver: SQLAlchemySaver, lab: RecordingGateway
+) -> None:
+    clock = Clock()
+    wf = workflow(saver, lab, clock=clock, gate_ttl_seconds=600)
+    params_gate = await to_params_gate(wf)
+    shown_again = await wf.expire(THREAD, params_gate.interrupt_id)  # not expired yet
+    assert isinstance(shown_again, Gate) and shown_again.sha256 == params_gate.sha256
+    clock.now += timedelta(seconds=601)
+    with pytest.raises(GateRefused, match="stale"):
+        await wf.expire(THREAD, params_gate.interrupt_id)  # that interrupt was replaced
+    expired = await wf.expire(THREAD, shown_again.interrupt_id)
+    assert isinstance(expired, Finished) and expired.status == "expired"
+    assert expired.message.startswith("the params review expired at")  # nobody's choice
     assert lab.pushes == []
 
 

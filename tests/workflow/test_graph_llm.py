@@ -10,7 +10,7 @@ import pytest
 from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
-from base.errors import GateError
+from base.errors import GateRefused
 from storage.checkpointer import SQLAlchemySaver
 from tests.fakes.openai_server import OpenAIStandIn, count_tokens, structured
 from tests.workflow.gateways import RecordingGateway, ios_config, two_router_lab
@@ -149,7 +149,7 @@ async def test_modify_sends_the_feedback_to_the_llm_and_replaces_the_gate(
     request = llm.requests[1].messages[-1]["content"]
     assert "The reviewer asks: use process id 10" in request
     assert '"name":"ospf-area0"' in request  # the answer being modified
-    with pytest.raises(GateError, match="this gate is no longer pending"):
+    with pytest.raises(GateRefused, match="stale"):
         await wf.resume("slack:C1:1.0", first.interrupt_id, decide(first))
 
 

@@ -1,5 +1,5 @@
-"""Chat commands of the template library: `save as NAME`, `templates [NAME[@V] | history |
-diff | stats | pin | unpin]`. The lookups and the save are shared with the CLI.
+"""The template library's chat commands: `save as NAME`, `templates [NAME[@V] | history | diff |
+stats | pin | unpin]`. The lookups and the save are shared with the CLI (bot/templates_cli.py).
 
 `save as NAME` saves exactly the template approved in the thread: the content whose hash the
 reviewer approved (`ChangeWorkflow.approved_template` checks it against the approved hash), with
@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from adapters.chat import Actor, Message, Request
+from adapters.chat import Actor, Message
 from bot import messages, presenter, template_view
-from bot.commands import Command, CommandError
-from bot.service import CommandHandler, DecisionService
+from bot.commands.context import CommandContext, CommandHandler
+from bot.commands.parsing import CommandError
 from storage.templates import TemplateDraft, TemplateStore, name_problem
 from workflow.api import ApprovedTemplate
 from workflow.library.catalog import Catalog
@@ -101,13 +101,14 @@ def save_refusal(payload: TemplateReview, name: str, catalog: Catalog) -> str | 
 
 
 def save_command(catalog: Catalog, store: TemplateStore) -> CommandHandler:
-    async def handler(service: DecisionService, request: Request, command: Command) -> None:
-        if len(command.args) < 2 or command.args[0].lower() != "as":
+    async def handler(ctx: CommandContext) -> None:
+        args = ctx.command.args
+        if len(args) < 2 or args[0].lower() != "as":
             raise CommandError(messages.SAVE_USAGE)
-        if not await service.may_curate(request):
+        if not await ctx.may_curate():
             return
-        name, version = parse_ref(command.args[1])
-        approved = await service.workflow.approved_template(request.thread.key)
+        name, version = parse_ref(args[1])
+        approved = await ctx.changes.approved_template(ctx.thread_key)
         if approved is None:
             raise CommandError(messages.NOTHING_APPROVED)
         draft = await draft_from_approved(
@@ -115,12 +116,11 @@ def save_command(catalog: Catalog, store: TemplateStore) -> CommandHandler:
             store,
             catalog,
             name=name,
-            description=" ".join(command.args[2:]),
-            actor=request.actor,
+            description=" ".join(args[2:]),
+            actor=ctx.request.actor,
         )
         result = await store.save(draft, version)
-        text = _saved_text(result.template, approved, result.created)
-        await service.say(request.thread, Message(text))
+        await ctx.say(Message(_saved_text(result.template, approved, result.created)))
 
     return handler
 
@@ -142,14 +142,27 @@ def _saved_text(saved: SavedTemplate, approved: ApprovedTemplate, created: bool)
     )
 
 
-def templates_command(catalog: Catalog, store: TemplateStore) -> CommandHandler:
-    async def handler(service: DecisionService, request: Request, command: Command) -> None:
-        scope = f"{request.thread.platform}:{request.thread.channel}"
-        pinning = bool(command.args) and command.args[0].lower() in ("pin", "unpin")
-        if pinning and not await service.may_curate(request):
+def catalog_command(catalog: Catalog) -> CommandHandler:
+    """`templates [NAME]` without the team's library: the built-in templates only."""
+
+    async def handler(ctx: CommandContext) -> None:
+        args = ctx.command.args
+        if not args:
+            await ctx.say(presenter.present_catalog(catalog))
             return
-        message = await templates_reply(catalog, store, command.args, scope, request.actor)
-        await service.say(request.thread, message)
+        await ctx.say(presenter.present_template(catalog.get(args[0])))
+
+    return handler
+
+
+def templates_command(catalog: Catalog, store: TemplateStore) -> CommandHandler:
+    async def handler(ctx: CommandContext) -> None:
+        args, thread = ctx.command.args, ctx.request.thread
+        pinning = bool(args) and args[0].lower() in ("pin", "unpin")
+        if pinning and not await ctx.may_curate():
+            return
+        scope = f"{thread.platform}:{thread.channel}"
+        await ctx.say(await templates_reply(catalog, store, args, scope, ctx.request.actor))
 
     return handler
 

@@ -1,4 +1,4 @@
-"""Parse what people type to the bot: commands (help, audit, ...) or a change request."""
+"""Parse what people type to the bot: a command word and its arguments, or a change request."""
 
 from __future__ import annotations
 

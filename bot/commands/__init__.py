@@ -1,0 +1,38 @@
+"""Chat commands, one module per family: what people type in a thread instead of a request.
+
+parsing    the command word and its arguments (and `audit` filters), or a change request
+context    what a handler gets: the request, say/show in its thread, the stores it reads
+thread     help, status, cancel, rollback: the thread's own change
+pending    pending: the open steps the asker may decide, and their own open changes
+audit      audit: who confirmed which change
+templates  templates, save: the template library (lookups shared with the CLI)
+"""
+
+from __future__ import annotations
+
+from bot.commands.audit import audit_command
+from bot.commands.context import CommandHandler
+from bot.commands.pending import pending_command
+from bot.commands.templates import catalog_command, save_command, templates_command
+from bot.commands.thread import cancel_command, help_command, rollback_command, status_command
+from storage.templates import TemplateStore
+from workflow.library.catalog import Catalog
+
+
+def chat_commands(
+    catalog: Catalog, templates: TemplateStore | None = None
+) -> dict[str, CommandHandler]:
+    """The commands; with the team's template library, `templates` covers it and `save` works."""
+    commands = {
+        "help": help_command,
+        "templates": catalog_command(catalog),
+        "audit": audit_command,
+        "status": status_command,
+        "cancel": cancel_command,
+        "pending": pending_command,
+        "rollback": rollback_command,
+    }
+    if templates is not None:
+        commands["templates"] = templates_command(catalog, templates)
+        commands["save"] = save_command(catalog, templates)
+    return commands

@@ -1,0 +1,54 @@
+"""What a chat command handler gets: the request, the thread's voice and the stores it needs.
+
+A handler receives this narrow context — say and tell in the thread, read the thread's change,
+start or decide a change through the decision service's own entry points — never the service.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from adapters.chat import Decision, Message, Request
+from bot.authorize import Authorizer
+from bot.commands.parsing import Command
+from storage.audit import AuditStore
+from storage.templates import TemplateStore
+from workflow.api import ApprovedTemplate, Finished, PendingGate
+
+
+class GateReader(Protocol):
+    async def pending_gate(self, thread_id: str) -> PendingGate | None: ...
+
+
+class ThreadChange(GateReader, Protocol):
+    """What commands read of a thread's change (`ChangeWorkflow` is one)."""
+
+    async def outcome(self, thread_id: str) -> Finished | None: ...
+
+    async def approved_template(self, thread_id: str) -> ApprovedTemplate | None: ...
+
+
+@dataclass(frozen=True)
+class CommandContext:
+    request: Request
+    command: Command
+    say: Callable[[Message], Awaitable[object]]  # post in the request's thread
+    show: Callable[[PendingGate | Finished], Awaitable[None]]  # post a step as the service does
+    may_curate: Callable[[], Awaitable[bool]]  # may this person save/pin templates (else told)
+    start_change: Callable[[str, str | None], Awaitable[None]]  # text, rollback_of
+    decide: Callable[[Decision], Awaitable[None]]  # as if the person had clicked
+    changes: ThreadChange
+    audit: AuditStore
+    authorizer: Authorizer  # the approval policy with the platform's facts (who may decide)
+    clock: Callable[[], datetime]
+    templates: TemplateStore | None = None
+
+    @property
+    def thread_key(self) -> str:
+        return self.request.thread.key
+
+
+CommandHandler = Callable[[CommandContext], Awaitable[None]]

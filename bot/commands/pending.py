@@ -1,0 +1,19 @@
+"""The `pending` command: the open steps the asker may decide anywhere on this platform, and the
+changes they asked for that still wait."""
+
+from __future__ import annotations
+
+from adapters.chat import Message
+from bot.commands.context import CommandContext
+from bot.pending import pending_for, pending_text
+
+
+async def pending_command(ctx: CommandContext) -> None:
+    found = await pending_for(
+        ctx.request.actor,
+        workflow=ctx.changes,
+        audit=ctx.audit,
+        authorizer=ctx.authorizer,
+        platform=ctx.request.thread.platform,
+    )
+    await ctx.say(Message(pending_text(found, ctx.clock())))

@@ -1,0 +1,197 @@
+"""What the decision service tells a thread and keeps on record about it.
+
+The service decides (authorize → record → resume); the reporter shows and books what came of
+it: a gate posted (its message id remembered so the buttons can later be replaced by who
+decided), push progress edited in place, a finished change with its bookkeeping (each device's
+push, the outcome, the templates used, metrics), and refusals (recorded, counted, told only to
+the person refused).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from adapters.chat import Actor, ChatAdapter, Decision, Message, ThreadRef
+from base.vocabulary import stamp, utc_now
+from bot import messages, presenter
+from bot.metrics import Metrics, process_metrics
+from bot.shutdown import PushesInFlight
+from storage.audit import AuditStore
+from storage.audit_records import Resolution
+from storage.templates import TemplateStore
+from workflow.api import Finished, Gate, PendingGate, RollbackGate, Step
+from workflow.hashing import lines_sha256
+from workflow.model import ProgressCallback, PushProgress, StandardResponse
+
+GATE_IDS_KEPT = 10_000  # gate message ids remembered for adapters that do not send them back
+
+
+@dataclass
+class ChangeReporter:
+    adapter: ChatAdapter
+    audit: AuditStore
+    metrics: Metrics = field(default_factory=process_metrics)
+    templates: TemplateStore | None = None  # the team's library: which templates a change used
+    clock: Callable[[], datetime] = utc_now
+    pushes: PushesInFlight = field(default_factory=PushesInFlight)  # for a stop (bot/shutdown.py)
+    # gate interrupt id -> platform message id, for adapters whose decisions do not carry it
+    _gate_message_ids: OrderedDict[str, str] = field(default_factory=OrderedDict)
+
+    async def say(self, thread: ThreadRef, message: Message) -> str:
+        return await self.adapter.post(thread, message)
+
+    async def tell(self, thread: ThreadRef, actor: Actor, text: str) -> None:
+        """A message only `actor` sees, where the platform allows it."""
+        await self.say(thread, Message(text, ephemeral_to=actor.id, level="warning"))
+
+    async def present(
+        self,
+        thread: ThreadRef,
+        step: Step,
+        pushed_lines: dict[str, list[str]] | None = None,
+        *,
+        record: bool = True,
+    ) -> None:
+        """Post a gate, or finish a change. `pushed_lines`: what its push sent per device;
+        `record`: the pushes in its result are recorded (a rollback gate records the push whose
+        post-checks failed, so a change kept at that gate ends without recording them again)."""
+        if isinstance(step, Gate):
+            if isinstance(step, RollbackGate):
+                await self._record_pushes(step.change_id, step.payload["push"], pushed_lines or {})
+            message_id = await self.say(thread, presenter.present_gate(step))
+            self._gate_message_ids[step.interrupt_id] = message_id
+            while len(self._gate_message_ids) > GATE_IDS_KEPT:
+                self._gate_message_ids.popitem(last=False)
+            return
+        await self._finish(thread, step, (pushed_lines or {}) if record else None)
+
+    async def mark_decided(self, gate: PendingGate, decision: Decision) -> None:
+        """Replace the gate's buttons by who decided (any replica can: the gate is in storage)."""
+        footer = presenter.decided_footer(
+            decision.choice, decision.actor.shown, stamp(self.clock()), decision.feedback
+        )
+        mentions = (decision.actor.mention,) if decision.actor.mention else ()
+        await self._replace_buttons(gate, decision, footer, mentions)
+
+    async def mark_expired(self, gate: PendingGate, decision: Decision) -> None:
+        """Replace the gate's buttons by when it expired (nobody decided it)."""
+        footer = messages.EXPIRED_FOOTER.format(at=stamp(datetime.fromisoformat(gate.expires_at)))
+        await self._replace_buttons(gate, decision, footer, ())
+
+    async def _replace_buttons(
+        self, gate: PendingGate, decision: Decision, footer: str, mentions: tuple[str, ...]
+    ) -> None:
+        message_id = decision.message_id or self._gate_message_ids.pop(gate.interrupt_id, "")
+        if not message_id:
+            await self.say(decision.thread, Message(footer, mentions=mentions))
+            return
+        decided = presenter.decided(presenter.present_gate(gate), footer, mentions)
+        await self.adapter.update(decision.thread, message_id, decided)
+
+    async def _record_pushes(
+        self, change_id: str, result: StandardResponse, pushed_lines: dict[str, list[str]]
+    ) -> None:
+        for item in result["data"]:
+            self.metrics.push(item["status"])
+            lines = pushed_lines.get(item["name"], [])
+            await self.audit.record_push(
+                change_id=change_id,
+                device=item["name"],
+                lines_sha256=lines_sha256(lines),
+                status=item["status"],
+                detail=item.get("error") or f"{len(lines)} line(s) pushed and verified",
+            )
+
+    async def _finish(
+        self, thread: ThreadRef, finished: Finished, pushed_lines: dict[str, list[str]] | None
+    ) -> None:
+        """`pushed_lines` None: the result's pushes are already recorded."""
+        if finished.result is not None and pushed_lines is not None:
+            await self._record_pushes(finished.change_id, finished.result, pushed_lines)
+        await self.audit.record_change_event(
+            change_id=finished.change_id,
+            status=finished.status,
+            detail=finished.message,
+            tokens=finished.tokens,
+        )
+        if self.templates is not None and finished.templates:
+            await self.templates.record_use(finished.change_id, finished.templates, finished.status)
+        self.metrics.change_finished(finished.status)
+        await self.say(thread, presenter.present_result(finished))
+
+    def progress(self, thread: ThreadRef, change_id: str) -> ProgressCallback:
+        """Push progress as one message, edited as devices finish; times the push."""
+        progress: dict[str, PushProgress] = {}
+        posted: list[str] = []
+        started = time.perf_counter()
+
+        async def on_progress(event: PushProgress) -> None:
+            nonlocal started
+            if not progress:
+                started = time.perf_counter()
+            elif event.stage != "started" and event.done == event.total:
+                self.metrics.push_duration(time.perf_counter() - started)
+            progress[event.device] = event
+            self.pushes.progress(change_id, event)
+            message = presenter.present_progress(change_id, progress)
+            if posted:
+                await self.adapter.update(thread, posted[0], message)
+            else:
+                posted.append(await self.say(thread, message))
+
+        return on_progress
+
+    @contextmanager
+    def pushing(
+        self, change_id: str, thread: ThreadRef, lines: dict[str, list[str]]
+    ) -> Iterator[None]:
+        """A push that may run now (nothing when `lines` is empty): known to a stop until its
+        results are recorded or it never ran."""
+        if lines:
+            self.pushes.begin(change_id, thread, lines)
+        try:
+            yield
+        finally:
+            self.pushes.end(change_id)
+
+    async def refuse(
+        self,
+        actor: Actor,
+        thread: ThreadRef,
+        text: str,
+        *,
+        gate: PendingGate | None = None,
+        about: str = "",
+        change_id: str = "",
+        interrupt_id: str = "",
+    ) -> None:
+        """Record a refusal, count it, and tell only the person refused. `about`: what was
+        refused when it is not a pending gate ("request", or "" for a stale button)."""
+        if gate is not None:
+            change_id, interrupt_id, about = gate.change_id, gate.interrupt_id, gate.gate
+        self.metrics.refusal(about)
+        await self.audit.record_refusal(
+            change_id=change_id or None,
+            interrupt_id=interrupt_id or None,
+            gate=about or None,
+            actor_id=actor.id,
+            actor_name=actor.name,
+            platform=thread.platform,
+            channel=thread.channel,
+            reason=text,
+        )
+        await self.tell(thread, actor, text)
+
+
+def already_decided(resolution: Resolution) -> str:
+    """The sentence a late click gets: who settled the gate, how, and when."""
+    return messages.ALREADY_DECIDED.format(
+        choice=messages.CHOICE_PAST[resolution.choice],
+        actor=resolution.actor_name,
+        at=stamp(resolution.at),
+    )
