@@ -26,7 +26,7 @@ class CheckJob:
     deadline: float  # time.monotonic() after which a device that still fails has failed
     bridge: LoopBridge
     timeouts: Timeouts
-    interval: float = 1.0  # seconds between two reads of one device
+    interval: float = 0.5  # seconds between two reads of one device
     report_every: float = 5.0  # seconds between two progress reports of one device
 
 
