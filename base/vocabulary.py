@@ -51,6 +51,7 @@ def as_utc(at: datetime) -> datetime:
     return at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)
 
 
-def stamp(at: datetime) -> str:
-    """A moment as people read it in chat and tables: `2026-11-30 07:15:03 UTC`."""
-    return as_utc(at).strftime("%Y-%m-%d %H:%M:%S UTC")
+def stamp(at: datetime, *, seconds: bool = True) -> str:
+    """A moment as people read it in chat and tables: `2026-11-30 07:15:03 UTC` (or, without
+    seconds, `2026-11-30 07:15 UTC`)."""
+    return as_utc(at).strftime("%Y-%m-%d %H:%M:%S UTC" if seconds else "%Y-%m-%d %H:%M UTC")

@@ -13,6 +13,7 @@ from typing import Any, Literal
 from rich.console import Console
 from rich.table import Table
 
+from base.vocabulary import stamp
 from storage.audit_records import ChangeSummary, GateSummary
 
 Format = Literal["table", "csv", "json"]
@@ -61,9 +62,10 @@ def _table(rows: list[dict[str, Any]], columns: list[str], width: int) -> str:
     table = Table(*columns, box=None, show_edge=False, pad_edge=False)
     for row in rows:
         table.add_row(*("" if row[c] is None else str(row[c]) for c in columns))
-    console = Console(file=io.StringIO(), width=width, color_system=None, legacy_windows=False)
+    out = io.StringIO()
+    console = Console(file=out, width=width, color_system=None, legacy_windows=False)
     console.print(table)
-    return console.file.getvalue().rstrip()  # type: ignore[attr-defined]
+    return out.getvalue().rstrip()
 
 
 CHAT_COLUMNS = ("when (UTC)", "what", "change", "who", "gate/device", "detail", "sha256")
@@ -98,7 +100,7 @@ def render_summary(summary: ChangeSummary) -> str:
     its line, so a request carrying line breaks cannot print lines that look like decisions."""
     lines = [
         f"{summary.kind} {summary.change_id} requested by {_flat(summary.requester_name)} "
-        f"({_flat(summary.requester_id)}) at {_when(summary.at)} in "
+        f"({_flat(summary.requester_id)}) at {stamp(summary.at)} in "
         f"{_flat(summary.platform)}/{_flat(summary.channel)}",
         f"  request: {_quoted(summary.text)}",
     ]
@@ -107,26 +109,26 @@ def render_summary(summary: ChangeSummary) -> str:
     for gate in summary.gates:
         lines.append(f"  {gate.gate} gate: {_gate_outcome(gate)}")
         lines.extend(
-            f"    vote: {vote.choice} by {_flat(vote.actor_name)} at {_when(vote.at)}, "
+            f"    vote: {vote.choice} by {_flat(vote.actor_name)} at {stamp(vote.at)}, "
             f"sha256 {vote.content_sha256[:12]}"
             for vote in gate.votes
         )
     lines.extend(
         f"  push {_flat(p.device)}: {'✓' if p.status == 'success' else '✗'} {p.status} at "
-        f"{_when(p.at)} lines sha256 {p.lines_sha256[:12]} — {_flat(p.detail)}"
+        f"{stamp(p.at)} lines sha256 {p.lines_sha256[:12]} — {_flat(p.detail)}"
         for p in summary.pushes
     )
     lines.extend(
-        f"  refused {_flat(r.actor_name)} at {_when(r.at)} ({r.gate or 'request'}): "
+        f"  refused {_flat(r.actor_name)} at {stamp(r.at)} ({r.gate or 'request'}): "
         f"{_flat(r.reason)}"
         for r in summary.refusals
     )
     lines.extend(
-        f"  rolled back by {r.change_id} (requested by {_flat(r.requester_name)} at {_when(r.at)})"
+        f"  rolled back by {r.change_id} (requested by {_flat(r.requester_name)} at {stamp(r.at)})"
         for r in summary.rollbacks
     )
     lines.extend(
-        f"  outcome: {e.status} at {_when(e.at)} — {_flat(e.detail)}" for e in summary.events
+        f"  outcome: {e.status} at {stamp(e.at)} — {_flat(e.detail)}" for e in summary.events
     )
     return "\n".join(lines)
 
@@ -137,7 +139,7 @@ def _gate_outcome(gate: GateSummary) -> str:
         return "pending"
     return (
         f"{resolution.choice} by {_flat(resolution.actor_name)} ({_flat(resolution.actor_id)}) "
-        f"at {_when(resolution.at)}, content sha256 {resolution.content_sha256[:12]}"
+        f"at {stamp(resolution.at)}, content sha256 {resolution.content_sha256[:12]}"
         + (f", feedback: {_quoted(resolution.feedback)}" if resolution.feedback else "")
     )
 
@@ -150,7 +152,3 @@ def _quoted(text: str) -> str:
 def _flat(text: str) -> str:
     """As it is when it prints on one line, else quoted like `_quoted`."""
     return text if text.isprintable() else _quoted(text)
-
-
-def _when(at: datetime) -> str:
-    return at.strftime("%Y-%m-%d %H:%M:%S")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from adapters.chat import Button, CodeBlock, Message, button_value
-from base.vocabulary import Choice, GateName, Status
+from base.vocabulary import Choice, GateName, Status, stamp
 from bot import messages
 from bot.redact import mask_param, mask_secrets
 from workflow.api import Finished, PendingGate, RollbackGate, TemplateGate
@@ -242,7 +242,7 @@ def _params_text(params: Mapping[str, Any]) -> str:
 
 def _short_time(iso: str) -> str:
     try:
-        return datetime.fromisoformat(iso).astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        return stamp(datetime.fromisoformat(iso), seconds=False)
     except ValueError:
         return iso
 

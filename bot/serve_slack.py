@@ -9,7 +9,6 @@ SLACK_API_URL is one clear line, not a traceback later.
 from __future__ import annotations
 
 import aiohttp
-from pydantic import SecretStr
 from slack_sdk.errors import SlackApiError
 
 from adapters.chat import ChatAdapter
@@ -18,7 +17,7 @@ from adapters.slack.transport import OpsEndpoints
 from base.errors import ConfigError
 from bot.health import DatabaseHealth
 from bot.metrics import process_metrics
-from bot.settings import Settings
+from bot.settings import Settings, secret_value
 
 NEEDS_BOT_TOKEN = "SLACK_BOT_TOKEN: set the bot token (xoxb-…) from the app's OAuth page"
 NEEDS_APP_TOKEN = (
@@ -31,12 +30,8 @@ NEEDS_SIGNING_SECRET = (
 )
 
 
-def _secret(value: SecretStr | None) -> str | None:
-    return value.get_secret_value() if value is not None else None
-
-
 def build(settings: Settings, *, http: bool, host: str, port: int) -> SlackAdapter:
-    bot_token = _secret(settings.slack_bot_token)
+    bot_token = secret_value(settings.slack_bot_token)
     if not bot_token:
         raise ConfigError(NEEDS_BOT_TOKEN)
     if http and not settings.slack_signing_secret:
@@ -46,8 +41,8 @@ def build(settings: Settings, *, http: bool, host: str, port: int) -> SlackAdapt
     return slack_adapter(
         bot_token=bot_token,
         api_url=settings.slack_api_url,
-        app_token=_secret(settings.slack_app_token),
-        signing_secret=_secret(settings.slack_signing_secret),
+        app_token=secret_value(settings.slack_app_token),
+        signing_secret=secret_value(settings.slack_signing_secret),
         http=http,
         host=host,
         port=port,

@@ -230,3 +230,8 @@ def load_settings(**overrides: Any) -> Settings:
         raise ConfigError(f"{alias or field_name}: {message}") from None
     except SettingsError as exc:
         raise ConfigError(str(exc)) from None
+
+
+def secret_value(value: SecretStr | None) -> str | None:
+    """A secret setting's value, for the one place that needs it in clear (never logged)."""
+    return value.get_secret_value() if value is not None else None

@@ -18,7 +18,7 @@ from bot.people import People, directory_of
 from bot.policy import OwnerRule, OwnersError, Policy, parse_owners
 from bot.redact import ScrubbedAdapter, Scrubber
 from bot.service import DecisionService
-from bot.settings import Settings
+from bot.settings import Settings, secret_value
 from labsim.trial import SimTrial
 from storage.audit import AuditStore
 from storage.checkpointer import SQLAlchemySaver
@@ -86,7 +86,7 @@ SECRET_SETTINGS = (
 def scrubber_from(settings: Settings) -> Scrubber:
     """The credentials labbot holds, to be kept out of chat, logs and audit rows."""
     fields = {f.validation_alias: name for name, f in Settings.model_fields.items()}
-    values = [(alias, _secret(getattr(settings, fields[alias]))) for alias in SECRET_SETTINGS]
+    values = [(alias, secret_value(getattr(settings, fields[alias]))) for alias in SECRET_SETTINGS]
     return Scrubber.of(values)
 
 
@@ -130,7 +130,7 @@ def make_inventory(settings: Settings) -> Inventory:
             settings.gns3_url,
             project=settings.gns3_project,
             user=settings.gns3_user,
-            password=_secret(settings.gns3_password),
+            password=secret_value(settings.gns3_password),
             device_types=settings.device_types,
         )
     if settings.inventory:
@@ -140,16 +140,12 @@ def make_inventory(settings: Settings) -> Inventory:
     raise ConfigError(NO_INVENTORY)
 
 
-def _secret(value: object) -> str | None:
-    return value.get_secret_value() if value is not None else None  # type: ignore[attr-defined]
-
-
 def make_gateway(settings: Settings, inventory: Inventory, saver: SQLAlchemySaver) -> DeviceGateway:
     return NornirGateway(
         inventory,
         username=settings.device_username or "",
-        password=_secret(settings.device_password) or "",
-        secret=_secret(settings.device_secret) or "",
+        password=secret_value(settings.device_password) or "",
+        secret=secret_value(settings.device_secret) or "",
         locks=DeviceLockStore(saver.engine),
         backups=ConfigBackupStore(saver.engine),
         connect_timeout=settings.connect_timeout_seconds,

@@ -113,7 +113,7 @@ class ChangeWorkflow:
     def __init__(
         self,
         *,
-        checkpointer: BaseCheckpointSaver,
+        checkpointer: BaseCheckpointSaver[Any],
         planner: Planner,
         gateway: DeviceGateway,
         deny_list: DenyList | None = None,

@@ -16,6 +16,8 @@ gather ─► propose_template ─► check_template ─► template_gate ─►
 
 from __future__ import annotations
 
+from typing import Any
+
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
@@ -26,7 +28,9 @@ from workflow.postchecks.nodes import PostCheckNodes
 from workflow.state import ChangeState
 
 
-def build_graph(nodes: Nodes, checkpointer: BaseCheckpointSaver) -> CompiledStateGraph:
+def build_graph(
+    nodes: Nodes, checkpointer: BaseCheckpointSaver[Any]
+) -> CompiledStateGraph[ChangeState, None, ChangeState, ChangeState]:
     """The compiled graph; every routing decision is a `Command(goto=...)` from a node."""
     graph = StateGraph(ChangeState)
     graph.add_node("gather", nodes.gather, destinations=("propose_template",))  # Modify: again

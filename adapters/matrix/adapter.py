@@ -142,7 +142,7 @@ class MatrixAdapter:
         for room_id, room in self._client.rooms.items():
             if room.encrypted and self._is_allowed(room_id) and not self._crypto.active:
                 log.warning(texts.E2EE_LOG, room_id)
-        return response.next_batch
+        return str(response.next_batch)
 
     async def _sync_forever(self, handler: EventHandler, token: str) -> None:
         while True:

@@ -117,6 +117,7 @@ class HttpTransport:
         return f"http://{self.host}:{self.port}{self.path}"
 
 
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 SIGNATURE_MAX_AGE = 300  # seconds; Slack's own rule (bolt applies it too)
 
 
@@ -137,7 +138,7 @@ def signed_first(path: str, secret: str) -> Any:
     traceback (bolt would parse first, and answer a malformed body with a 500)."""
 
     @web.middleware
-    async def door(request: web.Request, handler: Any) -> web.StreamResponse:
+    async def door(request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.path != path or request.method != "POST":
             return await handler(request)
         raw = await request.read()  # aiohttp keeps it: bolt reads the same bytes
@@ -183,8 +184,8 @@ class SocketModeTransport:
     async def serve(self, app: AsyncApp) -> None:
         handler = AsyncSocketModeHandler(app, self.app_token)
         try:
-            await handler.connect_async()
+            await handler.connect_async()  # type: ignore[no-untyped-call]
             self.ready.set()
             await asyncio.Event().wait()
         finally:
-            await handler.close_async()
+            await handler.close_async()  # type: ignore[no-untyped-call]
