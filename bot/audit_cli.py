@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
+from pathlib import Path
 
 from rich.console import Console
 
 from bot.audit_anchor import audit_key, head_file
 from bot.audit_view import Format, render_entries, render_summary
+from bot.offline import reading_runtime
+from bot.report_data import Report, gather_report
+from bot.report_html import render_report
 from bot.settings import Settings
 from storage.audit import AuditStore
 from storage.audit_anchor import head_text, parse_head
@@ -62,3 +67,21 @@ async def verify_audit(settings: Settings, head: str | None = None) -> bool:
     else:
         console.print(f"[red]audit chain broken[/red] at {report.first_broken}")
     return bool(report.ok)
+
+
+async def write_report(
+    settings: Settings, output: Path, since: datetime | None, change: str | None
+) -> Report:
+    """`labbot audit report -o FILE.html`: gathered from storage, checked against the head file."""
+    async with reading_runtime(settings) as runtime:
+        report = await gather_report(
+            audit=runtime.audit,
+            workflow=runtime.workflow,
+            templates=runtime.templates,
+            generated_at=runtime.service.clock(),
+            since=_utc(since),
+            change_id=change,
+            anchor=head_file(settings).read(),
+        )
+    await asyncio.to_thread(output.write_text, render_report(report), "utf-8")
+    return report

@@ -121,6 +121,19 @@ def audit_verify(
         raise typer.Exit(1)
 
 
+@audit_app.command("report")
+def audit_report(
+    output: Annotated[Path, typer.Option("-o", "--output", help="The HTML file to write.")],
+    since: Annotated[datetime | None, typer.Option(help="From this time (UTC).")] = None,
+    change: Annotated[str | None, typer.Option(help="Only this change id.")] = None,
+) -> None:
+    """One self-contained HTML report (timeline, decisions, diffs, pushes, chain, charts)."""
+    from bot.audit_cli import write_report
+
+    report = asyncio.run(write_report(_settings(), output, since, change))
+    out.print(f"wrote {output}: {len(report.changes)} change(s), chain ok: {report.chain.ok}")
+
+
 @db_app.command("upgrade")
 def db_upgrade() -> None:
     """Create or migrate the database schema to the newest revision."""

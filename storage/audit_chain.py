@@ -148,7 +148,7 @@ async def verify(
             )
         prev_hash, keyed = row.row_hash, keyed or row.hash_scheme == KEYED
     broken = _against_anchor([row.row_hash for _, row in rows], anchor)
-    return ChainReport(ok=broken is None, rows=len(rows), first_broken=broken)
+    return ChainReport(ok=broken is None, rows=len(rows), first_broken=broken, head=prev_hash)
 
 
 def _against_anchor(hashes: list[str], anchor: ChainHead | None) -> str | None:

@@ -151,3 +151,4 @@ class ChainReport:
     ok: bool
     rows: int
     first_broken: str | None  # "decisions#3: content does not match its hash ..."
+    head: str = ""  # the last row's hash (what an anchor or a report quotes)

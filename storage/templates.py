@@ -239,6 +239,14 @@ class TemplateStore:
         async with self.chain.transaction(self.engine) as chain:
             await chain.append(template_uses, content)
 
+    async def uses_of(self, change_ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+        """change id -> the template parts it used (name, version, sha256, source), recorded
+        when the change ended."""
+        query = sa.select(template_uses).where(template_uses.c.change_id.in_(list(change_ids)))
+        async with self.engine.connect() as conn:
+            rows = list(await conn.execute(query.order_by(template_uses.c.seq)))
+        return {row.change_id: json.loads(row.parts) for row in rows}
+
     async def stats(self) -> TemplateStats:
         async with self.engine.connect() as conn:
             return await compute_stats(conn)

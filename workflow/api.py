@@ -24,6 +24,7 @@ from langgraph.types import Command, StateSnapshot
 
 from base.errors import GateError, GateRefused
 from base.vocabulary import CHOICES, GateName, GateProblem, Status, utc_now
+from workflow.checks import DevicePreview
 from workflow.graph import build_graph
 from workflow.hashing import content_sha256
 from workflow.library.compose import proposal_parts
@@ -49,6 +50,8 @@ from workflow.reviews import (
 )
 from workflow.safety import DenyList
 from workflow.state import ChangeOutcome, Requester, initial_state
+
+PREVIEW_HISTORY = 200  # checkpoints searched for a change's previews (a report reads them)
 
 
 @dataclass(frozen=True)
@@ -201,6 +204,16 @@ class ChangeWorkflow:
         """How the last change in this thread ended, or None while it is pending or unknown."""
         snapshot = await self._graph.aget_state(_config(thread_id))
         return _finished(snapshot)
+
+    async def previews_of(self, thread_id: str, change_id: str) -> dict[str, DevicePreview]:
+        """Per device, the lines and diff the params gate showed for `change_id` (the thread's
+        checkpoints, newest first, at most PREVIEW_HISTORY of them); empty when none was shown."""
+        config = _config(thread_id)
+        async for snapshot in self._graph.aget_state_history(config, limit=PREVIEW_HISTORY):
+            values = snapshot.values
+            if values.get("change_id") == change_id and values.get("previews"):
+                return dict(values["previews"])
+        return {}
 
     async def approved_template(self, thread_id: str) -> ApprovedTemplate | None:
         """The template approved in this thread's latest change, checked against the approved
