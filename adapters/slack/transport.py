@@ -63,19 +63,24 @@ class HttpTransport:
         *,
         signing_secret: str,
         ops: OpsEndpoints | None = None,
+        own_loop: bool = True,
     ) -> None:
         self.host, self.port, self.path = host, port, path
         self.ops = ops
+        self.own_loop = own_loop  # False: serve on the bot's loop (bench.slack_ack compares)
         self.signing_secret = signing_secret
         self.ready = asyncio.Event()
 
     async def serve(self, app: AsyncApp) -> None:
         bound: Future[int] = Future()
         stop: Future[None] = Future()
-        thread = threading.Thread(
-            target=asyncio.run, args=(self._serve(app, bound, stop),), name="slack-http"
-        )
-        thread.start()
+        server = self._serve(app, bound, stop)
+        if self.own_loop:
+            thread = threading.Thread(target=asyncio.run, args=(server,), name="slack-http")
+            thread.start()
+            finished: Awaitable[None] = asyncio.to_thread(thread.join)
+        else:
+            finished = asyncio.ensure_future(server)
         try:
             self.port = await asyncio.wrap_future(bound)
             log.info("Slack HTTP mode: listening on %s", self.url)
@@ -83,7 +88,7 @@ class HttpTransport:
             await asyncio.Event().wait()
         finally:
             stop.set_result(None)
-            await asyncio.to_thread(thread.join)
+            await finished
 
     async def _serve(self, app: AsyncApp, bound: Future[int], stop: Future[None]) -> None:
         web_app = app.web_app(path=self.path)

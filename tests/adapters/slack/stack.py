@@ -64,7 +64,7 @@ class SlackLab:
 
 @contextlib.asynccontextmanager
 async def slack_lab(
-    tmp_path: Path, api: SlackApiStandIn, **settings: Any
+    tmp_path: Path, api: SlackApiStandIn, *, own_loop: bool = True, **settings: Any
 ) -> AsyncIterator[SlackLab]:
     login = DEMO_CREDENTIALS
     async with Lab.start(
@@ -85,7 +85,7 @@ async def slack_lab(
             device_secret=DEMO_CREDENTIALS["secret"],
             **settings,
         )
-        adapter = http_adapter(api)
+        adapter = http_adapter(api, own_loop=own_loop)
         async with (
             open_runtime(config, adapter, inventory=StaticInventory(hosts)) as runtime,
             running(adapter, runtime.service.handle),
