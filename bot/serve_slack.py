@@ -18,6 +18,8 @@ from base.errors import ConfigError
 from bot.health import DatabaseHealth
 from bot.metrics import process_metrics
 from bot.settings import Settings, secret_value
+from storage.db import make_engine
+from storage.deliveries import DeliveryStore
 
 NEEDS_BOT_TOKEN = "SLACK_BOT_TOKEN: set the bot token (xoxb-…) from the app's OAuth page"
 NEEDS_APP_TOKEN = (
@@ -47,6 +49,7 @@ def build(settings: Settings, *, http: bool, host: str, port: int) -> SlackAdapt
         host=host,
         port=port,
         ops=ops_endpoints(settings) if http else None,
+        deliveries=DeliveryStore(make_engine(settings.database_url)).first_time,
     )
 
 

@@ -211,3 +211,13 @@ template_pins = sa.Table(
     sa.Column("pinned_by", sa.Text, nullable=False),
     sa.Column("pinned_at", sa.DateTime(timezone=True), nullable=False),
 )
+
+# --- chat deliveries seen (first wins across replicas; pruned after a day) -----------------------
+
+deliveries = sa.Table(
+    "deliveries",
+    metadata,
+    sa.Column("team", sa.Text, primary_key=True),  # Slack team id ("" when the payload has none)
+    sa.Column("key", sa.Text, primary_key=True),  # "event:Ev…", "action:U…:ts", …
+    sa.Column("received_at", sa.DateTime(timezone=True), nullable=False, index=True),
+)

@@ -8,7 +8,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.chat import EventHandler, Message, ThreadRef
 from adapters.slack import texts
-from adapters.slack.app import Listeners, build_app
+from adapters.slack.app import FirstDelivery, Listeners, build_app
 from adapters.slack.blocks import Rendered, render
 from adapters.slack.groups import UserGroups
 from adapters.slack.inbound import thread_ref
@@ -29,11 +29,16 @@ class SlackAdapter:
     platform = "slack"
 
     def __init__(
-        self, client: AsyncWebClient, transport: Transport, *, signing_secret: str | None = None
+        self,
+        client: AsyncWebClient,
+        transport: Transport,
+        *,
+        signing_secret: str | None = None,
+        deliveries: FirstDelivery | None = None,
     ) -> None:
         self.client = client
         self.transport = transport
-        self.listeners = Listeners(client, self._open_thread)
+        self.listeners = Listeners(client, self._open_thread, deliveries)
         self.app = build_app(client, self.listeners, signing_secret)
         self._groups = UserGroups(client)
 
@@ -121,9 +126,11 @@ def slack_adapter(
     port: int = 3000,
     ops: OpsEndpoints | None = None,
     own_loop: bool = True,
+    deliveries: FirstDelivery | None = None,
 ) -> SlackAdapter:
     """HTTP mode (signatures verified with `signing_secret`; `ops` answers /healthz and
-    /metrics) or Socket Mode (`app_token`)."""
+    /metrics) or Socket Mode (`app_token`); `deliveries` tells, across replicas, whether a
+    delivery was seen before."""
     client = web_client(bot_token, api_url)
     if http:
         if not signing_secret:
@@ -131,7 +138,9 @@ def slack_adapter(
         transport = HttpTransport(
             host, port, signing_secret=signing_secret, ops=ops, own_loop=own_loop
         )
-        return SlackAdapter(client, transport, signing_secret=signing_secret)
+        return SlackAdapter(
+            client, transport, signing_secret=signing_secret, deliveries=deliveries
+        )
     if not app_token:
         raise ValueError("Socket Mode needs the app-level token")
-    return SlackAdapter(client, SocketModeTransport(app_token))
+    return SlackAdapter(client, SocketModeTransport(app_token), deliveries=deliveries)

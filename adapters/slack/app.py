@@ -35,18 +35,23 @@ SLASH_COMMAND = "/labbot"
 UNREACHABLE_CHANNEL = ("not_in_channel", "channel_not_found", "is_archived")
 
 OpenThread = Callable[[str, str, str], Awaitable[ThreadRef]]  # channel, user id, text
+# (team, delivery key) -> True the first time any replica sees it (a shared store); may raise
+FirstDelivery = Callable[[str, str], Awaitable[bool]]
 
 
 class Listeners:
     """Slack deliveries → neutral events for `handler`, each delivery once."""
 
-    def __init__(self, client: AsyncWebClient, open_thread: OpenThread) -> None:
+    def __init__(
+        self, client: AsyncWebClient, open_thread: OpenThread, shared: FirstDelivery | None = None
+    ) -> None:
         self.handler: EventHandler | None = None
         self.loop: asyncio.AbstractEventLoop | None = None  # the bot's, set when the adapter runs
         self._client = client
         self._open_thread = open_thread
         self._names = NameCache(client)
         self._recent = RecentKeys()
+        self._shared = shared
         self._pending: set[Future[None]] = set()
         self._pending_lock = threading.Lock()
 
@@ -78,11 +83,25 @@ class Listeners:
         self, body: dict[str, Any], next: Callable[[], Awaitable[None]]
     ) -> BoltResponse | None:
         key = inbound.delivery_key(body)
-        if key is not None and not self._recent.first_time(key):
+        if key is not None and not await self._first_time(inbound.delivery_team(body), key):
             log.info("ignoring a repeated Slack delivery %s", key)
             return BoltResponse(status=200, body="")
         await next()
         return None
+
+    async def _first_time(self, team: str, key: str) -> bool:
+        """Seen by no replica before: this process's memory first, then the shared store. A
+        store that cannot answer lets the delivery through (the decision service then tells the
+        thread the database is unreachable; a decided gate is still decided once)."""
+        if not self._recent.first_time(key):
+            return False
+        if self._shared is None:
+            return True
+        try:
+            return await self._shared(team, key)
+        except Exception:
+            log.exception("could not record the Slack delivery %s; handling it anyway", key)
+            return True
 
     async def _on_mention(self, event: dict[str, Any], context: AsyncBoltContext) -> None:
         self._spawn(self._request(event, context.bot_user_id or ""))

@@ -193,6 +193,14 @@ def _check_shape(body: Mapping[str, Any]) -> None:
             raise ValueError(f"field {name!r} has an id or type that is not a string")
 
 
+def delivery_team(body: Payload) -> str:
+    """The workspace a delivery comes from (events carry `team_id`, interactions `team.id`)."""
+    team = body.get("team")
+    if isinstance(team, dict) and isinstance(team.get("id"), str):
+        return str(team["id"])
+    return str(body.get("team_id") or "")
+
+
 def delivery_key(body: Payload) -> str | None:
     """What identifies one delivery across Slack's retries (None: nothing to go by)."""
     if body.get("event_id"):
