@@ -138,9 +138,7 @@ def slack_adapter(
         transport = HttpTransport(
             host, port, signing_secret=signing_secret, ops=ops, own_loop=own_loop
         )
-        return SlackAdapter(
-            client, transport, signing_secret=signing_secret, deliveries=deliveries
-        )
+        return SlackAdapter(client, transport, signing_secret=signing_secret, deliveries=deliveries)
     if not app_token:
         raise ValueError("Socket Mode needs the app-level token")
     return SlackAdapter(client, SocketModeTransport(app_token), deliveries=deliveries)
