@@ -36,12 +36,12 @@ from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
 from tests.fakes.openai_server import OpenAIStandIn, Reply, structured, text
-from workflow.checks import DevicePreview, preview_devices
 from workflow.library.catalog import load_catalog
 from workflow.llm import LLMPlanner
 from workflow.llm.planner import token_usage
 from workflow.llm.prompts import topology_lines
 from workflow.model import DeviceFacts, PlanRequest, TokenUsage, Topology
+from workflow.previews import DevicePreview, preview_devices
 from workflow.safety import DenyList
 from workflow.validation import validate_template
 

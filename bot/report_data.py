@@ -13,7 +13,7 @@ from storage.audit_chain import ChainHead
 from storage.audit_records import ChainReport, ChangeSummary, Vote
 from storage.templates import TemplateStore
 from workflow.api import ChangeWorkflow
-from workflow.checks import DevicePreview
+from workflow.previews import DevicePreview
 
 MAX_CHANGES = 500  # changes one report holds (the newest); the report says when it left some out
 

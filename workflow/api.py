@@ -24,7 +24,6 @@ from langgraph.types import Command, StateSnapshot
 
 from base.errors import GateError, GateRefused
 from base.vocabulary import CHOICES, GateName, GateProblem, Status, utc_now
-from workflow.checks import DevicePreview
 from workflow.graph import build_graph
 from workflow.hashing import content_sha256
 from workflow.library.compose import proposal_parts
@@ -38,6 +37,7 @@ from workflow.model import (
 )
 from workflow.nodes import Nodes
 from workflow.ports import ConfigTrial, DeviceGateway, Planner, SavedTemplates
+from workflow.previews import DevicePreview
 from workflow.render_pool import RenderPool
 from workflow.reviews import GateDecision as GateDecision
 from workflow.reviews import (

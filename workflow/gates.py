@@ -21,9 +21,9 @@ from typing import Any
 from langgraph.types import Command, interrupt
 
 from base.vocabulary import CHOICES, GateName
-from workflow.checks import DevicePreview
 from workflow.hashing import content_sha256
 from workflow.model import TemplateProposal
+from workflow.previews import DevicePreview
 from workflow.reuse import TemplateTest
 from workflow.reviews import (
     GateInfo,

@@ -15,7 +15,6 @@ from langgraph.types import Command
 
 from base.errors import LabbotError, PlanningError, TemplateError
 from base.vocabulary import Status
-from workflow.checks import check_template, preview_devices, refuse_unsafe_facts, usable_devices
 from workflow.gates import (
     Clock,
     open_params_gate,
@@ -36,6 +35,7 @@ from workflow.model import (
     Topology,
 )
 from workflow.ports import ConfigTrial, DeviceGateway, Planner, SavedTemplates
+from workflow.previews import check_template, preview_devices, refuse_unsafe_facts, usable_devices
 from workflow.render_pool import RenderPool, run_capped
 from workflow.reuse import newer_note, newer_versions, template_tests
 from workflow.safety import DenyList

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any, Literal, NotRequired, TypedDict
 
 from base.vocabulary import Choice
-from workflow.checks import DevicePreview
 from workflow.model import ParamSpec, StandardResponse, TemplatePart
 from workflow.postchecks.spec import PostChecks
+from workflow.previews import DevicePreview
 from workflow.reuse import TemplateTest
 from workflow.template_facts import TemplateFacts
 

@@ -8,8 +8,8 @@ from langgraph.graph import END
 from langgraph.types import Command
 
 from base.vocabulary import Choice, GateName, Status
-from workflow.checks import DevicePreview
 from workflow.model import StandardResponse, TemplateProposal, TokenUsage, Topology
+from workflow.previews import DevicePreview
 from workflow.reviews import GateInfo, TemplateReview
 
 

@@ -13,7 +13,7 @@ lists as parameters, so nobody (no LLM) has to write per-device values. For one 
 
 Facts are data, like parameters: the renderer prints them verbatim and never evaluates them. A
 value with a line break would still print as a second command, so the graph refuses devices
-whose facts hold one (`workflow.checks.facts_errors`) before any rendering.
+whose facts hold one (`workflow.previews.facts_errors`) before any rendering.
 """
 
 from __future__ import annotations

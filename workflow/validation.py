@@ -1,5 +1,6 @@
-"""Checks run before any human sees a proposal: templates against their schema, params against
-the schema. Both return human-readable errors (fed back to the LLM on retry); [] means valid.
+"""A proposal's own content validated: a template (syntax, variables against its schema, example,
+post-checks) and parameter values against the schema. Both return human-readable errors (fed
+back to the LLM on retry); [] means valid. What the gates show is built in workflow/previews.py.
 
 Scalar strings are refused when they hold control characters, line or paragraph separators
 (they would inject extra commands) or Jinja delimiters (`{{`, `{%`, `{#`): params are data and

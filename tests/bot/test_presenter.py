@@ -4,8 +4,8 @@ from adapters.chat import parse_button_value
 from base.vocabulary import Status
 from bot.presenter import BLOCK_LIMIT, code_blocks, present_gate, present_progress, present_result
 from workflow.api import Finished, ParamsGate, RollbackGate, TemplateGate
-from workflow.checks import DevicePreview
 from workflow.model import PushProgress, StandardResponse
+from workflow.previews import DevicePreview
 from workflow.responses import build_response
 from workflow.reviews import (
     ParamsReview,

@@ -15,12 +15,12 @@ from storage.checkpointer import SQLAlchemySaver
 from tests.support.postgres import fresh_postgres_database
 from tests.workflow.gateways import RecordingGateway, two_router_lab
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision
-from workflow.checks import preview_devices
 from workflow.hashing import content_sha256
 from workflow.library.catalog import load_catalog
 from workflow.library.planner import LibraryPlanner
 from workflow.model import PushProgress, Topology
 from workflow.nodes import Nodes
+from workflow.previews import preview_devices
 from workflow.safety import DenyList
 from workflow.state import initial_state
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import copy
 
-from workflow.checks import check_template, preview_devices, refuse_unsafe_facts
 from workflow.model import DeviceFacts, InterfaceFacts, TemplateProposal, Topology
+from workflow.previews import check_template, preview_devices, refuse_unsafe_facts
 from workflow.safety import DenyList
 from workflow.template_facts import example_facts, lab_facts
 

@@ -27,13 +27,13 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, ValidationError
 
 from base.errors import PlanningError
-from workflow.checks import expand_targets
 from workflow.library.catalog import Catalog
 from workflow.library.planner import NO_TOKENS, LibraryPlanner
 from workflow.llm import prompts
 from workflow.llm.schemas import ParamsAnswer, TemplateAnswer, expand_schema, tool_definition
 from workflow.model import ParamsProposal, PlanRequest, TemplateProposal, TokenUsage
 from workflow.postchecks.spec import PostChecks, parse_post_checks
+from workflow.previews import expand_targets
 from workflow.validation import validate_params
 
 AnswerT = TypeVar("AnswerT", bound=BaseModel)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from workflow.checks import DevicePreview
 from workflow.model import ResponseItem, StandardResponse, Topology
 from workflow.postchecks.evaluate import Expectation, expectations
 from workflow.postchecks.spec import PostChecks
+from workflow.previews import DevicePreview
 from workflow.responses import build_response
 
 

@@ -1,4 +1,6 @@
-"""What the graph checks before a human sees a proposal (pure functions over JSON data).
+"""What the gates show, prepared and checked: a template's example rendering and each device's
+preview (lines, diff, blocked lines), from a proposal validated by workflow/validation.py
+against the deny-list of workflow/safety.py (pure functions over JSON data).
 
 A template must validate, cover the targets' platform families and render its example without
 a blocked command. Parameters must validate per device, render, and are diffed against each
