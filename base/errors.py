@@ -38,7 +38,21 @@ class DecisionConflict(StorageError):
 
 
 class VersionConflict(StorageError):
-    """Raised when a save asks for a template version that another save already took."""
+    """Raised when a save asks for a template version it cannot have: `version` is taken (by
+    `saved_by` at `saved_at`, when known), skips ahead of `next_version`, or another save took
+    it at the same moment (`version` None). The bot says which in words of its own."""
+
+    def __init__(
+        self,
+        name: str,
+        version: int | None,
+        next_version: int,
+        saved_by: str = "",
+        saved_at: str = "",
+    ) -> None:
+        super().__init__(f"{name}@{version}: version not free (next is {next_version})")
+        self.name, self.version, self.next_version = name, version, next_version
+        self.saved_by, self.saved_at = saved_by, saved_at
 
 
 class PlanningError(LabbotError):

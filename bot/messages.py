@@ -112,6 +112,16 @@ ALREADY_SAVED = (
     "This template is already saved as {label} (sha256 {sha}, by {who} at {at}); nothing new "
     "was stored."
 )
+VERSION_SKIPS = "{name}@{version} cannot be saved: the next version of {name} is {next}."
+VERSION_TAKEN = (
+    "{name}@{version} already exists{who}; versions never change, so nothing was stored: save "
+    "without a version to make it {name}@{next}."
+)
+VERSION_TAKEN_BY = " (saved by {who} at {at})"
+VERSION_RACE = (
+    "{name} was saved by someone else at the same moment; nothing was stored: save again to get "
+    "the next version."
+)
 NO_SAVED = "There is no saved template {name!r}. Saved: {known}."
 NO_VERSION = "There is no {name}@{version}: {name} has version(s) {versions}."
 PIN_USAGE = "Usage: templates pin NAME@VERSION (templates unpin NAME)."

@@ -21,7 +21,7 @@ from adapters.chat import Actor, Message
 from base.errors import ConfigError, TemplateError
 from bot import template_view
 from bot.commands.parsing import CommandError
-from bot.commands.templates import templates_reply
+from bot.commands.templates import save, templates_reply
 from bot.settings import Settings
 from labsim import demo_topology
 from labsim.trial import refused_lines
@@ -138,7 +138,10 @@ async def save_file(
         post_checks=parse_post_checks(data.get("post_checks"))[0],
     )
     async with open_store(settings) as store:
-        return await store.save(draft, version)
+        try:
+            return await save(store, draft, version)
+        except CommandError as exc:
+            raise TemplateError(str(exc)) from None
 
 
 async def library_reply(settings: Settings, args: tuple[str, ...]) -> Message:

@@ -112,25 +112,20 @@ class TemplateStore:
                         saved_templates.c.name == draft.name
                     )
                 )
-                taken = await self._taken(conn, draft.name, version, latest or 0)
-                if taken:
-                    raise VersionConflict(taken)
+                await self._check_free(conn, draft.name, version, latest or 0)
                 row = _row(draft, version or (latest or 0) + 1, sha256)
                 await conn.execute(sa.insert(saved_templates), row)
         except IntegrityError:
             # Only reachable if a writer bypassed the lock: the unique keys still hold.
-            raise VersionConflict(
-                f"{draft.name} was saved by someone else at the same moment; nothing was "
-                "stored: save again to get the next version"
-            ) from None
+            raise VersionConflict(draft.name, None, 0) from None
         return SaveResult(_saved(row), created=True)
 
-    async def _taken(self, conn: Any, name: str, version: int | None, latest: int) -> str:
-        """Why an explicit `version` cannot be used ("" when it can, or none was asked)."""
+    async def _check_free(self, conn: Any, name: str, version: int | None, latest: int) -> None:
+        """Raise VersionConflict when an explicit `version` cannot be used."""
         if version is None or version == latest + 1:
-            return ""
+            return
         if version > latest + 1 or version < 1:
-            return f"{name}@{version} cannot be saved: the next version of {name} is {latest + 1}"
+            raise VersionConflict(name, version, latest + 1)
         row = (
             await conn.execute(
                 sa.select(saved_templates).where(
@@ -138,11 +133,8 @@ class TemplateStore:
                 )
             )
         ).first()
-        who = f" (saved by {row.saved_by_name} at {_stamp(row.saved_at)})" if row else ""
-        return (
-            f"{name}@{version} already exists{who}; versions never change, so nothing was "
-            f"stored: save without a version to make it {name}@{latest + 1}"
-        )
+        saved_by, saved_at = (row.saved_by_name, stamp(row.saved_at)) if row else ("", "")
+        raise VersionConflict(name, version, latest + 1, saved_by, saved_at)
 
     # --- reading (workflow.ports.SavedTemplates) -------------------------------------------
 
@@ -297,7 +289,3 @@ def _saved(row: Any) -> SavedTemplate:
 
 def _json(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str) else value
-
-
-def _stamp(at: Any) -> str:
-    return stamp(as_utc(at))

@@ -12,10 +12,11 @@ import re
 from typing import Any
 
 from adapters.chat import Actor, Message
+from base.errors import VersionConflict
 from bot import messages, presenter, template_view
 from bot.commands.context import CommandContext, CommandHandler
 from bot.commands.parsing import CommandError
-from storage.templates import TemplateDraft, TemplateStore, name_problem
+from storage.templates import SaveResult, TemplateDraft, TemplateStore, name_problem
 from workflow.api import ApprovedTemplate
 from workflow.library.catalog import Catalog
 from workflow.model import SavedTemplate
@@ -119,7 +120,7 @@ def save_command(catalog: Catalog, store: TemplateStore) -> CommandHandler:
             description=" ".join(args[2:]),
             actor=ctx.request.actor,
         )
-        result = await store.save(draft, version)
+        result = await save(store, draft, version)
         await ctx.say(Message(_saved_text(result.template, approved, result.created)))
 
     return handler
@@ -227,3 +228,23 @@ async def _pin(
     await lookup(store, name, version)
     await store.pin(scope, name, version, actor.name)
     return Message(messages.PINNED.format(name=name, version=version))
+
+
+async def save(store: TemplateStore, draft: TemplateDraft, version: int | None) -> SaveResult:
+    """`store.save`, with a version that is not free refused in words (CommandError)."""
+    try:
+        return await store.save(draft, version)
+    except VersionConflict as conflict:
+        raise CommandError(version_conflict_text(conflict)) from None
+
+
+def version_conflict_text(conflict: VersionConflict) -> str:
+    name, version, next_version = conflict.name, conflict.version, conflict.next_version
+    if version is None:
+        return messages.VERSION_RACE.format(name=name)
+    if version > next_version or version < 1:
+        return messages.VERSION_SKIPS.format(name=name, version=version, next=next_version)
+    who = ""
+    if conflict.saved_at:
+        who = messages.VERSION_TAKEN_BY.format(who=conflict.saved_by, at=conflict.saved_at)
+    return messages.VERSION_TAKEN.format(name=name, version=version, next=next_version, who=who)

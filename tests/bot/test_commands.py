@@ -2,7 +2,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from base.errors import VersionConflict
 from bot.commands.parsing import AuditFilter, CommandError, parse_audit_args, parse_command
+from bot.commands.templates import version_conflict_text
 
 
 @pytest.mark.parametrize(
@@ -41,3 +43,14 @@ def test_audit_filters_both_forms() -> None:
 def test_bad_audit_filters_say_what_is_wrong(args: tuple[str, ...], needle: str) -> None:
     with pytest.raises(CommandError, match=needle):
         parse_audit_args(args)
+
+
+def test_a_version_that_is_not_free_is_refused_in_words() -> None:
+    taken = VersionConflict("lab_ospf", 1, 3, "bob", "2026-11-30 07:15:03 UTC")
+    assert version_conflict_text(taken) == (
+        "lab_ospf@1 already exists (saved by bob at 2026-11-30 07:15:03 UTC); versions never "
+        "change, so nothing was stored: save without a version to make it lab_ospf@3."
+    )
+    skipping = version_conflict_text(VersionConflict("lab_ospf", 7, 3))
+    assert skipping == "lab_ospf@7 cannot be saved: the next version of lab_ospf is 3."
+    assert "at the same moment" in version_conflict_text(VersionConflict("lab_ospf", None, 0))
