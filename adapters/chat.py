@@ -95,6 +95,19 @@ class Button:
 
 
 @dataclass(frozen=True)
+class FileAttachment:
+    """A file posted with a message: a report to keep, or a picture (`image`: shown inline)."""
+
+    name: str  # file name people save it as (report.html, topology.png)
+    data: bytes
+    mime: str  # text/html, image/png
+    image: bool = False
+    alt: str = ""  # what the picture shows, for clients that cannot show it
+    width: int = 0  # pixels, for images
+    height: int = 0
+
+
+@dataclass(frozen=True)
 class Message:
     """One message in a thread; `key` names a message later updates replace (gate, progress)."""
 
@@ -109,6 +122,7 @@ class Message:
     # platform markup the bot placed on purpose (the decider's mention); any other mention-like
     # text (a person's or an LLM's `<!channel>`) is shown as text and notifies nobody
     mentions: tuple[str, ...] = ()
+    files: tuple[FileAttachment, ...] = ()  # posted with the message (not kept by updates)
 
 
 EventHandler = Callable[[ChatEvent], Awaitable[None]]

@@ -76,7 +76,13 @@ async def run_demo(settings: Settings, *, user: str, script: Path | None, device
     settings = demo_settings(settings)
     source = _open_script(script)
     console = Console(highlight=False, no_color=script is not None, width=110 if script else None)
-    adapter = ConsoleAdapter(console, user=user, source=source, echo_input=script is not None)
+    adapter = ConsoleAdapter(
+        console,
+        user=user,
+        source=source,
+        echo_input=script is not None,
+        files_dir=settings.data_dir / "files",
+    )
     async with (
         demo_lab(settings, devices) as (lab, inventory),
         open_runtime(settings, adapter, inventory=inventory) as runtime,
@@ -90,6 +96,8 @@ async def run_demo(settings: Settings, *, user: str, script: Path | None, device
 async def run_console(settings: Settings, *, user: str, first_line: str) -> None:
     """A console chat on the configured lab (not simulated): used by `labbot rollback`."""
     console = Console(highlight=False)
-    adapter = ConsoleAdapter(console, user=user, first_lines=[first_line])
+    adapter = ConsoleAdapter(
+        console, user=user, first_lines=[first_line], files_dir=settings.data_dir / "files"
+    )
     async with open_runtime(settings, adapter) as runtime:
         await adapter.run(runtime.service.handle)

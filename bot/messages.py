@@ -20,6 +20,8 @@ Commands:
   save as NAME [TEXT]       save the template approved in this thread (TEXT: description)
   audit [change=ID] [user=U] [device=R1] [since=DATE] [until=DATE]
                             who confirmed which change
+  audit report [since=DATE] [change=ID]
+                            the same as an HTML report, attached
   status                    the pending step of this thread
   pending                   the open steps you may decide, and your own open changes
   cancel                    cancel the pending change of this thread
@@ -38,6 +40,11 @@ PENDING_IN_THREAD = (
     "A change is already waiting for a decision in this thread ({change_id}). "
     "Decide it or type `cancel` first."
 )
+REPORT_ATTACHED = (
+    "Audit report: {count} change(s); the audit chain is {chain}. The HTML file is attached."
+)
+CHAIN_OK = "intact"
+CHAIN_BROKEN = "BROKEN (the report names the first altered row)"
 PENDING_TO_DECIDE = "Waiting for you: {count} step(s) you may approve."
 PENDING_REQUESTED = "Your open changes: {count}."
 PENDING_LINE = (

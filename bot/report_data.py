@@ -7,15 +7,19 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 from storage.audit import AuditStore
 from storage.audit_chain import ChainHead
 from storage.audit_records import ChainReport, ChangeSummary, Vote
 from storage.templates import TemplateStore
-from workflow.api import ChangeWorkflow
 from workflow.previews import DevicePreview
 
 MAX_CHANGES = 500  # changes one report holds (the newest); the report says when it left some out
+
+
+class PreviewReader(Protocol):
+    async def previews_of(self, thread_id: str, change_id: str) -> dict[str, DevicePreview]: ...
 
 
 @dataclass(frozen=True)
@@ -45,7 +49,7 @@ class Tally:
 async def gather_report(
     *,
     audit: AuditStore,
-    workflow: ChangeWorkflow,
+    workflow: PreviewReader,
     templates: TemplateStore | None,
     generated_at: datetime,
     since: datetime | None = None,

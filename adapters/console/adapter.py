@@ -13,7 +13,9 @@ from __future__ import annotations
 import asyncio
 import itertools
 import sys
+import tempfile
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TextIO
 
 from rich.console import Console
@@ -24,6 +26,7 @@ from adapters.chat import (
     Button,
     Decision,
     EventHandler,
+    FileAttachment,
     Message,
     Request,
     ThreadRef,
@@ -44,6 +47,7 @@ class ConsoleAdapter:
     echo_input: bool = False  # print script lines as if typed
     first_lines: list[str] = field(default_factory=list)  # typed before reading `source`
     platform: str = "console"
+    files_dir: Path = field(default_factory=lambda: Path(tempfile.gettempdir()) / "labbot-files")
     _thread: ThreadRef | None = None
     _buttons: tuple[Button, ...] = ()
     _gate_message_id: str = ""
@@ -131,7 +135,17 @@ class ConsoleAdapter:
             self._buttons, self._gate_message_id = message.buttons, message_id
         self._shown[message_id] = set(_lines(message))
         self.console.print(render_message(message))
+        for attached in message.files:
+            path = await asyncio.to_thread(self._write, message_id, attached)
+            self.console.print(f"  📎 {attached.alt or attached.name}: {path}", highlight=False)
         return message_id
+
+    def _write(self, message_id: str, attached: FileAttachment) -> Path:
+        """A terminal shows no pictures or pages: the file is written for a viewer to open."""
+        self.files_dir.mkdir(parents=True, exist_ok=True)
+        path = self.files_dir / f"{message_id}-{Path(attached.name).name}"
+        path.write_bytes(attached.data)
+        return path
 
     async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:
         """A terminal cannot edit what it printed: print what changed (footer, new lines)."""

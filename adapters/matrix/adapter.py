@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import io
 import logging
 import secrets
 import time
@@ -36,9 +37,18 @@ from nio import (
     RoomResolveAliasResponse,
     RoomSendResponse,
     SyncResponse,
+    UploadResponse,
 )
 
-from adapters.chat import Actor, ChatEvent, EventHandler, Message, Request, ThreadRef
+from adapters.chat import (
+    Actor,
+    ChatEvent,
+    EventHandler,
+    FileAttachment,
+    Message,
+    Request,
+    ThreadRef,
+)
 from adapters.matrix import inbound, outbound, texts
 from adapters.matrix.direct import DirectRooms
 from adapters.matrix.e2ee import Encryption, TrustMode, client_config
@@ -338,7 +348,29 @@ class MatrixAdapter:
             if not first_id:
                 first_id = event_id
                 self._remember_gate(thread, event_id, threaded)
+        for attached in message.files:
+            content = await self._upload(thread.channel, attached)
+            reply_to = self._last_in_thread.get(thread.key, thread.thread)
+            threaded = outbound.in_thread(content, thread.thread, reply_to)
+            self._last_in_thread[thread.key] = await self._send(
+                thread.channel, "m.room.message", threaded
+            )
         return first_id
+
+    async def _upload(self, room_id: str, attached: FileAttachment) -> dict[str, Any]:
+        """Into the media repository (encrypted for an encrypted room); the event's content."""
+        room = self._client.rooms.get(room_id)
+        encrypt = bool(room and room.encrypted)
+        response, keys = await self._client.upload(
+            io.BytesIO(attached.data),
+            content_type=attached.mime,
+            filename=attached.name,
+            encrypt=encrypt,
+            filesize=len(attached.data),
+        )
+        if not isinstance(response, UploadResponse):
+            raise MatrixSendError(f"cannot upload {attached.name} to Matrix: {response}")
+        return outbound.file_content(attached, response.content_uri, keys if encrypt else None)
 
     async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:
         await self._send(

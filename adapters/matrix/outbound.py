@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from adapters.chat import Actor, Button, CodeBlock, Message
+from adapters.chat import Actor, Button, CodeBlock, FileAttachment, Message
 
 GATE_KEY = "org.labbot.gate"
 # Reaction keys that stand for the buttons; the bot adds them to its own gate messages.
@@ -162,6 +162,27 @@ def message_contents(message: Message, mention: Actor | None = None) -> list[dic
     if message.buttons:
         contents[0][GATE_KEY] = gate_marker(message.buttons)
     return contents
+
+
+def file_content(
+    attached: FileAttachment, url: str, keys: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """An `m.image` (shown inline) or `m.file` event for an uploaded file; `keys`: the
+    decryption keys of an encrypted upload (encrypted rooms), which then go in `file`."""
+    info: dict[str, Any] = {"mimetype": attached.mime, "size": len(attached.data)}
+    if attached.image and attached.width:
+        info.update(w=attached.width, h=attached.height)
+    content: dict[str, Any] = {
+        "msgtype": "m.image" if attached.image else "m.file",
+        "body": attached.name,
+        "filename": attached.name,
+        "info": info,
+    }
+    if keys:
+        content["file"] = {"url": url, "mimetype": attached.mime, **keys}
+    else:
+        content["url"] = url
+    return content
 
 
 def in_thread(content: dict[str, Any], root: str, reply_to: str) -> dict[str, Any]:

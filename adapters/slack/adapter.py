@@ -14,6 +14,8 @@ from adapters.slack.groups import UserGroups
 from adapters.slack.inbound import thread_ref
 from adapters.slack.transport import HttpTransport, OpsEndpoints, SocketModeTransport, Transport
 
+_SOURCE = {str: "content", bytes: "file"}  # files_upload_v2 takes text as content, bytes as file
+
 
 def web_client(bot_token: str, api_url: str) -> AsyncWebClient:
     """A Web API client on `api_url` (Slack's, or a stand-in), retrying when rate limited."""
@@ -102,7 +104,7 @@ class SlackAdapter:
             channel=channel,
             thread_ts=thread_ts,
             file_uploads=[
-                {"content": f.content, "filename": f.filename, "title": f.title}
+                {_SOURCE[type(f.content)]: f.content, "filename": f.filename, "title": f.title}
                 for f in rendered.files
             ],
         )

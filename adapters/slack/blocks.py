@@ -32,11 +32,11 @@ _SLACK_TOKEN = re.compile(r"(<(?:@[UW][A-Z0-9]+|#C[A-Z0-9]+(?:\|[^<>]*)?|![a-z]+
 
 @dataclass(frozen=True)
 class SlackFile:
-    """A text uploaded into the thread (files_upload_v2)."""
+    """A file uploaded into the thread (files_upload_v2): text, or bytes (a picture, a page)."""
 
     filename: str
     title: str
-    content: str
+    content: str | bytes
 
 
 @dataclass(frozen=True)
@@ -155,6 +155,11 @@ def _files(blocks: Sequence[CodeBlock]) -> tuple[SlackFile, ...]:
     )
 
 
+def _attached(message: Message) -> tuple[SlackFile, ...]:
+    """The message's files as uploads; Slack shows an uploaded image inline in the thread."""
+    return tuple(SlackFile(f.name, f.alt or f.name, f.data) for f in message.files)
+
+
 def render(message: Message, *, uploading: bool = True) -> Rendered:
     """Block Kit for `message`; `uploading=False` (an update) notes files uploaded earlier."""
     text = texts.LEVEL_PREFIX[message.level] + message.text
@@ -175,7 +180,7 @@ def render(message: Message, *, uploading: bool = True) -> Rendered:
         else:
             body.extend(sections)
     notes = _notes(message.attachments, overflow, uploading)
-    files = _files([*spilled, *overflow]) if uploading else ()
+    files = _files([*spilled, *overflow]) + _attached(message) if uploading else ()
     fallback = _fallback(escape(text.strip() or message.footer or "labbot", message.mentions))
     return Rendered(fallback, [*head, *body, *notes, *tail], files)
 

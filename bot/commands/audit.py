@@ -1,14 +1,25 @@
-"""The `audit` command in chat: who confirmed which change, filtered like `labbot audit`."""
+"""The `audit` command in chat: who confirmed which change, filtered like `labbot audit`; and
+`audit report`, the HTML report attached to the thread."""
 
 from __future__ import annotations
 
-from bot import presenter
+import asyncio
+
+from adapters.chat import FileAttachment, Message
+from bot import messages, presenter
 from bot.audit_view import render_chat_table, render_summary
 from bot.commands.context import CommandContext
 from bot.commands.parsing import parse_audit_args
+from bot.report_data import gather_report
+from bot.report_html import render_report
+
+REPORT_NAME = "labbot-audit-report.html"
 
 
 async def audit_command(ctx: CommandContext) -> None:
+    if ctx.command.args[:1] == ("report",):
+        await report_command(ctx)
+        return
     flt = parse_audit_args(ctx.command.args)
     entries = await ctx.audit.entries(
         change_id=flt.change_id,
@@ -22,3 +33,23 @@ async def audit_command(ctx: CommandContext) -> None:
     summary = await ctx.audit.change_summary(flt.change_id) if flt.change_id else None
     if summary is not None:
         await ctx.say(presenter.present_table("Who confirmed it", render_summary(summary)))
+
+
+async def report_command(ctx: CommandContext) -> None:
+    """`audit report [since=DATE] [change=ID]`: the report of `labbot audit report`, attached."""
+    flt = parse_audit_args(ctx.command.args[1:])
+    report = await gather_report(
+        audit=ctx.audit,
+        workflow=ctx.changes,
+        templates=ctx.templates,
+        generated_at=ctx.clock(),
+        since=flt.since,
+        change_id=flt.change_id,
+    )
+    page = await asyncio.to_thread(render_report, report)
+    text = messages.REPORT_ATTACHED.format(
+        count=len(report.changes),
+        chain=messages.CHAIN_OK if report.chain.ok else messages.CHAIN_BROKEN,
+    )
+    attached = FileAttachment(REPORT_NAME, page.encode(), "text/html")
+    await ctx.say(Message(text, files=(attached,)))

@@ -17,6 +17,7 @@ from bot.commands.parsing import Command
 from storage.audit import AuditStore
 from storage.templates import TemplateStore
 from workflow.api import ApprovedTemplate, Finished, PendingGate
+from workflow.previews import DevicePreview
 
 
 class GateReader(Protocol):
@@ -29,6 +30,8 @@ class ThreadChange(GateReader, Protocol):
     async def outcome(self, thread_id: str) -> Finished | None: ...
 
     async def approved_template(self, thread_id: str) -> ApprovedTemplate | None: ...
+
+    async def previews_of(self, thread_id: str, change_id: str) -> dict[str, DevicePreview]: ...
 
 
 @dataclass(frozen=True)

@@ -80,3 +80,17 @@ async def test_report_shows_the_change_its_decisions_diff_and_chain(
     assert "ospf" in section and re.search(r"<code>[0-9a-f]{64}</code>", section)  # template
     assert "Changes and decisions per day" in dom and "Changes and decisions per person" in dom
     assert shown.screenshot.stat().st_size > 20_000  # a page with content, not a blank one
+
+
+async def test_audit_report_in_chat_attaches_the_page(tmp_path: Path, lab: Lab) -> None:
+    inventory = lab.write_inventory(tmp_path / "hosts.yaml")
+    settings = demo_settings(load_settings(data_dir=tmp_path, inventory=inventory))
+    change_id = await record_changes(settings)
+    chat = RecordingAdapter()
+    async with open_runtime(settings, chat) as bot:
+        await bot.service.handle(ask(f"audit report change={change_id}", "carol"))
+    said = chat.messages()[-1]
+    (page,) = said.files
+    assert "1 change(s)" in said.text and "intact" in said.text
+    assert page.name.endswith(".html") and page.mime == "text/html"
+    assert f'id="{change_id}"' in page.data.decode()

@@ -267,8 +267,9 @@ class SlackApiStandIn:
         upload = self.uploads.get(request.match_info["file_id"])
         if upload is None:
             return web.Response(status=404)
-        upload["content"] = (await request.read()).decode()
-        return web.Response(text=f"OK - {len(upload['content'])}")
+        upload["data"] = await request.read()  # as sent: text, or an image's bytes
+        upload["content"] = upload["data"].decode(errors="replace")
+        return web.Response(text=f"OK - {len(upload['data'])}")
 
     # --- Socket Mode --------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ Synapse lives in its own virtualenv (`.ci/synapse.sh` creates it); `LABBOT_TEST_
 that venv's python (default: `<repo>/.venv-synapse/bin/python` when it exists). The homeserver
 gets a throwaway directory with a hand-written config: SQLite, a client listener only (no
 federation listener, empty federation whitelist, no key servers), shared-secret registration,
-rate limits out of the way, bcrypt rounds low, no media repository, no stats reporting.
+rate limits out of the way, bcrypt rounds low, no stats reporting.
 """
 
 from __future__ import annotations
@@ -71,13 +71,13 @@ def homeserver_config(directory: Path, port: int, shared_secret: str) -> dict[st
                 "type": "http",
                 "tls": False,
                 "x_forwarded": False,
-                "resources": [{"names": ["client"], "compress": False}],
+                "resources": [{"names": ["client", "media"], "compress": False}],
             }
         ],
         "database": {"name": "sqlite3", "args": {"database": str(directory / "homeserver.db")}},
         "log_config": str(directory / "log.yaml"),
         "media_store_path": str(directory / "media"),
-        "enable_media_repo": False,
+        "enable_media_repo": True,  # pictures posted in threads (m.image)
         "url_preview_enabled": False,
         "registration_shared_secret": shared_secret,
         "enable_registration": False,

@@ -18,6 +18,7 @@ from adapters.chat import (
     ChatEvent,
     CodeBlock,
     Decision,
+    FileAttachment,
     Message,
     Request,
     ThreadRef,
@@ -272,3 +273,25 @@ async def test_a_reply_right_after_the_request_waits_for_its_gate(
         decided = await recorder.next_event(2)
     assert isinstance(decided, Decision)
     assert (decided.choice, decided.message_id) == ("approve", recorder.gate_ids[0])
+
+
+async def test_a_picture_is_an_m_image_in_the_thread_from_the_media_repository(
+    make_bot: MakeBot, alice: ChatUser
+) -> None:
+    adapter = make_bot()
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8
+    picture = FileAttachment(
+        "topology.png", png, "image/png", image=True, alt="Lab", width=800, height=600
+    )
+    async with running(adapter, Recorder(adapter)):
+        bot_id = adapter.bot.user_id
+        room = await room_with_bot(alice, bot_id)
+        root = await alice.say(room, "hello")
+        await adapter.post(ThreadRef("matrix", room, root), Message("R1", files=(picture,)))
+        image = await alice.wait_for(lambda r, e: e.get("content", {}).get("msgtype") == "m.image")
+        downloaded = await alice.client.download(image["content"]["url"])
+    content = image["content"]
+    assert content["m.relates_to"]["rel_type"] == "m.thread"
+    assert content["m.relates_to"]["event_id"] == root
+    assert content["info"] == {"mimetype": "image/png", "size": len(png), "w": 800, "h": 600}
+    assert getattr(downloaded, "body", None) == png  # what Synapse's media repository serves

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adapters.chat import Button, CodeBlock, Message, ThreadRef, button_value
+from adapters.chat import Button, CodeBlock, FileAttachment, Message, ThreadRef, button_value
 from adapters.slack import SlackAdapter
 from tests.adapters.slack.serving import http_adapter
 from tests.fakes.slack_api import SlackApiStandIn
@@ -82,3 +82,17 @@ async def test_top_level_post_starts_a_thread(slack_api: SlackApiStandIn) -> Non
     adapter = _adapter(slack_api)
     ts = await adapter.post(ThreadRef("slack", "C1", ""), Message("hello"))
     assert slack_api.messages[ts].thread_ts is None
+
+
+async def test_a_picture_is_uploaded_into_the_thread_as_it_is(slack_api: SlackApiStandIn) -> None:
+    adapter = _adapter(slack_api)
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4  # bytes that are not text
+    picture = FileAttachment("topology.png", png, "image/png", image=True, alt="Lab topology")
+    await adapter.post(THREAD, Message("The change touches R1", files=(picture,)))
+    (upload,) = slack_api.uploads.values()
+    assert upload["data"] == png
+    assert (upload["filename"], upload["title"], upload["thread_ts"]) == (
+        "topology.png",
+        "Lab topology",
+        THREAD.thread,
+    )
