@@ -8,11 +8,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from adapters.matrix.devices import DeviceStoreError, list_devices, verify_device
 from base.errors import ConfigError
-from bot.serve_matrix import STORE_SUBDIR
 from bot.settings import load_settings
 
+# The Matrix code (matrix-nio and its crypto: ~1.5 s) is imported by these commands only, not
+# by every `labbot` command.
 matrix_app = typer.Typer(help="Matrix encrypted rooms: devices and their trust.")
 out = Console()
 
@@ -20,6 +20,9 @@ out = Console()
 @matrix_app.command("devices")
 def devices() -> None:
     """Every device labbot knows from encrypted rooms, with its key and verification state."""
+    from adapters.matrix.devices import DeviceStoreError, list_devices
+    from bot.serve_matrix import STORE_SUBDIR
+
     try:
         rows = list_devices(load_settings().data_dir / STORE_SUBDIR)
     except DeviceStoreError as exc:
@@ -37,6 +40,9 @@ def verify(
     key: Annotated[str, typer.Argument(help="Its Ed25519 key as its owner's client shows it.")],
 ) -> None:
     """Trust a device verified out of band (LABBOT_MATRIX_TRUST=verified counts its decisions)."""
+    from adapters.matrix.devices import DeviceStoreError, verify_device
+    from bot.serve_matrix import STORE_SUBDIR
+
     try:
         row = verify_device(load_settings().data_dir / STORE_SUBDIR, user, device, key)
     except DeviceStoreError as exc:

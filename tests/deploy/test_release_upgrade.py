@@ -1,0 +1,69 @@
+"""Upgrade without Docker: release 0.1.0's database (fixtures/release-0.1.0.sql, written by that
+release's own code: a change pushed, one waiting at its parameter gate) restored into PostgreSQL
+and upgraded by today's `labbot db upgrade`: from the release's revision to today's head, the
+audit all there and intact, and the pending gate's click on its old message pushes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from labsim import demo_topology
+from tests.deploy.containers import pushes
+from tests.deploy.release import as_released, dumped_revision, head_revision, release, restore
+from tests.fakes.slack_api import Posted, SlackApiStandIn
+from tests.scale.deployment import deployment
+from tests.scale.harness import LABBOT, PEOPLE, serve_env
+from tests.support.postgres import fresh_postgres_database
+
+pytestmark = pytest.mark.postgres
+
+
+def labbot(env: dict[str, str], cwd: Path, *args: str) -> str:
+    done = subprocess.run(
+        [str(LABBOT), *args], env=env, cwd=cwd, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+async def test_labbot_db_upgrade_migrates_the_release_database(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    old = release()
+    async with (
+        fresh_postgres_database(postgres_url) as url,
+        SlackApiStandIn(users=dict(PEOPLE)) as api,
+    ):
+        await asyncio.to_thread(restore, url)
+        env = serve_env(url, api, None)
+        migrated = await asyncio.to_thread(labbot, env, tmp_path, "db", "upgrade")
+        kept = json.loads(
+            await asyncio.to_thread(labbot, env, tmp_path, "audit", "--format", "json")
+        )
+        async with deployment(tmp_path, url, api, demo_topology(2), count=1) as lab:
+            gate = Posted(**old["gate"])  # the gate's message, as Slack still shows it
+            api.messages[gate.ts] = gate
+            status, _ = await lab.slack.senders[0].interaction(old["click"])
+            result = await lab.slack.said(old["thread"], "pushed")
+        after = json.loads(
+            await asyncio.to_thread(labbot, env, tmp_path, "audit", "--format", "json")
+        )
+        verified = await asyncio.to_thread(labbot, env, tmp_path, "audit", "verify")
+
+    assert old["revision"] == dumped_revision() == "0003"  # what the release left
+    assert f"database at revision {head_revision()}" in migrated
+    assert as_released(kept, old["audit"]) == old["audit"]  # every row, as the release showed it
+    assert as_released(after, old["audit"]) == old["audit"]
+    assert "Approved by <@U3>" in gate.all_text
+    assert "✓ 1 ✗ 0 of 1" in result.all_text
+    assert pushes(after) == [
+        (old["changes"]["pushed"], "R1", "success"),  # pushed by the release
+        (old["changes"]["pending"], "R2", "success"),  # decided and pushed after the upgrade
+    ]
+    assert status == 200
+    assert "audit chain intact" in verified
