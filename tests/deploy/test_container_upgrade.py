@@ -16,13 +16,14 @@ from tests.deploy.release import DUMP, as_released, dumped_revision, head_revisi
 from tests.fakes.slack_api import Posted
 
 pytestmark = pytest.mark.docker
+KEYED = {"LABBOT_AUDIT_KEY": "upgrade-test-audit-key"}  # the release's rows stay sha256
 
 
 async def test_the_previous_release_database_is_migrated_and_its_gate_decides(
     images: Images, tmp_path: Path
 ) -> None:
     old = release()
-    async with deployed(images, tmp_path, replicas=1, initdb=DUMP) as lab:
+    async with deployed(images, tmp_path, replicas=1, initdb=DUMP, **KEYED) as lab:
         migrated = lab.compose.run("logs", "--no-color", "migrate")
         kept = await lab.audit()
         gate = Posted(**old["gate"])  # the gate's message, as Slack still shows it
@@ -43,4 +44,4 @@ async def test_the_previous_release_database_is_migrated_and_its_gate_decides(
         (old["changes"]["pushed"], "R1", "success"),  # pushed by the release
         (old["changes"]["pending"], "R2", "success"),  # decided and pushed after the upgrade
     ]
-    assert "audit chain intact" in verified
+    assert f"audit chain intact: {len(after)} row(s) verified" in verified  # old rows and new
