@@ -86,7 +86,8 @@ INTERRUPTED_DETAIL = "labbot stopped before the push finished"
 INTERRUPTED = (
     "⚠️ Change {change_id}: labbot was stopped during the push and could not wait for it. "
     "Interrupted on: {devices} — check those devices (`show running-config`); `audit "
-    "change={change_id}` shows each device's state."
+    "change={change_id}` shows each device's state. Their locks are released: to retry, "
+    "ask again in a new message (this change's buttons push nothing more)."
 )
 UNEXPECTED = (
     "Something went wrong on my side; nothing more was done for this step. The details are in "

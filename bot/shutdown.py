@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from adapters.chat import ChatAdapter, ChatEvent, EventHandler, Message, ThreadRef
 from bot import messages
 from storage.audit import AuditStore
+from storage.locks import DeviceLockStore
 from workflow.hashing import lines_sha256
 from workflow.model import PushProgress
 
@@ -54,9 +55,13 @@ class PushesInFlight:
         self.runs.pop(change_id, None)
 
 
-async def record_cut_short(pushes: PushesInFlight, audit: AuditStore, adapter: ChatAdapter) -> int:
+async def record_cut_short(
+    pushes: PushesInFlight, audit: AuditStore, locks: DeviceLockStore, adapter: ChatAdapter
+) -> int:
     """Record every push still running as interrupted, device by device (a device that had
-    finished keeps its result), and say so in its thread. Returns how many pushes."""
+    finished keeps its result), release its devices' locks (the change is over: a new request
+    may push to them at once, not only after LABBOT_DEVICE_LOCK_SECONDS), and say so in its
+    thread with how to retry. Returns how many pushes."""
     for change_id, push in list(pushes.runs.items()):
         for device, stage in push.stages.items():
             status = STATUS_AT_STOP.get(stage, INTERRUPTED)
@@ -70,6 +75,7 @@ async def record_cut_short(pushes: PushesInFlight, audit: AuditStore, adapter: C
         await audit.record_change_event(
             change_id=change_id, status=INTERRUPTED, detail=messages.INTERRUPTED_DETAIL
         )
+        await locks.release(change_id, list(push.lines))
         stopped = [d for d, stage in push.stages.items() if stage not in STATUS_AT_STOP]
         text = messages.INTERRUPTED.format(change_id=change_id, devices=", ".join(stopped))
         try:

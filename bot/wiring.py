@@ -45,6 +45,7 @@ class Runtime:
     service: DecisionService
     workflow: ChangeWorkflow
     audit: AuditStore
+    locks: DeviceLockStore
     templates: TemplateStore | None = None
 
 
@@ -140,13 +141,15 @@ def make_inventory(settings: Settings) -> Inventory:
     raise ConfigError(NO_INVENTORY)
 
 
-def make_gateway(settings: Settings, inventory: Inventory, saver: SQLAlchemySaver) -> DeviceGateway:
+def make_gateway(
+    settings: Settings, inventory: Inventory, saver: SQLAlchemySaver, locks: DeviceLockStore
+) -> DeviceGateway:
     return NornirGateway(
         inventory,
         username=settings.device_username or "",
         password=secret_value(settings.device_password) or "",
         secret=secret_value(settings.device_secret) or "",
-        locks=DeviceLockStore(saver.engine),
+        locks=locks,
         backups=ConfigBackupStore(saver.engine),
         connect_timeout=settings.connect_timeout_seconds,
         read_timeout=settings.read_timeout_seconds,
@@ -186,8 +189,9 @@ async def open_runtime(
     """Everything a chat adapter needs, on the configured database, closed on exit."""
     renderer = make_renderer(settings)
     async with SQLAlchemySaver.from_url(settings.database_url) as saver, _closing(renderer):
+        locks = DeviceLockStore(saver.engine)
         if gateway is None:
-            gateway = make_gateway(settings, inventory or make_inventory(settings), saver)
+            gateway = make_gateway(settings, inventory or make_inventory(settings), saver, locks)
         chain = audit_chain_from(settings, adapter)
         templates = TemplateStore(saver.engine, chain)
         workflow = ChangeWorkflow(
@@ -216,4 +220,4 @@ async def open_runtime(
             commands=chat_commands(load_catalog(), templates),
             templates=templates,
         )
-        yield Runtime(service=service, workflow=workflow, audit=audit, templates=templates)
+        yield Runtime(service, workflow, audit, locks, templates)

@@ -29,8 +29,8 @@ import ipaddress
 from collections.abc import Callable
 from typing import Any
 
-from netutils.interface import abbreviated_interface_name, canonical_interface_name
-from netutils.ip import cidr_to_netmask, netmask_to_cidr, netmask_to_wildcardmask
+# netutils is imported by the filters that use it (at the first rendering, not at start): its
+# interface and protocol tables take ~0.35 s to load.
 
 IPInterface = ipaddress.IPv4Interface | ipaddress.IPv6Interface
 
@@ -55,6 +55,8 @@ def netmask(value: Any) -> str:
         length = int(str(value).strip().lstrip("/"))
         if not 0 <= length <= 32:
             raise ValueError(f"{value!r} is not an IPv4 prefix length (0-32)")
+        from netutils.ip import cidr_to_netmask
+
         return str(cidr_to_netmask(length))
     return str(_interface(value).netmask)
 
@@ -63,6 +65,8 @@ def prefixlen(value: Any) -> int:
     """Prefix length of a dotted mask ("255.255.255.0") or of an address with prefix."""
     text = str(value).strip()
     if "/" not in text and text.count(".") == 3:
+        from netutils.ip import netmask_to_cidr
+
         try:
             return int(netmask_to_cidr(text))
         except ValueError:
@@ -72,6 +76,8 @@ def prefixlen(value: Any) -> int:
 
 def wildcard(value: Any) -> str:
     """Wildcard (inverse) mask: of a dotted mask, a prefix length or an address with prefix."""
+    from netutils.ip import netmask_to_wildcardmask
+
     text = str(value).strip()
     if "/" not in text and text.count(".") == 3:
         return str(netmask_to_wildcardmask(netmask(prefixlen(text))))
@@ -118,10 +124,14 @@ def ip_version(value: Any) -> int:
 
 
 def short_interface(value: Any) -> str:
+    from netutils.interface import abbreviated_interface_name
+
     return str(abbreviated_interface_name(str(value)))
 
 
 def long_interface(value: Any) -> str:
+    from netutils.interface import canonical_interface_name
+
     return str(canonical_interface_name(str(value)))
 
 

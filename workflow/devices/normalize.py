@@ -138,7 +138,7 @@ def expand(platform: str, line: str) -> str:
     if words[start] == "ip" and len(words) > start + 1:
         words[start + 1] = _unique(words[start + 1], IP_WORDS)
     if words[start] == "interface" and len(words) > start + 1:
-        # netutils' interface tables take ~0.35 s to import: at the first preview, not at start
+        # netutils.interface loads its interface tables (~0.35 s): on the first use, not at start
         from netutils.interface import canonical_interface_name
 
         words[start + 1] = canonical_interface_name(words[start + 1])
