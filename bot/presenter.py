@@ -109,6 +109,8 @@ def _template_sections(
     for family, source in payload["templates"].items():
         sections.append((f"Template ({family})", mask_secrets(source), "jinja"))
     sections.append(("Parameters", _schema_text(payload["params_schema"]), "yaml"))
+    if payload.get("sections"):
+        sections.append(("May touch only", "\n".join(payload["sections"]), "text"))
     sections.extend(post_checks_section(payload.get("post_checks")))
     for family, facts in payload.get("example_facts", {}).items():
         sections.append((f"Example facts ({family})", _params_text(facts), "yaml"))

@@ -78,6 +78,8 @@ def template_review(
         review["template_test"] = template_test
     if chosen:
         review["chosen"] = chosen
+    if template.get("sections"):
+        review["sections"] = template["sections"]
     return review
 
 

@@ -198,6 +198,7 @@ class TemplateProposal(TypedDict):
     tokens: NotRequired[TokenUsage]
     parts: NotRequired[list[TemplatePart]]  # the templates combined, in order (library, saved)
     post_checks: NotRequired[PostChecks]  # what must hold after the push (workflow.postchecks)
+    sections: NotRequired[list[str]]  # configuration sections it may touch (workflow.sections)
 
 
 @dataclass(frozen=True)

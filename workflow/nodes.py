@@ -35,7 +35,13 @@ from workflow.model import (
     Topology,
 )
 from workflow.ports import ConfigTrial, DeviceGateway, Planner, SavedTemplates
-from workflow.previews import check_template, preview_devices, refuse_unsafe_facts, usable_devices
+from workflow.previews import (
+    check_template,
+    outside_errors,
+    preview_devices,
+    refuse_unsafe_facts,
+    usable_devices,
+)
 from workflow.render_pool import RenderPool, run_capped
 from workflow.reuse import newer_note, newer_versions, template_tests
 from workflow.safety import DenyList
@@ -144,6 +150,7 @@ class Nodes:
             return self._retry_or_end(state, "template", [str(err)], blocked=False)
         if check.errors:
             return self._retry_or_end(state, "template", check.errors, blocked=check.blocked)
+        template = TemplateProposal(**{**template, "sections": check.sections})
         newer = await newer_versions(self.saved, template)
         tests = None
         if self.trial is not None and state["rollback"] is None:
@@ -160,6 +167,7 @@ class Nodes:
         )
         gate = open_template_gate(state, review, self.clock, self.gate_ttl_seconds)
         update = {
+            "template": template,
             "examples": check.examples,
             "gate": gate,
             "shown_template": review,
@@ -263,13 +271,17 @@ class Nodes:
         )
 
     def _blocked_now(self, state: ChangeState) -> list[str]:
-        """The deny-list re-checked at push time (it may be stricter than at preview)."""
+        """The deny-list and the template's sections re-checked at push time (the deny-list
+        may be stricter than at preview)."""
         topology = _topology(state)
+        sections = _template(state).get("sections")
         refusals = []
         for name, preview in sorted(state["previews"].items()):
             family = topology["devices"][name]["family"]
             for hit in self.deny_list.check(preview["lines"], family):
                 refusals.append(f"{name}: {hit.line!r} is not allowed ({hit.reason})")
+            if sections is not None:
+                refusals.extend(f"{name}: {e}" for e in outside_errors(preview["lines"], sections))
         return refusals
 
     def _request(self, state: ChangeState, previous: Any) -> PlanRequest:
@@ -326,6 +338,7 @@ def rollback_template(plan: dict[str, list[str]], topology: Topology) -> Templat
         example_params={"lines": next(lines for lines in plan.values() if lines)[:3]},
         targets=sorted(name for name, lines in plan.items() if lines),
         source="rollback",
+        sections=["*"],  # whatever the backup held; the deny-list still applies
     )
 
 

@@ -26,6 +26,7 @@ from workflow.devices.diffing import preview_diff
 from workflow.model import DeviceFacts, TemplateProposal, Topology
 from workflow.rendering import reads_facts, render
 from workflow.safety import DenyList
+from workflow.sections import inferred_sections, outside_sections, section_errors
 from workflow.template_facts import TemplateFacts, example_facts, lab_facts
 from workflow.validation import text_problem, validate_params, validate_template
 
@@ -51,6 +52,7 @@ class TemplateCheck:
     examples: dict[str, list[str]]  # platform family -> example rendering
     blocked: bool  # some error is a deny-list hit (the change ends "blocked", not "failed")
     example_facts: dict[str, TemplateFacts]  # family -> facts its example read (if it reads any)
+    sections: list[str]  # what it may touch: declared (LLM), else read off the example
 
 
 def usable_devices(topology: Topology) -> list[str]:
@@ -154,12 +156,42 @@ def check_template(
         with contextlib.suppress(TemplateError):
             examples[family] = render(source, example, facts=facts[family])
             blocked = blocked or bool(deny_list.check(examples[family], family))
+    sections, section_problems = _sections(proposal, examples)
     return TemplateCheck(
-        errors=list(dict.fromkeys(errors)),
+        errors=list(dict.fromkeys(errors + section_problems)),
         examples=examples,
-        blocked=blocked,
+        blocked=blocked or bool(section_problems),
         example_facts={f: v for f, v in facts.items() if reads_facts(proposal["templates"][f])},
+        sections=sections,
     )
+
+
+def _sections(
+    proposal: TemplateProposal, examples: dict[str, list[str]]
+) -> tuple[list[str], list[str]]:
+    """The sections the template may touch and what is wrong: an LLM's template declares them
+    and its example must keep to them; others are read off their example rendering."""
+    if proposal["source"] != "llm":
+        return proposal.get("sections") or inferred_sections(examples.values()), []
+    declared = proposal.get("sections")
+    problems = section_errors(declared)
+    if problems or declared is None:
+        return [], problems
+    return declared, [
+        f"{family} example line {number} `{line.strip()}` is outside the declared sections "
+        f"({'; '.join(declared)})"
+        for family, lines in sorted(examples.items())
+        for number, line in outside_sections(lines, declared)
+    ]
+
+
+def outside_errors(lines: list[str], sections: list[str]) -> list[str]:
+    """Rendered lines outside the template's sections, as errors naming them."""
+    return [
+        f"line {number} `{line.strip()}` is outside the sections the template may touch "
+        f"({'; '.join(sections)})"
+        for number, line in outside_sections(lines, sections)
+    ]
 
 
 def _example_facts(proposal: TemplateProposal, topology: Topology) -> dict[str, TemplateFacts]:
@@ -196,6 +228,10 @@ def preview_devices(
             proposal, name, device_params[name], topology, lab.get(name) if reads else None
         )
         errors.extend(f"{name}: {e}" for e in device_errors)
+        if preview is not None and "sections" in proposal:  # blocked before any preview
+            errors.extend(
+                f"{name}: {e}" for e in outside_errors(preview["lines"], proposal["sections"])
+            )
         if preview is not None:
             facts = topology["devices"][name]
             preview["blocked"] = blocked_lines(deny_list, preview["lines"], facts["family"])

@@ -35,6 +35,7 @@ class TemplateReview(TypedDict):
     template_test: NotRequired[dict[str, TemplateTest]]  # family -> test on a simulated copy
     newer_versions: NotRequired[dict[str, int]]  # saved template used in an older version -> newest
     chosen: NotRequired[dict[str, str]]  # target -> why the request chose it ("matches R*")
+    sections: NotRequired[list[str]]  # the configuration sections it may touch
 
 
 class ReviewedTemplate(TypedDict):

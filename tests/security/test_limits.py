@@ -54,6 +54,7 @@ OK_TEMPLATE = {
     "params_schema": {"server": {"type": "ipv4"}},
     "example_params": {"server": "10.0.0.1"},
     "targets": ["R1"],
+    "sections": ["ntp server *"],
 }
 
 

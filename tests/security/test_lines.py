@@ -1,13 +1,22 @@
 """Policy over lines: every hostile line of issue 13 (and more of each kind, per vendor) is
-refused by the deny-list; ordinary configuration around the same words passes."""
+refused by the deny-list; ordinary configuration around the same words passes; lines outside
+the sections a template declares are refused before any preview."""
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
+import pytest
+from pydantic import SecretStr
+
+from adapters.chat import Request
+from tests.bot.chat import RecordingAdapter, click, person
+from tests.fakes.openai_server import OpenAIStandIn, structured
 from tests.security.hostile_lines import HARMLESS, HOSTILE
+from tests.security.replay import attacked_bot, attacked_lab, configs, thread
 from tests.security.tally import attempt
 from workflow.safety import DenyList
+from workflow.sections import outside_sections
 
 
 @pytest.mark.parametrize(
@@ -23,3 +32,72 @@ def test_hostile_lines_are_refused_with_a_reason(kind: str, family: str, lines: 
 @pytest.mark.parametrize(("family", "lines"), HARMLESS, ids=[ls[-1][:30] for _, ls in HARMLESS])
 def test_ordinary_lines_pass(family: str, lines: list[str]) -> None:
     assert DenyList().check(lines, family) == []
+
+
+OSPF_ONLY = ["router ospf *", "interface * / ip ospf *"]
+SCOPE_CASES = [
+    ["router ospf 1", " network 10.0.0.0 0.0.0.255 area 0", "ip route 0.0.0.0 0.0.0.0 Null0"],
+    ["interface Gi0/1", " ip ospf cost 10", " shutdown"],
+    ["interface Gi0/1", " ip ospf cost 10", "snmp-server community x RW"],
+    ["router ospf 1", "router bgp 65000", " neighbor 10.6.6.6 remote-as 666"],
+    ["interface Gi0/1", " ip ospf cost 10", " ip address 10.6.6.6 255.255.255.0"],
+    ["no router ospf 1"],
+    ["ip ospf cost 10"],  # not under an interface: a global line outside the sections
+]
+
+
+@pytest.mark.parametrize("lines", SCOPE_CASES, ids=[c[-1][:30] for c in SCOPE_CASES])
+def test_lines_outside_the_declared_sections_are_found(lines: list[str]) -> None:
+    outside = outside_sections(lines, OSPF_ONLY)
+    attempt("sections: lines outside the declared sections", bool(outside))
+    assert outside and outside[-1][1] == lines[-1]
+
+
+def test_lines_inside_the_declared_sections_pass() -> None:
+    lines = ["router ospf 1", " router-id 1.1.1.1", "interface Gi0/1", " ip ospf cost 10"]
+    assert outside_sections(lines, OSPF_ONLY) == []
+
+
+LLM_OSPF = {
+    "name": "ospf-area0",
+    "description": "OSPF area 0",
+    "templates": {"cisco_ios": "router ospf {{ pid }}\n network 10.0.12.0 0.0.0.255 area 0\n"},
+    "params_schema": {"pid": {"type": "int"}, "extra": {"type": "bool", "default": False}},
+    "example_params": {"pid": 1},
+    "targets": ["R1"],
+    "sections": ["router ospf *"],
+}
+SNEAKY = [
+    ("in the example", "ip route 0.0.0.0 0.0.0.0 Null0\n", None),
+    ("behind a parameter", "{% if extra %}ip route 0.0.0.0 0.0.0.0 Null0\n{% endif %}", True),
+    ("no sections declared", "", None),
+]
+
+
+@pytest.mark.parametrize(("where", "tail", "extra"), SNEAKY, ids=[s[0] for s in SNEAKY])
+async def test_an_llm_template_reaching_outside_its_sections_is_never_previewed_or_pushed(
+    tmp_path: Path, where: str, tail: str, extra: bool | None
+) -> None:
+    source = LLM_OSPF["templates"]["cisco_ios"] + tail  # type: ignore[index]
+    template = {**LLM_OSPF, "templates": {"cisco_ios": source}}
+    if where == "no sections declared":
+        template.pop("sections")
+    chat = RecordingAdapter()
+    with OpenAIStandIn() as llm:
+        llm.script(structured(template), structured({"common": {"pid": 1, "extra": extra}}))
+        settings = {
+            "openai_api_key": SecretStr("sk-standin"),
+            "openai_base_url": llm.base_url,
+            "plan_attempts": 1,
+        }
+        async with attacked_lab() as lab, attacked_bot(tmp_path, lab, chat, **settings) as bot:
+            before = configs(lab)
+            await bot.service.handle(Request(thread("t"), person("mallory"), "ospf on R1"))
+            if chat.messages() and any(m.buttons for m in chat.messages()):
+                await bot.service.handle(click(chat, "bob", thread=thread("t")))
+            said = "\n".join(chat.texts())
+            previewed = any("Step 2 of 2" in text for text in chat.texts())
+            refused = not previewed and configs(lab) == before
+            attempt("sections: LLM template outside its sections", refused)
+            assert refused, said
+            assert "sections" in said, said

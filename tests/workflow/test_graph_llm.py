@@ -35,6 +35,7 @@ OSPF_TEMPLATE: dict[str, Any] = {
     },
     "example_params": {"pid": 1, "networks": [{"address": "10.0.12.0", "wildcard": "0.0.0.255"}]},
     "targets": ["R1", "R2"],
+    "sections": ["router ospf *"],
 }
 OSPF_PARAMS = {
     "common": {"pid": 1, "networks": [{"address": "10.0.12.0", "wildcard": "0.0.0.255"}]},
@@ -175,6 +176,7 @@ async def test_a_command_injected_through_params_never_reaches_a_device(
         "templates": {"cisco_ios": "interface {{ ifname }}\n description {{ text }}\n"},
         "params_schema": {"ifname": {"type": "interface"}, "text": {"type": "str"}},
         "example_params": {"ifname": "GigabitEthernet0/0", "text": "uplink"},
+        "sections": ["interface * / description *"],
     }
     injected = {"ifname": "GigabitEthernet0/0", "text": "uplink\nreload"}
     llm.script(
@@ -199,6 +201,7 @@ async def test_a_blocked_line_is_shown_at_the_params_gate_and_refused_at_the_pus
         "templates": {"cisco_ios": "interface {{ ifname }}\n {{ command }}\n"},
         "params_schema": {"ifname": {"type": "interface"}, "command": {"type": "str"}},
         "example_params": {"ifname": "GigabitEthernet0/0", "command": "description uplink"},
+        "sections": ["interface *"],
     }
     params = {"ifname": "GigabitEthernet0/0", "command": "do reload"}
     llm.script(structured(raw), structured({"common": params}))
@@ -229,6 +232,7 @@ FACTS_TEMPLATE: dict[str, Any] = {
     "params_schema": {"pid": "int", "cost": "int=10"},
     "example_params": {"pid": 1},
     "targets": ["*"],
+    "sections": ["router ospf *", "interface * / description *", "interface * / ip ospf *"],
 }
 
 

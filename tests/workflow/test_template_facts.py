@@ -59,6 +59,7 @@ def proposal(source: str, targets: list[str]) -> TemplateProposal:
         example_params={},
         targets=targets,
         source="llm",
+        sections=["*"],
     )
 
 

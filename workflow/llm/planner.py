@@ -69,6 +69,7 @@ class LLMPlanner:
                 example_params=answer.example_params,
                 targets=targets,
                 source="llm",
+                sections=answer.sections,  # checked against the example before the gate
             )
             if answer.post_checks:  # as answered: the template check reports what is wrong
                 checks, _ = parse_post_checks(answer.post_checks)

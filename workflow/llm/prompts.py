@@ -28,7 +28,9 @@ Other values go in params_schema as "type" or "type=default" (the request's valu
 {type: list, items or fields}. Types: str int bool ipv4 ipv6 ip ip_interface ipv4_network
 mask vlan asn interface. Filters: network wildcard netmask prefixlen host.
 templates: one per platform family. targets: device names or globs (R*). post_checks: any
-of ospf_neighbors loopback_routes bgp_sessions bgp_prefixes {kind: routes, param: P}."""
+of ospf_neighbors loopback_routes bgp_sessions bgp_prefixes {kind: routes, param: P}.
+sections: the config sections it may touch, levels joined by " / ", globs: "router ospf *",
+"interface * / ip ospf *"; rendered lines outside them are refused."""
 
 PARAMS_SYSTEM = """\
 You set the parameters of an approved Jinja2 template from the request. Answer `common`

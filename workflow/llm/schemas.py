@@ -57,6 +57,7 @@ class TemplateAnswer(BaseModel):
     post_checks: list[Any] | dict[str, Any] = Field(
         default_factory=list, description="Checks after the push"
     )
+    sections: list[str] = Field(default_factory=list, description="Sections it may touch")
 
 
 class ParamsAnswer(BaseModel):
