@@ -23,6 +23,12 @@ COMMAND_WORDS = (
     "rollback",
     "save",
     "pending",
+    "show",  # the read verbs: read-only commands, answered without approval
+    "sh",
+    "display",
+    "ping",
+    "traceroute",
+    "run",  # `run CLI-COMMAND on R1`: the same reads, any verb checked against the allow-list
 )
 
 

@@ -9,6 +9,7 @@ LabbotError
 ├── TemplateError          a template does not compile, uses unknown variables, or fails to render
 ├── GateError              a decision or start does not fit the thread's change
 │   └── GateRefused        a decision on a gate that is not pending or changed (`problem`)
+├── ReadRefused            a read is not an allowed read command (nothing was sent to a device)
 └── InventoryError         the device inventory cannot be read (GNS3 down, bad YAML, ...)
 """
 
@@ -74,6 +75,10 @@ class GateRefused(GateError):
     def __init__(self, problem: GateProblem, interrupt_id: str) -> None:
         super().__init__(f"gate {interrupt_id}: {problem}")
         self.problem: GateProblem = problem
+
+
+class ReadRefused(LabbotError):
+    """A read command outside the platform's allow-list; nothing was sent to any device."""
 
 
 class InventoryError(LabbotError):

@@ -25,7 +25,10 @@ Commands:
   status                    the pending step of this thread
   pending                   the open steps you may decide, and your own open changes
   cancel                    cancel the pending change of this thread
-  rollback CHANGE_ID        propose undoing a pushed change (needs approval too)"""
+  rollback CHANGE_ID        propose undoing a pushed change (needs approval too)
+  show … on R1,R2 [raw]     read-only commands (show, display, bounded ping), no approval;
+                            a parsed table where one exists, the device's text with `raw`
+  run CLI-COMMAND on R1     the same, for any CLI read the platform's allow-list takes"""
 
 ALREADY_DECIDED = "This step was already {choice} by {actor} at {at}."
 ALREADY_VOTED = "You already approved this step; it is waiting for someone else's approval."
@@ -149,6 +152,11 @@ POST_CHECKS_TITLE = "Post-checks after the push (wait up to {timeout:g} s)"
 TOO_LONG = (
     "Refused: that message is {size:,} characters long; the limit is {limit:,} "
     "(LABBOT_MAX_REQUEST_CHARS). Nothing was stored."
+)
+READ_RESULT = "`{command}` on {devices}: ✓ {ok} ✗ {failed}"
+TOO_MANY_READS = (
+    "you sent {count} device read(s) in the last minute and this asks {asked} more; the limit "
+    "is {limit} a minute (LABBOT_MAX_READS_PER_MINUTE)"
 )
 TOO_MANY_OPEN_BY_USER = (
     "you have {count} changes waiting already (LABBOT_MAX_OPEN_PER_USER); finish or cancel one"

@@ -14,8 +14,10 @@ from bot.redact import mask_param, mask_secrets
 from workflow.api import Finished, PendingGate, RollbackGate, TemplateGate
 from workflow.library.catalog import Catalog, LibraryTemplate
 from workflow.library.compose import part_label
-from workflow.model import ParamSpec, PushProgress
+from workflow.model import ParamSpec, PushProgress, StandardResponse
 from workflow.postchecks.spec import PostChecks
+from workflow.reads.request import ReadRequest
+from workflow.reads.tables import parsed_table
 from workflow.reviews import ParamsReview, RollbackReview, TemplateReview
 
 BLOCK_LIMIT = 2800  # characters per code block chunk (Slack sections hold 3000)
@@ -308,6 +310,29 @@ def present_result(finished: Finished) -> Message:
         body = item.get("result", "") if item["status"] == "success" else item.get("error", "")
         sections.append((f"{icon} {item['name']}", mask_secrets(body) or "(no output)", "text"))
     return _message(summary, sections, level="success" if result["success"] else "error")
+
+
+def present_reads(
+    request: ReadRequest, sent: Mapping[str, str], response: StandardResponse
+) -> Message:
+    """One code block per device: its parsed table where a parser exists (unless `raw` was
+    asked), else its output with secrets masked; a failed device shows its error."""
+    sections = []
+    for item in response["data"]:
+        name, command = item["name"], sent[item["name"]]
+        if item["status"] != "success":
+            sections.append((f"✗ {name} · {command}", item.get("error", ""), "text"))
+            continue
+        output = mask_secrets(item.get("result", ""))
+        table = None if request.raw else parsed_table(request.platforms[name], command, output)
+        sections.append((f"✓ {name} · {command}", table or output or "(no output)", "text"))
+    text = messages.READ_RESULT.format(
+        command=request.asked,
+        devices=", ".join(sent),
+        ok=response["successful"],
+        failed=response["failed"],
+    )
+    return _message(text, sections, level="success" if response["success"] else "error")
 
 
 def present_table(title: str, table: str) -> Message:

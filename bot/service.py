@@ -125,6 +125,7 @@ class DecisionService:
             command=command,
             say=partial(self.reporter.say, request.thread),
             show=partial(self.reporter.present, request.thread),
+            refuse=partial(self.reporter.refuse, request.actor, request.thread, about=command.name),
             may_curate=partial(self._may_curate, request),
             start_change=partial(self.start_change, request),
             decide=self.handle,

@@ -102,6 +102,9 @@ class Settings(BaseSettings):
     )
     gate_ttl_seconds: float = Field(86400.0, gt=0, validation_alias="LABBOT_GATE_TTL_SECONDS")
     max_targets: int = Field(50, ge=1, validation_alias="LABBOT_MAX_TARGETS")
+    max_reads_per_minute: int = Field(
+        30, ge=1, le=10_000, validation_alias="LABBOT_MAX_READS_PER_MINUTE"
+    )
     audit_key: SecretStr | None = Field(None, validation_alias="LABBOT_AUDIT_KEY")
     audit_head_file: Path | None = Field(None, validation_alias="LABBOT_AUDIT_HEAD_FILE")
     audit_channel: str | None = Field(None, validation_alias="LABBOT_AUDIT_CHANNEL")

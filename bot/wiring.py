@@ -13,6 +13,7 @@ from adapters.chat import ChatAdapter
 from base.errors import ConfigError
 from bot.audit_anchor import audit_chain_from
 from bot.commands import chat_commands
+from bot.commands.reads import ReadLimits
 from bot.door import DoorLimits
 from bot.people import People, directory_of
 from bot.policy import OwnerRule, OwnersError, Policy, parse_owners
@@ -98,6 +99,10 @@ def limits_from(settings: Settings) -> DoorLimits:
         max_open_per_channel=settings.max_open_per_channel,
         window_seconds=settings.gate_ttl_seconds,
     )
+
+
+def read_limits(settings: Settings) -> ReadLimits:
+    return ReadLimits(max_targets=settings.max_targets, per_minute=settings.max_reads_per_minute)
 
 
 def make_planner(settings: Settings) -> Planner:
@@ -217,7 +222,7 @@ async def open_runtime(
             people=People(policy, directory_of(adapter)),
             limits=limits_from(settings),
             thread_lock=partial(thread_lock, saver.engine),
-            commands=chat_commands(load_catalog(), templates),
+            commands=chat_commands(load_catalog(), templates, gateway, read_limits(settings)),
             templates=templates,
         )
         yield Runtime(service, workflow, audit, locks, templates)

@@ -232,6 +232,7 @@ PLATFORM = Platform(
         ("ip", "interface", "brief"): show_ip_interface_brief,
         ("interfaces",): ios.show_interfaces,
         ("ip", "route"): show_ip_route,
+        ("ip", "ospf", "neighbor"): shows.show_no_neighbours,
         ("vlan",): show_vlan,
         ("clock",): shows.show_clock,
     },

@@ -293,6 +293,7 @@ PLATFORM = Platform(
         ("ip", "interface", "brief"): show_ip_interface_brief,
         ("interfaces",): show_interfaces,
         ("ip", "route"): show_ip_route,
+        ("ip", "ospf", "neighbor"): shows.show_no_neighbours,
         ("clock",): shows.show_clock,
     },
     save_reply="Building configuration...\n[OK]\n",

@@ -34,6 +34,12 @@ def show_clock(device: SimDevice, args: list[str]) -> str:
     return f"*{now:%H:%M:%S}.{now.microsecond // 1000:03d} UTC {now:%a %b %d %Y}\n"
 
 
+def show_no_neighbours(device: SimDevice, args: list[str]) -> str:
+    """`show ip ospf neighbor`: labsim runs no routing protocol, so no neighbour is ever up
+    (IOS and EOS print nothing then)."""
+    return ""
+
+
 def section_of(text: str, header: str) -> str:
     """The top-level block whose first line is exactly `header`, with its children."""
     out: list[str] = []

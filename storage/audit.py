@@ -37,7 +37,7 @@ from storage.audit_records import (
     Vote,
 )
 from storage.schema import change_events as events
-from storage.schema import changes, decisions, gate_resolutions, pushes, refusals
+from storage.schema import changes, decisions, gate_resolutions, pushes, reads, refusals
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -232,6 +232,23 @@ class AuditStore:
         async with self._append() as chain:
             await chain.append(events, self._clean(content))
 
+    async def record_reads(
+        self, *, actor_id: str, actor_name: str, platform: str, channel: str, sent: dict[str, str]
+    ) -> None:
+        """Who sends which read to which device (`sent`: device -> command), before it is sent."""
+        async with self._append() as chain:
+            for device, command in sent.items():
+                content = {
+                    "change_id": None,
+                    "actor_id": actor_id,
+                    "actor_name": actor_name,
+                    "platform": platform,
+                    "channel": channel,
+                    "device": device,
+                    "command": command,
+                }
+                await chain.append(reads, self._clean(content))
+
     # --- queries --------------------------------------------------------------------------------
 
     async def resolution(self, interrupt_id: str) -> Resolution | None:
@@ -254,6 +271,12 @@ class AuditStore:
             query = query.where(changes.c.requester_id == requester_id)
         if channel is not None:
             query = query.where(changes.c.channel == channel)
+        async with self.engine.connect() as conn:
+            return int((await conn.execute(query)).scalar_one())
+
+    async def reads_since(self, actor_id: str, since: datetime) -> int:
+        """Device reads `actor_id` sent since `since` (for the per-user rate limit)."""
+        query = sa.select(sa.func.count()).where(reads.c.actor_id == actor_id, reads.c.at >= since)
         async with self.engine.connect() as conn:
             return int((await conn.execute(query)).scalar_one())
 

@@ -18,6 +18,7 @@ from storage.schema import (
     decisions,
     gate_resolutions,
     pushes,
+    reads,
     refusals,
     template_uses,
 )
@@ -105,6 +106,18 @@ def _template_use(r: Row) -> dict[str, Any]:
     )
 
 
+def _read(r: Row) -> dict[str, Any]:
+    return dict(
+        kind="read",
+        actor_id=r.actor_id,
+        actor_name=r.actor_name,
+        platform=r.platform,
+        channel=r.channel,
+        device=r.device,
+        summary=f"read on {r.device}: {r.command}",
+    )
+
+
 # table -> (row to entry fields, columns a `user` filter matches)
 _SHAPES: dict[sa.Table, tuple[Callable[[Row], dict[str, Any]], tuple[str, ...]]] = {
     changes: (_change, ("requester_id", "requester_name")),
@@ -114,6 +127,7 @@ _SHAPES: dict[sa.Table, tuple[Callable[[Row], dict[str, Any]], tuple[str, ...]]]
     pushes: (_push, ()),
     change_events: (_event, ()),
     template_uses: (_template_use, ()),
+    reads: (_read, ("actor_id", "actor_name")),
 }
 
 
@@ -134,13 +148,18 @@ async def query_entries(
         if user is not None:
             where.append(sa.or_(*(table.c[name] == user for name in user_columns)))
         if device is not None:
-            touched = sa.select(pushes.c.change_id).where(pushes.c.device == device)
-            where.append(table.c.change_id.in_(touched))
-            if table is pushes:
-                where.append(pushes.c.device == device)
+            where.append(_on_device(table, device))
         for row in await conn.execute(sa.select(table).where(*where)):
             entries.append(_entry(row, shape(row)))
     return sorted(entries, key=lambda e: e.seq)
+
+
+def _on_device(table: sa.Table, device: str) -> sa.ColumnElement[bool]:
+    """Rows about `device`: its pushes and reads, and the rows of changes that pushed to it."""
+    if table is pushes or table is reads:
+        return table.c.device == device
+    touched = sa.select(pushes.c.change_id).where(pushes.c.device == device)
+    return table.c.change_id.in_(touched)
 
 
 def _where(

@@ -144,6 +144,17 @@ template_uses = _audit_table(
     _text("parts"),  # canonical JSON [{name, version, sha256, source, derive}], in order
     _text("status"),  # how the change ended
 )
+reads = _audit_table(
+    "reads",
+    _text("change_id", nullable=True),  # always NULL: a read belongs to no change
+    _text("actor_id"),
+    _text("actor_name"),
+    _text("platform"),
+    _text("channel"),
+    _text("device"),
+    _text("command"),  # exactly what was sent to the device
+)
+sa.Index("ix_reads_actor_at", reads.c.actor_id, reads.c.at)  # the per-user rate limit counts
 AUDIT_TABLES = (
     changes,
     decisions,
@@ -152,6 +163,7 @@ AUDIT_TABLES = (
     pushes,
     change_events,
     template_uses,
+    reads,
 )
 CHAIN_COLUMNS = frozenset({"id", "seq", "at", "prev_hash", "row_hash", "hash_scheme"})
 

@@ -68,6 +68,18 @@ class DeviceGateway(Protocol):
         failed with the evidence when it does not."""
         ...
 
+    async def read(self, commands: Mapping[str, str]) -> StandardResponse:
+        """Send each device its allow-listed read; one item per device, output as result."""
+        ...
+
+
+class LabReader(Protocol):
+    """What the read commands need of the gateway: the devices, and reads (no lock, no gate)."""
+
+    async def devices(self) -> tuple[list[Device], list[Link], list[UnusableNode]]: ...
+
+    async def read(self, commands: Mapping[str, str]) -> StandardResponse: ...
+
 
 class DeviceLocks(Protocol):
     """Per-device locks with expiry (implemented in storage)."""

@@ -90,9 +90,12 @@ def target_words(text: str) -> list[str]:
     return words
 
 
-def select_targets(words: list[str], kinds: Mapping[str, tuple[str, str]]) -> Selection:
+def select_targets(
+    words: list[str], kinds: Mapping[str, tuple[str, str]], *, strict: bool = False
+) -> Selection:
     """`kinds`: every known device -> (kind, why that kind). Raises TargetError naming the
-    first word that is not a device, a glob matching one, a kind or a filler word."""
+    first word that is not a device, a glob matching one, a kind or a filler word; `strict`:
+    every word must be one (a plain word after the list is refused, not taken as its end)."""
     known = ", ".join(sorted(kinds)) or "none"
     if not words:
         raise TargetError(
@@ -101,7 +104,7 @@ def select_targets(words: list[str], kinds: Mapping[str, tuple[str, str]]) -> Se
         )
     by_fold = {name.casefold(): name for name in kinds}
     chosen: dict[str, str] = {}
-    words = _device_part(words, by_fold)
+    words = words if strict else _device_part(words, by_fold)
     wanted_kinds = [KIND_WORDS[w.casefold()] for w in words if w.casefold() in KIND_WORDS]
     for word in words:
         fold = word.casefold()

@@ -6,6 +6,7 @@ thread     help, status, cancel, rollback: the thread's own change
 pending    pending: the open steps the asker may decide, and their own open changes
 audit      audit: who confirmed which change
 templates  templates, save: the template library (lookups shared with the CLI)
+reads      show, display, ping, traceroute, run: read-only commands on devices, no gate
 """
 
 from __future__ import annotations
@@ -13,16 +14,23 @@ from __future__ import annotations
 from bot.commands.audit import audit_command
 from bot.commands.context import CommandHandler
 from bot.commands.pending import pending_command
+from bot.commands.reads import ReadLimits, read_command
 from bot.commands.templates import catalog_command, save_command, templates_command
 from bot.commands.thread import cancel_command, help_command, rollback_command, status_command
 from storage.templates import TemplateStore
 from workflow.library.catalog import Catalog
+from workflow.ports import LabReader
+from workflow.reads.allowlist import VERBS
 
 
 def chat_commands(
-    catalog: Catalog, templates: TemplateStore | None = None
+    catalog: Catalog,
+    templates: TemplateStore | None = None,
+    lab: LabReader | None = None,
+    read_limits: ReadLimits | None = None,
 ) -> dict[str, CommandHandler]:
-    """The commands; with the team's template library, `templates` covers it and `save` works."""
+    """The commands; with the team's template library, `templates` covers it and `save` works;
+    with the lab's devices, the read verbs (`show … on R1`) answer without a gate."""
     commands = {
         "help": help_command,
         "templates": catalog_command(catalog),
@@ -35,4 +43,7 @@ def chat_commands(
     if templates is not None:
         commands["templates"] = templates_command(catalog, templates)
         commands["save"] = save_command(catalog, templates)
+    if lab is not None:
+        reads = read_command(lab, read_limits or ReadLimits())
+        commands |= {verb: reads for verb in (*VERBS, "sh", "run")}
     return commands

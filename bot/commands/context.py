@@ -40,6 +40,7 @@ class CommandContext:
     command: Command
     say: Callable[[Message], Awaitable[object]]  # post in the request's thread
     show: Callable[[PendingGate | Finished], Awaitable[None]]  # post a step as the service does
+    refuse: Callable[[str], Awaitable[None]]  # tell the person only, and record the refusal
     may_curate: Callable[[], Awaitable[bool]]  # may this person save/pin templates (else told)
     start_change: Callable[[str, str | None], Awaitable[None]]  # text, rollback_of
     decide: Callable[[Decision], Awaitable[None]]  # as if the person had clicked

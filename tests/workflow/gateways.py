@@ -47,6 +47,7 @@ class RecordingGateway:
     backups: dict[str, dict[str, str]] = field(default_factory=dict)  # change -> device -> config
     unconverged: dict[str, str] = field(default_factory=dict)  # device -> post-check evidence
     checked: list[dict[str, list[Expectation]]] = field(default_factory=list)  # post-check calls
+    reads: list[dict[str, str]] = field(default_factory=list)  # read calls: device -> command
 
     def platform(self, name: str) -> str:
         return self.platforms.get(name, "cisco_ios_telnet")
@@ -109,6 +110,19 @@ class RecordingGateway:
                 passed = "\n".join(f"✓ {met_text(e)}" for e in wanted)
                 items.append(ResponseItem(id=name, name=name, status="success", result=passed))
         return build_response(items)
+
+    async def read(self, commands: Mapping[str, str]) -> StandardResponse:
+        """`show running-config` answers the running config; other reads answer nothing."""
+        self.reads.append(dict(commands))
+        return build_response(
+            [
+                ResponseItem(id=name, name=name, status="success", result=self._answer(name, cmd))
+                for name, cmd in commands.items()
+            ]
+        )
+
+    def _answer(self, name: str, command: str) -> str:
+        return self.configs[name] if command == "show running-config" else ""
 
     async def rollback_plan(self, change_id: str) -> dict[str, list[str]]:
         return {

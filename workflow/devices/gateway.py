@@ -24,9 +24,11 @@ from workflow.devices.runner import Credentials, LoopBridge, Timeouts, build_nor
 from workflow.devices.tasks import (
     Outcome,
     PushJob,
+    ReadJob,
     close_sessions,
     open_for_push,
     push_config,
+    read_command,
     read_config,
 )
 from workflow.model import (
@@ -138,6 +140,19 @@ class NornirGateway:
             items |= {name: _item(name, outcomes[name]) for name in known}
         seconds = round(time.monotonic() - started, 3)
         return build_response([items[name] for name in expected], metadata={"seconds": seconds})
+
+    async def read(self, commands: Mapping[str, str]) -> StandardResponse:
+        """Send each device its read (already allow-listed) in parallel; one item per device,
+        the output as its result. Nothing is locked: a read changes nothing."""
+        started = time.monotonic()
+        known, unknown = await self._lookup(list(commands))
+        items = {name: _failed(name, f"{name} is not in the inventory") for name in unknown}
+        if known:
+            job = ReadJob({name: commands[name] for name in known}, self._timeouts)
+            outcomes = await self._run(list(known.values()), read_command, job=job)
+            items |= {name: _item(name, outcomes[name]) for name in known}
+        seconds = round(time.monotonic() - started, 3)
+        return build_response([items[name] for name in commands], metadata={"seconds": seconds})
 
     async def rollback_plan(self, change_id: str) -> dict[str, list[str]]:
         """Lines that undo what `change_id` did on each device: from the config its push left

@@ -58,6 +58,12 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class ReadJob:
+    commands: dict[str, str]  # device -> the allow-listed read to send
+    timeouts: Timeouts
+
+
+@dataclass(frozen=True)
 class PushJob:
     plan: dict[str, list[str]]
     bridge: LoopBridge
@@ -68,6 +74,16 @@ def read_config(task: Task, timeouts: Timeouts) -> Result:
     """Nornir task: the device's running config as an Outcome; the session is closed."""
     try:
         return _read(task, timeouts)
+    finally:
+        close_task(task)
+
+
+def read_command(task: Task, job: ReadJob) -> Result:
+    """Nornir task: the output of the device's read (privileged) as an Outcome; the session
+    is closed. A CLI error reply is the device's failure."""
+    command = job.commands[task.host.name]
+    try:
+        return _read(task, job.timeouts, lambda: read_privileged(task, command, job.timeouts))
     finally:
         close_task(task)
 
@@ -108,11 +124,12 @@ def run_reported(
     return Result(host=task.host, result=outcome, failed=not outcome.ok)
 
 
-def _read(task: Task, timeouts: Timeouts) -> Result:
+def _read(task: Task, timeouts: Timeouts, read: Callable[[], str] | None = None) -> Result:
+    """Read the running config (or what `read` returns) as an Outcome, login scrubbed."""
     scrub = host_credentials(task.host).scrub  # a config may hold the very password we use
     try:
         probe_console(task, timeouts.connect)
-        outcome = Outcome(True, scrub(_show_config(task, timeouts)))
+        outcome = Outcome(True, scrub(read() if read else _show_config(task, timeouts)))
     except Exception as exc:
         outcome = Outcome(False, error=scrub(describe(exc, task)))
     return Result(host=task.host, result=outcome, failed=not outcome.ok)

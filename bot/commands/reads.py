@@ -1,0 +1,73 @@
+"""`show … on DEVICES`: read-only commands on the lab's devices, answered in the thread, no gate.
+
+The command is checked against the platform's allow-list for every device it names before
+anything is sent (workflow.reads); a refusal is told to the person and recorded, and nothing
+reaches a device. Every read is recorded in the audit BEFORE it is sent (who, device, command),
+and a person may send at most LABBOT_MAX_READS_PER_MINUTE device reads a minute.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from base.errors import PlanningError, ReadRefused
+from bot import messages, presenter
+from bot.commands.context import CommandContext, CommandHandler
+from workflow.ports import LabReader
+from workflow.reads.request import ReadRequest, read_request
+from workflow.reads.tables import command_to_send
+
+RATE_WINDOW = timedelta(minutes=1)
+
+
+@dataclass(frozen=True)
+class ReadLimits:
+    max_targets: int = 50  # devices one read may name (LABBOT_MAX_TARGETS)
+    per_minute: int = 30  # device reads per person a minute (LABBOT_MAX_READS_PER_MINUTE)
+
+
+def read_command(lab: LabReader, limits: ReadLimits) -> CommandHandler:
+    """The handler of the read verbs (`show`, `display`, `ping`, …) on `lab`'s devices."""
+
+    async def read(ctx: CommandContext) -> None:
+        devices, _, _ = await lab.devices()
+        text = ctx.request.text.lstrip(" ")
+        if ctx.command.name == "run":  # `run show ip route on R1`: the words after `run`
+            text = text[len("run") :]
+        try:  # a TargetError (unknown device, none named) is a PlanningError
+            request = read_request(text, devices, limits.max_targets)
+        except (ReadRefused, PlanningError) as refused:
+            await ctx.refuse(messages.REFUSED.format(reason=str(refused).rstrip(".")))
+            return
+        sent = _to_send(request)
+        over = await _over_limit(ctx, len(sent), limits.per_minute)
+        if over:
+            await ctx.refuse(messages.REFUSED.format(reason=over))
+            return
+        actor, thread = ctx.request.actor, ctx.request.thread
+        await ctx.audit.record_reads(
+            actor_id=actor.id,
+            actor_name=actor.name,
+            platform=thread.platform,
+            channel=thread.channel,
+            sent=sent,
+        )
+        response = await lab.read(sent)
+        await ctx.say(presenter.present_reads(request, sent, response))
+
+    return read
+
+
+def _to_send(request: ReadRequest) -> dict[str, str]:
+    return {
+        name: command_to_send(request.platforms[name], command, request.raw)
+        for name, command in request.commands.items()
+    }
+
+
+async def _over_limit(ctx: CommandContext, asked: int, limit: int) -> str | None:
+    recent = await ctx.audit.reads_since(ctx.request.actor.id, ctx.clock() - RATE_WINDOW)
+    if recent + asked <= limit:
+        return None
+    return messages.TOO_MANY_READS.format(count=recent, asked=asked, limit=limit)

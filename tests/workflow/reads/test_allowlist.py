@@ -1,0 +1,92 @@
+"""The read allow-list: what a read may send per platform, and why anything else is refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from base.errors import ReadRefused
+from workflow.model import Device
+from workflow.reads.allowlist import allowed_read
+from workflow.reads.request import read_request
+from workflow.targets import TargetError
+
+INJECTIONS = {
+    "show run | redirect tftp://10.0.0.9/x": "`| redirect` is not an output filter",
+    "show version ; reload": "may not contain ';'",
+    "show run\nreload": "may not contain '\\n'",
+    "do reload": "`do` is not a read",
+    "copy run tftp": "`copy` is not a read",
+    "ping 10.0.0.1 repeat 100000": "out of bounds: at most 5",
+    "show run | tee flash:x": "`| tee` is not an output filter",
+    "show run | append disk0:x": "`| append` is not an output filter",
+    "show run > flash:x": "may not contain '>'",
+    "show run\r": "may not contain '\\r'",
+    "show run\x1b[A": "may not contain '\\x1b'",
+    "show run | include x | redirect scp://h/x": "`| redirect` is not an output filter",
+    "reload": "`reload` is not a read",
+    "configure terminal": "`configure` is not a read",
+    "show": "needs what to show",
+    "show run |": "must be followed by a filter",
+    "traceroute 10.0.0.1 probe 50": "out of bounds: at most 3",
+    "ping 10.0.0.1 timeout 3600": "out of bounds: at most 2",
+    "ping 10.0.0.1 vrf x": "option `vrf` is not allowed",
+}
+
+
+@pytest.mark.parametrize(("command", "reason"), INJECTIONS.items())
+def test_anything_but_a_read_is_refused_with_the_reason(command: str, reason: str) -> None:
+    with pytest.raises(ReadRefused, match=None) as refused:
+        allowed_read("cisco_ios_telnet", command)
+    assert reason in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("platform", "command", "sent"),
+    [
+        ("cisco_ios_telnet", "sh ip int br | i up", "show ip int br | include up"),
+        ("cisco_ios", "show run | s router ospf", "show run | section router ospf"),
+        ("cisco_ios", "ping 10.0.0.1", "ping 10.0.0.1 repeat 5 timeout 2"),
+        ("cisco_ios", "ping 10.0.0.1 repeat 2", "ping 10.0.0.1 repeat 2 timeout 2"),
+        ("cisco_ios", "traceroute 10.0.0.1", "traceroute 10.0.0.1 timeout 2 probe 1"),
+        ("frr", "show ip ospf neighbor", "show ip ospf neighbor"),
+        ("frr_telnet", "show run | include ospf", "show run | include ospf"),
+        ("huawei_vrp", "display ip routing-table", "display ip routing-table"),
+        ("juniper_junos", "show route | match 10.0", "show route | match 10.0"),
+    ],
+)
+def test_reads_are_sent_spelled_out_and_bounded(platform: str, command: str, sent: str) -> None:
+    assert allowed_read(platform, command) == sent
+
+
+@pytest.mark.parametrize(
+    ("platform", "command"),
+    [
+        ("frr", "ping 10.0.0.1"),  # vtysh's ping has no bound labbot can set
+        ("frr", "show run | section ospf"),  # vtysh has no `| section`
+        ("huawei_vrp", "show version"),  # VRP reads with `display`
+        ("juniper_junos", "show route | save /tmp/x"),
+        ("some_os", "show version"),
+    ],
+)
+def test_each_platform_has_its_own_list(platform: str, command: str) -> None:
+    with pytest.raises(ReadRefused):
+        allowed_read(platform, command)
+
+
+LAB = [Device(f"R{n}", "cisco_ios_telnet", "127.0.0.1", 2000 + n) for n in (1, 2, 3)]
+
+
+def test_a_read_names_its_devices_fail_closed() -> None:
+    request = read_request("show ip route on r1, R2 raw", LAB, max_targets=5)
+    assert request.commands == {"R1": "show ip route", "R2": "show ip route"}
+    assert request.raw and request.asked == "show ip route"
+    on_on = read_request("show logging | include on on R3", LAB, 5)
+    assert on_on.commands == {"R3": "show logging | include on"}
+    with pytest.raises(TargetError, match="no device 'R9'"):
+        read_request("show ip route on R1 R9", LAB, 5)
+    with pytest.raises(TargetError, match="no device 'reload'"):
+        read_request("show ip route on R1 reload", LAB, 5)  # a stray word is not dropped
+    with pytest.raises(ReadRefused, match="say which devices"):
+        read_request("show ip route", LAB, 5)
+    with pytest.raises(ReadRefused, match="more than the 2"):
+        read_request("show ip route on all", LAB, 2)

@@ -1,0 +1,160 @@
+"""Which commands a read may send: an allow-list per platform family, never a deny-list.
+
+A command is one line of printable characters from a small set (no `;`, `>`, `<`, `!`, `?`, `&`,
+backquote, no control character). Its first word is one of the family's read verbs (`show`,
+VRP's `display`; `sh`/`sho` abbreviations); `ping` and `traceroute` only where their count and
+timeout can be bounded, with the bounds added when left out. A `|` is followed only by an output
+filter (`include`, `exclude`, `section`, `begin`, Junos `match`/`except`/`find`), abbreviations
+spelled out before sending. Anything else is refused with the reason, before any device is asked.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from base.errors import ReadRefused
+from workflow.model import platform_family
+
+# printable characters a read may hold: regexes after a filter need ^ $ . * + ( ) [ ] \
+_SAFE = re.compile(r"[A-Za-z0-9 _\-./:,*+^$()\[\]|\\\"'=@]*")
+_ARG = re.compile(r"[A-Za-z0-9_\-./:]+")  # a ping/traceroute argument: address, name, number
+
+
+@dataclass(frozen=True)
+class Bound:
+    """An option taking a number of at most `limit`; `default` is added when it is missing."""
+
+    limit: int
+    default: int | None = None
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A bounded active command (ping, traceroute): its options and their limits."""
+
+    options: dict[str, Bound]
+    words: tuple[str, ...] = ()  # options that take a word (`source Loopback0`)
+
+
+@dataclass(frozen=True)
+class Rules:
+    verbs: tuple[str, ...]
+    filters: tuple[str, ...]
+    probes: dict[str, Probe]
+
+
+_IOS_PROBES = {
+    "ping": Probe(
+        {"repeat": Bound(5, 5), "timeout": Bound(2, 2), "size": Bound(1500)}, ("source",)
+    ),
+    "traceroute": Probe(
+        {"timeout": Bound(2, 2), "probe": Bound(3, 1), "ttl": Bound(30)}, ("source",)
+    ),
+}
+_IOS_FILTERS = ("include", "exclude", "section", "begin")
+_IOS = Rules(("show",), _IOS_FILTERS, _IOS_PROBES)
+RULES: dict[str, Rules] = {
+    "cisco_ios": _IOS,
+    "cisco_xe": _IOS,
+    "cisco_nxos": Rules(("show",), ("include", "exclude", "section", "begin"), {}),
+    "cisco_xr": Rules(("show",), ("include", "exclude", "begin"), {}),
+    "arista_eos": Rules(("show",), _IOS_FILTERS, {}),
+    "frr": Rules(("show",), ("include", "exclude"), {}),
+    "juniper_junos": Rules(("show",), ("match", "except", "find", "count", "last"), {}),
+    "huawei_vrp": Rules(("display",), ("include", "exclude", "begin"), {}),
+}
+VERBS = frozenset(verb for rules in RULES.values() for verb in (*rules.verbs, *rules.probes))
+
+
+def rules_for(platform: str) -> Rules:
+    family = platform_family(platform)
+    if family not in RULES:
+        raise ReadRefused(f"reads on {family or 'this platform'} are not supported")
+    return RULES[family]
+
+
+def allowed_read(platform: str, command: str) -> str:
+    """The command as it will be sent to a `platform` device (abbreviations spelled out, bounds
+    added), or ReadRefused saying why it is not an allowed read."""
+    rules = rules_for(platform)
+    refuse_unsafe(command)
+    head, *pipes = command.strip().split("|")
+    words = head.split()
+    if not words:
+        raise ReadRefused("no command given")
+    verb = _verb(words[0], rules)
+    if verb in rules.probes:
+        words = _bounded(verb, words[1:], rules.probes[verb])
+    elif len(words) < 2:
+        raise ReadRefused(f"`{verb}` needs what to show (`{verb} ip route`)")
+    else:
+        words = [verb, *words[1:]]
+    return " | ".join([" ".join(words), *(_filter(pipe, rules) for pipe in pipes)])
+
+
+def refuse_unsafe(text: str) -> None:
+    """ReadRefused when `text` holds a character a read may not (a line break, `;`, …)."""
+    if not _SAFE.fullmatch(text):
+        bad = sorted({ch for ch in text if not _SAFE.fullmatch(ch)})
+        shown = ", ".join(repr(ch) for ch in bad)
+        raise ReadRefused(f"a read may not contain {shown}: only one plain command line")
+
+
+def _verb(word: str, rules: Rules) -> str:
+    fold = word.casefold()
+    for verb in rules.verbs:
+        if len(fold) >= 2 and verb.startswith(fold):
+            return verb
+    if fold in rules.probes:
+        return fold
+    allowed = ", ".join(f"`{v}`" for v in (*rules.verbs, *rules.probes))
+    raise ReadRefused(f"`{word}` is not a read: only {allowed} commands are run without approval")
+
+
+def _filter(pipe: str, rules: Rules) -> str:
+    words = pipe.split()
+    if not words:
+        raise ReadRefused("`|` must be followed by a filter")
+    fold = words[0].casefold()
+    matches = [name for name in rules.filters if name.startswith(fold)]
+    if len(matches) != 1:
+        allowed = ", ".join(f"`| {name}`" for name in rules.filters)
+        raise ReadRefused(f"`| {words[0]}` is not an output filter: only {allowed}")
+    if len(words) < 2 and matches[0] not in ("count",):
+        raise ReadRefused(f"`| {matches[0]}` needs a pattern")
+    return " ".join([matches[0], *words[1:]])
+
+
+def _bounded(verb: str, args: list[str], probe: Probe) -> list[str]:
+    """`ping ADDRESS [option value]…` with every numeric option within its bound; bounds that
+    were not given are added."""
+    if not args or not _ARG.fullmatch(args[0]):
+        raise ReadRefused(f"`{verb}` needs an address: `{verb} 10.0.0.1`")
+    given: dict[str, list[str]] = {}
+    rest = args[1:]
+    while rest:
+        option, rest = rest[0].casefold(), rest[1:]
+        if option not in probe.options and option not in probe.words:
+            known = ", ".join(sorted((*probe.options, *probe.words)))
+            raise ReadRefused(f"`{verb}` option `{option}` is not allowed (only {known})")
+        count = 2 if (verb, option) == ("traceroute", "ttl") else 1
+        values, rest = rest[:count], rest[count:]
+        if len(values) < count or not all(_ARG.fullmatch(v) for v in values):
+            raise ReadRefused(f"`{verb} … {option}` needs a value")
+        if option in probe.options:
+            _check_bound(verb, option, values, probe.options[option])
+        given[option] = values
+    for option, bound in probe.options.items():
+        if option not in given and bound.default is not None:
+            given[option] = [str(bound.default)]
+    options = [word for option, values in given.items() for word in (option, *values)]
+    return [verb, args[0], *options]
+
+
+def _check_bound(verb: str, option: str, values: list[str], bound: Bound) -> None:
+    for value in values:
+        if not value.isdigit() or not 0 < int(value) <= bound.limit:
+            raise ReadRefused(
+                f"`{verb} … {option} {value}` is out of bounds: at most {bound.limit}"
+            )
