@@ -170,6 +170,32 @@ NO_RULES_WARNING = (
     "no approval rule is set (LABBOT_OWNERS, LABBOT_APPROVERS, LABBOT_APPROVERS_BY_CHANNEL): "
     "anyone in a channel or room except the requester may approve; direct messages are refused"
 )
+# The gates (bot/presenter.py); each note starts a new line of the gate's text.
+TEMPLATE_GATE = (
+    "*Step 1 of 2 — template* for change {change_id}: {description}\n"
+    "Template `{name}` ({source}) for {targets}."
+)
+NO_DEVICE = "no device"
+PARAMS_GATE = (
+    "*Step 2 of 2 — parameters and preview* for change {change_id}: {devices} device(s), "
+    "{lines} line(s) to push."
+)
+GATE_EXPIRES = "expires {at} · "
+GATE_FOOTNOTE = "\n_{expires}content sha256 {sha}_"
+EXECUTE_CONFIRM = "Push this configuration now?"
+USES_TEMPLATES = "\nUses {templates}."
+TEMPLATE_TEST_SKIPPED = (
+    "\nTemplate test on a simulated copy of {device} ({family}): not run, {why}."
+)
+TEMPLATE_TEST_FAILED = (
+    "\n⚠️ Template test on a simulated copy of {device} ({family}): {refused} of {lines} "
+    "line(s) refused; the real device would likely refuse them too."
+)
+TEMPLATE_TEST_PASSED = (
+    "\n✓ Template test on a simulated copy of {device} ({family}): {lines} line(s) accepted."
+)
+NEWER_AT_GATE = "\nℹ️ A newer version exists ({versions}); this change uses what you approve here."
+DENY_LIST_AT_GATE = "\n⚠️ {count} line(s) match the deny-list; Execute will be refused."
 ROLLBACK_GATE = (
     "*Post-checks failed* for change {change_id} on {failed} (of {total} checked). "
     "Roll back returns each device below to its configuration before the change; "

@@ -69,9 +69,7 @@ def gate_buttons(gate: GateName, interrupt_id: str, sha256: str) -> tuple[Button
             Button("Keep the change", "cancel", "default", value),
         )
     if gate == "params":
-        first = Button(
-            "Execute", "approve", "primary", value, confirm="Push this configuration now?"
-        )
+        first = Button("Execute", "approve", "primary", value, confirm=messages.EXECUTE_CONFIRM)
     else:
         first = Button("Approve", "approve", "primary", value)
     return (
@@ -88,8 +86,10 @@ def present_gate(gate: PendingGate) -> Message:
         text, sections = _rollback_sections(gate.change_id, gate.payload)
     else:
         text, sections = _params_sections(gate.change_id, gate.payload)
-    expires = f"expires {_short_time(gate.expires_at)} · " if gate.expires_at else ""
-    text += f"\n_{expires}content sha256 {gate.sha256[:12]}_"
+    expires = (
+        messages.GATE_EXPIRES.format(at=_short_time(gate.expires_at)) if gate.expires_at else ""
+    )
+    text += messages.GATE_FOOTNOTE.format(expires=expires, sha=gate.sha256[:12])
     buttons = gate_buttons(gate.gate, gate.interrupt_id, gate.sha256)
     return _message(text, sections, buttons=buttons, key=gate.interrupt_id)
 
@@ -101,10 +101,12 @@ def _template_sections(
     targets = ", ".join(
         f"{name} ({chosen[name]})" if name in chosen else name for name in payload["targets"]
     )
-    targets = targets or "no device"
-    text = (
-        f"*Step 1 of 2 — template* for change {change_id}: {payload['description']}\n"
-        f"Template `{payload['name']}` ({payload['source']}) for {targets}."
+    text = messages.TEMPLATE_GATE.format(
+        change_id=change_id,
+        description=payload["description"],
+        name=payload["name"],
+        source=payload["source"],
+        targets=targets or messages.NO_DEVICE,
     )
     text += _library_notes(payload)
     sections: list[tuple[str, str, str]] = []
@@ -131,18 +133,15 @@ def _library_notes(payload: TemplateReview) -> str:
     parts = payload.get("parts", [])
     if len(parts) > 1 or any(p["version"] is not None for p in parts):
         shown = " + ".join(f"{part_label(p)} sha256 {p['sha256'][:12]}" for p in parts)
-        notes += f"\nUses {shown}."
+        notes += messages.USES_TEMPLATES.format(templates=shown)
     for family, test in payload.get("template_test", {}).items():
-        on = f"a simulated copy of {test['device']} ({family})"
+        on = {"device": test["device"], "family": family, "lines": test["lines"]}
         if test.get("skipped"):
-            notes += f"\nTemplate test on {on}: not run, {test['skipped']}."
+            notes += messages.TEMPLATE_TEST_SKIPPED.format(**on, why=test["skipped"])
         elif test["errors"]:
-            notes += (
-                f"\n⚠️ Template test on {on}: {len(test['errors'])} of {test['lines']} line(s) "
-                "refused; the real device would likely refuse them too."
-            )
+            notes += messages.TEMPLATE_TEST_FAILED.format(**on, refused=len(test["errors"]))
         else:
-            notes += f"\n✓ Template test on {on}: {test['lines']} line(s) accepted."
+            notes += messages.TEMPLATE_TEST_PASSED.format(**on)
     return notes + _newer_note(payload)
 
 
@@ -151,7 +150,7 @@ def _newer_note(payload: TemplateReview | ParamsReview) -> str:
     if not newer:
         return ""
     listed = ", ".join(f"{name}@{version}" for name, version in newer.items())
-    return f"\nℹ️ A newer version exists ({listed}); this change uses what you approve here."
+    return messages.NEWER_AT_GATE.format(versions=listed)
 
 
 def post_checks_section(checks: PostChecks | None) -> list[tuple[str, str, str]]:
@@ -183,17 +182,14 @@ def _params_sections(
 ) -> tuple[str, list[tuple[str, str, str]]]:
     devices = payload["devices"]
     line_count = sum(len(d["lines"]) for d in devices.values())
-    text = (
-        f"*Step 2 of 2 — parameters and preview* for change {change_id}: "
-        f"{len(devices)} device(s), {line_count} line(s) to push."
-    )
+    text = messages.PARAMS_GATE.format(change_id=change_id, devices=len(devices), lines=line_count)
     blocked = [
         f"{name}: {entry['line'].strip()!r} — {entry['reason']}"
         for name, device in devices.items()
         for entry in device["blocked"]
     ]
     if blocked:
-        text += f"\n⚠️ {len(blocked)} line(s) match the deny-list; Execute will be refused."
+        text += messages.DENY_LIST_AT_GATE.format(count=len(blocked))
     text += _newer_note(payload)
     sections: list[tuple[str, str, str]] = []
     if blocked:
