@@ -30,6 +30,12 @@ Commands:
                             a parsed table where one exists, the device's text with `raw`
   run CLI-COMMAND on R1     the same, for any CLI read the platform's allow-list takes"""
 
+DRIFTED = (
+    "\n⚠️ Changed since the preview approved before, so the push left {devices} alone (the "
+    "other devices were pushed). Below: what changed, and a fresh preview against the running "
+    "config now."
+)
+DRIFT_SECTION = "{device} changed since the preview"
 ALREADY_DECIDED = "This step was already {choice} by {actor} at {at}."
 ALREADY_VOTED = "You already approved this step; it is waiting for someone else's approval."
 STALE_GATE = "This button is stale: that step is no longer pending (see the latest message)."

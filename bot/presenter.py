@@ -191,7 +191,13 @@ def _params_sections(
     if blocked:
         text += messages.DENY_LIST_AT_GATE.format(count=len(blocked))
     text += _newer_note(payload)
-    sections: list[tuple[str, str, str]] = []
+    drifted = payload.get("drifted") or {}
+    if drifted:
+        text += messages.DRIFTED.format(devices=", ".join(sorted(drifted)))
+    sections: list[tuple[str, str, str]] = [
+        (messages.DRIFT_SECTION.format(device=name), mask_secrets(diff), "diff")
+        for name, diff in sorted(drifted.items())
+    ]
     if blocked:
         sections.append(("Blocked lines", "\n".join(blocked), "text"))
     for name, device in devices.items():

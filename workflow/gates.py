@@ -88,9 +88,11 @@ def params_review(
     previews: dict[str, DevicePreview],
     template_sha256: str,
     newer_versions: dict[str, int] | None = None,
+    drifted: dict[str, str] | None = None,
 ) -> ParamsReview:
     """What the params reviewer sees, per device: params, rendered lines, diff, blocked lines;
-    and the newer saved versions of the templates used, when there are any."""
+    the newer saved versions of the templates used, and what changed on devices since an
+    earlier preview, when there are any."""
     review = ParamsReview(
         template=ReviewedTemplate(
             name=template["name"], description=template["description"], sha256=template_sha256
@@ -99,6 +101,8 @@ def params_review(
     )
     if newer_versions:
         review["newer_versions"] = dict(newer_versions)
+    if drifted:
+        review["drifted"] = dict(drifted)
     return review
 
 
@@ -165,10 +169,10 @@ class ReviewGate:
     def _apply(self, state: ChangeState, info: GateInfo, record: DecisionRecord) -> Command[str]:
         decisions = [*state["decisions"], record]
         if record["choice"] == "cancel":
+            pushed = "nothing more was pushed" if state.get("push_result") else "nothing was pushed"
             return finish(
                 "cancelled",
-                f"{record['actor_name']} cancelled the change at the {self.gate} review; "
-                "nothing was pushed.",
+                f"{record['actor_name']} cancelled the change at the {self.gate} review; {pushed}.",
                 also={"decisions": decisions},
             )
         next_round = {"decisions": decisions, "attempt": 0, "errors": [], "gate": None}

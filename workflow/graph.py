@@ -11,6 +11,8 @@ gather ─► propose_template ─► check_template ─► template_gate ─►
                                        post_check ─► rollback_gate ─► undo ─► END  (checks failed)
                                             │
                                           report ─► END       (cancel / expiry / failure ─► END)
+                                            │ a device changed since its preview (not pushed)
+                                            └─► repreview ─► check_params (a fresh params gate)
 ```
 """
 
@@ -57,6 +59,7 @@ def build_graph(
     graph.add_node("post_check", after.post_check, destinations=("report", "rollback_gate"))
     graph.add_node("rollback_gate", after.rollback_gate, destinations=("undo", "rollback_gate"))
     graph.add_node("undo", after.undo)
-    graph.add_node("report", nodes.report)
+    graph.add_node("report", nodes.report, destinations=("repreview",))
+    graph.add_node("repreview", nodes.repreview, destinations=("check_params",))
     graph.add_edge(START, "gather")
     return graph.compile(checkpointer=checkpointer)

@@ -213,7 +213,9 @@ class Nodes:
         if errors:
             return self._retry_or_end(state, "parameters", errors, blocked=False)
         newer = await newer_versions(self.saved, template)
-        review = params_review(template, previews, state["approved"]["template"], newer)
+        review = params_review(
+            template, previews, state["approved"]["template"], newer, state.get("drifted")
+        )
         gate = open_params_gate(state, review, self.clock, self.gate_ttl_seconds)
         update = {"previews": previews, "gate": gate, "newer_versions": newer}
         return Command(update=update, goto="params_gate")
@@ -226,6 +228,7 @@ class Nodes:
             state["previews"],
             state["approved"]["template"],
             state.get("newer_versions"),
+            state.get("drifted"),
         )
         planned = content_sha256(review)
         if state["approved"].get("params") != planned:
@@ -238,17 +241,44 @@ class Nodes:
         if refusals:
             return finish("blocked", "refused to push, nothing was sent: " + "; ".join(refusals))
         plan = {name: p["lines"] for name, p in state["previews"].items() if p["lines"]}
+        devices = _topology(state)["devices"]
+        previewed = {name: devices[name]["running_config"] for name in plan}
         try:
             result = await self.gateway.push(
-                state["change_id"], plan, on_progress=progress_writer()
+                state["change_id"], plan, on_progress=progress_writer(), previewed=previewed
             )
         except LabbotError as err:
             return finish("failed", f"the push could not start: {err}")
-        return Command(update={"push_result": result}, goto="post_check")
+        drifted = result.get("metadata", {}).get("drifted", {})
+        return Command(update={"push_result": result, "drifted": drifted}, goto="post_check")
+
+    async def repreview(self, state: ChangeState) -> Command[str]:
+        """The devices the push left alone (changed since their preview), read again and
+        rendered anew with the same parameters: a fresh params gate shows them with what
+        changed (the other devices were pushed)."""
+        drifted = sorted(state.get("drifted") or {})
+        try:
+            facts = await self.gateway.facts(drifted)
+        except LabbotError as err:
+            return finish("failed", f"could not read the lab again: {err}")
+        topology = _topology(state)
+        topology = refuse_unsafe_facts(
+            Topology(**{**topology, "devices": {**topology["devices"], **facts}})
+        )
+        params = state["device_params"] or {}
+        update = {
+            "topology": topology,
+            "template": {**_template(state), "targets": drifted},
+            "device_params": {name: params[name] for name in drifted if name in params},
+            "attempt": 0,
+        }
+        return Command(update=update, goto="check_params")
 
     async def report(self, state: ChangeState) -> Command[str]:
         result = state["push_result"]
         assert result is not None, "report reached without a push result"
+        if state.get("drifted"):
+            return Command(goto="repreview")
         note = newer_note(_template(state), await newer_versions(self.saved, _template(state)))
         status: Status = "done" if result["success"] else "failed"
         return finish(status, push_summary(result), result, notes=[note] if note else None)

@@ -50,8 +50,11 @@ class DeviceGateway(Protocol):
         change_id: str,
         plan: Mapping[str, Sequence[str]],
         on_progress: ProgressCallback | None = None,
+        previewed: Mapping[str, str] | None = None,
     ) -> StandardResponse:
-        """Lock, back up, push, capture again, verify, unlock. One item per device."""
+        """Lock, back up, push, capture again, verify, unlock. One item per device. A device
+        whose running config differs from `previewed` (the one its preview was computed from,
+        volatile lines aside) is not pushed: `metadata["drifted"]` says what changed on it."""
         ...
 
     async def rollback_plan(self, change_id: str) -> dict[str, list[str]]:

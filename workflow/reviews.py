@@ -52,6 +52,9 @@ class ParamsReview(TypedDict):
     template: ReviewedTemplate
     devices: dict[str, DevicePreview]
     newer_versions: NotRequired[dict[str, int]]
+    # a fresh preview after a push left these devices alone: device -> what changed on it
+    # since the preview approved before (a unified diff of its running config)
+    drifted: NotRequired[dict[str, str]]
 
 
 class RollbackLines(TypedDict):

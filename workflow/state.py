@@ -66,6 +66,8 @@ class ChangeState(TypedDict):
     # Added with post-checks; read with .get().
     post_check_result: StandardResponse | None  # per device, after the push
     undo_plan: dict[str, list[str]] | None  # lines the rollback gate offers, per device
+    # Added with the drift check; read with .get().
+    drifted: dict[str, str]  # device -> what changed since its preview (the push left it alone)
 
 
 def initial_state(
@@ -101,6 +103,7 @@ def initial_state(
         newer_versions={},
         post_check_result=None,
         undo_plan=None,
+        drifted={},
     )
 
 

@@ -76,6 +76,7 @@ class RecordingGateway:
         change_id: str,
         plan: Mapping[str, Sequence[str]],
         on_progress: ProgressCallback | None = None,
+        previewed: Mapping[str, str] | None = None,
     ) -> StandardResponse:
         self.pushes.append(Push(change_id, {d: list(lines) for d, lines in plan.items()}))
         self.backups[change_id] = {d: self.configs[d] for d in plan}

@@ -31,6 +31,7 @@ from workflow.devices.tasks import (
     read_command,
     read_config,
 )
+from workflow.devices.volatile import drift_diff
 from workflow.model import (
     Device,
     DeviceFacts,
@@ -97,9 +98,11 @@ class NornirGateway:
         change_id: str,
         plan: Mapping[str, Sequence[str]],
         on_progress: ProgressCallback | None = None,
+        previewed: Mapping[str, str] | None = None,
     ) -> StandardResponse:
         started = time.monotonic()
         known, unknown = await self._lookup(list(plan))
+        drifted: dict[str, str] = {}
         items = {name: _failed(name, f"{name} is not in the inventory") for name in unknown}
         conflicts = await self._locks.acquire(change_id, list(known), self._lock_seconds)
         locked = "; ".join(f"{h.device} is locked by change {h.change_id}" for h in conflicts)
@@ -107,13 +110,20 @@ class NornirGateway:
             items |= {name: _failed(name, locked) for name in known}
         else:
             try:
-                items |= await self._push_locked(change_id, plan, known, on_progress)
+                job = PushJob(
+                    plan={name: list(plan[name]) for name in known},
+                    bridge=LoopBridge(asyncio.get_running_loop(), on_progress, total=len(known)),
+                    timeouts=self._timeouts,
+                    previewed=dict(previewed or {}),
+                )
+                items |= await self._push_locked(change_id, known, job, drifted)
             finally:
                 await self._locks.release(change_id, list(known))
+        metadata = {"change_id": change_id, "seconds": round(time.monotonic() - started, 3)}
+        if drifted:
+            metadata["drifted"] = drifted
         return build_response(
-            [items[name] for name in plan],
-            error=locked or None,
-            metadata={"change_id": change_id, "seconds": round(time.monotonic() - started, 3)},
+            [items[name] for name in plan], error=locked or None, metadata=metadata
         )
 
     async def post_check(
@@ -177,24 +187,20 @@ class NornirGateway:
         return plan
 
     async def _push_locked(
-        self,
-        change_id: str,
-        plan: Mapping[str, Sequence[str]],
-        known: Mapping[str, Device],
-        on_progress: ProgressCallback | None,
+        self, change_id: str, known: Mapping[str, Device], job: PushJob, drifted: dict[str, str]
     ) -> dict[str, ResponseItem]:
+        """Push to the `known` devices; those changed since the preview are left alone and
+        what changed on each goes into `drifted`."""
         if not known:
             return {}
-        bridge = LoopBridge(asyncio.get_running_loop(), on_progress, total=len(known))
-        job = PushJob(
-            plan={name: list(plan[name]) for name in known},
-            bridge=bridge,
-            timeouts=self._timeouts,
-        )
+        bridge = job.bridge
         nornir = build_nornir(list(known.values()), self._credentials, self._timeouts)
         try:
             opened = await self._run_on(nornir, open_for_push, job=job)
-            outcomes = await self._store_before(change_id, opened, bridge)
+            drifted |= self._drift(known, opened, job.previewed)
+            left_alone = {name: _drift_outcome(name, bridge) for name in drifted}
+            unchanged = {n: o for n, o in opened.items() if n not in left_alone}
+            outcomes = left_alone | await self._store_before(change_id, unchanged, bridge)
             ready = [name for name in opened if name not in outcomes]
             if ready:
                 targets = nornir.filter(filter_func=lambda host: host.name in ready)
@@ -205,6 +211,22 @@ class NornirGateway:
             await asyncio.to_thread(close_sessions, nornir)
             await bridge.drain()
         return {name: _item(name, outcomes[name]) for name in known}
+
+    def _drift(
+        self,
+        known: Mapping[str, Device],
+        opened: Mapping[str, Outcome],
+        previewed: Mapping[str, str],
+    ) -> dict[str, str]:
+        """Per device whose running config now differs from the one its preview was computed
+        from (volatile lines aside): what changed."""
+        scrub = self._credentials.scrub  # as facts() scrubbed the config the preview read
+        drift = {
+            name: drift_diff(known[name].platform, previewed[name], scrub(outcome.text))
+            for name, outcome in opened.items()
+            if outcome.ok and name in previewed
+        }
+        return {name: diff for name, diff in drift.items() if diff}
 
     async def _store_after(self, change_id: str, pushed: Mapping[str, Outcome]) -> None:
         """One write at a time: concurrent SQLite writers back off in its busy handler
@@ -286,6 +308,12 @@ def _not_checked(device: Device) -> ResponseItem:
     """A simulated device answers no routing protocol: its checks are said not run, not passed."""
     note = f"post-checks not run: {device.name} is simulated ({device.simulator}), no routing runs"
     return ResponseItem(id=device.name, name=device.name, status="success", result=note)
+
+
+def _drift_outcome(name: str, bridge: LoopBridge) -> Outcome:
+    error = f"{name} changed since the preview; not pushed (a fresh preview is offered)"
+    bridge.progress(name, "failed", error)
+    return Outcome(False, error=error)
 
 
 def _failed(name: str, reason: str) -> ResponseItem:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import socket
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from netmiko.exceptions import (
     ConfigInvalidException,
@@ -68,6 +68,7 @@ class PushJob:
     plan: dict[str, list[str]]
     bridge: LoopBridge
     timeouts: Timeouts
+    previewed: dict[str, str] = field(default_factory=dict)  # the config each preview read
 
 
 def read_config(task: Task, timeouts: Timeouts) -> Result:

@@ -1,0 +1,84 @@
+"""What was approved is what the device gets: a device changed since its preview is not pushed.
+
+Through the decision service with the real graph, saver and simulated lab (netmiko over telnet):
+two changes preview R1, the first is pushed, and Execute on the second leaves R1 alone, shows
+what changed and offers a fresh preview, while R2 is pushed; a line the device rewrites by itself
+(`ntp clock-period`) is not drift.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from netmiko import ConnectHandler
+
+from adapters.chat import ThreadRef
+from bot.demo import DEMO_CREDENTIALS
+from labsim import Lab, demo_topology
+from tests.bot.chat import RecordingAdapter, ask, click
+from tests.bot.test_e2e_console import running_bot
+
+OTHER = ThreadRef("console", "lab-channel", "t2")
+
+
+@pytest.fixture
+async def lab() -> AsyncIterator[Lab]:
+    async with Lab.start(demo_topology(2), **DEMO_CREDENTIALS) as lab:
+        yield lab
+
+
+def configure(sim: Lab, name: str, lines: list[str]) -> None:
+    """Someone at the device's console, outside labbot."""
+    device = sim.device(name)
+    connection = ConnectHandler(
+        device_type="cisco_ios_telnet", host=sim.host, port=device.telnet_port, **DEMO_CREDENTIALS
+    )
+    connection.enable()
+    connection.send_config_set(lines)
+    connection.disconnect()
+
+
+async def test_execute_after_another_change_leaves_the_drifted_device_alone(
+    tmp_path: Path,
+    lab: Lab,
+) -> None:
+    chat = RecordingAdapter()
+    async with running_bot(tmp_path, lab, chat) as bot:
+        await bot.service.handle(ask("apply ntp to R1 servers=10.1.1.1", "alice"))
+        await bot.service.handle(click(chat, "bob"))
+        first = click(chat, "bob")  # Execute on the first change's preview
+        await bot.service.handle(ask("apply ntp to R1,R2 servers=10.2.2.2", "carol", OTHER))
+        await bot.service.handle(click(chat, "bob", thread=OTHER))
+        second = click(chat, "bob", thread=OTHER)
+        await bot.service.handle(first)
+        assert "ntp server 10.1.1.1" in lab.device("R1").running_config()
+        await bot.service.handle(second)
+        _, fresh = chat.last_gate()
+        r1, r2 = lab.device("R1").running_config(), lab.device("R2").running_config()
+        assert "ntp server 10.2.2.2" in r2 and "ntp server 10.2.2.2" not in r1
+        assert "Step 2 of 2" in fresh.text and "left R1 alone" in fresh.text, fresh.text
+        shown = {block.title: block.text for block in fresh.blocks}
+        assert "+ntp server 10.1.1.1" in shown["R1 changed since the preview"]
+        assert "R2 configuration" not in shown  # only R1 is previewed again
+        await bot.service.handle(click(chat, "bob", thread=OTHER))
+    assert "ntp server 10.2.2.2" in lab.device("R1").running_config()
+    said = [m.text + "".join(b.text for b in m.blocks) for _, m in chat.updates] + chat.texts()
+    assert any("✓ R2" in t and "✗ R1 R1 changed since the preview; not pushed" in t for t in said)
+
+
+async def test_a_line_the_device_rewrites_itself_is_not_drift(
+    tmp_path: Path,
+    lab: Lab,
+) -> None:
+    chat = RecordingAdapter()
+    async with running_bot(tmp_path, lab, chat) as bot:
+        await bot.service.handle(ask("apply ntp to R1 servers=10.3.3.3", "alice"))
+        await bot.service.handle(click(chat, "bob"))
+        await asyncio.to_thread(configure, lab, "R1", ["ntp clock-period 17208"])
+        await bot.service.handle(click(chat, "bob"))
+    config = lab.device("R1").running_config()
+    assert "ntp clock-period 17208" in config and "ntp server 10.3.3.3" in config
+    assert not any("changed since the preview" in t for t in chat.texts())
