@@ -36,11 +36,15 @@ class Console:
     process: subprocess.Popen[bytes]
 
 
-def open_console(router: str, host: str, zebra_pid: int, vty_dir: Path, log: Path) -> Console:
-    """Start the console of `router`; FrrLabError when no port could be opened."""
-    if not SAFE_PATH.fullmatch(str(vty_dir)):
+def open_console(
+    router: str, host: str, zebra_pid: int, vty_dir: Path, log: Path, history: Path
+) -> Console:
+    """Start the console of `router`; FrrLabError when no port could be opened. Every line
+    typed on it is appended to `history` (vtysh's own history: what the router was sent)."""
+    if not all(SAFE_PATH.fullmatch(str(path)) for path in (vty_dir, history)):
         raise FrrLabError(f"the lab folder {vty_dir} has characters socat cannot take")
-    vtysh = f"nsenter -t {zebra_pid} -n -u -m vtysh --vty_socket {vty_dir}"
+    history.touch()  # vtysh appends to it, and never creates it
+    vtysh = f"nsenter -t {zebra_pid} -n -u -m vtysh --vty_socket {vty_dir} -H {history}"
     for _ in range(ATTEMPTS):
         port = _probe_free_port(host)
         with log.open("ab") as stderr:

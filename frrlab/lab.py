@@ -110,7 +110,7 @@ class FrrLab:
                 log = self._folder / f"{router}.console.log"
                 vty = self.dirs[router].run
                 self.consoles[router] = open_console(
-                    router, self.host, self.zebra_pids[router], vty, log
+                    router, self.host, self.zebra_pids[router], vty, log, self._history(router)
                 )
 
     @property
@@ -170,6 +170,14 @@ class FrrLab:
             if self._folder is not None:
                 shutil.rmtree(self._folder, ignore_errors=True)
                 self._folder = None
+
+    def _history(self, router: str) -> Path:
+        assert self._folder is not None
+        return self._folder / f"{router}.console.history"
+
+    def console_history(self, router: str) -> list[str]:
+        """Every line typed on the router's console so far (vtysh's history), oldest first."""
+        return self._history(router).read_text(errors="replace").splitlines()
 
     def vtysh(self, router: str, *commands: str) -> str:
         """Run vtysh commands on a router (what its console would answer), for checks."""
