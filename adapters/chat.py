@@ -23,6 +23,8 @@ COMMAND_WORDS = (
     "rollback",
     "save",
     "pending",
+    "topology",
+    "lab",
     "show",  # the read verbs: read-only commands, answered without approval
     "sh",
     "display",

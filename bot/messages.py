@@ -24,6 +24,7 @@ Commands:
                             the same as an HTML report, attached
   status                    the pending step of this thread
   pending                   the open steps you may decide, and your own open changes
+  topology (or lab)         a picture of the lab from its links
   cancel                    cancel the pending change of this thread
   rollback CHANGE_ID        propose undoing a pushed change (needs approval too)
   show … on R1,R2 [raw]     read-only commands (show, display, bounded ping), no approval;
@@ -49,6 +50,10 @@ PENDING_IN_THREAD = (
     "A change is already waiting for a decision in this thread ({change_id}). "
     "Decide it or type `cancel` first."
 )
+PICTURE_TARGETS = "{change_id}: the devices this change touches (blue)"
+PICTURE_RESULTS = "{change_id}: the push, device by device"
+PICTURE_LAB = "The lab: {count} device(s)"
+NO_PICTURE = "I cannot draw the lab now (no inventory, or it could not be read); see the log."
 REPORT_ATTACHED = (
     "Audit report: {count} change(s); the audit chain is {chain}. The HTML file is attached."
 )

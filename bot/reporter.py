@@ -13,7 +13,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from adapters.chat import Actor, ChatAdapter, Decision, Message, ThreadRef
@@ -21,6 +21,7 @@ from base.vocabulary import stamp, utc_now
 from bot import messages, presenter
 from bot.metrics import Metrics, process_metrics
 from bot.shutdown import PushesInFlight
+from bot.topology_view import LabPictures
 from storage.audit import AuditStore
 from storage.audit_records import Resolution
 from storage.templates import TemplateStore
@@ -39,6 +40,7 @@ class ChangeReporter:
     templates: TemplateStore | None = None  # the team's library: which templates a change used
     clock: Callable[[], datetime] = utc_now
     pushes: PushesInFlight = field(default_factory=PushesInFlight)  # for a stop (bot/shutdown.py)
+    pictures: LabPictures | None = None  # topology pictures at the params gate and after a push
     # gate interrupt id -> platform message id, for adapters whose decisions do not carry it
     _gate_message_ids: OrderedDict[str, str] = field(default_factory=OrderedDict)
 
@@ -63,7 +65,8 @@ class ChangeReporter:
         if isinstance(step, Gate):
             if isinstance(step, RollbackGate):
                 await self._record_pushes(step.change_id, step.payload["push"], pushed_lines or {})
-            message_id = await self.say(thread, presenter.present_gate(step))
+            shown = await self._with_picture(presenter.present_gate(step), step)
+            message_id = await self.say(thread, shown)
             self._gate_message_ids[step.interrupt_id] = message_id
             while len(self._gate_message_ids) > GATE_IDS_KEPT:
                 self._gate_message_ids.popitem(last=False)
@@ -122,7 +125,13 @@ class ChangeReporter:
         if self.templates is not None and finished.templates:
             await self.templates.record_use(finished.change_id, finished.templates, finished.status)
         self.metrics.change_finished(finished.status)
-        await self.say(thread, presenter.present_result(finished))
+        await self.say(
+            thread, await self._with_picture(presenter.present_result(finished), finished)
+        )
+
+    async def _with_picture(self, message: Message, step: Step) -> Message:
+        picture = await self.pictures.of_step(step) if self.pictures is not None else None
+        return replace(message, files=(*message.files, picture)) if picture else message
 
     def progress(self, thread: ThreadRef, change_id: str) -> ProgressCallback:
         """Push progress as one message, edited as devices finish; times the push."""

@@ -32,6 +32,7 @@ from bot.people import NoDirectory, People
 from bot.policy import Policy
 from bot.reporter import ChangeReporter, already_decided
 from bot.shutdown import PushesInFlight
+from bot.topology_view import LabPictures
 from storage.audit import AuditStore
 from storage.audit_records import Resolution, Vote
 from storage.templates import TemplateStore
@@ -68,6 +69,7 @@ class DecisionService:
     people: People | None = None  # facts about people and places (default: the policy alone)
     limits: DoorLimits = field(default_factory=DoorLimits)
     pushes: PushesInFlight = field(default_factory=PushesInFlight)  # for a stop (bot/shutdown.py)
+    pictures: LabPictures | None = None  # topology pictures in the thread (bot.topology_view)
     authorizer: Authorizer = field(init=False)
     reporter: ChangeReporter = field(init=False)
 
@@ -75,7 +77,13 @@ class DecisionService:
         people = self.people or People(self.policy, NoDirectory())
         self.authorizer = Authorizer(self.policy, people, self.audit, self.limits)
         self.reporter = ChangeReporter(
-            self.adapter, self.audit, self.metrics, self.templates, self.clock, self.pushes
+            self.adapter,
+            self.audit,
+            self.metrics,
+            self.templates,
+            self.clock,
+            self.pushes,
+            pictures=self.pictures,
         )
 
     async def handle(self, event: ChatEvent) -> None:
@@ -134,6 +142,7 @@ class DecisionService:
             authorizer=self.authorizer,
             clock=self.clock,
             templates=self.templates,
+            pictures=self.pictures,
         )
 
     async def _may_curate(self, request: Request) -> bool:

@@ -20,6 +20,7 @@ from bot.policy import OwnerRule, OwnersError, Policy, parse_owners
 from bot.redact import ScrubbedAdapter, Scrubber
 from bot.service import DecisionService
 from bot.settings import Settings, secret_value
+from bot.topology_view import LabPictures
 from labsim.trial import SimTrial
 from storage.audit import AuditStore
 from storage.checkpointer import SQLAlchemySaver
@@ -224,5 +225,6 @@ async def open_runtime(
             thread_lock=partial(thread_lock, saver.engine),
             commands=chat_commands(load_catalog(), templates, gateway, read_limits(settings)),
             templates=templates,
+            pictures=LabPictures(gateway),
         )
         yield Runtime(service, workflow, audit, locks, templates)

@@ -5,6 +5,7 @@ context    what a handler gets: the request, say/show in its thread, the stores 
 thread     help, status, cancel, rollback: the thread's own change
 pending    pending: the open steps the asker may decide, and their own open changes
 audit      audit: who confirmed which change
+topology   topology (or lab): the lab as a picture
 templates  templates, save: the template library (lookups shared with the CLI)
 reads      show, display, ping, traceroute, run: read-only commands on devices, no gate
 """
@@ -17,6 +18,7 @@ from bot.commands.pending import pending_command
 from bot.commands.reads import ReadLimits, read_command
 from bot.commands.templates import catalog_command, save_command, templates_command
 from bot.commands.thread import cancel_command, help_command, rollback_command, status_command
+from bot.commands.topology import topology_command
 from storage.templates import TemplateStore
 from workflow.library.catalog import Catalog
 from workflow.ports import LabReader
@@ -38,6 +40,8 @@ def chat_commands(
         "status": status_command,
         "cancel": cancel_command,
         "pending": pending_command,
+        "topology": topology_command,
+        "lab": topology_command,
         "rollback": rollback_command,
     }
     if templates is not None:

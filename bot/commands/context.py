@@ -14,6 +14,7 @@ from typing import Protocol
 from adapters.chat import Decision, Message, Request
 from bot.authorize import Authorizer
 from bot.commands.parsing import Command
+from bot.topology_view import LabPictures
 from storage.audit import AuditStore
 from storage.templates import TemplateStore
 from workflow.api import ApprovedTemplate, Finished, PendingGate
@@ -49,6 +50,7 @@ class CommandContext:
     authorizer: Authorizer  # the approval policy with the platform's facts (who may decide)
     clock: Callable[[], datetime]
     templates: TemplateStore | None = None
+    pictures: LabPictures | None = None  # the lab drawn (topology command)
 
     @property
     def thread_key(self) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 from adapters.chat import Actor, Decision, Message, Request, ThreadRef
@@ -32,7 +32,9 @@ class PrintingAdapter:
 
     async def post(self, thread: ThreadRef, message: Message) -> str:
         self.count += 1
-        print(json.dumps({"post": asdict(message)}), flush=True)
+        shown = asdict(replace(message, files=()))  # a picture's bytes are not JSON: its name
+        shown["files"] = [attached.name for attached in message.files]
+        print(json.dumps({"post": shown}), flush=True)
         return f"m{self.count}"
 
     async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:

@@ -1,0 +1,19 @@
+"""The `topology` (or `lab`) command: the lab drawn from the inventory's links, as a picture."""
+
+from __future__ import annotations
+
+from adapters.chat import Message
+from bot import messages
+from bot.commands.context import CommandContext
+
+
+async def topology_command(ctx: CommandContext) -> None:
+    picture = None
+    if ctx.pictures is not None:
+        devices, _, _ = await ctx.pictures.lab.devices()
+        title = messages.PICTURE_LAB.format(count=len(devices))
+        picture = await ctx.pictures.picture({}, title)
+    if picture is None:
+        await ctx.say(Message(messages.NO_PICTURE, level="warning"))
+        return
+    await ctx.say(Message(picture.alt, files=(picture,)))

@@ -1,0 +1,78 @@
+"""Topology pictures for the thread: the lab at the params gate (targets highlighted), after the
+push (coloured by each device's result), and on demand (`topology`). Drawn in a worker thread
+so the event loop keeps serving; a picture that cannot be made is logged, never a failure."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from adapters.chat import FileAttachment
+from bot import messages
+from bot.topology_picture import Role, draw_lab
+from workflow.api import Finished, ParamsGate, RollbackGate, Step
+from workflow.model import Device, Link, StandardResponse, UnusableNode
+
+log = logging.getLogger(__name__)
+PICTURE_NAME = "topology.png"
+
+
+class LabReader(Protocol):
+    """Where the lab's devices and links come from (the device gateway is one)."""
+
+    async def devices(self) -> tuple[list[Device], list[Link], list[UnusableNode]]: ...
+
+
+@dataclass(frozen=True)
+class LabPictures:
+    lab: LabReader
+
+    async def picture(self, roles: Mapping[str, Role], title: str) -> FileAttachment | None:
+        """The lab drawn with `roles`; None (logged) when it cannot be read or drawn."""
+        try:
+            devices, links, _ = await self.lab.devices()
+            names = [device.name for device in devices]
+            drawn = await asyncio.to_thread(draw_lab, names, links, dict(roles), title)
+        except Exception as exc:  # a picture is a convenience: the change goes on without it
+            log.warning("no topology picture for %r: %s", title, exc)
+            return None
+        return FileAttachment(
+            PICTURE_NAME,
+            drawn.png,
+            "image/png",
+            image=True,
+            alt=title,
+            width=drawn.width,
+            height=drawn.height,
+        )
+
+    async def of_step(self, step: Step) -> FileAttachment | None:
+        """The picture a step carries: the params gate's targets, a push's results; else None."""
+        if isinstance(step, ParamsGate):
+            roles: dict[str, Role] = {name: "target" for name in step.payload["devices"]}
+            title = messages.PICTURE_TARGETS.format(change_id=step.change_id)
+        elif isinstance(step, RollbackGate):
+            roles = push_roles(step.payload["push"], step.payload["post_checks"])
+            title = messages.PICTURE_RESULTS.format(change_id=step.change_id)
+        elif isinstance(step, Finished) and step.result is not None and step.result["data"]:
+            roles = push_roles(step.result)
+            title = messages.PICTURE_RESULTS.format(change_id=step.change_id)
+        else:
+            return None
+        return await self.picture(roles, title)
+
+
+def push_roles(
+    push: StandardResponse, post_checks: StandardResponse | None = None
+) -> dict[str, Role]:
+    """Each pushed device: pushed, failed, or pushed with a failed post-check."""
+    roles: dict[str, Role] = {
+        item["name"]: "pushed" if item["status"] == "success" else "failed" for item in push["data"]
+    }
+    for item in post_checks["data"] if post_checks else []:
+        if item["status"] != "success" and roles.get(item["name"]) == "pushed":
+            roles[item["name"]] = "postcheck_failed"
+    return roles

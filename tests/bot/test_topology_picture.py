@@ -1,0 +1,110 @@
+"""The lab's picture: a real networkx layout drawn by matplotlib (Agg), checked by its size, the
+place of every device's label and the colour of the pixels there, on 4, 20 and 100 devices; and
+in the thread, at the params gate and after the push, through the real service and lab."""
+
+from __future__ import annotations
+
+import io
+import itertools
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from adapters.chat import FileAttachment
+from bot.demo import DEMO_CREDENTIALS, demo_settings
+from bot.settings import load_settings
+from bot.topology_picture import COLOURS, MAX_DEVICES, TooManyDevices, draw_lab
+from bot.wiring import open_runtime
+from labsim import Lab, demo_topology
+from tests.bot.chat import RecordingAdapter, ask, click
+from workflow.model import Link
+
+
+def chain(count: int) -> tuple[list[str], list[Link]]:
+    names = [f"R{n}" for n in range(1, count + 1)]
+    links: list[Link] = [
+        {"a_device": a, "a_interface": "e0/0", "b_device": b, "b_interface": "e0/1"}
+        for a, b in itertools.pairwise(names)
+    ]
+    return names, links
+
+
+def rgb(colour: str) -> tuple[int, int, int]:
+    return tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
+
+
+def near(pixel: tuple[int, ...], colour: str) -> bool:
+    return all(abs(a - b) <= 12 for a, b in zip(pixel[:3], rgb(colour), strict=True))
+
+
+def colours_in(png: bytes) -> set[tuple[int, int, int]]:
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    return {pixel for _, pixel in image.getcolors(maxcolors=1 << 20) or []}
+
+
+@pytest.mark.parametrize("count", [4, 20, 100])
+def test_every_targeted_device_is_drawn_and_highlighted(count: int) -> None:
+    names, links = chain(count)
+    targets = names[::3]
+    picture = draw_lab(names, links, dict.fromkeys(targets, "target"), f"chg-1: {count}")
+    image = Image.open(io.BytesIO(picture.png)).convert("RGB")
+    assert image.size == (picture.width, picture.height) and picture.width == 1200
+    assert len(picture.png) < 400_000  # small enough for a phone on mobile data
+    assert set(picture.labels) == set(names)  # every device has its label
+    for name in names:
+        x, y = picture.labels[name]
+        assert 0 < x < picture.width and 0 < y < picture.height, name
+    # pixels around each label's centre (the text is dark): the node's colour
+    others = [n for n in names if n not in targets]
+    highlighted = [n for n in targets if _node_colour(image, picture.labels[n], "target")]
+    greyed = [n for n in others if _node_colour(image, picture.labels[n], "other")]
+    assert len(highlighted) >= 0.9 * len(targets)  # a neighbour's label may cover a few
+    assert len(greyed) >= 0.9 * len(others)
+
+
+def _node_colour(image: Image.Image, at: tuple[int, int], role: str) -> bool:
+    x, y = at
+    around = [image.getpixel((x + dx, y + dy)) for dx in (-7, 7) for dy in (-6, 6)]
+    return any(near(p, COLOURS[role]) for p in around)  # type: ignore[arg-type]
+
+
+def test_a_lab_too_big_to_read_is_refused() -> None:
+    names, links = chain(MAX_DEVICES + 1)
+    with pytest.raises(TooManyDevices):
+        draw_lab(names, links, {}, "too big")
+
+
+@pytest.fixture
+async def lab() -> AsyncIterator[Lab]:
+    async with Lab.start(demo_topology(3), **DEMO_CREDENTIALS) as lab:
+        yield lab
+
+
+def pictures_of(chat: RecordingAdapter) -> list[FileAttachment]:
+    return [f for m in chat.messages() for f in m.files if f.image]
+
+
+async def test_the_params_gate_and_the_result_carry_the_lab_picture(
+    tmp_path: Path, lab: Lab
+) -> None:
+    inventory = lab.write_inventory(tmp_path / "hosts.yaml")
+    settings = demo_settings(load_settings(data_dir=tmp_path, inventory=inventory))
+    chat = RecordingAdapter()
+    async with open_runtime(settings, chat) as bot:
+        await bot.service.handle(ask("apply ospf to R1,R2"))
+        assert pictures_of(chat) == []  # not at the template gate
+        await bot.service.handle(click(chat, "bob"))
+        gate_picture = pictures_of(chat)
+        await bot.service.handle(click(chat, "bob"))
+        await bot.service.handle(ask("topology", "carol"))
+    at_gate, after_push, on_demand = pictures_of(chat)
+    assert gate_picture == [at_gate] and at_gate.mime == "image/png"
+    assert chat.last_gate()[1].files == (at_gate,)  # on the params gate's own message
+    gate_colours, push_colours = colours_in(at_gate.data), colours_in(after_push.data)
+    assert rgb(COLOURS["target"]) in gate_colours and rgb(COLOURS["other"]) in gate_colours
+    assert rgb(COLOURS["pushed"]) in push_colours and rgb(COLOURS["target"]) not in push_colours
+    assert rgb(COLOURS["failed"]) not in push_colours
+    assert "The lab: 4 device(s)" in on_demand.alt  # R1-R3 and SW1
+    assert rgb(COLOURS["target"]) not in colours_in(on_demand.data)
