@@ -103,6 +103,7 @@ INTERRUPTED = (
     "change={change_id}` shows each device's state. Their locks are released: to retry, "
     "ask again in a new message (this change's buttons push nothing more)."
 )
+DATABASE_DOWN = "cannot reach the database; nothing was decided or pushed — try again"
 UNEXPECTED = (
     "Something went wrong on my side; nothing more was done for this step. The details are in "
     "labbot's log; `status` shows where this thread stands."

@@ -35,6 +35,7 @@ from bot.shutdown import PushesInFlight
 from bot.topology_view import LabPictures
 from storage.audit import AuditStore
 from storage.audit_records import Resolution, Vote
+from storage.db import is_unreachable
 from storage.templates import TemplateStore
 from workflow.api import (
     ChangeWorkflow,
@@ -97,10 +98,20 @@ class DecisionService:
             except LabbotError as exc:
                 self.metrics.failure("error")
                 await self.reporter.say(event.thread, Message(str(exc), level="error"))
-            except Exception:  # our fault or a dependency's: tell the thread, keep serving
-                self.metrics.failure("unexpected")
-                log.exception("handling %s in %s failed", type(event).__name__, event.thread.key)
-                await self.reporter.say(event.thread, Message(messages.UNEXPECTED, level="error"))
+            except Exception as exc:  # our fault or a dependency's: tell the thread, keep serving
+                await self._fault(event, exc)
+
+    async def _fault(self, event: ChatEvent, exc: Exception) -> None:
+        """One line in the thread. An unreachable database stopped the step before anything
+        was decided (a decision is recorded before its resume, a push only follows a resume)."""
+        if is_unreachable(exc):
+            self.metrics.failure("storage")
+            log.warning("handling %s: the database is unreachable: %s", event.thread.key, exc)
+            await self.reporter.say(event.thread, Message(messages.DATABASE_DOWN, level="error"))
+            return
+        self.metrics.failure("unexpected")
+        log.exception("handling %s in %s failed", type(event).__name__, event.thread.key)
+        await self.reporter.say(event.thread, Message(messages.UNEXPECTED, level="error"))
 
     # --- requests -----------------------------------------------------------------------------
 

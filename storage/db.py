@@ -14,9 +14,17 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import psycopg
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
+from sqlalchemy.exc import (
+    ArgumentError,
+    DBAPIError,
+    DisconnectionError,
+    InterfaceError,
+    OperationalError,
+    SQLAlchemyError,
+)
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from base.errors import StorageError
@@ -206,6 +214,30 @@ async def check_database(url: str) -> str | None:
 
 
 # --- errors -------------------------------------------------------------------------------------
+
+# SQLAlchemy's wrappers, and the driver's own errors where a worker speaks to psycopg directly
+UNREACHABLE = (
+    OperationalError,
+    InterfaceError,
+    DisconnectionError,
+    psycopg.OperationalError,
+    psycopg.InterfaceError,
+    ConnectionError,
+)
+
+
+def is_unreachable(exc: BaseException) -> bool:
+    """True when `exc` (or what caused it) says the database did not answer: the server is
+    down or restarting, the connection dropped, or it refused a new one. Nothing it was asked
+    to do was done; the same request may work later."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, UNREACHABLE):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
 
 
 def describe_error(url: URL, exc: SQLAlchemyError) -> StorageError:

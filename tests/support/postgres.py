@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import os
+import shutil
+import subprocess
 import uuid
+from pathlib import Path
 
 import sqlalchemy as sa
 
 from storage.db import make_engine, parse_url
+from tests.fakes.synapse import free_port
+
+POSTGRES_SCRIPT = Path(__file__).resolve().parents[2] / ".ci" / "postgres.sh"
 
 
 class fresh_postgres_database:
@@ -26,3 +35,41 @@ class fresh_postgres_database:
         async with self.admin.connect() as conn:
             await conn.execute(sa.text(f'DROP DATABASE "{self.name}" WITH (FORCE)'))
         await self.admin.dispose()
+
+
+class own_postgres_cluster:
+    """`async with own_postgres_cluster() as cluster`: a PostgreSQL server of the caller's own
+    (.ci/postgres.sh on a free port, its data in a fresh directory under /tmp, which the server's
+    user can reach), to stop and start (`stop()`, `resume()`: data kept) without touching the
+    shared one; removed on exit."""
+
+    def __init__(self) -> None:
+        self.directory = Path("/tmp") / f"labbot-own-pg-{uuid.uuid4().hex[:12]}"
+        self.env = {**os.environ, "PGPORT": str(free_port()), "PGDATA_DIR": str(self.directory)}
+        self.url = ""
+
+    async def _script(self, command: str) -> str:
+        done = await asyncio.to_thread(
+            subprocess.run,
+            [str(POSTGRES_SCRIPT), command],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return done.stdout.strip()
+
+    async def stop(self) -> None:
+        await self._script("stop")
+
+    async def resume(self) -> None:
+        await self._script("resume")
+
+    async def __aenter__(self) -> own_postgres_cluster:
+        self.url = await self._script("start")
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        with contextlib.suppress(subprocess.CalledProcessError):  # stopped by the test
+            await self.stop()
+        shutil.rmtree(self.directory, ignore_errors=True)
