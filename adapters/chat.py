@@ -83,7 +83,15 @@ class Decision:
     untrusted_because: str = ""
 
 
-ChatEvent = Request | Decision
+@dataclass(frozen=True)
+class HomeOpened:
+    """Someone opened the bot's home (Slack App Home tab): show them what waits for them."""
+
+    thread: ThreadRef  # the person's conversation with the bot (where an error would be told)
+    actor: Actor
+
+
+ChatEvent = Request | Decision | HomeOpened
 
 
 @dataclass(frozen=True)
@@ -131,6 +139,27 @@ class Message:
     # text (a person's or an LLM's `<!channel>`) is shown as text and notifies nobody
     mentions: tuple[str, ...] = ()
     files: tuple[FileAttachment, ...] = ()  # posted with the message (not kept by updates)
+
+
+@dataclass(frozen=True)
+class HomeSection:
+    title: str
+    lines: tuple[str, ...]  # one item each (plain text; links as bare URLs)
+    empty: str  # shown when there are no lines
+
+
+@dataclass(frozen=True)
+class Home:
+    """A person's own page with the bot (Slack App Home), in sections."""
+
+    sections: tuple[HomeSection, ...]
+
+
+@runtime_checkable
+class HomePublisher(Protocol):
+    """A platform with a per-person home page the bot writes (Slack's App Home)."""
+
+    async def publish_home(self, user_id: str, home: Home) -> None: ...
 
 
 EventHandler = Callable[[ChatEvent], Awaitable[None]]

@@ -54,6 +54,13 @@ PICTURE_TARGETS = "{change_id}: the devices this change touches (blue)"
 PICTURE_RESULTS = "{change_id}: the push, device by device"
 PICTURE_LAB = "The lab: {count} device(s)"
 NO_PICTURE = "I cannot draw the lab now (no inventory, or it could not be read); see the log."
+HOME_WAITING = "Waiting for you"
+HOME_NOTHING_WAITING = "Nothing waits for your decision."
+HOME_MINE = "Your open changes"
+HOME_NOTHING_MINE = "You have no open change."
+HOME_RECENT = "Recent changes"
+HOME_NO_RECENT = "No change yet."
+HOME_RECENT_LINE = "• {change_id} — {status} — {requester}: “{text}” — {at} — {link}"
 REPORT_ATTACHED = (
     "Audit report: {count} change(s); the audit chain is {chain}. The HTML file is attached."
 )

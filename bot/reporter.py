@@ -41,6 +41,7 @@ class ChangeReporter:
     clock: Callable[[], datetime] = utc_now
     pushes: PushesInFlight = field(default_factory=PushesInFlight)  # for a stop (bot/shutdown.py)
     pictures: LabPictures | None = None  # topology pictures at the params gate and after a push
+    on_gates_changed: Callable[[], None] | None = None  # a gate opened or a change ended
     # gate interrupt id -> platform message id, for adapters whose decisions do not carry it
     _gate_message_ids: OrderedDict[str, str] = field(default_factory=OrderedDict)
 
@@ -70,8 +71,10 @@ class ChangeReporter:
             self._gate_message_ids[step.interrupt_id] = message_id
             while len(self._gate_message_ids) > GATE_IDS_KEPT:
                 self._gate_message_ids.popitem(last=False)
-            return
-        await self._finish(thread, step, (pushed_lines or {}) if record else None)
+        else:
+            await self._finish(thread, step, (pushed_lines or {}) if record else None)
+        if self.on_gates_changed is not None:
+            self.on_gates_changed()
 
     async def mark_decided(self, gate: PendingGate, decision: Decision) -> None:
         """Replace the gate's buttons by who decided (any replica can: the gate is in storage)."""

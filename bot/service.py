@@ -19,7 +19,17 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-from adapters.chat import Actor, ChatAdapter, ChatEvent, Decision, Message, Request, ThreadRef
+from adapters.chat import (
+    Actor,
+    ChatAdapter,
+    ChatEvent,
+    Decision,
+    HomeOpened,
+    HomePublisher,
+    Message,
+    Request,
+    ThreadRef,
+)
 from base.errors import DecisionConflict, GateRefused, LabbotError
 from base.vocabulary import GateProblem, Outcome, stamp, utc_now
 from bot import messages
@@ -27,6 +37,7 @@ from bot.authorize import Authorizer
 from bot.commands.context import CommandContext, CommandHandler
 from bot.commands.parsing import Command, CommandError, parse_command
 from bot.door import DoorLimits, refuse_size
+from bot.home import HomeBoard
 from bot.metrics import Metrics, process_metrics
 from bot.people import NoDirectory, People
 from bot.policy import Policy
@@ -71,6 +82,8 @@ class DecisionService:
     limits: DoorLimits = field(default_factory=DoorLimits)
     pushes: PushesInFlight = field(default_factory=PushesInFlight)  # for a stop (bot/shutdown.py)
     pictures: LabPictures | None = None  # topology pictures in the thread (bot.topology_view)
+    home: HomePublisher | None = None  # the platform's per-person home page (Slack App Home)
+    home_board: HomeBoard | None = field(init=False, default=None)
     authorizer: Authorizer = field(init=False)
     reporter: ChangeReporter = field(init=False)
 
@@ -86,6 +99,16 @@ class DecisionService:
             self.pushes,
             pictures=self.pictures,
         )
+        if self.home is not None:
+            self.home_board = HomeBoard(
+                self.home,
+                self.adapter.platform,
+                self.workflow,
+                self.audit,
+                self.authorizer,
+                self.clock,
+            )
+            self.reporter.on_gates_changed = self.home_board.refresh
 
     async def handle(self, event: ChatEvent) -> None:
         """Entry point for adapters. Never raises for a user's mistake: it answers in the thread."""
@@ -93,6 +116,9 @@ class DecisionService:
             try:
                 if isinstance(event, Decision):
                     self.metrics.decision(event.choice, await self._decide(event))
+                elif isinstance(event, HomeOpened):
+                    if self.home_board is not None:
+                        await self.home_board.opened(event.actor)
                 else:
                     await self._request(event)
             except LabbotError as exc:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from adapters.chat import ChatAdapter
+from adapters.chat import ChatAdapter, HomePublisher
 from base.errors import ConfigError
 from bot.audit_anchor import audit_chain_from
 from bot.commands import chat_commands
@@ -226,5 +226,6 @@ async def open_runtime(
             commands=chat_commands(load_catalog(), templates, gateway, read_limits(settings)),
             templates=templates,
             pictures=LabPictures(gateway),
+            home=adapter if isinstance(adapter, HomePublisher) else None,
         )
         yield Runtime(service, workflow, audit, locks, templates)

@@ -290,6 +290,16 @@ class AuditStore:
             rows = await conn.execute(query.order_by(changes.c.seq))
             return [_record(ChangeRecord, row) for row in rows]
 
+    async def recent_change_records(
+        self, platform: str | None = None, limit: int = 10
+    ) -> list[ChangeRecord]:
+        """The newest changes (of `platform` if given), newest first."""
+        query = sa.select(changes).order_by(changes.c.seq.desc()).limit(limit)
+        if platform is not None:
+            query = query.where(changes.c.platform == platform)
+        async with self.engine.connect() as conn:
+            return [_record(ChangeRecord, row) for row in await conn.execute(query)]
+
     async def latest_change_for_thread(self, thread_key: str) -> ChangeRecord | None:
         query = sa.select(changes).where(changes.c.thread_key == thread_key)
         async with self.engine.connect() as conn:

@@ -6,11 +6,12 @@ from __future__ import annotations
 from slack_sdk.http_retry.builtin_async_handlers import AsyncRateLimitErrorRetryHandler
 from slack_sdk.web.async_client import AsyncWebClient
 
-from adapters.chat import EventHandler, Message, ThreadRef
+from adapters.chat import EventHandler, Home, Message, ThreadRef
 from adapters.slack import texts
 from adapters.slack.app import FirstDelivery, Listeners, build_app
 from adapters.slack.blocks import Rendered, render
 from adapters.slack.groups import UserGroups
+from adapters.slack.home import home_view
 from adapters.slack.inbound import thread_ref
 from adapters.slack.transport import HttpTransport, OpsEndpoints, SocketModeTransport, Transport
 
@@ -96,6 +97,10 @@ class SlackAdapter:
 
     async def power_level(self, channel: str, user_id: str) -> int:
         return 0  # Slack has no power levels
+
+    async def publish_home(self, user_id: str, home: Home) -> None:
+        """The person's App Home tab (adapters.chat.HomePublisher)."""
+        await self.client.views_publish(user_id=user_id, view=home_view(home))
 
     async def _upload(self, channel: str, thread_ts: str, rendered: Rendered) -> None:
         if not rendered.files:

@@ -24,7 +24,7 @@ from slack_bolt.response import BoltResponse
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from adapters.chat import ChatEvent, EventHandler, Request, ThreadRef
+from adapters.chat import ChatEvent, EventHandler, HomeOpened, Request, ThreadRef
 from adapters.slack import inbound, texts
 from adapters.slack.names import NameCache
 from adapters.slack.recent import RecentKeys
@@ -59,6 +59,7 @@ class Listeners:
         app.use(self._once)
         app.event("app_mention")(self._on_mention)
         app.event("message")(self._on_message)
+        app.event("app_home_opened")(self._on_home)
         app.command(SLASH_COMMAND)(self._on_command)
         app.action(re.compile(r"^labbot:(approve|cancel)$"))(self._on_click)
         app.action("labbot:modify")(self._on_modify)
@@ -110,6 +111,10 @@ class Listeners:
         if inbound.is_direct_message(event):
             self._spawn(self._request(event, context.bot_user_id or ""))
 
+    async def _on_home(self, event: dict[str, Any]) -> None:
+        if event.get("tab") == "home":
+            self._spawn(self._home(event))
+
     async def _on_command(
         self, command: dict[str, Any], ack: AsyncAck, respond: AsyncRespond
     ) -> None:
@@ -156,6 +161,11 @@ class Listeners:
     async def _request(self, event: dict[str, Any], bot_user_id: str) -> None:
         actor = await self._names.actor(event["user"])
         await self._deliver(inbound.request_from_event(event, actor, bot_user_id))
+
+    async def _home(self, event: dict[str, Any]) -> None:
+        actor = await self._names.actor(event["user"])
+        place = inbound.thread_ref(event.get("channel", ""), "")  # the App DM with the person
+        await self._deliver(HomeOpened(place, actor))
 
     async def _slash(self, command: dict[str, Any], respond: AsyncRespond) -> None:
         user_id, user_name = inbound.payload_user(command)

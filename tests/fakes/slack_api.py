@@ -2,9 +2,9 @@
 
 `SlackApiStandIn` is the Web API (reached through `SLACK_API_URL` / `AsyncWebClient(base_url=)`):
 auth.test, users.info, usergroups.list, usergroups.users.list, chat.postMessage, chat.update,
-chat.postEphemeral, views.open, the three steps of files_upload_v2 (files.getUploadURLExternal,
-the upload URL, files.completeUploadExternal) and apps.connections.open with a Socket Mode
-websocket. It records every call, keeps the current
+chat.postEphemeral, views.open, views.publish, the three steps of files_upload_v2
+(files.getUploadURLExternal, the upload URL, files.completeUploadExternal) and
+apps.connections.open with a Socket Mode websocket. It records every call, keeps the current
 state of every message, and refuses what Slack refuses (bad token, more than 50 blocks, a section
 over 3,000 characters, an update of an unknown message).
 
@@ -79,6 +79,7 @@ class SlackApiStandIn:
     ephemerals: list[Json] = field(default_factory=list)
     uploads: dict[str, Json] = field(default_factory=dict)  # file id -> filename, title, content
     views: list[Json] = field(default_factory=list)
+    homes: dict[str, Json] = field(default_factory=dict)  # user id -> App Home view published
     socket_acks: list[Json] = field(default_factory=list)
     responses: list[Json] = field(default_factory=list)  # posted to response_url
     port: int = 0
@@ -235,6 +236,16 @@ class SlackApiStandIn:
         view = {**args["view"], "id": f"V{next(self._ids)}", "hash": "h1"}
         self.views.append(view)
         return {"ok": True, "view": view}
+
+    def _views_publish(self, args: Json) -> Json:
+        """Checks what Slack checks of a home view: its type, at most 100 blocks."""
+        view = args.get("view")
+        if not args.get("user_id") or not isinstance(view, dict) or view.get("type") != "home":
+            return {"ok": False, "error": "invalid_arguments"}
+        if len(view.get("blocks", [])) > 100:
+            return {"ok": False, "error": "invalid_blocks"}
+        self.homes[args["user_id"]] = view
+        return {"ok": True, "view": {**view, "id": f"V{next(self._ids)}"}}
 
     def _files_getUploadURLExternal(self, args: Json) -> Json:
         file_id = f"F{next(self._ids)}"

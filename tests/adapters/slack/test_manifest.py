@@ -16,7 +16,8 @@ def test_manifest_matches_the_adapter() -> None:
     settings = manifest["settings"]
     assert settings["socket_mode_enabled"] is True  # the default mode of `labbot serve`
     assert settings["interactivity"]["is_enabled"] is True  # buttons and the Modify modal
-    assert set(settings["event_subscriptions"]["bot_events"]) == {"app_mention", "message.im"}
+    events = set(settings["event_subscriptions"]["bot_events"])
+    assert events == {"app_mention", "app_home_opened", "message.im"}
     (command,) = manifest["features"]["slash_commands"]
     assert command["command"] == SLASH_COMMAND
     scopes = set(manifest["oauth_config"]["scopes"]["bot"])
@@ -31,3 +32,4 @@ def test_manifest_matches_the_adapter() -> None:
         "users:read",
     }
     assert manifest["features"]["app_home"]["messages_tab_enabled"] is True  # DMs to labbot
+    assert manifest["features"]["app_home"]["home_tab_enabled"] is True  # "Waiting for you"
