@@ -29,7 +29,9 @@ Commands:
   rollback CHANGE_ID        propose undoing a pushed change (needs approval too)
   show … on R1,R2 [raw]     read-only commands (show, display, bounded ping), no approval;
                             a parsed table where one exists, the device's text with `raw`
-  run CLI-COMMAND on R1     the same, for any CLI read the platform's allow-list takes"""
+  run CLI-COMMAND on R1     the same, for any CLI read the platform's allow-list takes
+  neighbours|routes|interfaces|bgp summary|version on R1
+                            the same question asked in each device's own words"""
 
 DRIFTED = (
     "\n⚠️ Changed since the preview approved before, so the push left {devices} alone (the "

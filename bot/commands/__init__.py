@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from bot.commands.audit import audit_command
 from bot.commands.context import CommandHandler
+from bot.commands.parsing import ASK
 from bot.commands.pending import pending_command
 from bot.commands.reads import ReadLimits, read_command
 from bot.commands.templates import catalog_command, save_command, templates_command
@@ -49,5 +50,5 @@ def chat_commands(
         commands["save"] = save_command(catalog, templates)
     if lab is not None:
         reads = read_command(lab, read_limits or ReadLimits())
-        commands |= {verb: reads for verb in (*VERBS, "sh", "run")}
+        commands |= {verb: reads for verb in (*VERBS, "sh", "run", ASK)}
     return commands

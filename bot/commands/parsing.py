@@ -7,6 +7,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from adapters.chat import COMMAND_WORDS
+from workflow.reads.questions import as_question
+
+ASK = "ask"  # the command a known question about the lab becomes ("neighbours on R1")
 
 
 @dataclass(frozen=True)
@@ -29,11 +32,14 @@ class CommandError(ValueError):
 
 
 def parse_command(text: str) -> Command | None:
-    """A command when the text starts with a command word, else None (a change request)."""
+    """A command when the text starts with a command word or is a known question about the
+    lab, else None (a change request)."""
     try:
         words = shlex.split(text.strip())
     except ValueError:
         words = text.split()
+    if words and words[0].lower() not in COMMAND_WORDS and as_question(text):
+        return Command(ASK)
     if not words or words[0].lower() not in COMMAND_WORDS:
         return None
     return Command(words[0].lower(), tuple(words[1:]))

@@ -1,5 +1,8 @@
 """`show … on DEVICES`: read-only commands on the lab's devices, answered in the thread, no gate.
 
+A known question in plain words ("neighbours on R1", "bgp summary on all routers") is the same
+read with each device's own command for it (workflow.reads.questions).
+
 The command is checked against the platform's allow-list for every device it names before
 anything is sent (workflow.reads); a refusal is told to the person and recorded, and nothing
 reaches a device. Every read is recorded in the audit BEFORE it is sent (who, device, command),
@@ -14,8 +17,11 @@ from datetime import timedelta
 from base.errors import PlanningError, ReadRefused
 from bot import messages, presenter
 from bot.commands.context import CommandContext, CommandHandler
+from bot.commands.parsing import ASK
+from workflow.model import Device
 from workflow.ports import LabReader
-from workflow.reads.request import ReadRequest, read_request
+from workflow.reads.questions import as_question
+from workflow.reads.request import ReadRequest, question_request, read_request
 from workflow.reads.tables import command_to_send
 
 RATE_WINDOW = timedelta(minutes=1)
@@ -32,11 +38,8 @@ def read_command(lab: LabReader, limits: ReadLimits) -> CommandHandler:
 
     async def read(ctx: CommandContext) -> None:
         devices, _, _ = await lab.devices()
-        text = ctx.request.text.lstrip(" ")
-        if ctx.command.name == "run":  # `run show ip route on R1`: the words after `run`
-            text = text[len("run") :]
         try:  # a TargetError (unknown device, none named) is a PlanningError
-            request = read_request(text, devices, limits.max_targets)
+            request = _request(ctx, devices, limits.max_targets)
         except (ReadRefused, PlanningError) as refused:
             await ctx.refuse(messages.REFUSED.format(reason=str(refused).rstrip(".")))
             return
@@ -57,6 +60,16 @@ def read_command(lab: LabReader, limits: ReadLimits) -> CommandHandler:
         await ctx.say(presenter.present_reads(request, sent, response))
 
     return read
+
+
+def _request(ctx: CommandContext, devices: list[Device], max_targets: int) -> ReadRequest:
+    text = ctx.request.text.lstrip(" ")
+    question = as_question(text) if ctx.command.name == ASK else None
+    if question is not None:
+        return question_request(*question, devices, max_targets)
+    if ctx.command.name == "run":  # `run show ip route on R1`: the words after `run`
+        text = text[len("run") :]
+    return read_request(text, devices, max_targets)
 
 
 def _to_send(request: ReadRequest) -> dict[str, str]:

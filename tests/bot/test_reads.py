@@ -70,6 +70,23 @@ async def test_show_on_two_devices_answers_each_in_the_thread_without_a_gate(
     assert raw.startswith("Interface") and "Method Status" in raw, raw
 
 
+async def test_questions_in_plain_words_are_reads(tmp_path: Path) -> None:
+    chat = RecordingAdapter()
+    async with bot_on_lab(tmp_path, chat) as (lab, bot):
+        await bot.service.handle(ask("What are the interfaces on R1?", "alice"))
+        interfaces = chat.messages()[-1]
+        await bot.service.handle(ask("version of R2", "alice"))
+        version = chat.messages()[-1]
+        seen = {name: lab.device(name).commands_seen for name in ("R1", "R2")}
+    assert interfaces.text == "`interfaces` on R1: ✓ 1 ✗ 0", chat.texts()
+    assert interfaces.blocks[0].title == "✓ R1 · show ip interface brief"
+    assert interfaces.blocks[0].text.startswith("interface"), interfaces.blocks[0].text
+    assert "show ip interface brief" in seen["R1"] and "show version" in seen["R2"]
+    fields = dict(line.split(maxsplit=1) for line in version.blocks[0].text.splitlines())
+    assert fields["version"] == "15.9(3)M4" and fields["hostname"] == "R2", fields
+    assert not any(m.buttons for m in chat.messages())
+
+
 async def test_injections_are_refused_and_nothing_reaches_a_device(tmp_path: Path) -> None:
     chat = RecordingAdapter()
     async with bot_on_lab(tmp_path, chat) as (lab, bot):

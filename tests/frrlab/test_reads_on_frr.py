@@ -29,6 +29,8 @@ async def test_show_ospf_neighbours_on_two_routers_is_a_table_from_frr_json(
         said = chat.messages()[-1]
         await bot.service.handle(ask("show ip ospf neighbor on r2 raw", "carol"))
         raw = chat.messages()[-1]
+        await bot.service.handle(ask("neighbours on R3", "carol"))  # a question, same read
+        question = chat.messages()[-1]
         history = {r: lab.console_history(r)[n:] for r, n in before.items()}  # since the reads
         reads = await bot.audit.entries(user="carol")
     assert len([m for m in chat.messages() if m.buttons]) == gates  # the reads asked no gate
@@ -47,10 +49,13 @@ async def test_show_ospf_neighbours_on_two_routers_is_a_table_from_frr_json(
     assert all(
         line.startswith(("show ", "terminal ", "exit")) for h in history.values() for line in h
     )
+    assert question.blocks[0].title == "✓ R3 · show ip ospf neighbor json", question.blocks
+    assert "10.0.23.1  Full" in question.blocks[0].text, question.blocks[0].text
     assert [(e.kind, e.device) for e in reads] == [
         ("read", "R1"),
         ("read", "R2"),
         ("read", "R2"),
+        ("read", "R3"),
     ]
     assert reads[0].summary == "read on R1: show ip ospf neighbor json"
 

@@ -1,4 +1,5 @@
-"""`show … on DEVICES`: what a read asks, on which devices (fail closed), raw or parsed.
+"""`show … on DEVICES` (or a known question): what a read asks, on which devices (fail closed),
+raw or parsed.
 
 The devices follow the LAST standalone word "on"; every word after it must select devices (a
 name, a glob, a kind, `all`) — a stray word is refused, never dropped. A trailing `raw` asks for
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from base.errors import ReadRefused
 from workflow.model import Device
 from workflow.reads.allowlist import allowed_read, refuse_unsafe
+from workflow.reads.questions import question_command
 from workflow.targets import device_kinds, select_targets
 
 _ON = re.compile(r"(?<=\s)on\s+", re.IGNORECASE)  # overlapping: `include on on R1`
@@ -35,9 +37,15 @@ def split_request(text: str) -> tuple[str, list[str], bool]:
     if not found:
         raise ReadRefused("say which devices: `show ip route on R1,R2` (or `on all routers`)")
     last = found[-1]
-    words = [word for word in _SEPARATORS.split(text[last.end() :].strip()) if word]
+    words, raw = device_words(text[last.end() :])
+    return text[: last.start()].strip(), words, raw
+
+
+def device_words(tail: str) -> tuple[list[str], bool]:
+    """The device words of `R1, R2 raw`, and whether `raw` ends them."""
+    words = [word for word in _SEPARATORS.split(tail.strip()) if word]
     raw = bool(words) and words[-1].casefold() == "raw"
-    return text[: last.start()].strip(), words[:-1] if raw else words, raw
+    return (words[:-1] if raw else words), raw
 
 
 def read_request(text: str, devices: list[Device], max_targets: int) -> ReadRequest:
@@ -45,17 +53,34 @@ def read_request(text: str, devices: list[Device], max_targets: int) -> ReadRequ
     the known devices) when it is not an allowed read on every device it names."""
     refuse_unsafe(text.strip(" "))  # the whole message: no line break or `;` anywhere
     command, words, raw = split_request(text)
-    selection = select_targets(words, device_kinds(devices), strict=True)
-    names = selection.names
+    chosen = _chosen(words, devices, max_targets)
+    commands = {device.name: _allowed(device, command) for device in chosen}
+    return ReadRequest(command, commands, {d.name: d.platform for d in chosen}, raw)
+
+
+def question_request(topic: str, tail: str, devices: list[Device], max_targets: int) -> ReadRequest:
+    """A known question (`neighbours` on `R1 R2`): each device's own command for it."""
+    refuse_unsafe(tail.strip(" "))
+    words, raw = device_words(tail)
+    chosen = _chosen(words, devices, max_targets)
+    commands = {}
+    for device in chosen:
+        command = question_command(topic, device.platform)
+        if command is None:
+            raise ReadRefused(f"{device.name}: I know no {device.family} command for {topic}")
+        commands[device.name] = _allowed(device, command)  # the allow-list still has the say
+    return ReadRequest(topic, commands, {d.name: d.platform for d in chosen}, raw)
+
+
+def _chosen(words: list[str], devices: list[Device], max_targets: int) -> list[Device]:
+    names = select_targets(words, device_kinds(devices), strict=True).names
     if len(names) > max_targets:
         raise ReadRefused(
             f"{len(names)} devices is more than the {max_targets} a read may ask at once "
             "(LABBOT_MAX_TARGETS); name fewer"
         )
     by_name = {device.name: device for device in devices}
-    commands = {name: _allowed(by_name[name], command) for name in names}
-    platforms = {name: by_name[name].platform for name in names}
-    return ReadRequest(command, commands, platforms, raw)
+    return [by_name[name] for name in names]
 
 
 def _allowed(device: Device, command: str) -> str:

@@ -18,6 +18,7 @@ from workflow.postchecks.parsers import COMMANDS, RoutingState, Topic, parse
 
 MAX_ROWS = 200  # a longer table is cut (the raw text has it all)
 MAX_CELL = 40  # characters per cell
+WIDE = 4  # a single row with more columns is shown as `key  value` lines
 TEXTFSM_FAMILIES = ("cisco_ios", "cisco_xe", "cisco_nxos", "arista_eos", "juniper_junos")
 
 
@@ -60,8 +61,13 @@ def _topic_table(topic: Topic, state: RoutingState) -> str:
 
 
 def grid(rows: Sequence[Mapping[str, Any]]) -> str:
-    """Rows of equal keys as aligned columns (lists joined by commas, long cells cut)."""
+    """Rows of equal keys as aligned columns (lists joined by commas, long cells cut); one wide
+    row (`show version`) as `key  value` lines, its empty fields left out."""
     columns = list(rows[0])
+    if len(rows) == 1 and len(columns) > WIDE:
+        width = max(len(c) for c in columns)
+        pairs = [(c, _cell(rows[0][c])) for c in columns]
+        return "\n".join(f"{c.ljust(width)}  {v}" for c, v in pairs if v)
     cells = [[_cell(row.get(column)) for column in columns] for row in rows[:MAX_ROWS]]
     widths = [max(len(c), *(len(r[i]) for r in cells)) for i, c in enumerate(columns)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip()]
