@@ -22,7 +22,7 @@ from workflow.devices.facts import interfaces_from_config
 from workflow.devices.postcheck import CheckJob, post_check
 from workflow.devices.runner import Credentials, LoopBridge, Timeouts, build_nornir
 from workflow.devices.tasks import (
-    Outcome,
+    DeviceResult,
     PushJob,
     ReadJob,
     close_sessions,
@@ -79,8 +79,8 @@ class NornirGateway:
         configs = await self._read_configs(list(known.values()))
         scrub = self._credentials.scrub  # a device config may hold the very password we use
         facts = {
-            name: _facts(known[name], scrub(outcome.text), outcome)
-            for name, outcome in configs.items()
+            name: _facts(known[name], scrub(result.text), result)
+            for name, result in configs.items()
         }
         for name in unknown:
             facts[name] = DeviceFacts(
@@ -143,11 +143,11 @@ class NornirGateway:
             job = CheckJob(expected, started + wait_seconds, bridge, self._timeouts)
             nornir = build_nornir(list(known.values()), self._credentials, self._timeouts)
             try:
-                outcomes = await self._run_on(nornir, post_check, job=job)
+                results = await self._run_on(nornir, post_check, job=job)
             finally:
                 await asyncio.to_thread(close_sessions, nornir)
                 await bridge.drain()
-            items |= {name: _item(name, outcomes[name]) for name in known}
+            items |= {name: _item(name, results[name]) for name in known}
         seconds = round(time.monotonic() - started, 3)
         return build_response([items[name] for name in expected], metadata={"seconds": seconds})
 
@@ -159,8 +159,8 @@ class NornirGateway:
         items = {name: _failed(name, f"{name} is not in the inventory") for name in unknown}
         if known:
             job = ReadJob({name: commands[name] for name in known}, self._timeouts)
-            outcomes = await self._run(list(known.values()), read_command, job=job)
-            items |= {name: _item(name, outcomes[name]) for name in known}
+            results = await self._run(list(known.values()), read_command, job=job)
+            items |= {name: _item(name, results[name]) for name in known}
         seconds = round(time.monotonic() - started, 3)
         return build_response([items[name] for name in commands], metadata={"seconds": seconds})
 
@@ -198,77 +198,79 @@ class NornirGateway:
         try:
             opened = await self._run_on(nornir, open_for_push, job=job)
             drifted |= self._drift(known, opened, job.previewed)
-            left_alone = {name: _drift_outcome(name, bridge) for name in drifted}
+            left_alone = {name: _drift_result(name, bridge) for name in drifted}
             unchanged = {n: o for n, o in opened.items() if n not in left_alone}
-            outcomes = left_alone | await self._store_before(change_id, unchanged, bridge)
-            ready = [name for name in opened if name not in outcomes]
+            results = left_alone | await self._store_before(change_id, unchanged, bridge)
+            ready = [name for name in opened if name not in results]
             if ready:
                 targets = nornir.filter(filter_func=lambda host: host.name in ready)
                 pushed = await self._run_on(targets, push_config, job=job)
-                outcomes |= pushed
+                results |= pushed
                 await self._store_after(change_id, pushed)
         finally:
             await asyncio.to_thread(close_sessions, nornir)
             await bridge.drain()
-        return {name: _item(name, outcomes[name]) for name in known}
+        return {name: _item(name, results[name]) for name in known}
 
     def _drift(
         self,
         known: Mapping[str, Device],
-        opened: Mapping[str, Outcome],
+        opened: Mapping[str, DeviceResult],
         previewed: Mapping[str, str],
     ) -> dict[str, str]:
         """Per device whose running config now differs from the one its preview was computed
         from (volatile lines aside): what changed."""
         scrub = self._credentials.scrub  # as facts() scrubbed the config the preview read
         drift = {
-            name: drift_diff(known[name].platform, previewed[name], scrub(outcome.text))
-            for name, outcome in opened.items()
-            if outcome.ok and name in previewed
+            name: drift_diff(known[name].platform, previewed[name], scrub(result.text))
+            for name, result in opened.items()
+            if result.ok and name in previewed
         }
         return {name: diff for name, diff in drift.items() if diff}
 
-    async def _store_after(self, change_id: str, pushed: Mapping[str, Outcome]) -> None:
+    async def _store_after(self, change_id: str, pushed: Mapping[str, DeviceResult]) -> None:
         """One write at a time: concurrent SQLite writers back off in its busy handler
         (measured: 0.6 s per save with 100 devices in parallel, a few ms in turn)."""
-        for name, outcome in pushed.items():
-            if outcome.config_after is None:
+        for name, result in pushed.items():
+            if result.config_after is None:
                 continue
             try:
-                await self._backups.save_config(change_id, name, "after", outcome.config_after)
+                await self._backups.save_config(change_id, name, "after", result.config_after)
             except Exception:  # the push happened; rollback then reads the device live
                 log.exception("after-push backup of %s for change %s failed", name, change_id)
 
     async def _store_before(
-        self, change_id: str, opened: Mapping[str, Outcome], bridge: LoopBridge
-    ) -> dict[str, Outcome]:
+        self, change_id: str, opened: Mapping[str, DeviceResult], bridge: LoopBridge
+    ) -> dict[str, DeviceResult]:
         """Store the "before" backups read in phase 1; returns the devices that cannot go on."""
-        failed = {name: outcome for name, outcome in opened.items() if not outcome.ok}
-        for name, outcome in opened.items():
-            if not outcome.ok:
+        failed = {name: result for name, result in opened.items() if not result.ok}
+        for name, result in opened.items():
+            if not result.ok:
                 continue
             try:  # one write at a time, see _store_after
-                await self._backups.save_config(change_id, name, "before", outcome.text)
+                await self._backups.save_config(change_id, name, "before", result.text)
             except Exception as exc:  # the device is left alone; the others go on
                 log.exception("backup of %s for change %s failed", name, change_id)
-                failed[name] = Outcome(False, error=f"could not store the backup: {exc}")
+                failed[name] = DeviceResult(False, error=f"could not store the backup: {exc}")
                 bridge.progress(name, "failed", failed[name].error)
         return failed
 
-    async def _read_configs(self, devices: list[Device]) -> dict[str, Outcome]:
+    async def _read_configs(self, devices: list[Device]) -> dict[str, DeviceResult]:
         if not devices:
             return {}
         return await self._run(devices, read_config, timeouts=self._timeouts)
 
-    async def _run(self, devices: list[Device], task: Any, **params: Any) -> dict[str, Outcome]:
+    async def _run(
+        self, devices: list[Device], task: Any, **params: Any
+    ) -> dict[str, DeviceResult]:
         return await self._run_on(
             build_nornir(devices, self._credentials, self._timeouts), task, **params
         )
 
     @staticmethod
-    async def _run_on(nornir: Nornir, task: Any, **params: Any) -> dict[str, Outcome]:
+    async def _run_on(nornir: Nornir, task: Any, **params: Any) -> dict[str, DeviceResult]:
         aggregated: AggregatedResult = await asyncio.to_thread(nornir.run, task=task, **params)
-        return {name: _outcome(multi[0].result) for name, multi in aggregated.items()}
+        return {name: _device_result(multi[0].result) for name, multi in aggregated.items()}
 
     async def _lookup(self, names: Sequence[str]) -> tuple[dict[str, Device], list[str]]:
         devices, _, _ = await self._inventory.load()
@@ -277,30 +279,32 @@ class NornirGateway:
         return known, [name for name in names if name not in by_name]
 
 
-def _outcome(value: object) -> Outcome:
+def _device_result(value: object) -> DeviceResult:
     # a task that died outside its own try (a Nornir fault) leaves a traceback string instead
-    return value if isinstance(value, Outcome) else Outcome(False, error=str(value)[-300:])
+    return (
+        value if isinstance(value, DeviceResult) else DeviceResult(False, error=str(value)[-300:])
+    )
 
 
-def _facts(device: Device, config: str, outcome: Outcome) -> DeviceFacts:
+def _facts(device: Device, config: str, result: DeviceResult) -> DeviceFacts:
     facts = DeviceFacts(
         name=device.name,
         platform=device.platform,
         family=device.family,
-        interfaces=interfaces_from_config(config) if outcome.ok else [],
+        interfaces=interfaces_from_config(config) if result.ok else [],
         running_config=config,
     )
-    if not outcome.ok:
-        facts["error"] = outcome.error
+    if not result.ok:
+        facts["error"] = result.error
     return facts
 
 
-def _item(name: str, outcome: Outcome) -> ResponseItem:
-    if outcome.ok:
-        return ResponseItem(id=name, name=name, status="success", result=outcome.text)
-    item = _failed(name, outcome.error)
-    if outcome.text:
-        item["result"] = outcome.text
+def _item(name: str, result: DeviceResult) -> ResponseItem:
+    if result.ok:
+        return ResponseItem(id=name, name=name, status="success", result=result.text)
+    item = _failed(name, result.error)
+    if result.text:
+        item["result"] = result.text
     return item
 
 
@@ -310,10 +314,10 @@ def _not_checked(device: Device) -> ResponseItem:
     return ResponseItem(id=device.name, name=device.name, status="success", result=note)
 
 
-def _drift_outcome(name: str, bridge: LoopBridge) -> Outcome:
+def _drift_result(name: str, bridge: LoopBridge) -> DeviceResult:
     error = f"{name} changed since the preview; not pushed (a fresh preview is offered)"
     bridge.progress(name, "failed", error)
-    return Outcome(False, error=error)
+    return DeviceResult(False, error=error)
 
 
 def _failed(name: str, reason: str) -> ResponseItem:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from nornir.core.task import Result, Task
 
 from workflow.devices.runner import LoopBridge, Timeouts
-from workflow.devices.tasks import Outcome, probe_console, read_privileged, run_reported
+from workflow.devices.tasks import DeviceResult, probe_console, read_privileged, run_reported
 from workflow.postchecks.evaluate import Expectation, met_text, unmet
 from workflow.postchecks.parsers import commands, parse
 
@@ -36,11 +36,11 @@ def post_check(task: Task, job: CheckJob) -> Result:
     return run_reported(task, job.bridge, lambda: _poll(task, job, expected), "post-checks passed")
 
 
-def _poll(task: Task, job: CheckJob, expected: Sequence[Expectation]) -> Outcome:
+def _poll(task: Task, job: CheckJob, expected: Sequence[Expectation]) -> DeviceResult:
     platform = task.host.platform or ""
     reads = commands(platform, {e.topic for e in expected})
     if reads is None:
-        return Outcome(False, error=f"post-checks cannot read {platform} devices (no parser)")
+        return DeviceResult(False, error=f"post-checks cannot read {platform} devices (no parser)")
     probe_console(task, job.timeouts.connect)
     started, reported, last = time.monotonic(), 0.0, ""
     while True:
@@ -52,10 +52,12 @@ def _poll(task: Task, job: CheckJob, expected: Sequence[Expectation]) -> Outcome
         now = time.monotonic()
         if not missing:
             passed = "\n".join(f"✓ {met_text(e)}" for e in expected)
-            return Outcome(True, f"post-checks passed after {now - started:.1f} s\n{passed}")
+            return DeviceResult(True, f"post-checks passed after {now - started:.1f} s\n{passed}")
         if now >= job.deadline:
             waited = f"{now - started:.0f} s"
-            return Outcome(False, error=f"post-checks failed after {waited}: " + "; ".join(missing))
+            return DeviceResult(
+                False, error=f"post-checks failed after {waited}: " + "; ".join(missing)
+            )
         summary = missing[0] + (f" (+{len(missing) - 1} more)" if len(missing) > 1 else "")
         if summary != last and now - reported >= job.report_every:
             job.bridge.progress(task.host.name, "started", f"post-checks waiting: {summary}")

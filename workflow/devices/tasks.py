@@ -1,4 +1,4 @@
-"""Nornir tasks run per device on the worker threads. They never raise: a failure is an Outcome.
+"""Nornir tasks run per device on the worker threads. They never raise: a failure is a DeviceResult.
 
 A push has two phases on the same sessions: `open_for_push` connects and reads the running
 config; the gateway stores those as "before" backups; `push_config` sends the lines with
@@ -48,7 +48,7 @@ ENABLE_HINT = " — is LABBOT_DEVICE_SECRET (or the inventory's secret) right?"
 
 
 @dataclass(frozen=True)
-class Outcome:
+class DeviceResult:
     """What happened on one device; `text` is its CLI output or the config read."""
 
     ok: bool
@@ -72,7 +72,7 @@ class PushJob:
 
 
 def read_config(task: Task, timeouts: Timeouts) -> Result:
-    """Nornir task: the device's running config as an Outcome; the session is closed."""
+    """Nornir task: the device's running config as a DeviceResult; the session is closed."""
     try:
         return _read(task, timeouts)
     finally:
@@ -80,7 +80,7 @@ def read_config(task: Task, timeouts: Timeouts) -> Result:
 
 
 def read_command(task: Task, job: ReadJob) -> Result:
-    """Nornir task: the output of the device's read (privileged) as an Outcome; the session
+    """Nornir task: the output of the device's read (privileged) as a DeviceResult; the session
     is closed. A CLI error reply is the device's failure."""
     command = job.commands[task.host.name]
     try:
@@ -109,34 +109,34 @@ def push_config(task: Task, job: PushJob) -> Result:
 
 
 def run_reported(
-    task: Task, bridge: LoopBridge, work: Callable[[], Outcome], passed: str = ""
+    task: Task, bridge: LoopBridge, work: Callable[[], DeviceResult], passed: str = ""
 ) -> Result:
-    """Run a device's `work` to its Outcome (a fault is one line), close the session, keep the
+    """Run a device's `work` to its DeviceResult (a fault is one line), close the session, keep the
     login out of the text, and report the device done (with `passed`) or failed."""
     try:
-        outcome = work()
+        result = work()
     except Exception as exc:
-        outcome = Outcome(False, error=describe(exc, task))
+        result = DeviceResult(False, error=describe(exc, task))
     finally:
         close_task(task)
     scrub = host_credentials(task.host).scrub
-    outcome = replace(outcome, text=scrub(outcome.text), error=scrub(outcome.error))
-    bridge.progress(task.host.name, "done" if outcome.ok else "failed", outcome.error or passed)
-    return Result(host=task.host, result=outcome, failed=not outcome.ok)
+    result = replace(result, text=scrub(result.text), error=scrub(result.error))
+    bridge.progress(task.host.name, "done" if result.ok else "failed", result.error or passed)
+    return Result(host=task.host, result=result, failed=not result.ok)
 
 
 def _read(task: Task, timeouts: Timeouts, read: Callable[[], str] | None = None) -> Result:
-    """Read the running config (or what `read` returns) as an Outcome, login scrubbed."""
+    """Read the running config (or what `read` returns) as a DeviceResult, login scrubbed."""
     scrub = host_credentials(task.host).scrub  # a config may hold the very password we use
     try:
         probe_console(task, timeouts.connect)
-        outcome = Outcome(True, scrub(read() if read else _show_config(task, timeouts)))
+        result = DeviceResult(True, scrub(read() if read else _show_config(task, timeouts)))
     except Exception as exc:
-        outcome = Outcome(False, error=scrub(describe(exc, task)))
-    return Result(host=task.host, result=outcome, failed=not outcome.ok)
+        result = DeviceResult(False, error=scrub(describe(exc, task)))
+    return Result(host=task.host, result=result, failed=not result.ok)
 
 
-def _push(task: Task, job: PushJob) -> Outcome:
+def _push(task: Task, job: PushJob) -> DeviceResult:
     lines = job.plan[task.host.name]
     try:
         output = task.run(
@@ -148,16 +148,16 @@ def _push(task: Task, job: PushJob) -> Outcome:
     except NornirSubTaskError as exc:
         reason = describe(exc, task)
         if not isinstance(_cause(exc), ConfigInvalidException):
-            return Outcome(False, error=reason)
+            return DeviceResult(False, error=reason)
         # the lines before the rejected one did take: keep the config for rollback
         reason += " (lines before it were applied; roll back to undo them)"
-        return Outcome(False, error=reason, config_after=_config_after_rejection(task, job))
+        return DeviceResult(False, error=reason, config_after=_config_after_rejection(task, job))
     after = _show_config(task, job.timeouts)
     missing = missing_lines(after, lines, task.host.platform or "")
     if missing:
         error = "not in the running config after the push: " + "; ".join(missing)
-        return Outcome(False, output, error, config_after=after)
-    return Outcome(True, output, config_after=after)
+        return DeviceResult(False, output, error, config_after=after)
+    return DeviceResult(True, output, config_after=after)
 
 
 def probe_console(task: Task, timeout: float) -> None:
