@@ -175,6 +175,13 @@ TOO_LONG = (
     "(LABBOT_MAX_REQUEST_CHARS). Nothing was stored."
 )
 READ_RESULT = "`{command}` on {devices}: ✓ {ok} ✗ {failed}"
+NO_LLM_QUESTION = (
+    "Without an LLM I answer these questions: neighbours, routes, interfaces, bgp summary or "
+    "version `on R1,R2` — or type the read itself (`show ip route on R1`). With OPENAI_API_KEY "
+    "set I can read the lab to answer questions in plain words."
+)
+DIAGNOSIS_READS = "Reads I used: {reads}"
+DIAGNOSIS_PROPOSAL = "I propose a change, which needs the usual approvals: {proposal}"
 TOO_MANY_READS = (
     "you sent {count} device read(s) in the last minute and this asks {asked} more; the limit "
     "is {limit} a minute (LABBOT_MAX_READS_PER_MINUTE)"

@@ -337,6 +337,15 @@ def present_reads(
     return _message(text, sections, level="success" if response["success"] else "error")
 
 
+def present_diagnosis(answer: str, reads: list[tuple[str, str]], proposal: str | None) -> Message:
+    """The LLM's answer (secrets masked), the reads it used and the change it proposes."""
+    used = "; ".join(f"{device}: {command}" for device, command in reads) or "none"
+    notes = [messages.DIAGNOSIS_READS.format(reads=used)]
+    if proposal:
+        notes.append(messages.DIAGNOSIS_PROPOSAL.format(proposal=proposal))
+    return Message(mask_secrets(answer), footer="\n".join(notes))
+
+
 def present_table(title: str, table: str) -> Message:
     return _message(title, [("", table, "text")])
 

@@ -8,12 +8,13 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from adapters.chat import ChatAdapter, HomePublisher
 from base.errors import ConfigError
 from bot.audit_anchor import audit_chain_from
 from bot.commands import chat_commands
-from bot.commands.reads import ReadLimits
+from bot.commands.reads import ReadCommand, ReadLimits
 from bot.door import DoorLimits
 from bot.people import People, directory_of
 from bot.policy import OwnerRule, OwnersError, Policy, parse_owners
@@ -32,7 +33,7 @@ from workflow.devices.gateway import NornirGateway
 from workflow.library.catalog import load_catalog
 from workflow.library.planner import LibraryPlanner
 from workflow.library.saved import SavedTemplatePlanner
-from workflow.ports import DeviceGateway, Inventory, Planner
+from workflow.ports import DeviceGateway, Inventory, LabReader, Planner
 from workflow.render_pool import RenderPool
 from workflow.safety import DenyList
 
@@ -106,18 +107,34 @@ def read_limits(settings: Settings) -> ReadLimits:
     return ReadLimits(max_targets=settings.max_targets, per_minute=settings.max_reads_per_minute)
 
 
+def make_reads(settings: Settings, lab: LabReader) -> ReadCommand:
+    """The read commands; with an LLM configured, free questions are answered by reads too."""
+    limits = read_limits(settings)
+    if settings.openai_api_key is None:
+        return ReadCommand(lab, limits)
+    from workflow.llm import make_chat_model
+    from workflow.reads.diagnose import LabDiagnosis
+
+    return ReadCommand(lab, limits, LabDiagnosis(make_chat_model(**_llm_options(settings))))
+
+
+def _llm_options(settings: Settings) -> dict[str, Any]:
+    assert settings.openai_api_key is not None
+    return {
+        "api_key": settings.openai_api_key.get_secret_value(),
+        "base_url": settings.openai_base_url,
+        "model": settings.llm_model,
+        "timeout": settings.llm_timeout_seconds,
+    }
+
+
 def make_planner(settings: Settings) -> Planner:
     """The LLM planner when an API key is set, else the built-in template library."""
     if settings.openai_api_key is None:
         return LibraryPlanner(load_catalog())
     from workflow.llm import make_llm_planner
 
-    return make_llm_planner(
-        api_key=settings.openai_api_key.get_secret_value(),
-        base_url=settings.openai_base_url,
-        model=settings.llm_model,
-        timeout=settings.llm_timeout_seconds,
-    )
+    return make_llm_planner(**_llm_options(settings))
 
 
 def with_saved_templates(planner: Planner, templates: TemplateStore) -> Planner:
@@ -223,7 +240,7 @@ async def open_runtime(
             people=People(policy, directory_of(adapter)),
             limits=limits_from(settings),
             thread_lock=partial(thread_lock, saver.engine),
-            commands=chat_commands(load_catalog(), templates, gateway, read_limits(settings)),
+            commands=chat_commands(load_catalog(), templates, make_reads(settings, gateway)),
             templates=templates,
             pictures=LabPictures(gateway),
             home=adapter if isinstance(adapter, HomePublisher) else None,

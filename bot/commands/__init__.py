@@ -16,21 +16,19 @@ from bot.commands.audit import audit_command
 from bot.commands.context import CommandHandler
 from bot.commands.parsing import ASK
 from bot.commands.pending import pending_command
-from bot.commands.reads import ReadLimits, read_command
+from bot.commands.reads import ReadCommand
 from bot.commands.templates import catalog_command, save_command, templates_command
 from bot.commands.thread import cancel_command, help_command, rollback_command, status_command
 from bot.commands.topology import topology_command
 from storage.templates import TemplateStore
 from workflow.library.catalog import Catalog
-from workflow.ports import LabReader
 from workflow.reads.allowlist import VERBS
 
 
 def chat_commands(
     catalog: Catalog,
     templates: TemplateStore | None = None,
-    lab: LabReader | None = None,
-    read_limits: ReadLimits | None = None,
+    reads: ReadCommand | None = None,
 ) -> dict[str, CommandHandler]:
     """The commands; with the team's template library, `templates` covers it and `save` works;
     with the lab's devices, the read verbs (`show … on R1`) answer without a gate."""
@@ -48,7 +46,6 @@ def chat_commands(
     if templates is not None:
         commands["templates"] = templates_command(catalog, templates)
         commands["save"] = save_command(catalog, templates)
-    if lab is not None:
-        reads = read_command(lab, read_limits or ReadLimits())
+    if reads is not None:
         commands |= {verb: reads for verb in (*VERBS, "sh", "run", ASK)}
     return commands

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from adapters.chat import COMMAND_WORDS
-from workflow.reads.questions import as_question
+from workflow.reads.questions import as_question, is_free_question
 
 ASK = "ask"  # the command a known question about the lab becomes ("neighbours on R1")
 
@@ -38,8 +38,9 @@ def parse_command(text: str) -> Command | None:
         words = shlex.split(text.strip())
     except ValueError:
         words = text.split()
-    if words and words[0].lower() not in COMMAND_WORDS and as_question(text):
-        return Command(ASK)
+    if words and words[0].lower() not in COMMAND_WORDS:
+        asking = as_question(text) is not None or is_free_question(text)
+        return Command(ASK) if asking else None
     if not words or words[0].lower() not in COMMAND_WORDS:
         return None
     return Command(words[0].lower(), tuple(words[1:]))

@@ -1,7 +1,8 @@
 """`show … on DEVICES`: read-only commands on the lab's devices, answered in the thread, no gate.
 
 A known question in plain words ("neighbours on R1", "bgp summary on all routers") is the same
-read with each device's own command for it (workflow.reads.questions).
+read with each device's own command for it (workflow.reads.questions); any other question goes
+to the LLM when one is configured, which may only read (workflow.reads.diagnose).
 
 The command is checked against the platform's allow-list for every device it names before
 anything is sent (workflow.reads); a refusal is told to the person and recorded, and nothing
@@ -14,12 +15,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
+from adapters.chat import Message
 from base.errors import PlanningError, ReadRefused
 from bot import messages, presenter
-from bot.commands.context import CommandContext, CommandHandler
+from bot.commands.context import CommandContext
 from bot.commands.parsing import ASK
-from workflow.model import Device
+from workflow.model import Device, StandardResponse
 from workflow.ports import LabReader
+from workflow.reads.diagnose import LabDiagnosis
 from workflow.reads.questions import as_question
 from workflow.reads.request import ReadRequest, question_request, read_request
 from workflow.reads.tables import command_to_send
@@ -33,21 +36,35 @@ class ReadLimits:
     per_minute: int = 30  # device reads per person a minute (LABBOT_MAX_READS_PER_MINUTE)
 
 
-def read_command(lab: LabReader, limits: ReadLimits) -> CommandHandler:
-    """The handler of the read verbs (`show`, `display`, `ping`, …) on `lab`'s devices."""
+@dataclass(frozen=True)
+class ReadCommand:
+    """The handler of the read verbs (`show`, `display`, `ping`, `run`) and of questions."""
 
-    async def read(ctx: CommandContext) -> None:
-        devices, _, _ = await lab.devices()
+    lab: LabReader
+    limits: ReadLimits = ReadLimits()
+    diagnosis: LabDiagnosis | None = None  # with an LLM: free questions
+
+    async def __call__(self, ctx: CommandContext) -> None:
+        devices, _, _ = await self.lab.devices()
+        if ctx.command.name == ASK and as_question(ctx.request.text) is None:
+            await self._diagnose(ctx, devices)
+            return
         try:  # a TargetError (unknown device, none named) is a PlanningError
-            request = _request(ctx, devices, limits.max_targets)
+            request = _request(ctx, devices, self.limits.max_targets)
         except (ReadRefused, PlanningError) as refused:
             await ctx.refuse(messages.REFUSED.format(reason=str(refused).rstrip(".")))
             return
         sent = _to_send(request)
-        over = await _over_limit(ctx, len(sent), limits.per_minute)
+        response = await self.send(ctx, sent)
+        if response is not None:
+            await ctx.say(presenter.present_reads(request, sent, response))
+
+    async def send(self, ctx: CommandContext, sent: dict[str, str]) -> StandardResponse | None:
+        """Record the reads, then send them; None (the person refused) over the rate limit."""
+        over = await _over_limit(ctx, len(sent), self.limits.per_minute)
         if over:
             await ctx.refuse(messages.REFUSED.format(reason=over))
-            return
+            return None
         actor, thread = ctx.request.actor, ctx.request.thread
         await ctx.audit.record_reads(
             actor_id=actor.id,
@@ -56,10 +73,18 @@ def read_command(lab: LabReader, limits: ReadLimits) -> CommandHandler:
             channel=thread.channel,
             sent=sent,
         )
-        response = await lab.read(sent)
-        await ctx.say(presenter.present_reads(request, sent, response))
+        return await self.lab.read(sent)
 
-    return read
+    async def _diagnose(self, ctx: CommandContext, devices: list[Device]) -> None:
+        if self.diagnosis is None:
+            await ctx.say(Message(messages.NO_LLM_QUESTION))
+            return
+        found = await self.diagnosis.answer(
+            ctx.request.text, devices, lambda sent: self.send(ctx, sent)
+        )
+        await ctx.say(presenter.present_diagnosis(found.answer, found.reads, found.proposal))
+        if found.proposal:  # a change is never made here: it starts at the first gate
+            await ctx.start_change(found.proposal, None)
 
 
 def _request(ctx: CommandContext, devices: list[Device], max_targets: int) -> ReadRequest:

@@ -9,15 +9,12 @@ from workflow.library.catalog import load_catalog
 from workflow.llm.planner import LLMPlanner
 
 
-def make_llm_planner(
+def make_chat_model(
     *, api_key: str, base_url: str | None, model: str, timeout: float
-) -> LLMPlanner:
-    """An LLMPlanner on `ChatOpenAI`, offered the built-in library as ready-made choices.
-
-    `max_retries=0`: a timeout is reported after `timeout` seconds, as its message says, not
-    after three silent attempts.
-    """
-    chat = ChatOpenAI(
+) -> ChatOpenAI:
+    """`ChatOpenAI` on the endpoint. `max_retries=0`: a timeout is reported after `timeout`
+    seconds, as its message says, not after three silent attempts."""
+    return ChatOpenAI(
         api_key=SecretStr(api_key),
         base_url=base_url,
         model=model,
@@ -25,7 +22,14 @@ def make_llm_planner(
         max_retries=0,
         temperature=0,
     )
+
+
+def make_llm_planner(
+    *, api_key: str, base_url: str | None, model: str, timeout: float
+) -> LLMPlanner:
+    """An LLMPlanner on `ChatOpenAI`, offered the built-in library as ready-made choices."""
+    chat = make_chat_model(api_key=api_key, base_url=base_url, model=model, timeout=timeout)
     return LLMPlanner(chat, load_catalog())
 
 
-__all__ = ["LLMPlanner", "make_llm_planner"]
+__all__ = ["LLMPlanner", "make_chat_model", "make_llm_planner"]

@@ -1,8 +1,11 @@
-"""Common questions in plain words, answered with reads and no LLM: "neighbours on R1", "what are
-the routes on R2?", "bgp summary on all routers", "version of R3"… → each device's own command.
+"""Questions about the lab. Common ones in plain words are answered with reads and no LLM:
+"neighbours on R1", "what are the routes on R2?", "bgp summary on all routers", "version of
+R3"… → each device's own command.
 
 Only a question that is nothing but a known topic (a few filler words around it allowed) before
 "on/of/for DEVICES" is one: "configure OSPF neighbours on R1" is a change request, never a read.
+Other questions (a question word first, or a `?` last) go to the LLM when one is configured
+(diagnose.py).
 """
 
 from __future__ import annotations
@@ -81,6 +84,15 @@ def as_question(text: str) -> tuple[str, str] | None:
     if words not in _TOPICS:
         return None
     return words, match["devices"]
+
+
+_ASKING = re.compile(r"^(?:why|what|which|is|are|does|how|where|when|can)\b", re.IGNORECASE)
+
+
+def is_free_question(text: str) -> bool:
+    """A question in plain words (`why does R1 not learn R3's loopback?`): for the LLM."""
+    stripped = text.strip()
+    return stripped.endswith("?") or bool(_ASKING.match(stripped))
 
 
 def question_command(words: str, platform: str) -> str | None:

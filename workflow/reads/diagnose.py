@@ -1,0 +1,121 @@
+"""A question in plain words answered by an LLM that may only READ: it picks reads through one
+tool (`read(device, command)`), each checked against the same allow-list and device names as
+a typed read (a refused call is told to the model, nothing is sent), in at most `max_rounds`
+rounds, then answers with a short diagnosis quoting the outputs it used. A line starting with
+`Proposed change:` is a change it suggests; the bot starts it as a request, through both gates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+import openai
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from pydantic import BaseModel, Field
+
+from base.errors import PlanningError, ReadRefused
+from workflow.llm.planner import describe_llm_failure
+from workflow.llm.schemas import tool_definition
+from workflow.model import Device, StandardResponse
+from workflow.reads.allowlist import RULES, allowed_read
+
+MAX_OUTPUT_CHARS = 4000  # of one read, given back to the model
+PROPOSAL = "Proposed change:"
+# Sends allow-listed reads (device -> command) the way a typed read is sent (audited, rate
+# limited, secrets masked); None when the person's read budget is spent.
+SendReads = Callable[[dict[str, str]], Awaitable[StandardResponse | None]]
+
+
+class Read(BaseModel):
+    """Run one read-only command on one lab device and get its output."""
+
+    device: str = Field(description="the device name, exactly as listed")
+    command: str = Field(description="one allow-listed read command, e.g. `show ip route`")
+
+
+@dataclass
+class Diagnosis:
+    answer: str
+    reads: list[tuple[str, str]] = field(default_factory=list)  # (device, command) sent
+    proposal: str | None = None  # a change request the model suggests
+
+
+def system_prompt(devices: list[Device]) -> str:
+    lines = [
+        "You diagnose a network lab by reading device state. You can only read: call the "
+        "`Read` tool with one device and one command. Allowed commands per platform family: "
+        + "; ".join(f"{family}: {', '.join(rules.verbs)} …" for family, rules in RULES.items())
+        + ". Pipes only to output filters. Anything else is refused.",
+        "Devices: " + ", ".join(f"{d.name} ({d.family})" for d in devices),
+        "When you know enough, answer in at most 6 lines, quoting the output lines you used. "
+        f"If a configuration change would fix it, end with one line `{PROPOSAL} <request>` "
+        "(for example `Proposed change: configure ospf on R3`).",
+    ]
+    return "\n".join(lines)
+
+
+class LabDiagnosis:
+    """Answers free questions with reads chosen by `model` (bounded rounds and reads)."""
+
+    def __init__(self, model: BaseChatModel, max_rounds: int = 4, max_reads: int = 8) -> None:
+        self._chat = model
+        self._model = model.bind_tools([tool_definition(Read)])
+        self.max_rounds, self.max_reads = max_rounds, max_reads
+
+    async def answer(self, question: str, devices: list[Device], send: SendReads) -> Diagnosis:
+        messages: list[BaseMessage] = [
+            SystemMessage(system_prompt(devices)),
+            HumanMessage(question),
+        ]
+        diagnosis = Diagnosis("")
+        by_name = {d.name.casefold(): d for d in devices}
+        for _ in range(self.max_rounds):
+            reply = await self._ask(messages)
+            messages.append(reply)
+            if not reply.tool_calls:
+                return _concluded(diagnosis, str(reply.content))
+            for call in reply.tool_calls:
+                result = await self._read(call.get("args", {}), by_name, send, diagnosis)
+                messages.append(ToolMessage(result, tool_call_id=call.get("id") or ""))
+        diagnosis.answer = f"No conclusion within {self.max_rounds} rounds of reads."
+        return diagnosis
+
+    async def _ask(self, messages: list[BaseMessage]) -> AIMessage:
+        try:
+            reply = await self._model.ainvoke(messages)
+        except openai.APIError as err:
+            raise PlanningError(describe_llm_failure(err, self._chat)) from err
+        assert isinstance(reply, AIMessage)
+        return reply
+
+    async def _read(
+        self, args: dict[str, object], by_name: dict[str, Device], send: SendReads, done: Diagnosis
+    ) -> str:
+        """The output for the model, or why the call was refused (nothing sent then)."""
+        device = by_name.get(str(args.get("device", "")).casefold())
+        if device is None:
+            return f"refused: no device {args.get('device')!r}; devices: {', '.join(by_name)}"
+        if len(done.reads) >= self.max_reads:
+            return f"refused: at most {self.max_reads} reads per question"
+        try:
+            command = allowed_read(device.platform, str(args.get("command", "")))
+        except ReadRefused as refused:
+            return f"refused: {refused}"
+        response = await send({device.name: command})
+        if response is None:
+            return "refused: the person's read limit is reached; answer with what you have"
+        done.reads.append((device.name, command))
+        item = response["data"][0]
+        text = item.get("result", "") if item["status"] == "success" else item.get("error", "")
+        return text[:MAX_OUTPUT_CHARS] or "(no output)"
+
+
+def _concluded(diagnosis: Diagnosis, text: str) -> Diagnosis:
+    lines = text.strip().splitlines()
+    proposals = [line for line in lines if line.startswith(PROPOSAL)]
+    diagnosis.answer = "\n".join(line for line in lines if not line.startswith(PROPOSAL))
+    if proposals:
+        diagnosis.proposal = proposals[-1][len(PROPOSAL) :].strip() or None
+    return diagnosis
