@@ -4,6 +4,7 @@ names, diffs and LLM output are hostile input."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from html import escape
 
 from base.vocabulary import stamp
@@ -109,19 +110,37 @@ def _change(change: ReportChange) -> str:
     return "".join(parts)
 
 
+class Code(str):
+    """A table cell shown as code (hashes)."""
+
+
+def _table(title: str, headers: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
+    """A titled table; every cell escaped (`Code` cells in <code>)."""
+    head = "".join(f"<th>{escape(h)}</th>" for h in headers)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{_cell(value)}</td>" for value in row) + "</tr>" for row in rows
+    )
+    table = f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f"<h3>{escape(title)}</h3>{table}"
+
+
+def _cell(value: str) -> str:
+    return f"<code>{escape(value)}</code>" if isinstance(value, Code) else escape(value)
+
+
 def _templates(change: ReportChange) -> str:
     if not change.templates:
         return "<p><b>Template</b>: none recorded (the change ended before a push)</p>"
-    rows = "".join(
-        f"<tr><td>{escape(str(t.get('name', '')))}</td><td>{escape(str(t.get('version') or '—'))}"
-        f"</td><td>{escape(str(t.get('source', '')))}</td>"
-        f"<td><code>{escape(str(t.get('sha256', '')))}</code></td></tr>"
+    rows = (
+        [
+            str(t.get("name", "")),
+            str(t.get("version") or "—"),
+            str(t.get("source", "")),
+            Code(str(t.get("sha256", ""))),
+        ]
         for t in change.templates
     )
-    return (
-        "<h3>Template</h3><table><thead><tr><th>name</th><th>version</th><th>source</th>"
-        f"<th>sha256</th></tr></thead><tbody>{rows}</tbody></table>"
-    )
+    return _table("Template", ("name", "version", "source", "sha256"), rows)
 
 
 def _diffs(change: ReportChange) -> str:
@@ -144,48 +163,41 @@ def _diff_lines(diff: str) -> str:
 
 
 def _decisions(gates: tuple[GateSummary, ...]) -> str:
-    rows = "".join(
-        f"<tr><td>{escape(g.gate)}</td><td>{escape(v.choice)}</td><td>{escape(v.actor_name)} "
-        f"({escape(v.actor_id)})</td><td>{escape(stamp(v.at))}</td>"
-        f"<td><code>{escape(v.content_sha256[:16])}…</code></td>"
-        f"<td>{escape(v.feedback or '')}</td></tr>"
+    rows = (
+        [
+            g.gate,
+            v.choice,
+            f"{v.actor_name} ({v.actor_id})",
+            stamp(v.at),
+            Code(v.content_sha256[:16] + "…"),
+            v.feedback or "",
+        ]
         for g in gates
         for v in g.votes
     )
-    return (
-        "<h3>Decisions</h3><table><thead><tr><th>gate</th><th>choice</th><th>who</th>"
-        f"<th>when</th><th>content sha256</th><th>feedback</th></tr></thead><tbody>{rows}"
-        "</tbody></table>"
-    )
+    headers = ("gate", "choice", "who", "when", "content sha256", "feedback")
+    return _table("Decisions", headers, rows)
 
 
 def _refusals(summary: ChangeSummary) -> str:
     if not summary.refusals:
         return "<p>No refusals.</p>"
-    rows = "".join(
-        f"<tr><td>{escape(r.gate or '')}</td><td>{escape(r.actor_name)} ({escape(r.actor_id)})"
-        f"</td><td>{escape(stamp(r.at))}</td><td>{escape(r.reason)}</td></tr>"
+    rows = (
+        [r.gate or "", f"{r.actor_name} ({r.actor_id})", stamp(r.at), r.reason]
         for r in summary.refusals
     )
-    return (
-        "<h3>Refusals</h3><table><thead><tr><th>gate</th><th>who</th><th>when</th>"
-        f"<th>reason</th></tr></thead><tbody>{rows}</tbody></table>"
-    )
+    return _table("Refusals", ("gate", "who", "when", "reason"), rows)
 
 
 def _pushes(summary: ChangeSummary) -> str:
     if not summary.pushes:
         return "<p>Nothing was pushed.</p>"
-    rows = "".join(
-        f"<tr><td>{escape(p.device)}</td><td>{escape(p.status)}</td><td>{escape(stamp(p.at))}"
-        f"</td><td><code>{escape(p.lines_sha256[:16])}…</code></td><td>{escape(p.detail)}</td></tr>"
+    rows = (
+        [p.device, p.status, stamp(p.at), Code(p.lines_sha256[:16] + "…"), p.detail]
         for p in summary.pushes
     )
-    return (
-        "<h3>Push and post-checks</h3><table><thead><tr><th>device</th><th>result</th>"
-        f"<th>when</th><th>lines sha256</th><th>detail</th></tr></thead><tbody>{rows}"
-        "</tbody></table>"
-    )
+    headers = ("device", "result", "when", "lines sha256", "detail")
+    return _table("Push and post-checks", headers, rows)
 
 
 def _events(summary: ChangeSummary) -> str:

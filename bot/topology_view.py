@@ -8,13 +8,15 @@ import asyncio
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from adapters.chat import FileAttachment
 from bot import messages
-from bot.topology_picture import Role, draw_lab
 from workflow.api import Finished, ParamsGate, RollbackGate, Step
 from workflow.model import Device, Link, StandardResponse, UnusableNode
+
+if TYPE_CHECKING:  # matplotlib and networkx load with the first picture, not with the bot
+    from bot.topology_picture import Role
 
 log = logging.getLogger(__name__)
 PICTURE_NAME = "topology.png"
@@ -33,6 +35,8 @@ class LabPictures:
     async def picture(self, roles: Mapping[str, Role], title: str) -> FileAttachment | None:
         """The lab drawn with `roles`; None (logged) when it cannot be read or drawn."""
         try:
+            from bot.topology_picture import draw_lab
+
             devices, links, _ = await self.lab.devices()
             names = [device.name for device in devices]
             drawn = await asyncio.to_thread(draw_lab, names, links, dict(roles), title)
