@@ -113,10 +113,17 @@ async def test_the_audit_lists_reads_and_the_rate_limit_holds(tmp_path: Path) ->
         await bot.service.handle(ask("show clock on R1", "bob"))  # bob has his own budget
         reads = await bot.audit.entries(device="R1")
         seen = list(lab.device("R1").commands_seen)
+        await bot.service.handle(ask("audit device=R1", "carol"))  # what people see in chat
+        listing = chat.messages()[-1].blocks[0].text.splitlines()
     assert [(e.kind, e.actor_name, e.summary) for e in reads] == [
         ("read", "alice", "read on R1: show version"),
         ("read", "bob", "read on R1: show clock"),
     ]
+    rows = [" ".join(line.split()[2:]) for line in listing[1:]]
+    assert rows == [
+        "read alice R1 read on R1: show version",
+        "read bob R1 read on R1: show clock",
+    ], listing
     limited = chat.said_to("console:alice")
     assert limited and "LABBOT_MAX_READS_PER_MINUTE" in limited[-1], chat.texts()
     assert seen.count("show clock") == 1  # only bob's
