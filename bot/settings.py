@@ -80,6 +80,7 @@ class Settings(BaseSettings):
     connect_timeout_seconds: float = Field(15.0, gt=0, validation_alias="LABBOT_CONNECT_TIMEOUT")
     read_timeout_seconds: float = Field(30.0, gt=0, validation_alias="LABBOT_READ_TIMEOUT")
     device_lock_seconds: float = Field(900.0, gt=0, validation_alias="LABBOT_DEVICE_LOCK_SECONDS")
+    lock_from_preview: bool = Field(False, validation_alias="LABBOT_LOCK_FROM_PREVIEW")
 
     # policy
     approvers: Annotated[list[str], NoDecode] = Field(

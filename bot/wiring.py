@@ -228,6 +228,7 @@ async def open_runtime(
             trial=SimTrial(),
             max_targets=settings.max_targets,
             renderer=renderer,
+            preview_locks=locks if settings.lock_from_preview else None,
         )
         scrub = scrubber_from(settings)
         audit = AuditStore(saver.engine, scrub=scrub, chain=chain)

@@ -71,6 +71,10 @@ class DeviceLockStore:
                 )
             )
 
+    async def release_change(self, change_id: str) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(sa.delete(device_locks).where(device_locks.c.change_id == change_id))
+
 
 _local_locks: weakref.WeakKeyDictionary[
     AsyncEngine, weakref.WeakValueDictionary[str, asyncio.Lock]

@@ -36,7 +36,7 @@ from workflow.model import (
     TokenUsage,
 )
 from workflow.nodes import Nodes
-from workflow.ports import ConfigTrial, DeviceGateway, Planner, SavedTemplates
+from workflow.ports import ConfigTrial, DeviceGateway, DeviceLocks, Planner, SavedTemplates
 from workflow.previews import DevicePreview
 from workflow.render_pool import RenderPool
 from workflow.reviews import GateDecision as GateDecision
@@ -128,11 +128,14 @@ class ChangeWorkflow:
         trial_timeout_seconds: float = 5.0,
         max_targets: int = 50,
         renderer: RenderPool | None = None,
+        preview_locks: DeviceLocks | None = None,
     ) -> None:
         """`saved_templates`: the team's library, so gates say when a newer version exists.
         `trial`: tests each template on a simulated copy of a target before its gate.
         `max_targets`: a request selecting more devices is refused (LABBOT_MAX_TARGETS).
-        `renderer`: worker processes the rendering checks run in, under CPU and memory caps."""
+        `renderer`: worker processes the rendering checks run in, under CPU and memory caps.
+        `preview_locks`: the devices previewed are locked from the params gate to the push
+        (LABBOT_LOCK_FROM_PREVIEW); a change that ends releases them."""
         nodes = Nodes(
             planner=planner,
             gateway=gateway,
@@ -145,7 +148,9 @@ class ChangeWorkflow:
             trial_timeout=trial_timeout_seconds,
             max_targets=max_targets,
             renderer=renderer,
+            preview_locks=preview_locks,
         )
+        self._preview_locks = preview_locks
         self._graph = build_graph(nodes, checkpointer)
 
     async def start(
@@ -251,6 +256,8 @@ class ChangeWorkflow:
                 f"the change in thread {thread_id} stopped without an outcome "
                 f"(next: {', '.join(snapshot.next) or 'nothing'}); start it again"
             )
+        if isinstance(step, Finished) and self._preview_locks is not None:
+            await self._preview_locks.release_change(step.change_id)
         return step
 
     async def _pending(self, thread_id: str) -> PendingGate | None:

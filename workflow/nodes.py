@@ -34,7 +34,7 @@ from workflow.model import (
     TokenUsage,
     Topology,
 )
-from workflow.ports import ConfigTrial, DeviceGateway, Planner, SavedTemplates
+from workflow.ports import ConfigTrial, DeviceGateway, DeviceLocks, Planner, SavedTemplates
 from workflow.previews import (
     check_template,
     outside_errors,
@@ -72,6 +72,7 @@ class Nodes:
     trial_timeout: float = 5.0
     max_targets: int = 50  # more devices than this need an explicit confirmation
     renderer: RenderPool | None = None  # worker processes with caps (None: render in-process)
+    preview_locks: DeviceLocks | None = None  # hold the targets from the params gate to the push
 
     async def gather(self, state: ChangeState) -> Command[str]:
         """The devices the request selects (fail closed) and their read-only facts, nobody
@@ -212,6 +213,9 @@ class Nodes:
             previews, errors = {}, [str(err)]
         if errors:
             return self._retry_or_end(state, "parameters", errors, blocked=False)
+        held = await self._hold(state["change_id"], sorted(previews))
+        if held:
+            return finish("blocked", held)
         newer = await newer_versions(self.saved, template)
         review = params_review(
             template, previews, state["approved"]["template"], newer, state.get("drifted")
@@ -298,6 +302,18 @@ class Nodes:
         facts = await self.gateway.facts(sorted(unread))
         return refuse_unsafe_facts(
             Topology(**{**topology, "devices": {**topology["devices"], **facts}})
+        )
+
+    async def _hold(self, change_id: str, devices: list[str]) -> str:
+        """With `preview_locks`: lock the devices previewed until the push (or the gate's
+        expiry); "" when they are this change's now, else who holds which."""
+        if self.preview_locks is None:
+            return ""
+        held = await self.preview_locks.acquire(change_id, devices, self.gate_ttl_seconds)
+        return "; ".join(
+            f"{lock.device} is held by change {lock.change_id} from its preview until its push "
+            "ends; nothing was pushed — ask again once that change is done"
+            for lock in held
         )
 
     def _blocked_now(self, state: ChangeState) -> list[str]:

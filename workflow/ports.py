@@ -95,6 +95,10 @@ class DeviceLocks(Protocol):
 
     async def release(self, change_id: str, devices: Sequence[str]) -> None: ...
 
+    async def release_change(self, change_id: str) -> None:
+        """Release every lock `change_id` holds (it ended)."""
+        ...
+
 
 class BackupStore(Protocol):
     """Running configs captured around a push (implemented in storage)."""

@@ -18,7 +18,7 @@ from netmiko import ConnectHandler
 from adapters.chat import ThreadRef
 from bot.demo import DEMO_CREDENTIALS
 from labsim import Lab, demo_topology
-from tests.bot.chat import RecordingAdapter, ask, click
+from tests.bot.chat import THREAD, RecordingAdapter, ask, click
 from tests.bot.test_e2e_console import running_bot
 
 OTHER = ThreadRef("console", "lab-channel", "t2")
@@ -82,3 +82,24 @@ async def test_a_line_the_device_rewrites_itself_is_not_drift(
     config = lab.device("R1").running_config()
     assert "ntp clock-period 17208" in config and "ntp server 10.3.3.3" in config
     assert not any("changed since the preview" in t for t in chat.texts())
+
+
+async def test_with_locks_from_the_preview_a_second_change_is_told_who_holds_the_device(
+    tmp_path: Path, lab: Lab
+) -> None:
+    chat = RecordingAdapter()
+    async with running_bot(tmp_path, lab, chat, lock_from_preview=True) as bot:
+        await bot.service.handle(ask("apply ntp to R1 servers=10.5.5.5", "alice"))
+        await bot.service.handle(click(chat, "bob"))
+        holder = (await bot.workflow.pending_gate(THREAD.key)).change_id  # type: ignore[union-attr]
+        cancel_first = click(chat, "alice", "cancel")
+        await bot.service.handle(ask("apply ntp to R1,R2 servers=10.6.6.6", "carol", OTHER))
+        await bot.service.handle(click(chat, "bob", thread=OTHER))
+        refused = chat.texts()[-1]
+        assert f"R1 is held by change {holder}" in refused, refused
+        assert await bot.workflow.pending_gate(OTHER.key) is None  # no preview for the second
+        await bot.service.handle(cancel_first)  # the first change ends ...
+        await bot.service.handle(ask("apply ntp to R1,R2 servers=10.6.6.6", "carol", OTHER))
+        await bot.service.handle(click(chat, "bob", thread=OTHER))
+        preview = chat.last_gate()[1].text  # ... and its lock with it
+    assert "Step 2 of 2" in preview and "2 device(s)" in preview, preview
