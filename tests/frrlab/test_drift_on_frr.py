@@ -1,0 +1,52 @@
+"""Drift on real FRR routers: a router changed at its console between the preview and Execute is
+not pushed (the thread shows what changed and offers a fresh preview), the other router is;
+FRR's own banner lines (`frr version`, `frr defaults`) are not drift."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from frrlab import FrrLab, generated_topology
+from tests.bot.chat import RecordingAdapter, ask, click
+from tests.frrlab.test_chat_changes import bot_on
+from workflow.devices.volatile import drift_diff
+
+pytestmark = [pytest.mark.frr, pytest.mark.usefixtures("frr_host")]
+
+BY_HAND = "ip prefix-list by-hand seq 5 permit 10.99.0.0/16"
+
+
+async def test_a_router_changed_at_its_console_after_the_preview_is_left_alone(
+    tmp_path: Path,
+) -> None:
+    chat = RecordingAdapter()
+    async with FrrLab.start(generated_topology(2)) as lab, bot_on(lab, tmp_path, chat) as bot:
+        await bot.service.handle(ask("describe the interfaces on all routers", "alice"))
+        await bot.service.handle(click(chat, "bob"))
+        assert "Step 2 of 2" in chat.last_gate()[1].text, chat.texts()
+        execute = click(chat, "bob")
+        lab.vtysh("R1", "configure terminal", BY_HAND)
+        await bot.service.handle(execute)
+        fresh = chat.last_gate()[1]
+        r1 = lab.vtysh("R1", "show running-config")
+        r2 = lab.vtysh("R2", "show running-config")
+    assert "left R1 alone" in fresh.text, fresh.text
+    shown = {block.title: block.text for block in fresh.blocks}
+    assert f"+{BY_HAND}" in shown["R1 changed since the preview"]
+    assert "description to R2 eth0" in shown["R1 configuration"]  # offered again, not pushed
+    assert "description to R1 eth0" in r2 and "description to R2 eth0" not in r1
+
+
+def test_frr_version_and_defaults_lines_are_not_drift(frr_host: None) -> None:
+    with FrrLab.run(generated_topology(1)) as lab:
+        running = lab.vtysh("R1", "show running-config")
+    assert "frr version" in running and "frr defaults" in running
+    upgraded = "\n".join(
+        "frr version 99.0" if line.startswith("frr version") else line
+        for line in running.splitlines()
+    ).replace("frr defaults traditional", "frr defaults datacenter")
+    assert upgraded != running
+    assert drift_diff("frr", running, upgraded) == ""
+    assert drift_diff("frr", running, running + f"\n{BY_HAND}\n") != ""
