@@ -8,13 +8,16 @@ runs as deployed: read-only root filesystem, /data a fresh volume, /tmp a tmpfs.
 `--runs` starts. The image is built as the container tests build it (the Debian base of
 .ci/docker-images.sh).
 
-    .venv/bin/python -m bench.container [--runs 5]     (needs the engine: .ci/docker.sh)
+    .venv/bin/python -m bench.container [--runs 5] [--against IMAGE]   (the engine: .ci/docker.sh)
+
+--against IMAGE measures an earlier build (an image id or tag) in the same run, side by side.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import os
 import socket
 import statistics
@@ -128,27 +131,34 @@ async def median(runs: int, start: Callable[[], Awaitable[float]]) -> float:
     return statistics.median([await start() for _ in range(runs)])
 
 
-async def ready_times(images: Images, runs: int) -> tuple[float, float]:
+async def ready_times(images: Images, runs: int, against: Images | None) -> list[float]:
+    """Medians: this image in a container, the host process, then the earlier image if any."""
     async with SlackApiStandIn(host=bridge_gateway()) as api:
         with tempfile.TemporaryDirectory(prefix="labbot-bench-") as work:
             workdir = Path(work)
             inventory = workdir / "hosts.yaml"
             inventory.write_text(INVENTORY)
             env = labbot_env(api)
-            container = await median(runs, lambda: in_container(images, env, inventory))
-            host = await median(runs, lambda: on_host(env, inventory, workdir))
-    return container, host
+            times = [
+                await median(runs, lambda: in_container(images, env, inventory)),
+                await median(runs, lambda: on_host(env, inventory, workdir)),
+            ]
+            if against is not None:
+                times.append(await median(runs, lambda: in_container(against, env, inventory)))
+    return times
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="starts measured (median)")
+    parser.add_argument("--against", help="an earlier image to measure side by side")
     args = parser.parse_args()
     if problem := engine_problem():
         sys.exit(f"bench.container: {problem}")
     images = build_images()
     size, base, compressed = image_sizes(images)
-    container, host = asyncio.run(ready_times(images, args.runs))
+    earlier = dataclasses.replace(images, labbot=args.against) if args.against else None
+    container, host, *before = asyncio.run(ready_times(images, args.runs, earlier))
     print(
         f"image: {size / MB:.0f} MB (goal ≤ {GOAL_MB} MB) = base {base / MB:.0f} MB "
         f"+ labbot {(size - base) / MB:.0f} MB; compressed for a registry {compressed / MB:.0f} MB"
@@ -158,6 +168,13 @@ def main() -> None:
         f"(goal ≤ {GOAL_SECONDS:.0f} s), the same command as a host process {host:.2f} s: "
         f"container/host ×{container / host:.2f}"
     )
+    if earlier is not None:
+        old_size, _, old_compressed = image_sizes(earlier)
+        print(
+            f"{args.against}: {old_size / MB:.0f} MB (compressed {old_compressed / MB:.0f} MB), "
+            f"ready {before[0]:.2f} s; this image / it: size ×{size / old_size:.2f}, "
+            f"ready ×{container / before[0]:.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -19,7 +19,13 @@ from base.vocabulary import utc_now
 from storage import audit_chain
 from storage.audit import AuditStore
 from storage.checkpointer import SQLAlchemySaver
-from storage.db import alembic_config, check_database, make_engine, upgrade_database
+from storage.db import (
+    alembic_config,
+    check_database,
+    make_engine,
+    schema_head,
+    upgrade_database,
+)
 from storage.schema import changes
 
 HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
@@ -76,6 +82,10 @@ async def test_sqlite_default_creates_its_directory_and_upgrades_to_head(tmp_pat
     async with engine.connect() as conn:
         assert (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar() == "wal"
     await engine.dispose()
+
+
+def test_the_schema_head_read_from_the_file_names_is_alembics() -> None:
+    assert schema_head() == HEAD  # a migration named against the NNNN_what.py rule fails here
 
 
 async def test_concurrent_upgrades_of_one_database_do_not_collide(database_url: str) -> None:
