@@ -58,6 +58,9 @@ async def test_a_change_runs_from_request_to_audit_and_nothing_leaves_in_clear(
         pushed = body_has("pushed", f"✓ {count} ✗ 0 of {count}")
         await alice.wait_for(bot_message(room, asked, bot_id, pushed), within=120)
         await alice.wait_for(edit_of(params["event_id"], "Approved by"))
+        picture = await alice.wait_for(
+            lambda r, e: r == room and e.get("content", {}).get("msgtype") == "m.image"
+        )
         await alice.say(room, "!labbot audit", thread=asked)
         audit = await alice.wait_for(bot_message(room, asked, bot_id, body_has("Audit:")))
         entries = await runtime.audit.entries()
@@ -70,6 +73,9 @@ async def test_a_change_runs_from_request_to_audit_and_nothing_leaves_in_clear(
     assert len(said) >= 6  # planning note, two gates, two edits, progress, result, audit
     assert {e["type"] for e in said} == {"m.room.encrypted"}
     assert all("body" not in e["content"] for e in said)
+    # the topology picture went to the media repository encrypted: only its keys are in the event
+    assert "url" not in picture["content"] and picture["content"]["file"]["url"].startswith("mxc:")
+    assert picture["content"]["file"]["key"]["alg"] == "A256CTR"
 
 
 async def test_after_a_restart_between_gate_and_reaction_the_bot_still_decrypts_and_decides(
