@@ -48,6 +48,13 @@ CHANGED_GATE = (
 )
 GATE_PROBLEM: dict[GateProblem, str] = {"stale": STALE_GATE, "changed": CHANGED_GATE}
 EXPIRED_GATE = "This step expired at {at}; nothing was pushed. Ask again to start over."
+# Why a change ended at a gate (workflow.state.GateEnding), after the "Change … expired" title.
+ENDED_AT_GATE: dict[Status, str] = {
+    "expired": "the {gate} review expired at {at}; {pushed}. Ask again to start a new change.",
+    "cancelled": "{actor} cancelled the change at the {gate} review; {pushed}.",
+}
+NOTHING_PUSHED = "nothing was pushed"
+NOTHING_MORE_PUSHED = "nothing more was pushed"
 PENDING_IN_THREAD = (
     "A change is already waiting for a decision in this thread ({change_id}). "
     "Decide it or type `cancel` first."

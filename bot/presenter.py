@@ -285,7 +285,20 @@ def present_progress(change_id: str, progress: Mapping[str, PushProgress]) -> Me
 
 def present_status(finished: Finished) -> Message:
     """How the thread's last change ended, in one message (the `status` command)."""
-    return _ending(finished.change_id, finished.status, finished.message)
+    return _ending(finished.change_id, finished.status, finished_reason(finished))
+
+
+def finished_reason(finished: Finished) -> str:
+    """Why the change ended, in one line: worded here when it ended at a gate."""
+    ending = finished.ending
+    if ending is None:
+        return finished.message
+    return messages.ENDED_AT_GATE[ending["kind"]].format(
+        gate=ending["gate"],
+        at=stamp(datetime.fromisoformat(ending["at"])),
+        actor=ending["actor"],
+        pushed=messages.NOTHING_MORE_PUSHED if ending["pushed"] else messages.NOTHING_PUSHED,
+    )
 
 
 def _ending(change_id: str, status: Status, message: str) -> Message:
@@ -299,7 +312,7 @@ def _ending(change_id: str, status: Status, message: str) -> Message:
 def present_result(finished: Finished) -> Message:
     result = finished.result
     if result is None:
-        return _ending(finished.change_id, finished.status, finished.message)
+        return _ending(finished.change_id, finished.status, finished_reason(finished))
     title = messages.FINISHED_TITLE[finished.status].format(change_id=finished.change_id)
     summary = f"{title}: ✓ {result['successful']} ✗ {result['failed']} of {result['total']}"
     for note in finished.notes:

@@ -122,7 +122,7 @@ class ChangeReporter:
         await self.audit.record_change_event(
             change_id=finished.change_id,
             status=finished.status,
-            detail=finished.message,
+            detail=presenter.finished_reason(finished),
             tokens=finished.tokens,
         )
         if self.templates is not None and finished.templates:

@@ -49,7 +49,7 @@ from workflow.reviews import (
     TemplateReview,
 )
 from workflow.safety import DenyList
-from workflow.state import ChangeOutcome, Requester, initial_state
+from workflow.state import ChangeOutcome, GateEnding, Requester, initial_state
 
 PREVIEW_HISTORY = 200  # checkpoints searched for a change's previews (a report reads them)
 
@@ -88,11 +88,12 @@ class RollbackGate(Gate):
 class Finished:
     change_id: str
     status: Status
-    message: str  # one line: how it ended
+    message: str  # one line: how it ended ("" when `ending` says it)
     result: StandardResponse | None
     tokens: dict[str, TokenUsage]  # "template", "params" (when used) and "total"
     templates: list[TemplatePart] = field(default_factory=list)  # what the change used
     notes: list[str] = field(default_factory=list)  # more to know (e.g. newer versions exist)
+    ending: GateEnding | None = None  # the change ended at a gate: expired or cancelled
 
 
 @dataclass(frozen=True)
@@ -305,6 +306,7 @@ def _finished(snapshot: StateSnapshot) -> Finished | None:
         tokens=token_totals(snapshot.values.get("tokens", {})),
         templates=proposal_parts(template) if (template := snapshot.values.get("template")) else [],
         notes=outcome.get("notes", []),
+        ending=outcome.get("ending"),
     )
 
 

@@ -37,7 +37,7 @@ from workflow.reviews import (
     TemplateGateInfo,
     TemplateReview,
 )
-from workflow.state import ChangeState, DecisionRecord, finish
+from workflow.state import ChangeState, DecisionRecord, GateEnding, finish
 from workflow.template_facts import TemplateFacts
 
 Clock = Callable[[], datetime]
@@ -155,11 +155,14 @@ class ReviewGate:
         decision = interrupt(info)
         now = self.clock()
         if is_expired(info, now):
-            return finish(
-                "expired",
-                f"the {self.gate} review expired at {info['expires_at']}; nothing was pushed. "
-                "Ask again to start a new change.",
+            ending = GateEnding(
+                kind="expired",
+                gate=self.gate,
+                at=info["expires_at"],
+                actor="",
+                pushed=bool(state.get("push_result")),
             )
+            return finish("expired", "", ending=ending)
         if not isinstance(decision, dict) or decision.get("sha256") != info["sha256"]:
             return Command(goto=self.node_name)  # re-issued: same content, new interrupt id
         if decision.get("choice") not in CHOICES:
@@ -169,12 +172,14 @@ class ReviewGate:
     def _apply(self, state: ChangeState, info: GateInfo, record: DecisionRecord) -> Command[str]:
         decisions = [*state["decisions"], record]
         if record["choice"] == "cancel":
-            pushed = "nothing more was pushed" if state.get("push_result") else "nothing was pushed"
-            return finish(
-                "cancelled",
-                f"{record['actor_name']} cancelled the change at the {self.gate} review; {pushed}.",
-                also={"decisions": decisions},
+            ending = GateEnding(
+                kind="cancelled",
+                gate=self.gate,
+                at=record["at"],
+                actor=record["actor_name"],
+                pushed=bool(state.get("push_result")),
             )
+            return finish("cancelled", "", ending=ending, also={"decisions": decisions})
         next_round = {"decisions": decisions, "attempt": 0, "errors": [], "gate": None}
         if record["choice"] == "modify":
             update = {**next_round, "feedback": record["feedback"]}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from langgraph.graph import END
 from langgraph.types import Command
@@ -30,11 +30,25 @@ class DecisionRecord(TypedDict):
     at: str
 
 
+class GateEnding(TypedDict):
+    """A change that ended at a gate, for the bot to word: nobody decided before `at` (the
+    gate's expiry) or `actor` cancelled there at `at` (ISO times); `pushed`: an earlier step of
+    the change had pushed (a drifted device's fresh review)."""
+
+    kind: Literal["expired", "cancelled"]
+    gate: GateName
+    at: str
+    actor: str  # "" when expired: nobody's choice
+    pushed: bool
+
+
 class ChangeOutcome(TypedDict):
-    """How a change ended: `message` says why in one line; `notes` add what else to know."""
+    """How a change ended: `ending` (at a gate) or `message` says why in one line; `notes` add
+    what else to know."""
 
     status: Status
-    message: str
+    message: str  # "" when `ending` says why
+    ending: NotRequired[GateEnding]
     result: StandardResponse | None
     notes: NotRequired[list[str]]  # e.g. "a newer version exists" (absent in old checkpoints)
 
@@ -113,6 +127,7 @@ def finish(
     result: StandardResponse | None = None,
     *,
     notes: list[str] | None = None,
+    ending: GateEnding | None = None,
     also: dict[str, Any] | None = None,
 ) -> Command[str]:
     """End the change: the outcome is what `ChangeWorkflow.outcome()` and `Finished` report.
@@ -122,4 +137,6 @@ def finish(
     outcome = ChangeOutcome(status=status, message=message, result=result)
     if notes:
         outcome["notes"] = notes
+    if ending:
+        outcome["ending"] = ending
     return Command(update={**(also or {}), "outcome": outcome, "gate": None}, goto=END)

@@ -2,7 +2,14 @@ from typing import Any
 
 from adapters.chat import parse_button_value
 from base.vocabulary import Status
-from bot.presenter import BLOCK_LIMIT, code_blocks, present_gate, present_progress, present_result
+from bot.presenter import (
+    BLOCK_LIMIT,
+    code_blocks,
+    present_gate,
+    present_progress,
+    present_result,
+    present_status,
+)
 from workflow.api import Finished, ParamsGate, RollbackGate, TemplateGate
 from workflow.model import PushProgress, StandardResponse
 from workflow.previews import DevicePreview
@@ -14,6 +21,7 @@ from workflow.reviews import (
     RollbackReview,
     TemplateReview,
 )
+from workflow.state import GateEnding
 
 SHA = "a" * 64
 EXPIRES = "2026-12-01T00:00:00+00:00"
@@ -150,3 +158,22 @@ def test_rollback_gate_shows_the_evidence_the_lines_and_two_choices() -> None:
         ("Keep the change", "cancel"),
     ]
     assert message.buttons[0].confirm and parse_button_value(message.buttons[1].value)[0] == "int-3"
+
+
+def test_a_change_ended_at_a_gate_is_worded_by_the_bot_with_a_readable_stamp() -> None:
+    expired = GateEnding(
+        kind="expired", gate="params", at="2026-11-30T07:15:03.5+00:00", actor="", pushed=False
+    )
+    message = present_status(Finished("chg-2", "expired", "", None, {}, ending=expired))
+    assert message.text == (
+        "Change chg-2 expired: the params review expired at 2026-11-30 07:15:03 UTC; nothing "
+        "was pushed. Ask again to start a new change."
+    )
+    cancelled = GateEnding(
+        kind="cancelled", gate="params", at="2026-11-30T07:16:00+00:00", actor="bob", pushed=True
+    )
+    message = present_result(Finished("chg-2", "cancelled", "", None, {}, ending=cancelled))
+    assert message.text == (
+        "Change chg-2 cancelled: bob cancelled the change at the params review; "
+        "nothing more was pushed."
+    )

@@ -22,7 +22,7 @@ from workflow.model import PushProgress, Topology
 from workflow.nodes import Nodes
 from workflow.previews import preview_devices
 from workflow.safety import DenyList
-from workflow.state import initial_state
+from workflow.state import GateEnding, initial_state
 
 THREAD = "slack:C1:1700000000.000100"
 OSPF = "configure OSPF area 0 on all routers"
@@ -190,7 +190,9 @@ async def test_a_decision_after_expiry_ends_the_change_as_expired(
     clock.now += timedelta(seconds=601)
     expired = await wf.resume(THREAD, params_gate.interrupt_id, decide(params_gate))
     assert isinstance(expired, Finished) and expired.status == "expired"
-    assert expired.message.startswith(f"the params review expired at {params_gate.expires_at}")
+    assert expired.ending == GateEnding(
+        kind="expired", gate="params", at=params_gate.expires_at, actor="", pushed=False
+    )
     assert lab.pushes == []
 
 
@@ -207,7 +209,8 @@ async def test_an_expired_gate_ends_in_nobodys_name_and_only_once_expired(
         await wf.expire(THREAD, params_gate.interrupt_id)  # that interrupt was replaced
     expired = await wf.expire(THREAD, shown_again.interrupt_id)
     assert isinstance(expired, Finished) and expired.status == "expired"
-    assert expired.message.startswith("the params review expired at")  # nobody's choice
+    assert expired.ending is not None and expired.ending["actor"] == ""  # nobody's choice
+    assert expired.ending["kind"] == "expired" and expired.ending["gate"] == "params"
     assert lab.pushes == []
 
 
@@ -229,9 +232,9 @@ async def test_cancel_ends_the_change_and_nothing_is_pushed(
     params_gate = await to_params_gate(wf)
     cancelled = await wf.resume(THREAD, params_gate.interrupt_id, decide(params_gate, "cancel"))
     assert isinstance(cancelled, Finished) and cancelled.status == "cancelled"
-    assert cancelled.message == (
-        "bob cancelled the change at the params review; nothing was pushed."
-    )
+    assert cancelled.ending is not None and cancelled.ending["kind"] == "cancelled"
+    assert (cancelled.ending["gate"], cancelled.ending["actor"]) == ("params", "bob")
+    assert cancelled.ending["pushed"] is False
     assert lab.pushes == [] and await wf.pending_gate(THREAD) is None
 
 
