@@ -35,7 +35,7 @@ Commands:
 
 DRIFTED = (
     "\n⚠️ Changed since the preview approved before, so the push left {devices} alone (the "
-    "other devices were pushed). Below: what changed, and a fresh preview against the running "
+    "other devices: {others}). Below: what changed, and a fresh preview against the running "
     "config now."
 )
 DRIFT_SECTION = "{device} changed since the preview"

@@ -193,7 +193,7 @@ def _params_sections(
     text += _newer_note(payload)
     drifted = payload.get("drifted") or {}
     if drifted:
-        text += messages.DRIFTED.format(devices=", ".join(sorted(drifted)))
+        text += _drift_note(drifted, payload.get("pushed"))
     sections: list[tuple[str, str, str]] = [
         (messages.DRIFT_SECTION.format(device=name), mask_secrets(diff), "diff")
         for name, diff in sorted(drifted.items())
@@ -210,6 +210,13 @@ def _params_sections(
             diff = mask_secrets(device["diff"])
             sections.append((f"{name} diff against running config", diff, "diff"))
     return text, sections
+
+
+def _drift_note(drifted: Mapping[str, str], pushed: StandardResponse | None) -> str:
+    """Which devices the push left alone, and how the others fared."""
+    others = [item for item in (pushed["data"] if pushed else []) if item["name"] not in drifted]
+    marks = ", ".join(f"{'✓' if i['status'] == 'success' else '✗'} {i['name']}" for i in others)
+    return messages.DRIFTED.format(devices=", ".join(sorted(drifted)), others=marks or "none")
 
 
 def _rollback_sections(

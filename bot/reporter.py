@@ -25,7 +25,7 @@ from bot.topology_view import LabPictures
 from storage.audit import AuditStore
 from storage.audit_records import Resolution
 from storage.templates import TemplateStore
-from workflow.api import Finished, Gate, PendingGate, RollbackGate, Step
+from workflow.api import Finished, Gate, ParamsGate, PendingGate, RollbackGate, Step
 from workflow.hashing import lines_sha256
 from workflow.model import ProgressCallback, PushProgress, StandardResponse
 
@@ -64,8 +64,9 @@ class ChangeReporter:
         `record`: the pushes in its result are recorded (a rollback gate records the push whose
         post-checks failed, so a change kept at that gate ends without recording them again)."""
         if isinstance(step, Gate):
-            if isinstance(step, RollbackGate):
-                await self._record_pushes(step.change_id, step.payload["push"], pushed_lines or {})
+            pushed = _push_before(step)
+            if pushed is not None:
+                await self._record_pushes(step.change_id, pushed, pushed_lines or {})
             shown = await self._with_picture(presenter.present_gate(step), step)
             message_id = await self.say(thread, shown)
             self._gate_message_ids[step.interrupt_id] = message_id
@@ -207,3 +208,13 @@ def already_decided(resolution: Resolution) -> str:
         actor=resolution.actor_name,
         at=stamp(resolution.at),
     )
+
+
+def _push_before(gate: Gate) -> StandardResponse | None:
+    """The push a gate follows, recorded when the gate is shown: the one whose post-checks
+    failed (rollback gate), or the one that left drifted devices alone (a fresh params gate)."""
+    if isinstance(gate, RollbackGate):
+        return gate.payload["push"]
+    if isinstance(gate, ParamsGate):
+        return gate.payload.get("pushed")
+    return None

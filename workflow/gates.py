@@ -22,7 +22,7 @@ from langgraph.types import Command, interrupt
 
 from base.vocabulary import CHOICES, GateName
 from workflow.hashing import content_sha256
-from workflow.model import TemplateProposal
+from workflow.model import StandardResponse, TemplateProposal
 from workflow.previews import DevicePreview
 from workflow.reuse import TemplateTest
 from workflow.reviews import (
@@ -89,6 +89,7 @@ def params_review(
     template_sha256: str,
     newer_versions: dict[str, int] | None = None,
     drifted: dict[str, str] | None = None,
+    pushed: StandardResponse | None = None,
 ) -> ParamsReview:
     """What the params reviewer sees, per device: params, rendered lines, diff, blocked lines;
     the newer saved versions of the templates used, and what changed on devices since an
@@ -103,6 +104,8 @@ def params_review(
         review["newer_versions"] = dict(newer_versions)
     if drifted:
         review["drifted"] = dict(drifted)
+    if drifted and pushed is not None:
+        review["pushed"] = pushed
     return review
 
 

@@ -218,7 +218,12 @@ class Nodes:
             return finish("blocked", held)
         newer = await newer_versions(self.saved, template)
         review = params_review(
-            template, previews, state["approved"]["template"], newer, state.get("drifted")
+            template,
+            previews,
+            state["approved"]["template"],
+            newer,
+            state.get("drifted"),
+            state["push_result"],
         )
         gate = open_params_gate(state, review, self.clock, self.gate_ttl_seconds)
         update = {"previews": previews, "gate": gate, "newer_versions": newer}
@@ -233,6 +238,7 @@ class Nodes:
             state["approved"]["template"],
             state.get("newer_versions"),
             state.get("drifted"),
+            state["push_result"],
         )
         planned = content_sha256(review)
         if state["approved"].get("params") != planned:

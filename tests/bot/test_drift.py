@@ -59,12 +59,20 @@ async def test_execute_after_another_change_leaves_the_drifted_device_alone(
         _, fresh = chat.last_gate()
         r1, r2 = lab.device("R1").running_config(), lab.device("R2").running_config()
         assert "ntp server 10.2.2.2" in r2 and "ntp server 10.2.2.2" not in r1
-        assert "Step 2 of 2" in fresh.text and "left R1 alone" in fresh.text, fresh.text
+        assert (
+            "Step 2 of 2" in fresh.text and "left R1 alone (the other devices: ✓ R2)" in fresh.text
+        )
         shown = {block.title: block.text for block in fresh.blocks}
         assert "+ntp server 10.1.1.1" in shown["R1 changed since the preview"]
         assert "R2 configuration" not in shown  # only R1 is previewed again
         await bot.service.handle(click(chat, "bob", thread=OTHER))
+        change = await bot.audit.latest_change_for_thread(OTHER.key)
+        assert change is not None
+        await bot.service.handle(ask(f"audit change={change.change_id}", "carol"))
     assert "ntp server 10.2.2.2" in lab.device("R1").running_config()
+    audit = chat.messages()[-1].blocks[0].text
+    assert "push R2: ✓ success" in audit and "push R1: ✓ success" in audit, audit
+    assert "push R1: ✗ failed" in audit, audit  # left alone by the first push, recorded too
     said = [m.text + "".join(b.text for b in m.blocks) for _, m in chat.updates] + chat.texts()
     assert any("✓ R2" in t and "✗ R1 R1 changed since the preview; not pushed" in t for t in said)
 
