@@ -65,17 +65,21 @@ def gate_buttons(gate: GateName, interrupt_id: str, sha256: str) -> tuple[Button
     value = button_value(interrupt_id, sha256)
     if gate == "rollback":  # nothing to modify: undo the change, or keep it as pushed
         return (
-            Button("Roll back", "approve", "danger", value, confirm=messages.ROLLBACK_CONFIRM),
-            Button("Keep the change", "cancel", "default", value),
+            Button(
+                messages.BUTTON_ROLL_BACK, "approve", "danger", value, messages.ROLLBACK_CONFIRM
+            ),
+            Button(messages.BUTTON_KEEP, "cancel", "default", value),
         )
     if gate == "params":
-        first = Button("Execute", "approve", "primary", value, confirm=messages.EXECUTE_CONFIRM)
+        first = Button(
+            messages.BUTTON_EXECUTE, "approve", "primary", value, messages.EXECUTE_CONFIRM
+        )
     else:
-        first = Button("Approve", "approve", "primary", value)
+        first = Button(messages.BUTTON_APPROVE, "approve", "primary", value)
     return (
         first,
-        Button("Modify", "modify", "default", value),
-        Button("Cancel", "cancel", "danger", value),
+        Button(messages.BUTTON_MODIFY, "modify", "default", value),
+        Button(messages.BUTTON_CANCEL, "cancel", "danger", value),
     )
 
 
@@ -111,18 +115,21 @@ def _template_sections(
     text += _library_notes(payload)
     sections: list[tuple[str, str, str]] = []
     for family, source in payload["templates"].items():
-        sections.append((f"Template ({family})", mask_secrets(source), "jinja"))
-    sections.append(("Parameters", _schema_text(payload["params_schema"]), "yaml"))
+        title = messages.SECTION_TEMPLATE.format(family=family)
+        sections.append((title, mask_secrets(source), "jinja"))
+    sections.append((messages.SECTION_PARAMETERS, _schema_text(payload["params_schema"]), "yaml"))
     if payload.get("sections"):
-        sections.append(("May touch only", "\n".join(payload["sections"]), "text"))
+        sections.append((messages.SECTION_MAY_TOUCH, "\n".join(payload["sections"]), "text"))
     sections.extend(post_checks_section(payload.get("post_checks")))
     for family, facts in payload.get("example_facts", {}).items():
-        sections.append((f"Example facts ({family})", _params_text(facts), "yaml"))
+        title = messages.SECTION_EXAMPLE_FACTS.format(family=family)
+        sections.append((title, _params_text(facts), "yaml"))
     for family, lines in payload["example_rendering"].items():
-        sections.append((f"Example rendering ({family})", mask_secrets("\n".join(lines)), "text"))
+        title = messages.SECTION_EXAMPLE_RENDERING.format(family=family)
+        sections.append((title, mask_secrets("\n".join(lines)), "text"))
     for family, test in payload.get("template_test", {}).items():
         if test["errors"]:
-            title = f"Template test failed ({test['device']}, {family})"
+            title = messages.SECTION_TEST_FAILED.format(device=test["device"], family=family)
             sections.append((title, "\n".join(test["errors"]), "text"))
     return text, sections
 
@@ -174,7 +181,7 @@ def _schema_text(schema: Mapping[str, ParamSpec]) -> str:
     for name, spec in schema.items():
         optional = "" if spec.get("required", True) else " (optional)"
         rows.append(f"{name}: {spec.get('type', '?')}{optional} — {spec.get('description', '')}")
-    return "\n".join(rows) or "(none)"
+    return "\n".join(rows) or messages.NONE
 
 
 def _params_sections(
@@ -199,16 +206,18 @@ def _params_sections(
         for name, diff in sorted(drifted.items())
     ]
     if blocked:
-        sections.append(("Blocked lines", "\n".join(blocked), "text"))
+        sections.append((messages.SECTION_BLOCKED, "\n".join(blocked), "text"))
     for name, device in devices.items():
-        sections.append((f"{name} parameters", _params_text(device["params"]), "yaml"))
+        params = _params_text(device["params"])
+        sections.append((messages.SECTION_DEVICE_PARAMS.format(device=name), params, "yaml"))
         if device.get("facts"):
-            sections.append((f"{name} facts", _params_text(device.get("facts", {})), "yaml"))
+            facts = _params_text(device.get("facts", {}))
+            sections.append((messages.SECTION_DEVICE_FACTS.format(device=name), facts, "yaml"))
         lines = mask_secrets("\n".join(device["lines"]))
-        sections.append((f"{name} configuration", lines, "text"))
+        sections.append((messages.SECTION_DEVICE_LINES.format(device=name), lines, "text"))
         if device["diff"]:
             diff = mask_secrets(device["diff"])
-            sections.append((f"{name} diff against running config", diff, "diff"))
+            sections.append((messages.SECTION_DEVICE_DIFF.format(device=name), diff, "diff"))
     return text, sections
 
 
@@ -232,7 +241,7 @@ def _rollback_sections(
     )
     sections = [
         (
-            f"{'✓' if item['status'] == 'success' else '✗'} {item['name']} post-checks",
+            messages.SECTION_POST_CHECKS.format(icon=_icon(item), device=item["name"]),
             item.get("result") or item.get("error", ""),
             "text",
         )
@@ -240,8 +249,12 @@ def _rollback_sections(
     ]
     for name, device in payload["devices"].items():
         lines = mask_secrets("\n".join(device["lines"]))
-        sections.append((f"{name} rollback lines", lines, "text"))
+        sections.append((messages.SECTION_ROLLBACK_LINES.format(device=name), lines, "text"))
     return text, sections
+
+
+def _icon(item: Mapping[str, Any]) -> str:
+    return "✓" if item["status"] == "success" else "✗"
 
 
 def _params_text(params: Mapping[str, Any]) -> str:
@@ -284,7 +297,7 @@ def present_progress(change_id: str, progress: Mapping[str, PushProgress]) -> Me
     total = max((p.total for p in progress.values()), default=len(progress))
     rows = [f"{STATUS_ICON[p.stage]} {name} {p.detail}".rstrip() for name, p in progress.items()]
     return Message(
-        text=f"Pushing change {change_id}: {done}/{total} device(s) finished",
+        text=messages.PUSH_PROGRESS.format(change_id=change_id, done=done, total=total),
         blocks=(CodeBlock("\n".join(rows), "text"),),
         key=f"progress:{change_id}",
     )
@@ -321,16 +334,18 @@ def present_result(finished: Finished) -> Message:
     if result is None:
         return _ending(finished.change_id, finished.status, finished_reason(finished))
     title = messages.FINISHED_TITLE[finished.status].format(change_id=finished.change_id)
-    summary = f"{title}: ✓ {result['successful']} ✗ {result['failed']} of {result['total']}"
+    summary = messages.RESULT_SUMMARY.format(
+        title=title, ok=result["successful"], failed=result["failed"], total=result["total"]
+    )
     for note in finished.notes:
         summary += f"\n{note}"
     if result.get("error"):
         summary += f"\n{result['error']}"
     sections = []
     for item in result["data"]:
-        icon = "✓" if item["status"] == "success" else "✗"
         body = item.get("result", "") if item["status"] == "success" else item.get("error", "")
-        sections.append((f"{icon} {item['name']}", mask_secrets(body) or "(no output)", "text"))
+        title = f"{_icon(item)} {item['name']}"
+        sections.append((title, mask_secrets(body) or messages.NO_OUTPUT, "text"))
     return _message(summary, sections, level="success" if result["success"] else "error")
 
 
@@ -347,7 +362,7 @@ def present_reads(
             continue
         output = mask_secrets(item.get("result", ""))
         table = None if request.raw else parsed_table(request.platforms[name], command, output)
-        sections.append((f"✓ {name} · {command}", table or output or "(no output)", "text"))
+        sections.append((f"✓ {name} · {command}", table or output or messages.NO_OUTPUT, "text"))
     text = messages.READ_RESULT.format(
         command=request.asked,
         devices=", ".join(sent),
@@ -375,18 +390,18 @@ def present_catalog(catalog: Catalog) -> Message:
     for name in catalog.names():
         template = catalog.get(name)
         rows.append(f"{name:<18} {template.description}  [{', '.join(template.families)}]")
-    text = (
-        f"{len(rows)} templates. Use one: `apply NAME to R1,R2 key=value …`; see `templates NAME`."
-    )
-    return _message(text, [("Template library", "\n".join(rows), "text")])
+    text = messages.CATALOG.format(count=len(rows))
+    return _message(text, [(messages.SECTION_LIBRARY, "\n".join(rows), "text")])
 
 
 def present_template(template: LibraryTemplate) -> Message:
     sections = [
-        (f"Template ({family})", source, "jinja") for family, source in template.templates.items()
+        (messages.SECTION_TEMPLATE.format(family=family), source, "jinja")
+        for family, source in template.templates.items()
     ]
-    sections.append(("Parameters", _schema_text(template.params_schema), "yaml"))
+    sections.append((messages.SECTION_PARAMETERS, _schema_text(template.params_schema), "yaml"))
     sections.extend(post_checks_section(template.post_checks))
     example = json.dumps(template.example_params, indent=1, sort_keys=True)
-    sections.append(("Example parameters", example, "json"))
-    return _message(f"Template `{template.name}`: {template.description}", sections)
+    sections.append((messages.SECTION_EXAMPLE_PARAMS, example, "json"))
+    text = messages.TEMPLATE_SHOWN.format(name=template.name, description=template.description)
+    return _message(text, sections)
