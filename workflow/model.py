@@ -238,3 +238,18 @@ class PlanRequest:
     errors: Sequence[str] = field(default_factory=tuple)  # validation errors of the last attempt
     previous: Mapping[str, Any] | None = None  # the previous proposal, for Modify and retries
     scope: str = ""  # the channel/room asking ("slack:C123"): where template pins apply
+
+
+def add_tokens(
+    totals: dict[str, TokenUsage], stage: str, usage: TokenUsage | None
+) -> dict[str, TokenUsage]:
+    """Usage summed per stage over every attempt (a rejected answer cost tokens too)."""
+    if usage is None:
+        return totals
+    before = totals.get(stage, TokenUsage(input_tokens=0, output_tokens=0, total_tokens=0))
+    summed = TokenUsage(
+        input_tokens=before["input_tokens"] + usage["input_tokens"],
+        output_tokens=before["output_tokens"] + usage["output_tokens"],
+        total_tokens=before["total_tokens"] + usage["total_tokens"],
+    )
+    return {**totals, stage: summed}

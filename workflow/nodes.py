@@ -6,11 +6,9 @@ rather than in a table of conditional edges.
 
 from __future__ import annotations
 
-import contextvars
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from langgraph.config import get_stream_writer
 from langgraph.types import Command
 
 from base.errors import LabbotError, PlanningError, TemplateError
@@ -27,12 +25,9 @@ from workflow.model import (
     Device,
     ParamsProposal,
     PlanRequest,
-    ProgressCallback,
-    PushProgress,
-    StandardResponse,
     TemplateProposal,
-    TokenUsage,
     Topology,
+    add_tokens,
 )
 from workflow.ports import ConfigTrial, DeviceGateway, DeviceLocks, Planner, SavedTemplates
 from workflow.previews import (
@@ -42,6 +37,7 @@ from workflow.previews import (
     refuse_unsafe_facts,
     usable_devices,
 )
+from workflow.pushing import progress_writer, push_summary
 from workflow.render_pool import RenderPool, run_capped
 from workflow.reuse import newer_note, newer_versions, template_tests
 from workflow.safety import DenyList
@@ -364,21 +360,6 @@ class Nodes:
         )
 
 
-def progress_writer() -> ProgressCallback:
-    """A progress callback streaming the node's device events to the caller (`custom` mode).
-
-    The gateway may call back from a context of its own (loop.call_soon_threadsafe from its
-    worker threads); LangGraph's writer reads the node's config from a context var.
-    """
-    writer = get_stream_writer()
-    node_context = contextvars.copy_context()
-
-    def progress(event: PushProgress) -> None:
-        node_context.run(writer, {"progress": asdict(event)})
-
-    return progress
-
-
 def rollback_template(plan: dict[str, list[str]], topology: Topology) -> TemplateProposal:
     """A rollback is literal lines per device, shown and approved like any other change."""
     families = sorted({topology["devices"][name]["family"] for name in plan})
@@ -398,31 +379,6 @@ def chosen_because(targets: list[str], topology: Topology) -> dict[str, str]:
     """Each target with why the request chose it ("named", "matches R*", "router (…)")."""
     selection = topology.get("selection") or {}
     return {name: selection.get(name, "named by the planner") for name in targets}
-
-
-def add_tokens(
-    totals: dict[str, TokenUsage], stage: str, usage: TokenUsage | None
-) -> dict[str, TokenUsage]:
-    """Usage summed per stage over every attempt (a rejected answer cost tokens too)."""
-    if usage is None:
-        return totals
-    before = totals.get(stage, TokenUsage(input_tokens=0, output_tokens=0, total_tokens=0))
-    summed = TokenUsage(
-        input_tokens=before["input_tokens"] + usage["input_tokens"],
-        output_tokens=before["output_tokens"] + usage["output_tokens"],
-        total_tokens=before["total_tokens"] + usage["total_tokens"],
-    )
-    return {**totals, stage: summed}
-
-
-def push_summary(result: StandardResponse) -> str:
-    done = f"pushed to {result['successful']} of {result['total']} devices"
-    failures = [
-        f"{item['name']}: {item.get('error', 'failed')}"
-        for item in result["data"]
-        if item["status"] != "success"
-    ]
-    return done if not failures else f"{done}; failed: " + "; ".join(failures)
 
 
 def _topology(state: ChangeState) -> Topology:

@@ -24,9 +24,9 @@ from base.errors import LabbotError
 from base.vocabulary import CHOICES
 from workflow.gates import Clock, decision_record, is_expired, open_rollback_gate
 from workflow.model import StandardResponse
-from workflow.nodes import progress_writer, push_summary
 from workflow.ports import DeviceGateway
 from workflow.postchecks.report import check_failures, planned_expectations, with_post_checks
+from workflow.pushing import progress_writer, push_summary
 from workflow.reviews import RollbackLines, RollbackReview
 from workflow.safety import DenyList
 from workflow.state import ChangeState, DecisionRecord, finish
