@@ -54,6 +54,15 @@ ENDED_AT_GATE: dict[Status, str] = {
     "cancelled": "{actor} cancelled the change at the {gate} review; {pushed}.",
 }
 NOTHING_PUSHED = "nothing was pushed"
+# How the offer to roll back failed post-checks ended (workflow.state.RollbackEnding).
+ROLLBACK_ENDED = {
+    "expired": (
+        "post-checks failed ({failures}); the rollback review expired at {at}, the change stays "
+        "as pushed."
+    ),
+    "kept": "post-checks failed ({failures}); {actor} kept the change as pushed (no rollback).",
+    "rolled_back": "post-checks failed ({failures}); rolled back as approved by {actor}.",
+}
 NOTHING_MORE_PUSHED = "nothing more was pushed"
 PENDING_IN_THREAD = (
     "A change is already waiting for a decision in this thread ({change_id}). "

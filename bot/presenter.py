@@ -10,6 +10,7 @@ from typing import Any
 from adapters.chat import Button, CodeBlock, Message, button_value
 from base.vocabulary import Choice, GateName, Status, stamp
 from bot import messages
+from bot.endings import ending_line, rollback_line
 from bot.redact import mask_param, mask_secrets
 from workflow.api import Finished, PendingGate, RollbackGate, TemplateGate
 from workflow.library.catalog import Catalog, LibraryTemplate
@@ -305,20 +306,7 @@ def present_progress(change_id: str, progress: Mapping[str, PushProgress]) -> Me
 
 def present_status(finished: Finished) -> Message:
     """How the thread's last change ended, in one message (the `status` command)."""
-    return _ending(finished.change_id, finished.status, finished_reason(finished))
-
-
-def finished_reason(finished: Finished) -> str:
-    """Why the change ended, in one line: worded here when it ended at a gate."""
-    ending = finished.ending
-    if ending is None:
-        return finished.message
-    return messages.ENDED_AT_GATE[ending["kind"]].format(
-        gate=ending["gate"],
-        at=stamp(datetime.fromisoformat(ending["at"])),
-        actor=ending["actor"],
-        pushed=messages.NOTHING_MORE_PUSHED if ending["pushed"] else messages.NOTHING_PUSHED,
-    )
+    return _ending(finished.change_id, finished.status, ending_line(finished))
 
 
 def _ending(change_id: str, status: Status, message: str) -> Message:
@@ -332,13 +320,13 @@ def _ending(change_id: str, status: Status, message: str) -> Message:
 def present_result(finished: Finished) -> Message:
     result = finished.result
     if result is None:
-        return _ending(finished.change_id, finished.status, finished_reason(finished))
+        return _ending(finished.change_id, finished.status, ending_line(finished))
     title = messages.FINISHED_TITLE[finished.status].format(change_id=finished.change_id)
     summary = messages.RESULT_SUMMARY.format(
         title=title, ok=result["successful"], failed=result["failed"], total=result["total"]
     )
-    for note in finished.notes:
-        summary += f"\n{note}"
+    for note in [*finished.notes, rollback_line(finished.rollback)]:
+        summary += f"\n{note}" if note else ""
     if result.get("error"):
         summary += f"\n{result['error']}"
     sections = []

@@ -19,6 +19,7 @@ from datetime import datetime
 from adapters.chat import Actor, ChatAdapter, Decision, Message, ThreadRef
 from base.vocabulary import stamp, utc_now
 from bot import messages, presenter
+from bot.endings import ending_line
 from bot.metrics import Metrics, process_metrics
 from bot.shutdown import PushesInFlight
 from bot.topology_view import LabPictures
@@ -123,7 +124,7 @@ class ChangeReporter:
         await self.audit.record_change_event(
             change_id=finished.change_id,
             status=finished.status,
-            detail=presenter.finished_reason(finished),
+            detail=ending_line(finished),
             tokens=finished.tokens,
         )
         if self.templates is not None and finished.templates:

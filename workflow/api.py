@@ -49,7 +49,13 @@ from workflow.reviews import (
     TemplateReview,
 )
 from workflow.safety import DenyList
-from workflow.state import ChangeOutcome, GateEnding, Requester, initial_state
+from workflow.state import (
+    ChangeOutcome,
+    GateEnding,
+    Requester,
+    RollbackEnding,
+    initial_state,
+)
 
 PREVIEW_HISTORY = 200  # checkpoints searched for a change's previews (a report reads them)
 
@@ -94,6 +100,7 @@ class Finished:
     templates: list[TemplatePart] = field(default_factory=list)  # what the change used
     notes: list[str] = field(default_factory=list)  # more to know (e.g. newer versions exist)
     ending: GateEnding | None = None  # the change ended at a gate: expired or cancelled
+    rollback: RollbackEnding | None = None  # how the offer to roll back ended
 
 
 @dataclass(frozen=True)
@@ -307,6 +314,7 @@ def _finished(snapshot: StateSnapshot) -> Finished | None:
         templates=proposal_parts(template) if (template := snapshot.values.get("template")) else [],
         notes=outcome.get("notes", []),
         ending=outcome.get("ending"),
+        rollback=outcome.get("rollback"),
     )
 
 

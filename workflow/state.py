@@ -42,6 +42,16 @@ class GateEnding(TypedDict):
     pushed: bool
 
 
+class RollbackEnding(TypedDict):
+    """How the offer to roll back failed post-checks ended, for the bot to word: it `expired`
+    at `at`, `actor` kept the change, or the change was `rolled_back` as `actor` approved."""
+
+    kind: Literal["expired", "kept", "rolled_back"]
+    failures: str  # the failed post-checks per device, with their evidence
+    at: str  # ISO time
+    actor: str  # "" when expired
+
+
 class ChangeOutcome(TypedDict):
     """How a change ended: `ending` (at a gate) or `message` says why in one line; `notes` add
     what else to know."""
@@ -49,6 +59,7 @@ class ChangeOutcome(TypedDict):
     status: Status
     message: str  # "" when `ending` says why
     ending: NotRequired[GateEnding]
+    rollback: NotRequired[RollbackEnding]  # after failed post-checks
     result: StandardResponse | None
     notes: NotRequired[list[str]]  # e.g. "a newer version exists" (absent in old checkpoints)
 
@@ -128,6 +139,7 @@ def finish(
     *,
     notes: list[str] | None = None,
     ending: GateEnding | None = None,
+    rollback: RollbackEnding | None = None,
     also: dict[str, Any] | None = None,
 ) -> Command[str]:
     """End the change: the outcome is what `ChangeWorkflow.outcome()` and `Finished` report.
@@ -139,4 +151,6 @@ def finish(
         outcome["notes"] = notes
     if ending:
         outcome["ending"] = ending
+    if rollback:
+        outcome["rollback"] = rollback
     return Command(update={**(also or {}), "outcome": outcome, "gate": None}, goto=END)

@@ -21,7 +21,7 @@ from workflow.reviews import (
     RollbackReview,
     TemplateReview,
 )
-from workflow.state import GateEnding
+from workflow.state import GateEnding, RollbackEnding
 
 SHA = "a" * 64
 EXPIRES = "2026-12-01T00:00:00+00:00"
@@ -176,4 +176,16 @@ def test_a_change_ended_at_a_gate_is_worded_by_the_bot_with_a_readable_stamp() -
     assert message.text == (
         "Change chg-2 cancelled: bob cancelled the change at the params review; "
         "nothing more was pushed."
+    )
+
+
+def test_how_the_offer_to_roll_back_ended_is_said_under_the_result() -> None:
+    result = build_response([{"id": "R2", "name": "R2", "status": "failed", "error": "down"}])
+    kept = RollbackEnding(
+        kind="expired", failures="R2: no route", at="2026-11-30T07:20:00+00:00", actor=""
+    )
+    message = present_result(Finished("chg-3", "failed", "", result, {}, rollback=kept))
+    assert message.text == (
+        "Change chg-3 failed: ✓ 0 ✗ 1 of 1\npost-checks failed (R2: no route); the rollback "
+        "review expired at 2026-11-30 07:20:00 UTC, the change stays as pushed."
     )

@@ -29,7 +29,7 @@ from workflow.postchecks.report import check_failures, planned_expectations, wit
 from workflow.pushing import progress_writer, push_summary
 from workflow.reviews import RollbackLines, RollbackReview
 from workflow.safety import DenyList
-from workflow.state import ChangeState, DecisionRecord, finish
+from workflow.state import ChangeState, DecisionRecord, RollbackEnding, finish
 
 UNDO_SUFFIX = ":rollback"  # the rollback push's own change id (locks and backups of its own)
 
@@ -91,11 +91,10 @@ class PostCheckNodes:
         now = self.clock()
         failures = _failures(state)
         if is_expired(info, now):
-            return _ended(
-                state,
-                f"post-checks failed ({failures}); the rollback review expired at "
-                f"{info['expires_at']}, the change stays as pushed.",
+            ending = RollbackEnding(
+                kind="expired", failures=failures, at=info["expires_at"], actor=""
             )
+            return _ended(state, ending)
         if not isinstance(decision, dict) or decision.get("sha256") != info["sha256"]:
             return Command(goto="rollback_gate")
         if decision.get("choice") not in CHOICES:
@@ -103,8 +102,10 @@ class PostCheckNodes:
         record = decision_record("rollback", decision, now)
         decisions = [*state["decisions"], record]
         if record["choice"] != "approve":
-            kept = f"{record['actor_name']} kept the change as pushed (no rollback)"
-            return _ended(state, f"post-checks failed ({failures}); {kept}.", decisions)
+            ending = RollbackEnding(
+                kind="kept", failures=failures, at=record["at"], actor=record["actor_name"]
+            )
+            return _ended(state, ending, decisions)
         approved = {**state["approved"], "rollback": info["sha256"]}
         update = {"decisions": decisions, "approved": approved, "gate": None}
         return Command(update=update, goto="undo")
@@ -132,20 +133,22 @@ class PostCheckNodes:
             return finish(
                 "failed", f"post-checks failed ({failures}); the rollback could not start: {err}"
             )
-        who = state["decisions"][-1]["actor_name"]
+        approval = state["decisions"][-1]
         restored = push_summary(result).replace("pushed to", "rollback pushed to")
-        rolled_back = f"post-checks failed ({failures}); rolled back as approved by {who}."
-        return finish("failed", restored, result, notes=[rolled_back])
+        ending = RollbackEnding(
+            kind="rolled_back", failures=failures, at=approval["at"], actor=approval["actor_name"]
+        )
+        return finish("failed", restored, result, rollback=ending)
 
 
 def _ended(
-    state: ChangeState, note: str, decisions: list[DecisionRecord] | None = None
+    state: ChangeState, ending: RollbackEnding, decisions: list[DecisionRecord] | None = None
 ) -> Command[str]:
     """The change ends failed and kept as pushed: its push summary, then what happened."""
     push = state["push_result"]
     assert push is not None
     also = {"decisions": decisions} if decisions is not None else None
-    return finish("failed", push_summary(push), push, notes=[note], also=also)
+    return finish("failed", push_summary(push), push, rollback=ending, also=also)
 
 
 def _failures(state: ChangeState) -> str:

@@ -73,9 +73,9 @@ async def test_failed_post_checks_offer_a_rollback_that_restores_the_configs(
     done = await wf.resume(THREAD, gate.interrupt_id, decide(gate, who="carol"))
     assert isinstance(done, Finished) and done.status == "failed"
     assert done.message == "rollback pushed to 2 of 2 devices"
-    [note] = done.notes
-    assert note.startswith("post-checks failed (R2: post-checks failed after 30 s: route 10.99")
-    assert note.endswith("rolled back as approved by carol.")
+    assert done.rollback is not None and done.notes == []
+    assert (done.rollback["kind"], done.rollback["actor"]) == ("rolled_back", "carol")
+    assert done.rollback["failures"].startswith("R2: post-checks failed after 30 s: route 10.99")
     assert lab.pushes[-1].change_id == "chg-7:rollback" and lab.pushes[-1].plan == lines
     assert all("10.99.0.0" not in config for config in lab.configs.values())
 
@@ -87,7 +87,8 @@ async def test_keeping_the_change_pushes_nothing_more(saver: SQLAlchemySaver) ->
     assert isinstance(gate, Gate) and gate.gate == "rollback"
     done = await wf.resume(THREAD, gate.interrupt_id, decide(gate, "cancel", "carol"))
     assert isinstance(done, Finished) and done.status == "failed"
-    assert "carol kept the change as pushed" in done.notes[0]
+    assert done.rollback is not None
+    assert (done.rollback["kind"], done.rollback["actor"]) == ("kept", "carol")
     assert [push.change_id for push in lab.pushes] == ["chg-7"]
     assert all("ip route 10.99.0.0" in config for config in lab.configs.values())
     assert done.result is not None and done.result["failed"] == 1
