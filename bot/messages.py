@@ -281,3 +281,16 @@ PUSH_PROGRESS = "Pushing change {change_id}: {done}/{total} device(s) finished"
 RESULT_SUMMARY = "{title}: ✓ {ok} ✗ {failed} of {total}"
 NO_OUTPUT = "(no output)"
 NONE = "(none)"
+SAVED_TEMPLATE_SHOWN = (
+    "Template `{label}`: {description}\nsaved by {who} at {at}{origin} · sha256 {sha}"
+)
+FROM_CHANGE = ", from change {change_id}"
+TEMPLATE_HISTORY = "{name}: {count} version(s), newest last"
+TEMPLATES_SAME = "{old} and {new} have the same content."
+TEMPLATES_DIFF = "What changed from {old} to {new}"
+TEMPLATE_STATS = (
+    "Template use: {changes} change(s); tokens spent {spent}, saved by reusing saved templates "
+    "{saved}. Devices: successful pushes / pushes."
+)
+AUDIT_TABLE = "Audit: {count} record(s)"
+AUDIT_SUMMARY = "Who confirmed it"

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from adapters.chat import CodeBlock, Message
+from bot import messages
 from bot.presenter import code_blocks, post_checks_section
 from storage.template_stats import TemplateStats
 from workflow.library.catalog import Catalog
@@ -65,20 +66,24 @@ def template_text(template: SavedTemplate) -> str:
 
 
 def present_saved(template: SavedTemplate) -> Message:
-    origin = f", from change {template.source_change_id}" if template.source_change_id else ""
-    text = (
-        f"Template `{label(template)}`: {template.description}\n"
-        f"saved by {template.saved_by_name} at {template.saved_at}{origin} · "
-        f"sha256 {template.sha256[:12]}"
+    change = template.source_change_id
+    origin = messages.FROM_CHANGE.format(change_id=change) if change else ""
+    text = messages.SAVED_TEMPLATE_SHOWN.format(
+        label=label(template),
+        description=template.description,
+        who=template.saved_by_name,
+        at=template.saved_at,
+        origin=origin,
+        sha=template.sha256[:12],
     )
     sections: list[tuple[str, str, str]] = [
-        (f"Template ({family})", source, "jinja")
+        (messages.SECTION_TEMPLATE.format(family=family), source, "jinja")
         for family, source in sorted(template.templates.items())
     ]
-    sections.append(("Parameters", _schema_rows(template.params_schema), "yaml"))
+    sections.append((messages.SECTION_PARAMETERS, _schema_rows(template.params_schema), "yaml"))
     sections.extend(post_checks_section(template.post_checks))
     example = json.dumps(template.example_params, indent=1, sort_keys=True)
-    sections.append(("Example parameters", example, "json"))
+    sections.append((messages.SECTION_EXAMPLE_PARAMS, example, "json"))
     return _message(text, sections)
 
 
@@ -95,7 +100,8 @@ def present_history(name: str, versions: Sequence[SavedTemplate]) -> Message:
         f"{t.source_change_id or '(file)'}"
         for t in versions
     ]
-    return _message(f"{name}: {len(rows)} version(s), newest last", [("", "\n".join(rows), "text")])
+    text = messages.TEMPLATE_HISTORY.format(name=name, count=len(rows))
+    return _message(text, [("", "\n".join(rows), "text")])
 
 
 def present_diff(old: SavedTemplate, new: SavedTemplate) -> Message:
@@ -108,8 +114,9 @@ def present_diff(old: SavedTemplate, new: SavedTemplate) -> Message:
         )
     )
     if not diff:
-        return Message(f"{label(old)} and {label(new)} have the same content.")
-    return _message(f"What changed from {label(old)} to {label(new)}", [("", diff, "diff")])
+        return Message(messages.TEMPLATES_SAME.format(old=label(old), new=label(new)))
+    text = messages.TEMPLATES_DIFF.format(old=label(old), new=label(new))
+    return _message(text, [("", diff, "diff")])
 
 
 def stats_table(stats: TemplateStats) -> str:
@@ -127,10 +134,8 @@ def stats_table(stats: TemplateStats) -> str:
 
 
 def present_stats(stats: TemplateStats) -> Message:
-    text = (
-        f"Template use: {stats.changes} change(s); tokens spent {stats.tokens_spent}, "
-        f"saved by reusing saved templates {stats.tokens_saved}. "
-        "Devices: successful pushes / pushes."
+    text = messages.TEMPLATE_STATS.format(
+        changes=stats.changes, spent=stats.tokens_spent, saved=stats.tokens_saved
     )
     return _message(text, [("", stats_table(stats), "text")])
 

@@ -29,10 +29,10 @@ async def audit_command(ctx: CommandContext) -> None:
         until=flt.until,
     )
     table = render_chat_table(entries)
-    await ctx.say(presenter.present_table(f"Audit: {len(entries)} record(s)", table))
+    await ctx.say(presenter.present_table(messages.AUDIT_TABLE.format(count=len(entries)), table))
     summary = await ctx.audit.change_summary(flt.change_id) if flt.change_id else None
     if summary is not None:
-        await ctx.say(presenter.present_table("Who confirmed it", render_summary(summary)))
+        await ctx.say(presenter.present_table(messages.AUDIT_SUMMARY, render_summary(summary)))
 
 
 async def report_command(ctx: CommandContext) -> None:
