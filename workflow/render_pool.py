@@ -14,10 +14,12 @@ TemplateError of one line naming the cap and its setting.
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import multiprocessing
 import os
 import resource
 import signal
+import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -28,6 +30,7 @@ from base.errors import TemplateError
 T = TypeVar("T")
 _CPU_SETTING = "LABBOT_RENDER_CPU_SECONDS"
 _MEMORY_SETTING = "LABBOT_RENDER_MEMORY_MB"
+_PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
 class _CpuTimeExceeded(BaseException):
@@ -38,7 +41,18 @@ def _on_sigxcpu(signum: int, frame: object) -> None:
     raise _CpuTimeExceeded
 
 
+def _die_with_parent() -> None:
+    """A worker holds the bot's stderr and the pool's pipes: it must not outlive the bot (a
+    SIGKILLed bot leaves no orphan). The forkserver parent exits when the bot goes."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() == 1:  # the parent went before the signal was armed
+        os._exit(1)
+
+
 def _init_worker(memory_bytes: int) -> None:
+    if sys.platform == "linux":
+        _die_with_parent()
     os.nice(10)  # on a busy machine the bot's own process goes first
     resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     signal.signal(signal.SIGXCPU, _on_sigxcpu)

@@ -11,9 +11,10 @@ from pathlib import Path
 from bot.demo import DEMO_CREDENTIALS
 from labsim import Lab, LabThread, Topology
 from storage.audit import AuditStore
+from storage.audit_chain import AuditChain
 from storage.db import make_engine
 from tests.fakes.slack_api import SlackApiStandIn
-from tests.scale.harness import Replica, SlackSide, replicas, serve_env
+from tests.scale.harness import AUDIT_KEY, Replica, SlackSide, replicas, serve_env
 
 
 @contextlib.contextmanager
@@ -36,7 +37,7 @@ class Deployment:
     async def audit(self) -> AsyncIterator[AuditStore]:
         engine = make_engine(self.database_url)
         try:
-            yield AuditStore(engine)
+            yield AuditStore(engine, chain=AuditChain(key=AUDIT_KEY.encode()))
         finally:
             await engine.dispose()
 

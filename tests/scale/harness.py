@@ -31,6 +31,7 @@ PEOPLE = {"U1": "alice", "U2": "bob", "U3": "carol"}
 STARTUP_SECONDS = 60.0
 
 Json = dict[str, Any]
+AUDIT_KEY = "scale-test-audit-key"
 
 
 def serve_env(
@@ -48,6 +49,7 @@ def serve_env(
         "LABBOT_DEVICE_USERNAME": DEMO_CREDENTIALS["username"],
         "LABBOT_DEVICE_PASSWORD": DEMO_CREDENTIALS["password"],
         "LABBOT_DEVICE_SECRET": DEMO_CREDENTIALS["secret"],
+        "LABBOT_AUDIT_KEY": AUDIT_KEY,  # replicas share one key, as a deployment must
         # one requester opens up to 100 changes at once here: a load test, not a team's day
         "LABBOT_MAX_OPEN_PER_USER": "1000",
         "LABBOT_MAX_OPEN_PER_CHANNEL": "1000",
