@@ -14,12 +14,12 @@ TemplateError of one line naming the cap and its setting.
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import multiprocessing
 import os
 import resource
 import signal
-import sys
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -30,7 +30,6 @@ from base.errors import TemplateError
 T = TypeVar("T")
 _CPU_SETTING = "LABBOT_RENDER_CPU_SECONDS"
 _MEMORY_SETTING = "LABBOT_RENDER_MEMORY_MB"
-_PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
 class _CpuTimeExceeded(BaseException):
@@ -41,18 +40,15 @@ def _on_sigxcpu(signum: int, frame: object) -> None:
     raise _CpuTimeExceeded
 
 
-def _die_with_parent() -> None:
-    """A worker holds the bot's stderr and the pool's pipes: it must not outlive the bot (a
-    SIGKILLed bot leaves no orphan). The forkserver parent exits when the bot goes."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() == 1:  # the parent went before the signal was armed
-        os._exit(1)
+def _watch_parent(bot_pid: int) -> None:
+    """Exit when the bot is gone: a SIGKILLed bot must leave no worker holding its pipes."""
+    while os.getppid() == bot_pid:
+        time.sleep(1.0)
+    os._exit(1)
 
 
-def _init_worker(memory_bytes: int) -> None:
-    if sys.platform == "linux":
-        _die_with_parent()
+def _init_worker(memory_bytes: int, bot_pid: int) -> None:
+    threading.Thread(target=_watch_parent, args=(bot_pid,), daemon=True).start()
     os.nice(10)  # on a busy machine the bot's own process goes first
     resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     signal.signal(signal.SIGXCPU, _on_sigxcpu)
@@ -92,9 +88,11 @@ class RenderPool:
     def _start(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
             max_workers=self.workers,
-            mp_context=multiprocessing.get_context("forkserver"),
+            # spawn, not forkserver: the workers are the bot's own children, so they see it go
+            # (a forkserver outlives a SIGKILLed bot and keeps its stderr open)
+            mp_context=multiprocessing.get_context("spawn"),
             initializer=_init_worker,
-            initargs=(self.memory_mb * 1024 * 1024,),
+            initargs=(self.memory_mb * 1024 * 1024, os.getpid()),
         )
 
     async def run(self, func: Callable[..., T], *args: Any) -> T:
