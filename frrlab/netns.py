@@ -18,6 +18,7 @@ from frrlab.host import FrrLabError, run
 NETNS_DIR = Path("/run/netns")
 TERM_WAIT = 3.0  # seconds between SIGTERM and SIGKILL
 KILL_WAIT = 2.0
+DELETE_WAIT = 5.0  # seconds to retry deleting a namespace that is still busy
 
 # (namespace, interface, namespace, interface)
 VethPair = tuple[str, str, str, str]
@@ -89,11 +90,24 @@ def destroy(namespaces: Sequence[str]) -> None:
             break
         _signal_all(pids, sig)
         _wait_until_empty(names, wait)
-    run(
-        ["ip", "-batch", "-"],
-        stdin="".join(f"netns del {name}\n" for name in names),
-        what="deleting the lab's network namespaces",
-    )
+    # A namespace stays busy while a killed process is still being reaped (slow on a loaded
+    # host): delete what can go, then retry the rest for a few seconds before giving up.
+    deadline = time.monotonic() + DELETE_WAIT
+    while True:
+        try:
+            run(
+                ["ip", "-force", "-batch", "-"],
+                stdin="".join(f"netns del {name}\n" for name in names),
+                what="deleting the lab's network namespaces",
+            )
+        except FrrLabError:
+            if time.monotonic() >= deadline:
+                raise
+        names = existing(names)
+        if not names:
+            return
+        _signal_all(pids_inside(names), signal.SIGKILL)
+        time.sleep(0.2)
 
 
 def _signal_all(pids: Iterable[int], sig: signal.Signals) -> None:
