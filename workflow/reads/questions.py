@@ -21,7 +21,6 @@ _TOPICS: dict[str, Question] = {
     "neighbors": "ospf",
     "ospf neighbours": "ospf",
     "ospf neighbors": "ospf",
-    "ospf": "ospf",
     "adjacencies": "ospf",
     "routes": "routes",
     "ip routes": "routes",
