@@ -36,15 +36,20 @@ class Authorizer:
     async def refuse_request(self, request: Request, now: datetime) -> str | None:
         """Why this person may not open a change here now (nobody could approve it, or too
         many are open), or None."""
-        channel = request.thread.channel
-        person = await self.people.person(request.actor.id, channel)
-        reason = refuse_request(self.policy, person, await self.people.place(channel))
+        reason = await self.refuse_read(request)
         if reason:
             return reason
         since = now - timedelta(seconds=self.limits.window_seconds)
         by_user = await self.audit.open_changes(since=since, requester_id=request.actor.id)
         in_channel = await self.audit.open_changes(since=since, channel=request.thread.channel)
         return refuse_open(self.limits, by_user=by_user, in_channel=in_channel)
+
+    async def refuse_read(self, request: Request) -> str | None:
+        """Why this person may not read the lab here: the same people and places as a change
+        request (LABBOT_REQUESTERS; a direct message needs a rule), or None."""
+        channel = request.thread.channel
+        person = await self.people.person(request.actor.id, channel)
+        return refuse_request(self.policy, person, await self.people.place(channel))
 
     async def refuse_curation(self, request: Request) -> str | None:
         channel = request.thread.channel

@@ -198,6 +198,11 @@ NO_LLM_QUESTION = (
 )
 DIAGNOSIS_READS = "Reads I used: {reads}"
 DIAGNOSIS_PROPOSAL = "I propose a change, which needs the usual approvals: {proposal}"
+DEVICE_COMMAND = (
+    "that is a device command that {why}, not a read: I run only `show` and bounded "
+    "`ping`/`traceroute` without approval, and a change is asked for in words "
+    "(`configure ospf area 0 on R1`); nothing was sent to any device"
+)
 TOO_MANY_READS = (
     "you sent {count} device read(s) in the last minute and this asks {asked} more; the limit "
     "is {limit} a minute (LABBOT_MAX_READS_PER_MINUTE)"

@@ -157,9 +157,13 @@ def place_rule(policy: Policy, place: Place) -> tuple[tuple[str, ...] | None, st
 
 
 def refuse_request(policy: Policy, person: Person, place: Place) -> str | None:
-    """The reason `person` may not start a change here (nobody could approve it), or None."""
+    """The reason `person` may not start a change — or read the lab — here (not a requester,
+    or nobody could approve here), or None."""
     if policy.requesters and not named_by(person, policy.requesters):
-        return "you are not on the list of people who may request changes (LABBOT_REQUESTERS)"
+        return (
+            "you are not on the list of people who may request changes or read the lab "
+            "(LABBOT_REQUESTERS)"
+        )
     return place_rule(policy, place)[1] or None
 
 

@@ -233,10 +233,27 @@ class AuditStore:
             await chain.append(events, self._clean(content))
 
     async def record_reads(
-        self, *, actor_id: str, actor_name: str, platform: str, channel: str, sent: dict[str, str]
-    ) -> None:
-        """Who sends which read to which device (`sent`: device -> command), before it is sent."""
+        self,
+        *,
+        actor_id: str,
+        actor_name: str,
+        platform: str,
+        channel: str,
+        sent: dict[str, str],
+        since: datetime,
+        limit: int,
+    ) -> int | None:
+        """Who sends which read to which device (`sent`: device -> command), before it is sent —
+        unless it would take `actor_id` past `limit` reads since `since`: then nothing is
+        recorded and the count already sent is returned. Counting and recording are one
+        serialized transaction, so concurrent reads cannot pass the limit together."""
         async with self._append() as chain:
+            count = sa.select(sa.func.count()).where(
+                reads.c.actor_id == actor_id, reads.c.at >= since
+            )
+            recent = int((await chain.conn.execute(count)).scalar_one())
+            if recent + len(sent) > limit:
+                return recent
             for device, command in sent.items():
                 content = {
                     "change_id": None,
@@ -248,6 +265,7 @@ class AuditStore:
                     "command": command,
                 }
                 await chain.append(reads, self._clean(content))
+        return None
 
     # --- queries --------------------------------------------------------------------------------
 
@@ -271,12 +289,6 @@ class AuditStore:
             query = query.where(changes.c.requester_id == requester_id)
         if channel is not None:
             query = query.where(changes.c.channel == channel)
-        async with self.engine.connect() as conn:
-            return int((await conn.execute(query)).scalar_one())
-
-    async def reads_since(self, actor_id: str, since: datetime) -> int:
-        """Device reads `actor_id` sent since `since` (for the per-user rate limit)."""
-        query = sa.select(sa.func.count()).where(reads.c.actor_id == actor_id, reads.c.at >= since)
         async with self.engine.connect() as conn:
             return int((await conn.execute(query)).scalar_one())
 

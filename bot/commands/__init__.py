@@ -7,16 +7,17 @@ pending    pending: the open steps the asker may decide, and their own open chan
 audit      audit: who confirmed which change
 topology   topology (or lab): the lab as a picture
 templates  templates, save: the template library (lookups shared with the CLI)
-reads      show, display, ping, traceroute, run: read-only commands on devices, no gate
+reads      show, display, ping, traceroute, run: read-only commands on devices, no gate;
+           device commands that are no read (`do reload`) refused
 """
 
 from __future__ import annotations
 
 from bot.commands.audit import audit_command
 from bot.commands.context import CommandHandler
-from bot.commands.parsing import ASK
+from bot.commands.parsing import ASK, DEVICE
 from bot.commands.pending import pending_command
-from bot.commands.reads import ReadCommand
+from bot.commands.reads import ReadCommand, refuse_device_command
 from bot.commands.templates import catalog_command, save_command, templates_command
 from bot.commands.thread import cancel_command, help_command, rollback_command, status_command
 from bot.commands.topology import topology_command
@@ -42,6 +43,7 @@ def chat_commands(
         "topology": topology_command,
         "lab": topology_command,
         "rollback": rollback_command,
+        DEVICE: refuse_device_command,
     }
     if templates is not None:
         commands["templates"] = templates_command(catalog, templates)

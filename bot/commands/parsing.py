@@ -7,9 +7,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from adapters.chat import COMMAND_WORDS
+from workflow.reads.device_commands import device_command
 from workflow.reads.questions import as_question, is_free_question
 
 ASK = "ask"  # the command a known question about the lab becomes ("neighbours on R1")
+DEVICE = "device"  # a device command that is no read (`do reload`): refused, args = (why,)
 
 
 @dataclass(frozen=True)
@@ -32,13 +34,16 @@ class CommandError(ValueError):
 
 
 def parse_command(text: str) -> Command | None:
-    """A command when the text starts with a command word or is a known question about the
-    lab, else None (a change request)."""
+    """A command when the text starts with a command word, is a device command (refused) or is
+    a question about the lab, else None (a change request)."""
     try:
         words = shlex.split(text.strip())
     except ValueError:
         words = text.split()
     if words and words[0].lower() not in COMMAND_WORDS:
+        why = device_command(text)
+        if why is not None:
+            return Command(DEVICE, (why,))
         asking = as_question(text) is not None or is_free_question(text)
         return Command(ASK) if asking else None
     if not words or words[0].lower() not in COMMAND_WORDS:

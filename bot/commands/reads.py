@@ -4,10 +4,12 @@ A known question in plain words ("neighbours on R1", "bgp summary on all routers
 read with each device's own command for it (workflow.reads.questions); any other question goes
 to the LLM when one is configured, which may only read (workflow.reads.diagnose).
 
-The command is checked against the platform's allow-list for every device it names before
-anything is sent (workflow.reads); a refusal is told to the person and recorded, and nothing
-reaches a device. Every read is recorded in the audit BEFORE it is sent (who, device, command),
-and a person may send at most LABBOT_MAX_READS_PER_MINUTE device reads a minute.
+Reads follow the same policy as change requests (bot.authorize: LABBOT_REQUESTERS; a direct
+message needs a rule). The command is checked against the platform's allow-list for every
+device it names before anything is sent (workflow.reads); a refusal is told to the person and
+recorded, and nothing reaches a device. Every read is recorded in the audit BEFORE it is sent
+(who, device, command), and a person may send at most LABBOT_MAX_READS_PER_MINUTE device reads
+a minute (counted and recorded in one transaction).
 """
 
 from __future__ import annotations
@@ -45,6 +47,10 @@ class ReadCommand:
     diagnosis: LabDiagnosis | None = None  # with an LLM: free questions
 
     async def __call__(self, ctx: CommandContext) -> None:
+        refused = await ctx.authorizer.refuse_read(ctx.request)
+        if refused:  # before the lab is asked anything
+            await ctx.refuse(messages.REFUSED.format(reason=refused))
+            return
         devices, _, _ = await self.lab.devices()
         if ctx.command.name == ASK and as_question(ctx.request.text) is None:
             await self._diagnose(ctx, devices)
@@ -61,18 +67,21 @@ class ReadCommand:
 
     async def send(self, ctx: CommandContext, sent: dict[str, str]) -> StandardResponse | None:
         """Record the reads, then send them; None (the person refused) over the rate limit."""
-        over = await _over_limit(ctx, len(sent), self.limits.per_minute)
-        if over:
-            await ctx.refuse(messages.REFUSED.format(reason=over))
-            return None
         actor, thread = ctx.request.actor, ctx.request.thread
-        await ctx.audit.record_reads(
+        limit = self.limits.per_minute
+        recent = await ctx.audit.record_reads(
             actor_id=actor.id,
             actor_name=actor.name,
             platform=thread.platform,
             channel=thread.channel,
             sent=sent,
+            since=ctx.clock() - RATE_WINDOW,
+            limit=limit,
         )
+        if recent is not None:
+            over = messages.TOO_MANY_READS.format(count=recent, asked=len(sent), limit=limit)
+            await ctx.refuse(messages.REFUSED.format(reason=over))
+            return None
         return await self.lab.read(sent)
 
     async def _diagnose(self, ctx: CommandContext, devices: list[Device]) -> None:
@@ -85,6 +94,14 @@ class ReadCommand:
         await ctx.say(presenter.present_diagnosis(found.answer, found.reads, found.proposal))
         if found.proposal:  # a change is never made here: it starts at the first gate
             await ctx.start_change(found.proposal, None)
+
+
+async def refuse_device_command(ctx: CommandContext) -> None:
+    """A device command that is no read (`do reload`, `copy run tftp://…`): refused with what
+    it would do, before anything is planned or sent; the refusal is recorded."""
+    (why,) = ctx.command.args  # the message is not echoed: it may hold a URL's password
+    reason = messages.DEVICE_COMMAND.format(why=why)
+    await ctx.refuse(messages.REFUSED.format(reason=reason))
 
 
 def _request(ctx: CommandContext, devices: list[Device], max_targets: int) -> ReadRequest:
@@ -102,10 +119,3 @@ def _to_send(request: ReadRequest) -> dict[str, str]:
         name: command_to_send(request.platforms[name], command, request.raw)
         for name, command in request.commands.items()
     }
-
-
-async def _over_limit(ctx: CommandContext, asked: int, limit: int) -> str | None:
-    recent = await ctx.audit.reads_since(ctx.request.actor.id, ctx.clock() - RATE_WINDOW)
-    if recent + asked <= limit:
-        return None
-    return messages.TOO_MANY_READS.format(count=recent, asked=asked, limit=limit)

@@ -1,6 +1,7 @@
 """Reads in chat on real FRR routers: `show ip ospf neighbor on r1 r2` answers with FRR's JSON as
-a table and no gate; injection attempts are refused and no line reaches any router (each
-console's vtysh history is the device-side record); the audit lists the reads."""
+a table and no gate; injection attempts and device commands typed as messages (`do reload`) are
+refused and no line reaches any router (each console's vtysh history is the device-side record);
+the audit lists the reads."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 from frrlab import FrrLab
 from tests.bot.chat import RecordingAdapter, ask
 from tests.bot.test_reads import INJECTIONS
+from tests.bot.test_reads_refusals import DEVICE_COMMANDS
 from tests.frrlab.test_chat_changes import bot_on, change, eventually, full_neighbours
 
 pytestmark = [pytest.mark.frr, pytest.mark.usefixtures("frr_host")]
@@ -20,7 +22,7 @@ async def test_show_ospf_neighbours_on_two_routers_is_a_table_from_frr_json(
     tmp_path: Path,
 ) -> None:
     chat = RecordingAdapter()
-    async with FrrLab.start() as lab, bot_on(lab, tmp_path, chat) as bot:
+    async with FrrLab.start(prefix="asklab") as lab, bot_on(lab, tmp_path, chat) as bot:
         await change(bot, chat, "configure ospf on all routers fast=true")
         assert await eventually(lambda: full_neighbours(lab, "R1") and full_neighbours(lab, "R2"))
         gates = len([m for m in chat.messages() if m.buttons])
@@ -60,10 +62,10 @@ async def test_show_ospf_neighbours_on_two_routers_is_a_table_from_frr_json(
     assert reads[0].summary == "read on R1: show ip ospf neighbor json"
 
 
-async def test_injections_reach_no_router(tmp_path: Path) -> None:
+async def test_injections_and_device_commands_reach_no_router(tmp_path: Path) -> None:
     chat = RecordingAdapter()
-    async with FrrLab.start() as lab, bot_on(lab, tmp_path, chat) as bot:
-        for text in INJECTIONS:
+    async with FrrLab.start(prefix="asklab") as lab, bot_on(lab, tmp_path, chat) as bot:
+        for text in [*INJECTIONS, *DEVICE_COMMANDS]:
             await bot.service.handle(ask(text, "mallory"))
         untouched = {router: lab.console_history(router) for router in lab.routers}
         await bot.service.handle(ask("show run | include hostname on R1", "alice"))
@@ -71,7 +73,9 @@ async def test_injections_reach_no_router(tmp_path: Path) -> None:
         touched = lab.console_history("R1")
     assert untouched == {router: [] for router in lab.routers}  # not one line on any console
     refusals = chat.said_to("console:mallory")
-    assert len(refusals) == len(INJECTIONS) and all(t.startswith("Refused: ") for t in refusals)
+    assert len(refusals) == len(INJECTIONS) + len(DEVICE_COMMANDS), chat.texts()
+    assert all(t.startswith("Refused: ") for t in refusals)
+    assert all("is a device command" in t for t in refusals[len(INJECTIONS) :])
     # the control: an allowed read does reach the router, and only what was asked
     assert "show run | include hostname" in touched, touched
     assert said.blocks[0].text.strip() == "hostname R1", said.blocks[0].text

@@ -1,0 +1,69 @@
+"""Messages that are device commands — not an allowed read, not a change asked for in words.
+
+`do reload`, `reload`, `write erase`, `delete flash:x`, `configure replace …`, `copy run
+tftp://…`, `copy … scp:` typed to the bot are neither a read nor a change request: they are
+refused with the reason before anything is planned or sent (no running configuration is read).
+The commands are the deny-list's own exec rules (workflow.deny_rules, matched by
+workflow.safety with its abbreviations and the `do`/`run` prefixes) that no change asked for in
+words begins with; a message starting with `do` is always one.
+"""
+
+from __future__ import annotations
+
+from workflow.safety import DenyList
+
+# deny-list rules (their specs) that name an exec command; `en[able]`, `ins[tall]`, `te[st]`,
+# `pa[tch]` or `de[bug]` are left out: a change or a question in words may begin with them
+_EXEC_RULES = frozenset(
+    {
+        "rel[oad]",
+        "wr[ite] er[ase]",
+        "er[ase]",
+        "de[lete]",
+        "fo[rmat]",
+        "co[nfigure] r[eplace]",
+        "cop[y] <src> r[unning-config]",
+        "cop[y] <src> s[tartup-config]",
+        "cop[y] <remote>",
+        "cop[y] <any> <remote>",
+        "sq[ueeze]",
+        "fs[ck]",
+        "fa[ctory-reset]",
+        "tc[lsh]",
+        "gu[estshell]",
+        "ba[sh]",
+        "ar[chive] d[ownload-sw]",
+        "red[undancy] f[orce-switchover]",
+        "red[undancy] rel[oad]",
+        "ev[ent] m[anager] r[un]",
+        "req[uest] sy[stem]",
+        "lo[ad] fa[ctory-default]",
+        "lo[ad] o[verride]",
+        "st[art] sh[ell]",
+        "fi[le] co[py]",
+        "res[et] sa[ved-configuration]",
+        "res[et] fa[ctory-configuration]",
+        "reb[oot]",
+        "sc[hedule] reb[oot]",
+        "st[artup] sa[ved-configuration]",
+        "st[artup] sy[stem-software]",
+        "tf[tp]",
+        "ftp",
+    }
+)
+_RULES = DenyList()
+_ANY_FAMILY = ""  # every vendor's rules: the message names no device yet
+
+
+def device_command(text: str) -> str | None:
+    """What the device command `text` would do (why it is refused), or None when `text` is not
+    one (a read, a question or a change asked for in words)."""
+    lines = text.strip().splitlines()
+    first = lines[0] if lines else ""
+    for violation in _RULES.check([first], _ANY_FAMILY):
+        if violation.rule in _EXEC_RULES:
+            return violation.reason
+    words = first.split()
+    if words and words[0].casefold() == "do":
+        return "runs an exec command from configuration mode"
+    return None
