@@ -24,7 +24,8 @@ Commands:
                             the same as an HTML report, attached
   status                    the pending step of this thread
   pending                   the open steps you may decide, and your own open changes
-  topology (or lab)         a picture of the lab from its links
+  topology                  a picture of the lab from its links
+  lab                       the devices (platform, kind, address, reachable now) and the picture
   cancel                    cancel the pending change of this thread
   rollback CHANGE_ID        propose undoing a pushed change (needs approval too)
   show … on R1,R2 [raw]     read-only commands (show, display, bounded ping), no approval;
@@ -71,6 +72,12 @@ PENDING_IN_THREAD = (
 PICTURE_TARGETS = "{change_id}: the devices this change touches (blue)"
 PICTURE_RESULTS = "{change_id}: the push, device by device"
 PICTURE_LAB = "The lab: {count} device(s)"
+LAB_INVENTORY = "The lab: {count} device(s), {up} answering now."
+LAB_UNREACHABLE = "Unreachable: {devices} (no connection to the address or console below)."
+LAB_COLUMNS = ("device", "platform", "kind", "address", "reachable")
+LAB_ANSWERS = "yes"
+LAB_NO_ANSWER = "NO: {why}"
+LAB_EMPTY = "(the inventory lists no device)"
 NO_PICTURE = "I cannot draw the lab now (no inventory, or it could not be read); see the log."
 HOME_WAITING = "Waiting for you"
 HOME_NOTHING_WAITING = "Nothing waits for your decision."
@@ -273,6 +280,7 @@ SECTION_EXAMPLE_RENDERING = "Example rendering ({family})"
 SECTION_EXAMPLE_PARAMS = "Example parameters"
 SECTION_TEST_FAILED = "Template test failed ({device}, {family})"
 SECTION_BLOCKED = "Blocked lines"
+SECTION_UNUSABLE = "Not used (the reason)"
 SECTION_DEVICE_PARAMS = "{device} parameters"
 SECTION_DEVICE_FACTS = "{device} facts"
 SECTION_DEVICE_LINES = "{device} configuration"

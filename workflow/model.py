@@ -38,6 +38,12 @@ class Device:
         """The vendor family templates are written for: cisco_ios, arista_eos, juniper_junos, ..."""
         return platform_family(self.platform)
 
+    @property
+    def transport(self) -> str:
+        """How netmiko reaches it: `telnet` (a console), `serial`, else `ssh`."""
+        suffix = self.platform.rpartition("_")[2]
+        return suffix if suffix in ("telnet", "serial") else "ssh"
+
 
 def platform_family(platform: str) -> str:
     for suffix in ("_telnet", "_ssh", "_serial"):

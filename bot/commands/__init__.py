@@ -5,7 +5,8 @@ context    what a handler gets: the request, say/show in its thread, the stores 
 thread     help, status, cancel, rollback: the thread's own change
 pending    pending: the open steps the asker may decide, and their own open changes
 audit      audit: who confirmed which change
-topology   topology (or lab): the lab as a picture
+topology   topology: the lab as a picture
+lab        lab: the inventory (platform, kind, address, reachable now) and the picture
 templates  templates, save: the template library (lookups shared with the CLI)
 reads      show, display, ping, traceroute, run: read-only commands on devices, no gate;
            device commands that are no read (`do reload`) refused
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from bot.commands.audit import audit_command
 from bot.commands.context import CommandHandler
+from bot.commands.lab import LabCommand
 from bot.commands.parsing import ASK, DEVICE
 from bot.commands.pending import pending_command
 from bot.commands.reads import ReadCommand, refuse_device_command
@@ -32,7 +34,8 @@ def chat_commands(
     reads: ReadCommand | None = None,
 ) -> dict[str, CommandHandler]:
     """The commands; with the team's template library, `templates` covers it and `save` works;
-    with the lab's devices, the read verbs (`show … on R1`) answer without a gate."""
+    with the lab's devices, the read verbs (`show … on R1`) answer without a gate and `lab`
+    lists the inventory."""
     commands = {
         "help": help_command,
         "templates": catalog_command(catalog),
@@ -50,4 +53,5 @@ def chat_commands(
         commands["save"] = save_command(catalog, templates)
     if reads is not None:
         commands |= {verb: reads for verb in (*VERBS, "sh", "run", ASK)}
+        commands["lab"] = LabCommand(reads.lab)
     return commands

@@ -1,4 +1,4 @@
-"""The `topology` (or `lab`) command: the lab drawn from the inventory's links, as a picture."""
+"""The `topology` command: the lab drawn from the inventory's links, as a picture."""
 
 from __future__ import annotations
 

@@ -5,11 +5,13 @@ the audit lists the reads."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from frrlab import FrrLab
+from frrlab.console import close_console
 from tests.bot.chat import RecordingAdapter, ask
 from tests.bot.test_reads import INJECTIONS
 from tests.bot.test_reads_refusals import DEVICE_COMMANDS
@@ -79,3 +81,20 @@ async def test_injections_and_device_commands_reach_no_router(tmp_path: Path) ->
     # the control: an allowed read does reach the router, and only what was asked
     assert "show run | include hostname" in touched, touched
     assert said.blocks[0].text.strip() == "hostname R1", said.blocks[0].text
+
+
+async def test_lab_shows_each_router_and_a_stopped_one_as_unreachable(tmp_path: Path) -> None:
+    chat = RecordingAdapter()
+    async with FrrLab.start(prefix="asklab") as lab, bot_on(lab, tmp_path, chat) as bot:
+        close_console(lab.consoles["R3"].process)  # R3 stopped: its console no longer answers
+        await bot.service.handle(ask("lab", "carol"))
+        ports = {router: lab.port(router) for router in ("R1", "R2")}
+        history = {router: lab.console_history(router) for router in ("R1", "R2")}
+    said = chat.messages()[-1]
+    assert said.text.startswith("The lab: 3 device(s), 2 answering now. Unreachable: R3"), said
+    cells = [re.split(r"\s{2,}", row) for row in said.blocks[0].text.splitlines()[1:]]
+    table = {name: rest for name, *rest in cells}
+    for router, port in ports.items():
+        assert table[router] == ["frr_telnet", "router", f"telnet 127.0.0.1:{port}", "yes"]
+    assert table["R3"][3] == "NO: connection refused", table["R3"]
+    assert history == {"R1": [], "R2": []}  # the probe typed nothing on any console

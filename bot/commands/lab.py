@@ -1,0 +1,71 @@
+"""The `lab` command: the inventory — each device's platform, kind, address or console and
+whether it answers there now (a bounded, parallel connect: workflow.devices.reachability) —
+the nodes labbot does not use with the reason, and the lab drawn as a picture."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from adapters.chat import Message
+from bot import messages, presenter
+from bot.commands.context import CommandContext
+from workflow.devices.reachability import probe
+from workflow.model import Device, UnusableNode
+from workflow.ports import LabReader
+from workflow.reads.tables import grid
+from workflow.targets import device_kinds
+
+
+@dataclass(frozen=True)
+class LabCommand:
+    """`lab`: what the inventory holds and what answers, with the topology picture."""
+
+    lab: LabReader
+
+    async def __call__(self, ctx: CommandContext) -> None:
+        devices, _, unusable = await self.lab.devices()
+        answers = await probe(devices)
+        message = present_inventory(devices, answers, unusable)
+        if ctx.pictures is not None:
+            title = messages.PICTURE_LAB.format(count=len(devices))
+            picture = await ctx.pictures.picture({}, title)
+            message = replace(message, files=(picture,)) if picture else message
+        await ctx.say(message)
+
+
+def present_inventory(
+    devices: Sequence[Device], answers: Mapping[str, str | None], unusable: Sequence[UnusableNode]
+) -> Message:
+    """One row per device (unreachable said with why), then the nodes left out and why."""
+    kinds = device_kinds(list(devices))
+    rows = [
+        dict(
+            zip(
+                messages.LAB_COLUMNS,
+                (
+                    device.name,
+                    device.platform,
+                    kinds[device.name][0] or "?",
+                    f"{device.transport} {device.host}:{device.port}",
+                    _answer(answers.get(device.name)),
+                ),
+                strict=True,
+            )
+        )
+        for device in devices
+    ]
+    down = [name for name, why in answers.items() if why is not None]
+    text = messages.LAB_INVENTORY.format(count=len(devices), up=len(devices) - len(down))
+    if down:
+        text += " " + messages.LAB_UNREACHABLE.format(devices=", ".join(sorted(down)))
+    message = presenter.present_table(text, grid(rows) if rows else messages.LAB_EMPTY)
+    if not unusable:
+        return message
+    left_out = "\n".join(f"{node.name}: {node.reason}" for node in unusable)
+    blocks = presenter.code_blocks(left_out, "text", messages.SECTION_UNUSABLE)
+    return replace(message, blocks=(*message.blocks, *blocks))
+
+
+def _answer(why: str | None) -> str:
+    return messages.LAB_ANSWERS if why is None else messages.LAB_NO_ANSWER.format(why=why)
