@@ -35,14 +35,14 @@ class Authorizer:
 
     async def refuse_request(self, request: Request, now: datetime) -> str | None:
         """Why this person may not open a change here now (nobody could approve it, or too
-        many are open), or None."""
+        many are open), or None. Each refusal is the sentence shown to the person."""
         reason = await self.refuse_read(request)
-        if reason:
-            return reason
-        since = now - timedelta(seconds=self.limits.window_seconds)
-        by_user = await self.audit.open_changes(since=since, requester_id=request.actor.id)
-        in_channel = await self.audit.open_changes(since=since, channel=request.thread.channel)
-        return refuse_open(self.limits, by_user=by_user, in_channel=in_channel)
+        if not reason:
+            since = now - timedelta(seconds=self.limits.window_seconds)
+            by_user = await self.audit.open_changes(since=since, requester_id=request.actor.id)
+            in_channel = await self.audit.open_changes(since=since, channel=request.thread.channel)
+            reason = refuse_open(self.limits, by_user=by_user, in_channel=in_channel)
+        return messages.REFUSED.format(reason=reason) if reason else None
 
     async def refuse_read(self, request: Request) -> str | None:
         """Why this person may not read the lab here: the same people and places as a change
@@ -52,17 +52,22 @@ class Authorizer:
         return refuse_request(self.policy, person, await self.people.place(channel))
 
     async def refuse_curation(self, request: Request) -> str | None:
+        """Why this person may not save or pin templates here (approvers only), or None."""
         channel = request.thread.channel
-        return refuse_curation(
+        reason = refuse_curation(
             self.policy,
             person=await self.people.person(request.actor.id, channel),
             place=await self.people.place(channel),
         )
+        return messages.REFUSED.format(reason=reason) if reason else None
 
     async def refuse_decision(
         self, decision: Decision, gate: PendingGate, change: ChangeSummary | None
     ) -> str | None:
-        """Why this decision is refused (feedback too long, or the policy says no), or None."""
+        """Why this decision is refused (the platform cannot vouch for who sent it, feedback
+        too long, or the policy says no), or None."""
+        if decision.untrusted_because:
+            return messages.REFUSED.format(reason=decision.untrusted_because)
         if decision.feedback:
             too_long = refuse_size(self.limits, decision.feedback)
             if too_long:

@@ -50,7 +50,7 @@ def _hard_wrap(line: str) -> Iterable[str]:
         yield line[start : start + BLOCK_LIMIT]
 
 
-def _message(text: str, sections: list[tuple[str, str, str]], **fields: Any) -> Message:
+def sections_message(text: str, sections: list[tuple[str, str, str]], **fields: Any) -> Message:
     """Build a message from (title, body, language) sections; huge bodies become attachments."""
     blocks: list[CodeBlock] = []
     attachments: list[CodeBlock] = []
@@ -96,7 +96,7 @@ def present_gate(gate: PendingGate) -> Message:
     )
     text += messages.GATE_FOOTNOTE.format(expires=expires, sha=gate.sha256[:12])
     buttons = gate_buttons(gate.gate, gate.interrupt_id, gate.sha256)
-    return _message(text, sections, buttons=buttons, key=gate.interrupt_id)
+    return sections_message(text, sections, buttons=buttons, key=gate.interrupt_id)
 
 
 def _template_sections(
@@ -178,10 +178,13 @@ def post_checks_section(checks: PostChecks | None) -> list[tuple[str, str, str]]
 
 
 def _schema_text(schema: Mapping[str, ParamSpec]) -> str:
+    """One `name: type (optional) — description` row per parameter."""
     rows = []
     for name, spec in schema.items():
         optional = "" if spec.get("required", True) else " (optional)"
-        rows.append(f"{name}: {spec.get('type', '?')}{optional} — {spec.get('description', '')}")
+        description = spec.get("description", "")
+        row = f"{name}: {spec.get('type', '?')}{optional}"
+        rows.append(f"{row} — {description}" if description else row)
     return "\n".join(rows) or messages.NONE
 
 
@@ -334,7 +337,7 @@ def present_result(finished: Finished) -> Message:
         body = item.get("result", "") if item["status"] == "success" else item.get("error", "")
         title = f"{_icon(item)} {item['name']}"
         sections.append((title, mask_secrets(body) or messages.NO_OUTPUT, "text"))
-    return _message(summary, sections, level="success" if result["success"] else "error")
+    return sections_message(summary, sections, level="success" if result["success"] else "error")
 
 
 def present_reads(
@@ -357,7 +360,7 @@ def present_reads(
         ok=response["successful"],
         failed=response["failed"],
     )
-    return _message(text, sections, level="success" if response["success"] else "error")
+    return sections_message(text, sections, level="success" if response["success"] else "error")
 
 
 def present_diagnosis(answer: str, reads: list[tuple[str, str]], proposal: str | None) -> Message:
@@ -370,7 +373,7 @@ def present_diagnosis(answer: str, reads: list[tuple[str, str]], proposal: str |
 
 
 def present_table(title: str, table: str) -> Message:
-    return _message(title, [("", table, "text")])
+    return sections_message(title, [("", table, "text")])
 
 
 def present_catalog(catalog: Catalog) -> Message:
@@ -379,17 +382,31 @@ def present_catalog(catalog: Catalog) -> Message:
         template = catalog.get(name)
         rows.append(f"{name:<18} {template.description}  [{', '.join(template.families)}]")
     text = messages.CATALOG.format(count=len(rows))
-    return _message(text, [(messages.SECTION_LIBRARY, "\n".join(rows), "text")])
+    return sections_message(text, [(messages.SECTION_LIBRARY, "\n".join(rows), "text")])
+
+
+def template_sections(
+    templates: Mapping[str, str],
+    params_schema: Mapping[str, ParamSpec],
+    post_checks: PostChecks | None,
+    example_params: Mapping[str, Any],
+) -> list[tuple[str, str, str]]:
+    """A template as people read it (built-in or saved): its source per family, its parameters,
+    its post-checks and its example parameters."""
+    sections = [
+        (messages.SECTION_TEMPLATE.format(family=family), source, "jinja")
+        for family, source in templates.items()
+    ]
+    sections.append((messages.SECTION_PARAMETERS, _schema_text(params_schema), "yaml"))
+    sections.extend(post_checks_section(post_checks))
+    example = json.dumps(example_params, indent=1, sort_keys=True)
+    sections.append((messages.SECTION_EXAMPLE_PARAMS, example, "json"))
+    return sections
 
 
 def present_template(template: LibraryTemplate) -> Message:
-    sections = [
-        (messages.SECTION_TEMPLATE.format(family=family), source, "jinja")
-        for family, source in template.templates.items()
-    ]
-    sections.append((messages.SECTION_PARAMETERS, _schema_text(template.params_schema), "yaml"))
-    sections.extend(post_checks_section(template.post_checks))
-    example = json.dumps(template.example_params, indent=1, sort_keys=True)
-    sections.append((messages.SECTION_EXAMPLE_PARAMS, example, "json"))
+    sections = template_sections(
+        template.templates, template.params_schema, template.post_checks, template.example_params
+    )
     text = messages.TEMPLATE_SHOWN.format(name=template.name, description=template.description)
-    return _message(text, sections)
+    return sections_message(text, sections)

@@ -186,19 +186,14 @@ class DecisionService:
         """Saving and pinning templates change what later changes use: approvers only. A refusal
         is told to the person and recorded."""
         reason = await self.authorizer.refuse_curation(request)
-        if reason:
-            text = messages.REFUSED.format(reason=reason)
-            await self.reporter.refuse(request.actor, request.thread, text)
-        return reason is None
+        return not await self._refused(request.actor, request.thread, reason)
 
     async def start_change(
         self, request: Request, text: str, rollback_of: str | None = None
     ) -> None:
         thread = request.thread
         reason = await self.authorizer.refuse_request(request, self.clock())
-        if reason:
-            refusal = messages.REFUSED.format(reason=reason)
-            await self.reporter.refuse(request.actor, thread, refusal, about="request")
+        if await self._refused(request.actor, thread, reason, about="request"):
             return
         async with self.thread_lock(thread.key):  # one start per thread at a time
             await self._start_locked(request, text, rollback_of)
@@ -248,15 +243,10 @@ class DecisionService:
         problem = gate_problem(gate, decision.interrupt_id, decision.content_sha256)
         if gate is None or problem is not None:
             return await self._refuse_problem(decision, gate, problem or "stale")
-        if decision.untrusted_because:  # the platform cannot vouch for who sent it
-            text = messages.REFUSED.format(reason=decision.untrusted_because)
-            await self.reporter.refuse(actor, thread, text, gate=gate)
-            return "refused"
         change = await self.audit.change_summary(gate.change_id)
         requester_id = change.requester_id if change else ""
         reason = await self.authorizer.refuse_decision(decision, gate, change)
-        if reason:
-            await self.reporter.refuse(actor, thread, reason, gate=gate)
+        if await self._refused(actor, thread, reason, gate=gate):
             return "refused"
         if datetime.fromisoformat(gate.expires_at) <= self.clock():
             await self._expire(decision, gate)
@@ -373,6 +363,21 @@ class DecisionService:
                 await self._refuse_problem(decision, gate, refused.problem)
                 return
             await self.reporter.present(thread, step, lines, record=pushing)
+
+    async def _refused(
+        self,
+        actor: Actor,
+        thread: ThreadRef,
+        refusal: str | None,
+        *,
+        gate: PendingGate | None = None,
+        about: str = "",
+    ) -> bool:
+        """The one refusal path of requests, commands and decisions: a refusal (the sentence
+        the authorizer gave) is told to the person and recorded; True when there was one."""
+        if refusal:
+            await self.reporter.refuse(actor, thread, refusal, gate=gate, about=about)
+        return bool(refusal)
 
     async def _refuse_problem(
         self, decision: Decision, gate: PendingGate | None, problem: GateProblem

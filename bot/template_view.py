@@ -6,11 +6,10 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
 
-from adapters.chat import CodeBlock, Message
+from adapters.chat import Message
 from bot import messages
-from bot.presenter import code_blocks, post_checks_section
+from bot.presenter import sections_message, template_sections
 from storage.template_stats import TemplateStats
 from workflow.library.catalog import Catalog
 from workflow.model import SavedTemplate
@@ -18,13 +17,6 @@ from workflow.model import SavedTemplate
 
 def label(template: SavedTemplate) -> str:
     return f"{template.name}@{template.version}"
-
-
-def _message(text: str, sections: Sequence[tuple[str, str, str]]) -> Message:
-    blocks: list[CodeBlock] = []
-    for title, body, language in sections:
-        blocks.extend(code_blocks(body, language, title))
-    return Message(text=text, blocks=tuple(blocks))
 
 
 def present_library(
@@ -47,7 +39,7 @@ def present_library(
     )
     sections = [("Saved (team library)", "\n".join(rows) or "(none yet: `save as NAME`)", "text")]
     sections.append(("Built-in", "\n".join(builtin), "text"))
-    return _message(text, sections)
+    return sections_message(text, sections)
 
 
 def template_text(template: SavedTemplate) -> str:
@@ -76,22 +68,13 @@ def present_saved(template: SavedTemplate) -> Message:
         origin=origin,
         sha=template.sha256[:12],
     )
-    sections: list[tuple[str, str, str]] = [
-        (messages.SECTION_TEMPLATE.format(family=family), source, "jinja")
-        for family, source in sorted(template.templates.items())
-    ]
-    sections.append((messages.SECTION_PARAMETERS, _schema_rows(template.params_schema), "yaml"))
-    sections.extend(post_checks_section(template.post_checks))
-    example = json.dumps(template.example_params, indent=1, sort_keys=True)
-    sections.append((messages.SECTION_EXAMPLE_PARAMS, example, "json"))
-    return _message(text, sections)
-
-
-def _schema_rows(schema: Mapping[str, Any]) -> str:
-    return "\n".join(
-        f"{name}: {spec.get('type', '?')} — {spec.get('description', '')}".rstrip(" —")
-        for name, spec in schema.items()
+    sections = template_sections(
+        dict(sorted(template.templates.items())),
+        template.params_schema,
+        template.post_checks,
+        template.example_params,
     )
+    return sections_message(text, sections)
 
 
 def present_history(name: str, versions: Sequence[SavedTemplate]) -> Message:
@@ -101,7 +84,7 @@ def present_history(name: str, versions: Sequence[SavedTemplate]) -> Message:
         for t in versions
     ]
     text = messages.TEMPLATE_HISTORY.format(name=name, count=len(rows))
-    return _message(text, [("", "\n".join(rows), "text")])
+    return sections_message(text, [("", "\n".join(rows), "text")])
 
 
 def present_diff(old: SavedTemplate, new: SavedTemplate) -> Message:
@@ -116,7 +99,7 @@ def present_diff(old: SavedTemplate, new: SavedTemplate) -> Message:
     if not diff:
         return Message(messages.TEMPLATES_SAME.format(old=label(old), new=label(new)))
     text = messages.TEMPLATES_DIFF.format(old=label(old), new=label(new))
-    return _message(text, [("", diff, "diff")])
+    return sections_message(text, [("", diff, "diff")])
 
 
 def stats_table(stats: TemplateStats) -> str:
@@ -137,7 +120,7 @@ def present_stats(stats: TemplateStats) -> Message:
     text = messages.TEMPLATE_STATS.format(
         changes=stats.changes, spent=stats.tokens_spent, saved=stats.tokens_saved
     )
-    return _message(text, [("", stats_table(stats), "text")])
+    return sections_message(text, [("", stats_table(stats), "text")])
 
 
 def stats_json(stats: TemplateStats) -> str:
