@@ -104,6 +104,8 @@ VOTE_RECORDED = "Approval by {actor} recorded ({count} of {required}); waiting f
 REFUSED = "Refused: {reason}."
 PLANNING = "Working on it: reading the lab and preparing a template for “{text}”…"
 ROLLBACK_PLANNING = "Preparing a rollback of {change_id}…"
+LLM_WRITING = "(the model has been writing for {seconds:.0f} s{tokens})"
+LLM_TOKENS_SO_FAR = ", about {tokens} tokens so far"
 DECIDED_FOOTER: dict[Choice, str] = {
     "approve": "✅ Approved by {actor} at {at}",
     "modify": "✏️ Modification requested by {actor} at {at}: {feedback}",

@@ -15,7 +15,7 @@ from bot.redact import mask_param, mask_secrets
 from workflow.api import Finished, PendingGate, RollbackGate, TemplateGate
 from workflow.library.catalog import Catalog, LibraryTemplate
 from workflow.library.compose import part_label
-from workflow.model import ParamSpec, PushProgress, StandardResponse
+from workflow.model import LLMProgress, ParamSpec, PushProgress, StandardResponse
 from workflow.postchecks.spec import PostChecks
 from workflow.reads.request import ReadRequest
 from workflow.reads.tables import parsed_table
@@ -294,6 +294,13 @@ def decided(gate_message: Message, footer: str, mentions: tuple[str, ...] = ()) 
 
 
 STATUS_ICON = {"started": "⏳", "done": "✓", "failed": "✗"}
+
+
+def llm_progress(event: LLMProgress) -> str:
+    """`(the model has been writing for 12 s, about 340 tokens so far)`."""
+    tokens = event.output_tokens
+    so_far = messages.LLM_TOKENS_SO_FAR.format(tokens=tokens) if tokens else ""
+    return messages.LLM_WRITING.format(seconds=event.elapsed_seconds, tokens=so_far)
 
 
 def present_progress(change_id: str, progress: Mapping[str, PushProgress]) -> Message:

@@ -28,8 +28,9 @@ from storage.audit_records import Resolution
 from storage.templates import TemplateStore
 from workflow.api import Finished, Gate, ParamsGate, PendingGate, RollbackGate, Step
 from workflow.hashing import lines_sha256
-from workflow.model import ProgressCallback, PushProgress, StandardResponse
+from workflow.model import LLMProgress, PushProgress, StandardResponse, StepProgress
 
+LLM_PROGRESS_EVERY = 2.0  # seconds between edits of "Working on it" while the model writes
 GATE_IDS_KEPT = 10_000  # gate message ids remembered for adapters that do not send them back
 
 
@@ -138,14 +139,25 @@ class ChangeReporter:
         picture = await self.pictures.of_step(step) if self.pictures is not None else None
         return replace(message, files=(*message.files, picture)) if picture else message
 
-    def progress(self, thread: ThreadRef, change_id: str) -> ProgressCallback:
-        """Push progress as one message, edited as devices finish; times the push."""
+    def progress(
+        self, thread: ThreadRef, change_id: str, working: tuple[str, str] | None = None
+    ) -> StepProgress:
+        """Push progress as one message, edited as devices finish; times the push. The model's
+        progress edits the `working` message (id, text) at most every LLM_PROGRESS_EVERY s."""
         progress: dict[str, PushProgress] = {}
         posted: list[str] = []
         started = time.perf_counter()
+        llm_edited = -LLM_PROGRESS_EVERY
 
-        async def on_progress(event: PushProgress) -> None:
-            nonlocal started
+        async def on_progress(event: PushProgress | LLMProgress) -> None:
+            nonlocal started, llm_edited
+            if isinstance(event, LLMProgress):
+                now = time.perf_counter()
+                if working is not None and now - llm_edited >= LLM_PROGRESS_EVERY:
+                    llm_edited = now
+                    text = f"{working[1]} {presenter.llm_progress(event)}"
+                    await self.adapter.update(thread, working[0], Message(text))
+                return
             if not progress:
                 started = time.perf_counter()
             elif event.stage != "started" and event.done == event.total:

@@ -222,14 +222,14 @@ class DecisionService:
             if rollback_of
             else messages.PLANNING.format(text=text)
         )
-        await self.reporter.say(thread, Message(note))
+        note_id = await self.reporter.say(thread, Message(note))
         step = await self.workflow.start(
             thread.key,
             change_id=change_id,
             text=text,
             requester=Requester(id=request.actor.id, name=request.actor.name),
             rollback_of=rollback_of,
-            on_progress=self.reporter.progress(thread, change_id),
+            on_progress=self.reporter.progress(thread, change_id, working=(note_id, note)),
             scope=f"{thread.platform}:{thread.channel}",
         )
         await self.reporter.present(thread, step)

@@ -63,6 +63,10 @@ class Settings(BaseSettings):
     openai_base_url: str | None = Field(None, validation_alias="OPENAI_BASE_URL")
     llm_model: str = Field("gpt-4o-mini", validation_alias="LABBOT_LLM_MODEL")
     llm_timeout_seconds: float = Field(60.0, gt=0, validation_alias="LABBOT_LLM_TIMEOUT")
+    llm_output: Literal["auto", "tools", "json_schema", "json"] = Field(
+        "auto", validation_alias="LABBOT_LLM_OUTPUT"
+    )
+    llm_max_tokens: int = Field(4096, ge=16, le=200_000, validation_alias="LABBOT_LLM_MAX_TOKENS")
     plan_attempts: int = Field(3, ge=1, le=10, validation_alias="LABBOT_PLAN_ATTEMPTS")
 
     # devices

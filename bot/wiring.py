@@ -134,7 +134,9 @@ def make_planner(settings: Settings) -> Planner:
         return LibraryPlanner(load_catalog())
     from workflow.llm import make_llm_planner
 
-    return make_llm_planner(**_llm_options(settings))
+    return make_llm_planner(
+        **_llm_options(settings), output=settings.llm_output, max_tokens=settings.llm_max_tokens
+    )
 
 
 def with_saved_templates(planner: Planner, templates: TemplateStore) -> Planner:

@@ -28,12 +28,14 @@ from workflow.graph import build_graph
 from workflow.hashing import content_sha256
 from workflow.library.compose import proposal_parts
 from workflow.model import (
-    ProgressCallback,
+    LLMProgress,
     PushProgress,
     StandardResponse,
+    StepProgress,
     TemplatePart,
     TemplateProposal,
     TokenUsage,
+    sum_usage,
 )
 from workflow.nodes import Nodes
 from workflow.ports import ConfigTrial, DeviceGateway, DeviceLocks, Planner, SavedTemplates
@@ -169,7 +171,7 @@ class ChangeWorkflow:
         text: str,
         requester: Requester,
         rollback_of: str | None = None,
-        on_progress: ProgressCallback | None = None,
+        on_progress: StepProgress | None = None,
         scope: str = "",
     ) -> Step:
         """Run a new change in `thread_id` up to its first gate (or its end). `scope`: the
@@ -188,7 +190,7 @@ class ChangeWorkflow:
         thread_id: str,
         interrupt_id: str,
         decision: GateDecision,
-        on_progress: ProgressCallback | None = None,
+        on_progress: StepProgress | None = None,
     ) -> Step:
         """Answer the pending gate `interrupt_id`; run to the next gate or the end."""
         if decision.get("choice") not in CHOICES:
@@ -246,17 +248,23 @@ class ChangeWorkflow:
         )
 
     async def _run(
-        self, thread_id: str, graph_input: Any, on_progress: ProgressCallback | None
+        self, thread_id: str, graph_input: Any, on_progress: StepProgress | None
     ) -> Step:
         config = _config(thread_id)
         async for mode, chunk in self._graph.astream(
             graph_input, config, stream_mode=["custom"], durability="sync"
         ):
             event = cast(dict[str, Any], chunk)
-            if mode == "custom" and on_progress is not None and "progress" in event:
+            if mode != "custom" or on_progress is None:
+                continue
+            if "progress" in event:
                 delivered = on_progress(PushProgress(**event["progress"]))
-                if inspect.isawaitable(delivered):
-                    await delivered
+            elif "llm" in event:
+                delivered = on_progress(LLMProgress(**event["llm"]))
+            else:
+                continue
+            if inspect.isawaitable(delivered):
+                await delivered
         snapshot = await self._graph.aget_state(config)
         step = _gate(snapshot) or _finished(snapshot)
         if step is None:
@@ -320,9 +328,4 @@ def _finished(snapshot: StateSnapshot) -> Finished | None:
 
 def token_totals(per_stage: dict[str, TokenUsage]) -> dict[str, TokenUsage]:
     """The per-stage usage plus a "total" entry."""
-    total = TokenUsage(
-        input_tokens=sum(u["input_tokens"] for u in per_stage.values()),
-        output_tokens=sum(u["output_tokens"] for u in per_stage.values()),
-        total_tokens=sum(u["total_tokens"] for u in per_stage.values()),
-    )
-    return {**per_stage, "total": total}
+    return {**per_stage, "total": sum_usage(per_stage.values())}

@@ -6,7 +6,7 @@ lists and dicts), so the checkpointer stores it without custom serializers.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, NotRequired, TypedDict
@@ -147,7 +147,17 @@ class PushProgress:
     total: int = 0
 
 
+@dataclass(frozen=True)
+class LLMProgress:
+    """The model is still writing: seconds since the request, and what it wrote so far."""
+
+    elapsed_seconds: float
+    output_tokens: int = 0  # 0: not known (nothing streamed yet)
+    estimated: bool = True  # counted from the streamed text, not reported by the endpoint
+
+
 ProgressCallback = Callable[[PushProgress], Awaitable[None] | None]
+StepProgress = Callable[[PushProgress | LLMProgress], Awaitable[None] | None]  # a whole step's
 
 
 # --- planner output ------------------------------------------------------------------------------
@@ -175,6 +185,7 @@ class TokenUsage(TypedDict):
     input_tokens: int
     output_tokens: int
     total_tokens: int
+    estimated: NotRequired[bool]  # True: the endpoint sent no usage; counted from the text
 
 
 class TemplatePart(TypedDict):
@@ -252,10 +263,16 @@ def add_tokens(
     """Usage summed per stage over every attempt (a rejected answer cost tokens too)."""
     if usage is None:
         return totals
-    before = totals.get(stage, TokenUsage(input_tokens=0, output_tokens=0, total_tokens=0))
-    summed = TokenUsage(
-        input_tokens=before["input_tokens"] + usage["input_tokens"],
-        output_tokens=before["output_tokens"] + usage["output_tokens"],
-        total_tokens=before["total_tokens"] + usage["total_tokens"],
-    )
-    return {**totals, stage: summed}
+    return {**totals, stage: sum_usage([totals[stage], usage] if stage in totals else [usage])}
+
+
+def sum_usage(usages: Iterable[TokenUsage]) -> TokenUsage:
+    """Usage of several calls together; `estimated` when any of them was."""
+    summed = TokenUsage(input_tokens=0, output_tokens=0, total_tokens=0)
+    for usage in usages:
+        summed["input_tokens"] += usage["input_tokens"]
+        summed["output_tokens"] += usage["output_tokens"]
+        summed["total_tokens"] += usage["total_tokens"]
+        if usage.get("estimated"):
+            summed["estimated"] = True
+    return summed

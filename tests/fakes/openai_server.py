@@ -5,7 +5,11 @@ Tests script the answers (`server.script(structured({...}), text("..."), ...)`),
 
 - A `structured(obj)` reply is answered the way the request asks for structured output: as a
   tool call when the request carries `tools` (ChatOpenAI's `function_calling` method), otherwise
-  as JSON in the message content (`json_schema` / `json_mode`).
+  as JSON in the message content (`json_schema` / `json_mode`), in the shapes of the server
+  `profile` (tests/fakes/llm_profiles.py: Ollama, vLLM, llama.cpp, reasoning models, no usage).
+  A profile's refusal (e.g. llama.cpp without `--jinja` given `tools`) uses up no reply.
+- `max_tokens` / `max_completion_tokens` cut the answer there (`finish_reason: "length"`);
+  `"stream": true` is answered as server-sent events (tests/fakes/sse.py).
 - `usage` is computed here with one simple tokenizer (`count_tokens`: words and punctuation
   marks), so token figures are comparable between flows measured through the stand-in;
   `tiktoken` cannot download its encodings in this sandbox.
@@ -23,6 +27,9 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from tests.fakes import sse
+from tests.fakes.llm_profiles import OPENAI, ServerProfile
+
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
@@ -38,11 +45,12 @@ class Reply:
     kind: str  # "structured", "text" or "error"
     body: Any = None
     status: int = 200
-    delay_seconds: float = 0.0
+    delay_seconds: float = 0.0  # streamed: spread over the chunks
+    in_text: bool = False  # the model ignored the offered tool and wrote JSON in its text
 
 
-def structured(obj: dict[str, Any], *, delay_seconds: float = 0.0) -> Reply:
-    return Reply("structured", obj, delay_seconds=delay_seconds)
+def structured(obj: dict[str, Any], *, delay_seconds: float = 0.0, in_text: bool = False) -> Reply:
+    return Reply("structured", obj, delay_seconds=delay_seconds, in_text=in_text)
 
 
 def text(content: str, *, delay_seconds: float = 0.0) -> Reply:
@@ -82,8 +90,9 @@ class _Script:
 class OpenAIStandIn:
     """`with OpenAIStandIn() as llm: llm.script(...); ChatOpenAI(base_url=llm.base_url, ...)`."""
 
-    def __init__(self, model: str = "stand-in-model") -> None:
+    def __init__(self, model: str = "stand-in-model", profile: ServerProfile = OPENAI) -> None:
         self.model = model
+        self.profile = profile
         self._script = _Script()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._server.daemon_threads = True
@@ -120,74 +129,83 @@ class OpenAIStandIn:
         with self._script.lock:
             return len(self._script.replies)
 
-    def _next(self, request: RecordedRequest) -> Reply | None:
+    def _next(self, request: RecordedRequest) -> Reply | tuple[int, str] | None:
         with self._script.lock:
             self._script.requests.append(request)
+            refused = self.profile.refusal(request.body)
+            if refused is not None:
+                return refused
             return self._script.replies.popleft() if self._script.replies else None
 
-    def answer(self, request: RecordedRequest) -> tuple[int, dict[str, Any]]:
-        """The HTTP status and JSON body for one chat-completions request."""
+    def answer(self, request: RecordedRequest) -> tuple[int, dict[str, Any], float]:
+        """The HTTP status, the chat-completion body and the seconds the reply takes."""
         reply = self._next(request)
         if reply is None:
-            return 500, _error_body(
-                "the OpenAI stand-in has no scripted reply left for this request"
-            )
-        if reply.delay_seconds:
-            time.sleep(reply.delay_seconds)
+            missing = "the OpenAI stand-in has no scripted reply left for this request"
+            return 500, _error_body(missing), 0.0
+        if isinstance(reply, tuple):
+            return reply[0], _error_body(reply[1]), 0.0
         if reply.kind == "error":
-            return reply.status, _error_body(str(reply.body))
-        message = _message_for(reply, request.body)
-        completion = message.get("content") or "".join(
-            call["function"]["arguments"] for call in message.get("tool_calls", [])
-        )
+            return reply.status, _error_body(str(reply.body)), reply.delay_seconds
+        message = _message_for(reply, request.body, self.profile)
+        finish = "tool_calls" if message.get("tool_calls") else "stop"
+        limit = request.body.get("max_completion_tokens") or request.body.get("max_tokens")
+        if isinstance(limit, int) and _truncate(message, limit):
+            finish = "length"
         prompt_tokens = count_tokens(request.prompt_text())
-        completion_tokens = count_tokens(completion)
-        return 200, {
+        completion_tokens = count_tokens(_completion_text(message))
+        body: dict[str, Any] = {
             "id": f"chatcmpl-{len(self.requests)}",
             "object": "chat.completion",
             "created": int(time.time()),
             "model": request.body.get("model", self.model),
             "choices": [
-                {
-                    "index": 0,
-                    "message": message,
-                    "logprobs": None,
-                    "finish_reason": "tool_calls" if "tool_calls" in message else "stop",
-                }
+                {"index": 0, "message": message, "logprobs": None, "finish_reason": finish}
             ],
-            "usage": {
+        }
+        if self.profile.usage:
+            body["usage"] = {
                 "prompt_tokens": prompt_tokens,
                 "completion_tokens": completion_tokens,
                 "total_tokens": prompt_tokens + completion_tokens,
-            },
-        }
+            }
+        return 200, body, reply.delay_seconds
 
 
-def _message_for(reply: Reply, body: dict[str, Any]) -> dict[str, Any]:
+def _message_for(reply: Reply, body: dict[str, Any], profile: ServerProfile) -> dict[str, Any]:
     if reply.kind == "text":
         return {"role": "assistant", "content": str(reply.body)}
-    arguments = json.dumps(reply.body)
-    tools = body.get("tools") or []
-    if not tools:
-        return {"role": "assistant", "content": arguments}
-    return {
-        "role": "assistant",
-        "content": None,
-        "tool_calls": [
-            {
-                "id": "call_standin_1",
-                "type": "function",
-                "function": {"name": _tool_name(body, tools), "arguments": arguments},
-            }
-        ],
-    }
+    return profile.structured_message(reply.body, body, reply.in_text)
 
 
-def _tool_name(body: dict[str, Any], tools: list[dict[str, Any]]) -> str:
-    choice = body.get("tool_choice")
-    if isinstance(choice, dict) and "function" in choice:
-        return str(choice["function"]["name"])
-    return str(tools[0]["function"]["name"])
+def _completion_text(message: dict[str, Any]) -> str:
+    """Everything the model wrote: its reasoning, its text and its tool calls' arguments."""
+    arguments = [call["function"]["arguments"] for call in message.get("tool_calls") or []]
+    return "".join(
+        [
+            message.get("reasoning_content") or "",
+            message.get("content") or "",
+            *(a if isinstance(a, str) else json.dumps(a) for a in arguments),
+        ]
+    )
+
+
+def _truncate(message: dict[str, Any], limit: int) -> bool:
+    """Cut the message after `limit` tokens, as a server does at `max_tokens`; True if cut."""
+    used = count_tokens(message.get("reasoning_content") or "")
+    for key, holder in [("content", message)] + [
+        ("arguments", call["function"]) for call in message.get("tool_calls") or []
+    ]:
+        text = holder.get(key)
+        if not isinstance(text, str):
+            continue
+        marks = list(_TOKEN.finditer(text))
+        if used + len(marks) > limit:
+            keep = max(limit - used, 0)
+            holder[key] = text[: marks[keep].start()] if keep < len(marks) else text
+            return True
+        used += len(marks)
+    return used > limit
 
 
 def _content_text(content: Any) -> str:
@@ -212,7 +230,14 @@ def _handler_for(standin: OpenAIStandIn) -> type[BaseHTTPRequestHandler]:
                 return
             headers = {k.lower(): v for k, v in self.headers.items()}
             request = RecordedRequest(self.path, headers, json.loads(raw))
-            self._send(*standin.answer(request))
+            status, body, seconds = standin.answer(request)
+            if status == 200 and request.body.get("stream"):
+                options = request.body.get("stream_options") or {}
+                usage = bool(options.get("include_usage"))
+                self._stream(sse.chunks(body, usage=usage), seconds)
+                return
+            time.sleep(seconds)
+            self._send(status, body)
 
         def do_GET(self) -> None:
             if self.path.rstrip("/").endswith("/models"):
@@ -230,6 +255,21 @@ def _handler_for(standin: OpenAIStandIn) -> type[BaseHTTPRequestHandler]:
                 self.wfile.write(data)
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (timeout tests); nothing left to tell it
+
+        def _stream(self, chunks: list[dict[str, Any]], seconds: float) -> None:
+            try:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                for chunk in chunks:
+                    time.sleep(seconds / len(chunks))
+                    self.wfile.write(sse.event(chunk))
+                    self.wfile.flush()
+                self.wfile.write(sse.DONE)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up (timeout tests)
+            self.close_connection = True
 
         def log_message(self, format: str, *args: Any) -> None:
             """Keep test output quiet; requests are recorded in `standin.requests`."""

@@ -6,6 +6,7 @@ from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
 from workflow.library.catalog import load_catalog
+from workflow.llm.output import OutputMode, StructuredOutput
 from workflow.llm.planner import LLMPlanner
 
 
@@ -25,11 +26,18 @@ def make_chat_model(
 
 
 def make_llm_planner(
-    *, api_key: str, base_url: str | None, model: str, timeout: float
+    *,
+    api_key: str,
+    base_url: str | None,
+    model: str,
+    timeout: float,
+    output: OutputMode = "auto",
+    max_tokens: int = 4096,
 ) -> LLMPlanner:
     """An LLMPlanner on `ChatOpenAI`, offered the built-in library as ready-made choices."""
     chat = make_chat_model(api_key=api_key, base_url=base_url, model=model, timeout=timeout)
-    return LLMPlanner(chat, load_catalog())
+    asker = StructuredOutput(chat, mode=output, max_tokens=max_tokens, timeout=timeout)
+    return LLMPlanner(chat, load_catalog(), asker)
 
 
 __all__ = ["LLMPlanner", "make_chat_model", "make_llm_planner"]

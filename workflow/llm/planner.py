@@ -1,9 +1,9 @@
 """The LLM planner: a `workflow.ports.Planner` over any LangChain chat model.
 
-Structured output goes through tool calling (`method="function_calling"`), the form most
-OpenAI-compatible servers (vLLM, Ollama, LM Studio, OpenAI itself) accept; `include_raw=True`
-keeps the raw message so its `usage_metadata` becomes the proposal's `TokenUsage`.
-Network and endpoint failures become `PlanningError` with a message naming the fix.
+Answers come through `StructuredOutput` (workflow/llm/output.py): tool calling, JSON-schema
+`response_format` or JSON in the text, whichever the endpoint supports; their usage (measured,
+or estimated when the endpoint sends none) becomes the proposal's `TokenUsage`. Network and
+endpoint failures become `PlanningError` with a message naming the fix.
 
 Parameters cost tokens only when the LLM has something to decide. The answer is `common`
 values plus per-device differences (merged here); per-device lab values come from `facts` in
@@ -21,16 +21,16 @@ from __future__ import annotations
 
 from typing import Any, TypeVar, cast
 
-import openai
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from base.errors import PlanningError
 from workflow.library.catalog import Catalog
 from workflow.library.planner import NO_TOKENS, LibraryPlanner
 from workflow.llm import prompts
-from workflow.llm.schemas import ParamsAnswer, TemplateAnswer, expand_schema, tool_definition
+from workflow.llm.output import StructuredOutput
+from workflow.llm.progress import graph_progress
+from workflow.llm.schemas import ParamsAnswer, TemplateAnswer, expand_schema
 from workflow.model import ParamsProposal, PlanRequest, TemplateProposal, TokenUsage
 from workflow.postchecks.spec import PostChecks, parse_post_checks
 from workflow.previews import expand_targets
@@ -43,8 +43,13 @@ MATCHES_DESCRIBED = 3  # built-in templates offered (those matching the request 
 class LLMPlanner:
     """Asks the model for a template (or a library template's name), then for parameters."""
 
-    def __init__(self, model: BaseChatModel, catalog: Catalog | None = None) -> None:
-        self._model = model
+    def __init__(
+        self,
+        model: BaseChatModel,
+        catalog: Catalog | None = None,
+        output: StructuredOutput | None = None,
+    ) -> None:
+        self._output = output or StructuredOutput(model)
         self._catalog = catalog
 
     async def propose_template(self, request: PlanRequest) -> TemplateProposal:
@@ -136,54 +141,5 @@ class LLMPlanner:
     async def _ask(
         self, schema: type[AnswerT], system: str, human: str
     ) -> tuple[AnswerT, TokenUsage]:
-        runnable = self._model.with_structured_output(
-            tool_definition(schema), method="function_calling", include_raw=True
-        )
-        messages = [SystemMessage(system), HumanMessage(human)]
-        try:
-            result = cast(dict[str, Any], await runnable.ainvoke(messages))
-        except openai.APIError as err:
-            raise PlanningError(describe_llm_failure(err, self._model)) from err
-        usage = token_usage(result["raw"])
-        problem = result.get("parsing_error")
-        if problem is None and result.get("parsed") is not None:
-            try:
-                return schema.model_validate(result["parsed"]), usage
-            except ValidationError as err:
-                problem = err
-        raise PlanningError(
-            "the LLM's answer did not match the expected format "
-            f"({problem or 'no structured answer'}); "
-            "try again or use a model that supports tool calling"
-        )
-
-
-def token_usage(message: Any) -> TokenUsage:
-    """The message's `usage_metadata` as a TokenUsage (zeros when the endpoint sent none)."""
-    meta = getattr(message, "usage_metadata", None) if isinstance(message, AIMessage) else None
-    meta = meta or {}
-    return TokenUsage(
-        input_tokens=int(meta.get("input_tokens", 0)),
-        output_tokens=int(meta.get("output_tokens", 0)),
-        total_tokens=int(meta.get("total_tokens", 0)),
-    )
-
-
-def describe_llm_failure(err: openai.APIError, model: BaseChatModel) -> str:
-    """One line naming what went wrong with the endpoint and the setting that fixes it."""
-    where = f"the LLM endpoint at {getattr(model, 'openai_api_base', None) or 'OPENAI_BASE_URL'}"
-    if isinstance(err, openai.APITimeoutError):
-        timeout = getattr(model, "request_timeout", None)
-        within = f" within {timeout:g} s" if isinstance(timeout, int | float) else ""
-        return f"{where} did not answer{within}; check it is up or raise LABBOT_LLM_TIMEOUT"
-    if isinstance(err, openai.APIConnectionError):
-        return f"cannot reach {where} ({err}); check OPENAI_BASE_URL and that the server is up"
-    if isinstance(err, openai.AuthenticationError):
-        return f"{where} refused the API key (401); check OPENAI_API_KEY"
-    if isinstance(err, openai.NotFoundError):
-        model_name = getattr(model, "model_name", "?")
-        return f"{where} does not know the model {model_name!r} (404); check LABBOT_LLM_MODEL"
-    if isinstance(err, openai.APIStatusError):
-        body = err.body if isinstance(err.body, dict) else {}
-        return f"{where} answered HTTP {err.status_code}: {body.get('message', err.message)}"
-    return f"{where} failed: {err}"
+        asked = await self._output.ask(schema, system, human, graph_progress())
+        return asked.answer, asked.usage

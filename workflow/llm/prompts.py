@@ -165,3 +165,14 @@ def params_prompt(
 
 def _compact(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True, default=str)
+
+
+def json_answer(schema: Mapping[str, Any]) -> str:
+    """The system message's last line when the answer is JSON in the text (no tools, no
+    response_format): the schema the tool would have carried."""
+    return "Answer with one JSON object only, of this JSON schema: " + _compact(schema)
+
+
+def invalid_answer(problem: str) -> str:
+    """Sent back with the model's own answer when it did not fit the schema."""
+    return f"That answer is not valid: {problem}\nAnswer again with the whole corrected answer."

@@ -16,7 +16,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from pydantic import BaseModel, Field
 
 from base.errors import PlanningError, ReadRefused
-from workflow.llm.planner import describe_llm_failure
+from workflow.llm.failures import describe_llm_failure
 from workflow.llm.schemas import tool_definition
 from workflow.model import Device, StandardResponse
 from workflow.reads.allowlist import RULES, allowed_read

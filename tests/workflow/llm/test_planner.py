@@ -263,9 +263,12 @@ def test_tool_definitions_carry_no_implied_schema_keywords() -> None:
 async def test_an_answer_without_the_structured_form_is_a_clear_planning_error(
     llm: OpenAIStandIn,
 ) -> None:
-    llm.script(text("Sure! Here is your OSPF config: router ospf 1"))
-    with pytest.raises(PlanningError, match="did not match the expected format"):
+    llm.script(*[text("Sure! Here is your OSPF config: router ospf 1")] * 5)
+    with pytest.raises(PlanningError, match="did not match the expected format after 3 tries"):
         await LLMPlanner(chat(llm)).propose_template(PlanRequest(text="x", topology=TOPOLOGY))
+    # tools, then response_format json_schema, then JSON in the text asked three times
+    assert len(llm.requests) == 5 and "tools" not in llm.requests[-1].body
+    assert "That answer is not valid" in llm.requests[-1].messages[-1]["content"]
 
 
 async def test_a_slow_endpoint_is_reported_with_its_url_and_timeout(llm: OpenAIStandIn) -> None:

@@ -1,0 +1,113 @@
+"""Reading a structured answer out of what a model sent, however the server shaped it.
+
+Tolerated, as real OpenAI-compatible servers send them: `<think>…</think>` before the answer
+(reasoning models served by Ollama or vLLM without a reasoning parser; `reasoning_content`
+never reaches here: ChatOpenAI leaves it out), JSON in a ```json fence or bare with prose after
+it, and tool-call arguments sent as a JSON object instead of a string (llama.cpp#20198).
+
+Token usage comes from the endpoint's `usage` when it sent one; without it, it is estimated
+from the characters sent and received (about four a token, OpenAI's rule of thumb for English
+text and JSON) and marked `estimated`, so nobody mistakes it for a measurement.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage
+
+from workflow.model import TokenUsage
+
+CHARS_PER_TOKEN = 4
+_THINK = re.compile(r"<think>.*?(</think>|$)", re.DOTALL)
+_FENCE = re.compile(r"```(?:json|JSON)?\s*\n(.*?)```", re.DOTALL)
+
+
+def strip_thinking(text: str) -> str:
+    """The text without its `<think>` blocks (an unclosed one runs to the end)."""
+    return _THINK.sub("", text).strip()
+
+
+def json_in_text(text: str) -> dict[str, Any] | None:
+    """The first JSON object in `text`: a fenced one first, else the first `{` that starts a
+    whole object (whatever prose follows it). None when there is none."""
+    text = strip_thinking(text)
+    decoder = json.JSONDecoder()
+    candidates = [m.group(1).strip() for m in _FENCE.finditer(text)] + [text]
+    for candidate in candidates:
+        start = candidate.find("{")
+        while start != -1:
+            try:
+                found, _ = decoder.raw_decode(candidate, start)
+            except json.JSONDecodeError:
+                start = candidate.find("{", start + 1)
+                continue
+            if isinstance(found, dict):
+                return found
+            start = candidate.find("{", start + 1)
+    return None
+
+
+def answer_object(message: AIMessage) -> dict[str, Any] | None:
+    """The answer as an object: the first tool call's arguments (a string or an object), else
+    JSON in the text. None when the model sent neither."""
+    for call in message.tool_calls:
+        return dict(call["args"])
+    for invalid in message.invalid_tool_calls:
+        arguments: Any = invalid.get("args")
+        if isinstance(arguments, dict):  # sent as an object: ChatOpenAI could not json.loads it
+            return arguments
+        if isinstance(arguments, str) and (found := json_in_text(arguments)) is not None:
+            return found
+    return json_in_text(message.text)
+
+
+def answer_text(message: AIMessage) -> str:
+    """What the model answered, as text (to show it its own answer when asking again)."""
+    for call in message.tool_calls:
+        return json.dumps(call["args"])
+    for invalid in message.invalid_tool_calls:
+        arguments: Any = invalid.get("args")
+        return arguments if isinstance(arguments, str) else json.dumps(arguments)
+    return strip_thinking(message.text)
+
+
+def estimate_tokens(text: str) -> int:
+    return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+
+def usage_of(message: AIMessage, sent: Iterable[BaseMessage], extra: str = "") -> TokenUsage:
+    """The endpoint's usage of one call, or an estimate from the text (`estimated: True`).
+    `extra`: what else the request carried (tool or response schemas)."""
+    meta = message.usage_metadata
+    if meta and meta.get("total_tokens"):
+        return TokenUsage(
+            input_tokens=int(meta["input_tokens"]),
+            output_tokens=int(meta["output_tokens"]),
+            total_tokens=int(meta["total_tokens"]),
+        )
+    prompt = "".join(m.text for m in sent) + extra
+    output = message.text + "".join(json.dumps(c["args"]) for c in message.tool_calls)
+    input_tokens, output_tokens = estimate_tokens(prompt), estimate_tokens(output)
+    return TokenUsage(
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        total_tokens=input_tokens + output_tokens,
+        estimated=True,
+    )
+
+
+def add_usage(first: TokenUsage, second: TokenUsage) -> TokenUsage:
+    """Two calls' usage together; estimated when either was."""
+    summed = TokenUsage(
+        input_tokens=first["input_tokens"] + second["input_tokens"],
+        output_tokens=first["output_tokens"] + second["output_tokens"],
+        total_tokens=first["total_tokens"] + second["total_tokens"],
+    )
+    if first.get("estimated") or second.get("estimated"):
+        summed["estimated"] = True
+    return summed

@@ -1,0 +1,246 @@
+"""Structured answers from any OpenAI-compatible server: one of three strategies, or `auto`.
+
+- `tools`: the answer is a named tool call (OpenAI, vLLM with or without a tool parser — named
+  calls need none —, Ollama models with tool support, llama.cpp with `--jinja`).
+- `json_schema`: `response_format: {"type": "json_schema"}` (Ollama 0.5+, vLLM, llama.cpp).
+- `json`: the schema in the system message and JSON in the text, fenced or not (any server).
+
+`auto` tries them in that order and moves on when the server refuses one (HTTP 400/422/500/501)
+or answers with no object at all; what worked is remembered per endpoint (base URL + model) for
+the life of the process — never persisted, so a restarted bot tries again from the start.
+An answer that is not valid goes back to the model with the validation error (bounded); an
+answer cut off at the token budget (`finish_reason: "length"`) is asked once more with a larger
+budget. Answers are streamed (progress goes to `on_progress`); the whole request must finish
+within `timeout` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, TypeVar
+
+import openai
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import (
+    AIMessage,
+    AIMessageChunk,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+)
+from pydantic import BaseModel, ValidationError
+
+from base.errors import PlanningError
+from workflow.llm import answers, prompts
+from workflow.llm.failures import describe_llm_failure, timeout_failure
+from workflow.llm.schemas import tool_definition
+from workflow.model import LLMProgress, TokenUsage, sum_usage
+
+Strategy = Literal["tools", "json_schema", "json"]
+OutputMode = Literal["auto", "tools", "json_schema", "json"]
+STRATEGIES: tuple[Strategy, ...] = ("tools", "json_schema", "json")
+LARGER_BUDGET = 4  # the one retry of a cut-off answer gets this many times the budget
+PROGRESS_EVERY_SECONDS = 0.5
+_UNSUPPORTED_STATUS = {400, 422, 500, 501}
+_WORKED: dict[tuple[str, str], Strategy] = {}  # per endpoint, for this process only
+
+AnswerT = TypeVar("AnswerT", bound=BaseModel)
+ProgressSink = Callable[[LLMProgress], None]
+
+
+@dataclass(frozen=True)
+class Asked(Generic[AnswerT]):
+    """A valid answer, what it cost over every call, and the strategy that gave it."""
+
+    answer: AnswerT
+    usage: TokenUsage
+    strategy: Strategy
+
+
+class _Unsupported(Exception):
+    """The server cannot give a structured answer this way (`auto` tries the next)."""
+
+
+def endpoint_key(model: BaseChatModel) -> tuple[str, str]:
+    base = getattr(model, "openai_api_base", None) or "https://api.openai.com/v1"
+    return str(base), str(getattr(model, "model_name", "?"))
+
+
+def remembered_strategy(model: BaseChatModel) -> Strategy | None:
+    return _WORKED.get(endpoint_key(model))
+
+
+class StructuredOutput:
+    """Asks `model` for an answer of a pydantic schema, by `mode`."""
+
+    def __init__(
+        self,
+        model: BaseChatModel,
+        *,
+        mode: OutputMode = "auto",
+        max_tokens: int = 4096,
+        timeout: float | None = None,
+        repairs: int = 2,
+    ) -> None:
+        self.model = model
+        self.mode = mode
+        self.max_tokens = max_tokens
+        self.timeout = timeout if timeout is not None else getattr(model, "request_timeout", None)
+        self.repairs = repairs
+
+    def strategies(self) -> tuple[Strategy, ...]:
+        if self.mode != "auto":
+            return (self.mode,)
+        known = remembered_strategy(self.model)
+        return STRATEGIES if known is None else (known, *(s for s in STRATEGIES if s != known))
+
+    async def ask(
+        self,
+        schema: type[AnswerT],
+        system: str,
+        human: str,
+        on_progress: ProgressSink | None = None,
+    ) -> Asked[AnswerT]:
+        spent: list[TokenUsage] = []
+        refusals: list[str] = []
+        for strategy in self.strategies():
+            try:
+                answer = await self._ask_with(strategy, schema, system, human, on_progress, spent)
+            except _Unsupported as err:
+                refusals.append(f"{strategy}: {err}")
+                continue
+            _WORKED[endpoint_key(self.model)] = strategy
+            return Asked(answer, sum_usage(spent), strategy)
+        raise PlanningError(
+            f"{describe_endpoint(self.model)} gave no structured answer "
+            f"({'; '.join(refusals)}); check the model, or set LABBOT_LLM_OUTPUT to a "
+            "strategy it supports"
+        )
+
+    async def _ask_with(
+        self,
+        strategy: Strategy,
+        schema: type[AnswerT],
+        system: str,
+        human: str,
+        on_progress: ProgressSink | None,
+        spent: list[TokenUsage],
+    ) -> AnswerT:
+        tool = tool_definition(schema)
+        if strategy == "json":
+            system = system + "\n" + prompts.json_answer(tool["function"]["parameters"])
+        messages: list[BaseMessage] = [SystemMessage(system), HumanMessage(human)]
+        for attempt in range(self.repairs + 1):
+            reply = await self._call(strategy, tool, messages, on_progress, spent)
+            found = answers.answer_object(reply)
+            if found is None and attempt == 0 and self._may_fall_back(strategy):
+                raise _Unsupported("the answer had no tool call and no JSON")
+            try:
+                if found is None:
+                    raise ValueError("no JSON object in the answer")
+                return schema.model_validate(found)
+            except (ValidationError, ValueError) as err:
+                problem = str(err)
+            if attempt == self.repairs:
+                raise PlanningError(
+                    f"the LLM's answer did not match the expected format after {attempt + 1} "
+                    f"tries ({problem.splitlines()[0]}); try again or use another "
+                    "LABBOT_LLM_OUTPUT or model"
+                )
+            wrote = answers.answer_text(reply)
+            messages += [AIMessage(wrote), HumanMessage(prompts.invalid_answer(problem))]
+        raise AssertionError("unreachable")
+
+    def _may_fall_back(self, strategy: Strategy) -> bool:
+        return self.mode == "auto" and strategy != STRATEGIES[-1]
+
+    async def _call(
+        self,
+        strategy: Strategy,
+        tool: dict[str, Any],
+        messages: Sequence[BaseMessage],
+        on_progress: ProgressSink | None,
+        spent: list[TokenUsage],
+    ) -> AIMessage:
+        """One answer, asked again once with a larger budget if it was cut off."""
+        budget = self.max_tokens
+        for _ in range(2):
+            runnable = self._bound(strategy, tool, budget)
+            reply = await self._stream(strategy, runnable, messages, on_progress)
+            spent.append(answers.usage_of(reply, messages, json.dumps(tool)))
+            if reply.response_metadata.get("finish_reason") != "length":
+                return reply
+            budget *= LARGER_BUDGET
+        cut_at = budget // LARGER_BUDGET
+        raise PlanningError(
+            f"the LLM's answer was cut off twice (finish_reason length, at {cut_at} tokens); "
+            "raise LABBOT_LLM_MAX_TOKENS or ask for a smaller change"
+        )
+
+    def _bound(self, strategy: Strategy, tool: dict[str, Any], budget: int) -> Any:
+        name = tool["function"]["name"]
+        if strategy == "tools":
+            return self.model.bind_tools([tool], tool_choice=name, max_tokens=budget)
+        if strategy == "json_schema":
+            schema = tool["function"]["parameters"]
+            response_format = {
+                "type": "json_schema",
+                "json_schema": {"name": name, "schema": schema, "strict": False},
+            }
+            return self.model.bind(response_format=response_format, max_tokens=budget)
+        return self.model.bind(max_tokens=budget)
+
+    async def _stream(
+        self,
+        strategy: Strategy,
+        runnable: Any,
+        messages: Sequence[BaseMessage],
+        on_progress: ProgressSink | None,
+    ) -> AIMessage:
+        started = time.monotonic()
+        reported = started
+        written: AIMessageChunk | None = None
+        try:
+            async with asyncio.timeout(self.timeout):
+                async for chunk in runnable.astream(messages, stream_usage=True):
+                    written = chunk if written is None else written + chunk
+                    now = time.monotonic()
+                    if on_progress is not None and now - reported >= PROGRESS_EVERY_SECONDS:
+                        reported = now
+                        tokens = answers.estimate_tokens(_streamed_text(written))
+                        on_progress(LLMProgress(round(now - started, 1), tokens))
+        except TimeoutError as err:
+            raise PlanningError(timeout_failure(self.model, self.timeout)) from err
+        except openai.APIStatusError as err:
+            if err.status_code in _UNSUPPORTED_STATUS and self._may_fall_back(strategy):
+                raise _Unsupported(f"HTTP {err.status_code} {_error_message(err)}") from err
+            raise PlanningError(describe_llm_failure(err, self.model)) from err
+        except openai.APIError as err:
+            raise PlanningError(describe_llm_failure(err, self.model)) from err
+        if written is None:
+            return AIMessage("")
+        return AIMessage(
+            content=written.content,
+            tool_calls=written.tool_calls,
+            invalid_tool_calls=written.invalid_tool_calls,
+            usage_metadata=written.usage_metadata,
+            response_metadata=written.response_metadata,
+        )
+
+
+def _streamed_text(chunk: AIMessageChunk) -> str:
+    return chunk.text + "".join(str(c.get("args") or "") for c in chunk.tool_call_chunks)
+
+
+def _error_message(err: openai.APIStatusError) -> str:
+    body = err.body if isinstance(err.body, dict) else {}
+    return str(body.get("message", err.message))
+
+
+def describe_endpoint(model: BaseChatModel) -> str:
+    base, name = endpoint_key(model)
+    return f"the LLM endpoint at {base} (model {name!r})"
