@@ -23,10 +23,12 @@ HEAD_FILE = "audit-head.json"
 
 def audit_key(settings: Settings, *, create: bool = True) -> bytes | None:
     """LABBOT_AUDIT_KEY; without it a key generated once into LABBOT_DATA_DIR/audit.key (mode
-    0600; `create=False`: None when there is none). Replicas must share one key: set
-    LABBOT_AUDIT_KEY for them."""
+    0600; `create=False`: None when there is none). A shared database (PostgreSQL) is for
+    replicas, which must share one key: there the setting is required."""
     if settings.audit_key is not None:
         return settings.audit_key.get_secret_value().encode()
+    if not settings.database_url.startswith("sqlite"):
+        raise ConfigError(messages.AUDIT_KEY_REQUIRED)
     path = settings.data_dir / KEY_FILE
     if not create and not path.exists():
         return None

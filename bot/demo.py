@@ -20,7 +20,8 @@ from bot.wiring import open_runtime
 from labsim import Lab, demo_topology
 from workflow.devices.static import StaticInventory
 
-DEMO_CREDENTIALS = {"username": "admin", "password": "admin", "secret": "enable"}
+# Not words: every credential value is hidden from chat wherever it stands as a word of its own.
+DEMO_CREDENTIALS = {"username": "admin", "password": "labsim-pass", "secret": "labsim-enable"}
 WELCOME = (
     "labbot demo — a simulated lab of {count} devices on 127.0.0.1, console chat, SQLite at "
     "{db}.\nTry: `configure ospf on all routers`, then `as bob` (someone other than the "

@@ -261,6 +261,12 @@ ROLLBACK_GATE = (
 )
 ROLLBACK_CONFIRM = "Push these rollback lines now?"
 
+# Refusing to start: replicas on one database each generating their own audit key.
+AUDIT_KEY_REQUIRED = (
+    "LABBOT_AUDIT_KEY is not set: with a shared database (PostgreSQL) every replica must key "
+    "the audit chain alike; set it to one secret for all of them, kept outside the database "
+    "(e.g. `openssl rand -hex 32`)"
+)
 # The audit chain's head, posted to LABBOT_AUDIT_CHANNEL when a change ends.
 AUDIT_HEAD = (
     "Audit chain head: {rows} rows, last hash `{head}`. "

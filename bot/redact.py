@@ -6,7 +6,8 @@
   value show the same hash). The hashes behind the buttons cover the real lines.
 - `Scrubber`: the credentials labbot itself holds (device password and enable secret, chat
   tokens, the LLM key — setting values) are replaced by `‹LABBOT_DEVICE_PASSWORD›` wherever they
-  would appear: chat texts, errors, log lines, audit rows.
+  would appear: chat texts, errors, log lines, audit rows. A value of any length is replaced
+  where it stands as a token of its own; a long one (8+ characters) inside other text too.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import logging
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 from adapters.chat import ChatAdapter, CodeBlock, EventHandler, Message, ThreadRef
@@ -34,7 +36,7 @@ _SECRETS = tuple(
 )
 _FREE_TEXT = re.compile(r"^[-+ ]*\s*(description|remark|alias)\b", re.IGNORECASE)
 _SECRET_NAME = re.compile(r"password|secret|community|(?:^|_)key$", re.IGNORECASE)
-SCRUB_MIN_CHARS = 8  # shorter values are ordinary words too often ("enable", "admin")
+SCRUB_ANYWHERE_CHARS = 8  # a shorter value is replaced only as a token, not inside longer words
 
 
 def masked(value: str) -> str:
@@ -82,13 +84,18 @@ class Scrubber:
 
     @classmethod
     def of(cls, named: Iterable[tuple[str, str | None]]) -> Scrubber:
-        found = {v: k for k, v in named if v and len(v) >= SCRUB_MIN_CHARS}
+        found = {v: k for k, v in named if v}
         return cls({name: value for value, name in found.items()})
 
+    @cached_property
+    def _patterns(self) -> tuple[tuple[re.Pattern[str], str], ...]:
+        """Longest values first, so a value containing a shorter one is replaced whole."""
+        ordered = sorted(self.secrets.items(), key=lambda item: -len(item[1]))
+        return tuple((_occurrences(value), f"‹{name}›") for name, value in ordered)
+
     def __call__(self, text: str) -> str:
-        for name, value in self.secrets.items():
-            if value in text:
-                text = text.replace(value, f"‹{name}›")
+        for pattern, shown in self._patterns:
+            text = pattern.sub(shown, text)
         return text
 
     def message(self, message: Message) -> Message:
@@ -102,6 +109,14 @@ class Scrubber:
 
     def _block(self, block: CodeBlock) -> CodeBlock:
         return replace(block, text=self(block.text), title=self(block.title))
+
+
+def _occurrences(value: str) -> re.Pattern[str]:
+    """Where a value is replaced: as a token of its own (`cisco` in `password cisco`, not in
+    `ciscolab` or `cisco_ios`); a long value anywhere (inside a URL or a quoted error body)."""
+    if len(value) >= SCRUB_ANYWHERE_CHARS:
+        return re.compile(re.escape(value))
+    return re.compile(rf"(?<!\w){re.escape(value)}(?!\w)")
 
 
 class ScrubbedAdapter:

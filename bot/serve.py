@@ -16,6 +16,7 @@ import os
 from adapters.chat import ChatAdapter
 from base.errors import ConfigError, LabbotError
 from bot import messages
+from bot.audit_anchor import audit_key
 from bot.health import wait_for_database
 from bot.redact import scrub_logs
 from bot.settings import Settings
@@ -87,6 +88,7 @@ def configure_logging(settings: Settings) -> None:
 
 async def run_serve(settings: Settings, *, http: bool, host: str, port: int) -> None:
     configure_logging(settings)
+    audit_key(settings, create=False)  # replicas on a shared database without one key: stop here
     stopping = asyncio.Event()
     on_stop_signal(stopping)
     await wait_for_database(settings.database_url, within=settings.db_wait_seconds)

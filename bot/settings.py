@@ -139,6 +139,7 @@ class Settings(BaseSettings):
         "device_username",
         "device_password",
         "device_secret",
+        "audit_key",
         mode="before",
     )
     @classmethod

@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from adapters.chat import Actor, Button, CodeBlock, FileAttachment, Message
@@ -29,6 +29,9 @@ PART_CHARS = 16_000
 _BOLD = re.compile(r"\*([^*\n]+)\*")
 _CODE = re.compile(r"`([^`\n]+)`")
 _ITALIC = re.compile(r"(?<!\w)_([^_\n]+)_(?!\w)")
+# Room-wide mentions clients notify everyone for (Element: `@room`; others: here/channel/everyone).
+_ROOM_MENTION = re.compile(r"@(room|here|channel|everyone)\b", re.IGNORECASE)
+WORD_JOINER = "\u2060"
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,12 @@ class Part:
 
     text: str
     blocks: tuple[CodeBlock, ...]
+
+
+def quiet(text: str) -> str:
+    """Room-wide mentions in echoed text (a request, feedback, LLM output) shown but inert: a
+    word joiner after the `@` breaks the keyword the push rules match."""
+    return _ROOM_MENTION.sub(rf"@{WORD_JOINER}\1", text)
 
 
 def inline_html(text: str) -> str:
@@ -121,7 +130,10 @@ def split_parts(text: str, blocks: Iterable[CodeBlock], limit: int = PART_CHARS)
 
 
 def part_content(part: Part, mention: Actor | None = None) -> dict[str, Any]:
-    """The `m.room.message` content of one part (no relation yet)."""
+    """The `m.room.message` content of one part (no relation yet). `m.mentions` is always set:
+    it names who is notified (only `mention`), and its presence turns off the clients' older
+    keyword rules (a display name or `@room` in the body)."""
+    part = Part(quiet(part.text), tuple(replace(b, text=quiet(b.text)) for b in part.blocks))
     bodies, htmls = [], []
     if part.text or mention:
         bodies.append(plain(part.text))
@@ -138,9 +150,8 @@ def part_content(part: Part, mention: Actor | None = None) -> dict[str, Any]:
         "body": "\n".join(bodies),
         "format": "org.matrix.custom.html",
         "formatted_body": "".join(htmls),
+        "m.mentions": {"user_ids": [mention.id]} if mention else {},
     }
-    if mention:
-        content["m.mentions"] = {"user_ids": [mention.id]}
     return content
 
 
@@ -206,6 +217,7 @@ def edit_content(event_id: str, message: Message) -> dict[str, Any]:
         "format": "org.matrix.custom.html",
         "formatted_body": f"* {new_content['formatted_body']}",
         "m.new_content": new_content,
+        "m.mentions": {},
         "m.relates_to": {"rel_type": "m.replace", "event_id": event_id},
     }
 
@@ -218,7 +230,8 @@ def notice_content(text: str) -> dict[str, Any]:
     """A plain notice outside any thread (room-level warnings such as missing E2EE)."""
     return {
         "msgtype": "m.notice",
-        "body": plain(text),
+        "body": plain(quiet(text)),
         "format": "org.matrix.custom.html",
-        "formatted_body": inline_html(text),
+        "formatted_body": inline_html(quiet(text)),
+        "m.mentions": {},
     }

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from pydantic import SecretStr
 
 from adapters.chat import Decision
 from bot.audit_view import render_entries
@@ -24,7 +25,7 @@ from bot.wiring import Runtime, open_runtime
 from labsim import Lab, demo_topology
 from storage.db import make_engine
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click, person
-from tests.support.postgres import fresh_postgres_database
+from tests.support.postgres import SHARED_AUDIT_KEY, fresh_postgres_database
 from workflow.devices.static import StaticInventory
 
 REQUEST = "apply ospf to R1,R2"
@@ -43,7 +44,8 @@ async def running_bot(
 ) -> AsyncIterator[Runtime]:
     settings = demo_settings(load_settings(data_dir=tmp_path, **policy))
     if database_url:
-        settings = settings.model_copy(update={"database_url": database_url})
+        shared = {"database_url": database_url, "audit_key": SecretStr(SHARED_AUDIT_KEY)}
+        settings = settings.model_copy(update=shared)
     inventory = StaticInventory(lab.write_inventory(tmp_path / "hosts.yaml"))
     async with open_runtime(settings, adapter, inventory=inventory) as runtime:
         yield runtime

@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
+from pydantic import SecretStr
 
 from adapters.chat import ThreadRef
 from adapters.links import matrix_event_link, slack_permalink, thread_of
@@ -17,7 +18,7 @@ from bot.settings import Settings, load_settings
 from bot.wiring import Runtime, open_runtime
 from labsim import Lab, demo_topology
 from tests.bot.chat import RecordingAdapter, ask
-from tests.support.postgres import fresh_postgres_database
+from tests.support.postgres import SHARED_AUDIT_KEY, fresh_postgres_database
 
 LAB_A = ThreadRef("console", "lab-a", "a1")
 LAB_A2 = ThreadRef("console", "lab-a", "a2")
@@ -37,7 +38,10 @@ def settings_for(tmp_path: Path, lab: Lab, database_url: str) -> Settings:
     settings = demo_settings(
         load_settings(data_dir=tmp_path, approvers_by_channel=RULES, inventory=inventory)
     )
-    return settings.model_copy(update={"database_url": database_url or settings.database_url})
+    if not database_url:
+        return settings
+    shared = {"database_url": database_url, "audit_key": SecretStr(SHARED_AUDIT_KEY)}
+    return settings.model_copy(update=shared)
 
 
 @asynccontextmanager

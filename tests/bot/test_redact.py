@@ -60,19 +60,41 @@ SCRUB = Scrubber.of(
         ("LABBOT_DEVICE_PASSWORD", "Lab-Pass-9931"),
         ("OPENAI_API_KEY", "sk-abcdef123456"),
         ("LABBOT_DEVICE_SECRET", "enable"),
+        ("GNS3_PASSWORD", "c1sc0"),
     ]
 )
 
 
-def test_known_credentials_are_scrubbed_and_short_values_left_as_words() -> None:
+def test_known_credentials_are_scrubbed_wherever_they_appear() -> None:
     assert SCRUB("HTTP 401: bad key sk-abcdef123456") == "HTTP 401: bad key ‹OPENAI_API_KEY›"
-    assert SCRUB("enable") == "enable"  # too short to tell from the word
+    assert SCRUB("url=https://x/?k=sk-abcdef123456&") == "url=https://x/?k=‹OPENAI_API_KEY›&"
     message = Message(
         "login Lab-Pass-9931", blocks=(CodeBlock("x Lab-Pass-9931", title="t"),), footer="f"
     )
     scrubbed = SCRUB.message(message)
     assert "Lab-Pass-9931" not in repr(scrubbed)
     assert scrubbed.blocks[0].text == "x ‹LABBOT_DEVICE_PASSWORD›"
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("login failed: password c1sc0", "login failed: password ‹GNS3_PASSWORD›"),
+        ("401 {'pw': 'c1sc0'}", "401 {'pw': '‹GNS3_PASSWORD›'}"),
+        ("c1sc0", "‹GNS3_PASSWORD›"),
+        ("secret=enable.", "secret=‹LABBOT_DEVICE_SECRET›."),
+        # part of a longer word stays: the short value is only hidden as a token of its own
+        ("c1sc0lab and xc1sc0", "c1sc0lab and xc1sc0"),
+        ("enabled, enable_x, reenable", "enabled, enable_x, reenable"),
+    ],
+)
+def test_short_credentials_are_scrubbed_at_token_boundaries(text: str, shown: str) -> None:
+    assert SCRUB(text) == shown
+
+
+def test_a_value_containing_a_shorter_one_is_replaced_whole() -> None:
+    scrub = Scrubber.of([("LABBOT_DEVICE_SECRET", "pass"), ("GNS3_PASSWORD", "pass word")])
+    assert scrub("x pass word y pass") == "x ‹GNS3_PASSWORD› y ‹LABBOT_DEVICE_SECRET›"
 
 
 def test_log_lines_and_tracebacks_are_scrubbed(caplog: pytest.LogCaptureFixture) -> None:

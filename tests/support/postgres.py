@@ -15,6 +15,8 @@ import sqlalchemy as sa
 from storage.db import make_engine, parse_url
 from tests.fakes.synapse import free_port
 
+# Processes on one shared database key the audit chain alike (labbot requires the setting there).
+SHARED_AUDIT_KEY = "postgres-test-audit-key"
 POSTGRES_SCRIPT = Path(__file__).resolve().parents[2] / ".ci" / "postgres.sh"
 
 

@@ -111,3 +111,27 @@ def test_reactions_annotate_the_gate() -> None:
     assert outbound.reaction_content("$gate", "✅") == {
         "m.relates_to": {"rel_type": "m.annotation", "event_id": "$gate", "key": "✅"}
     }
+
+
+@pytest.mark.parametrize("word", ["@room", "@Room", "@here", "@channel", "@everyone"])
+def test_room_wide_mentions_in_echoed_text_notify_nobody(word: str) -> None:
+    echoed = Message(
+        f"Request by alice: configure ospf {word} now",
+        blocks=(CodeBlock(f"description {word}"),),
+        footer=f"feedback: {word}",
+    )
+    for content in [
+        *outbound.message_contents(echoed),
+        outbound.edit_content("$gate", echoed),
+        outbound.notice_content(f"hello {word}"),
+    ]:
+        shown = json.dumps(content, ensure_ascii=False)
+        # still readable, but the keyword clients match (`@room`) is broken by a word joiner
+        assert word not in shown and f"@{outbound.WORD_JOINER}{word[1:]}" in shown
+        # `m.mentions` present and naming nobody: no room ping, older keyword rules off
+        assert content["m.mentions"] == {}
+
+
+def test_an_address_with_at_is_left_alone() -> None:
+    [content] = outbound.message_contents(Message("mail ops@roomservice.example"))
+    assert content["body"] == "mail ops@roomservice.example"
