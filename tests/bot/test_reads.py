@@ -12,7 +12,7 @@ from pathlib import Path
 from bot.demo import DEMO_CREDENTIALS, demo_settings
 from bot.settings import load_settings
 from bot.wiring import Runtime, open_runtime
-from labsim import Lab, demo_topology
+from labsim import Lab, Topology, demo_topology
 from labsim.cli import CliSession
 from tests.bot.chat import RecordingAdapter, ask
 from workflow.devices.static import StaticInventory
@@ -32,9 +32,13 @@ INJECTIONS = [
 
 @asynccontextmanager
 async def bot_on_lab(
-    tmp_path: Path, chat: RecordingAdapter, **settings: object
+    tmp_path: Path,
+    chat: RecordingAdapter,
+    topology: Topology | None = None,
+    **settings: object,
 ) -> AsyncIterator[tuple[Lab, Runtime]]:
-    async with Lab.start(demo_topology(2, switch=False), ssh=False, **DEMO_CREDENTIALS) as lab:
+    topology = topology or demo_topology(2, switch=False)
+    async with Lab.start(topology, ssh=False, **DEMO_CREDENTIALS) as lab:
         config = demo_settings(load_settings(data_dir=tmp_path)).model_copy(update=settings)
         inventory = StaticInventory(lab.write_inventory(tmp_path / "hosts.yaml", "telnet"))
         async with open_runtime(config, chat, inventory=inventory) as runtime:

@@ -1,7 +1,8 @@
 """Reads in chat on real FRR routers: `show ip ospf neighbor on r1 r2` answers with FRR's JSON as
-a table and no gate; injection attempts and device commands typed as messages (`do reload`) are
-refused and no line reaches any router (each console's vtysh history is the device-side record);
-the audit lists the reads."""
+a table and no gate; injection attempts, device commands typed as messages (`do reload`) and
+ping/traceroute (vtysh cannot bound them) are refused and no line reaches any router (each
+console's vtysh history is the device-side record); the audit lists the reads; `lab` lists the
+routers and says which one no longer answers."""
 
 from __future__ import annotations
 
@@ -18,6 +19,13 @@ from tests.bot.test_reads_refusals import DEVICE_COMMANDS
 from tests.frrlab.test_chat_changes import bot_on, change, eventually, full_neighbours
 
 pytestmark = [pytest.mark.frr, pytest.mark.usefixtures("frr_host")]
+
+# vtysh 8.4 has `ping WORD` and `traceroute WORD` only: the host's tool, with no count or timeout
+UNBOUNDED_PROBES = [
+    "ping 10.0.12.2 on R1",
+    "ping 10.0.12.2 repeat 2 on R1",
+    "traceroute 10.0.23.2 on R1 R2",
+]
 
 
 async def test_show_ospf_neighbours_on_two_routers_is_a_table_from_frr_json(
@@ -67,7 +75,7 @@ async def test_show_ospf_neighbours_on_two_routers_is_a_table_from_frr_json(
 async def test_injections_and_device_commands_reach_no_router(tmp_path: Path) -> None:
     chat = RecordingAdapter()
     async with FrrLab.start(prefix="asklab") as lab, bot_on(lab, tmp_path, chat) as bot:
-        for text in [*INJECTIONS, *DEVICE_COMMANDS]:
+        for text in [*INJECTIONS, *DEVICE_COMMANDS, *UNBOUNDED_PROBES]:
             await bot.service.handle(ask(text, "mallory"))
         untouched = {router: lab.console_history(router) for router in lab.routers}
         await bot.service.handle(ask("show run | include hostname on R1", "alice"))
@@ -75,9 +83,12 @@ async def test_injections_and_device_commands_reach_no_router(tmp_path: Path) ->
         touched = lab.console_history("R1")
     assert untouched == {router: [] for router in lab.routers}  # not one line on any console
     refusals = chat.said_to("console:mallory")
-    assert len(refusals) == len(INJECTIONS) + len(DEVICE_COMMANDS), chat.texts()
+    assert len(refusals) == len(INJECTIONS) + len(DEVICE_COMMANDS) + len(UNBOUNDED_PROBES)
     assert all(t.startswith("Refused: ") for t in refusals)
-    assert all("is a device command" in t for t in refusals[len(INJECTIONS) :])
+    commands = refusals[len(INJECTIONS) : -len(UNBOUNDED_PROBES)]
+    assert all("is a device command" in t for t in commands), commands
+    probes = refusals[-len(UNBOUNDED_PROBES) :]
+    assert all("R1: FRR's vtysh `ping`/`traceroute` take only an address" in t for t in probes)
     # the control: an allowed read does reach the router, and only what was asked
     assert "show run | include hostname" in touched, touched
     assert said.blocks[0].text.strip() == "hostname R1", said.blocks[0].text

@@ -3,9 +3,12 @@
 A command is one line of printable characters from a small set (no `;`, `>`, `<`, `!`, `?`, `&`,
 backquote, no control character). Its first word is one of the family's read verbs (`show`,
 VRP's `display`; `sh`/`sho` abbreviations); `ping` and `traceroute` only where their count and
-timeout can be bounded, with the bounds added when left out. A `|` is followed only by an output
-filter (`include`, `exclude`, `section`, `begin`, Junos `match`/`except`/`find`), abbreviations
-spelled out before sending. Anything else is refused with the reason, before any device is asked.
+timeout can be bounded, in the platform's own syntax (IOS `repeat`/`timeout`, EOS `repeat`,
+Junos `count`/`wait`, VRP `-c`/`-t` before the address and `tracert`), with the bounds added
+when left out; FRR's vtysh takes only an address for either, so there they are refused. A `|`
+is followed only by an output filter (`include`, `exclude`, `section`, `begin`, Junos
+`match`/`except`/`find`), abbreviations spelled out before sending. Anything else is refused
+with the reason, before any device is asked.
 """
 
 from __future__ import annotations
@@ -23,18 +26,22 @@ _ARG = re.compile(r"[A-Za-z0-9_\-./:]+")  # a ping/traceroute argument: address,
 
 @dataclass(frozen=True)
 class Bound:
-    """An option taking a number of at most `limit`; `default` is added when it is missing."""
+    """An option taking `values` numbers of at most `limit`; `default` is added when missing."""
 
     limit: int
     default: int | None = None
+    values: int = 1  # IOS `traceroute … ttl MIN MAX` takes two
 
 
 @dataclass(frozen=True)
 class Probe:
-    """A bounded active command (ping, traceroute): its options and their limits."""
+    """A bounded active command (ping, traceroute) in the platform's own syntax: its options
+    with their limits, options taking a word (`source Loopback0`), where the options go."""
 
     options: dict[str, Bound]
-    words: tuple[str, ...] = ()  # options that take a word (`source Loopback0`)
+    words: tuple[str, ...] = ()
+    options_first: bool = False  # VRP: `ping -c 5 -t 2000 10.0.0.1`
+    sent_as: str = ""  # the platform's verb when it differs (VRP `tracert`)
 
 
 @dataclass(frozen=True)
@@ -42,16 +49,35 @@ class Rules:
     verbs: tuple[str, ...]
     filters: tuple[str, ...]
     probes: dict[str, Probe]
+    unbounded: str = ""  # why this platform's ping/traceroute cannot be bounded
 
 
+PROBE_VERBS = ("ping", "traceroute")
 _IOS_PROBES = {
     "ping": Probe(
         {"repeat": Bound(5, 5), "timeout": Bound(2, 2), "size": Bound(1500)}, ("source",)
     ),
     "traceroute": Probe(
-        {"timeout": Bound(2, 2), "probe": Bound(3, 1), "ttl": Bound(30)}, ("source",)
+        {"timeout": Bound(2, 2), "probe": Bound(3, 1), "ttl": Bound(30, values=2)}, ("source",)
     ),
 }
+_EOS_PROBES = {  # the count bounds EOS's ping; its traceroute takes Linux options: not offered
+    "ping": Probe({"repeat": Bound(5, 5), "size": Bound(1500)}, ("source",)),
+}
+_JUNOS_PROBES = {
+    "ping": Probe({"count": Bound(5, 5), "wait": Bound(2, 2), "size": Bound(1500)}, ("source",)),
+    "traceroute": Probe({"wait": Bound(2, 2), "ttl": Bound(30, 30)}, ("source",)),
+}
+_VRP_PROBES = {  # VRP's options come before the address; its timeouts are in milliseconds
+    "ping": Probe({"-c": Bound(5, 5), "-t": Bound(2000, 2000), "-s": Bound(1500)}, ("-a",), True),
+    "traceroute": Probe(
+        {"-q": Bound(3, 1), "-w": Bound(2000, 2000), "-m": Bound(30, 30)}, ("-a",), True, "tracert"
+    ),
+}
+_FRR_UNBOUNDED = (
+    "FRR's vtysh `ping`/`traceroute` take only an address and run the host's tool until it "
+    "ends or is interrupted — no count or timeout can be given — so they are not run"
+)
 _IOS_FILTERS = ("include", "exclude", "section", "begin")
 _IOS = Rules(("show",), _IOS_FILTERS, _IOS_PROBES)
 RULES: dict[str, Rules] = {
@@ -59,10 +85,10 @@ RULES: dict[str, Rules] = {
     "cisco_xe": _IOS,
     "cisco_nxos": Rules(("show",), ("include", "exclude", "section", "begin"), {}),
     "cisco_xr": Rules(("show",), ("include", "exclude", "begin"), {}),
-    "arista_eos": Rules(("show",), _IOS_FILTERS, {}),
-    "frr": Rules(("show",), ("include", "exclude"), {}),
-    "juniper_junos": Rules(("show",), ("match", "except", "find", "count", "last"), {}),
-    "huawei_vrp": Rules(("display",), ("include", "exclude", "begin"), {}),
+    "arista_eos": Rules(("show",), _IOS_FILTERS, _EOS_PROBES),
+    "frr": Rules(("show",), ("include", "exclude"), {}, _FRR_UNBOUNDED),
+    "juniper_junos": Rules(("show",), ("match", "except", "find", "count", "last"), _JUNOS_PROBES),
+    "huawei_vrp": Rules(("display",), ("include", "exclude", "begin"), _VRP_PROBES),
 }
 VERBS = frozenset(verb for rules in RULES.values() for verb in (*rules.verbs, *rules.probes))
 
@@ -108,6 +134,10 @@ def _verb(word: str, rules: Rules) -> str:
             return verb
     if fold in rules.probes:
         return fold
+    if fold in PROBE_VERBS:
+        raise ReadRefused(
+            rules.unbounded or f"`{fold}` is not offered here: its count and timeout cannot be set"
+        )
     allowed = ", ".join(f"`{v}`" for v in (*rules.verbs, *rules.probes))
     raise ReadRefused(f"`{word}` is not a read: only {allowed} commands are run without approval")
 
@@ -127,29 +157,33 @@ def _filter(pipe: str, rules: Rules) -> str:
 
 
 def _bounded(verb: str, args: list[str], probe: Probe) -> list[str]:
-    """`ping ADDRESS [option value]…` with every numeric option within its bound; bounds that
-    were not given are added."""
-    if not args or not _ARG.fullmatch(args[0]):
-        raise ReadRefused(f"`{verb}` needs an address: `{verb} 10.0.0.1`")
-    given: dict[str, list[str]] = {}
-    rest = args[1:]
+    """`ping ADDRESS [option value]…` (options anywhere) with every numeric option within its
+    bound, the bounds not given added, in the platform's order."""
+    address, given, rest = None, {}, list(args)
     while rest:
-        option, rest = rest[0].casefold(), rest[1:]
-        if option not in probe.options and option not in probe.words:
+        word, rest = rest[0], rest[1:]
+        option = word.casefold()
+        if option in probe.options or option in probe.words:
+            count = probe.options[option].values if option in probe.options else 1
+            values, rest = rest[:count], rest[count:]
+            if len(values) < count or not all(_ARG.fullmatch(v) for v in values):
+                raise ReadRefused(f"`{verb} … {option}` needs a value")
+            if option in probe.options:
+                _check_bound(verb, option, values, probe.options[option])
+            given[option] = values
+        elif address is None and _ARG.fullmatch(word) and not word.startswith("-"):
+            address = word
+        else:
             known = ", ".join(sorted((*probe.options, *probe.words)))
-            raise ReadRefused(f"`{verb}` option `{option}` is not allowed (only {known})")
-        count = 2 if (verb, option) == ("traceroute", "ttl") else 1
-        values, rest = rest[:count], rest[count:]
-        if len(values) < count or not all(_ARG.fullmatch(v) for v in values):
-            raise ReadRefused(f"`{verb} … {option}` needs a value")
-        if option in probe.options:
-            _check_bound(verb, option, values, probe.options[option])
-        given[option] = values
+            raise ReadRefused(f"`{verb}` option `{word}` is not allowed (only {known})")
+    if address is None:
+        raise ReadRefused(f"`{verb}` needs an address: `{verb} 10.0.0.1`")
     for option, bound in probe.options.items():
         if option not in given and bound.default is not None:
             given[option] = [str(bound.default)]
     options = [word for option, values in given.items() for word in (option, *values)]
-    return [verb, args[0], *options]
+    sent = probe.sent_as or verb
+    return [sent, *options, address] if probe.options_first else [sent, address, *options]
 
 
 def _check_bound(verb: str, option: str, values: list[str], bound: Bound) -> None:

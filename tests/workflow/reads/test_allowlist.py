@@ -48,6 +48,18 @@ def test_anything_but_a_read_is_refused_with_the_reason(command: str, reason: st
         ("cisco_ios", "ping 10.0.0.1", "ping 10.0.0.1 repeat 5 timeout 2"),
         ("cisco_ios", "ping 10.0.0.1 repeat 2", "ping 10.0.0.1 repeat 2 timeout 2"),
         ("cisco_ios", "traceroute 10.0.0.1", "traceroute 10.0.0.1 timeout 2 probe 1"),
+        ("cisco_ios", "ping repeat 2 10.0.0.1", "ping 10.0.0.1 repeat 2 timeout 2"),
+        (
+            "cisco_ios",
+            "traceroute 10.0.0.1 ttl 1 5",
+            "traceroute 10.0.0.1 ttl 1 5 timeout 2 probe 1",
+        ),
+        ("arista_eos_telnet", "ping 10.0.0.1", "ping 10.0.0.1 repeat 5"),
+        ("juniper_junos", "ping 10.0.0.1 count 2", "ping 10.0.0.1 count 2 wait 2"),
+        ("juniper_junos", "traceroute 10.0.0.1", "traceroute 10.0.0.1 wait 2 ttl 30"),
+        ("huawei_vrp", "ping -c 3 10.0.0.1", "ping -c 3 -t 2000 10.0.0.1"),
+        ("huawei_vrp", "ping 10.0.0.1 -a 10.0.0.2", "ping -a 10.0.0.2 -c 5 -t 2000 10.0.0.1"),
+        ("huawei_vrp", "traceroute 10.0.0.1", "tracert -q 1 -w 2000 -m 30 10.0.0.1"),
         ("frr", "show ip ospf neighbor", "show ip ospf neighbor"),
         ("frr_telnet", "show run | include ospf", "show run | include ospf"),
         ("huawei_vrp", "display ip routing-table", "display ip routing-table"),
@@ -58,10 +70,37 @@ def test_reads_are_sent_spelled_out_and_bounded(platform: str, command: str, sen
     assert allowed_read(platform, command) == sent
 
 
+PROBES_OUT_OF_BOUNDS = {
+    ("frr", "ping 10.0.0.1"): "no count or timeout can be given",  # vtysh: `ping WORD` only
+    ("frr_telnet", "traceroute 10.0.0.1"): "no count or timeout can be given",
+    ("arista_eos", "traceroute 10.0.0.1"): "`traceroute` is not offered here",
+    ("arista_eos", "ping 10.0.0.1 repeat 100"): "out of bounds: at most 5",
+    ("juniper_junos", "ping 10.0.0.1 count 100000"): "out of bounds: at most 5",
+    ("juniper_junos", "ping 10.0.0.1 wait 60"): "out of bounds: at most 2",
+    ("juniper_junos", "ping 10.0.0.1 rapid"): "option `rapid` is not allowed",
+    ("huawei_vrp", "ping -c 100000 10.0.0.1"): "out of bounds: at most 5",
+    ("huawei_vrp", "ping -t 60000 10.0.0.1"): "out of bounds: at most 2000",
+    ("huawei_vrp", "traceroute -q 10 10.0.0.1"): "out of bounds: at most 3",
+    ("cisco_ios", "ping 10.0.0.1 10.0.0.2"): "option `10.0.0.2` is not allowed",
+    ("cisco_ios", "ping repeat 2"): "needs an address",
+    ("cisco_nxos", "ping 10.0.0.1"): "`ping` is not offered here",
+}
+
+
+@pytest.mark.parametrize(
+    ("platform", "command", "reason"), [(*k, v) for k, v in PROBES_OUT_OF_BOUNDS.items()]
+)
+def test_probes_are_bounded_on_each_platform_or_refused(
+    platform: str, command: str, reason: str
+) -> None:
+    with pytest.raises(ReadRefused) as refused:
+        allowed_read(platform, command)
+    assert reason in str(refused.value)
+
+
 @pytest.mark.parametrize(
     ("platform", "command"),
     [
-        ("frr", "ping 10.0.0.1"),  # vtysh's ping has no bound labbot can set
         ("frr", "show run | section ospf"),  # vtysh has no `| section`
         ("huawei_vrp", "show version"),  # VRP reads with `display`
         ("juniper_junos", "show route | save /tmp/x"),
