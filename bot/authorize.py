@@ -36,7 +36,7 @@ class Authorizer:
     async def refuse_request(self, request: Request, now: datetime) -> str | None:
         """Why this person may not open a change here now (nobody could approve it, or too
         many are open), or None. Each refusal is the sentence shown to the person."""
-        reason = await self.refuse_read(request)
+        reason = await self._refuse_asker(request)
         if not reason:
             since = now - timedelta(seconds=self.limits.window_seconds)
             by_user = await self.audit.open_changes(since=since, requester_id=request.actor.id)
@@ -47,6 +47,10 @@ class Authorizer:
     async def refuse_read(self, request: Request) -> str | None:
         """Why this person may not read the lab here: the same people and places as a change
         request (LABBOT_REQUESTERS; a direct message needs a rule), or None."""
+        reason = await self._refuse_asker(request)
+        return messages.REFUSED.format(reason=reason) if reason else None
+
+    async def _refuse_asker(self, request: Request) -> str | None:
         channel = request.thread.channel
         person = await self.people.person(request.actor.id, channel)
         return refuse_request(self.policy, person, await self.people.place(channel))

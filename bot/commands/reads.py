@@ -49,7 +49,7 @@ class ReadCommand:
     async def __call__(self, ctx: CommandContext) -> None:
         refused = await ctx.authorizer.refuse_read(ctx.request)
         if refused:  # before the lab is asked anything
-            await ctx.refuse(messages.REFUSED.format(reason=refused))
+            await ctx.refuse(refused)
             return
         devices, _, _ = await self.lab.devices()
         if ctx.command.name == ASK and as_question(ctx.request.text) is None:
