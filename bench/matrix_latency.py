@@ -28,13 +28,11 @@ from tests.adapters.matrix.chat_user import ChatUser, Event
 from tests.adapters.matrix.labbot_harness import (
     PARAMS_STEP,
     ask,
-    bot_message,
-    is_gate,
     labbot,
     labbot_settings,
-    shared_room,
     simulated_lab,
 )
+from tests.adapters.matrix.room_events import is_gate, shared_room, thread_message
 from tests.fakes.synapse import Synapse, running_synapse
 
 WAIT_SECONDS = 120.0
@@ -44,7 +42,7 @@ class Timings:
     """Milliseconds per decision, by the kind of decision and how it was measured."""
 
     def __init__(self) -> None:
-        self.rows: dict[tuple[str, str], list[float]] = defaultdict(list)
+        self.rows: dict[tuple[str, str, str], list[float]] = defaultdict(list)
 
     def add(self, room: str, kind: str, sent_at: float, reaction_ts: int, answer: Event) -> None:
         client_ms = (time.perf_counter() - sent_at) * 1000
@@ -62,7 +60,7 @@ async def decide(
     sent_at = time.perf_counter()
     reaction_id = await decider.react(room, gate["event_id"], key)
     answer = await asker.wait_for(
-        bot_message(room, root, bot_id, lambda e: e["event_id"] not in before),
+        thread_message(room, root, bot_id, lambda e: e["event_id"] not in before),
         within=WAIT_SECONDS,
     )
     reaction = await decider.wait_for(lambda r, e: e.get("event_id") == reaction_id)
@@ -74,7 +72,8 @@ async def one_change(
 ) -> None:
     """One change in `room` (its kind, its id)."""
     kind, room_id = room
-    root, template = await ask(alice, room_id, bot_id, within=WAIT_SECONDS)
+    thread, template = await ask(alice, room_id, bot_id, within=WAIT_SECONDS)
+    root = thread.root
     sent_at, reaction_ts, params = await decide(alice, bob, room_id, root, bot_id, template, "✅")
     timings.add(kind, "✅ -> preview", sent_at, reaction_ts, params)
     assert is_gate(PARAMS_STEP)(params), params["content"]["body"][:200]

@@ -274,20 +274,6 @@ class ChatUser:
         return "invite" if user_id in room.invited_users else "leave"
 
 
-def thread_message(room_id: str, root: str, sender: str) -> Callable[[str, Event], bool]:
-    def matches(room: str, event: Event) -> bool:
-        relation = event.get("content", {}).get("m.relates_to") or {}
-        return (
-            room == room_id
-            and event.get("sender") == sender
-            and event.get("type") == "m.room.message"
-            and relation.get("rel_type") == "m.thread"
-            and relation.get("event_id") == root
-        )
-
-    return matches
-
-
 @asynccontextmanager
 async def running(adapter: MatrixAdapter, handler: EventHandler) -> AsyncIterator[MatrixAdapter]:
     """Run the adapter in a task until the block ends (a bot process, started and stopped)."""

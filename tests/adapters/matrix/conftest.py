@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,9 +14,15 @@ from adapters.matrix.adapter import MatrixAdapter
 from adapters.matrix.e2ee import TrustMode
 from adapters.matrix.session import Credentials
 from bot.settings import load_settings
+from bot.wiring import Runtime
 from labsim import Lab
 from tests.adapters.matrix.chat_user import ChatUser
-from tests.adapters.matrix.labbot_harness import simulated_lab
+from tests.adapters.matrix.labbot_harness import (
+    ServeLabbot,
+    labbot,
+    labbot_settings,
+    simulated_lab,
+)
 from tests.fakes.synapse import MatrixAccount, Synapse, running_synapse
 from workflow.ports import Inventory
 
@@ -95,3 +103,17 @@ async def lab(tmp_path: Path) -> AsyncIterator[tuple[Lab, Inventory]]:
     """A simulated lab of three routers (the end-to-end tests' devices)."""
     async with simulated_lab(load_settings(data_dir=tmp_path)) as lab_and_inventory:
         yield lab_and_inventory
+
+
+@pytest.fixture
+def serve_labbot(
+    synapse: Synapse, bot_account: MatrixAccount, tmp_path: Path, lab: tuple[Lab, Inventory]
+) -> ServeLabbot:
+    """`async with serve_labbot(**settings) as runtime`: labbot as `labbot serve` runs it, as the
+    bot account, on the simulated lab, its data in tmp_path (so a second start is a restart)."""
+    _, inventory = lab
+
+    def serve(**overrides: Any) -> AbstractAsyncContextManager[Runtime]:
+        return labbot(labbot_settings(synapse, bot_account, tmp_path, **overrides), inventory)
+
+    return serve

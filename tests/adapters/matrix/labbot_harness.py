@@ -5,8 +5,9 @@ Shared by the end-to-end tests and bench/matrix_latency.py.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,13 +19,14 @@ from bot.wiring import Runtime, open_runtime
 from labsim import Lab
 from labsim.device import SimDevice
 from tests.adapters.matrix.chat_user import ChatUser, Event, running
+from tests.adapters.matrix.room_events import Predicate, body_has, is_gate, thread_message
 from tests.fakes.synapse import MatrixAccount, Synapse
 from workflow.ports import Inventory
 
-GATE_KEY = "org.labbot.gate"
 REQUEST = "!labbot configure ospf on all routers"
 TEMPLATE_STEP = "Step 1 of 2"
 PARAMS_STEP = "Step 2 of 2"
+ServeLabbot = Callable[..., AbstractAsyncContextManager[Runtime]]  # the `serve_labbot` fixture
 
 
 def labbot_settings(
@@ -61,58 +63,46 @@ async def labbot(settings: Settings, inventory: Inventory) -> AsyncIterator[Runt
         yield runtime
 
 
-def bot_message(
-    room_id: str, root: str, bot_id: str, where: Callable[[Event], bool]
-) -> Callable[[str, Event], bool]:
-    """A message of the bot in the thread of `root` that also satisfies `where`."""
+@dataclass(frozen=True)
+class BotThread:
+    """A request's thread, as one person in the room watches it for the bot's answers."""
 
-    def matches(room: str, event: Event) -> bool:
-        relation = event.get("content", {}).get("m.relates_to") or {}
-        return (
-            room == room_id
-            and event.get("sender") == bot_id
-            and event.get("type") == "m.room.message"
-            and relation.get("rel_type") == "m.thread"
-            and relation.get("event_id") == root
-            and where(event)
+    watcher: ChatUser
+    room: str
+    root: str
+    bot_id: str
+
+    async def gate(self, step: str, within: float = 60) -> Event:
+        """The bot's gate message of `step` (`TEMPLATE_STEP`, `PARAMS_STEP`) in this thread."""
+        return await self.watcher.wait_for(self._from_bot(is_gate(step)), within)
+
+    async def says(self, *words: str, within: float = 60) -> Event:
+        """The bot's message in this thread with every one of `words`."""
+        return await self.watcher.wait_for(self._from_bot(body_has(*words)), within)
+
+    def _from_bot(self, where: Callable[[Event], bool]) -> Predicate:
+        return thread_message(self.room, self.root, self.bot_id, where)
+
+    def gates(self, step: str) -> int:
+        """How many gate messages of `step` the watcher has seen in this thread."""
+        return sum(
+            1 for event in self.watcher.in_thread(self.room, self.root) if is_gate(step)(event)
         )
 
-    return matches
 
-
-def is_gate(step: str) -> Callable[[Event], bool]:
-    return lambda event: GATE_KEY in event["content"] and step in event["content"]["body"]
-
-
-def body_has(*words: str) -> Callable[[Event], bool]:
-    return lambda event: all(word in event["content"]["body"] for word in words)
-
-
-async def shared_room(
-    owner: ChatUser, bot_id: str, *others: ChatUser, encrypted: bool = False
-) -> str:
-    """A room with the bot and everyone in it (the bot joins on invite)."""
-    room = await owner.create_room([bot_id, *(o.user_id for o in others)], encrypted=encrypted)
-    for other in others:
-        await other.join(room)
-    await owner.wait_for(
-        lambda r, e: (
-            r == room
-            and e.get("type") == "m.room.member"
-            and e.get("state_key") == bot_id
-            and e["content"].get("membership") == "join"
-        )
-    )
-    return room
-
-
-async def ask(asker: ChatUser, room: str, bot_id: str, within: float = 60) -> tuple[str, Event]:
-    """Ask for the change in a new thread: its root id and the template gate the bot posts."""
-    root = await asker.say(room, REQUEST)
-    gate = await asker.wait_for(bot_message(room, root, bot_id, is_gate(TEMPLATE_STEP)), within)
-    return root, gate
+async def ask(
+    asker: ChatUser, room: str, bot_id: str, within: float = 60
+) -> tuple[BotThread, Event]:
+    """Ask for the change in a new thread: the thread and the template gate the bot posts."""
+    thread = BotThread(asker, room, await asker.say(room, REQUEST), bot_id)
+    return thread, await thread.gate(TEMPLATE_STEP, within)
 
 
 def routers_of(lab: Lab) -> list[SimDevice]:
     """The lab's routers: what "all routers" in `REQUEST` selects."""
     return [device for device in lab.devices if device.platform == "cisco_ios"]
+
+
+def decisions(entries: Iterable[Any]) -> dict[str, str]:
+    """gate -> who decided it, from the audit records."""
+    return {e.gate: e.actor_id for e in entries if e.kind == "decision"}

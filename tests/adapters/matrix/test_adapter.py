@@ -8,93 +8,29 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from adapters.chat import (
-    Button,
-    ChatEvent,
     CodeBlock,
     Decision,
     FileAttachment,
     Message,
     Request,
     ThreadRef,
-    button_value,
 )
-from adapters.matrix.adapter import MatrixAdapter
-from tests.adapters.matrix.chat_user import ChatUser, Event, running, thread_message
+from tests.adapters.matrix.chat_user import ChatUser, running
+from tests.adapters.matrix.recorder import GATE_VALUE, SHA, MakeBot, Recorder
+from tests.adapters.matrix.room_events import (
+    membership,
+    reaction_by,
+    shared_room,
+    thread_message,
+)
 from tests.fakes.synapse import MatrixAccount, Synapse
 
 pytestmark = pytest.mark.synapse
-MakeBot = Callable[..., MatrixAdapter]
-
-SHA = "a" * 64
-GATE_VALUE = button_value("int-1", SHA)
-GATE = Message(
-    "*Step 1 of 2 — template* for change chg-1",
-    blocks=(CodeBlock("interface {{ name }}", "jinja", "Template (ios)"),),
-    buttons=(
-        Button("Approve", "approve", "primary", GATE_VALUE),
-        Button("Modify", "modify", "default", GATE_VALUE),
-        Button("Cancel", "cancel", "danger", GATE_VALUE),
-    ),
-    key="int-1",
-)
-
-
-class Recorder:
-    """A stand-in for the decision service: records events, answers requests with a gate."""
-
-    def __init__(self, adapter: MatrixAdapter) -> None:
-        self.adapter = adapter
-        self.events: list[ChatEvent] = []
-        self.gate_ids: list[str] = []
-        self._arrived = asyncio.Event()
-
-    async def __call__(self, event: ChatEvent) -> None:
-        if isinstance(event, Request) and event.text.startswith("gate"):
-            self.gate_ids.append(await self.adapter.post(event.thread, GATE))
-        self.events.append(event)  # once handled, as the service returns after posting
-        self._arrived.set()
-
-    async def next_event(self, count: int = 1) -> ChatEvent:
-        """The `count`th event handled, waiting for it up to 20 s."""
-        async with asyncio.timeout(20):
-            while len(self.events) < count:
-                self._arrived.clear()
-                await self._arrived.wait()
-        return self.events[count - 1]
-
-
-async def room_with_bot(owner: ChatUser, bot_id: str, *others: ChatUser) -> str:
-    room = await owner.create_room([bot_id, *(o.user_id for o in others)])
-    for other in others:
-        await other.join(room)
-    await owner.wait_for(
-        lambda r, e: (
-            r == room
-            and e.get("type") == "m.room.member"
-            and e.get("state_key") == bot_id
-            and e["content"].get("membership") == "join"
-        )
-    )
-    return room
-
-
-def reaction_by(user_id: str, target: str, key: str) -> Callable[[str, Event], bool]:
-    def matches(room: str, event: Event) -> bool:
-        relation = event.get("content", {}).get("m.relates_to") or {}
-        return (
-            event.get("type") == "m.reaction"
-            and event.get("sender") == user_id
-            and relation.get("event_id") == target
-            and relation.get("key") == key
-        )
-
-    return matches
 
 
 async def test_a_mention_is_a_request_answered_in_its_thread_with_code_blocks(
@@ -104,7 +40,7 @@ async def test_a_mention_is_a_request_answered_in_its_thread_with_code_blocks(
     recorder = Recorder(adapter)
     async with running(adapter, recorder):
         bot_id = adapter.bot.user_id
-        room = await room_with_bot(alice, bot_id)
+        room = await shared_room(alice, bot_id)
         asked = await alice.say(room, f"{adapter.bot.name}: gate please")
         request = await recorder.next_event()
         assert request == Request(ThreadRef("matrix", room, asked), request.actor, "gate please")
@@ -130,7 +66,7 @@ async def test_prefix_reaction_and_thread_reply_are_decisions_on_the_gate(
     adapter = make_bot()
     recorder = Recorder(adapter)
     async with running(adapter, recorder):
-        room = await room_with_bot(alice, adapter.bot.user_id, bob)
+        room = await shared_room(alice, adapter.bot.user_id, bob)
         asked = await alice.say(room, "!labbot gate")
         await recorder.next_event()
         await bob.react(room, recorder.gate_ids[0], "✅")
@@ -159,7 +95,7 @@ async def test_a_pencil_reaction_asks_for_the_change_in_words(
     recorder = Recorder(adapter)
     async with running(adapter, recorder):
         bot_id = adapter.bot.user_id
-        room = await room_with_bot(alice, bot_id)
+        room = await shared_room(alice, bot_id)
         asked = await alice.say(room, "!labbot gate")
         await recorder.next_event()
         await alice.react(room, recorder.gate_ids[0], "✏️")
@@ -180,7 +116,7 @@ async def test_long_output_is_split_and_updates_edit_the_first_event(
     adapter = make_bot()
     async with running(adapter, Recorder(adapter)):
         bot_id = adapter.bot.user_id
-        room = await room_with_bot(alice, bot_id)
+        room = await shared_room(alice, bot_id)
         root = await alice.say(room, "hello")
         thread = ThreadRef("matrix", room, root)
         output = "\n".join(f"line {n:05d} " + "x" * 60 for n in range(1500))
@@ -205,7 +141,7 @@ async def test_after_a_restart_old_gates_still_decide_and_old_requests_are_not_r
     first = make_bot()
     recorder = Recorder(first)
     async with running(first, recorder):
-        room = await room_with_bot(alice, first.bot.user_id, bob)
+        room = await shared_room(alice, first.bot.user_id, bob)
         asked = await alice.say(room, "!labbot gate")
         await recorder.next_event()
     device = json.loads((tmp_path / "matrix" / "session.json").read_text())["device_id"]
@@ -248,14 +184,7 @@ async def test_rooms_outside_the_allow_list_are_declined_and_ignored(
         await alice.say(other, "!labbot gate in the wrong room")
         await alice.say(served, "!labbot gate in the right room")
         request = await recorder.next_event()
-        await alice.wait_for(
-            lambda r, e: (
-                r == invited
-                and e.get("type") == "m.room.member"
-                and e.get("state_key") == bot_id
-                and e["content"]["membership"] == "leave"
-            )
-        )
+        await alice.wait_for(membership(invited, bot_id, "leave"))
         await asyncio.sleep(0.5)
     assert isinstance(request, Request) and request.thread.channel == served
     assert len(recorder.events) == 1
@@ -267,7 +196,7 @@ async def test_a_reply_right_after_the_request_waits_for_its_gate(
     adapter = make_bot()
     recorder = Recorder(adapter)
     async with running(adapter, recorder):
-        room = await room_with_bot(alice, adapter.bot.user_id, bob)
+        room = await shared_room(alice, adapter.bot.user_id, bob)
         asked = await alice.say(room, "!labbot gate")
         await bob.say(room, "execute", thread=asked)
         decided = await recorder.next_event(2)
@@ -285,7 +214,7 @@ async def test_a_picture_is_an_m_image_in_the_thread_from_the_media_repository(
     )
     async with running(adapter, Recorder(adapter)):
         bot_id = adapter.bot.user_id
-        room = await room_with_bot(alice, bot_id)
+        room = await shared_room(alice, bot_id)
         root = await alice.say(room, "hello")
         await adapter.post(ThreadRef("matrix", room, root), Message("R1", files=(picture,)))
         image = await alice.wait_for(lambda r, e: e.get("content", {}).get("msgtype") == "m.image")

@@ -15,18 +15,14 @@ from tests.adapters.matrix.chat_user import ChatUser
 from tests.adapters.matrix.labbot_harness import (
     PARAMS_STEP,
     TEMPLATE_STEP,
+    ServeLabbot,
     ask,
-    body_has,
-    bot_message,
-    is_gate,
-    labbot,
-    labbot_settings,
+    decisions,
     routers_of,
-    shared_room,
 )
-from tests.adapters.matrix.test_e2e import decisions, edit_of
+from tests.adapters.matrix.room_events import edit_of, shared_room
 from tests.bot.test_cli import labbot as cli
-from tests.fakes.synapse import MatrixAccount, Synapse
+from tests.fakes.synapse import MatrixAccount
 from workflow.ports import Inventory
 
 pytestmark = pytest.mark.synapse
@@ -34,35 +30,29 @@ MakeUser = Callable[[str], Awaitable[ChatUser]]
 
 
 async def test_a_change_runs_from_request_to_audit_and_nothing_leaves_in_clear(
-    synapse: Synapse,
+    serve_labbot: ServeLabbot,
     bot_account: MatrixAccount,
-    tmp_path: Path,
     lab: tuple[Lab, Inventory],
     e2e_user: MakeUser,
 ) -> None:
-    simulated, inventory = lab
-    routers = routers_of(simulated)  # "all routers": the switch is not one
+    routers = routers_of(lab[0])  # "all routers": the switch is not one
     count = len(routers)
     alice, bob = await e2e_user("alice"), await e2e_user("bob")
     bot_id = bot_account.user_id
-    settings = labbot_settings(synapse, bot_account, tmp_path, approvers=[bob.user_id])
-    async with labbot(settings, inventory) as runtime:
+    async with serve_labbot(approvers=[bob.user_id]) as runtime:
         room = await shared_room(alice, bot_id, bob, encrypted=True)
-        asked, template = await ask(alice, room, bot_id)
+        thread, template = await ask(alice, room, bot_id)
         await bob.react(room, template["event_id"], "✅")  # plain m.reaction, as Element sends
-        params = await alice.wait_for(
-            bot_message(room, asked, bot_id, is_gate(PARAMS_STEP)), within=60
-        )
+        params = await thread.gate(PARAMS_STEP)
         await alice.wait_for(edit_of(template["event_id"], "Approved by"))
-        await bob.say(room, "execute", thread=asked)  # encrypted
-        pushed = body_has("pushed", f"✓ {count} ✗ 0 of {count}")
-        await alice.wait_for(bot_message(room, asked, bot_id, pushed), within=120)
+        await bob.say(room, "execute", thread=thread.root)  # encrypted
+        await thread.says("pushed", f"✓ {count} ✗ 0 of {count}", within=120)
         await alice.wait_for(edit_of(params["event_id"], "Approved by"))
         picture = await alice.wait_for(
             lambda r, e: r == room and e.get("content", {}).get("msgtype") == "m.image"
         )
-        await alice.say(room, "!labbot audit", thread=asked)
-        audit = await alice.wait_for(bot_message(room, asked, bot_id, body_has("Audit:")))
+        await alice.say(room, "!labbot audit", thread=thread.root)
+        audit = await thread.says("Audit:")
         entries = await runtime.audit.entries()
     for device in routers:
         assert "router ospf" in device.running_config(), device.name
@@ -79,26 +69,20 @@ async def test_a_change_runs_from_request_to_audit_and_nothing_leaves_in_clear(
 
 
 async def test_after_a_restart_between_gate_and_reaction_the_bot_still_decrypts_and_decides(
-    synapse: Synapse,
-    bot_account: MatrixAccount,
-    tmp_path: Path,
-    lab: tuple[Lab, Inventory],
-    e2e_user: MakeUser,
+    serve_labbot: ServeLabbot, bot_account: MatrixAccount, e2e_user: MakeUser
 ) -> None:
-    _, inventory = lab
     alice, bob = await e2e_user("alice"), await e2e_user("bob")
     bot_id = bot_account.user_id
-    settings = labbot_settings(synapse, bot_account, tmp_path)
-    async with labbot(settings, inventory):
+    async with serve_labbot():
         room = await shared_room(alice, bot_id, bob, encrypted=True)
-        asked, template = await ask(alice, room, bot_id)
-        await bob.say(room, "looking at it", thread=asked)  # bob's room key reaches the bot
+        thread, template = await ask(alice, room, bot_id)
+        await bob.say(room, "looking at it", thread=thread.root)  # bob's room key reaches the bot
         assert bob.client.olm is not None
         before_restart = bob.client.olm.outbound_group_sessions[room].id
-    async with labbot(settings, inventory) as runtime:
+    async with serve_labbot() as runtime:
         # The same room key of bob's: only the stored key of the same bot device decrypts it.
         await bob.send_encrypted_reaction(room, template["event_id"], "✅")
-        await alice.wait_for(bot_message(room, asked, bot_id, is_gate(PARAMS_STEP)), within=60)
+        await thread.gate(PARAMS_STEP)
         entries = await runtime.audit.entries()
     assert bob.client.olm.outbound_group_sessions[room].id == before_restart
     assert decisions(entries) == {"template": bob.user_id}
@@ -106,53 +90,39 @@ async def test_after_a_restart_between_gate_and_reaction_the_bot_still_decrypts_
 
 
 async def test_someone_who_joins_after_the_gate_can_read_it_and_decide(
-    synapse: Synapse,
-    bot_account: MatrixAccount,
-    tmp_path: Path,
-    lab: tuple[Lab, Inventory],
-    e2e_user: MakeUser,
+    serve_labbot: ServeLabbot, bot_account: MatrixAccount, e2e_user: MakeUser
 ) -> None:
-    _, inventory = lab
     alice, carol = await e2e_user("alice"), await e2e_user("carol")
     bot_id = bot_account.user_id
-    settings = labbot_settings(synapse, bot_account, tmp_path)
-    async with labbot(settings, inventory) as runtime:
+    async with serve_labbot() as runtime:
         room = await shared_room(alice, bot_id, encrypted=True)
-        asked, template = await ask(alice, room, bot_id)
+        thread, template = await ask(alice, room, bot_id)
         await alice.client.room_invite(room, carol.user_id)
         await carol.join(room)
         shown = await carol.read(room, template["event_id"], within=30)
         await carol.react(room, template["event_id"], "✅")
-        await alice.wait_for(bot_message(room, asked, bot_id, is_gate(PARAMS_STEP)), within=60)
+        await thread.gate(PARAMS_STEP)
         entries = await runtime.audit.entries()
     assert TEMPLATE_STEP in shown["content"]["body"]
     assert decisions(entries) == {"template": carol.user_id}
 
 
 async def test_under_verified_trust_an_unverified_device_is_refused_and_recorded(
-    synapse: Synapse,
-    bot_account: MatrixAccount,
-    tmp_path: Path,
-    lab: tuple[Lab, Inventory],
-    e2e_user: MakeUser,
+    serve_labbot: ServeLabbot, bot_account: MatrixAccount, tmp_path: Path, e2e_user: MakeUser
 ) -> None:
-    _, inventory = lab
     alice, bob = await e2e_user("alice"), await e2e_user("bob")
     bot_id = bot_account.user_id
-    settings = labbot_settings(
-        synapse, bot_account, tmp_path, approvers=[bob.user_id], matrix_trust="verified"
-    )
-    async with labbot(settings, inventory) as runtime:
+    async with serve_labbot(approvers=[bob.user_id], matrix_trust="verified") as runtime:
         room = await shared_room(alice, bot_id, bob, encrypted=True)
-        asked, template = await ask(alice, room, bot_id)
+        thread, template = await ask(alice, room, bot_id)
         await bob.send_encrypted_reaction(room, template["event_id"], "✅")
-        refused = await alice.wait_for(bot_message(room, asked, bot_id, body_has("not verified")))
+        refused = await thread.says("not verified")
         await bob.react(room, template["event_id"], "✅")  # plain: no device to vouch for
-        await alice.wait_for(bot_message(room, asked, bot_id, body_has("not encrypted")))
+        await thread.says("not encrypted")
         # The operator compares bob's session key with what bob's client shows, out of band.
         assert bob.client.olm is not None
         key = bob.client.olm.account.identity_keys["ed25519"]
-        env = {"LABBOT_DATA_DIR": str(settings.data_dir), "COLUMNS": "200"}
+        env = {"LABBOT_DATA_DIR": str(tmp_path), "COLUMNS": "200"}
         listed = await asyncio.to_thread(cli, "matrix", "devices", cwd=tmp_path, env=env)
         wrong = await asyncio.to_thread(
             cli, "matrix", "verify", bob.user_id, bob.device_id, "A" * 43, cwd=tmp_path, env=env
@@ -161,8 +131,8 @@ async def test_under_verified_trust_an_unverified_device_is_refused_and_recorded
         verified = await asyncio.to_thread(
             cli, "matrix", "verify", bob.user_id, bob.device_id, as_shown, cwd=tmp_path, env=env
         )
-        await bob.say(room, "approve", thread=asked)
-        await alice.wait_for(bot_message(room, asked, bot_id, is_gate(PARAMS_STEP)), within=60)
+        await bob.say(room, "approve", thread=thread.root)
+        await thread.gate(PARAMS_STEP)
         entries = await runtime.audit.entries()
     assert listed.returncode == 0, listed.stderr
     (bobs,) = [line for line in listed.stdout.splitlines() if bob.device_id in line]

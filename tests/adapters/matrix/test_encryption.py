@@ -13,9 +13,9 @@ import pytest
 
 from adapters.chat import CodeBlock, Decision, Message, Request, ThreadRef
 from adapters.matrix import e2ee
-from tests.adapters.matrix.chat_user import ChatUser, running, thread_message
-from tests.adapters.matrix.labbot_harness import shared_room
-from tests.adapters.matrix.test_adapter import MakeBot, Recorder
+from tests.adapters.matrix.chat_user import ChatUser, running
+from tests.adapters.matrix.recorder import MakeBot, Recorder
+from tests.adapters.matrix.room_events import shared_room, thread_message
 from tests.fakes.synapse import Synapse
 
 pytestmark = pytest.mark.synapse

@@ -1,0 +1,129 @@
+"""What a synced event means to the bot, and its delivery: in arrival order within each thread.
+
+- nio event -> `Request`, or a reply/reaction that becomes a `Decision` on its gate (marked
+  `untrusted_because` when the trust mode does not accept the sending device).
+- Ordering: a reply is matched to the thread's gate only after what came before it in the thread
+  (the request posting that gate) is handled, and of two decisions the first sent is the first
+  recorded. So each room's events are routed in arrival order (a reaction's thread may need its
+  gate fetched) into one ordered queue per thread; threads run side by side, so one long push
+  holds up neither other threads nor the sync loop. No lock: `ordering.OrderedQueues`.
+- An undecryptable event is answered once: per room without the e2e extra, per key session with.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from aiohttp import ClientError
+from nio import AsyncClient, MegolmEvent
+
+from adapters.chat import ChatEvent, EventHandler, Message, Request, ThreadRef
+from adapters.matrix import inbound, texts
+from adapters.matrix.e2ee import Encryption
+from adapters.matrix.gates import GateIndex
+from adapters.matrix.ordering import OrderedQueues
+from adapters.matrix.rooms import Rooms
+from adapters.matrix.sending import MatrixSendError, Sender
+
+log = logging.getLogger(__name__)
+
+
+class Receiver:
+    def __init__(
+        self,
+        client: AsyncClient,
+        rooms: Rooms,
+        crypto: Encryption,
+        gates: GateIndex,
+        sender: Sender,
+        identity: Callable[[], inbound.BotIdentity],
+    ) -> None:
+        self._client = client
+        self._rooms = rooms
+        self._crypto = crypto
+        self._gates = gates
+        self._sender = sender
+        self._identity = identity
+        self._by_room = OrderedQueues("room")  # finding each event's thread, in arrival order
+        self._by_thread = OrderedQueues("thread")  # handling each thread's events, in order
+        self._encryption_noted: set[str] = set()
+
+    async def note(self, room_id: str, event: Any, handler: EventHandler) -> None:
+        """`event` is nio's: decrypted where nio could, which the trust check needs to know."""
+        source: Mapping[str, Any] = event.source
+        if source.get("type") == "m.room.encrypted":
+            try:
+                await self._undecryptable(room_id, event)
+            except (MatrixSendError, ClientError, TimeoutError) as exc:
+                log.warning("cannot tell %s about an undecryptable event: %s", room_id, exc)
+            return
+        if source.get("type") == "m.room.member":
+            self._crypto.note_member(room_id, dict(source))
+        root = inbound.thread_root(source.get("content", {}))
+        if root:
+            self._sender.saw(ThreadRef(inbound.PLATFORM, room_id, root), source["event_id"])
+        actor = self._rooms.actor(room_id, str(source.get("sender", "")))
+        meant = inbound.translate(room_id, source, actor, self._identity())
+        if isinstance(meant, inbound.Reply | inbound.Reaction):
+            doubt = self._crypto.untrusted_because(room_id, event)
+            meant = dataclasses.replace(meant, untrusted_because=doubt)
+        if meant is not None:
+            self._by_room.submit(room_id, functools.partial(self._route, meant, handler))
+
+    async def close(self) -> None:
+        await self._by_room.close()
+        await self._by_thread.close()
+
+    async def _route(self, event: inbound.Inbound, handler: EventHandler) -> None:
+        """Into its thread's queue (a reaction on a message that is no gate goes nowhere)."""
+        if isinstance(event, inbound.Reaction):
+            gate = await self._gates.by_event(event.room_id, event.target)
+            if gate is None:
+                return
+            thread = gate.thread
+        else:
+            thread = event.thread
+        self._by_thread.submit(thread.key, functools.partial(self._handle, event, handler))
+
+    async def _handle(self, event: inbound.Inbound, handler: EventHandler) -> None:
+        chat_event = await self._resolve(event)
+        if chat_event is not None:
+            await handler(chat_event)
+
+    async def _resolve(self, event: inbound.Inbound) -> ChatEvent | None:
+        """A `Request` as it is; a reply or reaction becomes a `Decision` on its gate."""
+        if isinstance(event, Request):
+            return event
+        if isinstance(event, inbound.Reaction):
+            gate = await self._gates.by_event(event.room_id, event.target)
+        else:
+            gate = await self._gates.for_thread(event.thread)
+            if gate is None and event.addressed:  # the bot answers where this thread stands
+                return Request(event.thread, event.actor, "status")
+        if gate is None or event.choice not in gate.choices:
+            return None
+        decision = inbound.decision(gate, event)
+        if decision.choice == "modify" and not decision.feedback and not event.untrusted_because:
+            ask = Message(texts.ASK_FEEDBACK, ephemeral_to=event.actor.id)
+            await self._sender.post(gate.thread, ask, event.actor)
+            return None
+        return decision
+
+    async def _undecryptable(self, room_id: str, event: Any) -> None:
+        """Said once: per room without the e2e extra, per key session with it."""
+        if not self._crypto.active:
+            if room_id not in self._encryption_noted:
+                self._encryption_noted.add(room_id)
+                log.warning(texts.E2EE_LOG, room_id)
+                await self._sender.notice(room_id, texts.E2EE_UNSUPPORTED)
+            return
+        if not isinstance(event, MegolmEvent) or event.sender == self._client.user_id:
+            return
+        if await self._crypto.undecryptable(room_id, event):
+            name = self._rooms.actor(room_id, event.sender).name
+            root = inbound.thread_root(event.source.get("content", {}))
+            await self._sender.notice(room_id, texts.UNDECRYPTABLE.format(sender=name), root)
