@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from adapters.chat import FileAttachment
 from bot import messages
-from workflow.api import Finished, ParamsGate, RollbackGate, Step
+from workflow.api import Finished, LabLayout, ParamsGate, RollbackGate, Step
 from workflow.model import Device, Link, StandardResponse, UnusableNode
 
 if TYPE_CHECKING:  # matplotlib and networkx load with the first picture, not with the bot
@@ -32,14 +32,16 @@ class LabReader(Protocol):
 class LabPictures:
     lab: LabReader
 
-    async def picture(self, roles: Mapping[str, Role], title: str) -> FileAttachment | None:
-        """The lab drawn with `roles`; None (logged) when it cannot be read or drawn."""
+    async def picture(
+        self, roles: Mapping[str, Role], title: str, lab: LabLayout | None = None
+    ) -> FileAttachment | None:
+        """The lab drawn with `roles`: `lab` as already read, else read now; None (logged) when
+        it cannot be read or drawn."""
         try:
             from bot.topology_picture import draw_lab
 
-            devices, links, _ = await self.lab.devices()
-            names = [device.name for device in devices]
-            drawn = await asyncio.to_thread(draw_lab, names, links, dict(roles), title)
+            lab = lab or await self.read()
+            drawn = await asyncio.to_thread(draw_lab, lab.devices, lab.links, dict(roles), title)
         except Exception as exc:  # a picture is a convenience: the change goes on without it
             log.warning("no topology picture for %r: %s", title, exc)
             return None
@@ -52,6 +54,11 @@ class LabPictures:
             width=drawn.width,
             height=drawn.height,
         )
+
+    async def read(self) -> LabLayout:
+        """The lab as the inventory holds it now."""
+        devices, links, _ = await self.lab.devices()
+        return LabLayout.of(devices, links)
 
     async def of_step(self, step: Step) -> FileAttachment | None:
         """The picture a step carries: the params gate's targets, a push's results; else None."""
@@ -66,7 +73,7 @@ class LabPictures:
             title = messages.PICTURE_RESULTS.format(change_id=step.change_id)
         else:
             return None
-        return await self.picture(roles, title)
+        return await self.picture(roles, title, step.lab)  # the lab as the change read it
 
 
 def push_roles(

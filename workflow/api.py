@@ -13,7 +13,7 @@ Callers serialize the calls of one thread: the decision service holds the thread
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, cast
@@ -28,6 +28,8 @@ from workflow.graph import build_graph
 from workflow.hashing import content_sha256
 from workflow.library.compose import proposal_parts
 from workflow.model import (
+    Device,
+    Link,
     LLMProgress,
     PushProgress,
     StandardResponse,
@@ -35,6 +37,7 @@ from workflow.model import (
     TemplatePart,
     TemplateProposal,
     TokenUsage,
+    Topology,
     sum_usage,
 )
 from workflow.nodes import Nodes
@@ -63,6 +66,19 @@ PREVIEW_HISTORY = 200  # checkpoints searched for a change's previews (a report 
 
 
 @dataclass(frozen=True)
+class LabLayout:
+    """The lab as a change read it: every device's name and the links between them."""
+
+    devices: tuple[str, ...]
+    links: tuple[Link, ...]
+
+    @classmethod
+    def of(cls, devices: Iterable[Device], links: Iterable[Link]) -> LabLayout:
+        """The layout of an inventory read (`DeviceGateway.devices`)."""
+        return cls(tuple(device.name for device in devices), tuple(links))
+
+
+@dataclass(frozen=True)
 class Gate:
     """A review waiting for a decision. `payload` is exactly what `sha256` covers."""
 
@@ -72,6 +88,7 @@ class Gate:
     payload: Review
     sha256: str
     expires_at: str  # ISO 8601, UTC
+    lab: LabLayout | None = field(default=None, compare=False)  # the lab its change read
 
 
 @dataclass(frozen=True)
@@ -103,6 +120,7 @@ class Finished:
     notes: list[str] = field(default_factory=list)  # more to know (e.g. newer versions exist)
     ending: GateEnding | None = None  # the change ended at a gate: expired or cancelled
     rollback: RollbackEnding | None = None  # how the offer to roll back ended
+    lab: LabLayout | None = field(default=None, compare=False)  # the lab the change read
 
 
 @dataclass(frozen=True)
@@ -299,14 +317,28 @@ def _gate(snapshot: StateSnapshot) -> PendingGate | None:
     for pending in snapshot.interrupts:
         info: GateInfo = pending.value
         change_id, sha256, expires_at = info["change_id"], info["sha256"], info["expires_at"]
+        lab = _lab(snapshot)
         if info["gate"] == "template":
             return TemplateGate(
-                pending.id, "template", change_id, info["payload"], sha256, expires_at
+                pending.id, "template", change_id, info["payload"], sha256, expires_at, lab
             )
         if info["gate"] == "params":
-            return ParamsGate(pending.id, "params", change_id, info["payload"], sha256, expires_at)
-        return RollbackGate(pending.id, "rollback", change_id, info["payload"], sha256, expires_at)
+            return ParamsGate(
+                pending.id, "params", change_id, info["payload"], sha256, expires_at, lab
+            )
+        return RollbackGate(
+            pending.id, "rollback", change_id, info["payload"], sha256, expires_at, lab
+        )
     return None
+
+
+def _lab(snapshot: StateSnapshot) -> LabLayout | None:
+    """The lab the change read when it started (kept in its state), so a picture of it needs
+    no second read of the inventory."""
+    topology: Topology | None = snapshot.values.get("topology")
+    if topology is None:
+        return None
+    return LabLayout(tuple(topology["devices"]), tuple(topology["links"]))
 
 
 def _finished(snapshot: StateSnapshot) -> Finished | None:
@@ -323,6 +355,7 @@ def _finished(snapshot: StateSnapshot) -> Finished | None:
         notes=outcome.get("notes", []),
         ending=outcome.get("ending"),
         rollback=outcome.get("rollback"),
+        lab=_lab(snapshot),
     )
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from adapters.chat import Message
 from bot import messages, presenter
 from bot.commands.context import CommandContext
+from workflow.api import LabLayout
 from workflow.devices.reachability import probe
 from workflow.model import Device, UnusableNode
 from workflow.ports import LabReader
@@ -24,12 +25,12 @@ class LabCommand:
     lab: LabReader
 
     async def __call__(self, ctx: CommandContext) -> None:
-        devices, _, unusable = await self.lab.devices()
+        devices, links, unusable = await self.lab.devices()
         answers = await probe(devices)
         message = present_inventory(devices, answers, unusable)
         if ctx.pictures is not None:
             title = messages.PICTURE_LAB.format(count=len(devices))
-            picture = await ctx.pictures.picture({}, title)
+            picture = await ctx.pictures.picture({}, title, LabLayout.of(devices, links))
             message = replace(message, files=(picture,)) if picture else message
         await ctx.say(message)
 

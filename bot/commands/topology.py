@@ -10,9 +10,9 @@ from bot.commands.context import CommandContext
 async def topology_command(ctx: CommandContext) -> None:
     picture = None
     if ctx.pictures is not None:
-        devices, _, _ = await ctx.pictures.lab.devices()
-        title = messages.PICTURE_LAB.format(count=len(devices))
-        picture = await ctx.pictures.picture({}, title)
+        lab = await ctx.pictures.read()
+        title = messages.PICTURE_LAB.format(count=len(lab.devices))
+        picture = await ctx.pictures.picture({}, title, lab)
     if picture is None:
         await ctx.say(Message(messages.NO_PICTURE, level="warning"))
         return

@@ -16,10 +16,11 @@ from adapters.chat import FileAttachment
 from bot.demo import DEMO_CREDENTIALS, demo_settings
 from bot.settings import load_settings
 from bot.topology_picture import COLOURS, MAX_DEVICES, TooManyDevices, draw_lab
+from bot.topology_view import LabPictures
 from bot.wiring import open_runtime
 from labsim import Lab, demo_topology
 from tests.bot.chat import RecordingAdapter, ask, click
-from workflow.model import Link
+from workflow.model import Device, Link, UnusableNode
 
 
 def chain(count: int) -> tuple[list[str], list[Link]]:
@@ -93,12 +94,15 @@ async def test_the_params_gate_and_the_result_carry_the_lab_picture(
     settings = demo_settings(load_settings(data_dir=tmp_path, inventory=inventory))
     chat = RecordingAdapter()
     async with open_runtime(settings, chat) as bot:
+        reads = count_inventory_reads(bot.service.pictures)
         await bot.service.handle(ask("apply ospf to R1,R2"))
         assert pictures_of(chat) == []  # not at the template gate
         await bot.service.handle(click(chat, "bob"))
         gate_picture = pictures_of(chat)
         await bot.service.handle(click(chat, "bob"))
+        assert reads == [1]  # the pictures draw the lab as the change read it (one GNS3 call)
         await bot.service.handle(ask("topology", "carol"))
+        assert reads == [2]  # on demand: read once more, not twice
     at_gate, after_push, on_demand = pictures_of(chat)
     assert gate_picture == [at_gate] and at_gate.mime == "image/png"
     assert chat.last_gate()[1].files == (at_gate,)  # on the params gate's own message
@@ -108,3 +112,17 @@ async def test_the_params_gate_and_the_result_carry_the_lab_picture(
     assert rgb(COLOURS["failed"]) not in push_colours
     assert "The lab: 4 device(s)" in on_demand.alt  # R1-R3 and SW1
     assert rgb(COLOURS["target"]) not in colours_in(on_demand.data)
+
+
+def count_inventory_reads(pictures: LabPictures | None) -> list[int]:
+    """How often the lab's inventory is read (the change's gateway is the pictures' too)."""
+    assert pictures is not None
+    gateway, reads = pictures.lab, [0]
+    read = gateway.devices
+
+    async def counted() -> tuple[list[Device], list[Link], list[UnusableNode]]:
+        reads[0] += 1
+        return await read()
+
+    gateway.devices = counted  # type: ignore[method-assign]
+    return reads
