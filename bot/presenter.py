@@ -150,7 +150,15 @@ def _library_notes(payload: TemplateReview) -> str:
             notes += messages.TEMPLATE_TEST_FAILED.format(**on, refused=len(test["errors"]))
         else:
             notes += messages.TEMPLATE_TEST_PASSED.format(**on)
-    return notes + _newer_note(payload)
+    return notes + _newer_note(payload) + _tokens_note(payload)
+
+
+def _tokens_note(payload: TemplateReview) -> str:
+    tokens = payload.get("tokens")
+    if not tokens:
+        return ""
+    how = messages.TOKENS_ESTIMATED if tokens.get("estimated") else messages.TOKENS_MEASURED
+    return messages.TEMPLATE_TOKENS.format(total=tokens["total_tokens"], how=how)
 
 
 def _newer_note(payload: TemplateReview | ParamsReview) -> str:

@@ -22,7 +22,7 @@ from langgraph.types import Command, interrupt
 
 from base.vocabulary import CHOICES, GateName
 from workflow.hashing import content_sha256
-from workflow.model import StandardResponse, TemplateProposal
+from workflow.model import StandardResponse, TemplateProposal, TokenUsage
 from workflow.previews import DevicePreview
 from workflow.reuse import TemplateTest
 from workflow.reviews import (
@@ -51,6 +51,7 @@ def template_review(
     template_test: dict[str, TemplateTest] | None = None,
     newer_versions: dict[str, int] | None = None,
     chosen: dict[str, str] | None = None,
+    tokens: TokenUsage | None = None,
 ) -> TemplateReview:
     """What the template reviewer sees: the templates, their schema and an example rendering;
     for templates reading `facts`, the facts the example was rendered with; the templates it
@@ -80,6 +81,8 @@ def template_review(
         review["chosen"] = chosen
     if template.get("sections"):
         review["sections"] = template["sections"]
+    if tokens and tokens["total_tokens"]:  # what the LLM's proposals cost, every attempt
+        review["tokens"] = tokens
     return review
 
 

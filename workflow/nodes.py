@@ -161,6 +161,7 @@ class Nodes:
             template_test=tests,
             newer_versions=newer,
             chosen=chosen_because(template["targets"], _topology(state)),
+            tokens=state["tokens"].get("template"),
         )
         gate = open_template_gate(state, review, self.clock, self.gate_ttl_seconds)
         update = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Literal, NotRequired, TypedDict
 
 from base.vocabulary import Choice
-from workflow.model import ParamSpec, StandardResponse, TemplatePart
+from workflow.model import ParamSpec, StandardResponse, TemplatePart, TokenUsage
 from workflow.postchecks.spec import PostChecks
 from workflow.previews import DevicePreview
 from workflow.reuse import TemplateTest
@@ -36,6 +36,7 @@ class TemplateReview(TypedDict):
     newer_versions: NotRequired[dict[str, int]]  # saved template used in an older version -> newest
     chosen: NotRequired[dict[str, str]]  # target -> why the request chose it ("matches R*")
     sections: NotRequired[list[str]]  # the configuration sections it may touch
+    tokens: NotRequired[TokenUsage]  # the LLM's proposals so far (measured or estimated)
 
 
 class ReviewedTemplate(TypedDict):

@@ -1,0 +1,101 @@
+"""A change asked in chat reaches the template gate with each LLM server a lab runs (stand-ins
+of Ollama, vLLM, llama.cpp, reasoning models and a server without usage; the real ChatOpenAI
+client, the real graph and saver, the simulated lab): the gate says whether its token figure
+was measured or estimated; the model's progress edits "Working on it"; a timeout ends the
+change in one line with no gate open, and the audit says so."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import SecretStr
+
+from tests.bot.chat import THREAD, RecordingAdapter, ask
+from tests.bot.test_reads import bot_on_lab
+from tests.fakes import llm_profiles as servers
+from tests.fakes.llm_profiles import ServerProfile
+from tests.fakes.openai_server import OpenAIStandIn, structured
+
+REQUEST = "configure OSPF area 0 on R1 and R2"
+OSPF: dict[str, Any] = {
+    "name": "ospf-area0",
+    "description": "OSPF area 0 on the given networks",
+    "templates": {
+        "cisco_ios": "router ospf {{ pid }}\n{% for n in networks %}"
+        " network {{ n.address }} {{ n.wildcard }} area 0\n{% endfor %}"
+    },
+    "params_schema": {
+        "pid": "int=1",
+        "networks": {
+            "type": "list",
+            "fields": {"address": {"type": "ipv4"}, "wildcard": {"type": "ipv4"}},
+        },
+    },
+    "example_params": {"networks": [{"address": "10.0.12.0", "wildcard": "0.0.0.255"}]},
+    "targets": ["R1", "R2"],
+    "sections": ["router ospf *"],
+}
+
+
+def llm_settings(server: OpenAIStandIn, **more: object) -> dict[str, object]:
+    return {
+        "openai_api_key": SecretStr("sk-lab"),
+        "openai_base_url": server.base_url,
+        "llm_model": server.profile.name,
+        **more,
+    }
+
+
+@pytest.mark.parametrize("profile", servers.PROFILES, ids=lambda p: p.name)
+async def test_a_change_reaches_the_template_gate_with_each_server(
+    tmp_path: Path, profile: ServerProfile
+) -> None:
+    chat = RecordingAdapter()
+    with OpenAIStandIn(profile=profile) as server:
+        server.script(structured(OSPF))
+        async with bot_on_lab(tmp_path, chat, **llm_settings(server)) as (_, bot):
+            await bot.service.handle(ask(REQUEST))
+            pending = await bot.workflow.pending_gate(THREAD.key)
+    _, gate = chat.last_gate()
+    assert "Step 1 of 2" in gate.text and "router ospf {{ pid }}" in str(gate.blocks)
+    how = "estimated: the endpoint reports no usage" if not profile.usage else "measured"
+    assert "LLM tokens for this template: " in gate.text and how in gate.text, gate.text
+    assert pending is not None and pending.gate == "template"
+
+
+async def test_the_working_message_shows_the_model_writing(tmp_path: Path) -> None:
+    chat = RecordingAdapter()
+    with OpenAIStandIn(profile=servers.OLLAMA) as server:
+        server.script(structured(OSPF, delay_seconds=4.5))  # streamed over 4.5 s
+        async with bot_on_lab(tmp_path, chat, **llm_settings(server)) as (_, bot):
+            await bot.service.handle(ask(REQUEST))
+    working_id = next(mid for mid, _, m in chat.posts if m.text.startswith("Working on it"))
+    edits = [m.text for mid, m in chat.updates if mid == working_id]
+    assert 1 <= len(edits) <= 3, edits  # at most one edit every 2 s
+    assert "(the model has been writing for " in edits[-1] and "tokens so far)" in edits[-1]
+    assert "Step 1 of 2" in chat.last_gate()[1].text
+
+
+async def test_a_timeout_ends_the_change_in_one_line_with_nothing_open(tmp_path: Path) -> None:
+    chat = RecordingAdapter()
+    with OpenAIStandIn(profile=servers.VLLM_TOOL_PARSER) as server:
+        server.script(structured(OSPF, delay_seconds=3))
+        settings = llm_settings(server, llm_timeout_seconds=0.5)
+        async with bot_on_lab(tmp_path, chat, **settings) as (_, bot):
+            await bot.service.handle(ask(REQUEST))
+            pending = await bot.workflow.pending_gate(THREAD.key)
+            change = await bot.audit.latest_change_for_thread(THREAD.key)
+            assert change is not None
+            entries = await bot.audit.entries(change_id=change.change_id)
+    line = (
+        f"the LLM endpoint at {server.base_url} did not answer within 0.5 s; "
+        "check it is up or raise LABBOT_LLM_TIMEOUT"
+    )
+    assert pending is None and not any(m.buttons for m in chat.messages())
+    said = [t for t in chat.texts() if line in t]
+    assert len(said) == 1 and "\n" not in said[0], chat.texts()
+    assert any(
+        e.kind == "event" and "failed" in e.summary and line in e.summary for e in entries
+    ), [e.summary for e in entries]
