@@ -6,6 +6,7 @@ LabbotError
 │   ├── DecisionConflict   a gate was already decided (first decision wins)
 │   └── VersionConflict    a template name@version is already saved (versions are immutable)
 ├── PlanningError          the planner could not produce a valid proposal
+│   └── TargetError        the request's devices cannot be told exactly (`problem`, `word`)
 ├── TemplateError          a template does not compile, uses unknown variables, or fails to render
 ├── GateError              a decision or start does not fit the thread's change
 │   └── GateRefused        a decision on a gate that is not pending or changed (`problem`)
@@ -15,7 +16,7 @@ LabbotError
 
 from __future__ import annotations
 
-from base.vocabulary import GateProblem
+from base.vocabulary import GateProblem, TargetProblem
 
 
 class LabbotError(Exception):
@@ -58,6 +59,26 @@ class VersionConflict(StorageError):
 
 class PlanningError(LabbotError):
     pass
+
+
+class TargetError(PlanningError):
+    """The request's devices cannot be told exactly: `problem` says how, `word` is the word at
+    fault ("" when none), `known` the lab's devices; for "too_many", `count` devices were
+    selected and the limit is `limit`. The bot words it (bot/messages.py)."""
+
+    def __init__(
+        self,
+        problem: TargetProblem,
+        word: str = "",
+        known: tuple[str, ...] = (),
+        *,
+        count: int = 0,
+        limit: int = 0,
+    ) -> None:
+        # the wording is the bot's; this text is for logs and an LLM planner retrying
+        super().__init__(f"targets {problem}: {word!r} (lab devices: {', '.join(known)})")
+        self.problem: TargetProblem = problem
+        self.word, self.known, self.count, self.limit = word, known, count, limit
 
 
 class TemplateError(LabbotError):

@@ -30,6 +30,10 @@ REPLY_WORDS: dict[str, Choice] = {
 # what the button approves is not what the gate shows now ("changed").
 GateProblem = Literal["stale", "changed"]
 
+# Why a request's devices cannot be told: it names none, a glob matches none, a word is no
+# device, the lab has no device of a kind, or it selects more than LABBOT_MAX_TARGETS.
+TargetProblem = Literal["none_named", "no_match", "unknown", "no_kind", "too_many"]
+
 # How a change ended.
 Status = Literal["done", "cancelled", "expired", "failed", "blocked"]
 STATUSES: tuple[Status, ...] = get_args(Status)

@@ -15,6 +15,7 @@ from rich.table import Table
 
 from adapters.console.adapter import ConsoleAdapter
 from base.errors import ConfigError
+from bot import messages
 from bot.settings import Settings
 from bot.wiring import open_runtime
 from labsim import Lab, demo_topology
@@ -22,11 +23,6 @@ from workflow.devices.static import StaticInventory
 
 # Not words: every credential value is hidden from chat wherever it stands as a word of its own.
 DEMO_CREDENTIALS = {"username": "admin", "password": "labsim-pass", "secret": "labsim-enable"}
-WELCOME = (
-    "labbot demo — a simulated lab of {count} devices on 127.0.0.1, console chat, SQLite at "
-    "{db}.\nTry: `configure ospf on all routers`, then `as bob` (someone other than the "
-    "requester approves) and 1 (approve), 2 (modify), 3 (cancel); `audit`; `help`; Ctrl-D to quit."
-)
 
 
 def demo_settings(settings: Settings) -> Settings:
@@ -90,7 +86,7 @@ async def run_demo(settings: Settings, *, user: str, script: Path | None, device
     ):
         console.print(_lab_table(lab))
         database = settings.database_url.split("///")[-1]
-        console.print(WELCOME.format(count=len(lab.devices), db=database))
+        console.print(messages.DEMO_WELCOME.format(count=len(lab.devices), db=database))
         await adapter.run(runtime.service.handle)
 
 

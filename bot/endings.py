@@ -1,26 +1,75 @@
-"""How a finished change is said: the workflow's typed endings (at a gate, after the offer to
-roll back) worded with bot/messages.py."""
+"""How a finished change is said: the workflow's typed endings (workflow/endings.py) worded with
+bot/messages.py, and a TargetError's fields worded for any request naming devices."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 
-from base.vocabulary import stamp
+from base.errors import TargetError
+from base.vocabulary import TargetProblem, stamp
 from bot import messages
 from workflow.api import Finished
-from workflow.state import RollbackEnding
+from workflow.endings import (
+    Ending,
+    GateEnding,
+    Pushed,
+    Refusal,
+    RollbackEnding,
+    TargetsEnding,
+    UnusableDevice,
+)
+from workflow.model import StandardResponse, TemplatePart
 
 
 def ending_line(finished: Finished) -> str:
-    """Why the change ended, in one line: worded here when it ended at a gate."""
+    """Why the change ended, in one line (more when it lists errors)."""
     ending = finished.ending
-    if ending is None:
+    if ending is None:  # a checkpoint from before typed endings said it in words
         return finished.message
-    return messages.ENDED_AT_GATE[ending["kind"]].format(
-        gate=ending["gate"],
-        at=_stamp(ending["at"]),
-        actor=ending["actor"],
-        pushed=messages.NOTHING_MORE_PUSHED if ending["pushed"] else messages.NOTHING_PUSHED,
+    return why_ended(ending, finished.result)
+
+
+def why_ended(ending: Ending, result: StandardResponse | None) -> str:
+    """The sentence for `ending`; `result`: the push's, which a "pushed" ending summarises."""
+    if ending["kind"] == "expired" or ending["kind"] == "cancelled":
+        return _at_gate(ending)
+    if ending["kind"] == "pushed":
+        return _pushed(ending, result)
+    fields: dict[str, object] = dict(ending)
+    if ending["kind"] == "targets":
+        fields["targets"] = target_problem(ending)
+    elif ending["kind"] == "lab_unreadable" and ending["again"]:
+        return messages.LAB_UNREADABLE_AGAIN.format(error=ending["error"])
+    elif ending["kind"] == "no_usable_device":
+        fields["devices"] = _unusable(ending["devices"])
+    elif ending["kind"] == "planner_failed":
+        fields["stage"] = messages.PROPOSAL_OF[ending["stage"]]
+    elif ending["kind"] == "still_invalid":
+        fields["errors"] = "\n".join(f"- {error}" for error in ending["errors"])
+    elif ending["kind"] == "devices_held":
+        fields["held"] = "; ".join(messages.DEVICE_HELD.format(**held) for held in ending["held"])
+    elif ending["kind"] == "hash_mismatch":
+        fields.update(planned=ending["planned"][:12], approved=ending["approved"][:12] or "none")
+    elif ending["kind"] == "push_refused":
+        refused = "; ".join(_refusal(refusal) for refusal in ending["refusals"])
+        template = (
+            messages.ROLLBACK_REFUSED if ending["rollback"] else messages.ENDED["push_refused"]
+        )
+        return template.format(refusals=refused)
+    return messages.ENDED[ending["kind"]].format(**fields)
+
+
+def target_problem(fields: TargetsEnding | TargetError) -> str:
+    """Why a request's devices cannot be told, naming the lab's devices."""
+    if isinstance(fields, TargetError):
+        problem: TargetProblem = fields.problem
+        word, known, count, limit = fields.word, list(fields.known), fields.count, fields.limit
+    else:
+        problem, word, known = fields["problem"], fields["word"], fields["known"]
+        count, limit = fields["count"], fields["limit"]
+    return messages.TARGET_PROBLEM[problem].format(
+        word=word, known=", ".join(known) or messages.NONE, count=count, limit=limit
     )
 
 
@@ -31,6 +80,56 @@ def rollback_line(ending: RollbackEnding | None) -> str:
     return messages.ROLLBACK_ENDED[ending["kind"]].format(
         failures=ending["failures"], at=_stamp(ending["at"]), actor=ending["actor"]
     )
+
+
+def newer_line(newer: Mapping[str, int], used: list[TemplatePart]) -> str:
+    """Which saved templates have a newer version than the change used ("" when none)."""
+    if not newer:
+        return ""
+    version = {part["name"]: part["version"] for part in used}
+    listed = ", ".join(
+        messages.NEWER_VERSION.format(name=name, newest=newest, used=version.get(name))
+        for name, newest in newer.items()
+    )
+    return messages.NEWER_AT_END.format(versions=listed)
+
+
+def device_failures(result: StandardResponse) -> str:
+    """`R2: evidence; R3: …`: each device of `result` that did not succeed, with its error."""
+    return "; ".join(
+        messages.DEVICE_FAILED.format(device=item["name"], error=item.get("error", ""))
+        for item in result["data"]
+        if item["status"] != "success"
+    )
+
+
+def _at_gate(ending: GateEnding) -> str:
+    return messages.ENDED[ending["kind"]].format(
+        gate=ending["gate"],
+        at=_stamp(ending["at"]),
+        actor=ending["actor"],
+        pushed=messages.NOTHING_MORE_PUSHED if ending["pushed"] else messages.NOTHING_PUSHED,
+    )
+
+
+def _pushed(ending: Pushed, result: StandardResponse | None) -> str:
+    if result is None:
+        return ""
+    template = messages.ROLLBACK_PUSHED if ending["rollback"] else messages.ENDED["pushed"]
+    done = template.format(ok=result["successful"], total=result["total"])
+    failures = device_failures(result)
+    return done + messages.PUSH_FAILED_ON.format(failures=failures) if failures else done
+
+
+def _unusable(devices: list[UnusableDevice]) -> str:
+    listed = "; ".join(
+        messages.DEVICE_FAILED.format(device=d["name"], error=d["reason"]) for d in devices
+    )
+    return listed or messages.NONE_FOUND
+
+
+def _refusal(refusal: Refusal) -> str:
+    return messages.REFUSED_LINE[refusal["rule"]].format(**refusal)
 
 
 def _stamp(iso: str) -> str:

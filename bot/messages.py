@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from base.vocabulary import Choice, GateProblem, Status
+from base.vocabulary import Choice, GateProblem, Status, TargetProblem
+from workflow.endings import EndKind, Stage
 
 HELP = """\
 I change your lab safely: I propose a template, you approve it, I propose per-device
@@ -34,6 +35,13 @@ Commands:
   neighbours|routes|interfaces|bgp summary|version on R1
                             the same question asked in each device's own words"""
 
+DEMO_WELCOME = (
+    "labbot demo — a simulated lab of {count} devices on 127.0.0.1, console chat, SQLite at "
+    "{db}.\nTry: `configure ospf on all routers`, then `as bob` (someone other than the "
+    "requester approves) and 1 (approve), 2 (modify), 3 (cancel); `audit`; `help`; `quit` (or "
+    "Ctrl-D) to end."
+)
+
 DRIFTED = (
     "\n⚠️ Changed since the preview approved before, so the push left {devices} alone (the "
     "other devices: {others}). Below: what changed, and a fresh preview against the running "
@@ -49,13 +57,64 @@ CHANGED_GATE = (
 )
 GATE_PROBLEM: dict[GateProblem, str] = {"stale": STALE_GATE, "changed": CHANGED_GATE}
 EXPIRED_GATE = "This step expired at {at}; nothing was pushed. Ask again to start over."
-# Why a change ended at a gate (workflow.state.GateEnding), after the "Change … expired" title.
-ENDED_AT_GATE: dict[Status, str] = {
+# Why a change ended (workflow/endings.py, worded by bot/endings.py), after its title
+# ("Change … failed: "); each ending's fields fill the blanks of its kind.
+ENDED: dict[EndKind, str] = {
     "expired": "the {gate} review expired at {at}; {pushed}. Ask again to start a new change.",
     "cancelled": "{actor} cancelled the change at the {gate} review; {pushed}.",
+    "targets": "which devices? {targets}; nothing was read or pushed",
+    "lab_unreadable": "could not read the lab: {error}",
+    "no_usable_device": "no usable device in the lab ({devices})",
+    "nothing_to_roll_back": "change {change_id} left nothing to roll back",
+    "planner_failed": "the planner could not propose {stage}: {error}",
+    "still_invalid": (
+        "the {stage} proposal was still invalid after {attempts} attempt(s); nothing was "
+        "pushed:\n{errors}"
+    ),
+    "devices_held": "{held}",
+    "hash_mismatch": (
+        "refused to push: the plan's hash {planned} is not the one approved ({approved}); "
+        "nothing was pushed"
+    ),
+    "push_refused": "refused to push, nothing was sent: {refusals}",
+    "push_not_started": "the push could not start: {error}",
+    "rollback_not_started": (
+        "post-checks failed ({failures}); the rollback could not start: {error}"
+    ),
+    "post_checks_not_run": "the post-checks could not run: {error}",
+    "pushed": "pushed to {ok} of {total} devices",
 }
+LAB_UNREADABLE_AGAIN = "could not read the lab again: {error}"
+ROLLBACK_REFUSED = "refused to roll back, nothing was sent: {refusals}"
+ROLLBACK_PUSHED = "rollback pushed to {ok} of {total} devices"
+PUSH_FAILED_ON = "; failed: {failures}"
+DEVICE_FAILED = "{device}: {error}"
+NONE_FOUND = "none found"
+PROPOSAL_OF: dict[Stage, str] = {"template": "a template", "parameters": "parameters"}
+DEVICE_HELD = (
+    "{device} is held by change {change_id} from its preview until its push ends; nothing was "
+    "pushed — ask again once that change is done"
+)
+REFUSED_LINE = {
+    "deny_list": "{device}: {line!r} is not allowed ({detail})",
+    "sections": "{device}: `{line}` is outside the sections the template may touch ({detail})",
+}
+TARGET_PROBLEM: dict[TargetProblem, str] = {
+    "none_named": (
+        "name the devices: `on R1,R2`, `on R*`, `on all routers` or `on all` (lab devices: {known})"
+    ),
+    "no_match": "no device matches {word!r} (lab devices: {known})",
+    "unknown": "there is no device {word!r} (lab devices: {known})",
+    "no_kind": "the lab has no {word} (lab devices: {known})",
+    "too_many": (
+        "the request selects {count} devices, more than LABBOT_MAX_TARGETS={limit}; name fewer "
+        "devices, or raise LABBOT_MAX_TARGETS"
+    ),
+}
+NEWER_AT_END = "A newer version exists: {versions}; this change keeps what was approved."
+NEWER_VERSION = "{name}@{newest} (this change uses @{used})"
 NOTHING_PUSHED = "nothing was pushed"
-# How the offer to roll back failed post-checks ended (workflow.state.RollbackEnding).
+# How the offer to roll back failed post-checks ended (workflow.endings.RollbackEnding).
 ROLLBACK_ENDED = {
     "expired": (
         "post-checks failed ({failures}); the rollback review expired at {at}, the change stays "

@@ -22,7 +22,7 @@ from prometheus_client import (
     generate_latest,
 )
 
-from adapters.chat import ChatEvent, Decision
+from adapters.chat import ChatEvent, Decision, Request
 from base.vocabulary import CHOICES, OUTCOMES, Choice, Outcome, Status
 
 FAILURE_KINDS = ("change", "error", "unexpected")
@@ -76,9 +76,10 @@ class Metrics:
 
     @contextmanager
     def handling(self, event: ChatEvent) -> Iterator[None]:
-        """Count a request, time a decision, count an exception nobody handled."""
+        """Count a request (not a click, not a home opened), time a decision, count an exception
+        nobody handled."""
         started = time.perf_counter()
-        if not isinstance(event, Decision):
+        if isinstance(event, Request):
             self.requests.labels(event.thread.platform).inc()
         try:
             yield

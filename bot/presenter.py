@@ -10,7 +10,7 @@ from typing import Any
 from adapters.chat import Button, CodeBlock, Message, button_value
 from base.vocabulary import Choice, GateName, Status, stamp
 from bot import messages
-from bot.endings import ending_line, rollback_line
+from bot.endings import ending_line, newer_line, rollback_line
 from bot.redact import mask_param, mask_secrets
 from workflow.api import Finished, PendingGate, RollbackGate, TemplateGate
 from workflow.library.catalog import Catalog, LibraryTemplate
@@ -343,7 +343,8 @@ def present_result(finished: Finished) -> Message:
     summary = messages.RESULT_SUMMARY.format(
         title=title, ok=result["successful"], failed=result["failed"], total=result["total"]
     )
-    for note in [*finished.notes, rollback_line(finished.rollback)]:
+    newer = newer_line(finished.newer_versions, finished.templates)
+    for note in [newer, rollback_line(finished.rollback)]:
         summary += f"\n{note}" if note else ""
     if result.get("error"):
         summary += f"\n{result['error']}"

@@ -24,6 +24,7 @@ from langgraph.types import Command, StateSnapshot
 
 from base.errors import GateError, GateRefused
 from base.vocabulary import CHOICES, GateName, GateProblem, Status, utc_now
+from workflow.endings import Ending, RollbackEnding
 from workflow.graph import build_graph
 from workflow.hashing import content_sha256
 from workflow.library.compose import proposal_parts
@@ -54,13 +55,7 @@ from workflow.reviews import (
     TemplateReview,
 )
 from workflow.safety import DenyList
-from workflow.state import (
-    ChangeOutcome,
-    GateEnding,
-    Requester,
-    RollbackEnding,
-    initial_state,
-)
+from workflow.state import ChangeOutcome, Requester, initial_state
 
 PREVIEW_HISTORY = 200  # checkpoints searched for a change's previews (a report reads them)
 
@@ -113,14 +108,14 @@ class RollbackGate(Gate):
 class Finished:
     change_id: str
     status: Status
-    message: str  # one line: how it ended ("" when `ending` says it)
+    message: str  # how it ended, from a checkpoint older than typed endings (else "")
     result: StandardResponse | None
     tokens: dict[str, TokenUsage]  # "template", "params" (when used) and "total"
     templates: list[TemplatePart] = field(default_factory=list)  # what the change used
-    notes: list[str] = field(default_factory=list)  # more to know (e.g. newer versions exist)
-    ending: GateEnding | None = None  # the change ended at a gate: expired or cancelled
+    ending: Ending | None = None  # why it ended (None in checkpoints older than typed endings)
     rollback: RollbackEnding | None = None  # how the offer to roll back ended
     lab: LabLayout | None = field(default=None, compare=False)  # the lab the change read
+    newer_versions: dict[str, int] = field(default_factory=dict)  # saved templates used -> newest
 
 
 @dataclass(frozen=True)
@@ -352,7 +347,7 @@ def _finished(snapshot: StateSnapshot) -> Finished | None:
         result=outcome["result"],
         tokens=token_totals(snapshot.values.get("tokens", {})),
         templates=proposal_parts(template) if (template := snapshot.values.get("template")) else [],
-        notes=outcome.get("notes", []),
+        newer_versions=outcome.get("newer_versions", {}),
         ending=outcome.get("ending"),
         rollback=outcome.get("rollback"),
         lab=_lab(snapshot),

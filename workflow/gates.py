@@ -21,6 +21,7 @@ from typing import Any
 from langgraph.types import Command, interrupt
 
 from base.vocabulary import CHOICES, GateName
+from workflow.endings import GateEnding
 from workflow.hashing import content_sha256
 from workflow.model import StandardResponse, TemplateProposal, TokenUsage
 from workflow.previews import DevicePreview
@@ -37,7 +38,7 @@ from workflow.reviews import (
     TemplateGateInfo,
     TemplateReview,
 )
-from workflow.state import ChangeState, DecisionRecord, GateEnding, finish
+from workflow.state import ChangeState, DecisionRecord, finish
 from workflow.template_facts import TemplateFacts
 
 Clock = Callable[[], datetime]
@@ -168,7 +169,7 @@ class ReviewGate:
                 actor="",
                 pushed=bool(state.get("push_result")),
             )
-            return finish("expired", "", ending=ending)
+            return finish("expired", ending)
         if not isinstance(decision, dict) or decision.get("sha256") != info["sha256"]:
             return Command(goto=self.node_name)  # re-issued: same content, new interrupt id
         if decision.get("choice") not in CHOICES:
@@ -185,7 +186,7 @@ class ReviewGate:
                 actor=record["actor_name"],
                 pushed=bool(state.get("push_result")),
             )
-            return finish("cancelled", "", ending=ending, also={"decisions": decisions})
+            return finish("cancelled", ending, also={"decisions": decisions})
         next_round = {"decisions": decisions, "attempt": 0, "errors": [], "gate": None}
         if record["choice"] == "modify":
             update = {**next_round, "feedback": record["feedback"]}

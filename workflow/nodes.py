@@ -11,8 +11,23 @@ from typing import Any
 
 from langgraph.types import Command
 
-from base.errors import LabbotError, PlanningError, TemplateError
+from base.errors import LabbotError, PlanningError, TargetError, TemplateError
 from base.vocabulary import Status
+from workflow.endings import (
+    DevicesHeld,
+    HashMismatch,
+    HeldDevice,
+    NothingToRollBack,
+    Pushed,
+    PushNotStarted,
+    PushRefused,
+    Refusal,
+    Stage,
+    StillInvalid,
+    deny_refusals,
+    error_ending,
+    no_usable_device,
+)
 from workflow.gates import (
     Clock,
     open_params_gate,
@@ -32,19 +47,18 @@ from workflow.model import (
 from workflow.ports import ConfigTrial, DeviceGateway, DeviceLocks, Planner, SavedTemplates
 from workflow.previews import (
     check_template,
-    outside_errors,
     preview_devices,
     refuse_unsafe_facts,
     usable_devices,
 )
-from workflow.pushing import progress_writer, push_summary
+from workflow.pushing import progress_writer
 from workflow.render_pool import RenderPool, run_capped
-from workflow.reuse import newer_note, newer_versions, template_tests
+from workflow.reuse import newer_versions, template_tests
 from workflow.safety import DenyList
+from workflow.sections import outside_sections
 from workflow.state import ChangeState, finish
 from workflow.targets import (
     Selection,
-    TargetError,
     device_kinds,
     neighbours,
     select_targets,
@@ -80,10 +94,8 @@ class Nodes:
                 rollback = await self.gateway.rollback_plan(state["rollback_of"])
             selection = self._selection(state, devices, rollback)
             facts = await self.gateway.facts(selection.names)
-        except TargetError as err:
-            return finish("failed", f"which devices? {err}; nothing was read or pushed")
         except LabbotError as err:
-            return finish("failed", f"could not read the lab: {err}")
+            return finish("failed", error_ending(err))
         topology = refuse_unsafe_facts(
             Topology(
                 devices={**unread_devices(devices, facts), **facts},
@@ -93,12 +105,12 @@ class Nodes:
             )
         )
         if not usable_devices(topology):
-            unread = [(n, f["error"]) for n, f in facts.items() if "error" in f]
-            listed = [(u["name"], u["reason"]) for u in topology["unusable"]] + unread
-            reasons = "; ".join(f"{name}: {reason}" for name, reason in listed)
-            return finish("failed", f"no usable device in the lab ({reasons or 'none found'})")
+            return finish("failed", no_usable_device(topology["unusable"], facts))
         if rollback is not None and not any(rollback.values()):
-            return finish("failed", f"change {state['rollback_of']} left nothing to roll back")
+            ending = NothingToRollBack(
+                kind="nothing_to_roll_back", change_id=state["rollback_of"] or ""
+            )
+            return finish("failed", ending)
         update = {"topology": topology, "rollback": rollback, "attempt": 0}
         return Command(update=update, goto="propose_template")
 
@@ -111,11 +123,7 @@ class Nodes:
         words = target_words(state["feedback"] or "") or target_words(state["text"])
         selection = select_targets(words, device_kinds(devices))
         if len(selection.reasons) > self.max_targets:
-            raise TargetError(
-                f"the request selects {len(selection.reasons)} devices, more than "
-                f"LABBOT_MAX_TARGETS={self.max_targets}; name fewer devices, or raise "
-                "LABBOT_MAX_TARGETS"
-            )
+            raise TargetError("too_many", count=len(selection.reasons), limit=self.max_targets)
         return selection
 
     async def propose_template(self, state: ChangeState) -> Command[str]:
@@ -127,7 +135,7 @@ class Nodes:
                     self._request(state, state["template"])
                 )
         except PlanningError as err:
-            return finish("failed", f"the planner could not propose a template: {err}")
+            return finish("failed", error_ending(err, "template"))
         return Command(
             update={
                 "template": proposal,
@@ -185,10 +193,8 @@ class Nodes:
                 previous = state["device_params"]
                 request = self._request(state, {"device_params": previous} if previous else None)
                 proposal = await self.planner.propose_params(request, template)
-        except PlanningError as err:
-            return finish("failed", f"the planner could not propose parameters: {err}")
         except LabbotError as err:
-            return finish("failed", f"could not read the lab: {err}")
+            return finish("failed", error_ending(err, "parameters"))
         return Command(
             update={
                 "topology": state["topology"],
@@ -212,7 +218,7 @@ class Nodes:
             return self._retry_or_end(state, "parameters", errors, blocked=False)
         held = await self._hold(state["change_id"], sorted(previews))
         if held:
-            return finish("blocked", held)
+            return finish("blocked", DevicesHeld(kind="devices_held", held=held))
         newer = await newer_versions(self.saved, template)
         review = params_review(
             template,
@@ -238,15 +244,15 @@ class Nodes:
             state["push_result"],
         )
         planned = content_sha256(review)
-        if state["approved"].get("params") != planned:
-            return finish(
-                "blocked",
-                f"refused to push: the plan's hash {planned[:12]} is not the one approved "
-                f"({state['approved'].get('params', 'none')[:12]}); nothing was pushed",
-            )
+        approved = state["approved"].get("params", "")
+        if approved != planned:
+            mismatch = HashMismatch(kind="hash_mismatch", planned=planned, approved=approved)
+            return finish("blocked", mismatch)
         refusals = self._blocked_now(state)
         if refusals:
-            return finish("blocked", "refused to push, nothing was sent: " + "; ".join(refusals))
+            return finish(
+                "blocked", PushRefused(kind="push_refused", rollback=False, refusals=refusals)
+            )
         plan = {name: p["lines"] for name, p in state["previews"].items() if p["lines"]}
         devices = _topology(state)["devices"]
         previewed = {name: devices[name]["running_config"] for name in plan}
@@ -255,7 +261,7 @@ class Nodes:
                 state["change_id"], plan, on_progress=progress_writer(), previewed=previewed
             )
         except LabbotError as err:
-            return finish("failed", f"the push could not start: {err}")
+            return finish("failed", PushNotStarted(kind="push_not_started", error=str(err)))
         drifted = result.get("metadata", {}).get("drifted", {})
         return Command(update={"push_result": result, "drifted": drifted}, goto="post_check")
 
@@ -267,7 +273,7 @@ class Nodes:
         try:
             facts = await self.gateway.facts(drifted)
         except LabbotError as err:
-            return finish("failed", f"could not read the lab again: {err}")
+            return finish("failed", error_ending(err, again=True))
         topology = _topology(state)
         topology = refuse_unsafe_facts(
             Topology(**{**topology, "devices": {**topology["devices"], **facts}})
@@ -286,9 +292,10 @@ class Nodes:
         assert result is not None, "report reached without a push result"
         if state.get("drifted"):
             return Command(goto="repreview")
-        note = newer_note(_template(state), await newer_versions(self.saved, _template(state)))
+        newer = await newer_versions(self.saved, _template(state))
         status: Status = "done" if result["success"] else "failed"
-        return finish(status, push_summary(result), result, notes=[note] if note else None)
+        pushed = Pushed(kind="pushed", rollback=False)
+        return finish(status, pushed, result, newer_versions=newer)
 
     async def _with_neighbours(self, state: ChangeState, template: TemplateProposal) -> Topology:
         """The topology with the facts of the targets' link neighbours read, when the template
@@ -307,19 +314,15 @@ class Nodes:
             Topology(**{**topology, "devices": {**topology["devices"], **facts}})
         )
 
-    async def _hold(self, change_id: str, devices: list[str]) -> str:
+    async def _hold(self, change_id: str, devices: list[str]) -> list[HeldDevice]:
         """With `preview_locks`: lock the devices previewed until the push (or the gate's
-        expiry); "" when they are this change's now, else who holds which."""
+        expiry); [] when they are this change's now, else who holds which."""
         if self.preview_locks is None:
-            return ""
+            return []
         held = await self.preview_locks.acquire(change_id, devices, self.gate_ttl_seconds)
-        return "; ".join(
-            f"{lock.device} is held by change {lock.change_id} from its preview until its push "
-            "ends; nothing was pushed — ask again once that change is done"
-            for lock in held
-        )
+        return [HeldDevice(device=lock.device, change_id=lock.change_id) for lock in held]
 
-    def _blocked_now(self, state: ChangeState) -> list[str]:
+    def _blocked_now(self, state: ChangeState) -> list[Refusal]:
         """The deny-list and the template's sections re-checked at push time (the deny-list
         may be stricter than at preview)."""
         topology = _topology(state)
@@ -327,10 +330,12 @@ class Nodes:
         refusals = []
         for name, preview in sorted(state["previews"].items()):
             family = topology["devices"][name]["family"]
-            for hit in self.deny_list.check(preview["lines"], family):
-                refusals.append(f"{name}: {hit.line!r} is not allowed ({hit.reason})")
+            refusals.extend(deny_refusals(self.deny_list, name, preview["lines"], family))
             if sections is not None:
-                refusals.extend(f"{name}: {e}" for e in outside_errors(preview["lines"], sections))
+                refusals.extend(
+                    Refusal(device=name, line=line, rule="sections", detail="; ".join(sections))
+                    for _, line in outside_sections(preview["lines"], sections)
+                )
         return refusals
 
     def _request(self, state: ChangeState, previous: Any) -> PlanRequest:
@@ -344,21 +349,17 @@ class Nodes:
         )
 
     def _retry_or_end(
-        self, state: ChangeState, stage: str, errors: list[str], *, blocked: bool
+        self, state: ChangeState, stage: Stage, errors: list[str], *, blocked: bool
     ) -> Command[str]:
         """Errors go back to the planner until max_attempts; then the change ends, saying why."""
         retryable = state["rollback"] is None and state["attempt"] < self.max_attempts
         if retryable:
             back_to = "propose_template" if stage == "template" else "propose_params"
             return Command(update={"errors": errors}, goto=back_to)
-        listed = "\n".join(f"- {e}" for e in errors)
-        attempts = f"{state['attempt']} attempt{'s' if state['attempt'] != 1 else ''}"
-        return finish(
-            "blocked" if blocked else "failed",
-            f"the {stage} proposal was still invalid after {attempts}; nothing was pushed:\n"
-            f"{listed}",
-            also={"errors": errors},
+        ending = StillInvalid(
+            kind="still_invalid", stage=stage, attempts=state["attempt"], errors=errors
         )
+        return finish("blocked" if blocked else "failed", ending, also={"errors": errors})
 
 
 def rollback_template(plan: dict[str, list[str]], topology: Topology) -> TemplateProposal:

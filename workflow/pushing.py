@@ -1,5 +1,4 @@
-"""What the push node and the post-check nodes share: device progress streamed to the caller,
-and the one-line summary of a push."""
+"""What the push node and the post-check nodes share: device progress streamed to the caller."""
 
 from __future__ import annotations
 
@@ -8,7 +7,7 @@ from dataclasses import asdict
 
 from langgraph.config import get_stream_writer
 
-from workflow.model import ProgressCallback, PushProgress, StandardResponse
+from workflow.model import ProgressCallback, PushProgress
 
 
 def progress_writer() -> ProgressCallback:
@@ -24,13 +23,3 @@ def progress_writer() -> ProgressCallback:
         node_context.run(writer, {"progress": asdict(event)})
 
     return progress
-
-
-def push_summary(result: StandardResponse) -> str:
-    done = f"pushed to {result['successful']} of {result['total']} devices"
-    failures = [
-        f"{item['name']}: {item.get('error', 'failed')}"
-        for item in result["data"]
-        if item["status"] != "success"
-    ]
-    return done if not failures else f"{done}; failed: " + "; ".join(failures)

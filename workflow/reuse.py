@@ -72,14 +72,3 @@ async def newer_versions(
         return {}
     latest = await saved.latest_versions(sorted(used))
     return {name: newest for name, newest in sorted(latest.items()) if newest > (used[name] or 0)}
-
-
-def newer_note(template: TemplateProposal, newer: dict[str, int]) -> str:
-    """A sentence saying which newer versions exist (empty when none)."""
-    if not newer:
-        return ""
-    used = {p["name"]: p["version"] for p in proposal_parts(template)}
-    listed = ", ".join(
-        f"{name}@{newest} (this change uses @{used[name]})" for name, newest in newer.items()
-    )
-    return f"A newer version exists: {listed}; this change keeps what was approved."

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from langgraph.graph import END
 from langgraph.types import Command
 
 from base.vocabulary import Choice, GateName, Status
+from workflow.endings import Ending, RollbackEnding
 from workflow.model import StandardResponse, TemplateProposal, TokenUsage, Topology
 from workflow.previews import DevicePreview
 from workflow.reviews import GateInfo, TemplateReview
@@ -30,38 +31,15 @@ class DecisionRecord(TypedDict):
     at: str
 
 
-class GateEnding(TypedDict):
-    """A change that ended at a gate, for the bot to word: nobody decided before `at` (the
-    gate's expiry) or `actor` cancelled there at `at` (ISO times); `pushed`: an earlier step of
-    the change had pushed (a drifted device's fresh review)."""
-
-    kind: Literal["expired", "cancelled"]
-    gate: GateName
-    at: str
-    actor: str  # "" when expired: nobody's choice
-    pushed: bool
-
-
-class RollbackEnding(TypedDict):
-    """How the offer to roll back failed post-checks ended, for the bot to word: it `expired`
-    at `at`, `actor` kept the change, or the change was `rolled_back` as `actor` approved."""
-
-    kind: Literal["expired", "kept", "rolled_back"]
-    failures: str  # the failed post-checks per device, with their evidence
-    at: str  # ISO time
-    actor: str  # "" when expired
-
-
 class ChangeOutcome(TypedDict):
-    """How a change ended: `ending` (at a gate) or `message` says why in one line; `notes` add
-    what else to know."""
+    """How a change ended: `ending` says why (typed; the bot words it)."""
 
     status: Status
-    message: str  # "" when `ending` says why
-    ending: NotRequired[GateEnding]
+    message: str  # "": kept for checkpoints from before typed endings, which said why here
+    ending: NotRequired[Ending]
     rollback: NotRequired[RollbackEnding]  # after failed post-checks
     result: StandardResponse | None
-    notes: NotRequired[list[str]]  # e.g. "a newer version exists" (absent in old checkpoints)
+    newer_versions: NotRequired[dict[str, int]]  # saved templates used -> their newest version
 
 
 class ChangeState(TypedDict):
@@ -134,11 +112,10 @@ def initial_state(
 
 def finish(
     status: Status,
-    message: str,
+    ending: Ending,
     result: StandardResponse | None = None,
     *,
-    notes: list[str] | None = None,
-    ending: GateEnding | None = None,
+    newer_versions: dict[str, int] | None = None,
     rollback: RollbackEnding | None = None,
     also: dict[str, Any] | None = None,
 ) -> Command[str]:
@@ -146,11 +123,9 @@ def finish(
 
     `also`: further state updates made with the ending (e.g. the cancelling decision).
     """
-    outcome = ChangeOutcome(status=status, message=message, result=result)
-    if notes:
-        outcome["notes"] = notes
-    if ending:
-        outcome["ending"] = ending
+    outcome = ChangeOutcome(status=status, message="", ending=ending, result=result)
+    if newer_versions:
+        outcome["newer_versions"] = newer_versions
     if rollback:
         outcome["rollback"] = rollback
     return Command(update={**(also or {}), "outcome": outcome, "gate": None}, goto=END)

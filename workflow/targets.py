@@ -25,7 +25,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from base.errors import PlanningError
+from base.errors import TargetError
 from workflow.model import Device, DeviceFacts, Link, Topology, link_ends
 
 KIND_WORDS = {
@@ -55,10 +55,6 @@ _FAMILY_KINDS = {
     "arista_eos": "switch",
     "cisco_nxos": "switch",
 }
-
-
-class TargetError(PlanningError):
-    """The request's devices cannot be told exactly (unknown name, nothing matched, none named)."""
 
 
 @dataclass(frozen=True)
@@ -96,12 +92,9 @@ def select_targets(
     """`kinds`: every known device -> (kind, why that kind). Raises TargetError naming the
     first word that is not a device, a glob matching one, a kind or a filler word; `strict`:
     every word must be one (a plain word after the list is refused, not taken as its end)."""
-    known = ", ".join(sorted(kinds)) or "none"
+    known = tuple(sorted(kinds))
     if not words:
-        raise TargetError(
-            "name the devices: `on R1,R2`, `on R*`, `on all routers` or `on all` "
-            f"(lab devices: {known})"
-        )
+        raise TargetError("none_named", known=known)
     by_fold = {name.casefold(): name for name in kinds}
     chosen: dict[str, str] = {}
     words = words if strict else _device_part(words, by_fold)
@@ -113,18 +106,18 @@ def select_targets(
         elif any(mark in word for mark in "*?[") and word != "*":
             matched = [n for n in kinds if fnmatch.fnmatchcase(n.casefold(), fold)]
             if not matched:
-                raise TargetError(f"no device matches {word!r} (lab devices: {known})")
+                raise TargetError("no_match", word, known)
             for name in matched:
                 chosen.setdefault(name, f"matches {word}")
         elif fold in _EVERY and not wanted_kinds:
             for name in kinds:
                 chosen.setdefault(name, f"{fold}: every device")
         elif fold not in KIND_WORDS and fold not in _EVERY and fold not in _FILLER:
-            raise TargetError(f"there is no device {word!r} (lab devices: {known})")
+            raise TargetError("unknown", word, known)
     for kind in dict.fromkeys(wanted_kinds):
         of_kind = {n: f"{kind} ({why})" for n, (k, why) in kinds.items() if k == kind}
         if not of_kind:
-            raise TargetError(f"the lab has no {kind} (lab devices: {known})")
+            raise TargetError("no_kind", kind, known)
         for name, why in of_kind.items():
             chosen.setdefault(name, why)
     return Selection(reasons=dict(sorted(chosen.items())))

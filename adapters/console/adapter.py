@@ -5,6 +5,7 @@ Lines are read from a text stream (the terminal, or a script file for the non-in
   1 / 2 / 3        press a button of the latest gate (approve / modify / cancel)
   approve | execute | modify: TEXT | cancel     the same in words
   help, templates, audit …, status, rollback …  commands, in the current thread
+  quit / exit      end the session (as Ctrl-D does)
   anything else    a new change request, in a new thread
 """
 
@@ -37,6 +38,7 @@ from adapters.console.render import render_message
 from base.vocabulary import CHOICES, Choice
 
 NUMBERS = {str(n): choice for n, choice in enumerate(CHOICES, 1)}  # 1 approve, 2 modify, 3 cancel
+QUIT_WORDS = {"quit", "exit"}  # end the session; never taken as a change request
 
 
 @dataclass
@@ -71,6 +73,8 @@ class ConsoleAdapter:
                 continue
             if self.echo_input:
                 self.console.print(f"[bold]{self.user}>[/bold] {line}")
+            if line.casefold() in QUIT_WORDS:
+                return
             event = await self._event(line)
             if event is not None:
                 await handler(event)

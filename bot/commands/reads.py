@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from adapters.chat import Message
-from base.errors import PlanningError, ReadRefused
+from base.errors import PlanningError, ReadRefused, TargetError
 from bot import messages, presenter
 from bot.commands.context import CommandContext
 from bot.commands.parsing import ASK
+from bot.endings import target_problem
 from workflow.model import Device, StandardResponse
 from workflow.ports import LabReader
 from workflow.reads.diagnose import LabDiagnosis
@@ -55,8 +56,11 @@ class ReadCommand:
         if ctx.command.name == ASK and as_question(ctx.request.text) is None:
             await self._diagnose(ctx, devices)
             return
-        try:  # a TargetError (unknown device, none named) is a PlanningError
+        try:
             request = _request(ctx, devices, self.limits.max_targets)
+        except TargetError as unclear:  # an unknown device, none named
+            await ctx.refuse(messages.REFUSED.format(reason=target_problem(unclear)))
+            return
         except (ReadRefused, PlanningError) as refused:
             await ctx.refuse(messages.REFUSED.format(reason=str(refused).rstrip(".")))
             return

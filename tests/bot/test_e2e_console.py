@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import os
 import signal
@@ -16,8 +17,10 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from pydantic import SecretStr
+from rich.console import Console
 
 from adapters.chat import Decision
+from adapters.console.adapter import ConsoleAdapter
 from bot.audit_view import render_entries
 from bot.demo import DEMO_CREDENTIALS, demo_settings
 from bot.settings import load_settings
@@ -315,3 +318,25 @@ async def test_a_decision_recorded_by_a_process_that_died_is_resumed_by_the_next
     assert any("already approved by bob" in text for text in chat.said_to("console:carol"))
     assert pending is not None and pending.gate == "params"
     assert "Step 2 of 2" in chat.last_gate()[1].text
+
+
+async def test_a_console_session_hears_why_a_change_ended_and_quits(
+    tmp_path: Path, lab: Lab
+) -> None:
+    """Typed in the console as a person would: the thread says, in the bot's words, why the
+    change ended (unknown device; a status read back from storage), and `quit` ends it."""
+    out = io.StringIO()
+    typed = "apply ospf to R1,R9\nstatus\nquit\napply ospf to R1\n"
+    console = ConsoleAdapter(Console(file=out, width=400, no_color=True), source=io.StringIO(typed))
+    settings = demo_settings(load_settings(data_dir=tmp_path))
+    inventory = StaticInventory(lab.write_inventory(tmp_path / "hosts.yaml"))
+    async with open_runtime(settings, console, inventory=inventory) as runtime:
+        await asyncio.wait_for(console.run(runtime.service.handle), 60)
+        changes = await runtime.audit.recent_change_records()
+    said = out.getvalue()
+    why = (
+        "failed: which devices? there is no device 'R9' (lab devices: R1, R2, SW1); nothing was "
+        "read or pushed"
+    )
+    assert said.count(why) == 2, said  # when it ended, and `status` reading it back
+    assert len(changes) == 1 and "router ospf" not in lab.device("R1").running_config()

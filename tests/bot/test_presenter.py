@@ -11,6 +11,7 @@ from bot.presenter import (
     present_status,
 )
 from workflow.api import Finished, ParamsGate, RollbackGate, TemplateGate
+from workflow.endings import GateEnding, RollbackEnding
 from workflow.model import PushProgress, StandardResponse
 from workflow.previews import DevicePreview
 from workflow.responses import build_response
@@ -21,7 +22,6 @@ from workflow.reviews import (
     RollbackReview,
     TemplateReview,
 )
-from workflow.state import GateEnding, RollbackEnding
 
 SHA = "a" * 64
 EXPIRES = "2026-12-01T00:00:00+00:00"

@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 
 from adapters.chat import Request
+from base.errors import TargetError
+from bot.endings import target_problem
 from tests.bot.chat import RecordingAdapter, person
 from tests.security.replay import attacked_bot, attacked_lab, configs, reads, thread
 from tests.security.tally import attempt
-from workflow.targets import TargetError, select_targets, target_words
+from workflow.targets import select_targets, target_words
 
 SPELLINGS = [
     "apply ospf to ../R1",
@@ -118,5 +120,6 @@ def test_a_glob_must_match_and_a_name_must_exist() -> None:
     assert select_targets(["all", "switches"], kinds).names == ["SW1"]
     assert select_targets(["all"], kinds).names == ["R1", "R2", "SW1"]
     for words in (["R3"], ["Z*"], [], ["R1.lab"]):
-        with pytest.raises(TargetError, match="R1, R2, SW1"):
+        with pytest.raises(TargetError) as refused:
             select_targets(words, kinds)
+        assert "(lab devices: R1, R2, SW1)" in target_problem(refused.value)

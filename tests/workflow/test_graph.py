@@ -11,10 +11,12 @@ from typing import Any
 import pytest
 
 from base.errors import GateError, GateRefused
+from bot.endings import ending_line, why_ended
 from storage.checkpointer import SQLAlchemySaver
 from tests.support.postgres import fresh_postgres_database
 from tests.workflow.gateways import RecordingGateway, two_router_lab
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision
+from workflow.endings import GateEnding
 from workflow.hashing import content_sha256
 from workflow.library.catalog import load_catalog
 from workflow.library.planner import LibraryPlanner
@@ -22,7 +24,7 @@ from workflow.model import PushProgress, Topology
 from workflow.nodes import Nodes
 from workflow.previews import preview_devices
 from workflow.safety import DenyList
-from workflow.state import GateEnding, initial_state
+from workflow.state import initial_state
 
 THREAD = "slack:C1:1700000000.000100"
 OSPF = "configure OSPF area 0 on all routers"
@@ -271,7 +273,7 @@ async def test_a_failed_device_makes_the_change_failed_with_per_device_results(
     params_gate = await to_params_gate(wf)
     finished = await wf.resume(THREAD, params_gate.interrupt_id, decide(params_gate))
     assert isinstance(finished, Finished) and finished.status == "failed"
-    assert finished.message == "pushed to 1 of 2 devices; failed: R2: timed out"
+    assert ending_line(finished) == "pushed to 1 of 2 devices; failed: R2: timed out"
     assert finished.result is not None
     assert [i["status"] for i in finished.result["data"]] == ["success", "failed"]
 
@@ -304,8 +306,8 @@ async def test_a_request_the_library_does_not_understand_fails_with_its_help(
 ) -> None:
     finished = await start(workflow(saver, lab), text="make the lab faster please on R1")
     assert isinstance(finished, Finished) and finished.status == "failed"
-    assert finished.message.startswith("the planner could not propose a template:")
-    assert "apply" in finished.message  # the library's usage help reaches the user
+    assert ending_line(finished).startswith("the planner could not propose a template:")
+    assert "apply" in ending_line(finished)  # the library's usage help reaches the user
 
 
 async def test_push_refuses_a_plan_whose_hash_was_not_approved(lab: RecordingGateway) -> None:
@@ -323,5 +325,6 @@ async def test_push_refuses_a_plan_whose_hash_was_not_approved(lab: RecordingGat
     assert isinstance(command.update, dict)
     outcome = command.update["outcome"]
     assert outcome["status"] == "blocked"
-    assert outcome["message"].startswith("refused to push: the plan's hash")
+    assert outcome["ending"]["kind"] == "hash_mismatch"
+    assert why_ended(outcome["ending"], None).startswith("refused to push: the plan's hash")
     assert lab.pushes == []

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.endings import ending_line
 from labsim.lab import Lab
 from storage.checkpointer import SQLAlchemySaver
 from storage.config_backups import ConfigBackupStore
@@ -74,7 +75,7 @@ async def test_ospf_reaches_the_simulated_routers_and_rolls_back(rig: Rig) -> No
     params_gate, done, progress = await run_change(
         rig, "console:lab:1", "apply ospf to R1 R2 R3 area=0", "chg-ospf"
     )
-    assert (done.status, done.message) == ("done", "pushed to 3 of 3 devices")
+    assert (done.status, ending_line(done)) == ("done", "pushed to 3 of 3 devices")
     for name in ("R1", "R2", "R3"):
         running = rig.lab.device(name).running_config()
         for line in params_gate.payload["devices"][name]["lines"]:

@@ -11,6 +11,7 @@ from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
 from base.errors import GateRefused
+from bot.endings import ending_line
 from storage.checkpointer import SQLAlchemySaver
 from tests.fakes.openai_server import OpenAIStandIn, count_tokens, structured
 from tests.workflow.gateways import RecordingGateway, ios_config, two_router_lab
@@ -96,7 +97,7 @@ async def test_full_run_through_both_gates_pushes_exactly_the_approved_lines(
 
     done = await wf.resume("slack:C1:1.0", params_gate.interrupt_id, decide(params_gate))
     assert isinstance(done, Finished)
-    assert (done.status, done.message) == ("done", "pushed to 2 of 2 devices")
+    assert (done.status, ending_line(done)) == ("done", "pushed to 2 of 2 devices")
     assert [p.plan for p in lab.pushes] == [{"R1": OSPF_LINES, "R2": OSPF_LINES}]
     assert done.tokens["template"]["total_tokens"] == usage_of(llm, 0, OSPF_TEMPLATE)
     assert done.tokens["params"]["total_tokens"] == usage_of(llm, 1, OSPF_PARAMS)
@@ -125,8 +126,10 @@ async def test_retries_are_bounded_then_the_change_fails_saying_why(
     llm.script(structured(broken), structured(broken), structured(OSPF_TEMPLATE))
     finished = await start(workflow(saver, llm, lab, max_attempts=2))
     assert isinstance(finished, Finished) and finished.status == "failed"
-    assert finished.message.startswith("the template proposal was still invalid after 2 attempts")
-    assert "'process', which is not in params_schema" in finished.message
+    assert ending_line(finished).startswith(
+        "the template proposal was still invalid after 2 attempt(s)"
+    )
+    assert "'process', which is not in params_schema" in ending_line(finished)
     assert len(llm.requests) == 2 and llm.pending_replies == 1
     billed = usage_of(llm, 0, broken) + usage_of(llm, 1, broken)  # rejected answers cost too
     assert finished.tokens["template"]["total_tokens"] == billed
@@ -163,7 +166,9 @@ async def test_a_forbidden_command_in_the_template_never_reaches_a_device(
     llm.script(structured(sneaky), structured(sneaky))
     finished = await start(workflow(saver, llm, lab, max_attempts=2))
     assert isinstance(finished, Finished) and finished.status == "blocked"
-    assert "do wr er" in finished.message and "erases the startup configuration" in finished.message
+    assert "do wr er" in ending_line(
+        finished
+    ) and "erases the startup configuration" in ending_line(finished)
     assert "is refused" in llm.requests[1].messages[-1]["content"]  # the LLM was told why
     assert lab.pushes == []
 
@@ -189,7 +194,7 @@ async def test_a_command_injected_through_params_never_reaches_a_device(
     assert isinstance(gate, Gate)
     finished = await wf.resume("slack:C1:1.0", gate.interrupt_id, decide(gate))
     assert isinstance(finished, Finished) and finished.status == "failed"
-    assert "R1: param 'text'" in finished.message and "line break" in finished.message
+    assert "R1: param 'text'" in ending_line(finished) and "line break" in ending_line(finished)
     assert lab.pushes == []
 
 
@@ -214,7 +219,7 @@ async def test_a_blocked_line_is_shown_at_the_params_gate_and_refused_at_the_pus
     assert (hit["line"], hit["reason"]) == (" do reload", "reloads the device")
     finished = await wf.resume("slack:C1:1.0", params_gate.interrupt_id, decide(params_gate))
     assert isinstance(finished, Finished) and finished.status == "blocked"
-    assert "R1: ' do reload' is not allowed (reloads the device)" in finished.message
+    assert "R1: ' do reload' is not allowed (reloads the device)" in ending_line(finished)
     assert lab.pushes == []
 
 
@@ -320,10 +325,10 @@ async def test_lab_facts_holding_a_line_break_never_reach_a_device(
     llm.script(structured(named))
     finished = await start(workflow(saver, llm, lab, max_attempts=1), "OSPF on R1, R2 and R3")
     assert isinstance(finished, Finished) and finished.status == "failed"
-    assert "device R3 cannot be targeted (its lab facts cannot be used" in finished.message
-    assert "facts.interfaces" not in finished.message  # R3's own interfaces are fine...
+    assert "device R3 cannot be targeted (its lab facts cannot be used" in ending_line(finished)
+    assert "facts.interfaces" not in ending_line(finished)  # R3's own interfaces are fine...
     assert "neighbors[0].interface: 'GigabitEthernet0/0\\nreload' contains a line break" in (
-        finished.message
+        ending_line(finished)
     )  # ...the link's port name is not
-    assert "device R2 cannot be targeted" in finished.message  # R2 would print it too
-    assert "device R1" not in finished.message and lab.pushes == []
+    assert "device R2 cannot be targeted" in ending_line(finished)  # R2 would print it too
+    assert "device R1" not in ending_line(finished) and lab.pushes == []

@@ -149,8 +149,8 @@ async def test_requests_the_planner_understands(
     ("text", "message"),
     [
         ("make coffee", "apply <template> to"),
-        ("apply ospf to R9", "there is no device 'R9'"),
-        ("apply ospf to X*", "no device matches"),
+        ("apply ospf to R9", "targets unknown: 'R9'"),
+        ("apply ospf to X*", "targets no_match: 'X\\*'"),
         ("apply vlan to SW1", "vlan_id' is required"),
         ("apply ospf to R1 colour=red", "has no parameter 'colour'"),
         ("apply eigrp to R3", "no juniper_junos variant"),

@@ -8,6 +8,7 @@ from typing import Any
 from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
+from bot.endings import ending_line
 from labsim.trial import SimTrial
 from storage.checkpointer import SQLAlchemySaver
 from storage.templates import TemplateDraft, TemplateStore
@@ -88,7 +89,7 @@ async def test_the_deny_list_covers_a_combination(saver: SQLAlchemySaver) -> Non
     )
     gates, finished = await run(workflow, "apply ospf + tidy to R1 minutes=5")
     assert gates == [] and finished.status == "blocked"
-    assert "reload" in finished.message and not lab.pushes
+    assert "reload" in ending_line(finished) and not lab.pushes
 
 
 async def test_the_template_test_runs_on_a_copy_of_the_target_within_the_gate(

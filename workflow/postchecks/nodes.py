@@ -22,14 +22,22 @@ from langgraph.types import Command, interrupt
 
 from base.errors import LabbotError
 from base.vocabulary import CHOICES
+from workflow.endings import (
+    PostChecksNotRun,
+    Pushed,
+    PushRefused,
+    RollbackEnding,
+    RollbackNotStarted,
+    deny_refusals,
+)
 from workflow.gates import Clock, decision_record, is_expired, open_rollback_gate
 from workflow.model import StandardResponse
 from workflow.ports import DeviceGateway
 from workflow.postchecks.report import check_failures, planned_expectations, with_post_checks
-from workflow.pushing import progress_writer, push_summary
+from workflow.pushing import progress_writer
 from workflow.reviews import RollbackLines, RollbackReview
 from workflow.safety import DenyList
-from workflow.state import ChangeState, DecisionRecord, RollbackEnding, finish
+from workflow.state import ChangeState, DecisionRecord, finish
 
 UNDO_SUFFIX = ":rollback"  # the rollback push's own change id (locks and backups of its own)
 
@@ -74,7 +82,8 @@ class PostCheckNodes:
                 else {}
             )
         except LabbotError as err:
-            return finish("failed", f"the post-checks could not run: {err}", push)
+            not_run = PostChecksNotRun(kind="post_checks_not_run", error=str(err))
+            return finish("failed", not_run, push)
         merged = with_post_checks(push, result)
         update: dict[str, Any] = {"push_result": merged, "post_check_result": result}
         if result["success"] or not plan:
@@ -116,29 +125,30 @@ class PostCheckNodes:
         topology = state["topology"]
         assert topology is not None
         refusals = [
-            f"{name}: {hit.line!r} is not allowed ({hit.reason})"
+            refusal
             for name, lines in sorted(plan.items())
-            for hit in self.deny_list.check(lines, topology["devices"][name]["family"])
+            for refusal in deny_refusals(
+                self.deny_list, name, lines, topology["devices"][name]["family"]
+            )
         ]
         failures = _failures(state)
         if refusals:
-            return finish(
-                "blocked", "refused to roll back, nothing was sent: " + "; ".join(refusals)
-            )
+            refused = PushRefused(kind="push_refused", rollback=True, refusals=refusals)
+            return finish("blocked", refused)
         try:
             result = await self.gateway.push(
                 state["change_id"] + UNDO_SUFFIX, plan, on_progress=progress_writer()
             )
         except LabbotError as err:
-            return finish(
-                "failed", f"post-checks failed ({failures}); the rollback could not start: {err}"
+            not_started = RollbackNotStarted(
+                kind="rollback_not_started", failures=failures, error=str(err)
             )
+            return finish("failed", not_started)
         approval = state["decisions"][-1]
-        restored = push_summary(result).replace("pushed to", "rollback pushed to")
         ending = RollbackEnding(
             kind="rolled_back", failures=failures, at=approval["at"], actor=approval["actor_name"]
         )
-        return finish("failed", restored, result, rollback=ending)
+        return finish("failed", Pushed(kind="pushed", rollback=True), result, rollback=ending)
 
 
 def _ended(
@@ -148,7 +158,8 @@ def _ended(
     push = state["push_result"]
     assert push is not None
     also = {"decisions": decisions} if decisions is not None else None
-    return finish("failed", push_summary(push), push, rollback=ending, also=also)
+    pushed = Pushed(kind="pushed", rollback=False)
+    return finish("failed", pushed, push, rollback=ending, also=also)
 
 
 def _failures(state: ChangeState) -> str:

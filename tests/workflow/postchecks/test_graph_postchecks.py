@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from base.errors import GateError
+from bot.endings import ending_line
 from storage.checkpointer import SQLAlchemySaver
 from tests.workflow.gateways import RecordingGateway, two_router_lab
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision
@@ -72,8 +73,8 @@ async def test_failed_post_checks_offer_a_rollback_that_restores_the_configs(
         await wf.resume(THREAD, "not-the-interrupt", decide(gate))
     done = await wf.resume(THREAD, gate.interrupt_id, decide(gate, who="carol"))
     assert isinstance(done, Finished) and done.status == "failed"
-    assert done.message == "rollback pushed to 2 of 2 devices"
-    assert done.rollback is not None and done.notes == []
+    assert ending_line(done) == "rollback pushed to 2 of 2 devices"
+    assert done.rollback is not None and done.newer_versions == {}
     assert (done.rollback["kind"], done.rollback["actor"]) == ("rolled_back", "carol")
     assert done.rollback["failures"].startswith("R2: post-checks failed after 30 s: route 10.99")
     assert lab.pushes[-1].change_id == "chg-7:rollback" and lab.pushes[-1].plan == lines
