@@ -138,6 +138,14 @@ def _parse_rule(spec: str, reason: str) -> _Rule:
     return _Rule(spec, tuple(words), whole_line, spec.startswith("~"), reason)
 
 
+def matching_rule(line: str, rules: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
+    """The first (spec, reason) of `rules` — written like the deny-list's — that `line` matches
+    (NFKC, case-folded, its `do` prefix removed), or None."""
+    tokens = _strip_prefixes(_normalize(line), ("do",))
+    found = (rule for rule in rules if _parse_rule(*rule).matches(tokens))
+    return next(found, None)
+
+
 def _normalize(line: str) -> list[str]:
     """Case-folded words; `Management 1` is joined into one word, as the device reads it."""
     tokens = unicodedata.normalize("NFKC", line).casefold().split()

@@ -30,6 +30,10 @@ DEVICE_COMMANDS = [
     "delete flash:vlan.dat",
     "configure replace flash:old.cfg",
     "do show running-config on R1",
+    "write memory on R1",
+    "copy run start",
+    "configure terminal",
+    "clear ip bgp * on R1",
 ]
 
 

@@ -5,12 +5,13 @@ tftp://…`, `copy … scp:` typed to the bot are neither a read nor a change re
 refused with the reason before anything is planned or sent (no running configuration is read).
 The commands are the deny-list's own exec rules (workflow.deny_rules, matched by
 workflow.safety with its abbreviations and the `do`/`run` prefixes) that no change asked for in
-words begins with; a message starting with `do` is always one.
+words begins with, and the harmless exec commands below in the same syntax (`write memory`,
+`configure terminal`, `clear ip bgp *`); a message starting with `do` is always one.
 """
 
 from __future__ import annotations
 
-from workflow.safety import DenyList
+from workflow.safety import DenyList, matching_rule
 
 # deny-list rules (their specs) that name an exec command; `en[able]`, `ins[tall]`, `te[st]`,
 # `pa[tch]` or `de[bug]` are left out: a change or a question in words may begin with them
@@ -51,6 +52,21 @@ _EXEC_RULES = frozenset(
         "ftp",
     }
 )
+_SAVES = "saves the running configuration"
+_RESETS = "resets sessions, tables or counters"
+_EXEC_ONLY = (  # exec commands the deny-list lets through (they change no configuration)
+    ("wr[ite]$", _SAVES),
+    ("wr[ite] m[emory]", _SAVES),
+    ("cop[y] r[unning-config] s[tartup-config]", _SAVES),
+    ("conf[igure]$", "enters configuration mode"),
+    ("conf[igure] t[erminal]", "enters configuration mode"),
+    ("cl[ear] ip", _RESETS),
+    ("cl[ear] ipv6", _RESETS),
+    ("cl[ear] bgp", _RESETS),
+    ("cl[ear] cou[nters]", _RESETS),
+    ("cl[ear] arp[-cache]", _RESETS),
+    ("cl[ear] li[ne]", "disconnects a terminal line"),
+)
 _RULES = DenyList()
 _ANY_FAMILY = ""  # every vendor's rules: the message names no device yet
 
@@ -63,6 +79,9 @@ def device_command(text: str) -> str | None:
     for violation in _RULES.check([first], _ANY_FAMILY):
         if violation.rule in _EXEC_RULES:
             return violation.reason
+    exec_only = matching_rule(first, _EXEC_ONLY)
+    if exec_only is not None:
+        return exec_only[1]
     words = first.split()
     if words and words[0].casefold() == "do":
         return "runs an exec command from configuration mode"

@@ -20,6 +20,12 @@ COMMANDS = {
     "request system reboot": "reboots, halts, zeroizes or upgrades the device",
     "reset saved-configuration": "erases the saved configuration",
     "do show running-config": "runs an exec command from configuration mode",
+    "write memory": "saves the running configuration",
+    "wr": "saves the running configuration",
+    "copy run start": "saves the running configuration",
+    "conf t": "enters configuration mode",
+    "do clear ip bgp *": "resets sessions, tables or counters",
+    "clear counters": "resets sessions, tables or counters",
 }
 NOT_COMMANDS = [
     "configure ospf area 0 on all routers",
@@ -27,6 +33,9 @@ NOT_COMMANDS = [
     "enable ospf on R1",
     "install a static route to 10.9.9.0/24 on R1",
     "copy the ospf settings of R1 to R2",
+    "configure the loopbacks on all routers",
+    "clear the ospf settings on R1",
+    "write a banner on R1",
     "why does R1 not learn R3's loopback?",
     "show run on R1",
     "",
