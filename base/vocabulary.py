@@ -9,9 +9,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Literal, get_args
 
-# The approval gates of a change, in order: the template, the parameters (the push), and the
-# rollback offered when post-checks fail after the push.
-GateName = Literal["template", "params", "rollback"]
+# The approval gates of a change, in order: the devices (only when a request selects more than
+# LABBOT_MAX_TARGETS), the template, the parameters (the push), and the rollback offered when
+# post-checks fail after the push.
+GateName = Literal["targets", "template", "params", "rollback"]
 GATES: tuple[GateName, ...] = get_args(GateName)
 
 # A reviewer's choice at a gate.

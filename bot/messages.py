@@ -107,8 +107,8 @@ TARGET_PROBLEM: dict[TargetProblem, str] = {
     "unknown": "there is no device {word!r} (lab devices: {known})",
     "no_kind": "the lab has no {word} (lab devices: {known})",
     "too_many": (
-        "the request selects {count} devices, more than LABBOT_MAX_TARGETS={limit}; name fewer "
-        "devices, or raise LABBOT_MAX_TARGETS"
+        "the request selects {count} devices, more than any change may "
+        "(LABBOT_MAX_TARGETS_CONFIRMED={limit}); name fewer devices"
     ),
 }
 NEWER_AT_END = "A newer version exists: {versions}; this change keeps what was approved."
@@ -291,6 +291,13 @@ NO_RULES_WARNING = (
     "anyone in a channel or room except the requester may approve; direct messages are refused"
 )
 # The gates (bot/presenter.py); each note starts a new line of the gate's text.
+TARGETS_GATE = (
+    "*Confirm the devices* for change {change_id}: the request selects *{count}* devices, "
+    "more than LABBOT_MAX_TARGETS ({limit}). Nothing has been read from them yet. *Confirm* "
+    "(an approver other than the requester, an owner of every one) goes on to the template step."
+)
+SECTION_TARGETS = "Devices selected ({shown} of {count} shown)"
+TARGETS_MORE = "… and {count} more: {names}"
 TEMPLATE_GATE = (
     "*Step 1 of 2 — template* for change {change_id}: {description}\n"
     "Template `{name}` ({source}) for {targets}."
@@ -337,6 +344,7 @@ AUDIT_HEAD = (
 
 # Gate buttons, and the titles of the blocks in gates, results and template listings.
 BUTTON_APPROVE = "Approve"
+BUTTON_CONFIRM = "Confirm"  # the targets gate's approve: these devices
 BUTTON_EXECUTE = "Execute"  # the params gate's approve: it pushes
 BUTTON_MODIFY = "Modify"
 BUTTON_CANCEL = "Cancel"

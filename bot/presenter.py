@@ -12,7 +12,8 @@ from base.vocabulary import Choice, GateName, Status, stamp
 from bot import messages
 from bot.endings import ending_line, newer_line, rollback_line
 from bot.redact import mask_param, mask_secrets
-from workflow.api import Finished, PendingGate, RollbackGate, TemplateGate
+from bot.targets_view import targets_sections
+from workflow.api import Finished, PendingGate, RollbackGate, TargetsGate, TemplateGate
 from workflow.library.catalog import Catalog, LibraryTemplate
 from workflow.library.compose import part_label
 from workflow.model import LLMProgress, ParamSpec, PushProgress, StandardResponse
@@ -71,6 +72,11 @@ def gate_buttons(gate: GateName, interrupt_id: str, sha256: str) -> tuple[Button
             ),
             Button(messages.BUTTON_KEEP, "cancel", "default", value),
         )
+    if gate == "targets":  # confirm the devices, or not: a Modify is a new request
+        return (
+            Button(messages.BUTTON_CONFIRM, "approve", "primary", value),
+            Button(messages.BUTTON_CANCEL, "cancel", "danger", value),
+        )
     if gate == "params":
         first = Button(
             messages.BUTTON_EXECUTE, "approve", "primary", value, messages.EXECUTE_CONFIRM
@@ -85,7 +91,9 @@ def gate_buttons(gate: GateName, interrupt_id: str, sha256: str) -> tuple[Button
 
 
 def present_gate(gate: PendingGate) -> Message:
-    if isinstance(gate, TemplateGate):
+    if isinstance(gate, TargetsGate):
+        text, sections = targets_sections(gate.change_id, gate.payload)
+    elif isinstance(gate, TemplateGate):
         text, sections = _template_sections(gate.change_id, gate.payload)
     elif isinstance(gate, RollbackGate):
         text, sections = _rollback_sections(gate.change_id, gate.payload)

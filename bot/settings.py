@@ -107,6 +107,7 @@ class Settings(BaseSettings):
     )
     gate_ttl_seconds: float = Field(86400.0, gt=0, validation_alias="LABBOT_GATE_TTL_SECONDS")
     max_targets: int = Field(50, ge=1, validation_alias="LABBOT_MAX_TARGETS")
+    max_targets_confirmed: int = Field(500, ge=1, validation_alias="LABBOT_MAX_TARGETS_CONFIRMED")
     max_reads_per_minute: int = Field(
         30, ge=1, le=10_000, validation_alias="LABBOT_MAX_READS_PER_MINUTE"
     )

@@ -229,6 +229,7 @@ async def open_runtime(
             saved_templates=templates,
             trial=SimTrial(),
             max_targets=settings.max_targets,
+            max_targets_confirmed=settings.max_targets_confirmed,
             renderer=renderer,
             preview_locks=locks if settings.lock_from_preview else None,
         )

@@ -52,6 +52,7 @@ from workflow.reviews import (
     ParamsReview,
     Review,
     RollbackReview,
+    TargetsReview,
     TemplateReview,
 )
 from workflow.safety import DenyList
@@ -84,6 +85,12 @@ class Gate:
     sha256: str
     expires_at: str  # ISO 8601, UTC
     lab: LabLayout | None = field(default=None, compare=False)  # the lab its change read
+
+
+@dataclass(frozen=True)
+class TargetsGate(Gate):
+    gate: Literal["targets"]
+    payload: TargetsReview
 
 
 @dataclass(frozen=True)
@@ -129,7 +136,7 @@ class ApprovedTemplate:
     template_tokens: int  # what proposing it cost
 
 
-PendingGate = TemplateGate | ParamsGate | RollbackGate
+PendingGate = TargetsGate | TemplateGate | ParamsGate | RollbackGate
 Step = PendingGate | Finished
 
 
@@ -150,12 +157,14 @@ class ChangeWorkflow:
         trial: ConfigTrial | None = None,
         trial_timeout_seconds: float = 5.0,
         max_targets: int = 50,
+        max_targets_confirmed: int = 500,
         renderer: RenderPool | None = None,
         preview_locks: DeviceLocks | None = None,
     ) -> None:
         """`saved_templates`: the team's library, so gates say when a newer version exists.
         `trial`: tests each template on a simulated copy of a target before its gate.
-        `max_targets`: a request selecting more devices is refused (LABBOT_MAX_TARGETS).
+        `max_targets`: a request selecting more devices waits for a confirmation of them (the
+        targets gate, LABBOT_MAX_TARGETS); `max_targets_confirmed`: more are refused.
         `renderer`: worker processes the rendering checks run in, under CPU and memory caps.
         `preview_locks`: the devices previewed are locked from the params gate to the push
         (LABBOT_LOCK_FROM_PREVIEW); a change that ends releases them."""
@@ -170,6 +179,7 @@ class ChangeWorkflow:
             trial=trial,
             trial_timeout=trial_timeout_seconds,
             max_targets=max_targets,
+            max_targets_confirmed=max_targets_confirmed,
             renderer=renderer,
             preview_locks=preview_locks,
         )
@@ -313,6 +323,10 @@ def _gate(snapshot: StateSnapshot) -> PendingGate | None:
         info: GateInfo = pending.value
         change_id, sha256, expires_at = info["change_id"], info["sha256"], info["expires_at"]
         lab = _lab(snapshot)
+        if info["gate"] == "targets":
+            return TargetsGate(
+                pending.id, "targets", change_id, info["payload"], sha256, expires_at, lab
+            )
         if info["gate"] == "template":
             return TemplateGate(
                 pending.id, "template", change_id, info["payload"], sha256, expires_at, lab

@@ -48,7 +48,7 @@ class TargetsEnding(TypedDict):
     word: str  # the word that is not a device, glob or kind ("" when none)
     known: list[str]  # the lab's devices
     count: int  # devices selected ("too_many")
-    limit: int  # LABBOT_MAX_TARGETS ("too_many")
+    limit: int  # LABBOT_MAX_TARGETS_CONFIRMED ("too_many")
 
 
 class LabUnreadable(TypedDict):

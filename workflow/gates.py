@@ -1,4 +1,4 @@
-"""The two approval gates: what they show, how they are hashed, and what a decision does.
+"""The approval gates: what they show, how they are hashed, and what a decision does.
 
 A gate node has no side effect before `interrupt()` (LangGraph re-runs a node from its top on
 resume): the payload, its hash and its expiry are computed by the node before it and read from
@@ -35,6 +35,8 @@ from workflow.reviews import (
     RollbackGateInfo,
     RollbackReview,
     ShownGate,
+    TargetsGateInfo,
+    TargetsReview,
     TemplateGateInfo,
     TemplateReview,
 )
@@ -111,6 +113,26 @@ def params_review(
     if drifted and pushed is not None:
         review["pushed"] = pushed
     return review
+
+
+def open_targets_gate(
+    state: ChangeState, review: TargetsReview, clock: Clock, ttl: float
+) -> TargetsGateInfo:
+    return TargetsGateInfo(gate="targets", payload=review, **_shown(state, review, clock, ttl))
+
+
+def confirm_targets(
+    state: ChangeState, chosen: dict[str, str], limit: int, clock: Clock, ttl: float
+) -> Command[str] | None:
+    """More devices than `limit` (LABBOT_MAX_TARGETS): the targets gate, unless exactly these
+    devices were confirmed already (a Modify of the template goes back through gather)."""
+    if len(chosen) <= limit:
+        return None
+    review = TargetsReview(limit=limit, devices=dict(sorted(chosen.items())))
+    if state["approved"].get("targets") == content_sha256(review):
+        return None
+    info = open_targets_gate(state, review, clock, ttl)
+    return Command(update={"gate": info}, goto="targets_gate")
 
 
 def open_template_gate(
@@ -192,7 +214,9 @@ class ReviewGate:
             update = {**next_round, "feedback": record["feedback"]}
             return Command(update=update, goto=self.modify_to)
         approved = {**state["approved"], self.gate: info["sha256"]}
-        update = {**next_round, "approved": approved, "feedback": None}
+        # the devices confirmed came from the words in use (a Modify's among them): keep them
+        feedback = state["feedback"] if self.gate == "targets" else None
+        update = {**next_round, "approved": approved, "feedback": feedback}
         return Command(update=update, goto=self.approve_to)
 
 

@@ -1,7 +1,8 @@
-"""The change graph: gather → propose/check template → template gate → propose/check params →
-params gate → push → post-checks (→ rollback gate → undo) → report.
+"""The change graph: gather (→ targets gate) → propose/check template → template gate →
+propose/check params → params gate → push → post-checks (→ rollback gate → undo) → report.
 
 ```
+targets_gate ◄─► gather    (more devices than LABBOT_MAX_TARGETS: confirmed before any read)
 gather ─► propose_template ─► check_template ─► template_gate ─► propose_params ─► check_params
   ▲           ▲    (errors, ≤ max_attempts)│          │              ▲   (errors)       │
   │           └────────────────────────────┘          │              │◄─────────────────┘
@@ -35,7 +36,14 @@ def build_graph(
 ) -> CompiledStateGraph[ChangeState, None, ChangeState, ChangeState]:
     """The compiled graph; every routing decision is a `Command(goto=...)` from a node."""
     graph = StateGraph(ChangeState)
-    graph.add_node("gather", nodes.gather, destinations=("propose_template",))  # Modify: again
+    graph.add_node(  # Modify: again
+        "gather", nodes.gather, destinations=("targets_gate", "propose_template")
+    )
+    graph.add_node(  # more devices than LABBOT_MAX_TARGETS: confirmed first, nothing read before
+        "targets_gate",
+        ReviewGate("targets", "gather", "gather", nodes.clock),
+        destinations=("gather", "targets_gate"),
+    )
     graph.add_node("propose_template", nodes.propose_template, destinations=("check_template",))
     graph.add_node(
         "check_template", nodes.check_template, destinations=("propose_template", "template_gate")

@@ -30,6 +30,7 @@ from workflow.endings import (
 )
 from workflow.gates import (
     Clock,
+    confirm_targets,
     open_params_gate,
     open_template_gate,
     params_review,
@@ -80,7 +81,8 @@ class Nodes:
     saved: SavedTemplates | None = None  # the team's library, for "a newer version exists"
     trial: ConfigTrial | None = None  # the template test on a simulated device
     trial_timeout: float = 5.0
-    max_targets: int = 50  # more devices than this need an explicit confirmation
+    max_targets: int = 50  # more devices than this need an explicit confirmation (targets gate)
+    max_targets_confirmed: int = 500  # more than this are refused, confirmed or not
     renderer: RenderPool | None = None  # worker processes with caps (None: render in-process)
     preview_locks: DeviceLocks | None = None  # hold the targets from the params gate to the push
 
@@ -93,6 +95,11 @@ class Nodes:
             if state["rollback_of"]:
                 rollback = await self.gateway.rollback_plan(state["rollback_of"])
             selection = self._selection(state, devices, rollback)
+            limit = self.max_targets if rollback is None else len(selection.reasons)
+            ttl = self.gate_ttl_seconds
+            confirm = confirm_targets(state, selection.reasons, limit, self.clock, ttl)
+            if confirm is not None:  # nothing read from them before someone confirms
+                return confirm
             facts = await self.gateway.facts(selection.names)
         except LabbotError as err:
             return finish("failed", error_ending(err))
@@ -122,8 +129,9 @@ class Nodes:
             return Selection({name: changed for name, lines in rollback.items() if lines})
         words = target_words(state["feedback"] or "") or target_words(state["text"])
         selection = select_targets(words, device_kinds(devices))
-        if len(selection.reasons) > self.max_targets:
-            raise TargetError("too_many", count=len(selection.reasons), limit=self.max_targets)
+        if len(selection.reasons) > self.max_targets_confirmed:
+            count, limit = len(selection.reasons), self.max_targets_confirmed
+            raise TargetError("too_many", count=count, limit=limit)
         return selection
 
     async def propose_template(self, state: ChangeState) -> Command[str]:

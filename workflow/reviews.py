@@ -18,6 +18,15 @@ from workflow.reuse import TemplateTest
 from workflow.template_facts import TemplateFacts
 
 
+class TargetsReview(TypedDict):
+    """The targets gate: a request selecting more devices than LABBOT_MAX_TARGETS, confirmed
+    before anything is read from them. Every device is listed (and hashed); a chat message
+    shows a bounded part of the list."""
+
+    limit: int  # LABBOT_MAX_TARGETS
+    devices: dict[str, str]  # every selected device -> why the request chose it
+
+
 class TemplateReview(TypedDict):
     """The template gate: the templates, their schema and an example rendering."""
 
@@ -80,6 +89,11 @@ class ShownGate(TypedDict):
     expires_at: str  # ISO 8601, UTC
 
 
+class TargetsGateInfo(ShownGate):
+    gate: Literal["targets"]
+    payload: TargetsReview
+
+
 class TemplateGateInfo(ShownGate):
     gate: Literal["template"]
     payload: TemplateReview  # exactly what the reviewer sees
@@ -95,7 +109,7 @@ class RollbackGateInfo(ShownGate):
     payload: RollbackReview
 
 
-GateInfo = TemplateGateInfo | ParamsGateInfo | RollbackGateInfo
+GateInfo = TargetsGateInfo | TemplateGateInfo | ParamsGateInfo | RollbackGateInfo
 
 
 class GateDecision(TypedDict):
@@ -115,4 +129,4 @@ class GateExpiry(TypedDict):
     expired: bool
 
 
-Review = TemplateReview | ParamsReview | RollbackReview
+Review = TargetsReview | TemplateReview | ParamsReview | RollbackReview

@@ -10,7 +10,7 @@ from bot.presenter import (
     present_result,
     present_status,
 )
-from workflow.api import Finished, ParamsGate, RollbackGate, TemplateGate
+from workflow.api import Finished, ParamsGate, RollbackGate, TargetsGate, TemplateGate
 from workflow.endings import GateEnding, RollbackEnding
 from workflow.model import PushProgress, StandardResponse
 from workflow.previews import DevicePreview
@@ -20,6 +20,7 @@ from workflow.reviews import (
     ReviewedTemplate,
     RollbackLines,
     RollbackReview,
+    TargetsReview,
     TemplateReview,
 )
 
@@ -189,3 +190,21 @@ def test_how_the_offer_to_roll_back_ended_is_said_under_the_result() -> None:
         "Change chg-3 failed: ✓ 0 ✗ 1 of 1\npost-checks failed (R2: no route); the rollback "
         "review expired at 2026-11-30 07:20:00 UTC, the change stays as pushed."
     )
+
+
+def test_a_targets_gate_says_how_many_and_lists_a_bounded_part() -> None:
+    devices = {f"R{n:04d}": "matches R*" for n in range(1, 401)}
+    gate = TargetsGate(
+        "int-9", "targets", "chg-9", TargetsReview(limit=50, devices=devices), SHA, ""
+    )
+    message = present_gate(gate)
+    lines = "\n".join(b.text for b in message.blocks).splitlines()
+    assert "selects *400* devices, more than LABBOT_MAX_TARGETS (50)" in message.text
+    assert lines[0] == "R0001 (matches R*)" and lines[49] == "R0050 (matches R*)"
+    assert lines[50].startswith("… and 350 more: R0051, R0052") and lines[50].endswith("R0250, …")
+    assert len(lines) == 51 and "R0251" not in "\n".join(lines)
+    assert [(b.label, b.choice) for b in message.buttons] == [
+        ("Confirm", "approve"),
+        ("Cancel", "cancel"),
+    ]
+    assert parse_button_value(message.buttons[0].value) == ("int-9", SHA)

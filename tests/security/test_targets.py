@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from adapters.chat import Request
+from adapters.chat import Request, parse_button_value
 from base.errors import TargetError
 from bot.endings import target_problem
-from tests.bot.chat import RecordingAdapter, person
+from tests.bot.chat import RecordingAdapter, click, person
 from tests.security.replay import attacked_bot, attacked_lab, configs, reads, thread
 from tests.security.tally import attempt
 from workflow.targets import select_targets, target_words
@@ -87,17 +87,55 @@ async def test_a_change_to_one_device_reads_only_that_device(tmp_path: Path) -> 
         assert seen["R2"] > 0 and seen["R1"] == seen["R3"] == seen["SW1"] == 0, seen
 
 
-async def test_more_devices_than_max_targets_are_refused(tmp_path: Path) -> None:
+async def test_more_devices_than_max_targets_wait_for_an_owners_confirmation(
+    tmp_path: Path,
+) -> None:
+    owners = tmp_path / "owners"
+    owners.write_text("R*  console:bob\nR3  console:carol\n")  # R3: carol, not bob
     chat = RecordingAdapter()
+    t = thread("t")
     async with (
         attacked_lab(routers=3) as lab,
-        attacked_bot(tmp_path, lab, chat, max_targets=2) as bot,
+        attacked_bot(tmp_path, lab, chat, max_targets=2, owners=owners) as bot,
     ):
+        seen = reads(lab)
+        await bot.service.handle(Request(t, person("alice"), "apply ospf to R*"))
+        _, gate = chat.last_gate()
+        listed = "\n".join(b.text for b in gate.blocks)
+        assert "selects *3* devices" in gate.text and "LABBOT_MAX_TARGETS (2)" in gate.text
+        assert [b.label for b in gate.buttons] == ["Confirm", "Cancel"]
+        assert listed.splitlines() == ["R1 (matches R*)", "R2 (matches R*)", "R3 (matches R*)"]
+        for who in ("alice", "mallory"):  # the requester; nobody's owner
+            await bot.service.handle(click(chat, who, thread=t))
+            refused = chat.last_gate()[1] is gate and reads(lab) == seen
+            attempt("targets: over max, confirmed by the wrong person", refused)
+            assert refused, chat.said_to(f"console:{who}")
+        await bot.service.handle(click(chat, "bob", thread=t))  # owner of R1, R2 only
+        owners_missing = chat.last_gate()[1] is gate and reads(lab) == seen
+        attempt("targets: over max, confirmed by the wrong person", owners_missing)
+        assert owners_missing and "R3" in chat.texts()[-1], chat.texts()[-1]
+        await bot.service.handle(click(chat, "carol", thread=t))  # R3's owner: all covered
+        template = chat.last_gate()[1].text
+        decisions = [e for e in await bot.audit.entries() if e.gate == "targets"]
+        interrupt_id, sha256 = parse_button_value(gate.buttons[0].value)
+        resolution = await bot.audit.resolution(interrupt_id)
+    assert "Step 1 of 2" in template and "R3 (matches R*)" in template
+    assert reads(lab)["R3"] > seen["R3"]  # read only after the confirmation
+    refusals = {e.actor_name for e in decisions if e.kind == "refusal"}
+    assert refusals == {"alice", "mallory"}, decisions
+    assert resolution is not None and resolution.gate == "targets"
+    assert resolution.actor_name == "carol" and resolution.content_sha256 == sha256
+
+
+async def test_more_devices_than_any_change_may_are_refused(tmp_path: Path) -> None:
+    chat = RecordingAdapter()
+    settings = {"max_targets": 1, "max_targets_confirmed": 2}
+    async with attacked_lab(routers=3) as lab, attacked_bot(tmp_path, lab, chat, **settings) as bot:
         seen = reads(lab)
         await bot.service.handle(Request(thread("t"), person("alice"), "apply ospf to R*"))
         said = "\n".join(chat.texts())
-        refused = "more than LABBOT_MAX_TARGETS=2" in said and reads(lab) == seen
-        attempt("targets: more than max targets", refused)
+        refused = "LABBOT_MAX_TARGETS_CONFIRMED=2" in said and reads(lab) == seen
+        attempt("targets: more than the hard cap", refused and not chat.messages()[-1].buttons)
         assert refused, said
 
 

@@ -1,0 +1,27 @@
+"""The targets gate as people read it: how many devices a request selects and which (bounded)."""
+
+from __future__ import annotations
+
+from bot import messages
+from workflow.reviews import TargetsReview
+
+TARGETS_SHOWN = 50  # devices listed one a line, with why each was chosen
+TARGETS_NAMED = 200  # more are named on one line; the rest only counted
+
+
+def targets_sections(
+    change_id: str, payload: TargetsReview
+) -> tuple[str, list[tuple[str, str, str]]]:
+    """How many devices and which: the first TARGETS_SHOWN with why each was chosen, the rest
+    by name only, cut at TARGETS_NAMED (the payload and its hash hold every one)."""
+    chosen = payload["devices"]
+    names = list(chosen)
+    count = len(names)
+    text = messages.TARGETS_GATE.format(change_id=change_id, count=count, limit=payload["limit"])
+    lines = [f"{name} ({chosen[name]})" for name in names[:TARGETS_SHOWN]]
+    rest = names[TARGETS_SHOWN:]
+    if rest:
+        listed = ", ".join(rest[:TARGETS_NAMED]) + (", …" if len(rest) > TARGETS_NAMED else "")
+        lines.append(messages.TARGETS_MORE.format(count=len(rest), names=listed))
+    title = messages.SECTION_TARGETS.format(shown=min(count, TARGETS_SHOWN), count=count)
+    return text, [(title, "\n".join(lines), "text")]
