@@ -290,6 +290,77 @@ NO_RULES_WARNING = (
     "no approval rule is set (LABBOT_OWNERS, LABBOT_APPROVERS, LABBOT_APPROVERS_BY_CHANNEL): "
     "anyone in a channel or room except the requester may approve; direct messages are refused"
 )
+# The audit report (bot/report_html.py): plain text, escaped where it is put in the page.
+REPORT_TITLE = "labbot audit report"
+REPORT_SINCE = "since {at}"
+REPORT_ONE_CHANGE = "change {change_id}"
+REPORT_ALL_CHANGES = "all recorded changes"
+REPORT_LEFT_OUT = " ({count} older change(s) left out)"
+REPORT_PERIOD = "{period}: {count} change(s){left}. Generated {at}."
+REPORT_CHAIN = "Audit chain"
+REPORT_CHAIN_LINE = "Chain verification: {verdict}. Head hash: {head}"
+REPORT_ROWS_VERIFIED = ": {rows} row(s) verified"
+REPORT_BROKEN = "BROKEN"
+REPORT_BROKEN_AT = " at {row}"
+REPORT_ACTIVITY = "Activity"
+REPORT_PER_DAY = "Changes and decisions per day"
+REPORT_PER_PERSON = "Changes and decisions per person"
+REPORT_NOT_DRAWN = " ({count} more not drawn)"
+REPORT_TIMELINE = "Timeline"
+REPORT_TIMELINE_COLUMNS = ("requested", "change", "by", "request", "outcome")
+REPORT_OPEN = "open"
+REPORT_REQUEST = "Request by {name} ({id}) in {platform} {channel} at {at}:"
+REPORT_NO_TEMPLATE = "Template: none recorded (the change ended before a push)"
+REPORT_TEMPLATE = "Template"
+REPORT_TEMPLATE_COLUMNS = ("name", "version", "source", "sha256")
+REPORT_DIFFS = "Per-device diff"
+REPORT_DECISIONS = "Decisions"
+REPORT_DECISION_COLUMNS = ("gate", "choice", "who", "when", "content sha256", "feedback")
+REPORT_NO_REFUSALS = "No refusals."
+REPORT_REFUSALS = "Refusals"
+REPORT_REFUSAL_COLUMNS = ("gate", "who", "when", "reason")
+REPORT_NOTHING_PUSHED = "Nothing was pushed."
+REPORT_PUSHES = "Push and post-checks"
+REPORT_PUSH_COLUMNS = ("device", "result", "when", "lines sha256", "detail")
+REPORT_OUTCOME = "Outcome"
+REPORT_STILL_OPEN = "still open"
+
+# `labbot policy check USER DEVICE…` (bot/policy_check.py): one line each.
+POLICY_RULES = (
+    "Rules: {rules}. Approvals needed: template {template}, push {push} (distinct people other "
+    "than the requester)."
+)
+POLICY_NO_RULES = "no rule (anyone in a channel/room except the requester; no direct messages)"
+POLICY_OWNERS_FILE = "owners file ({count} rule(s))"
+POLICY_APPROVERS = "LABBOT_APPROVERS ({count})"
+POLICY_PLACE_LISTS = "lists for {places}"
+POLICY_WHO_WHERE = "{who} in {where}:"
+POLICY_POWER = "power {power}"
+POLICY_DIRECT = "a direct message ({channel})"
+POLICY_ANY_CHANNEL = "(any channel)"
+POLICY_PLACE_CLOSED = "  place: nobody may decide here — {reason}"
+POLICY_PLACE_OPEN = "  place: anyone here may decide (no list for this place)"
+POLICY_PLACE = {  # is the person on the place's list?
+    True: "  place: may decide here (listed: {listed})",
+    False: "  place: may NOT decide here (listed: {listed})",
+}
+POLICY_NOBODY = "nobody"
+POLICY_REQUESTS = {
+    True: "  requests: may start changes (LABBOT_REQUESTERS)",
+    False: "  requests: may NOT start changes (LABBOT_REQUESTERS)",
+}
+POLICY_DEVICE = "  {device}: {verdict}"
+POLICY_NO_OWNERS_FILE = "no owners file: the place decides"
+POLICY_NO_OWNER_LINE = "nobody may approve — no line of LABBOT_OWNERS matches it"
+POLICY_OWNER = {  # is the person named by the device's owners line?
+    True: "may approve — an owner by {rule}",
+    False: "may NOT approve — owners by {rule}",
+}
+POLICY_OWN_CHANGES = {  # LABBOT_ALLOW_SELF_APPROVAL
+    True: "  own changes: their own approval counts (LABBOT_ALLOW_SELF_APPROVAL=true)",
+    False: "  own changes: someone else must approve them (four-eyes)",
+}
+
 # The gates (bot/presenter.py); each note starts a new line of the gate's text.
 TARGETS_GATE = (
     "*Confirm the devices* for change {change_id}: the request selects *{count}* devices, "

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot import messages
 from bot.policy import Person, Place, Policy, named_by, owners_of, place_rule
 from bot.settings import Settings
 
@@ -26,7 +27,7 @@ async def check_lines(
     policy = policy_from(settings)
     found = set(groups) | await _slack_groups(settings, policy, user)
     person = Person(user, frozenset(found), power)
-    return explain(policy, person, devices, Place(channel or "(any channel)", direct))
+    return explain(policy, person, devices, Place(channel or messages.POLICY_ANY_CHANNEL, direct))
 
 
 async def _slack_groups(settings: Settings, policy: Policy, user: str) -> set[str]:
@@ -43,62 +44,62 @@ async def _slack_groups(settings: Settings, policy: Policy, user: str) -> set[st
 
 def explain(policy: Policy, person: Person, devices: Sequence[str], place: Place) -> list[str]:
     """One line on the rules, one on the place, one per device, one on four-eyes."""
-    lines = [_summary(policy), f"{_who(person)} in {_where(place)}:"]
+    lines = [
+        _summary(policy),
+        messages.POLICY_WHO_WHERE.format(who=_who(person), where=_where(place)),
+    ]
     allowed, reason = place_rule(policy, place)
     if reason:
-        lines.append(f"  place: nobody may decide here — {reason}")
+        lines.append(messages.POLICY_PLACE_CLOSED.format(reason=reason))
     elif allowed is None:
-        lines.append("  place: anyone here may decide (no list for this place)")
+        lines.append(messages.POLICY_PLACE_OPEN)
     else:
-        verdict = "may decide here" if named_by(person, allowed) else "may NOT decide here"
-        lines.append(f"  place: {verdict} (listed: {' '.join(allowed) or 'nobody'})")
+        listed = " ".join(allowed) or messages.POLICY_NOBODY
+        lines.append(messages.POLICY_PLACE[named_by(person, allowed)].format(listed=listed))
     if policy.requesters:
-        may = "may" if named_by(person, policy.requesters) else "may NOT"
-        lines.append(f"  requests: {may} start changes (LABBOT_REQUESTERS)")
-    lines += [f"  {device}: {_device_line(policy, person, device)}" for device in devices]
-    if policy.allow_self_approval:
-        lines.append("  own changes: their own approval counts (LABBOT_ALLOW_SELF_APPROVAL=true)")
-    else:
-        lines.append("  own changes: someone else must approve them (four-eyes)")
+        lines.append(messages.POLICY_REQUESTS[named_by(person, policy.requesters)])
+    lines += [
+        messages.POLICY_DEVICE.format(device=device, verdict=_device_line(policy, person, device))
+        for device in devices
+    ]
+    lines.append(messages.POLICY_OWN_CHANGES[policy.allow_self_approval])
     return lines
 
 
 def _summary(policy: Policy) -> str:
     if not policy.has_rules:
-        rules = "no rule (anyone in a channel/room except the requester; no direct messages)"
+        rules = messages.POLICY_NO_RULES
     else:
         parts = []
         if policy.owners:
-            parts.append(f"owners file ({len(policy.owners)} rule(s))")
+            parts.append(messages.POLICY_OWNERS_FILE.format(count=len(policy.owners)))
         if policy.approvers:
-            parts.append(f"LABBOT_APPROVERS ({len(policy.approvers)})")
+            parts.append(messages.POLICY_APPROVERS.format(count=len(policy.approvers)))
         if policy.approvers_by_channel:
-            parts.append(f"lists for {', '.join(sorted(policy.approvers_by_channel))}")
+            places = ", ".join(sorted(policy.approvers_by_channel))
+            parts.append(messages.POLICY_PLACE_LISTS.format(places=places))
         rules = ", ".join(parts)
-    return (
-        f"Rules: {rules}. Approvals needed: template {policy.template_approvals}, "
-        f"push {policy.push_approvals} (distinct people other than the requester)."
+    return messages.POLICY_RULES.format(
+        rules=rules, template=policy.template_approvals, push=policy.push_approvals
     )
 
 
 def _who(person: Person) -> str:
     facts = [*sorted(person.groups)]
     if person.power:
-        facts.append(f"power {person.power}")
+        facts.append(messages.POLICY_POWER.format(power=person.power))
     return f"{person.id} ({', '.join(facts)})" if facts else person.id
 
 
 def _where(place: Place) -> str:
-    return f"a direct message ({place.channel})" if place.direct else place.channel
+    return messages.POLICY_DIRECT.format(channel=place.channel) if place.direct else place.channel
 
 
 def _device_line(policy: Policy, person: Person, device: str) -> str:
     if not policy.owners:
-        return "no owners file: the place decides"
+        return messages.POLICY_NO_OWNERS_FILE
     rule = owners_of(policy, device)
     if rule is None:
-        return "nobody may approve — no line of LABBOT_OWNERS matches it"
+        return messages.POLICY_NO_OWNER_LINE
     shown = f"`{rule.glob} {' '.join(rule.owners)}`"
-    if named_by(person, rule.owners):
-        return f"may approve — an owner by {shown}"
-    return f"may NOT approve — owners by {shown}"
+    return messages.POLICY_OWNER[named_by(person, rule.owners)].format(rule=shown)

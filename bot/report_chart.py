@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
+from bot import messages
 from bot.report_data import Tally
 
 MAX_BARS = 40  # groups drawn per chart; the caption says how many were left out
@@ -36,7 +37,7 @@ def grouped_bars(title: str, tallies: Sequence[Tally]) -> str:
     parts.append(_legend(width))
     parts.append("</svg>")
     more = len(tallies) - len(shown)
-    caption = f"{escape(title)}" + (f" ({more} more not drawn)" if more > 0 else "")
+    caption = escape(title + (messages.REPORT_NOT_DRAWN.format(count=more) if more > 0 else ""))
     return f"<figure>{''.join(parts)}<figcaption>{caption}</figcaption></figure>"
 
 

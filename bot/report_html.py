@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from html import escape
 
 from base.vocabulary import stamp
+from bot import messages
 from bot.report_chart import grouped_bars
 from bot.report_data import Report, ReportChange, per_day, per_person
 from storage.audit_records import ChangeSummary, GateSummary
@@ -41,7 +42,7 @@ def render_report(report: Report) -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
-        f"<title>labbot audit report</title><style>{CSS}</style></head>"
+        f"<title>{escape(messages.REPORT_TITLE)}</title><style>{CSS}</style></head>"
         f"<body>{''.join(body)}</body></html>\n"
     )
 
@@ -49,34 +50,39 @@ def render_report(report: Report) -> str:
 def _heading(report: Report) -> str:
     scope = []
     if report.since is not None:
-        scope.append(f"since {stamp(report.since)}")
+        scope.append(messages.REPORT_SINCE.format(at=stamp(report.since)))
     if report.change_id:
-        scope.append(f"change {report.change_id}")
-    period = ", ".join(scope) or "all recorded changes"
-    left = f" ({report.left_out} older change(s) left out)" if report.left_out else ""
-    return (
-        f"<h1>labbot audit report</h1><p>{escape(period)}: {len(report.changes)} change(s)"
-        f"{escape(left)}. Generated {escape(stamp(report.generated_at))}.</p>"
+        scope.append(messages.REPORT_ONE_CHANGE.format(change_id=report.change_id))
+    left = messages.REPORT_LEFT_OUT.format(count=report.left_out) if report.left_out else ""
+    period = messages.REPORT_PERIOD.format(
+        period=", ".join(scope) or messages.REPORT_ALL_CHANGES,
+        count=len(report.changes),
+        left=left,
+        at=stamp(report.generated_at),
     )
+    return f"<h1>{escape(messages.REPORT_TITLE)}</h1><p>{escape(period)}</p>"
 
 
 def _chain(report: Report) -> str:
     chain = report.chain
     if chain.ok:
-        verdict = f'<span class="ok">intact</span>: {chain.rows} row(s) verified'
+        verdict = f'<span class="ok">{escape(messages.CHAIN_OK)}</span>' + escape(
+            messages.REPORT_ROWS_VERIFIED.format(rows=chain.rows)
+        )
     else:
-        verdict = f'<span class="bad">BROKEN</span> at {escape(chain.first_broken or "?")}'
-    return (
-        f'<h2>Audit chain</h2><p id="chain">Chain verification: {verdict}. '
-        f"Head hash: <code>{escape(chain.head)}</code></p>"
+        broken = messages.REPORT_BROKEN_AT.format(row=chain.first_broken or "?")
+        verdict = f'<span class="bad">{escape(messages.REPORT_BROKEN)}</span>{escape(broken)}'
+    line = escape(messages.REPORT_CHAIN_LINE).format(
+        verdict=verdict, head=f"<code>{escape(chain.head)}</code>"
     )
+    return f'<h2>{escape(messages.REPORT_CHAIN)}</h2><p id="chain">{line}</p>'
 
 
 def _charts(report: Report) -> str:
     return (
-        '<h2>Activity</h2><div class="charts">'
-        f"{grouped_bars('Changes and decisions per day', per_day(report))}"
-        f"{grouped_bars('Changes and decisions per person', per_person(report))}</div>"
+        f'<h2>{escape(messages.REPORT_ACTIVITY)}</h2><div class="charts">'
+        f"{grouped_bars(messages.REPORT_PER_DAY, per_day(report))}"
+        f"{grouped_bars(messages.REPORT_PER_PERSON, per_person(report))}</div>"
     )
 
 
@@ -87,23 +93,29 @@ def _timeline(report: Report) -> str:
         f"<td>{escape(c.summary.text)}</td><td>{escape(_outcome(c.summary))}</td></tr>"
         for c in report.changes
     )
+    head = "".join(f"<th>{escape(h)}</th>" for h in messages.REPORT_TIMELINE_COLUMNS)
     return (
-        "<h2>Timeline</h2><table><thead><tr><th>requested</th><th>change</th><th>by</th>"
-        f"<th>request</th><th>outcome</th></tr></thead><tbody>{rows}</tbody></table>"
+        f"<h2>{escape(messages.REPORT_TIMELINE)}</h2><table><thead><tr>{head}</tr></thead>"
+        f"<tbody>{rows}</tbody></table>"
     )
 
 
 def _outcome(summary: ChangeSummary) -> str:
-    return summary.events[-1].status if summary.events else "open"
+    return summary.events[-1].status if summary.events else messages.REPORT_OPEN
 
 
 def _change(change: ReportChange) -> str:
     s = change.summary
+    asked = messages.REPORT_REQUEST.format(
+        name=s.requester_name,
+        id=s.requester_id,
+        platform=s.platform,
+        channel=s.channel,
+        at=stamp(s.at),
+    )
     head = (
         f'<section class="change" id="{escape(s.change_id)}"><h2>{escape(s.change_id)}</h2>'
-        f"<p><b>Request</b> by {escape(s.requester_name)} ({escape(s.requester_id)}) in "
-        f"{escape(s.platform)} {escape(s.channel)} at {escape(stamp(s.at))}:</p>"
-        f"<pre>{escape(s.text)}</pre>"
+        f"<p>{escape(asked)}</p><pre>{escape(s.text)}</pre>"
     )
     parts = [head, _templates(change), _diffs(change), _decisions(s.gates), _refusals(s)]
     parts += [_pushes(s), _events(s), "</section>"]
@@ -130,7 +142,7 @@ def _cell(value: str) -> str:
 
 def _templates(change: ReportChange) -> str:
     if not change.templates:
-        return "<p><b>Template</b>: none recorded (the change ended before a push)</p>"
+        return f"<p>{escape(messages.REPORT_NO_TEMPLATE)}</p>"
     rows = (
         [
             str(t.get("name", "")),
@@ -140,13 +152,13 @@ def _templates(change: ReportChange) -> str:
         ]
         for t in change.templates
     )
-    return _table("Template", ("name", "version", "source", "sha256"), rows)
+    return _table(messages.REPORT_TEMPLATE, messages.REPORT_TEMPLATE_COLUMNS, rows)
 
 
 def _diffs(change: ReportChange) -> str:
     if not change.previews:
         return ""
-    parts = ["<h3>Per-device diff</h3>"]
+    parts = [f"<h3>{escape(messages.REPORT_DIFFS)}</h3>"]
     for device, preview in sorted(change.previews.items()):
         parts.append(f"<h4>{escape(device)}</h4><pre>{_diff_lines(preview['diff'])}</pre>")
     return "".join(parts)
@@ -175,29 +187,27 @@ def _decisions(gates: tuple[GateSummary, ...]) -> str:
         for g in gates
         for v in g.votes
     )
-    headers = ("gate", "choice", "who", "when", "content sha256", "feedback")
-    return _table("Decisions", headers, rows)
+    return _table(messages.REPORT_DECISIONS, messages.REPORT_DECISION_COLUMNS, rows)
 
 
 def _refusals(summary: ChangeSummary) -> str:
     if not summary.refusals:
-        return "<p>No refusals.</p>"
+        return f"<p>{escape(messages.REPORT_NO_REFUSALS)}</p>"
     rows = (
         [r.gate or "", f"{r.actor_name} ({r.actor_id})", stamp(r.at), r.reason]
         for r in summary.refusals
     )
-    return _table("Refusals", ("gate", "who", "when", "reason"), rows)
+    return _table(messages.REPORT_REFUSALS, messages.REPORT_REFUSAL_COLUMNS, rows)
 
 
 def _pushes(summary: ChangeSummary) -> str:
     if not summary.pushes:
-        return "<p>Nothing was pushed.</p>"
+        return f"<p>{escape(messages.REPORT_NOTHING_PUSHED)}</p>"
     rows = (
         [p.device, p.status, stamp(p.at), Code(p.lines_sha256[:16] + "…"), p.detail]
         for p in summary.pushes
     )
-    headers = ("device", "result", "when", "lines sha256", "detail")
-    return _table("Push and post-checks", headers, rows)
+    return _table(messages.REPORT_PUSHES, messages.REPORT_PUSH_COLUMNS, rows)
 
 
 def _events(summary: ChangeSummary) -> str:
@@ -205,4 +215,5 @@ def _events(summary: ChangeSummary) -> str:
         f"<li>{escape(stamp(e.at))}: {escape(e.status)} {escape(e.detail)}</li>"
         for e in summary.events
     )
-    return f"<h3>Outcome</h3><ul>{items or '<li>still open</li>'}</ul>"
+    still_open = f"<li>{escape(messages.REPORT_STILL_OPEN)}</li>"
+    return f"<h3>{escape(messages.REPORT_OUTCOME)}</h3><ul>{items or still_open}</ul>"
