@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 
 from base.errors import LabbotError
+from bot.llm_cli import llm_app
 from bot.matrix_cli import matrix_app
 from bot.settings import Settings, load_settings
 from bot.templates_group import TemplatesGroup
@@ -33,6 +34,7 @@ app.add_typer(audit_app, name="audit")
 app.add_typer(db_app, name="db")
 app.add_typer(templates_app, name="templates")
 app.add_typer(matrix_app, name="matrix")
+app.add_typer(llm_app, name="llm")
 policy_app = typer.Typer(help="Who may approve what.", no_args_is_help=True)
 app.add_typer(policy_app, name="policy")
 

@@ -166,6 +166,20 @@ ROLLBACK_PLANNING = "Preparing a rollback of {change_id}…"
 TEMPLATE_TOKENS = "\nLLM tokens for this template: {total} ({how})."
 TOKENS_MEASURED = "measured by the endpoint"
 TOKENS_ESTIMATED = "estimated: the endpoint reports no usage"
+LLM_CHECK_NO_KEY = (
+    "OPENAI_API_KEY is not set, so the built-in template library plans changes; set it (any "
+    "value for a local server) and OPENAI_BASE_URL to use an LLM"
+)
+LLM_CHECK_REPORT = (
+    "endpoint  {endpoint}\n"
+    "model     {model}\n"
+    "strategy  {strategy} (LABBOT_LLM_OUTPUT={mode}){tried}\n"
+    "latency   {seconds:.2f} s\n"
+    "tokens    {input} in + {output} out = {total} ({how})\n"
+    "answer    {answer}\n"
+    "OK: this endpoint can plan changes."
+)
+LLM_CHECK_REFUSED = "\n          not {why}"
 LLM_WRITING = "(the model has been writing for {seconds:.0f} s{tokens})"
 LLM_TOKENS_SO_FAR = ", about {tokens} tokens so far"
 DECIDED_FOOTER: dict[Choice, str] = {

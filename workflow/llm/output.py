@@ -59,6 +59,7 @@ class Asked(Generic[AnswerT]):
     answer: AnswerT
     usage: TokenUsage
     strategy: Strategy
+    refused: tuple[str, ...] = ()  # `auto`: the strategies tried first, and why they failed
 
 
 class _Unsupported(Exception):
@@ -114,7 +115,7 @@ class StructuredOutput:
                 refusals.append(f"{strategy}: {err}")
                 continue
             _WORKED[endpoint_key(self.model)] = strategy
-            return Asked(answer, sum_usage(spent), strategy)
+            return Asked(answer, sum_usage(spent), strategy, tuple(refusals))
         raise PlanningError(
             f"{describe_endpoint(self.model)} gave no structured answer "
             f"({'; '.join(refusals)}); check the model, or set LABBOT_LLM_OUTPUT to a "

@@ -1,0 +1,61 @@
+"""`labbot llm check`: the first thing to run against a new LLM endpoint."""
+
+from __future__ import annotations
+
+import asyncio
+
+import typer
+from rich.console import Console
+
+from base.errors import ConfigError
+from bot import messages
+from bot.settings import Settings, load_settings
+
+llm_app = typer.Typer(help="The LLM endpoint: does it answer, and how.", no_args_is_help=True)
+out = Console(soft_wrap=True)
+
+
+@llm_app.command("check")
+def check() -> None:
+    """Ask the configured endpoint for a tiny structured answer; print the model, the output
+    strategy that works, the latency and the tokens (measured or estimated)."""
+    out.print(asyncio.run(check_report(load_settings())), highlight=False)
+
+
+async def check_report(settings: Settings) -> str:
+    from workflow.llm import make_chat_model
+    from workflow.llm.check import check_endpoint
+    from workflow.llm.output import StructuredOutput, endpoint_key
+
+    if settings.openai_api_key is None:
+        raise ConfigError(messages.LLM_CHECK_NO_KEY)
+    chat = make_chat_model(
+        api_key=settings.openai_api_key.get_secret_value(),
+        base_url=settings.openai_base_url,
+        model=settings.llm_model,
+        timeout=settings.llm_timeout_seconds,
+    )
+    asker = StructuredOutput(
+        chat,
+        mode=settings.llm_output,
+        max_tokens=settings.llm_max_tokens,
+        timeout=settings.llm_timeout_seconds,
+    )
+    result = await check_endpoint(asker)
+    usage = result.asked.usage
+    base, model = endpoint_key(chat)
+    how = messages.TOKENS_ESTIMATED if usage.get("estimated") else messages.TOKENS_MEASURED
+    tried = "".join(messages.LLM_CHECK_REFUSED.format(why=why) for why in result.asked.refused)
+    return messages.LLM_CHECK_REPORT.format(
+        endpoint=base,
+        model=model,
+        strategy=result.asked.strategy,
+        mode=settings.llm_output,
+        tried=tried,
+        seconds=result.seconds,
+        input=usage["input_tokens"],
+        output=usage["output_tokens"],
+        total=usage["total_tokens"],
+        how=how,
+        answer=f"{result.asked.answer.device}: {result.asked.answer.command}",
+    )
