@@ -1,7 +1,12 @@
 """Token use: the template flow vs a per-device flow, for 10 and 50 routers (the roadmap's
-target: the template flow uses <= 25 % of the per-device flow).
+target: the template flow uses <= 25 % of the per-device flow), per output strategy.
 
     .venv/bin/python -m bench.tokens [ROUTERS ...]
+
+Each strategy of LABBOT_LLM_OUTPUT runs both flows side by side: `tools` (the answer is a tool
+call; the schema travels as a tool definition), `json_schema` (as `response_format`) and `json`
+(the schema in the system message, the answer JSON in the text). The schema costs the same
+words either way; what differs is where the server counts it.
 
 Both flows run the real `ChatOpenAI` client against the local OpenAI-compatible stand-in
 (tests/fakes/openai_server.py), which bills every request with one tokenizer (`count_tokens`:
@@ -22,7 +27,8 @@ links hardened (network type, cost, MD5 authentication, timers) — what a lab t
     with {"common": {"md5_key": ...}, "devices": {}}.
   Each device's lines are rendered by the real checks (`preview_devices`) with its facts.
 - per-device flow: one request per device carrying the same request and that device's facts,
-  answered with the device's complete configuration: exactly the lines the template renders.
+  answered (by the same strategy) with the device's complete configuration: exactly the lines
+  the template renders, as {"lines": [...]}.
 """
 
 from __future__ import annotations
@@ -31,16 +37,15 @@ import asyncio
 import sys
 from typing import Any
 
-from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_openai import ChatOpenAI
-from pydantic import SecretStr
+from pydantic import BaseModel, SecretStr
 
-from tests.fakes.openai_server import OpenAIStandIn, Reply, structured, text
+from tests.fakes.openai_server import OpenAIStandIn, Reply, structured
 from workflow.library.catalog import load_catalog
 from workflow.llm import LLMPlanner
-from workflow.llm.planner import token_usage
+from workflow.llm.output import STRATEGIES, Strategy, StructuredOutput
 from workflow.llm.prompts import topology_lines
-from workflow.model import DeviceFacts, PlanRequest, TokenUsage, Topology
+from workflow.model import DeviceFacts, Link, PlanRequest, TokenUsage, Topology, sum_usage
 from workflow.previews import DevicePreview, preview_devices
 from workflow.safety import DenyList
 from workflow.validation import validate_template
@@ -50,8 +55,16 @@ REQUEST = (
     "links point-to-point with cost 10, MD5 authentication and 10/40 s timers"
 )
 PER_DEVICE_SYSTEM = """\
-You write the configuration commands for one network device of a lab.
-Answer only the commands, one per line; no `configure terminal`, `end` or `write`."""
+You write the configuration commands for one network device of a lab: one command per line;
+no `configure terminal`, `end` or `write`."""
+
+
+class DeviceLines(BaseModel):
+    """One device's complete configuration lines."""
+
+    lines: list[str]
+
+
 TEMPLATE = """\
 router ospf {{ pid }}
  router-id {{ facts.router_id }}
@@ -114,7 +127,7 @@ SCENARIOS: dict[str, tuple[dict[str, Any], dict[str, Any] | None]] = {
 def ring(routers: int) -> Topology:
     """R1..Rn in a ring: Ri Gi0/0 — R(i+1) Gi0/1 on a /30 each, and a Loopback0."""
     devices: dict[str, DeviceFacts] = {}
-    links = []
+    links: list[Link] = []
     for i in range(1, routers + 1):
         left, right = (i - 2) % routers, (i - 1) % routers  # link indexes on each side
         interfaces = [
@@ -147,16 +160,8 @@ def _link_host(index: int, host: int) -> str:
     return f"10.0.{index // 64}.{(index % 64) * 4 + host}/30"
 
 
-def add(a: TokenUsage, b: TokenUsage) -> TokenUsage:
-    return TokenUsage(
-        input_tokens=a["input_tokens"] + b["input_tokens"],
-        output_tokens=a["output_tokens"] + b["output_tokens"],
-        total_tokens=a["total_tokens"] + b["total_tokens"],
-    )
-
-
 async def template_flow(
-    llm: OpenAIStandIn, model: ChatOpenAI, topology: Topology, scenario: str
+    llm: OpenAIStandIn, asker: StructuredOutput, topology: Topology, scenario: str
 ) -> tuple[TokenUsage, dict[str, DevicePreview]]:
     """The planner's two steps as the graph runs them; the usage and every device's preview."""
     template_answer, params_answer = SCENARIOS[scenario]
@@ -164,7 +169,7 @@ async def template_flow(
     if params_answer is not None:
         replies.append(structured(params_answer))
     llm.script(*replies)
-    planner = LLMPlanner(model, load_catalog())
+    planner = LLMPlanner(asker.model, load_catalog(), asker)
     request = PlanRequest(text=REQUEST, topology=topology)
     template = await planner.propose_template(request)
     assert validate_template(template) == [], validate_template(template)
@@ -172,23 +177,24 @@ async def template_flow(
     assert llm.pending_replies == 0, f"{scenario}: the planner skipped a scripted call"
     previews, errors = preview_devices(template, proposal["device_params"], topology, DenyList())
     assert not errors, errors
-    return add(template["tokens"], proposal["tokens"]), previews
+    return sum_usage([template["tokens"], proposal["tokens"]]), previews
 
 
 async def per_device_flow(
-    llm: OpenAIStandIn, model: ChatOpenAI, topology: Topology, configs: dict[str, list[str]]
+    llm: OpenAIStandIn, asker: StructuredOutput, topology: Topology, configs: dict[str, list[str]]
 ) -> TokenUsage:
-    total = TokenUsage(input_tokens=0, output_tokens=0, total_tokens=0)
+    spent: list[TokenUsage] = []
     for name in sorted(topology["devices"]):
-        llm.script(text("\n".join(configs[name])))
+        llm.script(structured({"lines": configs[name]}))
         facts_lines = "\n".join(topology_lines(topology, [name]))
         human = f"Request: {REQUEST}\nDevice {name}:\n{facts_lines}"
-        reply = await model.ainvoke([SystemMessage(PER_DEVICE_SYSTEM), HumanMessage(human)])
-        total = add(total, token_usage(reply))
-    return total
+        asked = await asker.ask(DeviceLines, PER_DEVICE_SYSTEM, human)
+        assert asked.answer.lines == configs[name]
+        spent.append(asked.usage)
+    return sum_usage(spent)
 
 
-async def measure(routers: int) -> dict[str, TokenUsage]:
+async def measure(routers: int, strategy: Strategy) -> dict[str, TokenUsage]:
     """Usage per flow: "per-device" and "template, <scenario>" for each scenario."""
     topology = ring(routers)
     usage: dict[str, TokenUsage] = {}
@@ -197,35 +203,35 @@ async def measure(routers: int) -> dict[str, TokenUsage]:
         model = ChatOpenAI(
             api_key=SecretStr("bench"), base_url=llm.base_url, model="bench", max_retries=0
         )
+        asker = StructuredOutput(model, mode=strategy)
         for scenario in SCENARIOS:
             usage[f"template, {scenario}"], previews = await template_flow(
-                llm, model, topology, scenario
+                llm, asker, topology, scenario
             )
             lines = {name: preview["lines"] for name, preview in previews.items()}
             assert configs is None or lines == configs, "the scenarios render different configs"
             configs = lines
         assert configs is not None
-        usage["per-device"] = await per_device_flow(llm, model, topology, configs)
+        usage["per-device"] = await per_device_flow(llm, asker, topology, configs)
     return usage
 
 
 def main(argv: list[str]) -> None:
     sizes = [int(arg) for arg in argv] or [10, 50]
-    print(f"{'routers':>7} {'flow':<19} {'input':>7} {'output':>7} {'total':>7}  ratio")
+    header = f"{'routers':>7} {'strategy':<11} {'flow':<19} {'input':>7} {'output':>7} {'total':>7}"
+    print(f"{header}  ratio")
     for routers in sizes:
-        usage = asyncio.run(measure(routers))
-        per_device = usage["per-device"]["total_tokens"]
-        for label, used in usage.items():
-            ratio = used["total_tokens"] / per_device
-            verdict = (
-                ""
-                if label == "per-device"
-                else (f"{ratio:6.1%} ({'meets' if ratio <= 0.25 else 'misses'} the 25 % goal)")
-            )
-            print(
-                f"{routers:>7} {label:<19} {used['input_tokens']:>7} "
-                f"{used['output_tokens']:>7} {used['total_tokens']:>7}  {verdict}".rstrip()
-            )
+        for strategy in STRATEGIES:
+            usage = asyncio.run(measure(routers, strategy))
+            per_device = usage["per-device"]["total_tokens"]
+            for label, used in usage.items():
+                ratio = used["total_tokens"] / per_device
+                goal = "meets" if ratio <= 0.25 else "misses"
+                verdict = "" if label == "per-device" else f"{ratio:6.1%} ({goal} the 25 % goal)"
+                print(
+                    f"{routers:>7} {strategy:<11} {label:<19} {used['input_tokens']:>7} "
+                    f"{used['output_tokens']:>7} {used['total_tokens']:>7}  {verdict}".rstrip()
+                )
 
 
 if __name__ == "__main__":
