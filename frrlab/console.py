@@ -1,6 +1,7 @@
 """A router's console: its integrated vtysh on a TCP port of 127.0.0.1, like a GNS3 console.
 
-socat listens and, per connection, runs vtysh inside the router's namespaces (`nsenter` into
+socat listens (TCP_NODELAY: without it, loopback's delayed ACKs add ~40 ms to most lines
+typed) and, per connection, runs vtysh inside the router's namespaces (`nsenter` into
 zebra's network, UTS and mount namespaces) on a pseudo-terminal; `igncr` makes one Enter of a
 telnet client's CR LF. The port is probed free, and the console counts as open only once socat
 is alive and listening on it (another program may take a probed port first: then another port).
@@ -51,7 +52,9 @@ def open_console(
             process = subprocess.Popen(
                 [
                     "socat",
-                    f"TCP-LISTEN:{port},bind={host},reuseaddr,fork",
+                    "-d",  # notices: one "accepting connection" line per login, for console_logins
+                    "-d",
+                    f"TCP-LISTEN:{port},bind={host},reuseaddr,fork,nodelay",
                     f"EXEC:{vtysh},{PTY_OPTIONS}",
                 ],
                 stdin=subprocess.DEVNULL,
@@ -66,6 +69,11 @@ def open_console(
     raise FrrLabError(
         f"router {router}: the console did not open after {ATTEMPTS} ports ({reason})"
     )
+
+
+def console_logins(log: Path) -> int:
+    """How many connections the console behind `log` has taken so far."""
+    return log.read_text(errors="replace").count("accepting connection from")
 
 
 def close_console(process: subprocess.Popen[bytes]) -> None:

@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from frrlab import daemons, netns
-from frrlab.console import Console, close_console, open_console
+from frrlab.console import Console, close_console, console_logins, open_console
 from frrlab.daemons import RouterDir
 from frrlab.host import FRR_DIR, check_host, run
 from frrlab.topology import (
@@ -107,7 +107,7 @@ class FrrLab:
             self._create_namespaces()
             self._start_daemons(self._folder)
             for router in self.routers:
-                log = self._folder / f"{router}.console.log"
+                log = self._console_log(router)
                 vty = self.dirs[router].run
                 self.consoles[router] = open_console(
                     router, self.host, self.zebra_pids[router], vty, log, self._history(router)
@@ -174,6 +174,14 @@ class FrrLab:
     def _history(self, router: str) -> Path:
         assert self._folder is not None
         return self._folder / f"{router}.console.history"
+
+    def _console_log(self, router: str) -> Path:
+        assert self._folder is not None
+        return self._folder / f"{router}.console.log"
+
+    def console_logins(self, router: str) -> int:
+        """How many sessions were opened on the router's console so far."""
+        return console_logins(self._console_log(router))
 
     def console_history(self, router: str) -> list[str]:
         """Every line typed on the router's console so far (vtysh's history), oldest first."""

@@ -266,7 +266,11 @@ class Nodes:
         previewed = {name: devices[name]["running_config"] for name in plan}
         try:
             result = await self.gateway.push(
-                state["change_id"], plan, on_progress=progress_writer(), previewed=previewed
+                state["change_id"],
+                plan,
+                on_progress=progress_writer(),
+                previewed=previewed,
+                hold_sessions=bool(template.get("post_checks")),  # the checks read on them
             )
         except LabbotError as err:
             return finish("failed", PushNotStarted(kind="push_not_started", error=str(err)))

@@ -51,10 +51,13 @@ class DeviceGateway(Protocol):
         plan: Mapping[str, Sequence[str]],
         on_progress: ProgressCallback | None = None,
         previewed: Mapping[str, str] | None = None,
+        hold_sessions: bool = False,
     ) -> StandardResponse:
         """Lock, back up, push, capture again, verify, unlock. One item per device. A device
         whose running config differs from `previewed` (the one its preview was computed from,
-        volatile lines aside) is not pushed: `metadata["drifted"]` says what changed on it."""
+        volatile lines aside) is not pushed: `metadata["drifted"]` says what changed on it.
+        `hold_sessions`: the post-checks that follow read on the push's sessions (kept open
+        briefly, closed by them or when none come)."""
         ...
 
     async def rollback_plan(self, change_id: str) -> dict[str, list[str]]:

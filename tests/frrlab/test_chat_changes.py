@@ -95,6 +95,12 @@ async def test_ospf_on_all_routers_brings_every_adjacency_full_and_every_loopbac
         for router, own in loopbacks(lab).items():
             assert await eventually(lambda r=router, o=own: every - {o} <= routes(lab, r, "ospf"))
         assert " ip ospf dead-interval 4\n ip ospf hello-interval 1" in lab.vtysh("R2", "show run")
+        # one login for the preview's read, one for the push and the post-checks after it
+        assert {router: lab.console_logins(router) for router in lab.routers} == {
+            "R1": 2,
+            "R2": 2,
+            "R3": 2,
+        }
     assert "pushed: ✓ 3 ✗ 0 of 3" in chat.texts()[-1], chat.texts()[-1]
     results = post_check_results(chat)
     assert sorted(results) == ["✓ R1", "✓ R2", "✓ R3"]

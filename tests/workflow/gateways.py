@@ -77,6 +77,7 @@ class RecordingGateway:
         plan: Mapping[str, Sequence[str]],
         on_progress: ProgressCallback | None = None,
         previewed: Mapping[str, str] | None = None,
+        hold_sessions: bool = False,
     ) -> StandardResponse:
         self.pushes.append(Push(change_id, {d: list(lines) for d, lines in plan.items()}))
         self.backups[change_id] = {d: self.configs[d] for d in plan}

@@ -15,12 +15,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from nornir.core import Nornir
+from nornir.core.inventory import Host
 from nornir.core.task import AggregatedResult
 
 from workflow.devices.diffing import rollback_lines
 from workflow.devices.facts import interfaces_from_config
 from workflow.devices.postcheck import CheckJob, post_check
 from workflow.devices.runner import Credentials, LoopBridge, Timeouts, build_nornir
+from workflow.devices.sessions import HeldSessions
 from workflow.devices.tasks import (
     DeviceResult,
     PushJob,
@@ -70,6 +72,8 @@ class NornirGateway:
         self._locks = locks
         self._backups = backups
         self._lock_seconds = lock_seconds
+        self._held = HeldSessions()
+        self._closing: set[asyncio.Task[int]] = set()
 
     async def devices(self) -> tuple[list[Device], list[Link], list[UnusableNode]]:
         return await self._inventory.load()
@@ -99,6 +103,7 @@ class NornirGateway:
         plan: Mapping[str, Sequence[str]],
         on_progress: ProgressCallback | None = None,
         previewed: Mapping[str, str] | None = None,
+        hold_sessions: bool = False,
     ) -> StandardResponse:
         started = time.monotonic()
         known, unknown = await self._lookup(list(plan))
@@ -115,6 +120,7 @@ class NornirGateway:
                     bridge=LoopBridge(asyncio.get_running_loop(), on_progress, total=len(known)),
                     timeouts=self._timeouts,
                     previewed=dict(previewed or {}),
+                    hold=hold_sessions,
                 )
                 items |= await self._push_locked(change_id, known, job, drifted)
             finally:
@@ -142,6 +148,7 @@ class NornirGateway:
             bridge = LoopBridge(asyncio.get_running_loop(), on_progress, total=len(known))
             job = CheckJob(expected, started + wait_seconds, bridge, self._timeouts)
             nornir = build_nornir(list(known.values()), self._credentials, self._timeouts)
+            self._held.lend(nornir)  # the push's own sessions, when it held them
             try:
                 results = await self._run_on(nornir, post_check, job=job)
             finally:
@@ -206,11 +213,24 @@ class NornirGateway:
                 targets = nornir.filter(filter_func=lambda host: host.name in ready)
                 pushed = await self._run_on(targets, push_config, job=job)
                 results |= pushed
+                if job.hold:
+                    self._hold([targets.inventory.hosts[n] for n, r in pushed.items() if r.ok])
                 await self._store_after(change_id, pushed)
         finally:
             await asyncio.to_thread(close_sessions, nornir)
             await bridge.drain()
         return {name: _item(name, results[name]) for name in known}
+
+    def _hold(self, hosts: list[Host]) -> None:
+        """Keep these sessions open for the post-checks; close them if none come in time."""
+        self._held.hold(hosts)
+        loop = asyncio.get_running_loop()
+        loop.call_later(self._held.seconds, self._close_expired_later, loop)
+
+    def _close_expired_later(self, loop: asyncio.AbstractEventLoop) -> None:
+        task = loop.create_task(asyncio.to_thread(self._held.close_expired))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     def _drift(
         self,

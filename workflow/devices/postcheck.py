@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from nornir.core.task import Result, Task
 
 from workflow.devices.runner import LoopBridge, Timeouts
-from workflow.devices.tasks import DeviceResult, probe_console, read_privileged, run_reported
+from workflow.devices.tasks import DeviceResult, read_privileged, run_reported
 from workflow.postchecks.evaluate import Expectation, met_text, unmet
 from workflow.postchecks.parsers import commands, parse
 
@@ -26,7 +26,7 @@ class CheckJob:
     deadline: float  # time.monotonic() after which a device that still fails has failed
     bridge: LoopBridge
     timeouts: Timeouts
-    interval: float = 0.5  # seconds between two reads of one device
+    interval: float = 0.2  # seconds between two reads of one device
     report_every: float = 5.0  # seconds between two progress reports of one device
 
 
@@ -41,7 +41,6 @@ def _poll(task: Task, job: CheckJob, expected: Sequence[Expectation]) -> DeviceR
     reads = commands(platform, {e.topic for e in expected})
     if reads is None:
         return DeviceResult(False, error=f"post-checks cannot read {platform} devices (no parser)")
-    probe_console(task, job.timeouts.connect)
     started, reported, last = time.monotonic(), 0.0, ""
     while True:
         outputs = {

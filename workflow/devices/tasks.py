@@ -29,6 +29,7 @@ from nornir_netmiko.tasks import netmiko_send_config
 from workflow.devices.cli_errors import config_error_pattern, error_reply
 from workflow.devices.diffing import missing_lines
 from workflow.devices.runner import LoopBridge, Timeouts, host_credentials
+from workflow.devices.sessions import connect
 from workflow.model import platform_family
 
 log = logging.getLogger(__name__)
@@ -69,6 +70,7 @@ class PushJob:
     bridge: LoopBridge
     timeouts: Timeouts
     previewed: dict[str, str] = field(default_factory=dict)  # the config each preview read
+    hold: bool = False  # sessions stay open after a push that succeeded (post-checks follow)
 
 
 def read_config(task: Task, timeouts: Timeouts) -> Result:
@@ -104,21 +106,28 @@ def open_for_push(task: Task, job: PushJob) -> Result:
 
 
 def push_config(task: Task, job: PushJob) -> Result:
-    """Push phase 2: send the lines, read the config again, verify; the session is closed."""
-    return run_reported(task, job.bridge, lambda: _push(task, job))
+    """Push phase 2: send the lines, read the config again, verify; the session is closed
+    unless the job holds it (the gateway then closes or hands it on)."""
+    return run_reported(task, job.bridge, lambda: _push(task, job), close=not job.hold)
 
 
 def run_reported(
-    task: Task, bridge: LoopBridge, work: Callable[[], DeviceResult], passed: str = ""
+    task: Task,
+    bridge: LoopBridge,
+    work: Callable[[], DeviceResult],
+    passed: str = "",
+    close: bool = True,
 ) -> Result:
-    """Run a device's `work` to its DeviceResult (a fault is one line), close the session, keep the
-    login out of the text, and report the device done (with `passed`) or failed."""
+    """Run a device's `work` to its DeviceResult (a fault is one line), close the session (unless
+    `close` is False), keep the login out of the text, and report the device done (with
+    `passed`) or failed."""
     try:
         result = work()
     except Exception as exc:
         result = DeviceResult(False, error=describe(exc, task))
     finally:
-        close_task(task)
+        if close:
+            close_task(task)
     scrub = host_credentials(task.host).scrub
     result = replace(result, text=scrub(result.text), error=scrub(result.error))
     bridge.progress(task.host.name, "done" if result.ok else "failed", result.error or passed)
@@ -129,7 +138,6 @@ def _read(task: Task, timeouts: Timeouts, read: Callable[[], str] | None = None)
     """Read the running config (or what `read` returns) as a DeviceResult, login scrubbed."""
     scrub = host_credentials(task.host).scrub  # a config may hold the very password we use
     try:
-        probe_console(task, timeouts.connect)
         result = DeviceResult(True, scrub(read() if read else _show_config(task, timeouts)))
     except Exception as exc:
         result = DeviceResult(False, error=scrub(describe(exc, task)))
@@ -160,24 +168,6 @@ def _push(task: Task, job: PushJob) -> DeviceResult:
     return DeviceResult(True, output, config_after=after)
 
 
-def probe_console(task: Task, timeout: float) -> None:
-    """Fail fast when a telnet console accepts but never answers (a hung or booting node).
-
-    netmiko's telnet login polls for about 12 s whatever its timeouts say; a CR on a fresh
-    connection must bring back at least a prompt within the connect timeout.
-    """
-    if not (task.host.platform or "").endswith("_telnet"):
-        return
-    address = (task.host.hostname or "", task.host.port or 23)
-    with socket.create_connection(address, timeout=timeout) as sock:
-        sock.sendall(b"\r\n")
-        try:
-            if not sock.recv(1):
-                raise EOFError("the console closed the connection")
-        except TimeoutError:
-            raise TimeoutError(f"the console said nothing within {timeout:g} s") from None
-
-
 def _show_config(task: Task, timeouts: Timeouts) -> str:
     family = platform_family(task.host.platform or "")
     return read_privileged(task, SHOW_CONFIG.get(family, DEFAULT_SHOW_CONFIG), timeouts)
@@ -189,7 +179,7 @@ def read_privileged(task: Task, command: str, timeouts: Timeouts) -> str:
     Raises CliRefused when `enable` fails or the device answers with a CLI error: such text is
     the device's refusal, never configuration or state.
     """
-    connection = task.host.get_connection(CONNECTION_NAME, task.nornir.config)
+    connection = connect(task)
     if not connection.check_enable_mode():
         try:
             connection.enable()
