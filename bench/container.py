@@ -31,7 +31,14 @@ from pathlib import Path
 import aiohttp
 
 from tests.deploy.containers import labbot_env
-from tests.deploy.engine import Images, bridge_gateway, build_images, docker, engine_problem
+from tests.deploy.engine import (
+    PREFIX,
+    Images,
+    bridge_gateway,
+    build_images,
+    docker,
+    engine_problem,
+)
 from tests.fakes.slack_api import SlackApiStandIn
 
 MB = 10**6
@@ -76,7 +83,7 @@ async def in_container(images: Images, env: dict[str, str], inventory: Path) -> 
     container = await run(
         "docker", "run", "--detach", "--read-only", "--tmpfs=/tmp", "--volume=/data",
         f"--volume={inventory}:/config/hosts.yaml:ro", "--publish=127.0.0.1::3000",
-        "--name", f"labbot-bench-{os.getpid()}", *settings, images.labbot,
+        "--name", f"{PREFIX}-bench-{os.getpid()}", *settings, images.labbot,
     )  # fmt: skip
     try:
         port = (await run("docker", "port", container, "3000")).rpartition(":")[2]

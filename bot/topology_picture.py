@@ -1,6 +1,6 @@
-"""A picture of the lab from the inventory's links: a networkx layout drawn by matplotlib's Agg
-backend into a PNG (no display, no pyplot state: safe in a worker thread). Each device is
-coloured by what the change does to it; the picture says where every label was drawn."""
+"""A picture of the lab from the inventory's links: a force-directed layout drawn by Pillow into a
+PNG (no display, no global state: safe in a worker thread). Each device is coloured by what the
+change does to it; the picture says where every label was drawn."""
 
 from __future__ import annotations
 
@@ -10,12 +10,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-import networkx as nx
-from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-from matplotlib.patches import Patch
+from PIL import Image, ImageDraw, ImageFont
 
+from bot.topology_layout import Point, spring_layout
 from workflow.model import Link
 
 Role = Literal["target", "other", "pushed", "failed", "postcheck_failed"]
@@ -34,7 +31,10 @@ LEGEND: dict[Role, str] = {
     "postcheck_failed": "post-check failed",
 }
 MAX_DEVICES = 300  # drawn per picture; a bigger lab is refused (the caller says so)
-WIDTH_PX, DPI = 1200, 100  # wide enough to read on a phone when zoomed, small in bytes
+WIDTH_PX = 1200  # wide enough to read on a phone when zoomed, small in bytes
+TOP_PX, MARGIN_PX = 110, 40  # the title and the legend above the lab; white space around it
+SMOOTH = 2  # shapes drawn at twice the size, then halved: smooth edges, exact fill colours
+INK, EDGE = "#1a202c", "#a0aec0"
 
 
 class TooManyDevices(ValueError):
@@ -55,77 +55,91 @@ def draw_lab(
     """The lab with each device coloured by its role (unnamed devices: `other`)."""
     if len(devices) > MAX_DEVICES:
         raise TooManyDevices(f"{len(devices)} devices; a picture shows at most {MAX_DEVICES}")
-    graph = nx.Graph()
-    graph.add_nodes_from(sorted(devices))
-    graph.add_edges_from(
+    names = sorted(devices)
+    known = set(names)
+    edges = [
         (link["a_device"], link["b_device"])
         for link in links
-        if link["a_device"] in graph and link["b_device"] in graph
-    )
-    positions = _layout(graph)
-    height_px = WIDTH_PX if len(devices) > 12 else WIDTH_PX * 3 // 4
-    figure = Figure(figsize=(WIDTH_PX / DPI, height_px / DPI), dpi=DPI)
-    FigureCanvasAgg(figure)  # Agg: no display, no pyplot state
-    axes = figure.add_axes((0.02, 0.02, 0.96, 0.88))
-    axes.set_axis_off()
-    _draw(axes, graph, positions, roles, len(devices))
-    figure.suptitle(title[:120], fontsize=16)
-    _legend(figure, roles)
+        if link["a_device"] in known and link["b_device"] in known
+    ]
+    height = WIDTH_PX if len(names) > 12 else WIDTH_PX * 3 // 4
+    radius = _radius(len(names), height)
+    places = _pixels(spring_layout(names, edges), height, radius)
+    image = _shapes(names, edges, places, roles, radius, height)
+    canvas = ImageDraw.Draw(image)
+    _labels(canvas, places, roles, radius)
+    _heading(canvas, title, roles)
     buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=DPI)  # drawn by the Agg canvas
-    labels = _pixels(axes, positions, height_px)
-    return Picture(buffer.getvalue(), WIDTH_PX, height_px, labels)
+    image.save(buffer, format="PNG")
+    labels = {name: (round(x), round(y)) for name, (x, y) in places.items()}
+    return Picture(buffer.getvalue(), WIDTH_PX, height, labels)
 
 
-def _layout(graph: nx.Graph) -> dict[str, tuple[float, float]]:
-    """Deterministic: the same lab gives the same picture at every gate."""
-    if graph.number_of_nodes() <= 1:
-        return {node: (0.0, 0.0) for node in graph}
-    spread = 1.5 / math.sqrt(graph.number_of_nodes())
-    layout = nx.spring_layout(graph, seed=7, k=spread, iterations=100)
-    return {node: (float(x), float(y)) for node, (x, y) in layout.items()}
+def _pixels(layout: Mapping[str, Point], height: int, radius: int) -> dict[str, Point]:
+    """The layout's unit square spread over the drawing area (y grows downwards)."""
+    inset = MARGIN_PX + radius
+    inner_w, inner_h = WIDTH_PX - 2 * inset, height - TOP_PX - 2 * inset
+    return {
+        name: (inset + x * inner_w, TOP_PX + inset + (1 - y) * inner_h)
+        for name, (x, y) in layout.items()
+    }
 
 
-def _draw(
-    axes: Axes,
-    graph: nx.Graph,
-    positions: dict[str, tuple[float, float]],
+def _radius(count: int, height: int) -> int:
+    """Big nodes for a small lab, smaller as the lab grows (a fifth of the room each has)."""
+    room = math.sqrt(WIDTH_PX * (height - TOP_PX) / max(count, 1))
+    return max(9, min(28, round(0.22 * room)))
+
+
+def _shapes(
+    names: Sequence[str],
+    edges: Sequence[tuple[str, str]],
+    places: Mapping[str, Point],
     roles: Mapping[str, Role],
-    count: int,
+    radius: int,
+    height: int,
+) -> Image.Image:
+    """Links and nodes, drawn large and halved (Pillow draws shapes without anti-aliasing)."""
+    big = Image.new("RGB", (WIDTH_PX * SMOOTH, height * SMOOTH), "white")
+    canvas = ImageDraw.Draw(big)
+    for a, b in edges:
+        ends = [coordinate * SMOOTH for coordinate in (*places[a], *places[b])]
+        canvas.line(ends, fill=EDGE, width=2 * SMOOTH)
+    for name in names:
+        x, y = places[name]
+        box = [
+            (x - radius) * SMOOTH,
+            (y - radius) * SMOOTH,
+            (x + radius) * SMOOTH,
+            (y + radius) * SMOOTH,
+        ]
+        canvas.ellipse(box, fill=COLOURS[roles.get(name, "other")])
+    return big.reduce(SMOOTH)
+
+
+def _labels(
+    canvas: ImageDraw.ImageDraw,
+    places: Mapping[str, Point],
+    roles: Mapping[str, Role],
+    radius: int,
 ) -> None:
-    size = max(120, 1600 - 14 * count)  # node area in points², smaller for big labs
-    font = max(6, 14 - count // 10)
-    colours = [COLOURS[roles.get(node, "other")] for node in graph]
-    nx.draw_networkx_edges(graph, positions, ax=axes, edge_color="#a0aec0", width=1.5)
-    nx.draw_networkx_nodes(graph, positions, ax=axes, node_color=colours, node_size=size)
-    nx.draw_networkx_labels(graph, positions, ax=axes, font_size=font, font_weight="bold")
-    xs = [x for x, _ in positions.values()]
-    ys = [y for _, y in positions.values()]
-    margin = 0.15 * max(1e-3, max(xs) - min(xs), max(ys) - min(ys))
-    axes.set_xlim(min(xs) - margin, max(xs) + margin)
-    axes.set_ylim(min(ys) - margin, max(ys) + margin)
+    """Each device's name on its node: dark on the light grey, white on the strong colours."""
+    font = ImageFont.load_default(size=max(10, min(16, round(0.6 * radius))))
+    for name, place in places.items():
+        ink = INK if roles.get(name, "other") == "other" else "white"
+        canvas.text(place, name, fill=ink, font=font, anchor="mm")
 
 
-def _legend(figure: Figure, roles: Mapping[str, Role]) -> None:
-    used = sorted({*roles.values(), "other"}, key=list(COLOURS).index)
-    handles = [Patch(color=COLOURS[role], label=LEGEND[role]) for role in used]
-    figure.legend(
-        handles=handles,
-        loc="upper center",
-        bbox_to_anchor=(0.5, 0.95),
-        ncol=len(handles),
-        fontsize=12,
-        frameon=False,
+def _heading(canvas: ImageDraw.ImageDraw, title: str, roles: Mapping[str, Role]) -> None:
+    """The title, and under it the legend of the colours this picture uses, centred."""
+    canvas.text(
+        (WIDTH_PX / 2, 32), title[:120], fill=INK, font=ImageFont.load_default(24), anchor="mm"
     )
-
-
-def _pixels(
-    axes: Axes, positions: dict[str, tuple[float, float]], height_px: int
-) -> dict[str, tuple[int, int]]:
-    """Where each node landed in the PNG (matplotlib counts y from the bottom)."""
-    transform = axes.transData
-    found = {}
-    for node, point in positions.items():
-        x, y = transform.transform(point)
-        found[node] = (round(float(x)), round(height_px - float(y)))
-    return found
+    font = ImageFont.load_default(size=16)
+    used = sorted({*roles.values(), "other"}, key=list(COLOURS).index)
+    widths = [30 + canvas.textlength(LEGEND[role], font=font) for role in used]
+    x = (WIDTH_PX - sum(widths) - 24 * (len(used) - 1)) / 2
+    for role, width in zip(used, widths, strict=True):
+        canvas.ellipse([x, 68, x + 18, 86], fill=COLOURS[role])
+        canvas.text((x + 26, 77), LEGEND[role], fill=INK, font=font, anchor="lm")
+        x += width + 24

@@ -1,4 +1,4 @@
-"""The lab's picture: a real networkx layout drawn by matplotlib (Agg), checked by its size, the
+"""The lab's picture: the force-directed layout drawn by Pillow, checked by its size, the
 place of every device's label and the colour of the pixels there, on 4, 20 and 100 devices; and
 in the thread, at the params gate and after the push, through the real service and lab."""
 

@@ -9,6 +9,7 @@ bridge's gateway address, which the host owns.
 from __future__ import annotations
 
 import copy
+import functools
 import ipaddress
 import itertools
 import json
@@ -26,6 +27,11 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED_COMPOSE = ROOT / "deploy" / "docker-compose.yml"
 EXPORT = re.compile(r"^export (\w+)=(\S+)$", re.MULTILINE)
+# What this run names its image, compose projects and containers (several runs share an engine).
+PREFIX = os.environ.get("LABBOT_TEST_DOCKER_PREFIX", "labbot-test")
+# Compose v2 (`docker compose`) where the engine's client has it, else v1 (Debian bookworm's
+# `docker-compose` 1.29); LABBOT_TEST_COMPOSE names one ("docker compose" or "docker-compose").
+COMPOSE_COMMANDS = (["docker", "compose"], ["docker-compose"])
 _projects = itertools.count(1)
 
 
@@ -48,8 +54,21 @@ def engine_problem() -> str | None:
         return "no docker client (apt-get install docker.io)"
     if answered.returncode != 0:
         return "no Docker engine answers (.ci/docker.sh starts one as root)"
-    compose = subprocess.run(["docker-compose", "version"], capture_output=True, check=False)
-    return None if compose.returncode == 0 else "no docker-compose (apt-get install docker-compose)"
+    return None if compose_command() else "no docker compose (apt-get install docker-compose)"
+
+
+@functools.cache
+def compose_command() -> list[str] | None:
+    """The compose client this run uses (see COMPOSE_COMMANDS), or None when there is none."""
+    chosen = os.environ.get("LABBOT_TEST_COMPOSE")
+    for command in [chosen.split()] if chosen else COMPOSE_COMMANDS:
+        try:
+            found = subprocess.run([*command, "version"], capture_output=True, check=False)
+        except FileNotFoundError:
+            continue
+        if found.returncode == 0:
+            return command
+    return None
 
 
 @dataclass(frozen=True)
@@ -70,7 +89,7 @@ def build_images() -> Images:
     base = exports["LABBOT_BASE_IMAGE"]
     built = docker(
         "build", "--quiet", "--file", str(ROOT / "deploy" / "Dockerfile"),
-        "--build-arg", f"BASE_IMAGE={base}", "--tag", "labbot:test", str(ROOT),
+        "--build-arg", f"BASE_IMAGE={base}", "--tag", f"{PREFIX}-labbot", str(ROOT),
         timeout=1200,
     )  # fmt: skip
     return Images(built.stdout.strip().splitlines()[-1], exports["LABBOT_POSTGRES_IMAGE"], base)
@@ -109,7 +128,7 @@ class Compose:
     """One compose project in its own directory (the compose file and its .env)."""
 
     directory: Path
-    name: str = field(default_factory=lambda: f"labbot-test-{os.getpid()}-{next(_projects)}")
+    name: str = field(default_factory=lambda: f"{PREFIX}-{os.getpid()}-{next(_projects)}")
 
     @classmethod
     def write(cls, directory: Path, spec: dict[str, Any], env: dict[str, str]) -> Compose:
@@ -118,7 +137,9 @@ class Compose:
         return cls(directory)
 
     def run(self, *args: str, timeout: float = 300, check: bool = True) -> str:
-        argv = ["docker-compose", "--project-name", self.name, *args]
+        command = compose_command()
+        assert command, "no docker compose"
+        argv = [*command, "--project-name", self.name, *args]
         done = subprocess.run(
             argv, cwd=self.directory, capture_output=True, text=True, timeout=timeout, check=False
         )

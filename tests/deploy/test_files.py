@@ -121,7 +121,10 @@ def test_image_copies_every_packaged_source_folder(package: str) -> None:
 def test_image_is_slim_non_root_and_checks_its_health() -> None:
     found = instructions()
     assert found["ARG"] == ["BASE_IMAGE=python:3.11-slim"]  # a Debian base with python3 works too
-    assert {stage.split()[0] for stage in found["FROM"]} == {"${BASE_IMAGE}"}
+    stages = [stage.split() for stage in found["FROM"]]  # [image] or [image, "AS", name]
+    named = {stage[2] for stage in stages if len(stage) == 3}
+    assert {stage[0] for stage in stages} <= {"${BASE_IMAGE}", *named}  # no other image
+    assert stages[-1] == ["${BASE_IMAGE}"]  # what ships: the base and what is copied onto it
     assert found["USER"] == ["labbot"]
     assert found["ENTRYPOINT"] == ['["labbot"]']
     assert docker_cmd()[:2] == ["serve", "--http"]

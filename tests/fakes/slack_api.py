@@ -250,7 +250,7 @@ class SlackApiStandIn:
     def _files_getUploadURLExternal(self, args: Json) -> Json:
         file_id = f"F{next(self._ids)}"
         self.uploads[file_id] = {"filename": args.get("filename"), "length": int(args["length"])}
-        upload_url = f"http://127.0.0.1:{self.port}/upload/{file_id}"
+        upload_url = f"http://{self.host}:{self.port}/upload/{file_id}"
         return {"ok": True, "upload_url": upload_url, "file_id": file_id}
 
     def _files_completeUploadExternal(self, args: Json) -> Json:
@@ -268,7 +268,7 @@ class SlackApiStandIn:
         return {"ok": True, "files": files}
 
     def _apps_connections_open(self, args: Json) -> Json:
-        return {"ok": True, "url": f"ws://127.0.0.1:{self.port}/link"}
+        return {"ok": True, "url": f"ws://{self.host}:{self.port}/link"}
 
     async def _respond(self, request: web.Request) -> web.Response:
         self.responses.append(await request.json())
