@@ -48,7 +48,7 @@ from workflow.llm.prompts import topology_lines
 from workflow.model import DeviceFacts, Link, PlanRequest, TokenUsage, Topology, sum_usage
 from workflow.previews import DevicePreview, preview_devices
 from workflow.safety import DenyList
-from workflow.validation import validate_template
+from workflow.template_check import validate_template
 
 REQUEST = (
     "Configure OSPF area 0 on all routers: router-id from Loopback0, loopback passive, "

@@ -34,8 +34,9 @@ from workflow.model import TemplateProposal
 from workflow.postchecks.spec import parse_post_checks
 from workflow.rendering import render
 from workflow.safety import DenyList
+from workflow.template_check import validate_template
 from workflow.template_facts import example_facts
-from workflow.validation import validate_params, validate_template
+from workflow.validation import validate_params
 
 REQUIRED = ("description", "templates", "params_schema", "example_params")
 CLI_ACTOR = Actor(id="cli", name="cli")

@@ -46,12 +46,7 @@ from workflow.model import (
     add_tokens,
 )
 from workflow.ports import ConfigTrial, DeviceGateway, DeviceLocks, Planner, SavedTemplates
-from workflow.previews import (
-    check_template,
-    preview_devices,
-    refuse_unsafe_facts,
-    usable_devices,
-)
+from workflow.previews import preview_devices
 from workflow.pushing import progress_writer
 from workflow.render_pool import RenderPool, run_capped
 from workflow.reuse import newer_versions, template_tests
@@ -65,7 +60,10 @@ from workflow.targets import (
     select_targets,
     target_words,
     unread_devices,
+    usable_devices,
 )
+from workflow.template_check import check_template
+from workflow.validation import refuse_unsafe_facts
 
 ROLLBACK_TEMPLATE = "{% for line in lines %}{{ line }}\n{% endfor %}"
 

@@ -28,6 +28,7 @@ import re
 import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 from base.errors import ConfigError
 from workflow.deny_rules import (
@@ -162,8 +163,15 @@ def _strip_prefixes(tokens: list[str], prefixes: Sequence[str]) -> list[str]:
     return tokens
 
 
-def _has_control_character(line: str) -> bool:
-    return any(ch != "\t" and unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in line)
+_CONTROL = frozenset({"Cc", "Cf", "Zl", "Zp"})  # control, format, line and paragraph separators
+
+
+def control_character(text: str, allowed: str = "") -> str | None:
+    """The first character of `text` (not in `allowed`) that can split one line into two on a
+    device or hide in it: a control, format, line or paragraph separator; None when none."""
+    return next(
+        (ch for ch in text if ch not in allowed and unicodedata.category(ch) in _CONTROL), None
+    )
 
 
 class _FamilyRules:
@@ -198,6 +206,14 @@ def _rules_for(family: str) -> _FamilyRules:
     return _BY_FAMILY[sets]
 
 
+class BlockedLine(TypedDict):
+    """A deny-list hit as the params gate shows it."""
+
+    line: str
+    rule: str
+    reason: str
+
+
 class DenyList:
     """Built-in vendor rules plus `extra` regular expressions (settings: LABBOT_DENY_EXTRA)."""
 
@@ -223,8 +239,15 @@ class DenyList:
         found.sort(key=lambda v: v.number)
         return found
 
+    def blocked_lines(self, lines: Sequence[str], family: str) -> list[BlockedLine]:
+        """`check`, as the params gate shows each hit."""
+        return [
+            BlockedLine(line=v.line, rule=v.rule, reason=v.reason)
+            for v in self.check(lines, family)
+        ]
+
     def _line_violations(self, line: str, rules: _FamilyRules) -> Iterator[tuple[str, str]]:
-        if _has_control_character(line):
+        if control_character(line, allowed="\t"):
             yield "control-character", "contains a control or line-separator character"
         tokens = _normalize(line)
         rule = rules.match(tokens)

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+
+from workflow.model import TemplateProposal
 
 _VALUE = re.compile(r"[\d/.:\"'{]")  # a word holding a number, address, path or quote is a value
 
@@ -101,3 +103,31 @@ def section_errors(sections: object) -> list[str]:
 
 def _is_text(value: object) -> bool:
     return isinstance(value, str) and bool(value.strip()) and "\n" not in value
+
+
+def outside_errors(lines: Sequence[str], sections: Sequence[str]) -> list[str]:
+    """Rendered lines outside the template's sections, as errors naming them."""
+    return [
+        f"line {number} `{line.strip()}` is outside the sections the template may touch "
+        f"({'; '.join(sections)})"
+        for number, line in outside_sections(lines, sections)
+    ]
+
+
+def example_section_errors(
+    proposal: TemplateProposal, examples: Mapping[str, Sequence[str]]
+) -> tuple[list[str], list[str]]:
+    """(the sections the template may touch, what is wrong): an LLM's template declares them
+    and its example must keep to them; others are read off their example rendering."""
+    if proposal["source"] != "llm":
+        return proposal.get("sections") or inferred_sections(examples.values()), []
+    declared = proposal.get("sections")
+    problems = section_errors(declared)
+    if problems or declared is None:
+        return [], problems
+    return declared, [
+        f"{family} example line {number} `{line.strip()}` is outside the declared sections "
+        f"({'; '.join(declared)})"
+        for family, lines in sorted(examples.items())
+        for number, line in outside_sections(lines, declared)
+    ]

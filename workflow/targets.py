@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from base.errors import TargetError
@@ -199,3 +199,27 @@ def topology_selection(text: str, topology: Topology) -> dict[str, str]:
         return topology["selection"]
     kinds = {name: infer_kind(family=f["family"]) for name, f in topology["devices"].items()}
     return select_targets(target_words(text), kinds).reasons
+
+
+def usable_devices(topology: Topology) -> list[str]:
+    """The devices of the lab a change may target (read, with facts that may be used)."""
+    return sorted(name for name, facts in topology["devices"].items() if "error" not in facts)
+
+
+def expand_targets(patterns: Sequence[str], topology: Topology) -> list[str]:
+    """Device names and globs (`R*`, `*`, or `all`) to names: a glob stands for the usable
+    devices of the request's selection it matches; a name, or a glob matching none, is kept as
+    given, so that `target_errors` names it. No pattern: the request's selection."""
+    selection = topology.get("selection")
+    usable = [n for n in usable_devices(topology) if selection is None or n in selection]
+    if not patterns:
+        return usable
+    names: list[str] = []
+    for pattern in patterns:
+        glob = "*" if pattern.casefold() == "all" else pattern
+        if any(mark in glob for mark in "*?["):
+            matched = [n for n in usable if fnmatch.fnmatch(n.casefold(), glob.casefold())]
+            names.extend(matched or [pattern])
+        else:
+            names.append(pattern)
+    return list(dict.fromkeys(names))

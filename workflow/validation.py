@@ -1,11 +1,13 @@
-"""A proposal's own content validated: a template (syntax, variables against its schema, example,
-post-checks) and parameter values against the schema. Both return human-readable errors (fed
-back to the LLM on retry); [] means valid. What the gates show is built in workflow/previews.py.
+"""Parameter validation against a template's schema: types, addresses, VLANs, AS numbers, lists
+and objects, defaults; the schema itself; and the lab facts a template reads, checked the same
+way. Errors are human-readable (fed back to the planner on retry); [] means valid.
 
 Scalar strings are refused when they hold control characters, line or paragraph separators
 (they would inject extra commands) or Jinja delimiters (`{{`, `{%`, `{#`): params are data and
 are never rendered again, but no device configuration needs them and refusing them keeps a
-value from ever turning into template code if it is copied into a template later.
+value from ever turning into template code if it is copied into a template later. Facts come
+from the lab (node, port and interface names): a device whose facts hold such a string is not
+offered at all.
 """
 
 from __future__ import annotations
@@ -13,18 +15,14 @@ from __future__ import annotations
 import copy
 import ipaddress
 import re
-import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from base.errors import TemplateError
-from workflow import template_facts
 from workflow.filters import netmask
-from workflow.model import ParamSpec, TemplateProposal
-from workflow.postchecks.spec import post_check_errors
-from workflow.rendering import FACTS, compile_template, render, template_variables
-from workflow.safety import DenyList
-from workflow.template_facts import TemplateFacts
+from workflow.model import DeviceFacts, ParamSpec, Topology
+from workflow.rendering import FACTS
+from workflow.safety import control_character
+from workflow.template_facts import lab_facts
 
 MAX_STRING = 1024
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -43,9 +41,8 @@ def _string(value: Any) -> str:
     if isinstance(value, bool) or not isinstance(value, str | int):
         raise _Invalid(f"expected text, got {type(value).__name__}")
     text = str(value)
-    for ch in text:
-        if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
-            raise _Invalid(f"{text!r} contains a line break or control character (U+{ord(ch):04X})")
+    if (ch := control_character(text)) is not None:
+        raise _Invalid(f"{text!r} contains a line break or control character (U+{ord(ch):04X})")
     if any(mark in text for mark in ("{{", "{%", "{#")):
         raise _Invalid(f"{text!r} contains Jinja delimiters, which values may not hold")
     if len(text) > MAX_STRING:
@@ -245,7 +242,8 @@ def validate_params(
     return normalized, errors
 
 
-def _schema_errors(schema: Mapping[str, ParamSpec]) -> list[str]:
+def schema_errors(schema: Mapping[str, ParamSpec]) -> list[str]:
+    """What is wrong with a params schema: reserved or unusable names, unknown types."""
     errors = []
     for name, spec in schema.items():
         if name == FACTS:
@@ -265,69 +263,31 @@ def _schema_errors(schema: Mapping[str, ParamSpec]) -> list[str]:
     return errors
 
 
-def _family_errors(
-    family: str,
-    source: str,
-    schema: Mapping[str, ParamSpec],
-    example: Mapping[str, Any] | None,
-    facts: TemplateFacts,
-    deny: DenyList,
-) -> tuple[set[str] | None, list[str]]:
-    """(variables the template reads, or None when it does not compile; errors)."""
-    where = f"{family} template"
-    try:
-        compile_template(source)
-        used = template_variables(source)
-    except TemplateError as exc:
-        return None, [f"{where}: {exc}"]
-    errors = [
-        f"{where} uses '{name}', which is not in params_schema (add it there or remove it)"
-        for name in sorted(used - set(schema) - {FACTS})
-    ]
-    if errors or example is None:  # example params invalid: rendering would only add noise
-        return used, errors
-    try:
-        lines = render(source, example, facts=facts)
-    except TemplateError as exc:
-        return used, [f"{where} fails on example_params: {exc}"]
-    if not lines:
-        errors.append(f"{where} renders no lines with example_params")
-    errors.extend(f"{where} example: {violation}" for violation in deny.check(lines, family))
-    return used, errors
+def facts_errors(facts: Any, path: str = "") -> list[str]:
+    """Every string in a device's `facts` that could not be printed safely into a config."""
+    if isinstance(facts, str):
+        problem = text_problem(facts)
+        return [f"{path}: {problem}"] if problem else []
+    if isinstance(facts, Mapping):
+        items = [(f"{path}.{key}" if path else str(key), value) for key, value in facts.items()]
+    elif isinstance(facts, list):
+        items = [(f"{path}[{index}]", value) for index, value in enumerate(facts)]
+    else:
+        return []
+    return [error for sub_path, value in items for error in facts_errors(value, sub_path)]
 
 
-def validate_template(
-    proposal: TemplateProposal,
-    *,
-    deny: DenyList | None = None,
-    example_facts: Mapping[str, TemplateFacts] | None = None,
-) -> list[str]:
-    """Syntax, variables vs params_schema, example rendering and deny-list, per family.
-
-    `facts` is provided, not a parameter: the example renders with `example_facts[family]`
-    (a lab device's facts), else with the made-up `template_facts.example_facts(family)`.
-    """
-    if not proposal.get("templates"):
-        return ["the proposal has no template (expected one per device family, e.g. cisco_ios)"]
-    schema = proposal["params_schema"]
-    errors = _schema_errors(schema)
-    example, param_errors = validate_params(schema, proposal.get("example_params", {}))
-    errors.extend(f"example_params: {error}" for error in param_errors)
-    used_anywhere: set[str] | None = set()
-    for family, source in proposal["templates"].items():
-        sample = None if param_errors else example
-        facts = (example_facts or {}).get(family) or template_facts.example_facts(family)
-        used, family_errors = _family_errors(
-            family, source, schema, sample, facts, deny or DenyList()
-        )
-        used_anywhere = None if used is None or used_anywhere is None else used_anywhere | used
-        errors.extend(family_errors)
-    errors.extend(post_check_errors(proposal.get("post_checks"), schema))
-    for name, spec in schema.items():
-        required = spec.get("required", True) and "default" not in spec
-        if required and used_anywhere is not None and name not in used_anywhere:
-            errors.append(
-                f"required parameter '{name}' is not used by any template; "
-                "use it or make it optional"
+def refuse_unsafe_facts(topology: Topology) -> Topology:
+    """The topology with every device whose template facts are unsafe marked unusable, saying
+    why: a name with a line break would print as a second command."""
+    devices = dict(topology["devices"])
+    for name, facts in lab_facts(topology).items():
+        errors = facts_errors(facts, "facts")
+        if errors:
+            refused = DeviceFacts(**devices[name])
+            refused["error"] = (
+                f"its lab facts cannot be used in a configuration ({'; '.join(errors)}); "
+                "rename it in the lab"
             )
-    return errors
+            devices[name] = refused
+    return Topology(**{**topology, "devices": devices})

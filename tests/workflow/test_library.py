@@ -14,7 +14,8 @@ from workflow.library.planner import LibraryPlanner
 from workflow.model import PlanRequest, Topology
 from workflow.rendering import render
 from workflow.safety import DenyList
-from workflow.validation import validate_params, validate_template
+from workflow.template_check import validate_template
+from workflow.validation import validate_params
 
 TOPOLOGY: Topology = json.loads(
     (Path(__file__).parent / "fixtures" / "lab_topology.json").read_text()

@@ -5,9 +5,11 @@ from __future__ import annotations
 import copy
 
 from workflow.model import DeviceFacts, InterfaceFacts, TemplateProposal, Topology
-from workflow.previews import check_template, preview_devices, refuse_unsafe_facts
+from workflow.previews import preview_devices
 from workflow.safety import DenyList
+from workflow.template_check import check_template
 from workflow.template_facts import example_facts, lab_facts
+from workflow.validation import refuse_unsafe_facts
 
 
 def router(name: str, *interfaces: tuple[str, str | None, bool]) -> DeviceFacts:

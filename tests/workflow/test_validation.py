@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from workflow.model import ParamSpec, TemplateProposal
+from workflow.template_check import validate_template
 from workflow.template_facts import example_facts
-from workflow.validation import validate_params, validate_template
+from workflow.validation import validate_params
 
 CORPUS = json.loads((Path(__file__).parent / "fixtures" / "forbidden_commands.json").read_text())
 

@@ -33,7 +33,7 @@ from workflow.llm.progress import graph_progress
 from workflow.llm.schemas import ParamsAnswer, TemplateAnswer, expand_schema
 from workflow.model import ParamsProposal, PlanRequest, TemplateProposal, TokenUsage
 from workflow.postchecks.spec import PostChecks, parse_post_checks
-from workflow.previews import expand_targets
+from workflow.targets import expand_targets
 from workflow.validation import validate_params
 
 AnswerT = TypeVar("AnswerT", bound=BaseModel)

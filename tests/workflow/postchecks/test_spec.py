@@ -16,7 +16,7 @@ from workflow.postchecks.spec import (
     parse_post_checks,
     post_check_errors,
 )
-from workflow.validation import validate_template
+from workflow.template_check import validate_template
 
 
 def test_short_and_long_forms_normalize_alike() -> None:

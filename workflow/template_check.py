@@ -1,0 +1,182 @@
+"""A proposed template checked before any human sees it: syntax, variables against its schema,
+the example rendering (once, against the deny-list and its sections), post-checks and targets.
+
+Errors are human-readable (fed back to the planner on retry); [] means valid. A template must
+cover the targets' platform families. A template reading `facts` renders its example with the
+facts of a target of its family (else of a made-up device of that family); the template review
+shows the facts used, so its hash covers them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from base.errors import TemplateError
+from workflow import template_facts
+from workflow.model import ParamSpec, TemplateProposal, Topology
+from workflow.postchecks.spec import post_check_errors
+from workflow.rendering import FACTS, compile_template, reads_facts, render, template_variables
+from workflow.safety import DenyList
+from workflow.sections import example_section_errors
+from workflow.targets import usable_devices
+from workflow.template_facts import TemplateFacts, lab_facts
+from workflow.validation import schema_errors, validate_params
+
+
+@dataclass(frozen=True)
+class TemplateCheck:
+    errors: list[str]
+    examples: dict[str, list[str]]  # platform family -> example rendering
+    blocked: bool  # some error is a policy hit (the change ends "blocked", not "failed")
+    example_facts: dict[str, TemplateFacts]  # family -> facts its example read (if it reads any)
+    sections: list[str]  # what it may touch: declared (LLM), else read off the example
+
+
+@dataclass
+class _Families:
+    """What checking each family's source found."""
+
+    errors: list[str]
+    examples: dict[str, list[str]]  # family -> example rendering (those that rendered)
+    used: set[str] | None  # variables read by any template (None: one does not compile)
+    denied: bool  # an example holds a deny-listed line
+
+
+def validate_template(
+    proposal: TemplateProposal,
+    *,
+    deny: DenyList | None = None,
+    example_facts: Mapping[str, TemplateFacts] | None = None,
+) -> list[str]:
+    """Syntax, variables vs params_schema, example rendering and deny-list, per family; the
+    post-checks. The example renders with `example_facts[family]` (a lab device's facts), else
+    with the made-up `template_facts.example_facts(family)`."""
+    return _validate(proposal, deny or DenyList(), example_facts or {})[0]
+
+
+def check_template(
+    proposal: TemplateProposal, topology: Topology, deny_list: DenyList
+) -> TemplateCheck:
+    """Validation errors (syntax, schema, example, deny-list, targets, sections) and the
+    example rendering (a template that does not render is reported and has no example)."""
+    facts = _example_facts(proposal, topology)
+    errors, families = _validate(proposal, deny_list, facts)
+    sections, section_problems = example_section_errors(proposal, families.examples)
+    reading = {f: v for f, v in facts.items() if reads_facts(proposal["templates"][f])}
+    return TemplateCheck(
+        errors=list(dict.fromkeys(errors + target_errors(proposal, topology) + section_problems)),
+        examples=dict(sorted(families.examples.items())),
+        blocked=families.denied or bool(section_problems),
+        example_facts=reading,
+        sections=sections,
+    )
+
+
+def _validate(
+    proposal: TemplateProposal, deny: DenyList, example_facts: Mapping[str, TemplateFacts]
+) -> tuple[list[str], _Families]:
+    if not proposal.get("templates"):
+        missing = "the proposal has no template (expected one per device family, e.g. cisco_ios)"
+        return [missing], _Families([], {}, set(), False)
+    schema = proposal["params_schema"]
+    errors = schema_errors(schema)
+    example, param_errors = validate_params(schema, proposal.get("example_params", {}))
+    errors.extend(f"example_params: {error}" for error in param_errors)
+    families = _check_families(proposal, None if param_errors else example, deny, example_facts)
+    errors.extend(families.errors)
+    errors.extend(post_check_errors(proposal.get("post_checks"), schema))
+    for name, spec in schema.items():
+        required = spec.get("required", True) and "default" not in spec
+        if required and families.used is not None and name not in families.used:
+            errors.append(
+                f"required parameter '{name}' is not used by any template; "
+                "use it or make it optional"
+            )
+    return errors, families
+
+
+def _check_families(
+    proposal: TemplateProposal,
+    example: Mapping[str, Any] | None,
+    deny: DenyList,
+    example_facts: Mapping[str, TemplateFacts],
+) -> _Families:
+    found = _Families([], {}, set(), False)
+    for family, source in proposal["templates"].items():
+        facts = example_facts.get(family) or template_facts.example_facts(family)
+        used, lines, errors = _family(family, source, proposal["params_schema"], example, facts)
+        found.used = None if used is None or found.used is None else found.used | used
+        if lines is not None:
+            found.examples[family] = lines
+            hits = deny.check(lines, family)
+            found.denied = found.denied or bool(hits)
+            errors.extend(f"{family} template example: {violation}" for violation in hits)
+        found.errors.extend(errors)
+    return found
+
+
+def _family(
+    family: str,
+    source: str,
+    schema: Mapping[str, ParamSpec],
+    example: Mapping[str, Any] | None,
+    facts: TemplateFacts,
+) -> tuple[set[str] | None, list[str] | None, list[str]]:
+    """(variables the template reads, or None when it does not compile; its example rendering,
+    or None; errors). With valid example params and no unknown variable, it renders."""
+    where = f"{family} template"
+    try:
+        compile_template(source)
+        used = template_variables(source)
+    except TemplateError as exc:
+        return None, None, [f"{where}: {exc}"]
+    errors = [
+        f"{where} uses '{name}', which is not in params_schema (add it there or remove it)"
+        for name in sorted(used - set(schema) - {FACTS})
+    ]
+    if errors or example is None:  # example params invalid: rendering would only add noise
+        return used, None, errors
+    try:
+        lines = render(source, example, facts=facts)
+    except TemplateError as exc:
+        return used, None, [f"{where} fails on example_params: {exc}"]
+    if not lines:
+        errors.append(f"{where} renders no lines with example_params")
+    return used, lines, errors
+
+
+def target_errors(proposal: TemplateProposal, topology: Topology) -> list[str]:
+    """The targets must be usable devices whose families the template covers."""
+    if not proposal["targets"]:
+        return ["the proposal names no target devices; name them (e.g. R1, R2)"]
+    errors = []
+    usable = usable_devices(topology)
+    selection = topology.get("selection")
+    for name in proposal["targets"]:
+        facts = topology["devices"].get(name)
+        if selection is not None and name not in selection:
+            errors.append(
+                f"device {name} was not asked for; the request selects: {', '.join(selection)}"
+            )
+        elif facts is None or "error" in facts:
+            why = facts.get("error", "") if facts is not None else "not in the lab"
+            errors.append(f"device {name} cannot be targeted ({why}); usable: {', '.join(usable)}")
+        elif facts["family"] not in proposal["templates"]:
+            errors.append(f"no {facts['family']} template, but {name} runs {facts['family']}")
+    return errors
+
+
+def _example_facts(proposal: TemplateProposal, topology: Topology) -> dict[str, TemplateFacts]:
+    """Per family: the facts of its first target, else of a made-up router of that family."""
+    lab = lab_facts(topology)
+    facts: dict[str, TemplateFacts] = {}
+    for name in proposal["targets"]:
+        view = lab.get(name)
+        if view is not None and view["family"] in proposal["templates"]:
+            facts.setdefault(view["family"], view)
+    return {
+        family: facts.get(family) or template_facts.example_facts(family)
+        for family in proposal["templates"]
+    }
