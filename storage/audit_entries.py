@@ -26,15 +26,15 @@ from storage.schema import (
 Row = Any
 
 
+def _said(r: Row, actor_id: str, actor_name: str) -> dict[str, Any]:
+    """Who acted, and where (the platform and channel of the row)."""
+    return dict(actor_id=actor_id, actor_name=actor_name, platform=r.platform, channel=r.channel)
+
+
 def _change(r: Row) -> dict[str, Any]:
     what = f"rollback of {r.rollback_of} requested" if r.kind == "rollback" else "requested"
     return dict(
-        kind=r.kind,
-        actor_id=r.requester_id,
-        actor_name=r.requester_name,
-        platform=r.platform,
-        channel=r.channel,
-        summary=f"{what}: {r.text}",
+        kind=r.kind, **_said(r, r.requester_id, r.requester_name), summary=f"{what}: {r.text}"
     )
 
 
@@ -42,10 +42,7 @@ def _decision(r: Row) -> dict[str, Any]:
     note = f" — {r.feedback}" if r.feedback else ""
     return dict(
         kind="decision",
-        actor_id=r.actor_id,
-        actor_name=r.actor_name,
-        platform=r.platform,
-        channel=r.channel,
+        **_said(r, r.actor_id, r.actor_name),
         gate=r.gate,
         summary=f"{r.choice} at the {r.gate} gate{note}",
         sha256=r.content_sha256,
@@ -64,15 +61,8 @@ def _resolution(r: Row) -> dict[str, Any]:
 
 
 def _refusal(r: Row) -> dict[str, Any]:
-    return dict(
-        kind="refusal",
-        actor_id=r.actor_id,
-        actor_name=r.actor_name,
-        platform=r.platform,
-        channel=r.channel,
-        gate=r.gate or "",
-        summary=f"refused: {r.reason}",
-    )
+    who = _said(r, r.actor_id, r.actor_name)
+    return dict(kind="refusal", **who, gate=r.gate or "", summary=f"refused: {r.reason}")
 
 
 def _push(r: Row) -> dict[str, Any]:
@@ -107,15 +97,8 @@ def _template_use(r: Row) -> dict[str, Any]:
 
 
 def _read(r: Row) -> dict[str, Any]:
-    return dict(
-        kind="read",
-        actor_id=r.actor_id,
-        actor_name=r.actor_name,
-        platform=r.platform,
-        channel=r.channel,
-        device=r.device,
-        summary=f"read on {r.device}: {r.command}",
-    )
+    who = _said(r, r.actor_id, r.actor_name)
+    return dict(kind="read", **who, device=r.device, summary=f"read on {r.device}: {r.command}")
 
 
 # table -> (row to entry fields, columns a `user` filter matches)

@@ -107,19 +107,9 @@ class GateSummary:
 
 
 @dataclass(frozen=True)
-class ChangeSummary:
+class ChangeSummary(ChangeRecord):
     """Everything recorded about one change, for "who confirmed which change"."""
 
-    change_id: str
-    kind: ChangeKind
-    rollback_of: str | None
-    thread_key: str
-    platform: str
-    channel: str
-    requester_id: str
-    requester_name: str
-    text: str
-    at: datetime
     gates: tuple[GateSummary, ...]
     pushes: tuple[PushRecord, ...]
     refusals: tuple[Refusal, ...]

@@ -1,0 +1,179 @@
+"""Reading the audit: votes and resolutions of a gate, open and recent changes, everything
+recorded about one change, the flat listing (storage.audit_entries) and the chain check."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from base.vocabulary import as_utc
+from storage import audit_chain
+from storage.audit_entries import query_entries
+from storage.audit_records import (
+    AuditEntry,
+    ChainReport,
+    ChangeEvent,
+    ChangeRecord,
+    ChangeSummary,
+    GateSummary,
+    PushRecord,
+    Refusal,
+    Resolution,
+    Vote,
+)
+from storage.schema import change_events as events
+from storage.schema import changes, decisions, gate_resolutions, pushes, refusals
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+R = TypeVar("R", bound="DataclassInstance")
+
+
+def as_record(cls: type[R], row: Any) -> R:
+    """A record dataclass from a row or dict, times as aware UTC."""
+    data = row._mapping if hasattr(row, "_mapping") else row
+    fields = {field.name: data[field.name] for field in dataclasses.fields(cls)}
+    fields["at"] = as_utc(fields["at"])
+    return cls(**fields)
+
+
+class AuditReader:
+    """The read side of the audit store (`AuditStore` adds the writes)."""
+
+    engine: AsyncEngine
+    chain: audit_chain.AuditChain
+
+    async def resolution(self, interrupt_id: str) -> Resolution | None:
+        async with self.engine.connect() as conn:
+            return await resolution_in(conn, interrupt_id)
+
+    async def votes(self, interrupt_id: str) -> list[Vote]:
+        async with self.engine.connect() as conn:
+            return await votes_in(conn, interrupt_id)
+
+    async def open_changes(
+        self, *, since: datetime, requester_id: str | None = None, channel: str | None = None
+    ) -> int:
+        """Changes requested since `since` (by `requester_id`, in `channel`) not yet ended."""
+        ended = sa.select(events.c.change_id)
+        query = sa.select(sa.func.count()).where(
+            changes.c.at >= since, changes.c.change_id.not_in(ended)
+        )
+        if requester_id is not None:
+            query = query.where(changes.c.requester_id == requester_id)
+        if channel is not None:
+            query = query.where(changes.c.channel == channel)
+        async with self.engine.connect() as conn:
+            return int((await conn.execute(query)).scalar_one())
+
+    async def open_change_records(self, platform: str | None = None) -> list[ChangeRecord]:
+        """Changes not yet ended (no outcome recorded), oldest first; of `platform` if given."""
+        ended = sa.select(events.c.change_id)
+        query = sa.select(changes).where(changes.c.change_id.not_in(ended))
+        if platform is not None:
+            query = query.where(changes.c.platform == platform)
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(query.order_by(changes.c.seq))
+            return [as_record(ChangeRecord, row) for row in rows]
+
+    async def recent_change_records(
+        self, platform: str | None = None, limit: int = 10
+    ) -> list[ChangeRecord]:
+        """The newest changes (of `platform` if given), newest first."""
+        query = sa.select(changes).order_by(changes.c.seq.desc()).limit(limit)
+        if platform is not None:
+            query = query.where(changes.c.platform == platform)
+        async with self.engine.connect() as conn:
+            return [as_record(ChangeRecord, row) for row in await conn.execute(query)]
+
+    async def latest_change_for_thread(self, thread_key: str) -> ChangeRecord | None:
+        query = sa.select(changes).where(changes.c.thread_key == thread_key)
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query.order_by(changes.c.seq.desc()).limit(1))).first()
+        return as_record(ChangeRecord, row) if row else None
+
+    async def change_summary(self, change_id: str) -> ChangeSummary | None:
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(sa.select(changes).where(changes.c.change_id == change_id))
+            ).first()
+            if row is None:
+                return None
+            change: ChangeRecord = as_record(ChangeRecord, row)
+            by_change = await _rows_by_change(conn, change_id)
+            rollbacks = await conn.execute(
+                sa.select(changes).where(changes.c.rollback_of == change_id).order_by(changes.c.seq)
+            )
+            return ChangeSummary(
+                **{k: getattr(change, k) for k in ChangeRecord.__dataclass_fields__},
+                gates=_gates(by_change[decisions], by_change[gate_resolutions]),
+                pushes=tuple(as_record(PushRecord, r) for r in by_change[pushes]),
+                refusals=tuple(as_record(Refusal, r) for r in by_change[refusals]),
+                rollbacks=tuple(as_record(ChangeRecord, r) for r in rollbacks),
+                events=tuple(as_record(ChangeEvent, r) for r in by_change[events]),
+            )
+
+    async def entries(
+        self,
+        change_id: str | None = None,
+        user: str | None = None,
+        device: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+    ) -> list[AuditEntry]:
+        """Audit rows in time order; `user` matches an id or a display name, `until` excludes."""
+        async with self.engine.connect() as conn:
+            return await query_entries(
+                conn, change_id=change_id, user=user, device=device, since=since, until=until
+            )
+
+    async def verify(self, anchor: audit_chain.ChainHead | None = None) -> ChainReport:
+        """The chain checked row by row, then against `anchor` (the head kept outside)."""
+        async with self.engine.connect() as conn:
+            return await audit_chain.verify(conn, self.chain.key, anchor)
+
+
+async def resolution_in(conn: AsyncConnection, interrupt_id: str) -> Resolution | None:
+    query = sa.select(gate_resolutions).where(gate_resolutions.c.interrupt_id == interrupt_id)
+    row = (await conn.execute(query)).first()
+    return as_record(Resolution, row) if row else None
+
+
+async def voted_in(conn: AsyncConnection, interrupt_id: str, actor_id: str) -> bool:
+    query = sa.select(decisions.c.id).where(
+        decisions.c.interrupt_id == interrupt_id, decisions.c.actor_id == actor_id
+    )
+    return (await conn.execute(query)).first() is not None
+
+
+async def votes_in(conn: AsyncConnection, interrupt_id: str) -> list[Vote]:
+    query = sa.select(decisions).where(decisions.c.interrupt_id == interrupt_id)
+    return [as_record(Vote, r) for r in await conn.execute(query.order_by(decisions.c.seq))]
+
+
+async def _rows_by_change(conn: AsyncConnection, change_id: str) -> dict[sa.Table, list[Any]]:
+    found = {}
+    for table in (decisions, gate_resolutions, pushes, refusals, events):
+        query = sa.select(table).where(table.c.change_id == change_id).order_by(table.c.seq)
+        found[table] = list(await conn.execute(query))
+    return found
+
+
+def _gates(votes: list[Any], resolutions: list[Any]) -> tuple[GateSummary, ...]:
+    settled = {r.interrupt_id: as_record(Resolution, r) for r in resolutions}
+    order: dict[str, GateSummary] = {}
+    for row in votes:
+        vote: Vote = as_record(Vote, row)
+        known = order.get(vote.interrupt_id)
+        order[vote.interrupt_id] = GateSummary(
+            gate=vote.gate,
+            interrupt_id=vote.interrupt_id,
+            votes=(known.votes if known else ()) + (vote,),
+            resolution=settled.get(vote.interrupt_id),
+        )
+    return tuple(order.values())
