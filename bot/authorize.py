@@ -21,8 +21,8 @@ from bot.policy import (
     refuse_request,
     shortfall,
 )
-from storage.audit import AuditStore, Settles
 from storage.audit_records import ChangeSummary
+from storage.ports import DecisionRecords, Settles
 from workflow.api import PendingGate
 
 
@@ -30,7 +30,7 @@ from workflow.api import PendingGate
 class Authorizer:
     policy: Policy
     people: People
-    audit: AuditStore
+    audit: DecisionRecords
     limits: DoorLimits
 
     async def refuse_request(self, request: Request, now: datetime) -> str | None:

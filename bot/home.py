@@ -16,9 +16,9 @@ from adapters.links import thread_link, thread_of
 from base.vocabulary import stamp
 from bot import messages
 from bot.authorize import Authorizer
-from bot.commands.context import GateReader
 from bot.pending import describe, pending_for
-from storage.audit import AuditStore
+from bot.ports import GateReader
+from storage.ports import DecisionRecords
 
 log = logging.getLogger(__name__)
 HOMES_KEPT = 200  # people whose home is refreshed when gates open or close (the latest openers)
@@ -30,7 +30,7 @@ class HomeBoard:
     publisher: HomePublisher
     platform: str
     workflow: GateReader
-    audit: AuditStore
+    audit: DecisionRecords
     authorizer: Authorizer
     clock: Callable[[], datetime]
     _viewers: OrderedDict[str, Actor] = field(default_factory=OrderedDict)

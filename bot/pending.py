@@ -15,10 +15,10 @@ from adapters.links import thread_link, thread_of
 from base.vocabulary import GateName, stamp
 from bot import messages
 from bot.authorize import Authorizer
-from bot.commands.context import GateReader
 from bot.people import gate_targets
-from storage.audit import AuditStore
+from bot.ports import GateReader
 from storage.audit_records import ChangeRecord
+from storage.ports import DecisionRecords
 from workflow.api import PendingGate
 
 MAX_LISTED = 50  # open gates shown per list; the count says how many more there are
@@ -50,7 +50,7 @@ class Pending:
 
 
 async def open_gates(
-    workflow: GateReader, audit: AuditStore, platform: str | None = None
+    workflow: GateReader, audit: DecisionRecords, platform: str | None = None
 ) -> list[tuple[OpenGate, PendingGate, ChangeRecord]]:
     """Every gate waiting for a decision (expired ones included), oldest change first."""
     found = []
@@ -78,7 +78,7 @@ async def pending_for(
     actor: Actor,
     *,
     workflow: GateReader,
-    audit: AuditStore,
+    audit: DecisionRecords,
     authorizer: Authorizer,
     platform: str | None = None,
 ) -> Pending:
@@ -93,7 +93,7 @@ async def pending_for(
 
 
 async def _may_approve(
-    actor: Actor, shown: OpenGate, gate: PendingGate, authorizer: Authorizer, audit: AuditStore
+    actor: Actor, shown: OpenGate, gate: PendingGate, authorizer: Authorizer, audit: DecisionRecords
 ) -> bool:
     if any(vote.actor_id == actor.id for vote in await audit.votes(gate.interrupt_id)):
         return False

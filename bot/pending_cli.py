@@ -18,7 +18,7 @@ async def pending_report(settings: Settings, user: str) -> str:
         found = await pending_for(
             Actor(user, user),
             workflow=service.workflow,
-            audit=service.audit,
+            audit=runtime.audit,
             authorizer=service.authorizer,
         )
         return pending_text(found, service.clock())

@@ -23,8 +23,8 @@ from bot.endings import ending_line
 from bot.metrics import Metrics, process_metrics
 from bot.shutdown import PushesInFlight
 from bot.topology_view import LabPictures
-from storage.audit import AuditStore
 from storage.audit_records import Resolution
+from storage.ports import DecisionRecords
 from storage.templates import TemplateStore
 from workflow.api import Finished, Gate, ParamsGate, PendingGate, RollbackGate, Step
 from workflow.hashing import lines_sha256
@@ -37,7 +37,7 @@ GATE_IDS_KEPT = 10_000  # gate message ids remembered for adapters that do not s
 @dataclass
 class ChangeReporter:
     adapter: ChatAdapter
-    audit: AuditStore
+    audit: DecisionRecords
     metrics: Metrics = field(default_factory=process_metrics)
     templates: TemplateStore | None = None  # the team's library: which templates a change used
     clock: Callable[[], datetime] = utc_now
@@ -212,6 +212,21 @@ class ChangeReporter:
             reason=text,
         )
         await self.tell(thread, actor, text)
+
+    async def refuse_if(
+        self,
+        actor: Actor,
+        thread: ThreadRef,
+        refusal: str | None,
+        *,
+        gate: PendingGate | None = None,
+        about: str = "",
+    ) -> bool:
+        """The one refusal path of requests, commands and decisions: a refusal (the sentence
+        the authorizer gave) is told to the person and recorded; True when there was one."""
+        if refusal:
+            await self.refuse(actor, thread, refusal, gate=gate, about=about)
+        return bool(refusal)
 
 
 def already_decided(resolution: Resolution) -> str:

@@ -1,6 +1,6 @@
 """The decision service: chat events in; one job — authorize → record → resume.
 
-A request starts a change (or runs a command, which gets a narrow `CommandContext`). A decision
+Requests (a change to start, a command) go to the request desk (bot.requests). A decision
 is checked against the pending gate (`workflow.api.gate_problem`: the one rule), authorized
 (bot.authorize), recorded in storage (first decision wins, across replicas) and the workflow
 resumed by interrupt id; recording and resuming happen under the thread's lock (storage's, the
@@ -11,13 +11,9 @@ step is shown and booked by the reporter (bot.reporter).
 from __future__ import annotations
 
 import logging
-import secrets
 from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import partial
-from typing import Any
 
 from adapters.chat import (
     Actor,
@@ -27,54 +23,40 @@ from adapters.chat import (
     HomeOpened,
     HomePublisher,
     Message,
-    Request,
     ThreadRef,
 )
 from base.errors import DecisionConflict, GateRefused, LabbotError
 from base.vocabulary import GateProblem, Outcome, stamp, utc_now
 from bot import messages
 from bot.authorize import Authorizer
-from bot.commands.context import CommandContext, CommandHandler
-from bot.commands.parsing import Command, CommandError, parse_command
-from bot.door import DoorLimits, refuse_size
+from bot.commands.context import Commands
+from bot.door import DoorLimits
 from bot.home import HomeBoard
 from bot.metrics import Metrics, process_metrics
 from bot.people import NoDirectory, People
 from bot.policy import Policy
+from bot.ports import ChangeRunner, ThreadLock
 from bot.reporter import ChangeReporter, already_decided
+from bot.requests import RequestDesk
 from bot.shutdown import PushesInFlight
 from bot.topology_view import LabPictures
-from storage.audit import AuditStore
 from storage.audit_records import Resolution, Vote
 from storage.db import is_unreachable
+from storage.ports import DecisionRecords
 from storage.templates import TemplateStore
-from workflow.api import (
-    ChangeWorkflow,
-    GateDecision,
-    ParamsGate,
-    PendingGate,
-    RollbackGate,
-    gate_problem,
-)
-from workflow.state import Requester
+from workflow.api import GateDecision, ParamsGate, PendingGate, RollbackGate, gate_problem
 
 log = logging.getLogger(__name__)
-
-ThreadLock = Callable[[str], AbstractAsyncContextManager[Any]]
-
-
-def new_change_id() -> str:
-    return "chg-" + secrets.token_hex(4)
 
 
 @dataclass
 class DecisionService:
-    workflow: ChangeWorkflow
-    audit: AuditStore
+    workflow: ChangeRunner
+    audit: DecisionRecords
     adapter: ChatAdapter
     policy: Policy
     thread_lock: ThreadLock
-    commands: dict[str, CommandHandler] = field(default_factory=dict)
+    commands: Commands | None = None  # the chat commands and the stores they read
     clock: Callable[[], datetime] = utc_now
     metrics: Metrics = field(default_factory=process_metrics)
     templates: TemplateStore | None = None  # the team's template library (saves, uses)
@@ -86,6 +68,7 @@ class DecisionService:
     home_board: HomeBoard | None = field(init=False, default=None)
     authorizer: Authorizer = field(init=False)
     reporter: ChangeReporter = field(init=False)
+    requests: RequestDesk = field(init=False)  # change requests and commands
 
     def __post_init__(self) -> None:
         people = self.people or People(self.policy, NoDirectory())
@@ -109,6 +92,17 @@ class DecisionService:
                 self.clock,
             )
             self.reporter.on_gates_changed = self.home_board.refresh
+        self.requests = RequestDesk(
+            self.workflow,
+            self.audit,
+            self.reporter,
+            self.authorizer,
+            self.thread_lock,
+            self.handle,
+            self.clock,
+            self.limits,
+            self.commands,
+        )
 
     async def handle(self, event: ChatEvent) -> None:
         """Entry point for adapters. Never raises for a user's mistake: it answers in the thread."""
@@ -120,7 +114,7 @@ class DecisionService:
                     if self.home_board is not None:
                         await self.home_board.opened(event.actor)
                 else:
-                    await self._request(event)
+                    await self.requests.handle(event)
             except LabbotError as exc:
                 self.metrics.failure("error")
                 await self.reporter.say(event.thread, Message(str(exc), level="error"))
@@ -139,101 +133,6 @@ class DecisionService:
         log.exception("handling %s in %s failed", type(event).__name__, event.thread.key)
         await self.reporter.say(event.thread, Message(messages.UNEXPECTED, level="error"))
 
-    # --- requests -----------------------------------------------------------------------------
-
-    async def _request(self, request: Request) -> None:
-        too_long = refuse_size(self.limits, request.text)
-        if too_long:  # neither stored nor echoed: the refusal names only the size
-            await self.reporter.refuse(request.actor, request.thread, too_long, about="request")
-            return
-        try:
-            command = parse_command(request.text)
-            if command is None:
-                await self.start_change(request, request.text)
-            else:
-                await self._command(request, command)
-        except CommandError as exc:
-            await self.reporter.say(request.thread, Message(str(exc), level="error"))
-
-    async def _command(self, request: Request, command: Command) -> None:
-        handler = self.commands.get(command.name)
-        if handler is None:
-            await self.reporter.say(request.thread, Message(messages.HELP))
-            return
-        await handler(self._context(request, command))
-
-    def _context(self, request: Request, command: Command) -> CommandContext:
-        """What a command may do: speak in its thread, read the thread's change, and start or
-        decide one through the same doors as everyone else."""
-        return CommandContext(
-            request=request,
-            command=command,
-            say=partial(self.reporter.say, request.thread),
-            show=partial(self.reporter.present, request.thread),
-            refuse=partial(self.reporter.refuse, request.actor, request.thread, about=command.name),
-            may_curate=partial(self._may_curate, request),
-            start_change=partial(self.start_change, request),
-            decide=self.handle,
-            changes=self.workflow,
-            audit=self.audit,
-            authorizer=self.authorizer,
-            clock=self.clock,
-            templates=self.templates,
-            pictures=self.pictures,
-        )
-
-    async def _may_curate(self, request: Request) -> bool:
-        """Saving and pinning templates change what later changes use: approvers only. A refusal
-        is told to the person and recorded."""
-        reason = await self.authorizer.refuse_curation(request)
-        return not await self._refused(request.actor, request.thread, reason)
-
-    async def start_change(
-        self, request: Request, text: str, rollback_of: str | None = None
-    ) -> None:
-        thread = request.thread
-        reason = await self.authorizer.refuse_request(request, self.clock())
-        if await self._refused(request.actor, thread, reason, about="request"):
-            return
-        async with self.thread_lock(thread.key):  # one start per thread at a time
-            await self._start_locked(request, text, rollback_of)
-
-    async def _start_locked(self, request: Request, text: str, rollback_of: str | None) -> None:
-        thread = request.thread
-        pending = await self.workflow.pending_gate(thread.key)
-        if pending is not None:
-            busy = messages.PENDING_IN_THREAD.format(change_id=pending.change_id)
-            await self.reporter.say(thread, Message(busy))
-            return
-        change_id = new_change_id()
-        await self.audit.record_change(
-            change_id,
-            thread_key=thread.key,
-            platform=thread.platform,
-            channel=thread.channel,
-            requester_id=request.actor.id,
-            requester_name=request.actor.name,
-            text=text,
-            kind="rollback" if rollback_of else "change",
-            rollback_of=rollback_of,
-        )
-        note = (
-            messages.ROLLBACK_PLANNING.format(change_id=rollback_of)
-            if rollback_of
-            else messages.PLANNING.format(text=text)
-        )
-        note_id = await self.reporter.say(thread, Message(note))
-        step = await self.workflow.start(
-            thread.key,
-            change_id=change_id,
-            text=text,
-            requester=Requester(id=request.actor.id, name=request.actor.name),
-            rollback_of=rollback_of,
-            on_progress=self.reporter.progress(thread, change_id, working=(note_id, note)),
-            scope=f"{thread.platform}:{thread.channel}",
-        )
-        await self.reporter.present(thread, step)
-
     # --- decisions ----------------------------------------------------------------------------
 
     async def _decide(self, decision: Decision) -> Outcome:
@@ -246,7 +145,7 @@ class DecisionService:
         change = await self.audit.change_summary(gate.change_id)
         requester_id = change.requester_id if change else ""
         reason = await self.authorizer.refuse_decision(decision, gate, change)
-        if await self._refused(actor, thread, reason, gate=gate):
+        if await self.reporter.refuse_if(actor, thread, reason, gate=gate):
             return "refused"
         if datetime.fromisoformat(gate.expires_at) <= self.clock():
             await self._expire(decision, gate)
@@ -363,21 +262,6 @@ class DecisionService:
                 await self._refuse_problem(decision, gate, refused.problem)
                 return
             await self.reporter.present(thread, step, lines, record=pushing)
-
-    async def _refused(
-        self,
-        actor: Actor,
-        thread: ThreadRef,
-        refusal: str | None,
-        *,
-        gate: PendingGate | None = None,
-        about: str = "",
-    ) -> bool:
-        """The one refusal path of requests, commands and decisions: a refusal (the sentence
-        the authorizer gave) is told to the person and recorded; True when there was one."""
-        if refusal:
-            await self.reporter.refuse(actor, thread, refusal, gate=gate, about=about)
-        return bool(refusal)
 
     async def _refuse_problem(
         self, decision: Decision, gate: PendingGate | None, problem: GateProblem

@@ -14,6 +14,7 @@ from adapters.chat import ChatAdapter, HomePublisher
 from base.errors import ConfigError
 from bot.audit_anchor import audit_chain_from
 from bot.commands import chat_commands
+from bot.commands.context import Commands
 from bot.commands.reads import ReadCommand, ReadLimits
 from bot.door import DoorLimits
 from bot.people import People, directory_of
@@ -236,6 +237,8 @@ async def open_runtime(
         scrub = scrubber_from(settings)
         audit = AuditStore(saver.engine, scrub=scrub, chain=chain)
         policy = policy_from(settings)
+        pictures = LabPictures(gateway)
+        handlers = chat_commands(load_catalog(), templates, make_reads(settings, gateway))
         service = DecisionService(
             workflow=workflow,
             audit=audit,
@@ -244,9 +247,9 @@ async def open_runtime(
             people=People(policy, directory_of(adapter)),
             limits=limits_from(settings),
             thread_lock=partial(thread_lock, saver.engine),
-            commands=chat_commands(load_catalog(), templates, make_reads(settings, gateway)),
+            commands=Commands(handlers, workflow, audit, templates, pictures),
             templates=templates,
-            pictures=LabPictures(gateway),
+            pictures=pictures,
             home=adapter if isinstance(adapter, HomePublisher) else None,
         )
         yield Runtime(service, workflow, audit, locks, templates)

@@ -23,11 +23,9 @@ from base.vocabulary import CHOICES, Choice, GateName, stamp
 from storage import audit_chain
 from storage.audit_reads import AuditReader, as_record, resolution_in, voted_in, votes_in
 from storage.audit_records import ChangeKind, ChangeRecord, DecideResult, Resolution
+from storage.ports import Settles
 from storage.schema import change_events as events
 from storage.schema import changes, decisions, gate_resolutions, pushes, reads, refusals
-
-# Whether the approvals so far (actor ids, in order) settle a gate; the policy decides.
-Settles = Callable[[tuple[str, ...]], bool]
 
 
 def at_least(count: int) -> Settles:

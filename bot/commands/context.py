@@ -6,7 +6,7 @@ start or decide a change through the decision service's own entry points — nev
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -14,15 +14,12 @@ from typing import Protocol
 from adapters.chat import Decision, Message, Request
 from bot.authorize import Authorizer
 from bot.commands.parsing import Command
+from bot.ports import GateReader
 from bot.topology_view import LabPictures
 from storage.audit import AuditStore
 from storage.templates import TemplateStore
 from workflow.api import ApprovedTemplate, Finished, PendingGate
 from workflow.previews import DevicePreview
-
-
-class GateReader(Protocol):
-    async def pending_gate(self, thread_id: str) -> PendingGate | None: ...
 
 
 class ThreadChange(GateReader, Protocol):
@@ -58,3 +55,14 @@ class CommandContext:
 
 
 CommandHandler = Callable[[CommandContext], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Commands:
+    """The chat commands by name, and the stores they read (bot.wiring gives the real ones)."""
+
+    handlers: Mapping[str, CommandHandler]
+    changes: ThreadChange
+    audit: AuditStore
+    templates: TemplateStore | None = None
+    pictures: LabPictures | None = None

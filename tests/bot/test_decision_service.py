@@ -3,18 +3,32 @@ no lab), so each case shows what a person in the thread sees and what is recorde
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from adapters.chat import Actor, Decision, Message, ThreadRef
+from adapters.chat import Actor, ChatEvent, Decision, Message, Request, ThreadRef
 from base.errors import DecisionConflict
+from base.vocabulary import Choice, GateName
 from bot.metrics import Metrics
 from bot.policy import Policy
 from bot.service import DecisionService
-from storage.audit import Settles
-from storage.audit_records import ChangeSummary, DecideResult, Resolution, Vote
-from workflow.api import Finished, ParamsGate, PendingGate
+from storage.audit import ONE_APPROVAL
+from storage.audit_records import (
+    ChangeKind,
+    ChangeRecord,
+    ChangeSummary,
+    DecideResult,
+    Resolution,
+    Vote,
+)
+from storage.ports import Settles
+from workflow.api import Finished, ParamsGate, PendingGate, Step
+from workflow.model import StepProgress
 from workflow.reviews import GateDecision, ParamsReview, ReviewedTemplate
+from workflow.state import Requester
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 THREAD = ThreadRef("console", "lab", "t1")
@@ -31,23 +45,44 @@ def params_gate(expires_at: datetime = NOW + timedelta(hours=1)) -> ParamsGate:
 
 @dataclass
 class FakeWorkflow:
-    """The workflow API as the service uses it; records every resume and expiry."""
+    """The workflow API as the service uses it (bot.ports.ChangeRunner); records every start,
+    resume and expiry."""
 
     pending: PendingGate | None
+    started: list[str] = field(default_factory=list)
     resumed: list[GateDecision] = field(default_factory=list)
     expired: list[str] = field(default_factory=list)
 
     async def pending_gate(self, thread_id: str) -> PendingGate | None:
         return self.pending
 
+    async def start(
+        self,
+        thread_id: str,
+        *,
+        change_id: str,
+        text: str,
+        requester: Requester,
+        rollback_of: str | None = None,
+        on_progress: StepProgress | None = None,
+        scope: str = "",
+    ) -> Step:
+        self.started.append(text)
+        self.pending = params_gate()
+        return self.pending
+
     async def resume(
-        self, thread_id: str, interrupt_id: str, decision: GateDecision, on_progress: object = None
-    ) -> Finished:
+        self,
+        thread_id: str,
+        interrupt_id: str,
+        decision: GateDecision,
+        on_progress: StepProgress | None = None,
+    ) -> Step:
         self.resumed.append(decision)
         self.pending = None
         return Finished("chg-1", "cancelled", "cancelled at the params review", None, {})
 
-    async def expire(self, thread_id: str, interrupt_id: str) -> Finished:
+    async def expire(self, thread_id: str, interrupt_id: str) -> Step:
         self.expired.append(interrupt_id)
         self.pending = None
         return Finished("chg-1", "expired", "the params review expired", None, {})
@@ -55,11 +90,33 @@ class FakeWorkflow:
 
 @dataclass
 class FakeAudit:
-    """The audit store's decision side, in memory: first decision wins, refusals kept."""
+    """The audit's decision side (storage.ports.DecisionRecords) in memory: first decision
+    wins; changes, refusals, pushes and outcomes kept."""
 
     settled: Resolution | None = None
+    changes: list[str] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
+    pushes: list[str] = field(default_factory=list)
     events: list[str] = field(default_factory=list)
+
+    async def record_change(
+        self,
+        change_id: str,
+        *,
+        thread_key: str,
+        platform: str,
+        channel: str,
+        requester_id: str,
+        requester_name: str,
+        text: str,
+        kind: ChangeKind = "change",
+        rollback_of: str | None = None,
+    ) -> ChangeRecord:
+        self.changes.append(text)
+        return ChangeRecord(
+            change_id, kind, rollback_of, thread_key, platform, channel, requester_id,
+            requester_name, text, NOW,
+        )  # fmt: skip
 
     async def change_summary(self, change_id: str) -> ChangeSummary:
         return ChangeSummary(
@@ -73,22 +130,70 @@ class FakeAudit:
     async def resolution(self, interrupt_id: str) -> Resolution | None:
         return self.settled
 
-    async def decide(self, *, settles: Settles, **vote: object) -> DecideResult:
+    async def decide(
+        self,
+        *,
+        change_id: str,
+        gate: GateName,
+        interrupt_id: str,
+        choice: Choice,
+        actor_id: str,
+        actor_name: str,
+        platform: str,
+        channel: str,
+        content_sha256: str,
+        feedback: str | None = None,
+        settles: Settles = ONE_APPROVAL,
+    ) -> DecideResult:
         if self.settled is not None:
             raise DecisionConflict("gate already settled", existing=self.settled)
         self.settled = Resolution(
-            interrupt_id=str(vote["interrupt_id"]), change_id=str(vote["change_id"]),
-            gate="params", choice=vote["choice"], actor_id=str(vote["actor_id"]),  # type: ignore[arg-type]
-            actor_name=str(vote["actor_name"]), content_sha256=str(vote["content_sha256"]),
-            feedback=None, at=NOW,
+            interrupt_id, change_id, gate, choice, actor_id, actor_name, content_sha256,
+            feedback, NOW,
         )  # fmt: skip
         return DecideResult(True, self.settled, ())
 
-    async def record_refusal(self, *, reason: str, **where: object) -> None:
+    async def record_refusal(
+        self,
+        *,
+        change_id: str | None,
+        interrupt_id: str | None,
+        gate: str | None,
+        actor_id: str,
+        actor_name: str,
+        platform: str,
+        channel: str,
+        reason: str,
+    ) -> None:
         self.refusals.append(reason)
 
-    async def record_change_event(self, *, change_id: str, status: str, **rest: object) -> None:
+    async def record_push(
+        self, *, change_id: str, device: str, lines_sha256: str, status: str, detail: str
+    ) -> None:
+        self.pushes.append(device)
+
+    async def record_change_event(
+        self,
+        *,
+        change_id: str,
+        status: str,
+        detail: str = "",
+        tokens: dict[str, Any] | None = None,
+    ) -> None:
         self.events.append(status)
+
+    async def open_changes(
+        self, *, since: datetime, requester_id: str | None = None, channel: str | None = None
+    ) -> int:
+        return len(self.changes)
+
+    async def open_change_records(self, platform: str | None = None) -> list[ChangeRecord]:
+        return []
+
+    async def recent_change_records(
+        self, platform: str | None = None, limit: int = 10
+    ) -> list[ChangeRecord]:
+        return []
 
 
 @dataclass
@@ -98,7 +203,7 @@ class FakeChat:
     platform: str = "console"
     posted: list[Message] = field(default_factory=list)
 
-    async def run(self, handler: object) -> None: ...
+    async def run(self, handler: Callable[[ChatEvent], Awaitable[None]]) -> None: ...
 
     async def post(self, thread: ThreadRef, message: Message) -> str:
         self.posted.append(message)
@@ -108,28 +213,25 @@ class FakeChat:
         self.posted.append(message)
 
 
-class NoLock:
-    def __init__(self, key: str) -> None: ...
-
-    async def __aenter__(self) -> None: ...
-
-    async def __aexit__(self, *exc: object) -> None: ...
+@asynccontextmanager
+async def no_lock(key: str) -> AsyncIterator[None]:
+    yield
 
 
 def service(workflow: FakeWorkflow, audit: FakeAudit, chat: FakeChat) -> DecisionService:
     return DecisionService(
-        workflow=workflow,  # type: ignore[arg-type]
-        audit=audit,  # type: ignore[arg-type]
+        workflow=workflow,
+        audit=audit,
         adapter=chat,
         policy=Policy(),
-        thread_lock=NoLock,
+        thread_lock=no_lock,
         clock=lambda: NOW,
         metrics=Metrics(),
     )
 
 
-def click(actor: Actor, choice: str = "cancel", sha256: str = SHA) -> Decision:
-    return Decision(THREAD, actor, "int-1", choice, sha256)  # type: ignore[arg-type]
+def click(actor: Actor, choice: Choice = "cancel", sha256: str = SHA) -> Decision:
+    return Decision(THREAD, actor, "int-1", choice, sha256)
 
 
 def decisions(metrics: Metrics, outcome: str) -> float:
@@ -194,3 +296,17 @@ async def test_a_stale_button_is_told_who_decided() -> None:
     await bot.handle(click(Actor("carol", "Carol"), "approve"))
     assert workflow.resumed == []
     assert chat.posted[-1].text.startswith("This step was already approved by Bob at 2026-11-30")
+
+
+async def test_a_request_is_recorded_then_planned_up_to_its_gate() -> None:
+    workflow, audit, chat = FakeWorkflow(None), FakeAudit(), FakeChat()
+    await service(workflow, audit, chat).handle(Request(THREAD, ALICE, "configure ntp on R1"))
+    assert audit.changes == ["configure ntp on R1"] and workflow.started == audit.changes
+    assert [b.label for b in chat.posted[-1].buttons] == ["Execute", "Modify", "Cancel"]
+
+
+async def test_a_request_while_a_gate_waits_starts_nothing() -> None:
+    workflow, audit, chat = FakeWorkflow(params_gate()), FakeAudit(), FakeChat()
+    await service(workflow, audit, chat).handle(Request(THREAD, BOB, "configure ntp on R2"))
+    assert workflow.started == [] and audit.changes == []
+    assert "already waiting for a decision in this thread (chg-1)" in chat.posted[-1].text

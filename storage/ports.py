@@ -1,0 +1,96 @@
+"""What the bot's decision side needs of the audit (`storage.audit.AuditStore` is one): record a
+change, a decision (first wins), a refusal, a push and an outcome; read a gate's votes and
+resolution, open and recent changes, and one change's summary."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any, Protocol
+
+from base.vocabulary import Choice, GateName
+from storage.audit_records import (
+    ChangeKind,
+    ChangeRecord,
+    ChangeSummary,
+    DecideResult,
+    Resolution,
+    Vote,
+)
+
+# Whether the approvals so far (actor ids, in order) settle a gate; the policy decides.
+Settles = Callable[[tuple[str, ...]], bool]
+
+
+class DecisionRecords(Protocol):
+    async def record_change(
+        self,
+        change_id: str,
+        *,
+        thread_key: str,
+        platform: str,
+        channel: str,
+        requester_id: str,
+        requester_name: str,
+        text: str,
+        kind: ChangeKind = "change",
+        rollback_of: str | None = None,
+    ) -> ChangeRecord: ...
+
+    async def decide(
+        self,
+        *,
+        change_id: str,
+        gate: GateName,
+        interrupt_id: str,
+        choice: Choice,
+        actor_id: str,
+        actor_name: str,
+        platform: str,
+        channel: str,
+        content_sha256: str,
+        feedback: str | None = None,
+        settles: Settles = ...,
+    ) -> DecideResult: ...
+
+    async def record_refusal(
+        self,
+        *,
+        change_id: str | None,
+        interrupt_id: str | None,
+        gate: str | None,
+        actor_id: str,
+        actor_name: str,
+        platform: str,
+        channel: str,
+        reason: str,
+    ) -> None: ...
+
+    async def record_push(
+        self, *, change_id: str, device: str, lines_sha256: str, status: str, detail: str
+    ) -> None: ...
+
+    async def record_change_event(
+        self,
+        *,
+        change_id: str,
+        status: str,
+        detail: str = "",
+        tokens: dict[str, Any] | None = None,
+    ) -> None: ...
+
+    async def resolution(self, interrupt_id: str) -> Resolution | None: ...
+
+    async def votes(self, interrupt_id: str) -> list[Vote]: ...
+
+    async def open_changes(
+        self, *, since: datetime, requester_id: str | None = None, channel: str | None = None
+    ) -> int: ...
+
+    async def open_change_records(self, platform: str | None = None) -> list[ChangeRecord]: ...
+
+    async def recent_change_records(
+        self, platform: str | None = None, limit: int = 10
+    ) -> list[ChangeRecord]: ...
+
+    async def change_summary(self, change_id: str) -> ChangeSummary | None: ...
