@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from typing import Any
 
@@ -49,8 +50,13 @@ class AuditStore(AuditReader):
         self._scrub = scrub
         self.chain = chain or audit_chain.AuditChain()
 
-    def _append(self) -> Any:
+    def _append(self) -> AbstractAsyncContextManager[audit_chain.ChainWriter]:
         return self.chain.transaction(self.engine)
+
+    async def _insert(self, table: sa.Table, content: dict[str, Any]) -> dict[str, Any]:
+        """One row (its texts scrubbed) appended to the chain in its own transaction."""
+        async with self._append() as chain:
+            return await chain.append(table, self._clean(content))
 
     def _clean(self, content: dict[str, Any]) -> dict[str, Any]:
         return {k: self._scrub(v) if isinstance(v, str) else v for k, v in content.items()}
@@ -81,9 +87,7 @@ class AuditStore(AuditReader):
             "requester_name": requester_name,
             "text": text,
         }
-        async with self._append() as chain:
-            row = await chain.append(changes, self._clean(content))
-        return as_record(ChangeRecord, row)
+        return as_record(ChangeRecord, await self._insert(changes, content))
 
     async def decide(
         self,
@@ -175,8 +179,7 @@ class AuditStore(AuditReader):
             "channel": channel,
             "reason": reason,
         }
-        async with self._append() as chain:
-            await chain.append(refusals, self._clean(content))
+        await self._insert(refusals, content)
 
     async def record_push(
         self, *, change_id: str, device: str, lines_sha256: str, status: str, detail: str
@@ -188,8 +191,7 @@ class AuditStore(AuditReader):
             "status": status,
             "detail": detail,
         }
-        async with self._append() as chain:
-            await chain.append(pushes, self._clean(content))
+        await self._insert(pushes, content)
 
     async def record_change_event(
         self,
@@ -202,8 +204,7 @@ class AuditStore(AuditReader):
         """An outcome (done, cancelled, failed, expired, blocked, ...) with token usage."""
         usage = json.dumps(tokens, sort_keys=True, separators=(",", ":")) if tokens else None
         content = {"change_id": change_id, "status": status, "detail": detail, "tokens": usage}
-        async with self._append() as chain:
-            await chain.append(events, self._clean(content))
+        await self._insert(events, content)
 
     async def record_reads(
         self,
