@@ -54,7 +54,8 @@ async def test_a_change_reaches_the_template_gate_with_each_server(
 ) -> None:
     chat = RecordingAdapter()
     with OpenAIStandIn(profile=profile) as server:
-        server.script(structured(OSPF))
+        # a server that ignores `stream` answers the first request unread; asked again plainly
+        server.script(*[structured(OSPF)] * (1 if profile.streams else 2))
         async with bot_on_lab(tmp_path, chat, **llm_settings(server)) as (_, bot):
             await bot.service.handle(ask(REQUEST))
             pending = await bot.workflow.pending_gate(THREAD.key)

@@ -15,7 +15,9 @@ Each profile reproduces the documented behaviour the planner must cope with; the
 - Reasoning models: DeepSeek's deepseek-reasoner (api-docs.deepseek.com guides/reasoning_model)
   puts its chain of thought in `reasoning_content` beside `content`, supports JSON output but
   not function calling; deepseek-r1 served by Ollama writes `<think>…</think>` into `content`.
-- A server without `usage` (several proxies and small servers omit it, streaming or not).
+- A server without `usage` (several proxies and small servers omit it, streaming or not), and
+  one that ignores `"stream": true` and answers with one JSON body (no server documents this;
+  it is the fallback the planner needs if one does).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ class ServerProfile:
     thinking: Literal["", "content", "reasoning_content"] = ""
     usage: bool = True
     prose_around_text_json: bool = False  # JSON asked for in words comes fenced, with prose
+    streams: bool = True  # False: `"stream": true` is ignored, the answer comes as one JSON body
 
     def refusal(self, body: dict[str, Any]) -> tuple[int, str] | None:
         """The HTTP error this server answers the request with, if any."""
@@ -125,6 +128,7 @@ DEEPSEEK_REASONER = ServerProfile(
     prose_around_text_json=True,
 )
 NO_USAGE = ServerProfile("a server without usage", usage=False)
+NO_STREAMING = ServerProfile("a server that ignores stream", streams=False)
 
 PROFILES = (
     OPENAI,
@@ -136,4 +140,5 @@ PROFILES = (
     OLLAMA_THINK,
     DEEPSEEK_REASONER,
     NO_USAGE,
+    NO_STREAMING,
 )

@@ -231,7 +231,7 @@ def _handler_for(standin: OpenAIStandIn) -> type[BaseHTTPRequestHandler]:
             headers = {k.lower(): v for k, v in self.headers.items()}
             request = RecordedRequest(self.path, headers, json.loads(raw))
             status, body, seconds = standin.answer(request)
-            if status == 200 and request.body.get("stream"):
+            if status == 200 and request.body.get("stream") and standin.profile.streams:
                 options = request.body.get("stream_options") or {}
                 usage = bool(options.get("include_usage"))
                 self._stream(sse.chunks(body, usage=usage), seconds)

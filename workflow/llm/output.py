@@ -10,8 +10,9 @@ or answers with no object at all; what worked is remembered per endpoint (base U
 the life of the process — never persisted, so a restarted bot tries again from the start.
 An answer that is not valid goes back to the model with the validation error (bounded); an
 answer cut off at the token budget (`finish_reason: "length"`) is asked once more with a larger
-budget. Answers are streamed (progress goes to `on_progress`); the whole request must finish
-within `timeout` seconds.
+budget. Answers are streamed (progress goes to `on_progress`) unless the endpoint sent no
+event when asked to stream (then it is asked plainly from then on, for this process); each
+request must finish within `timeout` seconds.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar, cast
 
 import openai
 from langchain_core.language_models import BaseChatModel
@@ -47,6 +48,7 @@ LARGER_BUDGET = 4  # the one retry of a cut-off answer gets this many times the 
 PROGRESS_EVERY_SECONDS = 0.5
 _UNSUPPORTED_STATUS = {400, 422, 500, 501}
 _WORKED: dict[tuple[str, str], Strategy] = {}  # per endpoint, for this process only
+_NOT_STREAMING: set[tuple[str, str]] = set()  # endpoints that sent no events when asked to
 
 AnswerT = TypeVar("AnswerT", bound=BaseModel)
 ProgressSink = Callable[[LLMProgress], None]
@@ -205,7 +207,11 @@ class StructuredOutput:
         """The streamed answer, within `timeout` seconds in all. The stream runs as a task
         given up at the deadline: cancelling it inside LangChain's stream is not always seen
         in time (measured: about one run in five went on to the end)."""
-        receiving = asyncio.ensure_future(_receive(runnable, messages, on_progress))
+        key = endpoint_key(self.model)
+        streaming = key not in _NOT_STREAMING
+        receiving = asyncio.ensure_future(
+            _receive(runnable, messages, on_progress) if streaming else runnable.ainvoke(messages)
+        )
         try:
             done, _ = await asyncio.wait({receiving}, timeout=self.timeout)
         finally:
@@ -222,31 +228,38 @@ class StructuredOutput:
             raise PlanningError(describe_llm_failure(err, self.model)) from err
         except openai.APIError as err:
             raise PlanningError(describe_llm_failure(err, self.model)) from err
-        if written is None:
-            return AIMessage("")
-        return AIMessage(
-            content=written.content,
-            tool_calls=written.tool_calls,
-            invalid_tool_calls=written.invalid_tool_calls,
-            usage_metadata=written.usage_metadata,
-            response_metadata=written.response_metadata,
-        )
+        if written is None:  # no event at all: the server does not stream; ask it plainly
+            _NOT_STREAMING.add(key)
+            return await self._stream(strategy, runnable, messages, on_progress)
+        return cast(AIMessage, written)
 
 
 async def _receive(
     runnable: Any, messages: Sequence[BaseMessage], on_progress: ProgressSink | None
-) -> AIMessageChunk | None:
-    """The chunks summed; progress at most every PROGRESS_EVERY_SECONDS."""
+) -> AIMessage | None:
+    """The chunks summed (None: no chunk came); progress at most every PROGRESS_EVERY_SECONDS."""
     started = reported = time.monotonic()
     written: AIMessageChunk | None = None
-    async for chunk in runnable.astream(messages, stream_usage=True):
-        written = chunk if written is None else written + chunk
-        now = time.monotonic()
-        if on_progress is not None and now - reported >= PROGRESS_EVERY_SECONDS:
-            reported = now
-            tokens = answers.estimate_tokens(_streamed_text(written))
-            on_progress(LLMProgress(round(now - started, 1), tokens))
-    return written
+    try:
+        async for chunk in runnable.astream(messages, stream_usage=True):
+            written = chunk if written is None else written + chunk
+            now = time.monotonic()
+            if on_progress is not None and now - reported >= PROGRESS_EVERY_SECONDS:
+                reported = now
+                tokens = answers.estimate_tokens(_streamed_text(written))
+                on_progress(LLMProgress(round(now - started, 1), tokens))
+    except ValueError:  # LangChain: "No generation chunks were returned"
+        if written is not None:
+            raise
+    if written is None:
+        return None
+    return AIMessage(
+        content=written.content,
+        tool_calls=written.tool_calls,
+        invalid_tool_calls=written.invalid_tool_calls,
+        usage_metadata=written.usage_metadata,
+        response_metadata=written.response_metadata,
+    )
 
 
 def _forget(task: asyncio.Future[Any]) -> None:

@@ -152,3 +152,15 @@ async def test_prose_without_json_from_every_strategy_is_a_clear_error() -> None
         server.script(*[text("I cannot help with that.")] * 5)
         with pytest.raises(PlanningError, match="did not match the expected format after 3 tries"):
             await propose(server, planner(server))
+
+
+async def test_a_server_that_does_not_stream_is_asked_plainly_from_then_on() -> None:
+    with OpenAIStandIn(profile=servers.NO_STREAMING) as server:
+        server.script(structured(OSPF_ANSWER), structured(OSPF_ANSWER), structured(OSPF_ANSWER))
+        plan = planner(server)
+        proposal = await propose(server, plan)
+        await propose(server, plan)
+        streamed = [bool(r.body.get("stream")) for r in server.requests]
+    assert proposal["templates"] == OSPF_ANSWER["templates"]
+    assert streamed == [True, False, False]
+    assert proposal["tokens"].get("estimated") is None  # its usage came with the plain answer
