@@ -76,9 +76,20 @@ def lab(
     inventory: Annotated[
         Path | None, typer.Option(help="Also write a Nornir hosts.yaml for LABBOT_INVENTORY.")
     ] = None,
+    sweep: Annotated[
+        bool,
+        typer.Option(help="With --frr: only remove what killed (kill -9) FRR labs left, and exit."),
+    ] = False,
 ) -> None:
     """Run a lab on 127.0.0.1 until Ctrl-C: simulated, or with --frr real FRR routers."""
     path = topology_file or topology
+    if sweep and not frr:
+        raise typer.BadParameter("only FRR labs are swept: use --frr --sweep", param_hint="--sweep")
+    if frr and sweep:
+        from frrlab import sweep_frr
+
+        typer.echo(sweep_frr().line())
+        return
     if frr:
         from frrlab import serve_frr
 

@@ -6,6 +6,7 @@ Public API (see the modules for details):
         lab.routers, lab.port(router), lab.nornir_hosts(), lab.write_inventory(path),
         lab.vtysh(router, *commands), lab.memory_bytes(), lab.namespace(router)
     serve_frr(topology, *, inventory, console)              `labbot lab --frr`
+    sweep_frr() -> Swept                                    `labbot lab --frr --sweep`
     load_frr_topology(path), generated_topology(n, *, ring=False), DEFAULT_TOPOLOGY_FILE
     check_host(), FrrLabError
 A topology is None (the shipped three-router chain), a YAML path, a router count (a chain) or a
@@ -14,7 +15,7 @@ A topology is None (the shipped three-router chain), a YAML path, a router count
 
 from frrlab.host import FrrLabError, check_host
 from frrlab.lab import FrrLab, resolve_frr_topology
-from frrlab.serve import serve_frr
+from frrlab.serve import serve_frr, sweep_frr
 from frrlab.topology import DEFAULT_TOPOLOGY_FILE, generated_topology, load_frr_topology
 
 __all__ = [
@@ -26,4 +27,5 @@ __all__ = [
     "load_frr_topology",
     "resolve_frr_topology",
     "serve_frr",
+    "sweep_frr",
 ]

@@ -25,6 +25,7 @@ from frrlab import daemons, netns
 from frrlab.console import Console, close_console, console_logins, open_console
 from frrlab.daemons import RouterDir
 from frrlab.host import FRR_DIR, check_host, run
+from frrlab.sweep import write_run_file
 from frrlab.topology import (
     DEFAULT_TOPOLOGY_FILE,
     LOOPBACK,
@@ -104,6 +105,7 @@ class FrrLab:
             check_host(self.frr_dir)
             self._folder = Path(tempfile.mkdtemp(prefix=f"{self.prefix}-"))
             self._folder.chmod(0o755)  # the daemons run as the frr user
+            write_run_file(self._folder, self.prefix)  # a `kill -9`ed owner: sweep() finds it
             self._create_namespaces()
             self._start_daemons(self._folder)
             for router in self.routers:

@@ -10,7 +10,9 @@ from types import FrameType
 from rich.console import Console
 from rich.table import Table
 
-from frrlab.lab import FrrLab, TopologySource
+from frrlab.host import check_host
+from frrlab.lab import DEFAULT_PREFIX, FrrLab, TopologySource
+from frrlab.sweep import Swept, sweep
 
 
 def serve_frr(
@@ -19,11 +21,15 @@ def serve_frr(
     inventory: str | Path | None = None,
     console: Console | None = None,
 ) -> None:
-    """Start the lab, print its routers (and write `inventory`), run until a stop signal.
+    """Remove what killed labs left, start the lab, print its routers (and write `inventory`),
+    run until a stop signal.
 
     The first Ctrl-C or SIGTERM stops the lab; later ones are ignored so the teardown finishes.
     """
     console = console or Console()
+    swept = sweep_frr()
+    if swept.runs:
+        console.print(swept.line())
     previous = {sig: signal.signal(sig, _stop_once) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         with FrrLab.run(topology) as lab:
@@ -36,6 +42,12 @@ def serve_frr(
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def sweep_frr() -> Swept:
+    """Remove the leftovers of `labbot lab --frr` runs whose process was killed (`kill -9`)."""
+    check_host()
+    return sweep(DEFAULT_PREFIX)
 
 
 def _stop_once(signum: int, frame: FrameType | None) -> None:
