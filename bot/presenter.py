@@ -3,64 +3,22 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
 from adapters.chat import Button, CodeBlock, Message, button_value
 from base.vocabulary import Choice, GateName, Status, stamp
 from bot import messages
+from bot.blocks import sections_message
 from bot.endings import ending_line, newer_line, rollback_line
 from bot.redact import mask_param, mask_secrets
 from bot.targets_view import targets_sections
+from bot.template_view import post_checks_section, schema_text
 from workflow.api import Finished, PendingGate, RollbackGate, TargetsGate, TemplateGate
-from workflow.library.catalog import Catalog, LibraryTemplate
 from workflow.library.compose import part_label
-from workflow.model import LLMProgress, ParamSpec, PushProgress, StandardResponse
-from workflow.postchecks.spec import PostChecks
-from workflow.reads.request import ReadRequest
-from workflow.reads.tables import parsed_table
+from workflow.model import LLMProgress, PushProgress, StandardResponse
 from workflow.reviews import ParamsReview, RollbackReview, TemplateReview
-
-BLOCK_LIMIT = 2800  # characters per code block chunk (Slack sections hold 3000)
-ATTACH_LIMIT = 40_000  # longer text goes as a file
-
-
-def code_blocks(text: str, language: str = "", title: str = "") -> list[CodeBlock]:
-    """Split long text into blocks at line boundaries; each chunk keeps the title."""
-    chunks: list[str] = []
-    current: list[str] = []
-    size = 0
-    for line in text.splitlines() or [""]:
-        for piece in _hard_wrap(line):
-            if current and size + len(piece) + 1 > BLOCK_LIMIT:
-                chunks.append("\n".join(current))
-                current, size = [], 0
-            current.append(piece)
-            size += len(piece) + 1
-    chunks.append("\n".join(current))
-    total = len(chunks)
-    return [
-        CodeBlock(chunk, language, f"{title} ({n}/{total})" if total > 1 and title else title)
-        for n, chunk in enumerate(chunks, 1)
-    ]
-
-
-def _hard_wrap(line: str) -> Iterable[str]:
-    for start in range(0, max(len(line), 1), BLOCK_LIMIT):
-        yield line[start : start + BLOCK_LIMIT]
-
-
-def sections_message(text: str, sections: list[tuple[str, str, str]], **fields: Any) -> Message:
-    """Build a message from (title, body, language) sections; huge bodies become attachments."""
-    blocks: list[CodeBlock] = []
-    attachments: list[CodeBlock] = []
-    for title, body, language in sections:
-        if len(body) > ATTACH_LIMIT:
-            attachments.append(CodeBlock(body, language, title))
-        else:
-            blocks.extend(code_blocks(body, language, title))
-    return Message(text=text, blocks=tuple(blocks), attachments=tuple(attachments), **fields)
 
 
 def gate_buttons(gate: GateName, interrupt_id: str, sha256: str) -> tuple[Button, ...]:
@@ -126,7 +84,7 @@ def _template_sections(
     for family, source in payload["templates"].items():
         title = messages.SECTION_TEMPLATE.format(family=family)
         sections.append((title, mask_secrets(source), "jinja"))
-    sections.append((messages.SECTION_PARAMETERS, _schema_text(payload["params_schema"]), "yaml"))
+    sections.append((messages.SECTION_PARAMETERS, schema_text(payload["params_schema"]), "yaml"))
     if payload.get("sections"):
         sections.append((messages.SECTION_MAY_TOUCH, "\n".join(payload["sections"]), "text"))
     sections.extend(post_checks_section(payload.get("post_checks")))
@@ -175,33 +133,6 @@ def _newer_note(payload: TemplateReview | ParamsReview) -> str:
         return ""
     listed = ", ".join(f"{name}@{version}" for name, version in newer.items())
     return messages.NEWER_AT_GATE.format(versions=listed)
-
-
-def post_checks_section(checks: PostChecks | None) -> list[tuple[str, str, str]]:
-    """What a template proves after its push, one line per check ([] when it declares none)."""
-    if not checks:
-        return []
-    lines = [
-        "- "
-        + messages.POST_CHECK_TEXT[check["kind"]].format(
-            param=check.get("param", ""),
-            protocol=f" by {check['protocol']}" if "protocol" in check else "",
-        )
-        for check in checks["checks"]
-    ]
-    title = messages.POST_CHECKS_TITLE.format(timeout=checks["timeout"])
-    return [(title, "\n".join(lines), "text")]
-
-
-def _schema_text(schema: Mapping[str, ParamSpec]) -> str:
-    """One `name: type (optional) — description` row per parameter."""
-    rows = []
-    for name, spec in schema.items():
-        optional = "" if spec.get("required", True) else " (optional)"
-        description = spec.get("description", "")
-        row = f"{name}: {spec.get('type', '?')}{optional}"
-        rows.append(f"{row} — {description}" if description else row)
-    return "\n".join(rows) or messages.NONE
 
 
 def _params_sections(
@@ -362,75 +293,3 @@ def present_result(finished: Finished) -> Message:
         title = f"{_icon(item)} {item['name']}"
         sections.append((title, mask_secrets(body) or messages.NO_OUTPUT, "text"))
     return sections_message(summary, sections, level="success" if result["success"] else "error")
-
-
-def present_reads(
-    request: ReadRequest, sent: Mapping[str, str], response: StandardResponse
-) -> Message:
-    """One code block per device: its parsed table where a parser exists (unless `raw` was
-    asked), else its output with secrets masked; a failed device shows its error."""
-    sections = []
-    for item in response["data"]:
-        name, command = item["name"], sent[item["name"]]
-        if item["status"] != "success":
-            sections.append((f"✗ {name} · {command}", item.get("error", ""), "text"))
-            continue
-        output = mask_secrets(item.get("result", ""))
-        table = None if request.raw else parsed_table(request.platforms[name], command, output)
-        sections.append((f"✓ {name} · {command}", table or output or messages.NO_OUTPUT, "text"))
-    text = messages.READ_RESULT.format(
-        command=request.asked,
-        devices=", ".join(sent),
-        ok=response["successful"],
-        failed=response["failed"],
-    )
-    return sections_message(text, sections, level="success" if response["success"] else "error")
-
-
-def present_diagnosis(answer: str, reads: list[tuple[str, str]], proposal: str | None) -> Message:
-    """The LLM's answer (secrets masked), the reads it used and the change it proposes."""
-    used = "; ".join(f"{device}: {command}" for device, command in reads) or "none"
-    notes = [messages.DIAGNOSIS_READS.format(reads=used)]
-    if proposal:
-        notes.append(messages.DIAGNOSIS_PROPOSAL.format(proposal=proposal))
-    return Message(mask_secrets(answer), footer="\n".join(notes))
-
-
-def present_table(title: str, table: str) -> Message:
-    return sections_message(title, [("", table, "text")])
-
-
-def present_catalog(catalog: Catalog) -> Message:
-    rows = []
-    for name in catalog.names():
-        template = catalog.get(name)
-        rows.append(f"{name:<18} {template.description}  [{', '.join(template.families)}]")
-    text = messages.CATALOG.format(count=len(rows))
-    return sections_message(text, [(messages.SECTION_LIBRARY, "\n".join(rows), "text")])
-
-
-def template_sections(
-    templates: Mapping[str, str],
-    params_schema: Mapping[str, ParamSpec],
-    post_checks: PostChecks | None,
-    example_params: Mapping[str, Any],
-) -> list[tuple[str, str, str]]:
-    """A template as people read it (built-in or saved): its source per family, its parameters,
-    its post-checks and its example parameters."""
-    sections = [
-        (messages.SECTION_TEMPLATE.format(family=family), source, "jinja")
-        for family, source in templates.items()
-    ]
-    sections.append((messages.SECTION_PARAMETERS, _schema_text(params_schema), "yaml"))
-    sections.extend(post_checks_section(post_checks))
-    example = json.dumps(example_params, indent=1, sort_keys=True)
-    sections.append((messages.SECTION_EXAMPLE_PARAMS, example, "json"))
-    return sections
-
-
-def present_template(template: LibraryTemplate) -> Message:
-    sections = template_sections(
-        template.templates, template.params_schema, template.post_checks, template.example_params
-    )
-    text = messages.TEMPLATE_SHOWN.format(name=template.name, description=template.description)
-    return sections_message(text, sections)

@@ -1,18 +1,84 @@
 """The template library as people read it, in chat and on the CLI: the list (built-in and saved),
-one version, its history, the diff of two versions, and the usage figures. Pure."""
+one template or version (one layout for both), its history, the diff of two versions, and the
+usage figures. Pure."""
 
 from __future__ import annotations
 
 import difflib
 import json
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from adapters.chat import Message
 from bot import messages
-from bot.presenter import sections_message, template_sections
+from bot.blocks import sections_message
 from storage.template_stats import TemplateStats
-from workflow.library.catalog import Catalog
-from workflow.model import SavedTemplate
+from workflow.library.catalog import Catalog, LibraryTemplate
+from workflow.model import ParamSpec, SavedTemplate
+from workflow.postchecks.spec import PostChecks
+
+
+def post_checks_section(checks: PostChecks | None) -> list[tuple[str, str, str]]:
+    """What a template proves after its push, one line per check ([] when it declares none)."""
+    if not checks:
+        return []
+    lines = [
+        "- "
+        + messages.POST_CHECK_TEXT[check["kind"]].format(
+            param=check.get("param", ""),
+            protocol=f" by {check['protocol']}" if "protocol" in check else "",
+        )
+        for check in checks["checks"]
+    ]
+    title = messages.POST_CHECKS_TITLE.format(timeout=checks["timeout"])
+    return [(title, "\n".join(lines), "text")]
+
+
+def schema_text(schema: Mapping[str, ParamSpec]) -> str:
+    """One `name: type (optional) — description` row per parameter."""
+    rows = []
+    for name, spec in schema.items():
+        optional = "" if spec.get("required", True) else " (optional)"
+        description = spec.get("description", "")
+        row = f"{name}: {spec.get('type', '?')}{optional}"
+        rows.append(f"{row} — {description}" if description else row)
+    return "\n".join(rows) or messages.NONE
+
+
+def present_catalog(catalog: Catalog) -> Message:
+    rows = []
+    for name in catalog.names():
+        template = catalog.get(name)
+        rows.append(f"{name:<18} {template.description}  [{', '.join(template.families)}]")
+    text = messages.CATALOG.format(count=len(rows))
+    return sections_message(text, [(messages.SECTION_LIBRARY, "\n".join(rows), "text")])
+
+
+def template_sections(
+    templates: Mapping[str, str],
+    params_schema: Mapping[str, ParamSpec],
+    post_checks: PostChecks | None,
+    example_params: Mapping[str, Any],
+) -> list[tuple[str, str, str]]:
+    """A template as people read it (built-in or saved): its source per family, its parameters,
+    its post-checks and its example parameters."""
+    sections = [
+        (messages.SECTION_TEMPLATE.format(family=family), source, "jinja")
+        for family, source in templates.items()
+    ]
+    sections.append((messages.SECTION_PARAMETERS, schema_text(params_schema), "yaml"))
+    sections.extend(post_checks_section(post_checks))
+    example = json.dumps(example_params, indent=1, sort_keys=True)
+    sections.append((messages.SECTION_EXAMPLE_PARAMS, example, "json"))
+    return sections
+
+
+def present_template(template: LibraryTemplate) -> Message:
+    sections = template_sections(
+        template.templates, template.params_schema, template.post_checks, template.example_params
+    )
+    text = messages.TEMPLATE_SHOWN.format(name=template.name, description=template.description)
+    return sections_message(text, sections)
 
 
 def label(template: SavedTemplate) -> str:

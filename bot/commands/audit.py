@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from adapters.chat import FileAttachment, Message
-from bot import messages, presenter
+from bot import blocks, messages
 from bot.audit_view import render_chat_table, render_summary
 from bot.commands.context import CommandContext
 from bot.commands.parsing import parse_audit_args
@@ -29,10 +29,10 @@ async def audit_command(ctx: CommandContext) -> None:
         until=flt.until,
     )
     table = render_chat_table(entries)
-    await ctx.say(presenter.present_table(messages.AUDIT_TABLE.format(count=len(entries)), table))
+    await ctx.say(blocks.present_table(messages.AUDIT_TABLE.format(count=len(entries)), table))
     summary = await ctx.audit.change_summary(flt.change_id) if flt.change_id else None
     if summary is not None:
-        await ctx.say(presenter.present_table(messages.AUDIT_SUMMARY, render_summary(summary)))
+        await ctx.say(blocks.present_table(messages.AUDIT_SUMMARY, render_summary(summary)))
 
 
 async def report_command(ctx: CommandContext) -> None:

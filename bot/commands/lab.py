@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from adapters.chat import Message
-from bot import messages, presenter
+from bot import blocks, messages
 from bot.commands.context import CommandContext
 from workflow.api import LabLayout
 from workflow.devices.reachability import probe
@@ -60,12 +60,12 @@ def present_inventory(
     text = messages.LAB_INVENTORY.format(count=len(devices), up=len(devices) - len(down))
     if down:
         text += " " + messages.LAB_UNREACHABLE.format(devices=", ".join(sorted(down)))
-    message = presenter.present_table(text, grid(rows) if rows else messages.LAB_EMPTY)
+    message = blocks.present_table(text, grid(rows) if rows else messages.LAB_EMPTY)
     if not unusable:
         return message
     left_out = "\n".join(f"{node.name}: {node.reason}" for node in unusable)
-    blocks = presenter.code_blocks(left_out, "text", messages.SECTION_UNUSABLE)
-    return replace(message, blocks=(*message.blocks, *blocks))
+    unused = blocks.code_blocks(left_out, "text", messages.SECTION_UNUSABLE)
+    return replace(message, blocks=(*message.blocks, *unused))
 
 
 def _answer(why: str | None) -> str:

@@ -19,7 +19,7 @@ from datetime import timedelta
 
 from adapters.chat import Message
 from base.errors import PlanningError, ReadRefused, TargetError
-from bot import messages, presenter
+from bot import messages, read_view
 from bot.commands.context import CommandContext
 from bot.commands.parsing import ASK
 from bot.endings import target_problem
@@ -67,7 +67,7 @@ class ReadCommand:
         sent = _to_send(request)
         response = await self.send(ctx, sent)
         if response is not None:
-            await ctx.say(presenter.present_reads(request, sent, response))
+            await ctx.say(read_view.present_reads(request, sent, response))
 
     async def send(self, ctx: CommandContext, sent: dict[str, str]) -> StandardResponse | None:
         """Record the reads, then send them; None (the person refused) over the rate limit."""
@@ -95,7 +95,7 @@ class ReadCommand:
         found = await self.diagnosis.answer(
             ctx.request.text, devices, lambda sent: self.send(ctx, sent)
         )
-        await ctx.say(presenter.present_diagnosis(found.answer, found.reads, found.proposal))
+        await ctx.say(read_view.present_diagnosis(found.answer, found.reads, found.proposal))
         if found.proposal:  # a change is never made here: it starts at the first gate
             await ctx.start_change(found.proposal, None)
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from adapters.chat import Actor, Message
 from base.errors import VersionConflict
-from bot import messages, presenter, template_view
+from bot import messages, template_view
 from bot.commands.context import CommandContext, CommandHandler
 from bot.commands.parsing import CommandError
 from storage.templates import SaveResult, TemplateDraft, TemplateStore, name_problem
@@ -149,9 +149,9 @@ def catalog_command(catalog: Catalog) -> CommandHandler:
     async def handler(ctx: CommandContext) -> None:
         args = ctx.command.args
         if not args:
-            await ctx.say(presenter.present_catalog(catalog))
+            await ctx.say(template_view.present_catalog(catalog))
             return
-        await ctx.say(presenter.present_template(catalog.get(args[0])))
+        await ctx.say(template_view.present_template(catalog.get(args[0])))
 
     return handler
 
@@ -188,7 +188,7 @@ async def templates_reply(
         return await _pin(store, verb, rest, scope, actor)
     name, version = parse_ref(args[0])
     if name in catalog.names() and version is None:
-        return presenter.present_template(catalog.get(name))
+        return template_view.present_template(catalog.get(name))
     return template_view.present_saved(await lookup(store, name, version))
 
 

@@ -2,9 +2,8 @@ from typing import Any
 
 from adapters.chat import parse_button_value
 from base.vocabulary import Status
+from bot.blocks import BLOCK_LIMIT, code_blocks
 from bot.presenter import (
-    BLOCK_LIMIT,
-    code_blocks,
     present_gate,
     present_progress,
     present_result,
