@@ -14,7 +14,8 @@ from rich.console import Console
 from rich.table import Table
 
 from base.vocabulary import stamp
-from storage.audit_records import ChangeSummary, GateSummary
+from bot import messages
+from storage.audit_records import ChangeSummary, GateSummary, PushRecord
 
 Format = Literal["table", "csv", "json"]
 
@@ -58,7 +59,7 @@ def _row_json(entry: Any) -> dict[str, Any]:
 
 def _table(rows: list[dict[str, Any]], columns: list[str], width: int) -> str:
     if not rows:
-        return "no audit records match"
+        return messages.AUDIT_NONE
     table = Table(*columns, box=None, show_edge=False, pad_edge=False)
     for row in rows:
         table.add_row(*("" if row[c] is None else str(row[c]) for c in columns))
@@ -68,13 +69,10 @@ def _table(rows: list[dict[str, Any]], columns: list[str], width: int) -> str:
     return out.getvalue().rstrip()
 
 
-CHAT_COLUMNS = ("when (UTC)", "what", "change", "who", "gate/device", "detail", "sha256")
-
-
 def render_chat_table(entries: Sequence[Any], *, detail_width: int = 48) -> str:
     """A narrow fixed-width table for a chat code block: one line per record."""
-    rows = [CHAT_COLUMNS] + [_chat_row(entry, detail_width) for entry in entries]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(CHAT_COLUMNS))]
+    rows = [messages.AUDIT_CHAT_COLUMNS] + [_chat_row(entry, detail_width) for entry in entries]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(messages.AUDIT_CHAT_COLUMNS))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)) for row in rows]
     return "\n".join(line.rstrip() for line in lines)
 
@@ -99,48 +97,76 @@ def render_summary(summary: ChangeSummary) -> str:
     Built from the structured records; text people or the LLM wrote is quoted or flattened onto
     its line, so a request carrying line breaks cannot print lines that look like decisions."""
     lines = [
-        f"{summary.kind} {summary.change_id} requested by {_flat(summary.requester_name)} "
-        f"({_flat(summary.requester_id)}) at {stamp(summary.at)} in "
-        f"{_flat(summary.platform)}/{_flat(summary.channel)}",
-        f"  request: {_quoted(summary.text)}",
+        messages.AUDIT_REQUESTED.format(
+            kind=summary.kind,
+            change_id=summary.change_id,
+            name=_flat(summary.requester_name),
+            id=_flat(summary.requester_id),
+            at=stamp(summary.at),
+            platform=_flat(summary.platform),
+            channel=_flat(summary.channel),
+        ),
+        messages.AUDIT_REQUEST.format(text=_quoted(summary.text)),
     ]
     if summary.rollback_of:
-        lines.append(f"  rolls back: {_flat(summary.rollback_of)}")
+        lines.append(messages.AUDIT_ROLLS_BACK.format(change_id=_flat(summary.rollback_of)))
     for gate in summary.gates:
-        lines.append(f"  {gate.gate} gate: {_gate_outcome(gate)}")
+        lines.append(messages.AUDIT_GATE.format(gate=gate.gate, outcome=_gate_outcome(gate)))
         lines.extend(
-            f"    vote: {vote.choice} by {_flat(vote.actor_name)} at {stamp(vote.at)}, "
-            f"sha256 {vote.content_sha256[:12]}"
+            messages.AUDIT_VOTE.format(
+                choice=vote.choice,
+                name=_flat(vote.actor_name),
+                at=stamp(vote.at),
+                sha=vote.content_sha256[:12],
+            )
             for vote in gate.votes
         )
+    lines.extend(_push_line(p) for p in summary.pushes)
     lines.extend(
-        f"  push {_flat(p.device)}: {'✓' if p.status == 'success' else '✗'} {p.status} at "
-        f"{stamp(p.at)} lines sha256 {p.lines_sha256[:12]} — {_flat(p.detail)}"
-        for p in summary.pushes
-    )
-    lines.extend(
-        f"  refused {_flat(r.actor_name)} at {stamp(r.at)} ({r.gate or 'request'}): "
-        f"{_flat(r.reason)}"
+        messages.AUDIT_REFUSED.format(
+            name=_flat(r.actor_name),
+            at=stamp(r.at),
+            gate=r.gate or messages.AUDIT_AT_REQUEST,
+            reason=_flat(r.reason),
+        )
         for r in summary.refusals
     )
     lines.extend(
-        f"  rolled back by {r.change_id} (requested by {_flat(r.requester_name)} at {stamp(r.at)})"
+        messages.AUDIT_ROLLED_BACK.format(
+            change_id=r.change_id, name=_flat(r.requester_name), at=stamp(r.at)
+        )
         for r in summary.rollbacks
     )
     lines.extend(
-        f"  outcome: {e.status} at {stamp(e.at)} — {_flat(e.detail)}" for e in summary.events
+        messages.AUDIT_OUTCOME.format(status=e.status, at=stamp(e.at), detail=_flat(e.detail))
+        for e in summary.events
     )
     return "\n".join(lines)
+
+
+def _push_line(push: PushRecord) -> str:
+    return messages.AUDIT_PUSH.format(
+        device=_flat(push.device),
+        icon="✓" if push.status == "success" else "✗",
+        status=push.status,
+        at=stamp(push.at),
+        sha=push.lines_sha256[:12],
+        detail=_flat(push.detail),
+    )
 
 
 def _gate_outcome(gate: GateSummary) -> str:
     resolution = gate.resolution
     if resolution is None:
-        return "pending"
-    return (
-        f"{resolution.choice} by {_flat(resolution.actor_name)} ({_flat(resolution.actor_id)}) "
-        f"at {stamp(resolution.at)}, content sha256 {resolution.content_sha256[:12]}"
-        + (f", feedback: {_quoted(resolution.feedback)}" if resolution.feedback else "")
+        return messages.AUDIT_PENDING
+    feedback = resolution.feedback
+    return messages.AUDIT_RESOLVED.format(
+        choice=resolution.choice,
+        name=_flat(resolution.actor_name),
+        id=_flat(resolution.actor_id),
+        at=stamp(resolution.at),
+        sha=resolution.content_sha256[:12],
+        feedback=messages.AUDIT_FEEDBACK.format(text=_quoted(feedback)) if feedback else "",
     )
 
 

@@ -469,4 +469,20 @@ TEMPLATE_STATS = (
     "{saved}. Devices: successful pushes / pushes."
 )
 AUDIT_TABLE = "Audit: {count} record(s)"
+AUDIT_NONE = "no audit records match"
+AUDIT_CHAT_COLUMNS = ("when (UTC)", "what", "change", "who", "gate/device", "detail", "sha256")
+# One change's audit (bot/audit_view.render_summary): a line each; people's text comes quoted.
+AUDIT_REQUESTED = "{kind} {change_id} requested by {name} ({id}) at {at} in {platform}/{channel}"
+AUDIT_REQUEST = "  request: {text}"
+AUDIT_ROLLS_BACK = "  rolls back: {change_id}"
+AUDIT_GATE = "  {gate} gate: {outcome}"
+AUDIT_PENDING = "pending"
+AUDIT_RESOLVED = "{choice} by {name} ({id}) at {at}, content sha256 {sha}{feedback}"
+AUDIT_FEEDBACK = ", feedback: {text}"
+AUDIT_VOTE = "    vote: {choice} by {name} at {at}, sha256 {sha}"
+AUDIT_PUSH = "  push {device}: {icon} {status} at {at} lines sha256 {sha} — {detail}"
+AUDIT_REFUSED = "  refused {name} at {at} ({gate}): {reason}"
+AUDIT_AT_REQUEST = "request"
+AUDIT_ROLLED_BACK = "  rolled back by {change_id} (requested by {name} at {at})"
+AUDIT_OUTCOME = "  outcome: {status} at {at} — {detail}"
 AUDIT_SUMMARY = "Who confirmed it"
