@@ -64,7 +64,7 @@ class PlanningError(LabbotError):
 class TargetError(PlanningError):
     """The request's devices cannot be told exactly: `problem` says how, `word` is the word at
     fault ("" when none), `known` the lab's devices; for "too_many", `count` devices were
-    selected and the limit is `limit`. The bot words it (bot/messages.py)."""
+    selected and the limit is `limit`. The bot words it (bot/messages/)."""
 
     def __init__(
         self,
@@ -91,7 +91,7 @@ class GateError(LabbotError):
 
 class GateRefused(GateError):
     """A decision on a gate that is no longer pending ("stale") or whose content changed
-    ("changed"); the bot says which in words of its own (bot/messages.py)."""
+    ("changed"); the bot says which in words of its own (bot/messages/)."""
 
     def __init__(self, problem: GateProblem, interrupt_id: str) -> None:
         super().__init__(f"gate {interrupt_id}: {problem}")

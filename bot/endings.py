@@ -1,5 +1,5 @@
 """How a finished change is said: the workflow's typed endings (workflow/endings.py) worded with
-bot/messages.py, and a TargetError's fields worded for any request naming devices."""
+bot/messages/, and a TargetError's fields worded for any request naming devices."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Every way a change can end has its words: each typed ending of workflow/endings.py, worded
-by bot/endings.py with bot/messages.py, says what happened with the ending's own facts."""
+by bot/endings.py with bot/messages/, says what happened with the ending's own facts."""
 
 from __future__ import annotations
 

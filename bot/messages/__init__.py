@@ -1,0 +1,19 @@
+"""Every text labbot says to people, in one place: one module per area, read through one import
+path (`from bot import messages`, then `messages.NAME`).
+
+general    help, the demo, refusals and faults, limits, the LLM's progress
+gates      the gates' texts, buttons and block titles; what a click is told
+endings    why a change ended, its result and progress, a push cut short
+templates  the template library: listings, saving, versions, pins, diffs, figures
+audit      audit tables, one change's record, the HTML report, the chain's head
+lab        pictures, the inventory, reads and questions
+people     home, pending steps, `labbot policy check`
+"""
+
+from bot.messages.audit import *  # noqa: F403
+from bot.messages.endings import *  # noqa: F403
+from bot.messages.gates import *  # noqa: F403
+from bot.messages.general import *  # noqa: F403
+from bot.messages.lab import *  # noqa: F403
+from bot.messages.people import *  # noqa: F403
+from bot.messages.templates import *  # noqa: F403

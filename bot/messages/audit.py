@@ -1,0 +1,69 @@
+"""The audit: tables, one change's record, the HTML report and the chain's head."""
+
+from __future__ import annotations
+
+REPORT_ATTACHED = (
+    "Audit report: {count} change(s); the audit chain is {chain}. The HTML file is attached."
+)
+CHAIN_OK = "intact"
+CHAIN_BROKEN = "BROKEN (the report names the first altered row)"
+
+# The audit report (bot/report_html.py): plain text, escaped where it is put in the page.
+REPORT_TITLE = "labbot audit report"
+REPORT_SINCE = "since {at}"
+REPORT_ONE_CHANGE = "change {change_id}"
+REPORT_ALL_CHANGES = "all recorded changes"
+REPORT_LEFT_OUT = " ({count} older change(s) left out)"
+REPORT_PERIOD = "{period}: {count} change(s){left}. Generated {at}."
+REPORT_CHAIN = "Audit chain"
+REPORT_CHAIN_LINE = "Chain verification: {verdict}. Head hash: {head}"
+REPORT_ROWS_VERIFIED = ": {rows} row(s) verified"
+REPORT_BROKEN = "BROKEN"
+REPORT_BROKEN_AT = " at {row}"
+REPORT_ACTIVITY = "Activity"
+REPORT_PER_DAY = "Changes and decisions per day"
+REPORT_PER_PERSON = "Changes and decisions per person"
+REPORT_NOT_DRAWN = " ({count} more not drawn)"
+REPORT_TIMELINE = "Timeline"
+REPORT_TIMELINE_COLUMNS = ("requested", "change", "by", "request", "outcome")
+REPORT_OPEN = "open"
+REPORT_REQUEST = "Request by {name} ({id}) in {platform} {channel} at {at}:"
+REPORT_NO_TEMPLATE = "Template: none recorded (the change ended before a push)"
+REPORT_TEMPLATE = "Template"
+REPORT_TEMPLATE_COLUMNS = ("name", "version", "source", "sha256")
+REPORT_DIFFS = "Per-device diff"
+REPORT_DECISIONS = "Decisions"
+REPORT_DECISION_COLUMNS = ("gate", "choice", "who", "when", "content sha256", "feedback")
+REPORT_NO_REFUSALS = "No refusals."
+REPORT_REFUSALS = "Refusals"
+REPORT_REFUSAL_COLUMNS = ("gate", "who", "when", "reason")
+REPORT_NOTHING_PUSHED = "Nothing was pushed."
+REPORT_PUSHES = "Push and post-checks"
+REPORT_PUSH_COLUMNS = ("device", "result", "when", "lines sha256", "detail")
+REPORT_OUTCOME = "Outcome"
+REPORT_STILL_OPEN = "still open"
+
+# The audit chain's head, posted to LABBOT_AUDIT_CHANNEL when a change ends.
+AUDIT_HEAD = (
+    "Audit chain head: {rows} rows, last hash `{head}`. "
+    "Check it with `labbot audit verify --head {head}`."
+)
+AUDIT_TABLE = "Audit: {count} record(s)"
+AUDIT_NONE = "no audit records match"
+AUDIT_CHAT_COLUMNS = ("when (UTC)", "what", "change", "who", "gate/device", "detail", "sha256")
+
+# One change's audit (bot/audit_view.render_summary): a line each; people's text comes quoted.
+AUDIT_REQUESTED = "{kind} {change_id} requested by {name} ({id}) at {at} in {platform}/{channel}"
+AUDIT_REQUEST = "  request: {text}"
+AUDIT_ROLLS_BACK = "  rolls back: {change_id}"
+AUDIT_GATE = "  {gate} gate: {outcome}"
+AUDIT_PENDING = "pending"
+AUDIT_RESOLVED = "{choice} by {name} ({id}) at {at}, content sha256 {sha}{feedback}"
+AUDIT_FEEDBACK = ", feedback: {text}"
+AUDIT_VOTE = "    vote: {choice} by {name} at {at}, sha256 {sha}"
+AUDIT_PUSH = "  push {device}: {icon} {status} at {at} lines sha256 {sha} — {detail}"
+AUDIT_REFUSED = "  refused {name} at {at} ({gate}): {reason}"
+AUDIT_AT_REQUEST = "request"
+AUDIT_ROLLED_BACK = "  rolled back by {change_id} (requested by {name} at {at})"
+AUDIT_OUTCOME = "  outcome: {status} at {at} — {detail}"
+AUDIT_SUMMARY = "Who confirmed it"

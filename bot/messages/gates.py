@@ -1,0 +1,108 @@
+"""The gates: their texts, buttons and block titles, and what a click on one is told."""
+
+from __future__ import annotations
+
+from base.vocabulary import Choice, GateProblem
+
+DRIFTED = (
+    "\n⚠️ Changed since the preview approved before, so the push left {devices} alone (the "
+    "other devices: {others}). Below: what changed, and a fresh preview against the running "
+    "config now."
+)
+DRIFT_SECTION = "{device} changed since the preview"
+ALREADY_DECIDED = "This step was already {choice} by {actor} at {at}."
+ALREADY_VOTED = "You already approved this step; it is waiting for someone else's approval."
+STALE_GATE = "This button is stale: that step is no longer pending (see the latest message)."
+CHANGED_GATE = (
+    "Refused: what this button approves differs from what is pending now. "
+    "Review the latest message and decide there."
+)
+GATE_PROBLEM: dict[GateProblem, str] = {"stale": STALE_GATE, "changed": CHANGED_GATE}
+EXPIRED_GATE = "This step expired at {at}; nothing was pushed. Ask again to start over."
+VOTE_RECORDED = "Approval by {actor} recorded ({count} of {required}); waiting for {missing}."
+TEMPLATE_TOKENS = "\nLLM tokens for this template: {total} ({how})."
+DECIDED_FOOTER: dict[Choice, str] = {
+    "approve": "✅ Approved by {actor} at {at}",
+    "modify": "✏️ Modification requested by {actor} at {at}: {feedback}",
+    "cancel": "❌ Cancelled by {actor} at {at}",
+}
+EXPIRED_FOOTER = "⌛ Expired at {at}; nothing was pushed"
+CHOICE_PAST: dict[Choice, str] = {
+    "approve": "approved",
+    "modify": "sent back for changes",
+    "cancel": "cancelled",
+}
+POST_CHECK_TEXT = {
+    "ospf_neighbors": "OSPF: the neighbour on every link between targets is Full",
+    "loopback_routes": "every other target's loopback is in the routing table{protocol}",
+    "bgp_sessions": "BGP: every neighbour in `{param}` is Established",
+    "bgp_prefixes": "BGP: the `{param}` each peer among the targets announces are received",
+    "routes": "the routes in `{param}` are installed{protocol}",
+}
+POST_CHECKS_TITLE = "Post-checks after the push (wait up to {timeout:g} s)"
+VOTE_WAITING_PEOPLE = "{count} more approval(s) by someone other than the requester"
+VOTE_WAITING_OWNERS = "an approval by an owner of {devices}"
+
+# The gates (bot/presenter.py); each note starts a new line of the gate's text.
+TARGETS_GATE = (
+    "*Confirm the devices* for change {change_id}: the request selects *{count}* devices, "
+    "more than LABBOT_MAX_TARGETS ({limit}). Nothing has been read from them yet. *Confirm* "
+    "(an approver other than the requester, an owner of every one) goes on to the template step."
+)
+SECTION_TARGETS = "Devices selected ({shown} of {count} shown)"
+TARGETS_MORE = "… and {count} more: {names}"
+TEMPLATE_GATE = (
+    "*Step 1 of 2 — template* for change {change_id}: {description}\n"
+    "Template `{name}` ({source}) for {targets}."
+)
+NO_DEVICE = "no device"
+PARAMS_GATE = (
+    "*Step 2 of 2 — parameters and preview* for change {change_id}: {devices} device(s), "
+    "{lines} line(s) to push."
+)
+GATE_EXPIRES = "expires {at} · "
+GATE_FOOTNOTE = "\n_{expires}content sha256 {sha}_"
+EXECUTE_CONFIRM = "Push this configuration now?"
+USES_TEMPLATES = "\nUses {templates}."
+TEMPLATE_TEST_SKIPPED = (
+    "\nTemplate test on a simulated copy of {device} ({family}): not run, {why}."
+)
+TEMPLATE_TEST_FAILED = (
+    "\n⚠️ Template test on a simulated copy of {device} ({family}): {refused} of {lines} "
+    "line(s) refused; the real device would likely refuse them too."
+)
+TEMPLATE_TEST_PASSED = (
+    "\n✓ Template test on a simulated copy of {device} ({family}): {lines} line(s) accepted."
+)
+NEWER_AT_GATE = "\nℹ️ A newer version exists ({versions}); this change uses what you approve here."
+DENY_LIST_AT_GATE = "\n⚠️ {count} line(s) match the deny-list; Execute will be refused."
+ROLLBACK_GATE = (
+    "*Post-checks failed* for change {change_id} on {failed} (of {total} checked). "
+    "Roll back returns each device below to its configuration before the change; "
+    "Keep leaves the change as pushed."
+)
+ROLLBACK_CONFIRM = "Push these rollback lines now?"
+
+# Gate buttons, and the titles of the blocks in gates, results and template listings.
+BUTTON_APPROVE = "Approve"
+BUTTON_CONFIRM = "Confirm"  # the targets gate's approve: these devices
+BUTTON_EXECUTE = "Execute"  # the params gate's approve: it pushes
+BUTTON_MODIFY = "Modify"
+BUTTON_CANCEL = "Cancel"
+BUTTON_ROLL_BACK = "Roll back"
+BUTTON_KEEP = "Keep the change"
+SECTION_TEMPLATE = "Template ({family})"
+SECTION_PARAMETERS = "Parameters"
+SECTION_MAY_TOUCH = "May touch only"
+SECTION_EXAMPLE_FACTS = "Example facts ({family})"
+SECTION_EXAMPLE_RENDERING = "Example rendering ({family})"
+SECTION_EXAMPLE_PARAMS = "Example parameters"
+SECTION_TEST_FAILED = "Template test failed ({device}, {family})"
+SECTION_BLOCKED = "Blocked lines"
+SECTION_UNUSABLE = "Not used (the reason)"
+SECTION_DEVICE_PARAMS = "{device} parameters"
+SECTION_DEVICE_FACTS = "{device} facts"
+SECTION_DEVICE_LINES = "{device} configuration"
+SECTION_DEVICE_DIFF = "{device} diff against running config"
+SECTION_POST_CHECKS = "{icon} {device} post-checks"
+SECTION_ROLLBACK_LINES = "{device} rollback lines"

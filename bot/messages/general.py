@@ -1,0 +1,95 @@
+"""What labbot says anywhere: help, the demo, a request being worked on, refusals and
+faults, limits, the LLM's progress and checks."""
+
+from __future__ import annotations
+
+HELP = """\
+I change your lab safely: I propose a template, you approve it, I propose per-device
+parameters, you approve the rendered preview, then I push and report each device here.
+
+Ask for a change in plain words, for example:
+  configure OSPF area 0 on all routers
+  apply ntp to R1,R2 servers=10.0.0.1
+Commands:
+  help                      this text
+  templates [NAME[@V]]      the template library (built-in and saved), or one template
+  templates history|stats   versions of a saved template; uses, success, tokens
+  templates diff A@1 A@2    what changed between two versions
+  templates pin NAME@V      use that version in this channel (templates unpin NAME)
+  save as NAME [TEXT]       save the template approved in this thread (TEXT: description)
+  audit [change=ID] [user=U] [device=R1] [since=DATE] [until=DATE]
+                            who confirmed which change
+  audit report [since=DATE] [change=ID]
+                            the same as an HTML report, attached
+  status                    the pending step of this thread
+  pending                   the open steps you may decide, and your own open changes
+  topology                  a picture of the lab from its links
+  lab                       the devices (platform, kind, address, reachable now) and the picture
+  cancel                    cancel the pending change of this thread
+  rollback CHANGE_ID        propose undoing a pushed change (needs approval too)
+  show … on R1,R2 [raw]     read-only commands (show, display, bounded ping), no approval;
+                            a parsed table where one exists, the device's text with `raw`
+  run CLI-COMMAND on R1     the same, for any CLI read the platform's allow-list takes
+  neighbours|routes|interfaces|bgp summary|version on R1
+                            the same question asked in each device's own words"""
+DEMO_WELCOME = (
+    "labbot demo — a simulated lab of {count} devices on 127.0.0.1, console chat, SQLite at "
+    "{db}.\nTry: `configure ospf on all routers`, then `as bob` (someone other than the "
+    "requester approves) and 1 (approve), 2 (modify), 3 (cancel); `audit`; `help`; `quit` (or "
+    "Ctrl-D) to end."
+)
+PENDING_IN_THREAD = (
+    "A change is already waiting for a decision in this thread ({change_id}). "
+    "Decide it or type `cancel` first."
+)
+REFUSED = "Refused: {reason}."
+PLANNING = "Working on it: reading the lab and preparing a template for “{text}”…"
+ROLLBACK_PLANNING = "Preparing a rollback of {change_id}…"
+TOKENS_MEASURED = "measured by the endpoint"
+TOKENS_ESTIMATED = "estimated: the endpoint reports no usage"
+LLM_CHECK_NO_KEY = (
+    "OPENAI_API_KEY is not set, so the built-in template library plans changes; set it (any "
+    "value for a local server) and OPENAI_BASE_URL to use an LLM"
+)
+LLM_CHECK_REPORT = (
+    "endpoint  {endpoint}\n"
+    "model     {model}\n"
+    "strategy  {strategy} (LABBOT_LLM_OUTPUT={mode}){tried}\n"
+    "latency   {seconds:.2f} s\n"
+    "tokens    {input} in + {output} out = {total} ({how})\n"
+    "answer    {answer}\n"
+    "OK: this endpoint can plan changes."
+)
+LLM_CHECK_REFUSED = "\n          not {why}"
+LLM_WRITING = "(the model has been writing for {seconds:.0f} s{tokens})"
+LLM_TOKENS_SO_FAR = ", about {tokens} tokens so far"
+DATABASE_DOWN = "cannot reach the database; nothing was decided or pushed — try again"
+UNEXPECTED = (
+    "Something went wrong on my side; nothing more was done for this step. The details are in "
+    "labbot's log; `status` shows where this thread stands."
+)
+UNKNOWN_CHANGE = "No change {change_id} is on record."
+ROLLBACK_USAGE = "Usage: rollback CHANGE_ID (see `audit` for change ids)."
+TOO_LONG = (
+    "Refused: that message is {size:,} characters long; the limit is {limit:,} "
+    "(LABBOT_MAX_REQUEST_CHARS). Nothing was stored."
+)
+TOO_MANY_OPEN_BY_USER = (
+    "you have {count} changes waiting already (LABBOT_MAX_OPEN_PER_USER); finish or cancel one"
+)
+TOO_MANY_OPEN_IN_CHANNEL = (
+    "{count} changes are waiting here already (LABBOT_MAX_OPEN_PER_CHANNEL); finish or cancel one"
+)
+NO_RULES_WARNING = (
+    "no approval rule is set (LABBOT_OWNERS, LABBOT_APPROVERS, LABBOT_APPROVERS_BY_CHANNEL): "
+    "anyone in a channel or room except the requester may approve; direct messages are refused"
+)
+
+# Refusing to start: replicas on one database each generating their own audit key.
+AUDIT_KEY_REQUIRED = (
+    "LABBOT_AUDIT_KEY is not set: with a shared database (PostgreSQL) every replica must key "
+    "the audit chain alike; set it to one secret for all of them, kept outside the database "
+    "(e.g. `openssl rand -hex 32`)"
+)
+NO_OUTPUT = "(no output)"
+NONE = "(none)"

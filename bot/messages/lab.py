@@ -1,0 +1,31 @@
+"""The lab: pictures, the inventory, reads and questions answered from them."""
+
+from __future__ import annotations
+
+PICTURE_TARGETS = "{change_id}: the devices this change touches (blue)"
+PICTURE_RESULTS = "{change_id}: the push, device by device"
+PICTURE_LAB = "The lab: {count} device(s)"
+LAB_INVENTORY = "The lab: {count} device(s), {up} answering now."
+LAB_UNREACHABLE = "Unreachable: {devices} (no connection to the address or console below)."
+LAB_COLUMNS = ("device", "platform", "kind", "address", "reachable")
+LAB_ANSWERS = "yes"
+LAB_NO_ANSWER = "NO: {why}"
+LAB_EMPTY = "(the inventory lists no device)"
+NO_PICTURE = "I cannot draw the lab now (no inventory, or it could not be read); see the log."
+READ_RESULT = "`{command}` on {devices}: ✓ {ok} ✗ {failed}"
+NO_LLM_QUESTION = (
+    "Without an LLM I answer these questions: neighbours, routes, interfaces, bgp summary or "
+    "version `on R1,R2` — or type the read itself (`show ip route on R1`). With OPENAI_API_KEY "
+    "set I can read the lab to answer questions in plain words."
+)
+DIAGNOSIS_READS = "Reads I used: {reads}"
+DIAGNOSIS_PROPOSAL = "I propose a change, which needs the usual approvals: {proposal}"
+DEVICE_COMMAND = (
+    "that is a device command that {why}, not a read: I run only `show` and bounded "
+    "`ping`/`traceroute` without approval, and a change is asked for in words "
+    "(`configure ospf area 0 on R1`); nothing was sent to any device"
+)
+TOO_MANY_READS = (
+    "you sent {count} device read(s) in the last minute and this asks {asked} more; the limit "
+    "is {limit} a minute (LABBOT_MAX_READS_PER_MINUTE)"
+)

@@ -1,0 +1,56 @@
+"""People: what waits for them (home, pending) and `labbot policy check`."""
+
+from __future__ import annotations
+
+HOME_WAITING = "Waiting for you"
+HOME_NOTHING_WAITING = "Nothing waits for your decision."
+HOME_MINE = "Your open changes"
+HOME_NOTHING_MINE = "You have no open change."
+HOME_RECENT = "Recent changes"
+HOME_NO_RECENT = "No change yet."
+HOME_RECENT_LINE = "• {change_id} — {status} — {requester}: “{text}” — {at} — {link}"
+PENDING_TO_DECIDE = "Waiting for you: {count} step(s) you may approve."
+PENDING_REQUESTED = "Your open changes: {count}."
+PENDING_LINE = (
+    "• {change_id} — {gate} step — requested by {requester} — {devices} — waiting {age} — "
+    "expires {expires} — {link}"
+)
+PENDING_EXPIRED = "now (expired; a decision ends it)"
+PENDING_MORE = "… and {count} more."
+NOTHING_PENDING = "Nothing is waiting for a decision in this thread."
+
+# `labbot policy check USER DEVICE…` (bot/policy_check.py): one line each.
+POLICY_RULES = (
+    "Rules: {rules}. Approvals needed: template {template}, push {push} (distinct people other "
+    "than the requester)."
+)
+POLICY_NO_RULES = "no rule (anyone in a channel/room except the requester; no direct messages)"
+POLICY_OWNERS_FILE = "owners file ({count} rule(s))"
+POLICY_APPROVERS = "LABBOT_APPROVERS ({count})"
+POLICY_PLACE_LISTS = "lists for {places}"
+POLICY_WHO_WHERE = "{who} in {where}:"
+POLICY_POWER = "power {power}"
+POLICY_DIRECT = "a direct message ({channel})"
+POLICY_ANY_CHANNEL = "(any channel)"
+POLICY_PLACE_CLOSED = "  place: nobody may decide here — {reason}"
+POLICY_PLACE_OPEN = "  place: anyone here may decide (no list for this place)"
+POLICY_PLACE = {  # is the person on the place's list?
+    True: "  place: may decide here (listed: {listed})",
+    False: "  place: may NOT decide here (listed: {listed})",
+}
+POLICY_NOBODY = "nobody"
+POLICY_REQUESTS = {
+    True: "  requests: may start changes (LABBOT_REQUESTERS)",
+    False: "  requests: may NOT start changes (LABBOT_REQUESTERS)",
+}
+POLICY_DEVICE = "  {device}: {verdict}"
+POLICY_NO_OWNERS_FILE = "no owners file: the place decides"
+POLICY_NO_OWNER_LINE = "nobody may approve — no line of LABBOT_OWNERS matches it"
+POLICY_OWNER = {  # is the person named by the device's owners line?
+    True: "may approve — an owner by {rule}",
+    False: "may NOT approve — owners by {rule}",
+}
+POLICY_OWN_CHANGES = {  # LABBOT_ALLOW_SELF_APPROVAL
+    True: "  own changes: their own approval counts (LABBOT_ALLOW_SELF_APPROVAL=true)",
+    False: "  own changes: someone else must approve them (four-eyes)",
+}
