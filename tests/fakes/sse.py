@@ -2,9 +2,10 @@
 
 The shape is OpenAI's streaming format, which Ollama, vLLM and llama.cpp follow: a first delta
 with the role, then content (and `reasoning_content`) in small pieces, tool calls as an id and
-name followed by argument pieces, a last chunk with `finish_reason`, then — only when the client
-asked with `stream_options: {"include_usage": true}` and the server reports usage — one chunk
-with empty `choices` and the `usage`, and `data: [DONE]`.
+name followed by argument pieces (an object is sent whole, in one event), a last chunk with
+`finish_reason`, then — only when the client asked with `stream_options: {"include_usage":
+true}` and the server reports usage — one chunk with empty `choices` and the `usage`, and
+`data: [DONE]`.
 """
 
 from __future__ import annotations
@@ -35,12 +36,10 @@ def chunks(completion: dict[str, Any], *, usage: bool) -> list[dict[str, Any]]:
     for index, call in enumerate(message.get("tool_calls") or []):
         function = call["function"]
         arguments = function["arguments"]
-        text = arguments if isinstance(arguments, str) else json.dumps(arguments)
         head = {"index": index, "id": call["id"], "type": "function"}
         deltas.append({"tool_calls": [{**head, "function": {"name": function["name"]}}]})
-        deltas += [
-            {"tool_calls": [{"index": index, "function": {"arguments": p}}]} for p in pieces(text)
-        ]
+        parts = pieces(arguments) if isinstance(arguments, str) else [arguments]  # an object whole
+        deltas += [{"tool_calls": [{"index": index, "function": {"arguments": p}}]} for p in parts]
     common = {key: completion[key] for key in ("id", "created", "model")}
     common["object"] = "chat.completion.chunk"
     out = [

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import httpx
 from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
 from workflow.library.catalog import load_catalog
 from workflow.llm.output import OutputMode, StructuredOutput
 from workflow.llm.planner import LLMPlanner
+from workflow.llm.wire import ArgumentsAsText
 
 
 def make_chat_model(
     *, api_key: str, base_url: str | None, model: str, timeout: float
 ) -> ChatOpenAI:
     """`ChatOpenAI` on the endpoint. `max_retries=0`: a timeout is reported after `timeout`
-    seconds, as its message says, not after three silent attempts."""
+    seconds, as its message says, not after three silent attempts. Its async HTTP client
+    mends tool arguments sent as objects (workflow/llm/wire.py)."""
     return ChatOpenAI(
         api_key=SecretStr(api_key),
         base_url=base_url,
@@ -22,6 +25,7 @@ def make_chat_model(
         timeout=timeout,
         max_retries=0,
         temperature=0,
+        http_async_client=httpx.AsyncClient(transport=ArgumentsAsText(), timeout=timeout),
     )
 
 

@@ -3,7 +3,7 @@
 Tolerated, as real OpenAI-compatible servers send them: `<think>…</think>` before the answer
 (reasoning models served by Ollama or vLLM without a reasoning parser; `reasoning_content`
 never reaches here: ChatOpenAI leaves it out), JSON in a ```json fence or bare with prose after
-it, and tool-call arguments sent as a JSON object instead of a string (llama.cpp#20198).
+it. Tool-call arguments sent as a JSON object are mended before this (workflow/llm/wire.py).
 
 Token usage comes from the endpoint's `usage` when it sent one; without it, it is estimated
 from the characters sent and received (about four a token, OpenAI's rule of thumb for English
@@ -53,15 +53,12 @@ def json_in_text(text: str) -> dict[str, Any] | None:
 
 
 def answer_object(message: AIMessage) -> dict[str, Any] | None:
-    """The answer as an object: the first tool call's arguments (a string or an object), else
-    JSON in the text. None when the model sent neither."""
+    """The answer as an object: the first tool call's arguments (JSON, or JSON among other
+    text), else JSON in the text. None when the model sent neither."""
     for call in message.tool_calls:
         return dict(call["args"])
-    for invalid in message.invalid_tool_calls:
-        arguments: Any = invalid.get("args")
-        if isinstance(arguments, dict):  # sent as an object: ChatOpenAI could not json.loads it
-            return arguments
-        if isinstance(arguments, str) and (found := json_in_text(arguments)) is not None:
+    for invalid in message.invalid_tool_calls:  # arguments that are not plain JSON
+        if (found := json_in_text(invalid.get("args") or "")) is not None:
             return found
     return json_in_text(message.text)
 
@@ -71,8 +68,7 @@ def answer_text(message: AIMessage) -> str:
     for call in message.tool_calls:
         return json.dumps(call["args"])
     for invalid in message.invalid_tool_calls:
-        arguments: Any = invalid.get("args")
-        return arguments if isinstance(arguments, str) else json.dumps(arguments)
+        return invalid.get("args") or ""
     return strip_thinking(message.text)
 
 

@@ -4,16 +4,17 @@ with token figures that say whether they were measured or estimated."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from langchain_openai import ChatOpenAI
-from pydantic import SecretStr
 
 from base.errors import PlanningError
 from tests.fakes import llm_profiles as servers
 from tests.fakes.llm_profiles import ServerProfile
 from tests.fakes.openai_server import OpenAIStandIn, count_tokens, structured, text
 from tests.workflow.llm.test_planner import OSPF_ANSWER, TOPOLOGY
-from workflow.llm import LLMPlanner
+from workflow.llm import LLMPlanner, make_chat_model
 from workflow.llm.output import OutputMode, StructuredOutput, remembered_strategy
 from workflow.model import PlanRequest
 
@@ -33,12 +34,9 @@ EXPECTED: list[tuple[ServerProfile, str, list[str]]] = [
 
 
 def chat(server: OpenAIStandIn, timeout: float = 10) -> ChatOpenAI:
-    return ChatOpenAI(
-        api_key=SecretStr("sk-test"),
-        base_url=server.base_url,
-        model=server.profile.name,
-        timeout=timeout,
-        max_retries=0,
+    """The client as the bot builds it (its HTTP client mends object arguments)."""
+    return make_chat_model(
+        api_key="sk-test", base_url=server.base_url, model=server.profile.name, timeout=timeout
     )
 
 
@@ -93,6 +91,16 @@ async def test_without_usage_the_tokens_are_estimated_from_the_text() -> None:
     measured = count_tokens(request.prompt_text())
     assert measured / 3 < tokens["input_tokens"] < measured * 3
     assert tokens["total_tokens"] == tokens["input_tokens"] + tokens["output_tokens"]
+
+
+async def test_tool_arguments_sent_as_an_object_are_read_as_the_answer() -> None:
+    plain = replace(servers.LLAMA_CPP_JINJA, streams=False)  # the whole object in one body
+    with OpenAIStandIn(profile=plain) as server:
+        server.script(structured(OSPF_ANSWER), structured(OSPF_ANSWER))
+        proposal = await propose(server, planner(server, mode="tools"))
+        [*_, answered] = server.requests
+    assert not answered.body.get("stream") and "tools" in answered.body
+    assert proposal["templates"] == OSPF_ANSWER["templates"]
 
 
 async def test_ollama_ignoring_the_forced_tool_still_gives_the_answer_from_its_text() -> None:
