@@ -2,9 +2,10 @@
 
 A gate is resumed only through `resume(thread_id, interrupt_id, decision)`, never with a plain
 value (a second plain resume would answer the NEXT gate), or ended by `expire` once past its
-expiry (in nobody's name). `gate_problem` is the one rule a decision must pass: it answers the
-pending interrupt ("stale" otherwise) and the hash of what that gate shows ("changed"
-otherwise); a resume that fails it raises GateRefused and the gate stays pending and usable.
+expiry (in nobody's name). The steps it returns are declared in workflow/steps.py, with
+`gate_problem`, the one rule a decision must pass: it answers the pending interrupt ("stale"
+otherwise) and the hash of what that gate shows ("changed" otherwise); a resume that fails it
+raises GateRefused and the gate stays pending and usable.
 
 Callers serialize the calls of one thread: the decision service holds the thread's lock
 (storage.locks.thread_lock, across processes) around each start and each record-and-resume.
@@ -13,116 +14,48 @@ Callers serialize the calls of one thread: the decision service holds the thread
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.types import Command, StateSnapshot
+from langgraph.types import Command
 
 from base.errors import GateError, GateRefused
-from base.vocabulary import CHOICES, GateName, GateProblem, Status, utc_now
-from workflow.endings import Ending, RollbackEnding
+from base.vocabulary import CHOICES, utc_now
 from workflow.graph import build_graph
 from workflow.hashing import content_sha256
 from workflow.library.compose import proposal_parts
 from workflow.model import (
-    Device,
-    Link,
     LLMProgress,
     PushProgress,
-    StandardResponse,
     StepProgress,
     TemplatePart,
     TemplateProposal,
-    TokenUsage,
-    Topology,
-    sum_usage,
 )
 from workflow.nodes import Nodes
 from workflow.ports import ConfigTrial, DeviceGateway, DeviceLocks, Planner, SavedTemplates
 from workflow.previews import DevicePreview
 from workflow.render_pool import RenderPool
 from workflow.reviews import GateDecision as GateDecision
-from workflow.reviews import (
-    GateExpiry,
-    GateInfo,
-    ParamsReview,
-    Review,
-    RollbackReview,
-    TargetsReview,
-    TemplateReview,
-)
+from workflow.reviews import GateExpiry, TemplateReview
 from workflow.safety import DenyList
-from workflow.state import ChangeOutcome, Requester, initial_state
+from workflow.state import Requester, initial_state
+from workflow.steps import Finished as Finished
+from workflow.steps import Gate as Gate
+from workflow.steps import LabLayout as LabLayout
+from workflow.steps import ParamsGate as ParamsGate
+from workflow.steps import PendingGate as PendingGate
+from workflow.steps import RollbackGate as RollbackGate
+from workflow.steps import Step as Step
+from workflow.steps import TargetsGate as TargetsGate
+from workflow.steps import TemplateGate as TemplateGate
+from workflow.steps import finished_of, pending_gate_of
+from workflow.steps import gate_problem as gate_problem
 
 PREVIEW_HISTORY = 200  # checkpoints searched for a change's previews (a report reads them)
-
-
-@dataclass(frozen=True)
-class LabLayout:
-    """The lab as a change read it: every device's name and the links between them."""
-
-    devices: tuple[str, ...]
-    links: tuple[Link, ...]
-
-    @classmethod
-    def of(cls, devices: Iterable[Device], links: Iterable[Link]) -> LabLayout:
-        """The layout of an inventory read (`DeviceGateway.devices`)."""
-        return cls(tuple(device.name for device in devices), tuple(links))
-
-
-@dataclass(frozen=True)
-class Gate:
-    """A review waiting for a decision. `payload` is exactly what `sha256` covers."""
-
-    interrupt_id: str
-    gate: GateName
-    change_id: str
-    payload: Review
-    sha256: str
-    expires_at: str  # ISO 8601, UTC
-    lab: LabLayout | None = field(default=None, compare=False)  # the lab its change read
-
-
-@dataclass(frozen=True)
-class TargetsGate(Gate):
-    gate: Literal["targets"]
-    payload: TargetsReview
-
-
-@dataclass(frozen=True)
-class TemplateGate(Gate):
-    gate: Literal["template"]
-    payload: TemplateReview
-
-
-@dataclass(frozen=True)
-class ParamsGate(Gate):
-    gate: Literal["params"]
-    payload: ParamsReview
-
-
-@dataclass(frozen=True)
-class RollbackGate(Gate):
-    gate: Literal["rollback"]
-    payload: RollbackReview
-
-
-@dataclass(frozen=True)
-class Finished:
-    change_id: str
-    status: Status
-    message: str  # how it ended, from a checkpoint older than typed endings (else "")
-    result: StandardResponse | None
-    tokens: dict[str, TokenUsage]  # "template", "params" (when used) and "total"
-    templates: list[TemplatePart] = field(default_factory=list)  # what the change used
-    ending: Ending | None = None  # why it ended (None in checkpoints older than typed endings)
-    rollback: RollbackEnding | None = None  # how the offer to roll back ended
-    lab: LabLayout | None = field(default=None, compare=False)  # the lab the change read
-    newer_versions: dict[str, int] = field(default_factory=dict)  # saved templates used -> newest
 
 
 @dataclass(frozen=True)
@@ -134,10 +67,6 @@ class ApprovedTemplate:
     payload: TemplateReview
     parts: list[TemplatePart]
     template_tokens: int  # what proposing it cost
-
-
-PendingGate = TargetsGate | TemplateGate | ParamsGate | RollbackGate
-Step = PendingGate | Finished
 
 
 class ChangeWorkflow:
@@ -241,7 +170,7 @@ class ChangeWorkflow:
     async def outcome(self, thread_id: str) -> Finished | None:
         """How the last change in this thread ended, or None while it is pending or unknown."""
         snapshot = await self._graph.aget_state(_config(thread_id))
-        return _finished(snapshot)
+        return finished_of(snapshot)
 
     async def previews_of(self, thread_id: str, change_id: str) -> dict[str, DevicePreview]:
         """Per device, the lines and diff the params gate showed for `change_id` (the thread's
@@ -289,7 +218,7 @@ class ChangeWorkflow:
             if inspect.isawaitable(delivered):
                 await delivered
         snapshot = await self._graph.aget_state(config)
-        step = _gate(snapshot) or _finished(snapshot)
+        step = pending_gate_of(snapshot) or finished_of(snapshot)
         if step is None:
             raise GateError(
                 f"the change in thread {thread_id} stopped without an outcome "
@@ -300,74 +229,8 @@ class ChangeWorkflow:
         return step
 
     async def _pending(self, thread_id: str) -> PendingGate | None:
-        return _gate(await self._graph.aget_state(_config(thread_id)))
-
-
-def gate_problem(pending: Gate | None, interrupt_id: str, sha256: str) -> GateProblem | None:
-    """The one rule a decision must pass: it answers the pending gate ("stale": that gate was
-    decided or replaced) and approves exactly what the gate shows ("changed": its hash differs).
-    None when it may go on."""
-    if pending is None or pending.interrupt_id != interrupt_id:
-        return "stale"
-    if pending.sha256 != sha256:
-        return "changed"
-    return None
+        return pending_gate_of(await self._graph.aget_state(_config(thread_id)))
 
 
 def _config(thread_id: str) -> RunnableConfig:
     return {"configurable": {"thread_id": thread_id}}
-
-
-def _gate(snapshot: StateSnapshot) -> PendingGate | None:
-    for pending in snapshot.interrupts:
-        info: GateInfo = pending.value
-        change_id, sha256, expires_at = info["change_id"], info["sha256"], info["expires_at"]
-        lab = _lab(snapshot)
-        if info["gate"] == "targets":
-            return TargetsGate(
-                pending.id, "targets", change_id, info["payload"], sha256, expires_at, lab
-            )
-        if info["gate"] == "template":
-            return TemplateGate(
-                pending.id, "template", change_id, info["payload"], sha256, expires_at, lab
-            )
-        if info["gate"] == "params":
-            return ParamsGate(
-                pending.id, "params", change_id, info["payload"], sha256, expires_at, lab
-            )
-        return RollbackGate(
-            pending.id, "rollback", change_id, info["payload"], sha256, expires_at, lab
-        )
-    return None
-
-
-def _lab(snapshot: StateSnapshot) -> LabLayout | None:
-    """The lab the change read when it started (kept in its state), so a picture of it needs
-    no second read of the inventory."""
-    topology: Topology | None = snapshot.values.get("topology")
-    if topology is None:
-        return None
-    return LabLayout(tuple(topology["devices"]), tuple(topology["links"]))
-
-
-def _finished(snapshot: StateSnapshot) -> Finished | None:
-    outcome: ChangeOutcome | None = snapshot.values.get("outcome")
-    if outcome is None or snapshot.interrupts:
-        return None
-    return Finished(
-        change_id=snapshot.values["change_id"],
-        status=outcome["status"],
-        message=outcome["message"],
-        result=outcome["result"],
-        tokens=token_totals(snapshot.values.get("tokens", {})),
-        templates=proposal_parts(template) if (template := snapshot.values.get("template")) else [],
-        newer_versions=outcome.get("newer_versions", {}),
-        ending=outcome.get("ending"),
-        rollback=outcome.get("rollback"),
-        lab=_lab(snapshot),
-    )
-
-
-def token_totals(per_stage: dict[str, TokenUsage]) -> dict[str, TokenUsage]:
-    """The per-stage usage plus a "total" entry."""
-    return {**per_stage, "total": sum_usage(per_stage.values())}

@@ -1,0 +1,169 @@
+"""A change's steps as the bot sees them — a gate waiting for a decision (exactly what it shows,
+the hash of that, its expiry) or a finished change — read from the graph's checkpoint, and
+`gate_problem`, the one rule a decision must pass."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from langgraph.types import StateSnapshot
+
+from base.vocabulary import GateName, GateProblem, Status
+from workflow.endings import Ending, RollbackEnding
+from workflow.library.compose import proposal_parts
+from workflow.model import (
+    Device,
+    Link,
+    StandardResponse,
+    TemplatePart,
+    TokenUsage,
+    Topology,
+    sum_usage,
+)
+from workflow.reviews import (
+    GateInfo,
+    ParamsReview,
+    Review,
+    RollbackReview,
+    TargetsReview,
+    TemplateReview,
+)
+from workflow.state import ChangeOutcome
+
+
+@dataclass(frozen=True)
+class LabLayout:
+    """The lab as a change read it: every device's name and the links between them."""
+
+    devices: tuple[str, ...]
+    links: tuple[Link, ...]
+
+    @classmethod
+    def of(cls, devices: Iterable[Device], links: Iterable[Link]) -> LabLayout:
+        """The layout of an inventory read (`DeviceGateway.devices`)."""
+        return cls(tuple(device.name for device in devices), tuple(links))
+
+
+@dataclass(frozen=True)
+class Gate:
+    """A review waiting for a decision. `payload` is exactly what `sha256` covers."""
+
+    interrupt_id: str
+    gate: GateName
+    change_id: str
+    payload: Review
+    sha256: str
+    expires_at: str  # ISO 8601, UTC
+    lab: LabLayout | None = field(default=None, compare=False)  # the lab its change read
+
+
+@dataclass(frozen=True)
+class TargetsGate(Gate):
+    gate: Literal["targets"]
+    payload: TargetsReview
+
+
+@dataclass(frozen=True)
+class TemplateGate(Gate):
+    gate: Literal["template"]
+    payload: TemplateReview
+
+
+@dataclass(frozen=True)
+class ParamsGate(Gate):
+    gate: Literal["params"]
+    payload: ParamsReview
+
+
+@dataclass(frozen=True)
+class RollbackGate(Gate):
+    gate: Literal["rollback"]
+    payload: RollbackReview
+
+
+@dataclass(frozen=True)
+class Finished:
+    change_id: str
+    status: Status
+    message: str  # how it ended, from a checkpoint older than typed endings (else "")
+    result: StandardResponse | None
+    tokens: dict[str, TokenUsage]  # "template", "params" (when used) and "total"
+    templates: list[TemplatePart] = field(default_factory=list)  # what the change used
+    ending: Ending | None = None  # why it ended (None in checkpoints older than typed endings)
+    rollback: RollbackEnding | None = None  # how the offer to roll back ended
+    lab: LabLayout | None = field(default=None, compare=False)  # the lab the change read
+    newer_versions: dict[str, int] = field(default_factory=dict)  # saved templates used -> newest
+
+
+PendingGate = TargetsGate | TemplateGate | ParamsGate | RollbackGate
+Step = PendingGate | Finished
+
+
+def gate_problem(pending: Gate | None, interrupt_id: str, sha256: str) -> GateProblem | None:
+    """The one rule a decision must pass: it answers the pending gate ("stale": that gate was
+    decided or replaced) and approves exactly what the gate shows ("changed": its hash differs).
+    None when it may go on."""
+    if pending is None or pending.interrupt_id != interrupt_id:
+        return "stale"
+    if pending.sha256 != sha256:
+        return "changed"
+    return None
+
+
+def pending_gate_of(snapshot: StateSnapshot) -> PendingGate | None:
+    """The gate the checkpoint waits at, or None."""
+    for pending in snapshot.interrupts:
+        info: GateInfo = pending.value
+        change_id, sha256, expires_at = info["change_id"], info["sha256"], info["expires_at"]
+        lab = _lab(snapshot)
+        if info["gate"] == "targets":
+            return TargetsGate(
+                pending.id, "targets", change_id, info["payload"], sha256, expires_at, lab
+            )
+        if info["gate"] == "template":
+            return TemplateGate(
+                pending.id, "template", change_id, info["payload"], sha256, expires_at, lab
+            )
+        if info["gate"] == "params":
+            return ParamsGate(
+                pending.id, "params", change_id, info["payload"], sha256, expires_at, lab
+            )
+        return RollbackGate(
+            pending.id, "rollback", change_id, info["payload"], sha256, expires_at, lab
+        )
+    return None
+
+
+def _lab(snapshot: StateSnapshot) -> LabLayout | None:
+    """The lab the change read when it started (kept in its state), so a picture of it needs
+    no second read of the inventory."""
+    topology: Topology | None = snapshot.values.get("topology")
+    if topology is None:
+        return None
+    return LabLayout(tuple(topology["devices"]), tuple(topology["links"]))
+
+
+def finished_of(snapshot: StateSnapshot) -> Finished | None:
+    """How the change ended, or None while it waits at a gate or has no outcome yet."""
+    outcome: ChangeOutcome | None = snapshot.values.get("outcome")
+    if outcome is None or snapshot.interrupts:
+        return None
+    return Finished(
+        change_id=snapshot.values["change_id"],
+        status=outcome["status"],
+        message=outcome["message"],
+        result=outcome["result"],
+        tokens=token_totals(snapshot.values.get("tokens", {})),
+        templates=proposal_parts(template) if (template := snapshot.values.get("template")) else [],
+        newer_versions=outcome.get("newer_versions", {}),
+        ending=outcome.get("ending"),
+        rollback=outcome.get("rollback"),
+        lab=_lab(snapshot),
+    )
+
+
+def token_totals(per_stage: dict[str, TokenUsage]) -> dict[str, TokenUsage]:
+    """The per-stage usage plus a "total" entry."""
+    return {**per_stage, "total": sum_usage(per_stage.values())}
