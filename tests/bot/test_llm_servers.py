@@ -7,7 +7,6 @@ change in one line with no gate open, and the audit says so."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from pydantic import SecretStr
@@ -17,26 +16,10 @@ from tests.bot.test_reads import bot_on_lab
 from tests.fakes import llm_profiles as servers
 from tests.fakes.llm_profiles import ServerProfile
 from tests.fakes.openai_server import OpenAIStandIn, structured
+from tests.workflow.test_graph_llm import OSPF_TEMPLATE
 
 REQUEST = "configure OSPF area 0 on R1 and R2"
-OSPF: dict[str, Any] = {
-    "name": "ospf-area0",
-    "description": "OSPF area 0 on the given networks",
-    "templates": {
-        "cisco_ios": "router ospf {{ pid }}\n{% for n in networks %}"
-        " network {{ n.address }} {{ n.wildcard }} area 0\n{% endfor %}"
-    },
-    "params_schema": {
-        "pid": "int=1",
-        "networks": {
-            "type": "list",
-            "fields": {"address": {"type": "ipv4"}, "wildcard": {"type": "ipv4"}},
-        },
-    },
-    "example_params": {"networks": [{"address": "10.0.12.0", "wildcard": "0.0.0.255"}]},
-    "targets": ["R1", "R2"],
-    "sections": ["router ospf *"],
-}
+OSPF = OSPF_TEMPLATE
 
 
 def llm_settings(server: OpenAIStandIn, **more: object) -> dict[str, object]:
