@@ -143,20 +143,16 @@ class ChangeReporter:
         self, thread: ThreadRef, change_id: str, working: tuple[str, str] | None = None
     ) -> StepProgress:
         """Push progress as one message, edited as devices finish; times the push. The model's
-        progress edits the `working` message (id, text) at most every LLM_PROGRESS_EVERY s."""
+        progress edits the `working` message (id, text); see _ModelWriting."""
         progress: dict[str, PushProgress] = {}
         posted: list[str] = []
         started = time.perf_counter()
-        llm_edited = -LLM_PROGRESS_EVERY
+        writing = _ModelWriting(self.adapter, thread, working)
 
         async def on_progress(event: PushProgress | LLMProgress) -> None:
-            nonlocal started, llm_edited
+            nonlocal started
             if isinstance(event, LLMProgress):
-                now = time.perf_counter()
-                if working is not None and now - llm_edited >= LLM_PROGRESS_EVERY:
-                    llm_edited = now
-                    text = f"{working[1]} {presenter.llm_progress(event)}"
-                    await self.adapter.update(thread, working[0], Message(text))
+                await writing.show(event)
                 return
             if not progress:
                 started = time.perf_counter()
@@ -246,3 +242,28 @@ def _push_before(gate: Gate) -> StandardResponse | None:
     if isinstance(gate, ParamsGate):
         return gate.payload.get("pushed")
     return None
+
+
+@dataclass
+class _ModelWriting:
+    """The model is still writing: the `working` message (id, text) edited with the seconds and
+    tokens so far, at most every LLM_PROGRESS_EVERY s; posted at the first event when there is
+    none (a resumed step asking the model again)."""
+
+    adapter: ChatAdapter
+    thread: ThreadRef
+    working: tuple[str, str] | None
+    edited: float = -LLM_PROGRESS_EVERY
+
+    async def show(self, event: LLMProgress) -> None:
+        now = time.perf_counter()
+        if now - self.edited < LLM_PROGRESS_EVERY:
+            return
+        self.edited = now
+        if self.working is None:
+            text = messages.MODEL_WRITING
+            shown = Message(f"{text} {presenter.llm_progress(event)}")
+            self.working = (await self.adapter.post(self.thread, shown), text)
+            return
+        shown = Message(f"{self.working[1]} {presenter.llm_progress(event)}")
+        await self.adapter.update(self.thread, self.working[0], shown)

@@ -61,6 +61,7 @@ LLM_CHECK_REPORT = (
     "OK: this endpoint can plan changes."
 )
 LLM_CHECK_REFUSED = "\n          not {why}"
+MODEL_WRITING = "Working on it…"  # a resumed step asking the model again
 LLM_WRITING = "(the model has been writing for {seconds:.0f} s{tokens})"
 LLM_TOKENS_SO_FAR = ", about {tokens} tokens so far"
 DATABASE_DOWN = "cannot reach the database; nothing was decided or pushed — try again"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from tests.bot.chat import THREAD, RecordingAdapter, ask
+from tests.bot.chat import THREAD, RecordingAdapter, ask, click
 from tests.bot.test_reads import bot_on_lab
 from tests.fakes import llm_profiles as servers
 from tests.fakes.llm_profiles import ServerProfile
@@ -59,6 +59,21 @@ async def test_the_working_message_shows_the_model_writing(tmp_path: Path) -> No
     edits = [m.text for mid, m in chat.updates if mid == working_id]
     assert 1 <= len(edits) <= 3, edits  # at most one edit every 2 s
     assert "(the model has been writing for " in edits[-1] and "tokens so far)" in edits[-1]
+    assert "Step 1 of 2" in chat.last_gate()[1].text
+
+
+async def test_a_modified_template_shows_the_model_writing_in_a_new_message(
+    tmp_path: Path,
+) -> None:
+    chat = RecordingAdapter()
+    with OpenAIStandIn(profile=servers.VLLM_TOOL_PARSER) as server:
+        server.script(structured(OSPF), structured(OSPF, delay_seconds=3))
+        async with bot_on_lab(tmp_path, chat, **llm_settings(server)) as (_, bot):
+            await bot.service.handle(ask(REQUEST))
+            await bot.service.handle(click(chat, "bob", "modify", feedback="use process 2"))
+    writing = [m.text for _, _, m in chat.posts if m.text.startswith("Working on it… (")]
+    assert len(writing) == 1 and "(the model has been writing for " in writing[0], chat.texts()
+    assert "The reviewer asks: use process 2" in server.requests[1].messages[-1]["content"]
     assert "Step 1 of 2" in chat.last_gate()[1].text
 
 
