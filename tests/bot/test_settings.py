@@ -21,6 +21,8 @@ def test_lists_and_rules_from_the_environment(monkeypatch: pytest.MonkeyPatch) -
         ("LABBOT_PUSH_APPROVALS", "zero", "LABBOT_PUSH_APPROVALS"),
         ("LABBOT_DEVICE_TYPES", "R1", "LABBOT_DEVICE_TYPES"),
         ("LABBOT_GATE_TTL_SECONDS", "-5", "LABBOT_GATE_TTL_SECONDS"),
+        ("LABBOT_LLM_OUTPUT", "xml", "Input should be 'auto', 'tools', 'json_schema' or 'json'"),
+        ("LABBOT_LLM_MAX_TOKENS", "3", "LABBOT_LLM_MAX_TOKENS"),
     ],
 )
 def test_a_bad_setting_is_one_line_naming_it(
