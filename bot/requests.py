@@ -27,6 +27,9 @@ def new_change_id() -> str:
 
 @dataclass(frozen=True)
 class RequestDesk:
+    """Where a request goes: a command to its handler (unknown ones get the help), anything
+    else starts a change."""
+
     workflow: ChangeRunner
     audit: DecisionRecords
     reporter: ChangeReporter
@@ -53,11 +56,12 @@ class RequestDesk:
             await self.reporter.say(request.thread, Message(str(exc), level="error"))
 
     async def _command(self, request: Request, command: Command) -> None:
-        handler = self.commands.handlers.get(command.name) if self.commands else None
-        if handler is None or self.commands is None:
+        commands = self.commands
+        handler = commands.handlers.get(command.name) if commands is not None else None
+        if commands is None or handler is None:
             await self.reporter.say(request.thread, Message(messages.HELP))
             return
-        await handler(self._context(request, command, self.commands))
+        await handler(self._context(request, command, commands))
 
     def _context(self, request: Request, command: Command, commands: Commands) -> CommandContext:
         """What a command may do: speak in its thread, read the thread's change, and start or
