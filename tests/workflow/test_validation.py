@@ -1,4 +1,5 @@
-"""Parameter and template validation: the checks that run before any human sees a proposal."""
+"""Parameter validation against the schema: values normalized, injections and bad values refused
+with the reason, defaults checked like values."""
 
 from __future__ import annotations
 
@@ -8,9 +9,7 @@ from typing import Any
 
 import pytest
 
-from workflow.model import ParamSpec, TemplateProposal
-from workflow.template_check import validate_template
-from workflow.template_facts import example_facts
+from workflow.model import ParamSpec
 from workflow.validation import validate_params
 
 CORPUS = json.loads((Path(__file__).parent / "fixtures" / "forbidden_commands.json").read_text())
@@ -117,139 +116,6 @@ def test_nested_errors_name_the_path() -> None:
         "param 'peers[1].address': 'x' is not an IP address",
         "param 'peers[1].remote_as' is required (asn)",
     ]
-
-
-def _proposal(templates: dict[str, str], **overrides: Any) -> TemplateProposal:
-    proposal = TemplateProposal(
-        name="custom",
-        description="test",
-        templates=templates,
-        params_schema={"pid": {"type": "int"}, "area": {"type": "str", "default": "0"}},
-        example_params={"pid": 1},
-        targets=[],
-        source="llm",
-    )
-    proposal.update(overrides)  # type: ignore[typeddict-item]
-    return proposal
-
-
-@pytest.mark.parametrize(
-    ("proposal", "expected"),
-    [
-        (
-            _proposal(
-                {"cisco_ios": "router ospf {{ pid }}\n network 0.0.0.0 0.0.0.0 area {{ area }}"}
-            ),
-            [],
-        ),
-        (_proposal({}), ["the proposal has no template"]),
-        (
-            _proposal({"cisco_ios": "router ospf {{ pid }\n"}),
-            ["cisco_ios template: line 1: syntax error"],
-        ),
-        (
-            _proposal({"cisco_ios": "router ospf {{ pid }} {{ vrf }}"}),
-            ["cisco_ios template uses 'vrf', which is not in params_schema"],
-        ),
-        (
-            _proposal({"cisco_ios": "router ospf 1"}),
-            ["required parameter 'pid' is not used by any template"],
-        ),
-        (
-            _proposal({"cisco_ios": "router ospf {{ pid }}"}, example_params={}),
-            ["example_params: param 'pid' is required"],
-        ),
-        (
-            _proposal({"cisco_ios": "{% if pid > 5 %}x{% endif %}"}),
-            ["cisco_ios template renders no lines"],
-        ),
-        (
-            _proposal({"cisco_ios": "router ospf {{ pid }}\ndo reload"}),
-            ["cisco_ios template example: line 2 `do reload` is refused"],
-        ),
-        (
-            _proposal({"cisco_ios": "{{ pid.__class__ }}"}),
-            ["cisco_ios template fails on example_params: line 1: refused by the template sandbox"],
-        ),
-        (
-            _proposal(
-                {
-                    "cisco_ios": "router ospf {{ pid }}",
-                    "juniper_junos": "set x {{ pid }}\nrequest system reboot",
-                }
-            ),
-            ["juniper_junos template example: line 2"],
-        ),
-        (
-            _proposal(
-                {"cisco_ios": "{{ loop }}"},
-                params_schema={"loop": {"type": "str"}},
-                example_params={"loop": "x"},
-            ),
-            ["params_schema: 'loop' is not usable as a variable name"],
-        ),
-        (
-            _proposal(
-                {
-                    "cisco_ios": "router ospf {{ pid }}\n router-id {{ facts.router_id }}\n"
-                    "{% for i in facts.interfaces if i.address %}"
-                    " network {{ i.address|network }} {{ i.address|wildcard }} area {{ area }}\n"
-                    "{% endfor %}"
-                }
-            ),
-            [],  # facts is provided, not a parameter; the example renders with example facts
-        ),
-        (
-            _proposal(
-                {"cisco_ios": "hostname {{ facts }}"},
-                params_schema={"facts": {"type": "str"}},
-                example_params={"facts": "R1"},
-            ),
-            ["params_schema: 'facts' is reserved for the device's facts"],
-        ),
-        (
-            _proposal({"cisco_ios": "router ospf {{ pid }}\n vlan {{ facts.vlan }}"}),
-            ["cisco_ios template fails on example_params: line 2: 'dict object' has no attribute"],
-        ),
-        (
-            _proposal(
-                {"cisco_ios": "router ospf 1 area {{ area }}"},
-                params_schema={
-                    "pid": {"type": "colour", "required": False},
-                    "area": {"type": "str"},
-                },
-                example_params={"area": "0"},
-            ),
-            ["params_schema: 'pid' has the unknown type 'colour'"],
-        ),
-        (
-            _proposal(
-                {"cisco_ios": "router ospf {{ pid }} {{ area }}"},
-                params_schema={
-                    "pid": {"type": "int"},
-                    "area": {"type": "str", "default": "0\nreload"},
-                },
-            ),
-            ["example_params: param 'area (default)': '0\\nreload' contains a line break"],
-        ),
-    ],
-)
-def test_validate_template(proposal: TemplateProposal, expected: list[str]) -> None:
-    errors = validate_template(proposal)
-    assert len(errors) == len(expected), errors
-    for error, start in zip(errors, expected, strict=True):
-        assert error.startswith(start), error
-
-
-def test_the_example_renders_with_the_facts_given_and_the_deny_list_sees_them() -> None:
-    """A lab device's facts as example: what they print is checked like any other line."""
-    proposal = _proposal({"cisco_ios": "router ospf {{ pid }}\n{{ facts.name }}"})
-    facts = {**example_facts("cisco_ios"), "name": "reload"}
-    errors = validate_template(proposal, example_facts={"cisco_ios": facts})  # type: ignore[dict-item]
-    assert [e.split(" is refused")[0] for e in errors] == [
-        "cisco_ios template example: line 2 `reload`"
-    ]
-    assert validate_template(proposal) == []  # the made-up example device R1 is harmless
 
 
 def test_defaults_are_normalized_like_values() -> None:
