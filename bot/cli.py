@@ -80,11 +80,16 @@ def lab(
         bool,
         typer.Option(help="With --frr: only remove what killed (kill -9) FRR labs left, and exit."),
     ] = False,
+    ssh: Annotated[
+        bool,
+        typer.Option(help="With --frr: SSH logins landing in vtysh too (inventory platform frr)."),
+    ] = False,
 ) -> None:
     """Run a lab on 127.0.0.1 until Ctrl-C: simulated, or with --frr real FRR routers."""
     path = topology_file or topology
-    if sweep and not frr:
-        raise typer.BadParameter("only FRR labs are swept: use --frr --sweep", param_hint="--sweep")
+    if (sweep or ssh) and not frr:
+        flag = "--sweep" if sweep else "--ssh"
+        raise typer.BadParameter(f"only FRR labs have it: use --frr {flag}", param_hint=flag)
     if frr and sweep:
         from frrlab import sweep_frr
 
@@ -93,7 +98,7 @@ def lab(
     if frr:
         from frrlab import serve_frr
 
-        serve_frr(path or devices, inventory=inventory)
+        serve_frr(path or devices, inventory=inventory, ssh=ssh)
         return
     from labsim import serve
 

@@ -46,6 +46,12 @@ def open_console(
         raise FrrLabError(f"the lab folder {vty_dir} has characters socat cannot take")
     history.touch()  # vtysh appends to it, and never creates it
     vtysh = f"nsenter -t {zebra_pid} -n -u -m vtysh --vty_socket {vty_dir} -H {history}"
+    return serve_command(router, host, f"{vtysh},{PTY_OPTIONS}", log, "console")
+
+
+def serve_command(router: str, host: str, command: str, log: Path, what: str) -> Console:
+    """Listen on a free port of `host` and run socat's EXEC `command` per connection, its
+    notices going to `log`; FrrLabError naming `what` when no port could be opened."""
     for _ in range(ATTEMPTS):
         port = _probe_free_port(host)
         with log.open("ab") as stderr:
@@ -55,7 +61,7 @@ def open_console(
                     "-d",  # notices: one "accepting connection" line per login, for console_logins
                     "-d",
                     f"TCP-LISTEN:{port},bind={host},reuseaddr,fork,nodelay",
-                    f"EXEC:{vtysh},{PTY_OPTIONS}",
+                    f"EXEC:{command}",
                 ],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
@@ -66,9 +72,7 @@ def open_console(
             return Console(router, host, port, process)
         close_console(process)
     reason = summary(log.read_text(errors="replace")) or "no reason given"
-    raise FrrLabError(
-        f"router {router}: the console did not open after {ATTEMPTS} ports ({reason})"
-    )
+    raise FrrLabError(f"router {router}: the {what} did not open after {ATTEMPTS} ports ({reason})")
 
 
 def console_logins(log: Path) -> int:

@@ -24,7 +24,8 @@ import yaml
 from frrlab import daemons, netns
 from frrlab.console import Console, close_console, console_logins, open_console
 from frrlab.daemons import RouterDir
-from frrlab.host import FRR_DIR, check_host, run
+from frrlab.host import FRR_DIR, FrrLabError, check_host, run
+from frrlab.ssh import SshLogin, add_user, check_sshd, host_key, open_ssh, remove_user
 from frrlab.sweep import write_run_file
 from frrlab.topology import (
     DEFAULT_TOPOLOGY_FILE,
@@ -57,12 +58,16 @@ class FrrLab:
         prefix: str = DEFAULT_PREFIX,
         host: str = "127.0.0.1",
         frr_dir: Path = FRR_DIR,
+        ssh: bool = False,
     ) -> None:
         self.topology = topology
         self.prefix = f"{prefix}-{secrets.token_hex(3)}"  # names are host-wide: one per run
         self.host = host
         self.frr_dir = frr_dir
         self.consoles: dict[str, Console] = {}
+        self.ssh = ssh  # also an SSH port per router, the login landing in vtysh (platform frr)
+        self.ssh_ports: dict[str, Console] = {}
+        self.ssh_login: SshLogin | None = None
         self.dirs: dict[str, RouterDir] = {}
         self.zebra_pids: dict[str, int] = {}
         self._folder: Path | None = None
@@ -103,6 +108,8 @@ class FrrLab:
     def _start(self) -> None:
         with self._lock:
             check_host(self.frr_dir)
+            if self.ssh:
+                check_sshd()
             self._folder = Path(tempfile.mkdtemp(prefix=f"{self.prefix}-"))
             self._folder.chmod(0o755)  # the daemons run as the frr user
             write_run_file(self._folder, self.prefix)  # a `kill -9`ed owner: sweep() finds it
@@ -114,6 +121,15 @@ class FrrLab:
                 self.consoles[router] = open_console(
                     router, self.host, self.zebra_pids[router], vty, log, self._history(router)
                 )
+            if self.ssh:
+                self._open_ssh(self._folder)
+
+    def _open_ssh(self, folder: Path) -> None:
+        self.ssh_login = add_user(self.prefix)
+        key = host_key(folder)
+        for router in self.routers:
+            pid, dirs = self.zebra_pids[router], self.dirs[router]
+            self.ssh_ports[router] = open_ssh(router, self.host, pid, dirs, key, self.ssh_login)
 
     @property
     def _stub_namespace(self) -> str:
@@ -165,10 +181,14 @@ class FrrLab:
     def stop(self) -> None:
         """End everything the lab started; safe to call twice and after a failed start."""
         with self._lock:
-            for console in self.consoles.values():
+            for console in (*self.consoles.values(), *self.ssh_ports.values()):
                 close_console(console.process)
             self.consoles.clear()
-            netns.destroy(self._namespaces())
+            self.ssh_ports.clear()
+            netns.destroy(self._namespaces())  # also ends the SSH sessions (sshd runs inside)
+            if self.ssh:
+                remove_user(self.prefix)  # (if a start got as far as creating it)
+                self.ssh_login = None
             if self._folder is not None:
                 shutil.rmtree(self._folder, ignore_errors=True)
                 self._folder = None
@@ -184,6 +204,11 @@ class FrrLab:
     def console_logins(self, router: str) -> int:
         """How many sessions were opened on the router's console so far."""
         return console_logins(self._console_log(router))
+
+    def ssh_logins(self, router: str) -> int:
+        """How many connections the router's SSH port took so far."""
+        assert self._folder is not None
+        return console_logins(self._folder / f"{router}.ssh.log")
 
     def console_history(self, router: str) -> list[str]:
         """Every line typed on the router's console so far (vtysh's history), oldest first."""
@@ -201,23 +226,33 @@ class FrrLab:
         """Resident memory of each router's daemons."""
         return {router: daemons.memory_bytes(self.dirs[router]) for router in self.routers}
 
-    def nornir_hosts(self, platform: str = "frr_telnet") -> dict[str, dict[str, Any]]:
-        """SimpleInventory hosts: the consoles, the platform and the topology's facts.
-        No credentials: a console needs none, and labbot takes them from its settings."""
-        return {
+    def nornir_hosts(self, transport: str = "telnet") -> dict[str, dict[str, Any]]:
+        """SimpleInventory hosts with the topology's facts: the consoles (platform frr_telnet,
+        no credentials: a console needs none), or with `transport="ssh"` the SSH ports
+        (platform frr) with the lab's login."""
+        hosts = {
             spec.name: {
                 "hostname": self.host,
                 "port": self.port(spec.name),
-                "platform": platform,
+                "platform": "frr_telnet",
                 "data": {**spec.data, "vendor": "frr", "interfaces": self._interfaces(spec.name)},
             }
             for spec in self.topology.devices
         }
+        if transport == "ssh":
+            if self.ssh_login is None:
+                raise FrrLabError("this lab has no SSH ports: start it with ssh=True (--ssh)")
+            login = {"username": self.ssh_login.username, "password": self.ssh_login.password}
+            for name, host in hosts.items():
+                host |= {"port": self.ssh_ports[name].port, "platform": "frr", **login}
+        return hosts
 
-    def write_inventory(self, path: str | Path) -> Path:
-        """Write the Nornir SimpleInventory hosts.yaml and return its path."""
+    def write_inventory(self, path: str | Path, transport: str = "telnet") -> Path:
+        """Write the Nornir SimpleInventory hosts.yaml (see nornir_hosts) and return its path;
+        only its owner may read it (it may hold the lab's SSH password)."""
         path = Path(path)
-        path.write_text(yaml.safe_dump(self.nornir_hosts(), sort_keys=False))
+        path.touch(mode=0o600)
+        path.write_text(yaml.safe_dump(self.nornir_hosts(transport), sort_keys=False))
         return path
 
     def _interfaces(self, router: str) -> dict[str, dict[str, str | None]]:

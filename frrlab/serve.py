@@ -20,11 +20,14 @@ def serve_frr(
     *,
     inventory: str | Path | None = None,
     console: Console | None = None,
+    ssh: bool = False,
 ) -> None:
     """Remove what killed labs left, start the lab, print its routers (and write `inventory`),
     run until a stop signal.
 
     The first Ctrl-C or SIGTERM stops the lab; later ones are ignored so the teardown finishes.
+    With `ssh`, each router also takes SSH logins landing in vtysh, and the inventory lists
+    those (platform frr, with the lab's login).
     """
     console = console or Console()
     swept = sweep_frr()
@@ -32,11 +35,14 @@ def serve_frr(
         console.print(swept.line())
     previous = {sig: signal.signal(sig, _stop_once) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        with FrrLab.run(topology) as lab:
+        with FrrLab.run(topology, ssh=ssh) as lab:
             console.print(lab_table(lab))
             if inventory is not None:
-                path = lab.write_inventory(inventory)
-                console.print(f"Nornir inventory (platform frr_telnet) written to {path}")
+                path = lab.write_inventory(inventory, "ssh" if ssh else "telnet")
+                platform = "frr, SSH" if ssh else "frr_telnet"
+                console.print(f"Nornir inventory (platform {platform}) written to {path}")
+            if lab.ssh_login is not None:
+                console.print(f"SSH login: {lab.ssh_login.username} (password in the inventory)")
             console.print("Consoles need no login. Ctrl-C stops the lab and removes it.")
             threading.Event().wait()
     finally:
@@ -59,11 +65,14 @@ def _stop_once(signum: int, frame: FrameType | None) -> None:
 def lab_table(lab: FrrLab) -> Table:
     """The routers with their console, namespace and addresses, for people connecting by hand."""
     table = Table(title=f"FRR lab {lab.prefix} on {lab.host}")
-    for column in ("Router", "Console (telnet)", "Namespace", "Interfaces"):
+    columns = ["Router", "Console (telnet)", *(["SSH"] if lab.ssh_ports else []), "Namespace"]
+    for column in (*columns, "Interfaces"):
         table.add_column(column)
     for spec in lab.topology.devices:
         addresses = ", ".join(
             f"{i.name} {i.address.with_prefixlen}" for i in spec.interfaces if i.address
         )
-        table.add_row(spec.name, str(lab.port(spec.name)), lab.namespace(spec.name), addresses)
+        ssh = [str(lab.ssh_ports[spec.name].port)] if lab.ssh_ports else []
+        port = str(lab.port(spec.name))
+        table.add_row(spec.name, port, *ssh, lab.namespace(spec.name), addresses)
     return table

@@ -4,7 +4,8 @@ Every lab writes `run.json` into its folder before it creates anything: its name
 its owner (pid and that process's start time, so a reused pid is not mistaken for the owner).
 A sweep looks at the run files of one name prefix and, for each run whose owner is gone,
 ends its consoles (the processes naming its folder), its daemons (every process inside its
-namespaces), deletes its namespaces and its folder. A run whose owner lives is never touched.
+namespaces), deletes its namespaces, its SSH user (if any) and its folder. A run whose owner
+lives is never touched.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from frrlab import netns
+from frrlab.ssh import remove_user
 
 RUN_FILE = "run.json"
 TERM_WAIT = 2.0
@@ -61,6 +63,7 @@ def sweep(prefix: str, temp_dir: str | Path | None = None) -> Swept:
         names = netns.with_prefix(f"{record['prefix']}-")
         processes += _end(_naming(folder)) + len(netns.pids_inside(names))
         netns.destroy(names)
+        remove_user(str(record["prefix"]))  # its SSH login, if it had one
         shutil.rmtree(folder, ignore_errors=True)
         runs.append(str(record["prefix"]))
         namespaces += len(names)

@@ -26,9 +26,11 @@ CONVERGE_SECONDS = 30.0
 
 
 @asynccontextmanager
-async def bot_on(lab: FrrLab, tmp_path: Path, chat: RecordingAdapter) -> AsyncIterator[Runtime]:
+async def bot_on(
+    lab: FrrLab, tmp_path: Path, chat: RecordingAdapter, transport: str = "telnet"
+) -> AsyncIterator[Runtime]:
     settings = demo_settings(load_settings(data_dir=tmp_path))
-    inventory = StaticInventory(lab.write_inventory(tmp_path / "hosts.yaml"))
+    inventory = StaticInventory(lab.write_inventory(tmp_path / "hosts.yaml", transport))
     async with open_runtime(settings, chat, inventory=inventory) as runtime:
         yield runtime
 

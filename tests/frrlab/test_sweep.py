@@ -1,8 +1,10 @@
 """What a `kill -9`ed `labbot lab --frr` left (namespaces, daemons, consoles, folder) is removed
-by `labbot lab --frr --sweep` or the next `labbot lab --frr`; a live lab is never touched."""
+(and its SSH login user) is removed by `labbot lab --frr --sweep` or the next `labbot lab --frr`;
+a live lab is never touched."""
 
 from __future__ import annotations
 
+import pwd
 import signal
 import subprocess
 import sys
@@ -24,10 +26,10 @@ LABBOT = [sys.executable, "-m", "bot", "lab", "--frr"]
 class Killed:
     """A `labbot lab --frr` run ended with SIGKILL, and what it left."""
 
-    def __init__(self, inventory: Path, devices: int) -> None:
+    def __init__(self, inventory: Path, devices: int, *options: str) -> None:
         before = set(netns.with_prefix("frr-lab-"))
         process = subprocess.Popen(
-            [*LABBOT, "--devices", str(devices), "--inventory", str(inventory)],
+            [*LABBOT, "--devices", str(devices), "--inventory", str(inventory), *options],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.STDOUT,
         )
@@ -48,10 +50,11 @@ class Killed:
             "consoles": sorted(self.ports & listening_ports("127.0.0.1").keys()),
             "daemons": [pid for pid in self.daemons if alive(pid)],
             "folder": self.folder.exists(),
+            "user": self.prefix in {user.pw_name for user in pwd.getpwall()},
         }
 
 
-NOTHING = {"namespaces": [], "consoles": [], "daemons": [], "folder": False}
+NOTHING = {"namespaces": [], "consoles": [], "daemons": [], "folder": False, "user": False}
 
 
 def test_a_killed_lab_is_swept_and_a_live_lab_is_kept(tmp_path: Path) -> None:
@@ -70,7 +73,8 @@ def test_a_killed_lab_is_swept_and_a_live_lab_is_kept(tmp_path: Path) -> None:
 
 
 def test_the_next_labbot_lab_frr_sweeps_first_and_says_so(tmp_path: Path) -> None:
-    killed = Killed(tmp_path / "killed.yaml", 1)
+    killed = Killed(tmp_path / "killed.yaml", 1, "--ssh")  # its SSH login user too
+    assert killed.left()["user"] and killed.left()["consoles"]
     inventory = tmp_path / "next.yaml"
     process = subprocess.Popen(
         [*LABBOT, "--devices", "1", "--inventory", str(inventory)],
