@@ -59,14 +59,17 @@ def template_sections(
     params_schema: Mapping[str, ParamSpec],
     post_checks: PostChecks | None,
     example_params: Mapping[str, Any],
+    may_touch: Sequence[str],
 ) -> list[tuple[str, str, str]]:
     """A template as people read it (built-in or saved): its source per family, its parameters,
-    its post-checks and its example parameters."""
+    the sections it may touch, its post-checks and its example parameters."""
     sections = [
         (messages.SECTION_TEMPLATE.format(family=family), source, "jinja")
         for family, source in templates.items()
     ]
     sections.append((messages.SECTION_PARAMETERS, schema_text(params_schema), "yaml"))
+    touch = "\n".join(may_touch) or messages.NO_SECTIONS
+    sections.append((messages.SECTION_MAY_TOUCH, touch, "text"))
     sections.extend(post_checks_section(post_checks))
     example = json.dumps(example_params, indent=1, sort_keys=True)
     sections.append((messages.SECTION_EXAMPLE_PARAMS, example, "json"))
@@ -75,7 +78,11 @@ def template_sections(
 
 def present_template(template: LibraryTemplate) -> Message:
     sections = template_sections(
-        template.templates, template.params_schema, template.post_checks, template.example_params
+        template.templates,
+        template.params_schema,
+        template.post_checks,
+        template.example_params,
+        template.sections,
     )
     text = messages.TEMPLATE_SHOWN.format(name=template.name, description=template.description)
     return sections_message(text, sections)
@@ -119,6 +126,7 @@ def template_text(template: SavedTemplate) -> str:
         *([("post_checks", template.post_checks)] if template.post_checks else []),
     ):
         parts.append(f"## {title}\n" + json.dumps(value, indent=1, sort_keys=True))
+    parts.append("## sections\n" + ("\n".join(template.sections) or messages.NO_SECTIONS))
     parts.append(f"## derive: {template.derive}")
     return "\n".join(parts) + "\n"
 
@@ -139,6 +147,7 @@ def present_saved(template: SavedTemplate) -> Message:
         template.params_schema,
         template.post_checks,
         template.example_params,
+        template.sections,
     )
     return sections_message(text, sections)
 

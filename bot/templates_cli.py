@@ -1,10 +1,11 @@
 """`labbot templates save|show|history|diff|stats` on the command line.
 
 `save FILE` takes a YAML or JSON file shaped like a built-in template (description, templates,
-params_schema, example_params; optional name, derive, phrases, post_checks) and stores it as the
-next version of its name after the checks a template gate runs: syntax, variables, the example
-rendering and the deny-list, then the template test (the example pushed to a simulated device
-of each vendor family labsim knows). A file that fails them stores nothing.
+params_schema, example_params, sections; optional name, derive, phrases, post_checks) and stores
+it as the next version of its name after the checks a template gate runs: syntax, variables, the
+example rendering, its declared sections and the deny-list, then the template test (the example
+pushed to a simulated device of each vendor family labsim knows). A file that fails them stores
+nothing.
 """
 
 from __future__ import annotations
@@ -34,11 +35,12 @@ from workflow.model import TemplateProposal
 from workflow.postchecks.spec import parse_post_checks
 from workflow.rendering import render
 from workflow.safety import DenyList
+from workflow.sections import example_section_errors
 from workflow.template_check import validate_template
 from workflow.template_facts import example_facts
 from workflow.validation import validate_params
 
-REQUIRED = ("description", "templates", "params_schema", "example_params")
+REQUIRED = ("description", "templates", "params_schema", "example_params", "sections")
 CLI_ACTOR = Actor(id="cli", name="cli")
 
 
@@ -92,19 +94,26 @@ def template_problems(data: dict[str, Any], *, test: bool = True) -> list[str]:
         example_params=data["example_params"],
         targets=[],
         source="saved",
+        sections=data["sections"],
     )
     if data.get("post_checks"):
         proposal["post_checks"] = data["post_checks"]
     errors = validate_template(proposal, deny=DenyList())
-    if errors or not test:
+    if errors:
         return errors
     params, _ = validate_params(proposal["params_schema"], proposal["example_params"])
+    examples = {
+        family: render(source, params, facts=example_facts(family))
+        for family, source in sorted(proposal["templates"].items())
+    }
+    errors = example_section_errors(proposal, examples)[1]
+    if errors or not test:
+        return errors
     problems = []
-    for family, source in sorted(proposal["templates"].items()):
+    for family, lines in examples.items():
         running = _sim_config(family)
         if running is None:
             continue
-        lines = render(source, params, facts=example_facts(family))
         refused = refused_lines(f"sim-{family}", family, running, lines)
         problems += [f"template test ({family}): {complaint}" for complaint in refused]
     return problems
@@ -137,6 +146,7 @@ async def save_file(
         saved_by_id=f"cli:{user}",
         saved_by_name=user,
         post_checks=parse_post_checks(data.get("post_checks"))[0],
+        sections=data["sections"],
     )
     async with open_store(settings) as store:
         try:

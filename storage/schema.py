@@ -211,6 +211,7 @@ saved_templates = sa.Table(
     sa.Column("approved_sha256", sa.Text),  # the template gate hash approved, when from a change
     sa.Column("origin_tokens", sa.Integer, nullable=False),
     sa.Column("post_checks", JSON_DOC),  # workflow.postchecks.spec.PostChecks, when declared
+    sa.Column("sections", JSON_DOC),  # what it may touch; NULL: saved before sections were declared
     sa.UniqueConstraint("name", "version", name="uq_saved_templates_name_version"),
 )
 

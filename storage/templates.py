@@ -54,6 +54,7 @@ class TemplateDraft:
     approved_sha256: str | None = None
     origin_tokens: int = 0
     post_checks: PostChecks | None = None
+    sections: Sequence[str] = ()  # what it may touch (required to save: see templates_cli)
 
     @property
     def sha256(self) -> str:
@@ -64,6 +65,7 @@ class TemplateDraft:
             self.params_schema,
             self.example_params,
             self.post_checks,
+            self.sections,
         )
 
 
@@ -263,6 +265,7 @@ def _row(draft: TemplateDraft, version: int, sha256: str) -> dict[str, Any]:
         "approved_sha256": draft.approved_sha256,
         "origin_tokens": draft.origin_tokens,
         "post_checks": dict(draft.post_checks) if draft.post_checks else None,
+        "sections": list(draft.sections) or None,
     }
 
 
@@ -284,6 +287,7 @@ def _saved(row: Any) -> SavedTemplate:
         source_change_id=data["source_change_id"],
         origin_tokens=int(data["origin_tokens"]),
         post_checks=_json(data["post_checks"]) if data["post_checks"] else None,
+        sections=tuple(_json(data["sections"]) or ()),
     )
 
 

@@ -238,6 +238,9 @@ class SavedTemplate:
     origin_tokens: int  # template tokens the original proposal cost (what reuse saves)
     pinned: bool = False  # resolved through the channel's pin rather than as the latest
     post_checks: PostChecks | None = None  # what must hold after its push
+    # the configuration sections it may touch; () only for versions saved before they were
+    # declared, which are refused until saved again with them (workflow.library.saved)
+    sections: tuple[str, ...] = ()
 
 
 class ParamsProposal(TypedDict):

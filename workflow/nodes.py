@@ -336,16 +336,15 @@ class Nodes:
         """The deny-list and the template's sections re-checked at push time (the deny-list
         may be stricter than at preview)."""
         topology = _topology(state)
-        sections = _template(state).get("sections")
+        sections = _template(state).get("sections", [])  # none declared: every line is outside
         refusals = []
         for name, preview in sorted(state["previews"].items()):
             family = topology["devices"][name]["family"]
             refusals.extend(deny_refusals(self.deny_list, name, preview["lines"], family))
-            if sections is not None:
-                refusals.extend(
-                    Refusal(device=name, line=line, rule="sections", detail="; ".join(sections))
-                    for _, line in outside_sections(preview["lines"], sections)
-                )
+            refusals.extend(
+                Refusal(device=name, line=line, rule="sections", detail="; ".join(sections))
+                for _, line in outside_sections(preview["lines"], sections)
+            )
         return refusals
 
     def _request(self, state: ChangeState, previous: Any) -> PlanRequest:

@@ -55,10 +55,9 @@ def preview_devices(
             proposal, name, device_params[name], topology, lab.get(name) if reads else None
         )
         errors.extend(f"{name}: {e}" for e in device_errors)
-        if preview is not None and "sections" in proposal:  # blocked before any preview
-            errors.extend(
-                f"{name}: {e}" for e in outside_errors(preview["lines"], proposal["sections"])
-            )
+        if preview is not None:  # blocked before any preview (none declared: every line)
+            sections = proposal.get("sections", [])
+            errors.extend(f"{name}: {e}" for e in outside_errors(preview["lines"], sections))
         if preview is not None:
             facts = topology["devices"][name]
             preview["blocked"] = deny_list.blocked_lines(preview["lines"], facts["family"])

@@ -8,22 +8,17 @@ headers above it (by indentation) and the line itself. A line is inside when a p
 its path's first levels (it is at or under the pattern), or when its path is the first levels
 of a pattern (a header on the way down).
 
-An LLM's template declares its sections (the reviewer sees them at the template gate); a
-built-in or saved template's sections are read off its example rendering, each level cut after
-its command word (`hostname R1` → `hostname *`, `router ospf 1` → `router ospf *`: a few
-commands keep their keyword, a `no`/`set` prefix is kept).
-Lines outside are blocked before any preview, and again before the push.
+Every template declares its sections — a built-in or saved one in its YAML (`sections:`), an
+LLM's in its answer — and they are part of its sha256; the reviewer sees them at the template
+gate. Lines outside are blocked before any preview, and again before the push.
 """
 
 from __future__ import annotations
 
 import fnmatch
-import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from workflow.model import TemplateProposal
-
-_VALUE = re.compile(r"[\d/.:\"'{]")  # a word holding a number, address, path or quote is a value
 
 
 def _flat(text: str) -> str:
@@ -62,37 +57,8 @@ def outside_sections(lines: Sequence[str], sections: Sequence[str]) -> list[tupl
     ]
 
 
-_PREFIXES = ("no", "default", "undo", "set", "delete")
-# Commands whose second word is a keyword, not a value (`ip ospf`, `snmp-server community`).
-_HEADS = frozenset(
-    (
-        "router", "ip", "ipv6", "snmp-server", "snmp-agent", "ntp", "switchport",
-        "spanning-tree", "standby", "vrrp", "port", "dns", "timers", "bgp", "header",
-        "system", "routing-options",
-    )
-)  # fmt: skip
-
-
-def _generalize(line: str) -> str:
-    """`router ospf 1` → `router ospf *`, `description to R2` → `description *`."""
-    words = line.split()
-    if len(words) > 1 and words[0] in _PREFIXES:
-        return f"{words[0]} {_generalize(' '.join(words[1:]))}"
-    keep = 2 if words[0] in _HEADS and len(words) > 1 and not _VALUE.search(words[1]) else 1
-    return " ".join(words[:keep]) + (" *" if len(words) > keep else "")
-
-
-def inferred_sections(renderings: Iterable[Sequence[str]]) -> list[str]:
-    """The sections an example rendering touches, each level cut at its first value."""
-    found: dict[str, None] = {}
-    for lines in renderings:
-        for path in line_paths(lines):
-            found[" / ".join(_generalize(level) for level in path)] = None
-    return list(found)
-
-
 def section_errors(sections: object) -> list[str]:
-    """What is wrong with a declared `sections` list (an LLM's answer)."""
+    """What is wrong with a declared `sections` list."""
     if not isinstance(sections, list) or not sections:
         return [
             "declare `sections`: the configuration sections the template may touch, e.g. "
@@ -117,10 +83,9 @@ def outside_errors(lines: Sequence[str], sections: Sequence[str]) -> list[str]:
 def example_section_errors(
     proposal: TemplateProposal, examples: Mapping[str, Sequence[str]]
 ) -> tuple[list[str], list[str]]:
-    """(the sections the template may touch, what is wrong): an LLM's template declares them
-    and its example must keep to them; others are read off their example rendering."""
-    if proposal["source"] != "llm":
-        return proposal.get("sections") or inferred_sections(examples.values()), []
+    """(the sections the template may touch, what is wrong): none declared, or an example line
+    outside them. Every template declares its own (built-in and saved ones in their YAML, an
+    LLM's in its answer, a rollback `*`)."""
     declared = proposal.get("sections")
     problems = section_errors(declared)
     if problems or declared is None:

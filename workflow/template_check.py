@@ -31,7 +31,7 @@ class TemplateCheck:
     examples: dict[str, list[str]]  # platform family -> example rendering
     blocked: bool  # some error is a policy hit (the change ends "blocked", not "failed")
     example_facts: dict[str, TemplateFacts]  # family -> facts its example read (if it reads any)
-    sections: list[str]  # what it may touch: declared (LLM), else read off the example
+    sections: list[str]  # what it may touch, as the template declares
 
 
 @dataclass

@@ -82,6 +82,7 @@ async def draft_from_approved(
         approved_sha256=approved.sha256,
         origin_tokens=origin_tokens,
         post_checks=payload.get("post_checks"),
+        sections=payload.get("sections", []),
     )
 
 

@@ -4,6 +4,7 @@ simulated lab, chat commands as people type them."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -43,6 +44,7 @@ def ospf_draft(extra_line: str = "", name: str = "lab_ospf") -> TemplateDraft:
         example_params=ospf.example_params,
         derive=ospf.derive,
         phrases=ospf.phrases,
+        sections=ospf.sections,
         saved_by_id="console:dana",
         saved_by_name="dana",
     )
@@ -160,6 +162,22 @@ async def test_a_template_whose_test_fails_is_flagged_at_its_gate_and_cannot_be_
     assert lab.device("R1").running_config() == before  # the test touched no real device
     assert refusal.level == "error" and refusal.text.startswith("Not saved: the template test")
     assert names == ["odd_ospf"]
+
+
+async def test_a_version_saved_before_sections_were_declared_is_refused_naming_the_fix(
+    tmp_path: Path, lab: Lab
+) -> None:
+    chat = RecordingAdapter()
+    async with running_bot(tmp_path, lab, chat) as bot:
+        old = dataclasses.replace(ospf_draft(name="old_ospf"), sections=())  # a pre-0008 row
+        await store_of(bot).save(old)
+        before = lab.device("R1").running_config()
+        await bot.service.handle(ask("apply old_ospf to R1"))
+        said = chat.texts()
+    assert not any(m.buttons for m in chat.messages()), said
+    assert "old_ospf@1 declares no `sections`" in said[-1], said
+    assert "labbot templates save FILE.yaml --name old_ospf" in said[-1]
+    assert lab.device("R1").running_config() == before
 
 
 async def test_bad_requests_get_a_clear_message_and_change_nothing(

@@ -17,6 +17,7 @@ params_schema:
   area: {type: str, default: "0"}
   networks: {type: list, items: {type: ipv4_network}, min: 1}
 example_params: {process_id: 1, area: "0", networks: [10.0.12.0/24]}
+sections: ["router ospf *"]
 templates:
   cisco_ios: |
     router ospf {{ process_id }}
@@ -50,6 +51,7 @@ def test_save_show_history_diff_and_stats_from_the_command_line(tmp_path: Path) 
     assert re.search(r"- log-adjacency-changes\s+│", diff.stdout)
     assert "+ log-adjacency-changes detail" in diff.stdout
     assert "Template `lab_ospf@1`" in show.stdout
+    assert "May touch only" in show.stdout and "router ospf *" in show.stdout
     assert json.loads(stats.stdout) == {
         "changes": 0,
         "tokens_spent": 0,
@@ -67,6 +69,13 @@ def test_bad_files_and_names_are_refused_in_one_line_and_store_nothing(tmp_path:
     builtin = labbot("templates", "save", "ospf.yaml", cwd=tmp_path, env=env)
     evil = labbot("templates", "save", "evil.yaml", "--no-test", cwd=tmp_path, env=env)
     unknown = labbot("templates", "show", "broken", cwd=tmp_path, env=env)
+    (tmp_path / "undeclared.yaml").write_text(TEMPLATE.replace('sections: ["router ospf *"]\n', ""))
+    (tmp_path / "outside.yaml").write_text(TEMPLATE.replace("router ospf *", "router bgp *"))
+    undeclared = labbot("templates", "save", "undeclared.yaml", cwd=tmp_path, env=env)
+    outside = labbot("templates", "save", "outside.yaml", cwd=tmp_path, env=env)
+    assert undeclared.returncode == 2 and "'undeclared.yaml' lacks sections" in undeclared.stderr
+    assert outside.returncode == 2 and "outside was not saved" in outside.stderr
+    assert "cisco_ios example line 1 `router ospf 1` is outside the declared" in outside.stderr
     assert broken.returncode == 2 and "broken was not saved" in broken.stderr
     assert "template test (cisco_ios): frobnicate: % Invalid input" in broken.stderr
     assert builtin.returncode == 2 and "ospf is a built-in template" in builtin.stderr

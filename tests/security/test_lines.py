@@ -10,6 +10,7 @@ import pytest
 from pydantic import SecretStr
 
 from adapters.chat import Request
+from storage.templates import TemplateDraft
 from tests.bot.chat import RecordingAdapter, click, person
 from tests.fakes.openai_server import OpenAIStandIn, structured
 from tests.security.hostile_lines import HARMLESS, HOSTILE
@@ -101,3 +102,39 @@ async def test_an_llm_template_reaching_outside_its_sections_is_never_previewed_
             attempt("sections: LLM template outside its sections", refused)
             assert refused, said
             assert "sections" in said, said
+
+
+@pytest.mark.parametrize(("where", "tail", "extra"), SNEAKY, ids=[s[0] for s in SNEAKY])
+async def test_a_saved_template_reaching_outside_its_sections_is_never_previewed_or_pushed(
+    tmp_path: Path, where: str, tail: str, extra: bool | None
+) -> None:
+    """The same, for a template from the team library: its YAML declares the sections; a
+    version declaring none (saved before they were declared) is refused too."""
+    sections = () if where == "no sections declared" else tuple(LLM_OSPF["sections"])
+    draft = TemplateDraft(
+        name="lab_ospf",
+        description="OSPF area 0",
+        templates={"cisco_ios": LLM_OSPF["templates"]["cisco_ios"] + tail},  # type: ignore[index]
+        params_schema=LLM_OSPF["params_schema"],  # type: ignore[arg-type]
+        example_params=LLM_OSPF["example_params"],  # type: ignore[arg-type]
+        saved_by_id="console:dana",
+        saved_by_name="dana",
+        sections=sections,
+    )
+    chat = RecordingAdapter()
+    async with attacked_lab() as lab, attacked_bot(tmp_path, lab, chat) as bot:
+        assert bot.templates is not None
+        await bot.templates.save(draft)  # stored as is: the store checks nothing about lines
+        before = configs(lab)
+        request = f"apply lab_ospf to R1 pid=1{' extra=true' if extra else ''}"
+        await bot.service.handle(Request(thread("t"), person("mallory"), request))
+        if any(m.buttons for m in chat.messages()):
+            shown = {b.title: b.text for b in chat.last_gate()[1].blocks}
+            assert shown["May touch only"] == "router ospf *"  # at the template gate
+            await bot.service.handle(click(chat, "bob", thread=thread("t")))
+        said = "\n".join(chat.texts())
+        previewed = any("Step 2 of 2" in text for text in chat.texts())
+        refused = not previewed and configs(lab) == before
+        attempt("sections: saved template outside its sections", refused)
+        assert refused, said
+        assert "sections" in said, said

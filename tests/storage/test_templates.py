@@ -25,6 +25,7 @@ def draft(
         templates={"cisco_ios": source},
         params_schema={"process_id": {"type": "int", "default": 1}},
         example_params={"process_id": 1},
+        sections=["router ospf *"],
         saved_by_id=f"console:{who}",
         saved_by_name=who,
         **extra,  # type: ignore[arg-type]

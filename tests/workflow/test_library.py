@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from workflow.library.planner import LibraryPlanner
 from workflow.model import PlanRequest, Topology
 from workflow.rendering import render
 from workflow.safety import DenyList
+from workflow.sections import outside_sections
 from workflow.template_check import validate_template
 from workflow.validation import validate_params
 
@@ -41,6 +43,16 @@ def test_every_variant_renders_its_example_cleanly(name: str, family: str) -> No
     params, errors = validate_params(template.params_schema, template.example_params)
     lines = render(template.templates[family], params)
     assert errors == [] and lines and DenyList().check(lines, family) == []
+    assert outside_sections(lines, template.sections) == []  # inside what it declares
+
+
+@pytest.mark.parametrize("name", CATALOG.names())
+def test_every_template_declares_its_sections_and_they_are_in_its_hash(name: str) -> None:
+    template = CATALOG.get(name)
+    proposal = CATALOG.as_proposal(name, [])
+    assert template.sections and proposal["sections"] == list(template.sections)
+    narrower = dataclasses.replace(template, sections=template.sections[:-1] or ("x *",))
+    assert narrower.as_parts()[0]["sha256"] != template.as_parts()[0]["sha256"]
 
 
 def test_get_suggests_close_names() -> None:

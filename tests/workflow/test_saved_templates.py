@@ -22,7 +22,9 @@ from workflow.llm import LLMPlanner
 AREA_TEMPLATE = "router ospf {{ pid }}\n network 0.0.0.0 255.255.255.255 area {{ area }}\n"
 
 
-def draft(name: str, source: str, schema: dict[str, Any], example: dict[str, Any]) -> TemplateDraft:
+def draft(
+    name: str, source: str, schema: dict[str, Any], example: dict[str, Any], sections: list[str]
+) -> TemplateDraft:
     return TemplateDraft(
         name=name,
         description=f"{name} for the lab",
@@ -32,6 +34,7 @@ def draft(name: str, source: str, schema: dict[str, Any], example: dict[str, Any
         saved_by_id="U1",
         saved_by_name="alice",
         origin_tokens=700,
+        sections=sections,
     )
 
 
@@ -53,7 +56,8 @@ async def test_reusing_a_saved_template_costs_no_template_tokens_the_llm_sets_pa
 ) -> None:
     store = TemplateStore(saver.engine)
     schema = {"pid": {"type": "int"}, "area": {"type": "int"}}
-    await store.save(draft("area_ospf", AREA_TEMPLATE, schema, {"pid": 1, "area": 0}))
+    example = {"pid": 1, "area": 0}
+    await store.save(draft("area_ospf", AREA_TEMPLATE, schema, example, ["router ospf *"]))
     llm.script(structured({"common": {"pid": 7, "area": 3}, "devices": {}}))
     model = ChatOpenAI(api_key=SecretStr("sk"), base_url=llm.base_url, model="m", max_retries=0)
     planner = LLMPlanner(model)
@@ -78,7 +82,13 @@ async def test_reusing_a_saved_template_costs_no_template_tokens_the_llm_sets_pa
 async def test_the_deny_list_covers_a_combination(saver: SQLAlchemySaver) -> None:
     store = TemplateStore(saver.engine)
     await store.save(
-        draft("tidy", "do reload in {{ minutes }}\n", {"minutes": {"type": "int"}}, {"minutes": 5})
+        draft(
+            "tidy",
+            "do reload in {{ minutes }}\n",
+            {"minutes": {"type": "int"}},
+            {"minutes": 5},
+            ["*"],
+        )
     )
     lab = two_router_lab()
     workflow = ChangeWorkflow(

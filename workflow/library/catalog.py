@@ -2,7 +2,8 @@
 
 A file holds `description`, `keywords` (for matching plain requests), `phrases` (request words
 that set a parameter: "area 0" -> area=0), `derive` (a name in `derive.DERIVERS`),
-`params_schema`, `example_params`, `templates` (vendor family -> Jinja2 source) and optionally
+`params_schema`, `example_params`, `sections` (the configuration sections it may touch, format
+in `workflow.sections`), `templates` (vendor family -> Jinja2 source) and optionally
 `post_checks` (what must hold after the push; format in `workflow.postchecks.spec`).
 """
 
@@ -24,6 +25,7 @@ from workflow.hashing import content_sha256
 from workflow.library.derive import DERIVERS
 from workflow.model import ParamSpec, TemplatePart, TemplateProposal
 from workflow.postchecks.spec import PostChecks, parse_post_checks, post_check_errors
+from workflow.sections import section_errors
 
 _REQUIRED_KEYS = (
     "description",
@@ -31,6 +33,7 @@ _REQUIRED_KEYS = (
     "derive",
     "params_schema",
     "example_params",
+    "sections",
     "templates",
 )
 
@@ -45,6 +48,7 @@ class LibraryTemplate:
     params_schema: Mapping[str, ParamSpec]
     example_params: Mapping[str, Any]
     templates: Mapping[str, str]  # vendor family -> Jinja2 source
+    sections: tuple[str, ...]  # the configuration sections it may touch (workflow.sections)
     # what it is made of, when not one built-in template (saved versions, combinations)
     parts: tuple[TemplatePart, ...] = ()
     post_checks: PostChecks | None = None  # what must hold after the push
@@ -63,6 +67,7 @@ class LibraryTemplate:
             self.params_schema,
             self.example_params,
             self.post_checks,
+            self.sections,
         )
         return [
             TemplatePart(
@@ -83,9 +88,11 @@ def template_sha256(
     params_schema: Mapping[str, Any],
     example_params: Mapping[str, Any],
     post_checks: PostChecks | None = None,
+    sections: Sequence[str] = (),
 ) -> str:
-    """The identity of a template's content: what renders, what the reviewer reads and what is
-    checked after the push (a template without post-checks keeps the hash it had before them)."""
+    """The identity of a template's content: what renders, what the reviewer reads, what it may
+    touch and what is checked after the push (a template saved before post-checks or declared
+    sections keeps the hash it had)."""
     content: dict[str, Any] = {
         "name": name,
         "description": description,
@@ -95,6 +102,8 @@ def template_sha256(
     }
     if post_checks:
         content["post_checks"] = dict(post_checks)
+    if sections:
+        content["sections"] = list(sections)
     return content_sha256(content)
 
 
@@ -112,6 +121,7 @@ def _load_template(name: str, text: str) -> LibraryTemplate:
         raise TemplateError(f"library template {name}.yaml: unknown derive {data['derive']!r}")
     post_checks, errors = parse_post_checks(data.get("post_checks"))
     errors = errors or post_check_errors(post_checks, data["params_schema"])
+    errors += section_errors(data["sections"])
     if errors:
         raise TemplateError(f"library template {name}.yaml: {'; '.join(errors)}")
     return LibraryTemplate(
@@ -123,6 +133,7 @@ def _load_template(name: str, text: str) -> LibraryTemplate:
         params_schema=data["params_schema"],
         example_params=data["example_params"],
         templates=data["templates"],
+        sections=tuple(data["sections"]),
         post_checks=post_checks,
     )
 
@@ -168,6 +179,7 @@ class Catalog:
             targets=list(targets),
             source="library",
             parts=template.as_parts(),
+            sections=list(template.sections),
         )
         if template.post_checks:
             proposal["post_checks"] = copy.deepcopy(template.post_checks)

@@ -57,7 +57,16 @@ def saved_part(saved: SavedTemplate) -> TemplatePart:
 
 
 def from_saved(saved: SavedTemplate) -> LibraryTemplate:
-    """A saved version, usable wherever a library template is (planner, derivers)."""
+    """A saved version, usable wherever a library template is (planner, derivers). A version
+    saved before templates declared their sections is refused, naming the fix: nothing is
+    guessed about what it may touch (versions never change, so a new one is saved)."""
+    if not saved.sections:
+        label = f"{saved.name}@{saved.version}"
+        raise PlanningError(
+            f"{label} declares no `sections` (it was saved before templates declared what they "
+            f"may touch): `labbot templates show {label}`, add `sections:` to that YAML and "
+            f"save it again with `labbot templates save FILE.yaml --name {saved.name}`"
+        )
     return LibraryTemplate(
         name=saved.name,
         description=saved.description,
@@ -67,6 +76,7 @@ def from_saved(saved: SavedTemplate) -> LibraryTemplate:
         params_schema=dict(saved.params_schema),
         example_params=dict(saved.example_params),
         templates=dict(saved.templates),
+        sections=tuple(saved.sections),
         parts=(saved_part(saved),),
         post_checks=saved.post_checks,
     )
@@ -92,6 +102,7 @@ def combine(name: str, parts: Sequence[LibraryTemplate]) -> LibraryTemplate:
         params_schema=_merged_schema(parts),
         example_params=_first_wins(p.example_params for p in parts),
         templates={f: "".join(_ended(p.templates[f]) for p in parts) for f in families},
+        sections=tuple(dict.fromkeys(s for p in parts for s in p.sections)),
         parts=tuple(part for p in parts for part in p.as_parts()),
         post_checks=combine_post_checks(p.post_checks for p in parts),
     )
@@ -139,6 +150,7 @@ def proposal_parts(proposal: TemplateProposal) -> list[TemplatePart]:
         proposal["params_schema"],
         proposal["example_params"],
         proposal.get("post_checks"),
+        proposal.get("sections", ()),
     )
     source: Literal["builtin", "llm"] = "llm" if proposal["source"] == "llm" else "builtin"
     part = TemplatePart(
