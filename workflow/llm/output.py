@@ -5,20 +5,21 @@
 - `json_schema`: `response_format: {"type": "json_schema"}` (Ollama 0.5+, vLLM, llama.cpp).
 - `json`: the schema in the system message and JSON in the text, fenced or not (any server).
 
-`auto` tries them in that order and moves on when the server refuses one (HTTP 400/422/500/501)
-or answers with no object at all; what worked is remembered per endpoint (base URL + model) for
-the life of the process — never persisted, so a restarted bot tries again from the start.
-An answer that is not valid goes back to the model with the validation error (bounded); an
-answer cut off at the token budget (`finish_reason: "length"`) is asked once more with a larger
-budget. Answers are streamed (progress goes to `on_progress`) unless the endpoint sent no
-event when asked to stream (then it is asked plainly from then on, for this process); each
-request must finish within `timeout` seconds.
+`auto` tries them in that order and moves on when the server refuses one (HTTP 400/422, or a
+500/501 naming tools, schemas or grammars) or answers with no object at all; what worked is
+remembered per endpoint (base URL + model) for the life of the process — never persisted, so a
+restarted bot tries again from the start. An answer that is not valid goes back to the model
+with the validation error (bounded); an answer cut off at the token budget (`finish_reason:
+"length"`) is asked once more with a larger budget. Answers are streamed (progress goes to
+`on_progress`) unless the endpoint sent no event when asked to stream (then it is asked plainly
+from then on, for this process); each request must finish within `timeout` seconds.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -46,7 +47,10 @@ OutputMode = Literal["auto", "tools", "json_schema", "json"]
 STRATEGIES: tuple[Strategy, ...] = ("tools", "json_schema", "json")
 LARGER_BUDGET = 4  # the one retry of a cut-off answer gets this many times the budget
 PROGRESS_EVERY_SECONDS = 0.5
-_UNSUPPORTED_STATUS = {400, 422, 500, 501}
+# A refusal of the way of asking: any 400/422; a 500/501 only when it names what was asked
+# (llama.cpp: "500 tools param requires --jinja flag"), not "500 model overloaded".
+_REFUSING_STATUS = {400, 422}
+_REFUSING_SERVER_ERROR = re.compile(r"tool|function|jinja|response_format|schema|grammar", re.I)
 _WORKED: dict[tuple[str, str], Strategy] = {}  # per endpoint, for this process only
 _NOT_STREAMING: set[tuple[str, str]] = set()  # endpoints that sent no events when asked to
 
@@ -223,7 +227,7 @@ class StructuredOutput:
         try:
             written = receiving.result()
         except openai.APIStatusError as err:
-            if err.status_code in _UNSUPPORTED_STATUS and self._may_fall_back(strategy):
+            if _refuses_strategy(err) and self._may_fall_back(strategy):
                 raise _Unsupported(f"HTTP {err.status_code} {_error_message(err)}") from err
             raise PlanningError(describe_llm_failure(err, self.model)) from err
         except openai.APIError as err:
@@ -270,6 +274,14 @@ def _forget(task: asyncio.Future[Any]) -> None:
 
 def _streamed_text(chunk: AIMessageChunk) -> str:
     return chunk.text + "".join(str(c.get("args") or "") for c in chunk.tool_call_chunks)
+
+
+def _refuses_strategy(err: openai.APIStatusError) -> bool:
+    if err.status_code in _REFUSING_STATUS:
+        return True
+    return err.status_code in (500, 501) and bool(
+        _REFUSING_SERVER_ERROR.search(_error_message(err))
+    )
 
 
 def _error_message(err: openai.APIStatusError) -> str:

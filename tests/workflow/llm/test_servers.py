@@ -12,7 +12,7 @@ from langchain_openai import ChatOpenAI
 from base.errors import PlanningError
 from tests.fakes import llm_profiles as servers
 from tests.fakes.llm_profiles import ServerProfile
-from tests.fakes.openai_server import OpenAIStandIn, count_tokens, structured, text
+from tests.fakes.openai_server import OpenAIStandIn, count_tokens, error, structured, text
 from tests.workflow.llm.test_planner import OSPF_ANSWER, TOPOLOGY
 from workflow.llm import LLMPlanner, make_chat_model
 from workflow.llm.output import OutputMode, StructuredOutput, remembered_strategy
@@ -172,3 +172,11 @@ async def test_a_server_that_does_not_stream_is_asked_plainly_from_then_on() -> 
     assert proposal["templates"] == OSPF_ANSWER["templates"]
     assert streamed == [True, False, False]
     assert proposal["tokens"].get("estimated") is None  # its usage came with the plain answer
+
+
+async def test_a_server_fault_is_not_taken_for_a_refused_strategy() -> None:
+    with OpenAIStandIn() as server, pytest.raises(PlanningError) as err:
+        server.script(error(500, "model overloaded"), structured(OSPF_ANSWER))
+        await propose(server, planner(server))
+    assert str(err.value).endswith("answered HTTP 500: model overloaded")
+    assert len(server.requests) == 1  # not asked again another way
