@@ -15,7 +15,13 @@ from rich.table import Table
 
 from base.vocabulary import stamp
 from bot import messages
-from storage.audit_records import ChangeSummary, GateSummary, PushRecord
+from storage.audit_records import (
+    AuditEntry,
+    ChangeSummary,
+    GateSummary,
+    PushRecord,
+    TemplateRef,
+)
 
 Format = Literal["table", "csv", "json"]
 
@@ -27,7 +33,45 @@ def _fields(entry: Any) -> dict[str, Any]:
 
 
 def _row(entry: Any) -> dict[str, Any]:
-    return {key: _plain(value) for key, value in _fields(entry).items()}
+    return {key: _plain(value) for key, value in _with_summary(entry).items()}
+
+
+def _with_summary(entry: Any) -> dict[str, Any]:
+    """The entry's fields, an audit entry's one-line summary before its sha256."""
+    fields = _fields(entry)
+    if not isinstance(entry, AuditEntry):
+        return fields
+    shown: dict[str, Any] = {}
+    for key, value in fields.items():
+        if key == "sha256":
+            shown["summary"] = entry_summary(entry)
+        shown[key] = value
+    return shown
+
+
+def entry_summary(entry: AuditEntry) -> str:
+    """What an audit entry says, in one line (the `summary` of tables, CSV and JSON)."""
+    kind = entry.kind
+    if kind == "push":
+        first = entry.detail.splitlines()[0] if entry.detail.strip() else ""
+        detail = messages.AUDIT_ENTRY_DETAIL.format(detail=first) if first else ""
+        return messages.AUDIT_ENTRY["push"].format(entry=entry, detail=detail)
+    if kind == "decision":
+        feedback = messages.AUDIT_ENTRY_DETAIL.format(detail=entry.detail) if entry.detail else ""
+        return messages.AUDIT_ENTRY["decision"].format(entry=entry, detail=feedback)
+    if kind == "event":
+        detail = messages.AUDIT_EVENT_DETAIL.format(detail=entry.detail) if entry.detail else ""
+        tokens = messages.AUDIT_EVENT_TOKENS.format(tokens=entry.tokens) if entry.tokens else ""
+        return messages.AUDIT_ENTRY["event"].format(entry=entry, detail=detail + tokens)
+    if kind == "template":
+        parts = " + ".join(_template_ref(ref) for ref in entry.templates)
+        return messages.AUDIT_ENTRY["template"].format(entry=entry, detail=parts)
+    return messages.AUDIT_ENTRY[kind].format(entry=entry, detail=entry.detail)
+
+
+def _template_ref(ref: TemplateRef) -> str:
+    version = f"@{ref.version}" if ref.version is not None else ""
+    return messages.AUDIT_TEMPLATE_PART.format(ref=ref, version=version, sha=ref.sha256[:12])
 
 
 def _plain(value: Any) -> Any:
@@ -53,7 +97,7 @@ def render_entries(entries: Sequence[Any], fmt: Format, *, width: int = 160) -> 
 
 
 def _row_json(entry: Any) -> dict[str, Any]:
-    row = _fields(entry)
+    row = _with_summary(entry)
     return {k: v.isoformat() if isinstance(v, datetime) else v for k, v in row.items()}
 
 
@@ -78,7 +122,7 @@ def render_chat_table(entries: Sequence[Any], *, detail_width: int = 48) -> str:
 
 
 def _chat_row(entry: Any, detail_width: int) -> tuple[str, ...]:
-    summary = " ".join(str(entry.summary).split())
+    summary = " ".join(entry_summary(entry).split())
     if len(summary) > detail_width:
         summary = summary[: detail_width - 1] + "…"
     return (

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from base.vocabulary import as_utc
-from storage.audit_records import AuditEntry
+from storage.audit_records import AuditEntry, TemplateRef
 from storage.schema import (
     change_events,
     changes,
@@ -32,19 +32,21 @@ def _said(r: Row, actor_id: str, actor_name: str) -> dict[str, Any]:
 
 
 def _change(r: Row) -> dict[str, Any]:
-    what = f"rollback of {r.rollback_of} requested" if r.kind == "rollback" else "requested"
     return dict(
-        kind=r.kind, **_said(r, r.requester_id, r.requester_name), summary=f"{what}: {r.text}"
+        kind=r.kind,
+        **_said(r, r.requester_id, r.requester_name),
+        text=r.text,
+        rollback_of=r.rollback_of or "",
     )
 
 
 def _decision(r: Row) -> dict[str, Any]:
-    note = f" — {r.feedback}" if r.feedback else ""
     return dict(
         kind="decision",
         **_said(r, r.actor_id, r.actor_name),
         gate=r.gate,
-        summary=f"{r.choice} at the {r.gate} gate{note}",
+        choice=r.choice,
+        detail=r.feedback or "",
         sha256=r.content_sha256,
     )
 
@@ -55,50 +57,40 @@ def _resolution(r: Row) -> dict[str, Any]:
         actor_id=r.actor_id,
         actor_name=r.actor_name,
         gate=r.gate,
-        summary=f"{r.gate} gate settled: {r.choice}",
+        choice=r.choice,
         sha256=r.content_sha256,
     )
 
 
 def _refusal(r: Row) -> dict[str, Any]:
     who = _said(r, r.actor_id, r.actor_name)
-    return dict(kind="refusal", **who, gate=r.gate or "", summary=f"refused: {r.reason}")
+    return dict(kind="refusal", **who, gate=r.gate or "", detail=r.reason)
 
 
 def _push(r: Row) -> dict[str, Any]:
-    detail = f" — {r.detail.splitlines()[0]}" if r.detail.strip() else ""
     return dict(
-        kind="push",
-        device=r.device,
-        sha256=r.lines_sha256,
-        summary=f"push to {r.device}: {r.status}{detail}",
+        kind="push", device=r.device, sha256=r.lines_sha256, status=r.status, detail=r.detail
     )
 
 
 def _event(r: Row) -> dict[str, Any]:
-    tokens = f" (tokens {r.tokens})" if r.tokens else ""
-    detail = f": {r.detail}" if r.detail else ""
-    return dict(kind="event", summary=f"{r.status}{detail}{tokens}")
+    return dict(kind="event", status=r.status, detail=r.detail, tokens=r.tokens or "")
 
 
 def _template_use(r: Row) -> dict[str, Any]:
-    """`template: lab_ospf@2 sha256 3f2a… + ospf (built-in) sha256 9c1d…`."""
     parts = json.loads(r.parts)
-    shown = [
-        f"{p['name']}{'@' + str(p['version']) if p['version'] is not None else ''} "
-        f"({p['source']}) sha256 {p['sha256'][:12]}"
-        for p in parts
-    ]
+    used = tuple(TemplateRef(p["name"], p["version"], p["source"], p["sha256"]) for p in parts)
     return dict(
         kind="template",
-        summary=f"template: {' + '.join(shown)} — change {r.status}",
+        status=r.status,
+        templates=used,
         sha256=parts[0]["sha256"] if len(parts) == 1 else "",
     )
 
 
 def _read(r: Row) -> dict[str, Any]:
     who = _said(r, r.actor_id, r.actor_name)
-    return dict(kind="read", **who, device=r.device, summary=f"read on {r.device}: {r.command}")
+    return dict(kind="read", **who, device=r.device, text=r.command)
 
 
 # table -> (row to entry fields, columns a `user` filter matches)

@@ -9,6 +9,11 @@ from typing import Literal
 from base.vocabulary import Choice, GateName
 
 ChangeKind = Literal["change", "rollback"]
+# What an audit entry records: a change or rollback asked for, a vote, a gate settled, a
+# refusal, a device pushed, how a change ended, the templates it used, a device read.
+AuditKind = Literal[
+    "change", "rollback", "decision", "resolved", "refusal", "push", "event", "template", "read"
+]
 
 
 @dataclass(frozen=True)
@@ -124,7 +129,7 @@ class AuditEntry:
 
     seq: int
     at: datetime
-    kind: str
+    kind: AuditKind
     change_id: str
     actor_id: str
     actor_name: str
@@ -132,7 +137,24 @@ class AuditEntry:
     channel: str
     gate: str
     device: str
-    summary: str
+    sha256: str
+    # What the row holds, by kind (the bot words it; empty where the kind has none):
+    text: str = ""  # change/rollback: the request; read: the command sent
+    rollback_of: str = ""  # rollback: the change it undoes
+    choice: str = ""  # decision, resolved: approve / modify / cancel
+    status: str = ""  # push: the device's result; event, template: how the change ended
+    detail: str = ""  # decision: feedback; refusal: the reason; push, event: what happened
+    tokens: str = ""  # event: LLM tokens spent (canonical JSON), "" when none
+    templates: tuple[TemplateRef, ...] = ()  # template: the parts the change used, in order
+
+
+@dataclass(frozen=True)
+class TemplateRef:
+    """One template a change used, as its audit row keeps it."""
+
+    name: str
+    version: int | None
+    source: str
     sha256: str
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from storage.audit_records import AuditKind
+
 REPORT_ATTACHED = (
     "Audit report: {count} change(s); the audit chain is {chain}. The HTML file is attached."
 )
@@ -67,3 +69,20 @@ AUDIT_AT_REQUEST = "request"
 AUDIT_ROLLED_BACK = "  rolled back by {change_id} (requested by {name} at {at})"
 AUDIT_OUTCOME = "  outcome: {status} at {at} — {detail}"
 AUDIT_SUMMARY = "Who confirmed it"
+# One audit entry in a line (bot/audit_view.entry_summary), by kind: `entry` is the record,
+# `detail` its worded detail.
+AUDIT_ENTRY: dict[AuditKind, str] = {
+    "change": "requested: {entry.text}",
+    "rollback": "rollback of {entry.rollback_of} requested: {entry.text}",
+    "decision": "{entry.choice} at the {entry.gate} gate{detail}",
+    "resolved": "{entry.gate} gate settled: {entry.choice}",
+    "refusal": "refused: {detail}",
+    "push": "push to {entry.device}: {entry.status}{detail}",
+    "event": "{entry.status}{detail}",
+    "template": "template: {detail} — change {entry.status}",
+    "read": "read on {entry.device}: {entry.text}",
+}
+AUDIT_ENTRY_DETAIL = " — {detail}"
+AUDIT_EVENT_DETAIL = ": {detail}"
+AUDIT_EVENT_TOKENS = " (tokens {tokens})"
+AUDIT_TEMPLATE_PART = "{ref.name}{version} ({ref.source}) sha256 {sha}"

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
+from bot.audit_view import entry_summary
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click
 from tests.bot.test_reads import bot_on_lab
 from tests.fakes import llm_profiles as servers
@@ -96,5 +97,6 @@ async def test_a_timeout_ends_the_change_in_one_line_with_nothing_open(tmp_path:
     said = [t for t in chat.texts() if line in t]
     assert len(said) == 1 and "\n" not in said[0], chat.texts()
     assert any(
-        e.kind == "event" and "failed" in e.summary and line in e.summary for e in entries
-    ), [e.summary for e in entries]
+        e.kind == "event" and "failed" in entry_summary(e) and line in entry_summary(e)
+        for e in entries
+    ), [entry_summary(e) for e in entries]

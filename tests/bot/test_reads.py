@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from bot.audit_view import entry_summary
 from bot.demo import DEMO_CREDENTIALS, demo_settings
 from bot.settings import load_settings
 from bot.wiring import Runtime, open_runtime
@@ -119,7 +120,7 @@ async def test_the_audit_lists_reads_and_the_rate_limit_holds(tmp_path: Path) ->
         seen = list(lab.device("R1").commands_seen)
         await bot.service.handle(ask("audit device=R1", "carol"))  # what people see in chat
         listing = chat.messages()[-1].blocks[0].text.splitlines()
-    assert [(e.kind, e.actor_name, e.summary) for e in reads] == [
+    assert [(e.kind, e.actor_name, entry_summary(e)) for e in reads] == [
         ("read", "alice", "read on R1: show version"),
         ("read", "bob", "read on R1: show clock"),
     ]

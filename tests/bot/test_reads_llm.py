@@ -10,6 +10,7 @@ from pathlib import Path
 from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
+from bot.audit_view import entry_summary
 from tests.bot.chat import RecordingAdapter, ask
 from tests.bot.test_reads import bot_on_lab
 from tests.fakes.openai_server import OpenAIStandIn, structured, text
@@ -53,14 +54,14 @@ async def test_a_free_question_is_answered_with_reads_the_model_chose(
     assert "`| redirect` is not an output filter" in tool_results[1]
     assert "no device 'R9'" in tool_results[2]
     assert "show ip route" in seen and not any("redirect" in line for line in seen)
-    assert [(e.kind, e.summary) for e in reads if e.kind == "read"] == [
+    assert [(e.kind, entry_summary(e)) for e in reads if e.kind == "read"] == [
         ("read", "read on R1: show ip route")
     ]
     # the proposed change went to the change workflow, as alice's request (its first gate)
     assert any(
         t.startswith("Working on it") and "configure ospf on R1,R2" in t for t in chat.texts()
     )
-    assert any(e.kind == "change" and "configure ospf on R1,R2" in e.summary for e in reads)
+    assert any(e.kind == "change" and "configure ospf on R1,R2" in entry_summary(e) for e in reads)
 
 
 async def test_without_an_llm_a_free_question_says_what_can_be_asked(tmp_path: Path) -> None:

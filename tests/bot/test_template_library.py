@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from adapters.chat import ThreadRef
+from bot.audit_view import entry_summary
 from bot.demo import DEMO_CREDENTIALS
 from bot.wiring import Runtime
 from labsim import Lab, demo_topology
@@ -87,10 +88,12 @@ async def test_save_the_approved_template_then_reuse_it_and_the_audit_names_the_
     assert saved_reply.startswith("Saved lab_ospf@1 (sha256 ")
     assert f"Uses lab_ospf@1 sha256 {saved.sha256[:12]}" in reuse_gate.text
     [used] = [e for e in entries if e.kind == "template"]
-    assert used.summary.startswith("template: lab_ospf@1 (saved) sha256")
+    assert entry_summary(used).startswith("template: lab_ospf@1 (saved) sha256")
     assert used.sha256 == saved.sha256
     [event] = [e for e in entries if e.kind == "event"]
-    assert '"template":{"input_tokens":0,"output_tokens":0,"total_tokens":0}' in event.summary
+    assert '"template":{"input_tokens":0,"output_tokens":0,"total_tokens":0}' in entry_summary(
+        event
+    )
     assert "lab_ospf@1" in listing.blocks[0].text and "by carol" in listing.blocks[0].text
     assert "lab_ospf@1" in stats.blocks[0].text and "R1 1/1" in stats.blocks[0].text
     assert "router ospf 1" in lab.device("R1").running_config()
@@ -139,7 +142,7 @@ async def test_combined_templates_render_as_one_configuration_per_device(
     assert "interface Loopback7" in config and "router ospf 1" in config
     assert "ntp server 10.0.0.123" in config
     [used] = [e for e in entries if e.kind == "template"]
-    assert used.summary.count("(builtin)") == 3
+    assert entry_summary(used).count("(builtin)") == 3
 
 
 async def test_a_template_whose_test_fails_is_flagged_at_its_gate_and_cannot_be_saved(

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.audit_view import entry_summary
 from frrlab import FrrLab
 from frrlab.console import close_console
 from tests.bot.chat import RecordingAdapter, ask
@@ -69,7 +70,7 @@ async def test_show_ospf_neighbours_on_two_routers_is_a_table_from_frr_json(
         ("read", "R2"),
         ("read", "R3"),
     ]
-    assert reads[0].summary == "read on R1: show ip ospf neighbor json"
+    assert entry_summary(reads[0]) == "read on R1: show ip ospf neighbor json"
 
 
 async def test_injections_and_device_commands_reach_no_router(tmp_path: Path) -> None:

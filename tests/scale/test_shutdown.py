@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from bot.audit_view import entry_summary
 from labsim import demo_topology
 from storage.audit import AuditStore
 from storage.audit_chain import AuditChain
@@ -79,10 +80,12 @@ async def test_sigterm_during_a_push_records_the_device_it_could_not_finish(
     assert "Their locks are released: to retry, ask again" in told.all_text
     assert "✓ 1 ✗ 0 of 1" in retried.all_text  # not "R2 is locked by change …" for 900 s
     pushed = [
-        (e.device, e.summary.partition(": ")[2].split(" ")[0]) for e in entries if e.kind == "push"
+        (e.device, entry_summary(e).partition(": ")[2].split(" ")[0])
+        for e in entries
+        if e.kind == "push"
     ]
     assert pushed == [("R1", "success"), ("R2", "interrupted"), ("R2", "success")]
-    assert any(e.kind == "event" and e.summary.startswith("interrupted") for e in entries)
+    assert any(e.kind == "event" and entry_summary(e).startswith("interrupted") for e in entries)
     assert verified.ok
 
 

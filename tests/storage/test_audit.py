@@ -182,7 +182,11 @@ async def test_entries_filter_by_change_user_device_and_time(engine: AsyncEngine
     ]
     assert len(await audit.entries(since=before)) == 6
     assert await audit.entries(until=before) == []
-    assert "approve at the template gate" in everything[1].summary
+    assert (everything[1].kind, everything[1].choice, everything[1].gate) == (
+        "decision",
+        "approve",
+        "template",
+    )
 
 
 @pytest.mark.parametrize(

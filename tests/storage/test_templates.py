@@ -120,7 +120,13 @@ async def test_uses_join_the_audit_chain_and_feed_the_figures(engine: AsyncEngin
     stats = await store.stats()
     entries = [e for e in await audit.entries(change_id="chg-2") if e.kind == "template"]
     assert (await audit.verify()).ok
-    assert entries[0].summary.startswith("template: lab_ospf@1 (saved) sha256 ")
+    [used] = entries[0].templates
+    assert (used.name, used.version, used.source, entries[0].status) == (
+        "lab_ospf",
+        1,
+        "saved",
+        "done",
+    )
     assert entries[0].sha256 == saved.sha256
     [row] = stats.rows
     assert (row.label, row.uses, row.done) == ("lab_ospf@1", 2, 1)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.audit_view import entry_summary
 from labsim import Lab
 from tests.adapters.matrix.chat_user import ChatUser
 from tests.adapters.matrix.labbot_harness import (
@@ -158,5 +159,5 @@ async def test_room_power_levels_and_direct_rooms_decide_who_may_approve(
         entries = await runtime.audit.entries()
     assert decisions(entries) == {"template": bob.user_id}
     refusals = [e for e in entries if e.kind == "refusal"]
-    assert any("you own none" in e.summary for e in refusals)
-    assert any("direct messages" in e.summary for e in refusals)
+    assert any("you own none" in entry_summary(e) for e in refusals)
+    assert any("direct messages" in entry_summary(e) for e in refusals)

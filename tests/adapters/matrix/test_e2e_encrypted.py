@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.audit_view import entry_summary
 from labsim import Lab
 from tests.adapters.matrix.chat_user import ChatUser
 from tests.adapters.matrix.labbot_harness import (
@@ -142,5 +143,5 @@ async def test_under_verified_trust_an_unverified_device_is_refused_and_recorded
     assert refused["content"]["m.mentions"] == {"user_ids": [bob.user_id]}
     refusals = [e for e in entries if e.kind == "refusal"]
     assert [(e.actor_id, e.gate) for e in refusals] == [(bob.user_id, "template")] * 2
-    assert "not verified" in refusals[0].summary
+    assert "not verified" in entry_summary(refusals[0])
     assert decisions(entries) == {"template": bob.user_id}

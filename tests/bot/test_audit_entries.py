@@ -1,0 +1,74 @@
+"""Each kind of audit entry storage returns is worded by the bot in one line (the `summary`
+of the audit table in chat, and of the CLI's table, CSV and JSON)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import get_args
+
+import pytest
+
+from bot import messages
+from bot.audit_view import entry_summary, render_entries
+from storage.audit_records import AuditEntry, AuditKind, TemplateRef
+
+BASE = AuditEntry(
+    seq=1,
+    at=datetime(2026, 11, 30, 7, 15, tzinfo=UTC),
+    kind="change",
+    change_id="chg-1",
+    actor_id="U1",
+    actor_name="alice",
+    platform="slack",
+    channel="C1",
+    gate="",
+    device="",
+    sha256="",
+)
+OSPF = TemplateRef("lab_ospf", 2, "saved", "3f2a" * 16)
+NTP = TemplateRef("ntp", None, "builtin", "9c1d" * 16)
+CASES: list[tuple[AuditEntry, str]] = [
+    (replace(BASE, text="apply ospf to R1"), "requested: apply ospf to R1"),
+    (
+        replace(BASE, kind="rollback", rollback_of="chg-0", text="rollback chg-0"),
+        "rollback of chg-0 requested: rollback chg-0",
+    ),
+    (
+        replace(BASE, kind="decision", gate="params", choice="modify", detail="area 1"),
+        "modify at the params gate — area 1",
+    ),
+    (
+        replace(BASE, kind="resolved", gate="template", choice="approve"),
+        "template gate settled: approve",
+    ),
+    (replace(BASE, kind="refusal", detail="four-eyes"), "refused: four-eyes"),
+    (
+        replace(BASE, kind="push", device="R2", status="failed", detail="timed out\nmore"),
+        "push to R2: failed — timed out",
+    ),
+    (
+        replace(BASE, kind="event", status="done", detail="pushed to 2 of 2 devices", tokens="{}"),
+        "done: pushed to 2 of 2 devices (tokens {})",
+    ),
+    (
+        replace(BASE, kind="template", status="done", templates=(OSPF, NTP)),
+        "template: lab_ospf@2 (saved) sha256 3f2a3f2a3f2a + ntp (builtin) sha256 9c1d9c1d9c1d"
+        " — change done",
+    ),
+    (replace(BASE, kind="read", device="R1", text="show clock"), "read on R1: show clock"),
+]
+
+
+@pytest.mark.parametrize(("entry", "said"), CASES, ids=[e.kind for e, _ in CASES])
+def test_each_audit_entry_is_said_in_one_line(entry: AuditEntry, said: str) -> None:
+    assert entry_summary(entry) == said
+
+
+def test_every_kind_of_entry_has_words_and_the_cli_json_keeps_the_summary() -> None:
+    assert set(messages.AUDIT_ENTRY) == set(get_args(AuditKind))
+    assert {entry.kind for entry, _ in CASES} == set(get_args(AuditKind))
+    rows = json.loads(render_entries([entry for entry, _ in CASES], "json"))
+    assert [row["summary"] for row in rows] == [said for _, said in CASES]
+    assert rows[7]["templates"][0]["name"] == "lab_ospf"
