@@ -125,7 +125,7 @@ async def test_uses_join_the_audit_chain_and_feed_the_figures(engine: AsyncEngin
         "lab_ospf",
         1,
         "saved",
-        "done",
+        "failed",  # chg-2 failed on R2
     )
     assert entries[0].sha256 == saved.sha256
     [row] = stats.rows
