@@ -21,12 +21,9 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
 from base.vocabulary import Choice
+from bot import messages
 
 POWER = re.compile(r"^power>=(\d+)$")
-NO_DIRECT_RULE = (
-    "direct messages need an explicit rule (LABBOT_APPROVERS, or this conversation in "
-    "LABBOT_APPROVERS_BY_CHANNEL)"
-)
 
 
 class OwnersError(ValueError):
@@ -150,9 +147,9 @@ def place_rule(policy: Policy, place: Place) -> tuple[tuple[str, ...] | None, st
     if policy.approvers:
         return policy.approvers, ""
     if place.direct:
-        return (), NO_DIRECT_RULE
+        return (), messages.NO_DIRECT_RULE
     if policy.approvers_by_channel and not policy.owners:
-        return (), f"no approvers are set for {place.channel} (LABBOT_APPROVERS_BY_CHANNEL)"
+        return (), messages.NO_APPROVERS_HERE.format(channel=place.channel)
     return None, ""
 
 
@@ -160,10 +157,7 @@ def refuse_request(policy: Policy, person: Person, place: Place) -> str | None:
     """The reason `person` may not start a change — or read the lab — here (not a requester,
     or nobody could approve here), or None."""
     if policy.requesters and not named_by(person, policy.requesters):
-        return (
-            "you are not on the list of people who may request changes or read the lab "
-            "(LABBOT_REQUESTERS)"
-        )
+        return messages.NOT_A_REQUESTER
     return place_rule(policy, place)[1] or None
 
 
@@ -173,7 +167,7 @@ def refuse_curation(policy: Policy, *, person: Person, place: Place) -> str | No
     if reason:
         return reason
     if allowed is not None and not named_by(person, allowed):
-        return "only approvers may save or pin templates here (LABBOT_APPROVERS)"
+        return messages.NOT_A_CURATOR
     return None
 
 
@@ -202,10 +196,7 @@ def refuse_decision(
     if reason:
         return reason
     if own and not policy.allow_self_approval:
-        return (
-            "you requested this change; someone else must approve it "
-            "(four-eyes; LABBOT_ALLOW_SELF_APPROVAL=true lets a solo lab opt out)"
-        )
+        return messages.FOUR_EYES
     return None
 
 
@@ -216,7 +207,7 @@ def _refuse_place(policy: Policy, person: Person, place: Place) -> str | None:
     if allowed is not None and not named_by(person, allowed):
         listed = place.channel in policy.approvers_by_channel
         where = "LABBOT_APPROVERS_BY_CHANNEL" if listed else "LABBOT_APPROVERS"
-        return f"you are not an approver in {place.channel} ({where})"
+        return messages.NOT_AN_APPROVER.format(channel=place.channel, setting=where)
     return None
 
 
@@ -225,9 +216,9 @@ def _refuse_owner(policy: Policy, person: Person, targets: Collection[str]) -> s
         return None
     unowned = sorted(d for d in targets if owners_of(policy, d) is None)
     if unowned:
-        return f"{', '.join(unowned)} has no owner in LABBOT_OWNERS; nobody may approve it"
+        return messages.NO_OWNER.format(devices=", ".join(unowned))
     if not owned_by(policy, person, targets):
-        return f"you own none of {', '.join(sorted(targets))} (LABBOT_OWNERS)"
+        return messages.NOT_AN_OWNER.format(devices=", ".join(sorted(targets)))
     return None
 
 

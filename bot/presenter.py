@@ -110,8 +110,13 @@ def _library_notes(payload: TemplateReview) -> str:
         notes += messages.USES_TEMPLATES.format(templates=shown)
     for family, test in payload.get("template_test", {}).items():
         on = {"device": test["device"], "family": family, "lines": test["lines"]}
-        if test.get("skipped"):
-            notes += messages.TEMPLATE_TEST_SKIPPED.format(**on, why=test["skipped"])
+        if skipped := test.get("skipped"):
+            # a sentence, in a gate shown before the test said why with a kind
+            why = messages.TEMPLATE_TEST_SKIPPED_WHY.get(skipped) or skipped
+            seconds = test.get("seconds", 0)
+            notes += messages.TEMPLATE_TEST_SKIPPED.format(
+                **on, why=why.format(platform=test["platform"], seconds=seconds)
+            )
         elif test["errors"]:
             notes += messages.TEMPLATE_TEST_FAILED.format(**on, refused=len(test["errors"]))
         else:

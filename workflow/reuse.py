@@ -11,7 +11,7 @@ never touched.
 from __future__ import annotations
 
 import asyncio
-from typing import NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from workflow.library.compose import proposal_parts
 from workflow.model import TemplateProposal, Topology
@@ -24,7 +24,9 @@ class TemplateTest(TypedDict):
     lines: int
     ok: bool
     errors: list[str]  # "line: device reply", one per refused line
-    skipped: NotRequired[str]  # why the test could not run (no simulator, timeout)
+    # why the test could not run: no simulator for `platform`, or none finished within `seconds`
+    skipped: NotRequired[Literal["no_simulator", "timeout"]]
+    seconds: NotRequired[float]  # the bound that ran out ("timeout")
 
 
 async def template_tests(
@@ -53,10 +55,10 @@ async def template_tests(
                     device, facts["platform"], facts["running_config"], lines
                 )
         except TimeoutError:
-            test["skipped"] = f"the simulated device did not finish within {seconds:g} s"
+            test["skipped"], test["seconds"] = "timeout", seconds
         else:
             if errors is None:
-                test["skipped"] = f"no simulator for {facts['platform']}"
+                test["skipped"] = "no_simulator"
             else:
                 test["ok"], test["errors"] = not errors, list(errors)
         tests[family] = test

@@ -67,6 +67,10 @@ USES_TEMPLATES = "\nUses {templates}."
 TEMPLATE_TEST_SKIPPED = (
     "\nTemplate test on a simulated copy of {device} ({family}): not run, {why}."
 )
+TEMPLATE_TEST_SKIPPED_WHY = {
+    "no_simulator": "no simulator for {platform}",
+    "timeout": "the simulated device did not finish within {seconds:g} s",
+}
 TEMPLATE_TEST_FAILED = (
     "\n⚠️ Template test on a simulated copy of {device} ({family}): {refused} of {lines} "
     "line(s) refused; the real device would likely refuse them too."

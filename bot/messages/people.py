@@ -54,3 +54,21 @@ POLICY_OWN_CHANGES = {  # LABBOT_ALLOW_SELF_APPROVAL
     True: "  own changes: their own approval counts (LABBOT_ALLOW_SELF_APPROVAL=true)",
     False: "  own changes: someone else must approve them (four-eyes)",
 }
+
+# Why the approval policy refuses (bot/policy.py), after "Refused: ".
+NO_DIRECT_RULE = (
+    "direct messages need an explicit rule (LABBOT_APPROVERS, or this conversation in "
+    "LABBOT_APPROVERS_BY_CHANNEL)"
+)
+NO_APPROVERS_HERE = "no approvers are set for {channel} (LABBOT_APPROVERS_BY_CHANNEL)"
+NOT_A_REQUESTER = (
+    "you are not on the list of people who may request changes or read the lab (LABBOT_REQUESTERS)"
+)
+NOT_A_CURATOR = "only approvers may save or pin templates here (LABBOT_APPROVERS)"
+FOUR_EYES = (
+    "you requested this change; someone else must approve it "
+    "(four-eyes; LABBOT_ALLOW_SELF_APPROVAL=true lets a solo lab opt out)"
+)
+NOT_AN_APPROVER = "you are not an approver in {channel} ({setting})"
+NO_OWNER = "{devices} has no owner in LABBOT_OWNERS; nobody may approve it"
+NOT_AN_OWNER = "you own none of {devices} (LABBOT_OWNERS)"

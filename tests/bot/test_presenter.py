@@ -14,6 +14,7 @@ from workflow.endings import GateEnding, RollbackEnding
 from workflow.model import PushProgress, StandardResponse
 from workflow.previews import DevicePreview
 from workflow.responses import build_response
+from workflow.reuse import TemplateTest
 from workflow.reviews import (
     ParamsReview,
     ReviewedTemplate,
@@ -207,3 +208,30 @@ def test_a_targets_gate_says_how_many_and_lists_a_bounded_part() -> None:
         ("Cancel", "cancel"),
     ]
     assert parse_button_value(message.buttons[0].value) == ("int-9", SHA)
+
+
+def test_the_template_gate_says_why_a_template_test_did_not_run() -> None:
+    timed_out = TemplateTest(
+        device="R1", platform="cisco_ios", lines=3, ok=True, errors=[], skipped="timeout"
+    )
+    timed_out["seconds"] = 5.0
+    no_simulator = TemplateTest(
+        device="J1", platform="juniper_junos", lines=2, ok=True, errors=[], skipped="no_simulator"
+    )
+    review = TemplateReview(
+        name="ospf",
+        description="OSPF everywhere",
+        source="library",
+        templates={"cisco_ios": "router ospf 1", "juniper_junos": "set protocols ospf"},
+        params_schema={},
+        example_params={},
+        example_rendering={"cisco_ios": ["router ospf 1"]},
+        targets=["R1", "J1"],
+        template_test={"cisco_ios": timed_out, "juniper_junos": no_simulator},
+    )
+    text = present_gate(TemplateGate("int-1", "template", "chg-1", review, SHA, EXPIRES)).text
+    assert (
+        "Template test on a simulated copy of R1 (cisco_ios): not run, the simulated device did "
+        "not finish within 5 s." in text
+    ), text
+    assert "copy of J1 (juniper_junos): not run, no simulator for juniper_junos." in text, text
