@@ -23,7 +23,7 @@ Each profile reproduces the documented behaviour the planner must cope with; the
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 THINKING = (
@@ -46,6 +46,8 @@ class ServerProfile:
     usage: bool = True
     prose_around_text_json: bool = False  # JSON asked for in words comes fenced, with prose
     streams: bool = True  # False: `"stream": true` is ignored, the answer comes as one JSON body
+    extra_body: dict[str, Any] = field(default_factory=dict)  # the server's own fields
+    extra_choice: dict[str, Any] = field(default_factory=dict)
 
     def refusal(self, body: dict[str, Any]) -> tuple[int, str] | None:
         """The HTTP error this server answers the request with, if any."""
@@ -101,16 +103,30 @@ def tool_name(body: dict[str, Any], tools: list[dict[str, Any]]) -> str:
 
 
 OPENAI = ServerProfile("openai")
-OLLAMA = ServerProfile("ollama", prose_around_text_json=True)
-VLLM_TOOL_PARSER = ServerProfile("vllm --tool-call-parser hermes")
-VLLM_NO_TOOL_PARSER = ServerProfile("vllm (no tool parser)", tools="named_only")
+OLLAMA_FIELDS = {"system_fingerprint": "fp_ollama"}
+VLLM_FIELDS = {"prompt_logprobs": None, "kv_transfer_params": None}
+VLLM_CHOICE = {"stop_reason": None}
+LLAMA_CPP_FIELDS = {
+    "system_fingerprint": "b5000-abcdef12",
+    "timings": {"prompt_n": 1, "prompt_ms": 1.0, "predicted_n": 1, "predicted_ms": 1.0},
+}
+OLLAMA = ServerProfile("ollama", prose_around_text_json=True, extra_body=OLLAMA_FIELDS)
+VLLM_TOOL_PARSER = ServerProfile(
+    "vllm --tool-call-parser hermes", extra_body=VLLM_FIELDS, extra_choice=VLLM_CHOICE
+)
+VLLM_NO_TOOL_PARSER = ServerProfile(
+    "vllm (no tool parser)", tools="named_only", extra_body=VLLM_FIELDS, extra_choice=VLLM_CHOICE
+)
 LLAMA_CPP = ServerProfile(
     "llama-server (no --jinja)",
     tools="refused",
     tools_refusal=(500, "tools param requires --jinja flag"),
+    extra_body=LLAMA_CPP_FIELDS,
 )
 LLAMA_CPP_JINJA = ServerProfile(
-    "llama-server --jinja (arguments as object)", arguments_as_object=True
+    "llama-server --jinja (arguments as object)",
+    arguments_as_object=True,
+    extra_body=LLAMA_CPP_FIELDS,
 )
 OLLAMA_THINK = ServerProfile(
     "ollama deepseek-r1 (<think> in content)",
@@ -118,6 +134,7 @@ OLLAMA_THINK = ServerProfile(
     tools_refusal=(400, "registry.ollama.ai/library/deepseek-r1:8b does not support tools"),
     thinking="content",
     prose_around_text_json=True,
+    extra_body=OLLAMA_FIELDS,
 )
 DEEPSEEK_REASONER = ServerProfile(
     "deepseek-reasoner (reasoning_content)",

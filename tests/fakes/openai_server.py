@@ -160,8 +160,15 @@ class OpenAIStandIn:
             "created": int(time.time()),
             "model": request.body.get("model", self.model),
             "choices": [
-                {"index": 0, "message": message, "logprobs": None, "finish_reason": finish}
+                {
+                    "index": 0,
+                    "message": message,
+                    "logprobs": None,
+                    "finish_reason": finish,
+                    **self.profile.extra_choice,
+                }
             ],
+            **self.profile.extra_body,
         }
         if self.profile.usage:
             body["usage"] = {
