@@ -6,20 +6,17 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from adapters.chat import Button, ChatEvent, CodeBlock, Message, Request, button_value
+from adapters.chat import ChatEvent, CodeBlock, Request, button_value
 from adapters.matrix.adapter import MatrixAdapter
+from tests.support.gates import gate_message
 
 MakeBot = Callable[..., MatrixAdapter]  # the `make_bot` fixture
 SHA = "a" * 64
 GATE_VALUE = button_value("int-1", SHA)
-GATE = Message(
+GATE = gate_message(
     "*Step 1 of 2 — template* for change chg-1",
-    blocks=(CodeBlock("interface {{ name }}", "jinja", "Template (ios)"),),
-    buttons=(
-        Button("Approve", "approve", "primary", GATE_VALUE),
-        Button("Modify", "modify", "default", GATE_VALUE),
-        Button("Cancel", "cancel", "danger", GATE_VALUE),
-    ),
+    CodeBlock("interface {{ name }}", "jinja", "Template (ios)"),
+    GATE_VALUE,
     key="int-1",
 )
 

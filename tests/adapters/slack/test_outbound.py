@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from adapters.chat import Button, CodeBlock, FileAttachment, Message, ThreadRef, button_value
+from adapters.chat import CodeBlock, FileAttachment, Message, ThreadRef, button_value
 from adapters.slack import SlackAdapter
 from tests.adapters.slack.serving import http_adapter
 from tests.fakes.slack_api import SlackApiStandIn
+from tests.support.gates import gate_message
 
 THREAD = ThreadRef("slack", "C1", "1699999999.000100")
 VALUE = button_value("int-1", "b" * 64)
-GATE = Message(
-    "*Step 1 of 2 — template*",
-    blocks=(CodeBlock("router ospf {{ pid }}", "jinja", "Template (ios)"),),
-    buttons=(
-        Button("Approve", "approve", "primary", VALUE),
-        Button("Modify", "modify", "default", VALUE),
-        Button("Cancel", "cancel", "danger", VALUE),
-    ),
+GATE = gate_message(
+    "*Step 1 of 2 — template*", CodeBlock("router ospf {{ pid }}", "jinja", "Template (ios)"), VALUE
 )
 
 
