@@ -51,8 +51,8 @@ class HttpTransport:
     """Serve `app` on host:port (port 0 picks a free port; `port` holds the bound one).
 
     The server runs on its own thread and event loop, so verifying and acking a request never
-    waits behind the bot's work (a workflow step can hold its loop for a while); the listeners
-    hand each event over to the bot's loop.
+    queues behind the bot's work on its loop; the listeners hand each event over to the bot's
+    loop. `bench.slack_ack` measured acks 2-3x faster at p50 this way (README, Slack).
     """
 
     def __init__(

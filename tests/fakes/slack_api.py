@@ -128,7 +128,7 @@ class SlackApiStandIn:
         """Messages in a thread, root first, in the order posted, as they look now."""
         return [
             m
-            for m in self.messages.values()
+            for m in list(self.messages.values())  # a copy: the bench serves it on a thread
             if m.channel == channel and (m.ts == thread_ts or m.thread_ts == thread_ts)
         ]
 
