@@ -39,7 +39,7 @@ def present_reads(
 
 def present_diagnosis(answer: str, reads: list[tuple[str, str]], proposal: str | None) -> Message:
     """The LLM's answer (secrets masked), the reads it used and the change it proposes."""
-    used = "; ".join(f"{device}: {command}" for device, command in reads) or "none"
+    used = "; ".join(f"{device}: {command}" for device, command in reads) or messages.NO_READS
     notes = [messages.DIAGNOSIS_READS.format(reads=used)]
     if proposal:
         notes.append(messages.DIAGNOSIS_PROPOSAL.format(proposal=proposal))

@@ -101,17 +101,18 @@ def present_library(
     ]
     rows = []
     for template in saved:
-        pin = f" (pinned here: @{pins[template.name]})" if template.name in pins else ""
+        pinned = template.name in pins
+        pin = messages.LIBRARY_PINNED.format(version=pins[template.name]) if pinned else ""
         rows.append(
             f"{label(template):<22} {template.description}  [{', '.join(template.templates)}]"
-            f"  by {template.saved_by_name} {template.saved_at[:10]}{pin}"
+            + messages.LIBRARY_SAVED_BY.format(
+                who=template.saved_by_name, day=template.saved_at[:10], pin=pin
+            )
         )
-    text = (
-        f"{len(builtin)} built-in and {len(saved)} saved template(s). Use one: "
-        "`apply NAME[@V] to R1,R2 key=value …`, combine: `apply a + b to R1`; see `templates NAME`."
-    )
-    sections = [("Saved (team library)", "\n".join(rows) or "(none yet: `save as NAME`)", "text")]
-    sections.append(("Built-in", "\n".join(builtin), "text"))
+    text = messages.LIBRARY.format(builtin=len(builtin), saved=len(saved))
+    saved_rows = "\n".join(rows) or messages.LIBRARY_NONE_SAVED
+    sections = [(messages.SECTION_SAVED, saved_rows, "text")]
+    sections.append((messages.SECTION_BUILTIN, "\n".join(builtin), "text"))
     return sections_message(text, sections)
 
 

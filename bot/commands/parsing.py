@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from adapters.chat import COMMAND_WORDS
+from bot import messages
 from workflow.reads.device_commands import device_command
 from workflow.reads.questions import as_question, is_free_question
 
@@ -56,9 +57,7 @@ def parse_time(value: str, option: str) -> datetime:
     try:
         parsed = datetime.fromisoformat(value)
     except ValueError:
-        raise CommandError(
-            f"{option}: {value!r} is not a date (use 2026-11-30 or 2026-11-30T08:00)"
-        ) from None
+        raise CommandError(messages.NOT_A_DATE.format(option=option, value=value)) from None
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
@@ -79,12 +78,10 @@ def parse_audit_args(args: tuple[str, ...]) -> AuditFilter:
         else:
             key, sep, value = arg.lstrip("-").partition("=")
             if not sep:
-                raise CommandError(
-                    f"audit: {arg!r} is not KEY=VALUE; keys: change, user, device, since, until"
-                )
+                raise CommandError(messages.AUDIT_NOT_KEY_VALUE.format(arg=arg))
         values.update(_audit_pair(key, value))
     if pending_key is not None:
-        raise CommandError(f"audit: --{pending_key} needs a value")
+        raise CommandError(messages.AUDIT_NEEDS_VALUE.format(key=pending_key))
     return AuditFilter(**values)  # type: ignore[arg-type]
 
 
@@ -93,4 +90,4 @@ def _audit_pair(key: str, value: str) -> dict[str, object]:
         return {_AUDIT_KEYS[key]: value}
     if key in ("since", "until"):
         return {key: parse_time(value, key)}
-    raise CommandError(f"audit: unknown filter {key!r}; use change, user, device, since, until")
+    raise CommandError(messages.AUDIT_UNKNOWN_FILTER.format(key=key))

@@ -29,7 +29,7 @@ def parse_ref(text: str) -> tuple[str, int | None]:
     """`lab_ospf@2` -> ("lab_ospf", 2); `lab_ospf` -> ("lab_ospf", None)."""
     match = _REF.match(text.strip())
     if match is None:
-        raise CommandError(f"{text!r} is not NAME or NAME@VERSION (e.g. lab_ospf@2)")
+        raise CommandError(messages.NOT_A_REF.format(text=text))
     return match.group(1).casefold().replace("-", "_"), int(match.group(2) or 0) or None
 
 
@@ -41,7 +41,7 @@ async def lookup(store: TemplateStore, name: str, version: int | None) -> SavedT
     if versions:
         listed = ", ".join(map(str, versions))
         raise CommandError(messages.NO_VERSION.format(name=name, version=version, versions=listed))
-    known = ", ".join(await store.names()) or "none yet"
+    known = ", ".join(await store.names()) or messages.NONE_SAVED_YET
     raise CommandError(messages.NO_SAVED.format(name=name, known=known))
 
 
@@ -208,7 +208,7 @@ async def _diff_pair(
         versions = (await store.versions(name))[-2:]
         if len(versions) < 2:
             await lookup(store, name, None)
-            raise CommandError(f"{name} has one version only; nothing to compare")
+            raise CommandError(messages.ONE_VERSION.format(name=name))
         refs = [(name, versions[0]), (name, versions[1])]
     else:
         raise CommandError(messages.DIFF_USAGE)

@@ -86,3 +86,8 @@ AUDIT_ENTRY_DETAIL = " — {detail}"
 AUDIT_EVENT_DETAIL = ": {detail}"
 AUDIT_EVENT_TOKENS = " (tokens {tokens})"
 AUDIT_TEMPLATE_PART = "{ref.name}{version} ({ref.source}) sha256 {sha}"
+# `audit …` arguments that cannot be read (bot/commands/parsing.py).
+NOT_A_DATE = "{option}: {value!r} is not a date (use 2026-11-30 or 2026-11-30T08:00)"
+AUDIT_NOT_KEY_VALUE = "audit: {arg!r} is not KEY=VALUE; keys: change, user, device, since, until"
+AUDIT_NEEDS_VALUE = "audit: --{key} needs a value"
+AUDIT_UNKNOWN_FILTER = "audit: unknown filter {key!r}; use change, user, device, since, until"

@@ -29,3 +29,4 @@ TOO_MANY_READS = (
     "you sent {count} device read(s) in the last minute and this asks {asked} more; the limit "
     "is {limit} a minute (LABBOT_MAX_READS_PER_MINUTE)"
 )
+NO_READS = "none"

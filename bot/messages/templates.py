@@ -57,3 +57,15 @@ TEMPLATE_STATS = (
     "Template use: {changes} change(s); tokens spent {spent}, saved by reusing saved templates "
     "{saved}. Devices: successful pushes / pushes."
 )
+LIBRARY = (
+    "{builtin} built-in and {saved} saved template(s). Use one: `apply NAME[@V] to R1,R2 "
+    "key=value …`, combine: `apply a + b to R1`; see `templates NAME`."
+)
+LIBRARY_SAVED_BY = "  by {who} {day}{pin}"
+LIBRARY_PINNED = " (pinned here: @{version})"
+LIBRARY_NONE_SAVED = "(none yet: `save as NAME`)"
+SECTION_SAVED = "Saved (team library)"
+SECTION_BUILTIN = "Built-in"
+NOT_A_REF = "{text!r} is not NAME or NAME@VERSION (e.g. lab_ospf@2)"
+NONE_SAVED_YET = "none yet"
+ONE_VERSION = "{name} has one version only; nothing to compare"
