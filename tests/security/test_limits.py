@@ -88,7 +88,8 @@ async def test_a_bomb_from_the_llm_ends_that_change_while_other_threads_are_serv
     tmp_path: Path,
 ) -> None:
     chat = RecordingAdapter()
-    bomb = {**OK_TEMPLATE, "templates": {"cisco_ios": BOMBS[0]}, "example_params": {}}
+    # a valid proposal (its parameter used, its example valid) whose rendering is the bomb
+    bomb = {**OK_TEMPLATE, "templates": {"cisco_ios": BOMBS[0] + "\nntp server {{ server }}\n"}}
     with OpenAIStandIn() as llm:
         llm.script(structured(OK_TEMPLATE), structured(bomb))
         settings = {
