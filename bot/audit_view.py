@@ -20,7 +20,9 @@ from storage.audit_records import (
     ChangeSummary,
     GateSummary,
     PushRecord,
+    Refusal,
     TemplateRef,
+    Vote,
 )
 
 Format = Literal["table", "csv", "json"]
@@ -140,41 +142,14 @@ def render_summary(summary: ChangeSummary) -> str:
     """Everything about one change: requester, approvers per gate, pushes, refusals, rollbacks.
     Built from the structured records; text people or the LLM wrote is quoted or flattened onto
     its line, so a request carrying line breaks cannot print lines that look like decisions."""
-    lines = [
-        messages.AUDIT_REQUESTED.format(
-            kind=summary.kind,
-            change_id=summary.change_id,
-            name=_flat(summary.requester_name),
-            id=_flat(summary.requester_id),
-            at=stamp(summary.at),
-            platform=_flat(summary.platform),
-            channel=_flat(summary.channel),
-        ),
-        messages.AUDIT_REQUEST.format(text=_quoted(summary.text)),
-    ]
+    lines = [_requested(summary), messages.AUDIT_REQUEST.format(text=_quoted(summary.text))]
     if summary.rollback_of:
         lines.append(messages.AUDIT_ROLLS_BACK.format(change_id=_flat(summary.rollback_of)))
     for gate in summary.gates:
         lines.append(messages.AUDIT_GATE.format(gate=gate.gate, outcome=_gate_outcome(gate)))
-        lines.extend(
-            messages.AUDIT_VOTE.format(
-                choice=vote.choice,
-                name=_flat(vote.actor_name),
-                at=stamp(vote.at),
-                sha=vote.content_sha256[:12],
-            )
-            for vote in gate.votes
-        )
+        lines.extend(_vote_line(vote) for vote in gate.votes)
     lines.extend(_push_line(p) for p in summary.pushes)
-    lines.extend(
-        messages.AUDIT_REFUSED.format(
-            name=_flat(r.actor_name),
-            at=stamp(r.at),
-            gate=r.gate or messages.AUDIT_AT_REQUEST,
-            reason=_flat(r.reason),
-        )
-        for r in summary.refusals
-    )
+    lines.extend(_refusal_line(r) for r in summary.refusals)
     lines.extend(
         messages.AUDIT_ROLLED_BACK.format(
             change_id=r.change_id, name=_flat(r.requester_name), at=stamp(r.at)
@@ -186,6 +161,36 @@ def render_summary(summary: ChangeSummary) -> str:
         for e in summary.events
     )
     return "\n".join(lines)
+
+
+def _requested(summary: ChangeSummary) -> str:
+    return messages.AUDIT_REQUESTED.format(
+        kind=summary.kind,
+        change_id=summary.change_id,
+        name=_flat(summary.requester_name),
+        id=_flat(summary.requester_id),
+        at=stamp(summary.at),
+        platform=_flat(summary.platform),
+        channel=_flat(summary.channel),
+    )
+
+
+def _vote_line(vote: Vote) -> str:
+    return messages.AUDIT_VOTE.format(
+        choice=vote.choice,
+        name=_flat(vote.actor_name),
+        at=stamp(vote.at),
+        sha=vote.content_sha256[:12],
+    )
+
+
+def _refusal_line(refusal: Refusal) -> str:
+    return messages.AUDIT_REFUSED.format(
+        name=_flat(refusal.actor_name),
+        at=stamp(refusal.at),
+        gate=refusal.gate or messages.AUDIT_AT_REQUEST,
+        reason=_flat(refusal.reason),
+    )
 
 
 def _push_line(push: PushRecord) -> str:
