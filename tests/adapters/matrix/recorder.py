@@ -4,10 +4,12 @@ and answers a `gate…` request with a gate message, as the service would."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 
 from adapters.chat import ChatEvent, CodeBlock, Request, button_value
 from adapters.matrix.adapter import MatrixAdapter
+from tests.adapters.matrix.chat_user import running
 from tests.support.gates import gate_message
 
 MakeBot = Callable[..., MatrixAdapter]  # the `make_bot` fixture
@@ -43,3 +45,13 @@ class Recorder:
                 self._arrived.clear()
                 await self._arrived.wait()
         return self.events[count - 1]
+
+
+@asynccontextmanager
+async def recording(
+    adapter: MatrixAdapter, recorder: Recorder | None = None
+) -> AsyncIterator[Recorder]:
+    """The adapter running (a bot process) with `recorder`, or a new `Recorder`, as its handler."""
+    handler = recorder or Recorder(adapter)
+    async with running(adapter, handler):
+        yield handler

@@ -20,8 +20,8 @@ from adapters.chat import (
     Request,
     ThreadRef,
 )
-from tests.adapters.matrix.chat_user import ChatUser, running
-from tests.adapters.matrix.recorder import GATE_VALUE, SHA, MakeBot, Recorder
+from tests.adapters.matrix.chat_user import ChatUser
+from tests.adapters.matrix.recorder import GATE_VALUE, SHA, MakeBot, recording
 from tests.adapters.matrix.room_events import (
     membership,
     reaction_by,
@@ -37,8 +37,7 @@ async def test_a_mention_is_a_request_answered_in_its_thread_with_code_blocks(
     make_bot: MakeBot, alice: ChatUser
 ) -> None:
     adapter = make_bot()
-    recorder = Recorder(adapter)
-    async with running(adapter, recorder):
+    async with recording(adapter) as recorder:
         bot_id = adapter.bot.user_id
         room = await shared_room(alice, bot_id)
         asked = await alice.say(room, f"{adapter.bot.name}: gate please")
@@ -64,8 +63,7 @@ async def test_prefix_reaction_and_thread_reply_are_decisions_on_the_gate(
     make_bot: MakeBot, alice: ChatUser, bob: ChatUser
 ) -> None:
     adapter = make_bot()
-    recorder = Recorder(adapter)
-    async with running(adapter, recorder):
+    async with recording(adapter) as recorder:
         room = await shared_room(alice, adapter.bot.user_id, bob)
         asked = await alice.say(room, "!labbot gate")
         await recorder.next_event()
@@ -92,8 +90,7 @@ async def test_a_pencil_reaction_asks_for_the_change_in_words(
     make_bot: MakeBot, alice: ChatUser
 ) -> None:
     adapter = make_bot()
-    recorder = Recorder(adapter)
-    async with running(adapter, recorder):
+    async with recording(adapter) as recorder:
         bot_id = adapter.bot.user_id
         room = await shared_room(alice, bot_id)
         asked = await alice.say(room, "!labbot gate")
@@ -114,7 +111,7 @@ async def test_long_output_is_split_and_updates_edit_the_first_event(
     make_bot: MakeBot, alice: ChatUser
 ) -> None:
     adapter = make_bot()
-    async with running(adapter, Recorder(adapter)):
+    async with recording(adapter):
         bot_id = adapter.bot.user_id
         room = await shared_room(alice, bot_id)
         root = await alice.say(room, "hello")
@@ -139,16 +136,14 @@ async def test_after_a_restart_old_gates_still_decide_and_old_requests_are_not_r
     make_bot: MakeBot, alice: ChatUser, bob: ChatUser, tmp_path: Path
 ) -> None:
     first = make_bot()
-    recorder = Recorder(first)
-    async with running(first, recorder):
+    async with recording(first) as recorder:
         room = await shared_room(alice, first.bot.user_id, bob)
         asked = await alice.say(room, "!labbot gate")
         await recorder.next_event()
     device = json.loads((tmp_path / "matrix" / "session.json").read_text())["device_id"]
 
     second = make_bot()
-    after = Recorder(second)
-    async with running(second, after):
+    async with recording(second) as after:
         assert second._client.device_id == device  # the same device, not a new login
         await bob.react(room, recorder.gate_ids[0], "❌")
         cancelled = await after.next_event()
@@ -171,7 +166,6 @@ async def test_rooms_outside_the_allow_list_are_declined_and_ignored(
     served = await alice.create_room([])
     other = await alice.create_room([])
     adapter = make_bot(rooms=(served,))
-    recorder = Recorder(adapter)
     bot_id = bot_account.user_id
     # Already a member of `other` from an earlier configuration: its events must be ignored.
     await alice.client.room_invite(other, bot_id)
@@ -179,7 +173,7 @@ async def test_rooms_outside_the_allow_list_are_declined_and_ignored(
     await joined_elsewhere.join(other)
     await joined_elsewhere.client.close()
     await alice.client.room_invite(served, bot_id)
-    async with running(adapter, recorder):
+    async with recording(adapter) as recorder:
         invited = await alice.create_room([bot_id])
         await alice.say(other, "!labbot gate in the wrong room")
         await alice.say(served, "!labbot gate in the right room")
@@ -194,8 +188,7 @@ async def test_a_reply_right_after_the_request_waits_for_its_gate(
     make_bot: MakeBot, alice: ChatUser, bob: ChatUser
 ) -> None:
     adapter = make_bot()
-    recorder = Recorder(adapter)
-    async with running(adapter, recorder):
+    async with recording(adapter) as recorder:
         room = await shared_room(alice, adapter.bot.user_id, bob)
         asked = await alice.say(room, "!labbot gate")
         await bob.say(room, "execute", thread=asked)
@@ -212,7 +205,7 @@ async def test_a_picture_is_an_m_image_in_the_thread_from_the_media_repository(
     picture = FileAttachment(
         "topology.png", png, "image/png", image=True, alt="Lab", width=800, height=600
     )
-    async with running(adapter, Recorder(adapter)):
+    async with recording(adapter):
         bot_id = adapter.bot.user_id
         room = await shared_room(alice, bot_id)
         root = await alice.say(room, "hello")

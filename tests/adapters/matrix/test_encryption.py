@@ -13,8 +13,8 @@ import pytest
 
 from adapters.chat import CodeBlock, Decision, Message, Request, ThreadRef
 from adapters.matrix import e2ee
-from tests.adapters.matrix.chat_user import ChatUser, running
-from tests.adapters.matrix.recorder import MakeBot, Recorder
+from tests.adapters.matrix.chat_user import ChatUser
+from tests.adapters.matrix.recorder import MakeBot, recording
 from tests.adapters.matrix.room_events import shared_room, thread_message
 from tests.fakes.synapse import Synapse
 
@@ -35,8 +35,7 @@ async def test_an_encrypted_room_works_like_a_plain_one_and_nothing_is_sent_in_c
 ) -> None:
     alice, bob = await e2e_user("alice"), await e2e_user("bob")
     adapter = make_bot()
-    recorder = Recorder(adapter)
-    async with running(adapter, recorder):
+    async with recording(adapter) as recorder:
         bot_id = adapter.bot.user_id
         room = await shared_room(alice, bot_id, bob, encrypted=True)
         asked = await alice.say(room, "!labbot gate please")
@@ -69,7 +68,7 @@ async def test_a_message_the_bot_cannot_decrypt_is_answered_once_in_its_thread(
 ) -> None:
     alice = await e2e_user("alice")
     adapter = make_bot()
-    async with running(adapter, Recorder(adapter)):
+    async with recording(adapter):
         bot_id = adapter.bot.user_id
         room = await shared_room(alice, bot_id, encrypted=True)
         root = await alice.say(room, "hello")
@@ -89,8 +88,7 @@ async def test_a_message_whose_key_comes_late_is_handled_when_the_key_comes(
 ) -> None:
     alice = await e2e_user("alice")
     adapter = make_bot()
-    recorder = Recorder(adapter)
-    async with running(adapter, recorder):
+    async with recording(adapter) as recorder:
         bot_id = adapter.bot.user_id
         room = await shared_room(alice, bot_id, encrypted=True)
         asked, key = await alice.say_withholding_key(room, "!labbot gate after all")
@@ -110,7 +108,7 @@ async def test_without_the_e2e_extra_an_encrypted_room_is_told_labbot_cannot_rea
 ) -> None:
     monkeypatch.setattr(e2ee, "E2EE_AVAILABLE", False)  # as if labbot[e2e] were not installed
     adapter = make_bot()
-    async with running(adapter, Recorder(adapter)):
+    async with recording(adapter):
         bot_id = adapter.bot.user_id
         room = await alice.create_room([bot_id], encrypted=True)
         await alice.wait_for(
@@ -132,8 +130,7 @@ async def test_under_tofu_a_known_persons_new_device_is_trusted_and_changes_anno
 ) -> None:
     alice = await e2e_user("alice")
     adapter = make_bot()
-    recorder = Recorder(adapter)
-    async with running(adapter, recorder):
+    async with recording(adapter) as recorder:
         bot_id = adapter.bot.user_id
         room = await shared_room(alice, bot_id, encrypted=True)
         await alice.say(room, "!labbot gate")
@@ -163,15 +160,14 @@ async def test_after_losing_its_key_store_the_bot_warns_and_carries_on_as_a_new_
 ) -> None:
     alice = await e2e_user("alice")
     first = make_bot()
-    async with running(first, Recorder(first)):
+    async with recording(first):
         room = await shared_room(alice, first.bot.user_id, encrypted=True)
         old_device = first._client.device_id
     for store in (tmp_path / "matrix").glob("*.db"):
         store.unlink()
     second = make_bot()
-    after = Recorder(second)
     with caplog.at_level(logging.WARNING):
-        async with running(second, after):
+        async with recording(second) as after:
             await alice.say(room, "!labbot gate after the loss")
             request = await after.next_event()
     assert second._client.device_id != old_device
@@ -186,8 +182,7 @@ async def test_under_verified_only_a_verified_device_is_vouched_for(
 ) -> None:
     alice = await e2e_user("alice")
     adapter = make_bot(trust="verified")
-    recorder = Recorder(adapter)
-    async with running(adapter, recorder):
+    async with recording(adapter) as recorder:
         room = await shared_room(alice, adapter.bot.user_id, encrypted=True)
         await alice.say(room, "!labbot gate")
         await recorder.next_event()
@@ -205,7 +200,7 @@ async def test_long_output_fits_encrypted_events_and_every_part_reads(
 ) -> None:
     alice = await e2e_user("alice")
     adapter = make_bot()
-    async with running(adapter, Recorder(adapter)):
+    async with recording(adapter):
         bot_id = adapter.bot.user_id
         room = await shared_room(alice, bot_id, encrypted=True)
         root = await alice.say(room, "hello")

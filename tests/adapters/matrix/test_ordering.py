@@ -14,8 +14,8 @@ import pytest
 
 from adapters.chat import ChatEvent, Decision, Request
 from adapters.matrix.adapter import MatrixAdapter
-from tests.adapters.matrix.chat_user import ChatUser, running
-from tests.adapters.matrix.recorder import MakeBot, Recorder
+from tests.adapters.matrix.chat_user import ChatUser
+from tests.adapters.matrix.recorder import MakeBot, Recorder, recording
 from tests.adapters.matrix.room_events import shared_room, thread_message
 
 pytestmark = pytest.mark.synapse
@@ -66,7 +66,7 @@ async def test_a_burst_in_one_thread_is_handled_in_order_while_another_thread_go
 ) -> None:
     adapter = make_bot()
     bot = SlowBot(adapter)
-    async with running(adapter, bot):
+    async with recording(adapter, bot):
         bot_id = adapter.bot.user_id
         room = await shared_room(alice, bot_id)
         asked = await alice.say(room, "!labbot gate")
