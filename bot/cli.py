@@ -1,4 +1,5 @@
-"""The `labbot` command line: demo, serve, audit, templates, lab, db, rollback, matrix."""
+"""The `labbot` command line: demo, serve, lab, pending, rollback, audit, templates, policy, llm,
+matrix, db."""
 
 from __future__ import annotations
 

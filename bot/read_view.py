@@ -26,7 +26,9 @@ def present_reads(
             sections.append((f"✗ {name} · {command}", item.get("error", ""), "text"))
             continue
         output = mask_secrets(item.get("result", ""))
-        table = None if request.raw else parsed_table(request.platforms[name], command, output)
+        table = None  # `raw` asks for the text as it came
+        if not request.raw:
+            table = parsed_table(request.platforms[name], command, output, messages.READ_MORE_ROWS)
         sections.append((f"✓ {name} · {command}", table or output or messages.NO_OUTPUT, "text"))
     text = messages.READ_RESULT.format(
         command=request.asked,

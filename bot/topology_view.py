@@ -15,7 +15,7 @@ from bot import messages
 from workflow.api import Finished, LabLayout, ParamsGate, RollbackGate, Step
 from workflow.model import Device, Link, StandardResponse, UnusableNode
 
-if TYPE_CHECKING:  # matplotlib and networkx load with the first picture, not with the bot
+if TYPE_CHECKING:  # Pillow loads with the first picture, not with the bot
     from bot.topology_picture import Role
 
 log = logging.getLogger(__name__)

@@ -60,7 +60,9 @@ def present_inventory(
     text = messages.LAB_INVENTORY.format(count=len(devices), up=len(devices) - len(down))
     if down:
         text += " " + messages.LAB_UNREACHABLE.format(devices=", ".join(sorted(down)))
-    message = blocks.present_table(text, grid(rows) if rows else messages.LAB_EMPTY)
+    message = blocks.present_table(
+        text, grid(rows, messages.LAB_MORE) if rows else messages.LAB_EMPTY
+    )
     if not unusable:
         return message
     left_out = "\n".join(f"{node.name}: {node.reason}" for node in unusable)

@@ -11,8 +11,10 @@ LAB_COLUMNS = ("device", "platform", "kind", "address", "reachable")
 LAB_ANSWERS = "yes"
 LAB_NO_ANSWER = "NO: {why}"
 LAB_EMPTY = "(the inventory lists no device)"
+LAB_MORE = "… and {count} more devices"  # the inventory table is cut (workflow.reads.tables)
 NO_PICTURE = "I cannot draw the lab now (no inventory, or it could not be read); see the log."
 READ_RESULT = "`{command}` on {devices}: ✓ {ok} ✗ {failed}"
+READ_MORE_ROWS = "… {count} more rows (ask with `raw` for all)"  # a read's table is cut
 NO_LLM_QUESTION = (
     "Without an LLM I answer these questions: neighbours, routes, interfaces, bgp summary or "
     "version `on R1,R2` — or type the read itself (`show ip route on R1`). With OPENAI_API_KEY "

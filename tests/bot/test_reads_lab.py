@@ -7,12 +7,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from bot.commands.lab import present_inventory
 from bot.demo import DEMO_CREDENTIALS, demo_settings
 from bot.settings import load_settings
 from bot.wiring import open_runtime
 from labsim import Lab, demo_topology
 from tests.bot.chat import RecordingAdapter, ask
 from workflow.devices.static import StaticInventory
+from workflow.model import Device
+from workflow.reads.tables import MAX_ROWS
 
 
 async def test_lab_lists_each_device_and_says_which_does_not_answer(tmp_path: Path) -> None:
@@ -37,3 +40,13 @@ async def test_lab_lists_each_device_and_says_which_does_not_answer(tmp_path: Pa
     assert table["R2"][3] == "NO: connection refused", table["R2"]
     assert [file.name for file in said.files] == ["topology.png"]  # the picture, as before
     assert seen == {name: [] for name in seen}  # a connect, not a login: nothing was sent
+
+
+def test_a_lab_over_the_table_limit_says_how_many_devices_are_not_shown() -> None:
+    """The inventory table is cut at MAX_ROWS devices and says how many more there are, without
+    the reads' `raw` hint (`lab raw` is no command)."""
+    devices = [Device(f"R{n}", "cisco_ios_telnet", "127.0.0.1", 2000 + n) for n in range(203)]
+    message = present_inventory(devices, dict.fromkeys((d.name for d in devices), None), [])
+    table = "\n".join(block.text for block in message.blocks).splitlines()  # split at 3000 chars
+    assert len(table) == 1 + MAX_ROWS + 1, table[-3:]  # header, rows, the cut
+    assert table[-1] == "… and 3 more devices", table[-1]

@@ -95,15 +95,3 @@ def usage_of(message: AIMessage, sent: Iterable[BaseMessage], extra: str = "") -
         total_tokens=input_tokens + output_tokens,
         estimated=True,
     )
-
-
-def add_usage(first: TokenUsage, second: TokenUsage) -> TokenUsage:
-    """Two calls' usage together; estimated when either was."""
-    summed = TokenUsage(
-        input_tokens=first["input_tokens"] + second["input_tokens"],
-        output_tokens=first["output_tokens"] + second["output_tokens"],
-        total_tokens=first["total_tokens"] + second["total_tokens"],
-    )
-    if first.get("estimated") or second.get("estimated"):
-        summed["estimated"] = True
-    return summed

@@ -16,7 +16,7 @@ from ntc_templates.parse import parse_output
 from workflow.model import platform_family
 from workflow.postchecks.parsers import COMMANDS, RoutingState, Topic, parse
 
-MAX_ROWS = 200  # a longer table is cut (the raw text has it all)
+MAX_ROWS = 200  # a longer table is cut
 MAX_CELL = 40  # characters per cell
 WIDE = 4  # a single row with more columns is shown as `key  value` lines
 TEXTFSM_FAMILIES = ("cisco_ios", "cisco_xe", "cisco_nxos", "arista_eos", "juniper_junos")
@@ -33,36 +33,38 @@ def _frr_topic(command: str) -> Topic | None:
     return next((t for t, c in COMMANDS["frr"].items() if c == command), None)
 
 
-def parsed_table(platform: str, sent: str, output: str) -> str | None:
-    """The output as a table, or None when no parser exists (or it cannot read the output)."""
+def parsed_table(platform: str, sent: str, output: str, more: str) -> str | None:
+    """The output as a table, or None when no parser exists (or it cannot read the output);
+    `more` says what was cut (see `grid`)."""
     family = platform_family(platform)
     if "|" in sent:
         return None
     try:
         if family == "frr":
             topic = _frr_topic(sent)
-            return _topic_table(topic, parse(platform, {topic: output})) if topic else None
+            return _topic_table(topic, parse(platform, {topic: output}), more) if topic else None
         if family in TEXTFSM_FAMILIES:
             rows = parse_output(platform=family, command=sent, data=output)
-            return grid(rows) if isinstance(rows, list) and rows else None
+            return grid(rows, more) if isinstance(rows, list) and rows else None
     except Exception:  # no template, or output the parser cannot read: show the text instead
         return None
     return None
 
 
-def _topic_table(topic: Topic, state: RoutingState) -> str:
+def _topic_table(topic: Topic, state: RoutingState, more: str) -> str:
     if topic == "ospf":
         rows = [{"neighbour": a, "state": s} for a, s in state.ospf_neighbors.items()]
     elif topic == "bgp":
         rows = [{"peer": a, "state": s} for a, s in state.bgp_peers.items()]
     else:
         rows = [{"prefix": p, "selected": ",".join(sorted(v))} for p, v in state.routes.items()]
-    return grid(rows) if rows else "(none)"
+    return grid(rows, more) if rows else "(none)"
 
 
-def grid(rows: Sequence[Mapping[str, Any]]) -> str:
+def grid(rows: Sequence[Mapping[str, Any]], more: str) -> str:
     """Rows of equal keys as aligned columns (lists joined by commas, long cells cut); one wide
-    row (`show version`) as `key  value` lines, its empty fields left out."""
+    row (`show version`) as `key  value` lines, its empty fields left out. Past MAX_ROWS rows the
+    table is cut and ends with the caller's line `more`, formatted with the `count` left out."""
     columns = list(rows[0])
     if len(rows) == 1 and len(columns) > WIDE:
         width = max(len(c) for c in columns)
@@ -73,7 +75,7 @@ def grid(rows: Sequence[Mapping[str, Any]]) -> str:
     lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip()]
     lines += ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in cells]
     if len(rows) > MAX_ROWS:
-        lines.append(f"… {len(rows) - MAX_ROWS} more rows (ask with `raw` for all)")
+        lines.append(more.format(count=len(rows) - MAX_ROWS))
     return "\n".join(lines)
 
 
