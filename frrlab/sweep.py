@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from frrlab import netns
+from frrlab.daemons import alive
 from frrlab.ssh import remove_user
 
 RUN_FILE = "run.json"
@@ -122,13 +123,6 @@ def _end(pids: list[int]) -> int:
                 continue
         deadline = time.monotonic() + TERM_WAIT
         while pending and time.monotonic() < deadline:
-            pending = [pid for pid in pending if _started(pid) is not None and not _zombie(pid)]
+            pending = [pid for pid in pending if alive(pid)]
             time.sleep(0.05)
     return len(pids)
-
-
-def _zombie(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
-    except OSError:
-        return True
