@@ -5,8 +5,8 @@ Ready = from `docker run` (or the process start) until `GET /healthz` answers 20
 container, Python importing labbot, the settings, the Slack token check (auth.test on the Slack
 stand-in), the embedded SQLite database created and migrated, the HTTP listener. The container
 runs as deployed: read-only root filesystem, /data a fresh volume, /tmp a tmpfs. Median of
-`--runs` starts. The image is built as the container tests build it (the Debian base of
-.ci/docker-images.sh).
+`--runs` starts of each, taken in turns. The image is built as the container tests build it
+(the Debian base of .ci/docker-images.sh).
 
     .venv/bin/python -m bench.container [--runs 5] [--against IMAGE]   (the engine: .ci/docker.sh)
 
@@ -134,25 +134,26 @@ async def run(*argv: str) -> str:
     return out.decode().strip()
 
 
-async def median(runs: int, start: Callable[[], Awaitable[float]]) -> float:
-    return statistics.median([await start() for _ in range(runs)])
-
-
 async def ready_times(images: Images, runs: int, against: Images | None) -> list[float]:
-    """Medians: this image in a container, the host process, then the earlier image if any."""
+    """Medians: this image in a container, the host process, then the earlier image if any —
+    taken in turns, so a change of the machine's load falls on all of them alike."""
     async with SlackApiStandIn(host=bridge_gateway()) as api:
-        with tempfile.TemporaryDirectory(prefix="labbot-bench-") as work:
+        with tempfile.TemporaryDirectory(prefix=f"{PREFIX}-bench-") as work:
             workdir = Path(work)
             inventory = workdir / "hosts.yaml"
             inventory.write_text(INVENTORY)
             env = labbot_env(api)
-            times = [
-                await median(runs, lambda: in_container(images, env, inventory)),
-                await median(runs, lambda: on_host(env, inventory, workdir)),
+            starts: list[Callable[[], Awaitable[float]]] = [
+                lambda: in_container(images, env, inventory),
+                lambda: on_host(env, inventory, workdir),
             ]
             if against is not None:
-                times.append(await median(runs, lambda: in_container(against, env, inventory)))
-    return times
+                starts.append(lambda: in_container(against, env, inventory))
+            taken: list[list[float]] = [[] for _ in starts]
+            for _ in range(runs):
+                for times, start in zip(taken, starts, strict=True):
+                    times.append(await start())
+    return [statistics.median(times) for times in taken]
 
 
 def main() -> None:
