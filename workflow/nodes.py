@@ -55,6 +55,7 @@ from workflow.sections import outside_sections
 from workflow.state import ChangeState, finish
 from workflow.targets import (
     Selection,
+    chosen_because,
     device_kinds,
     neighbours,
     select_targets,
@@ -384,12 +385,6 @@ def rollback_template(plan: dict[str, list[str]], topology: Topology) -> Templat
         source="rollback",
         sections=["*"],  # whatever the backup held; the deny-list still applies
     )
-
-
-def chosen_because(targets: list[str], topology: Topology) -> dict[str, str]:
-    """Each target with why the request chose it ("named", "matches R*", "router (…)")."""
-    selection = topology.get("selection") or {}
-    return {name: selection.get(name, "named by the planner") for name in targets}
 
 
 def _topology(state: ChangeState) -> Topology:

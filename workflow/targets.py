@@ -201,6 +201,12 @@ def topology_selection(text: str, topology: Topology) -> dict[str, str]:
     return select_targets(target_words(text), kinds).reasons
 
 
+def chosen_because(targets: list[str], topology: Topology) -> dict[str, str]:
+    """Each target with why the request chose it ("named", "matches R*", "router (…)")."""
+    selection = topology.get("selection") or {}
+    return {name: selection.get(name, "named by the planner") for name in targets}
+
+
 def usable_devices(topology: Topology) -> list[str]:
     """The devices of the lab a change may target (read, with facts that may be used)."""
     return sorted(name for name, facts in topology["devices"].items() if "error" not in facts)
