@@ -8,8 +8,9 @@ from pathlib import Path
 
 from rich.console import Console
 
+from bot import messages
 from bot.audit_anchor import audit_key, head_file
-from bot.audit_view import Format, render_entries, render_summary
+from bot.audit_view import Format, chain_break, render_entries, render_summary
 from bot.offline import reading_runtime
 from bot.report_data import Report, gather_report
 from bot.report_html import render_report
@@ -62,10 +63,10 @@ async def verify_audit(settings: Settings, head: str | None = None) -> bool:
         await engine.dispose()
     console = Console()
     if report.ok:
-        against = f", matching the anchored head {head_text(anchor)[:24]}…" if anchor else ""
-        console.print(f"audit chain intact: {report.rows} row(s) verified{against}")
+        against = messages.VERIFIED_ANCHORED.format(head=head_text(anchor)[:24]) if anchor else ""
+        console.print(messages.VERIFIED.format(rows=report.rows, against=against))
     else:
-        console.print(f"[red]audit chain broken[/red] at {report.first_broken}")
+        console.print(messages.VERIFY_BROKEN.format(at=chain_break(report.first_broken)))
     return bool(report.ok)
 
 

@@ -17,6 +17,7 @@ from base.vocabulary import stamp
 from bot import messages
 from storage.audit_records import (
     AuditEntry,
+    ChainBreak,
     ChangeSummary,
     GateSummary,
     PushRecord,
@@ -49,6 +50,18 @@ def _with_summary(entry: Any) -> dict[str, Any]:
             shown["summary"] = entry_summary(entry)
         shown[key] = value
     return shown
+
+
+def chain_break(found: ChainBreak | None) -> str:
+    """Where and how the audit chain breaks, in one line ("?" when not known)."""
+    if found is None:
+        return "?"
+    problem = messages.CHAIN_BREAK[found.kind].format(
+        seq=found.seq, expected=found.expected, head=found.anchored_hash[:16]
+    )
+    if not found.table:
+        return problem
+    return messages.CHAIN_BREAK_AT.format(table=found.table, row=found.row_id, problem=problem)
 
 
 def entry_summary(entry: AuditEntry) -> str:

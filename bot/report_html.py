@@ -9,6 +9,7 @@ from html import escape
 
 from base.vocabulary import stamp
 from bot import messages
+from bot.audit_view import chain_break
 from bot.report_chart import grouped_bars
 from bot.report_data import Report, ReportChange, per_day, per_person
 from storage.audit_records import ChangeSummary, GateSummary
@@ -70,7 +71,7 @@ def _chain(report: Report) -> str:
             messages.REPORT_ROWS_VERIFIED.format(rows=chain.rows)
         )
     else:
-        broken = messages.REPORT_BROKEN_AT.format(row=chain.first_broken or "?")
+        broken = messages.REPORT_BROKEN_AT.format(row=chain_break(chain.first_broken))
         verdict = f'<span class="bad">{escape(messages.REPORT_BROKEN)}</span>{escape(broken)}'
     line = escape(messages.REPORT_CHAIN_LINE).format(
         verdict=verdict, head=f"<code>{escape(chain.head)}</code>"

@@ -24,7 +24,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from base.vocabulary import as_utc, utc_now
-from storage.audit_records import ChainReport
+from storage.audit_records import BreakKind, ChainBreak, ChainReport
 from storage.db import serialized_transaction
 from storage.schema import AUDIT_TABLES, CHAIN_COLUMNS
 from workflow.hashing import canonical_json
@@ -143,27 +143,20 @@ async def verify(
     for expected_seq, (table, row) in enumerate(rows, start=1):
         problem = _problem(table, row, expected_seq, prev_hash, key, keyed)
         if problem:
-            return ChainReport(
-                ok=False, rows=len(rows), first_broken=f"{table.name}#{row.id}: {problem}"
-            )
+            found = ChainBreak(problem, table.name, row.id, seq=row.seq, expected=expected_seq)
+            return ChainReport(ok=False, rows=len(rows), first_broken=found)
         prev_hash, keyed = row.row_hash, keyed or row.hash_scheme == KEYED
     broken = _against_anchor([row.row_hash for _, row in rows], anchor)
     return ChainReport(ok=broken is None, rows=len(rows), first_broken=broken, head=prev_hash)
 
 
-def _against_anchor(hashes: list[str], anchor: ChainHead | None) -> str | None:
+def _against_anchor(hashes: list[str], anchor: ChainHead | None) -> ChainBreak | None:
     if anchor is None or anchor.rows == 0:
         return None
     if len(hashes) < anchor.rows:
-        return (
-            f"the database has {len(hashes)} audit rows, the anchored head says {anchor.rows}: "
-            "the last rows were deleted"
-        )
+        return ChainBreak("truncated", seq=len(hashes), expected=anchor.rows)
     if hashes[anchor.rows - 1] != anchor.row_hash:
-        return (
-            f"row {anchor.rows} does not have the anchored hash {anchor.row_hash[:16]}…: "
-            "the chain was rewritten"
-        )
+        return ChainBreak("rewritten", expected=anchor.rows, anchored_hash=anchor.row_hash)
     return None
 
 
@@ -174,20 +167,17 @@ def _problem(
     prev_hash: str,
     key: bytes | None,
     keyed: bool,
-) -> str | None:
+) -> BreakKind | None:
     if row.seq != expected_seq:
-        return f"seq {row.seq} where {expected_seq} was expected: rows before it were deleted"
+        return "seq_gap"
     if row.prev_hash != prev_hash:
-        return "prev_hash does not match the row before it: the chain was altered before this row"
+        return "prev_hash"
     if row.hash_scheme == KEYED and key is None:
-        return (
-            "the row is keyed and no key was found: set LABBOT_AUDIT_KEY, or LABBOT_DATA_DIR "
-            "to the folder holding audit.key"
-        )
+        return "no_key"
     if row.hash_scheme != KEYED and keyed:
-        return "an unkeyed row after keyed ones: the row was rewritten without the key"
+        return "unkeyed_after_keyed"
     row_key = key if row.hash_scheme == KEYED else None
     content = content_of(table, row)
     if row_hash(table.name, row.seq, row.at, row.prev_hash, content, row_key) != row.row_hash:
-        return "content does not match its hash: the row was edited after it was written"
+        return "content"
     return None

@@ -158,9 +158,29 @@ class TemplateRef:
     sha256: str
 
 
+# How the audit chain breaks: a row's seq skips (rows before it deleted), its prev_hash is not
+# the row before it, it is keyed and no key is set, it is unkeyed after keyed rows, its content
+# does not match its hash; or, against the anchored head, rows are missing or were rewritten.
+BreakKind = Literal[
+    "seq_gap", "prev_hash", "no_key", "unkeyed_after_keyed", "content", "truncated", "rewritten"
+]
+
+
+@dataclass(frozen=True)
+class ChainBreak:
+    """Where and how the chain first breaks (the bot words it)."""
+
+    kind: BreakKind
+    table: str = ""  # the row's table ("" when found against the anchored head)
+    row_id: int = 0
+    seq: int = 0  # seq_gap: the row's seq; truncated: the rows in the database
+    expected: int = 0  # seq_gap: the seq expected; truncated, rewritten: the anchored rows
+    anchored_hash: str = ""  # rewritten: the hash the anchor holds for that row
+
+
 @dataclass(frozen=True)
 class ChainReport:
     ok: bool
     rows: int
-    first_broken: str | None  # "decisions#3: content does not match its hash ..."
+    first_broken: ChainBreak | None
     head: str = ""  # the last row's hash (what an anchor or a report quotes)

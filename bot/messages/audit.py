@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from storage.audit_records import AuditKind
+from storage.audit_records import AuditKind, BreakKind
 
 REPORT_ATTACHED = (
     "Audit report: {count} change(s); the audit chain is {chain}. The HTML file is attached."
@@ -91,3 +91,28 @@ NOT_A_DATE = "{option}: {value!r} is not a date (use 2026-11-30 or 2026-11-30T08
 AUDIT_NOT_KEY_VALUE = "audit: {arg!r} is not KEY=VALUE; keys: change, user, device, since, until"
 AUDIT_NEEDS_VALUE = "audit: --{key} needs a value"
 AUDIT_UNKNOWN_FILTER = "audit: unknown filter {key!r}; use change, user, device, since, until"
+# Where the audit chain breaks (bot/audit_view.chain_break): `labbot audit verify`, the report.
+CHAIN_BREAK_AT = "{table}#{row}: {problem}"
+CHAIN_BREAK: dict[BreakKind, str] = {
+    "seq_gap": "seq {seq} where {expected} was expected: rows before it were deleted",
+    "prev_hash": (
+        "prev_hash does not match the row before it: the chain was altered before this row"
+    ),
+    "no_key": (
+        "the row is keyed and no key was found: set LABBOT_AUDIT_KEY, or LABBOT_DATA_DIR to the "
+        "folder holding audit.key"
+    ),
+    "unkeyed_after_keyed": "an unkeyed row after keyed ones: the row was rewritten without the key",
+    "content": "content does not match its hash: the row was edited after it was written",
+    "truncated": (
+        "the database has {seq} audit rows, the anchored head says {expected}: the last rows "
+        "were deleted"
+    ),
+    "rewritten": (
+        "row {expected} does not have the anchored hash {head}…: the chain was rewritten"
+    ),
+}
+# `labbot audit verify`
+VERIFIED = "audit chain intact: {rows} row(s) verified{against}"
+VERIFIED_ANCHORED = ", matching the anchored head {head}…"
+VERIFY_BROKEN = "[red]audit chain broken[/red] at {at}"

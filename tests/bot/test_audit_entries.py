@@ -11,8 +11,8 @@ from typing import get_args
 import pytest
 
 from bot import messages
-from bot.audit_view import entry_summary, render_entries
-from storage.audit_records import AuditEntry, AuditKind, TemplateRef
+from bot.audit_view import chain_break, entry_summary, render_entries
+from storage.audit_records import AuditEntry, AuditKind, BreakKind, ChainBreak, TemplateRef
 
 BASE = AuditEntry(
     seq=1,
@@ -72,3 +72,14 @@ def test_every_kind_of_entry_has_words_and_the_cli_json_keeps_the_summary() -> N
     rows = json.loads(render_entries([entry for entry, _ in CASES], "json"))
     assert [row["summary"] for row in rows] == [said for _, said in CASES]
     assert rows[7]["templates"][0]["name"] == "lab_ospf"
+
+
+def test_every_way_the_chain_breaks_is_said_with_where() -> None:
+    assert set(messages.CHAIN_BREAK) == set(get_args(BreakKind))
+    for kind in get_args(BreakKind):
+        said = chain_break(ChainBreak(kind, "pushes", 3, seq=7, expected=5, anchored_hash="f" * 64))
+        assert said.startswith("pushes#3: ") and "{" not in said, said
+    cut = chain_break(ChainBreak("truncated", seq=4, expected=9))
+    assert (
+        cut == "the database has 4 audit rows, the anchored head says 9: the last rows were deleted"
+    )

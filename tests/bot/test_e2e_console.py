@@ -21,7 +21,7 @@ from rich.console import Console
 
 from adapters.chat import Decision
 from adapters.console.adapter import ConsoleAdapter
-from bot.audit_view import render_entries
+from bot.audit_view import chain_break, render_entries
 from bot.demo import DEMO_CREDENTIALS, demo_settings
 from bot.settings import load_settings
 from bot.wiring import Runtime, open_runtime
@@ -150,7 +150,8 @@ async def test_audit_in_three_formats_and_tampering_detected(tmp_path: Path, lab
     await engine.dispose()
     async with running_bot(tmp_path, lab, RecordingAdapter()) as bot:
         report = await bot.audit.verify()
-    assert not report.ok and report.first_broken and "decisions" in report.first_broken
+    said = chain_break(report.first_broken)
+    assert not report.ok and said.startswith("decisions#1: content does not match its hash"), said
 
 
 def _driver(*args: str) -> subprocess.Popen[str]:
