@@ -1,4 +1,4 @@
-"""Turn gate payloads, push progress and results into neutral chat messages. Pure."""
+"""Turn typed gates, push progress and results into neutral chat messages. Pure."""
 
 from __future__ import annotations
 

@@ -88,7 +88,7 @@ def destroy(namespaces: Sequence[str]) -> None:
         pids = pids_inside(names)
         if not pids:
             break
-        _signal_all(pids, sig)
+        signal_all(pids, sig)
         _wait_until_empty(names, wait)
     # A namespace stays busy while a killed process is still being reaped (slow on a loaded
     # host): delete what can go, then retry the rest for a few seconds before giving up.
@@ -106,11 +106,12 @@ def destroy(namespaces: Sequence[str]) -> None:
         names = existing(names)
         if not names:
             return
-        _signal_all(pids_inside(names), signal.SIGKILL)
+        signal_all(pids_inside(names), signal.SIGKILL)
         time.sleep(0.2)
 
 
-def _signal_all(pids: Iterable[int], sig: signal.Signals) -> None:
+def signal_all(pids: Iterable[int], sig: signal.Signals) -> None:
+    """Send `sig` to each of `pids`; one already gone is passed over."""
     for pid in pids:
         try:
             os.kill(pid, sig)

@@ -116,11 +116,7 @@ def _end(pids: list[int]) -> int:
     """TERM, then KILL what is left; returns how many there were."""
     pending = pids
     for sig in (signal.SIGTERM, signal.SIGKILL):
-        for pid in pending:
-            try:
-                os.kill(pid, sig)
-            except ProcessLookupError:
-                continue
+        netns.signal_all(pending, sig)
         deadline = time.monotonic() + TERM_WAIT
         while pending and time.monotonic() < deadline:
             pending = [pid for pid in pending if alive(pid)]
