@@ -25,6 +25,7 @@ from tests.security.test_targets import SPELLINGS
 
 PEOPLE = {"U1": "alice", "U2": "bob", "U3": "carol", "U4": "dave"}
 NTP = "apply ntp to R1,R2 servers=10.7.7.7"
+SHORT_SECRET = "c1sc0"  # a short credential setting: hidden wherever it stands as a word
 ON_LAB = {"cisco_ios": "R1", "arista_eos": "SW1"}  # the families the simulated lab runs
 
 
@@ -67,7 +68,7 @@ def forged(message: Posted, label: str, user: str, *, interrupt: str = "", sha: 
 async def test_unknown_targets_over_slack_are_refused_and_nothing_is_read(
     tmp_path: Path, slack_api: SlackApiStandIn
 ) -> None:
-    async with serving(tmp_path, slack_api) as lab:
+    async with serving(tmp_path, slack_api, GNS3_PASSWORD=SHORT_SECRET) as lab:
         before, seen = configs(lab.lab), reads(lab.lab)
         shown: set[str] = set()  # devices a narrowed request named (and so read)
         for text in SPELLINGS:
@@ -81,13 +82,22 @@ async def test_unknown_targets_over_slack_are_refused_and_nothing_is_read(
             named = set(re.findall(r"\b(R\d|SW1)\b", text))
             refused = not said.buttons and "R1, R2, R3, SW1" in said.all_text
             narrowed = bool(said.buttons) and bool(chosen) and chosen <= named
-            attempt("over Slack: unknown or unparsable targets", refused or narrowed)
+            how = "refused" if refused else "narrowed to the named, shown at the gate"
+            attempt(f"over Slack: unknown or unparsable targets ({how})", refused or narrowed)
             assert refused or narrowed, said.all_text
             shown |= chosen if narrowed else set()
         now = reads(lab.lab)
         unread = [name for name in now if now[name] == seen[name]]
         unchanged = configs(lab.lab) == before
+        echoed = await lab.slack.mention(f"apply ntp to R3 servers=10.7.7.7 {SHORT_SECRET}")
+        await lab.slack.wait_message(echoed, lambda m: "‹GNS3_PASSWORD›" in m.all_text)
+        async with lab.audit() as audit:
+            rows = await audit.entries()
+        posted = [m.all_text for m in slack_api.messages.values()]
     assert unchanged and set(unread) == set(seen) - shown  # only a named target was read
+    leaked = [t for t in posted + [repr(r) for r in rows] if SHORT_SECRET in t]
+    attempt("over Slack: a short credential echoed", not leaked)
+    assert not leaked, leaked
 
 
 async def test_forged_and_replayed_clicks_over_slack_change_nothing(
