@@ -23,18 +23,14 @@ def check() -> None:
 
 
 async def check_report(settings: Settings) -> str:
+    from bot.wiring import llm_options
     from workflow.llm import make_chat_model
     from workflow.llm.check import check_endpoint
     from workflow.llm.output import StructuredOutput, endpoint_key
 
     if settings.openai_api_key is None:
         raise ConfigError(messages.LLM_CHECK_NO_KEY)
-    chat = make_chat_model(
-        api_key=settings.openai_api_key.get_secret_value(),
-        base_url=settings.openai_base_url,
-        model=settings.llm_model,
-        timeout=settings.llm_timeout_seconds,
-    )
+    chat = make_chat_model(**llm_options(settings))
     asker = StructuredOutput(
         chat,
         mode=settings.llm_output,

@@ -116,10 +116,11 @@ def make_reads(settings: Settings, lab: LabReader) -> ReadCommand:
     from workflow.llm import make_chat_model
     from workflow.reads.diagnose import LabDiagnosis
 
-    return ReadCommand(lab, limits, LabDiagnosis(make_chat_model(**_llm_options(settings))))
+    return ReadCommand(lab, limits, LabDiagnosis(make_chat_model(**llm_options(settings))))
 
 
-def _llm_options(settings: Settings) -> dict[str, Any]:
+def llm_options(settings: Settings) -> dict[str, Any]:
+    """How to reach the LLM endpoint (`make_chat_model`'s arguments); needs OPENAI_API_KEY."""
     assert settings.openai_api_key is not None
     return {
         "api_key": settings.openai_api_key.get_secret_value(),
@@ -136,7 +137,7 @@ def make_planner(settings: Settings) -> Planner:
     from workflow.llm import make_llm_planner
 
     return make_llm_planner(
-        **_llm_options(settings), output=settings.llm_output, max_tokens=settings.llm_max_tokens
+        **llm_options(settings), output=settings.llm_output, max_tokens=settings.llm_max_tokens
     )
 
 
