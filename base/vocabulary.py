@@ -23,6 +23,7 @@ CHOICES: tuple[Choice, ...] = get_args(Choice)
 REPLY_WORDS: dict[str, Choice] = {
     "approve": "approve",
     "execute": "approve",
+    "confirm": "approve",  # the targets gate's approve
     "modify": "modify",
     "cancel": "cancel",
 }

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from adapters.chat import Actor, Button, CodeBlock, FileAttachment, Message
+from base.vocabulary import REPLY_WORDS
 
 GATE_KEY = "org.labbot.gate"
 # Reaction keys that stand for the buttons; the bot adds them to its own gate messages.
@@ -78,10 +79,15 @@ def buttons_hint(buttons: tuple[Button, ...]) -> str:
     """How to press the buttons on Matrix: a reaction or a reply in the thread."""
     words = {"approve": "", "modify": ": <what to change>", "cancel": ""}
     reactions = " · ".join(f"{REACTION_KEYS[b.choice]} {b.label}" for b in buttons)
-    replies = ", ".join(
-        f"`{'execute' if b.label == 'Execute' else b.choice}{words[b.choice]}`" for b in buttons
-    )
+    replies = ", ".join(f"`{_reply_word(b)}{words[b.choice]}`" for b in buttons)
     return f"React {reactions} — or reply in this thread {replies}."
+
+
+def _reply_word(button: Button) -> str:
+    """The word typed for a button: its label where that is a reply word (`execute`,
+    `confirm`), else its choice (`Roll back` is `approve`)."""
+    label = button.label.casefold()
+    return label if REPLY_WORDS.get(label) == button.choice else button.choice
 
 
 def lead_text(message: Message) -> str:

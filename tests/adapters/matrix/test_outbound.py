@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from adapters.chat import Actor, Button, CodeBlock, Message, button_value
+from adapters.chat import Actor, Button, CodeBlock, Message, button_value, parse_reply
 from adapters.matrix import outbound
 
 VALUE = button_value("int-1", "c" * 64)
@@ -135,3 +135,17 @@ def test_room_wide_mentions_in_echoed_text_notify_nobody(word: str) -> None:
 def test_an_address_with_at_is_left_alone() -> None:
     [content] = outbound.message_contents(Message("mail ops@roomservice.example"))
     assert content["body"] == "mail ops@roomservice.example"
+
+
+def test_a_targets_gate_is_confirmed_by_reaction_or_by_typing_confirm() -> None:
+    confirm = (
+        Button("Confirm", "approve", "primary", VALUE),
+        Button("Cancel", "cancel", "danger", VALUE),
+    )
+    [content] = outbound.message_contents(Message("Confirm the devices", buttons=confirm))
+    assert (
+        "React ✅ Confirm · ❌ Cancel — or reply in this thread `confirm`, `cancel`."
+        in (content["body"])
+    )
+    assert parse_reply("confirm") == ("approve", None)
+    assert "`execute`" in outbound.buttons_hint(BUTTONS)  # the push gate's word, as before
