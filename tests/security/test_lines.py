@@ -10,6 +10,8 @@ import pytest
 from pydantic import SecretStr
 
 from adapters.chat import Request
+from bot.wiring import Runtime
+from labsim import Lab
 from storage.templates import TemplateDraft
 from tests.bot.chat import RecordingAdapter, click, person
 from tests.fakes.openai_server import OpenAIStandIn, structured
@@ -75,6 +77,25 @@ SNEAKY = [
 ]
 
 
+async def ask_and_approve(
+    bot: Runtime, chat: RecordingAdapter, lab: Lab, request: str, source: str
+) -> None:
+    """Ask, approve the template gate if one is shown (it lists the sections), and check that
+    no preview followed and no device changed, the sections named as the reason."""
+    before = configs(lab)
+    await bot.service.handle(Request(thread("t"), person("mallory"), request))
+    if any(m.buttons for m in chat.messages()):
+        shown = {b.title: b.text for b in chat.last_gate()[1].blocks}
+        assert shown["May touch only"] == "router ospf *"  # at the template gate
+        await bot.service.handle(click(chat, "bob", thread=thread("t")))
+    said = "\n".join(chat.texts())
+    previewed = any("Step 2 of 2" in text for text in chat.texts())
+    refused = not previewed and configs(lab) == before
+    attempt(f"sections: {source} template outside its sections", refused)
+    assert refused, said
+    assert "sections" in said, said
+
+
 @pytest.mark.parametrize(("where", "tail", "extra"), SNEAKY, ids=[s[0] for s in SNEAKY])
 async def test_an_llm_template_reaching_outside_its_sections_is_never_previewed_or_pushed(
     tmp_path: Path, where: str, tail: str, extra: bool | None
@@ -92,16 +113,7 @@ async def test_an_llm_template_reaching_outside_its_sections_is_never_previewed_
             "plan_attempts": 1,
         }
         async with attacked_lab() as lab, attacked_bot(tmp_path, lab, chat, **settings) as bot:
-            before = configs(lab)
-            await bot.service.handle(Request(thread("t"), person("mallory"), "ospf on R1"))
-            if chat.messages() and any(m.buttons for m in chat.messages()):
-                await bot.service.handle(click(chat, "bob", thread=thread("t")))
-            said = "\n".join(chat.texts())
-            previewed = any("Step 2 of 2" in text for text in chat.texts())
-            refused = not previewed and configs(lab) == before
-            attempt("sections: LLM template outside its sections", refused)
-            assert refused, said
-            assert "sections" in said, said
+            await ask_and_approve(bot, chat, lab, "ospf on R1", "LLM")
 
 
 @pytest.mark.parametrize(("where", "tail", "extra"), SNEAKY, ids=[s[0] for s in SNEAKY])
@@ -125,16 +137,5 @@ async def test_a_saved_template_reaching_outside_its_sections_is_never_previewed
     async with attacked_lab() as lab, attacked_bot(tmp_path, lab, chat) as bot:
         assert bot.templates is not None
         await bot.templates.save(draft)  # stored as is: the store checks nothing about lines
-        before = configs(lab)
         request = f"apply lab_ospf to R1 pid=1{' extra=true' if extra else ''}"
-        await bot.service.handle(Request(thread("t"), person("mallory"), request))
-        if any(m.buttons for m in chat.messages()):
-            shown = {b.title: b.text for b in chat.last_gate()[1].blocks}
-            assert shown["May touch only"] == "router ospf *"  # at the template gate
-            await bot.service.handle(click(chat, "bob", thread=thread("t")))
-        said = "\n".join(chat.texts())
-        previewed = any("Step 2 of 2" in text for text in chat.texts())
-        refused = not previewed and configs(lab) == before
-        attempt("sections: saved template outside its sections", refused)
-        assert refused, said
-        assert "sections" in said, said
+        await ask_and_approve(bot, chat, lab, request, "saved")
