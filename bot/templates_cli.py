@@ -20,7 +20,7 @@ import yaml
 
 from adapters.chat import Actor, Message
 from base.errors import ConfigError, TemplateError
-from bot import template_view
+from bot import messages, template_view
 from bot.commands.parsing import CommandError
 from bot.commands.templates import save, templates_reply
 from bot.settings import Settings
@@ -80,7 +80,7 @@ def read_template_file(path: Path, name: str | None) -> tuple[str, dict[str, Any
 
 def _reserved(name: str) -> str | None:
     if name in load_catalog().names():
-        return f"{name} is a built-in template; save under another name (e.g. {name}_lab)"
+        return messages.SAVE_BUILTIN.format(name=name)
     return None
 
 
