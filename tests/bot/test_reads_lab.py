@@ -1,6 +1,7 @@
 """`lab` in chat on the simulated lab: every device with its platform, kind, address or console
 and whether it answers there now — a device whose console refuses connections is said to be
-unreachable, with why — and the topology picture; the probe sends no line to any device."""
+unreachable, with why — and the topology picture; the probe sends no line to any device. A
+lab longer than the table says how many devices it leaves out."""
 
 from __future__ import annotations
 
