@@ -3,8 +3,9 @@
 netmiko's telnet login sleeps a fixed second before it reads anything (and more between tries),
 whatever `fast_cli` says; a console that shows its prompt at once (a GNS3 or FRR console) is
 ready long before. `connect` opens the Nornir host's netmiko session with a subclass that reads
-the channel until a prompt shows and hands anything else (a username or password prompt, or
-silence) to netmiko's own login. SSH sessions open as netmiko opens them.
+the channel until a prompt shows and hands a username or password prompt (or talk that never
+ends in a prompt) to netmiko's own login; a console that stays silent fails within the connect
+timeout. SSH sessions open as netmiko opens them.
 
 `HeldSessions` keeps the sessions of a push open for the post-checks that follow it, so those
 read on the very session that pushed instead of logging in again; a session nobody takes within
@@ -34,7 +35,7 @@ from nornir_netmiko.connections import CONNECTION_NAME
 
 log = logging.getLogger(__name__)
 
-GREETING_SECONDS = 1.0  # how long a console may stay silent before netmiko's own login takes over
+GREETING_SECONDS = 1.0  # how long a console may talk without a prompt before netmiko's login
 RETURN_AFTER = 0.2  # seconds of silence after which one Enter wakes a console (IOS shows nothing)
 POLL_SECONDS = 0.01
 HOLD_SECONDS = 10.0  # a held session nobody took by then is closed
