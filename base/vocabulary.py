@@ -13,7 +13,6 @@ from typing import Literal, get_args
 # LABBOT_MAX_TARGETS), the template, the parameters (the push), and the rollback offered when
 # post-checks fail after the push.
 GateName = Literal["targets", "template", "params", "rollback"]
-GATES: tuple[GateName, ...] = get_args(GateName)
 
 # A reviewer's choice at a gate.
 Choice = Literal["approve", "modify", "cancel"]
@@ -33,12 +32,12 @@ REPLY_WORDS: dict[str, Choice] = {
 GateProblem = Literal["stale", "changed"]
 
 # Why a request's devices cannot be told: it names none, a glob matches none, a word is no
-# device, the lab has no device of a kind, or it selects more than LABBOT_MAX_TARGETS.
+# device, the lab has no device of a kind, or it selects more than LABBOT_MAX_TARGETS_CONFIRMED
+# (more than LABBOT_MAX_TARGETS is no problem: those devices are confirmed at the targets gate).
 TargetProblem = Literal["none_named", "no_match", "unknown", "no_kind", "too_many"]
 
 # How a change ended.
 Status = Literal["done", "cancelled", "expired", "failed", "blocked"]
-STATUSES: tuple[Status, ...] = get_args(Status)
 
 # What became of a click: it resolved the gate, was one vote of several, or was refused because
 # the gate was already decided, the policy forbids it, it is stale, its content changed, or the
