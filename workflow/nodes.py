@@ -51,7 +51,7 @@ from workflow.pushing import progress_writer
 from workflow.render_pool import RenderPool, run_capped
 from workflow.reuse import newer_versions, template_tests
 from workflow.safety import DenyList
-from workflow.sections import outside_sections
+from workflow.sections import declared_sections, outside_sections
 from workflow.state import ChangeState, finish
 from workflow.targets import (
     Selection,
@@ -337,15 +337,16 @@ class Nodes:
         """The deny-list and the template's sections re-checked at push time (the deny-list
         may be stricter than at preview)."""
         topology = _topology(state)
-        sections = _template(state).get("sections", [])  # none declared: every line is outside
+        sections = declared_sections(_template(state))
         refusals = []
         for name, preview in sorted(state["previews"].items()):
             family = topology["devices"][name]["family"]
             refusals.extend(deny_refusals(self.deny_list, name, preview["lines"], family))
-            refusals.extend(
-                Refusal(device=name, line=line, rule="sections", detail="; ".join(sections))
-                for _, line in outside_sections(preview["lines"], sections)
-            )
+            if sections is not None:
+                refusals.extend(
+                    Refusal(device=name, line=line, rule="sections", detail="; ".join(sections))
+                    for _, line in outside_sections(preview["lines"], sections)
+                )
         return refusals
 
     def _request(self, state: ChangeState, previous: Any) -> PlanRequest:

@@ -18,7 +18,7 @@ from workflow.devices.diffing import preview_diff
 from workflow.model import TemplateProposal, Topology
 from workflow.rendering import reads_facts, render
 from workflow.safety import BlockedLine, DenyList
-from workflow.sections import outside_errors
+from workflow.sections import declared_sections, outside_errors
 from workflow.template_facts import TemplateFacts, lab_facts
 from workflow.validation import facts_errors, validate_params
 
@@ -55,8 +55,8 @@ def preview_devices(
             proposal, name, device_params[name], topology, lab.get(name) if reads else None
         )
         errors.extend(f"{name}: {e}" for e in device_errors)
-        if preview is not None:  # blocked before any preview (none declared: every line)
-            sections = proposal.get("sections", [])
+        sections = declared_sections(proposal)
+        if preview is not None and sections is not None:  # blocked before any preview
             errors.extend(f"{name}: {e}" for e in outside_errors(preview["lines"], sections))
         if preview is not None:
             facts = topology["devices"][name]
