@@ -9,6 +9,7 @@ from datetime import datetime
 from base.errors import TargetError
 from base.vocabulary import TargetProblem, stamp
 from bot import messages
+from bot.postchecks import failures_text, item_body
 from workflow.api import Finished
 from workflow.endings import (
     Ending,
@@ -51,6 +52,8 @@ def why_ended(ending: Ending, result: StandardResponse | None) -> str:
         fields["held"] = "; ".join(messages.DEVICE_HELD.format(**held) for held in ending["held"])
     elif ending["kind"] == "hash_mismatch":
         fields.update(planned=ending["planned"][:12], approved=ending["approved"][:12] or "none")
+    elif ending["kind"] == "rollback_not_started":
+        fields["failures"] = failures_text(ending["failures"])
     elif ending["kind"] == "push_refused":
         refused = "; ".join(_refusal(refusal) for refusal in ending["refusals"])
         template = (
@@ -78,7 +81,7 @@ def rollback_line(ending: RollbackEnding | None) -> str:
     if ending is None:
         return ""
     return messages.ROLLBACK_ENDED[ending["kind"]].format(
-        failures=ending["failures"], at=_stamp(ending["at"]), actor=ending["actor"]
+        failures=failures_text(ending["failures"]), at=_stamp(ending["at"]), actor=ending["actor"]
     )
 
 
@@ -97,7 +100,7 @@ def newer_line(newer: Mapping[str, int], used: list[TemplatePart]) -> str:
 def device_failures(result: StandardResponse) -> str:
     """`R2: evidence; R3: …`: each device of `result` that did not succeed, with its error."""
     return "; ".join(
-        messages.DEVICE_FAILED.format(device=item["name"], error=item.get("error", ""))
+        messages.DEVICE_FAILED.format(device=item["name"], error=item_body(item))
         for item in result["data"]
         if item["status"] != "success"
     )

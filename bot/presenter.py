@@ -12,6 +12,7 @@ from base.vocabulary import Choice, GateName, Status, stamp
 from bot import messages
 from bot.blocks import sections_message
 from bot.endings import ending_line, newer_line, rollback_line
+from bot.postchecks import item_body, progress_detail
 from bot.redact import mask_param, mask_secrets
 from bot.targets_view import targets_sections
 from bot.template_view import post_checks_section, schema_text
@@ -198,7 +199,7 @@ def _rollback_sections(
     sections = [
         (
             messages.SECTION_POST_CHECKS.format(icon=_icon(item), device=item["name"]),
-            item.get("result") or item.get("error", ""),
+            item_body(item),
             "text",
         )
         for item in checks["data"]
@@ -258,7 +259,10 @@ def llm_progress(event: LLMProgress) -> str:
 def present_progress(change_id: str, progress: Mapping[str, PushProgress]) -> Message:
     done = sum(1 for p in progress.values() if p.stage != "started")
     total = max((p.total for p in progress.values()), default=len(progress))
-    rows = [f"{STATUS_ICON[p.stage]} {name} {p.detail}".rstrip() for name, p in progress.items()]
+    rows = [
+        f"{STATUS_ICON[p.stage]} {name} {progress_detail(p)}".rstrip()
+        for name, p in progress.items()
+    ]
     return Message(
         text=messages.PUSH_PROGRESS.format(change_id=change_id, done=done, total=total),
         blocks=(CodeBlock("\n".join(rows), "text"),),
@@ -294,7 +298,7 @@ def present_result(finished: Finished) -> Message:
         summary += f"\n{result['error']}"
     sections = []
     for item in result["data"]:
-        body = item.get("result", "") if item["status"] == "success" else item.get("error", "")
+        body = item_body(item)
         title = f"{_icon(item)} {item['name']}"
         sections.append((title, mask_secrets(body) or messages.NO_OUTPUT, "text"))
     return sections_message(summary, sections, level="success" if result["success"] else "error")

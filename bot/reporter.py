@@ -21,6 +21,7 @@ from base.vocabulary import stamp, utc_now
 from bot import messages, presenter
 from bot.endings import ending_line
 from bot.metrics import Metrics, process_metrics
+from bot.postchecks import item_body
 from bot.shutdown import PushesInFlight
 from bot.topology_view import LabPictures
 from storage.audit_records import Resolution
@@ -113,7 +114,9 @@ class ChangeReporter:
                 device=item["name"],
                 lines_sha256=lines_sha256(lines),
                 status=item["status"],
-                detail=item.get("error") or f"{len(lines)} line(s) pushed and verified",
+                detail=item_body(item)
+                if item["status"] != "success"
+                else f"{len(lines)} line(s) pushed and verified",
             )
 
     async def _finish(

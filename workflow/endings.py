@@ -12,7 +12,7 @@ from typing import Literal, TypedDict, get_args
 
 from base.errors import LabbotError, PlanningError, TargetError
 from base.vocabulary import GateName, TargetProblem
-from workflow.model import DeviceFacts
+from workflow.model import DeviceFacts, ResponseItem
 from workflow.safety import DenyList
 
 # Which proposal a planner failure or a round of invalid proposals was about.
@@ -35,7 +35,7 @@ class RollbackEnding(TypedDict):
     the change, or the change was `rolled_back` as `actor` approved."""
 
     kind: Literal["expired", "kept", "rolled_back"]
-    failures: str  # the failed post-checks per device, with their evidence
+    failures: list[ResponseItem] | str  # the failed post-checks' devices (text: before typed)
     at: str  # ISO time
     actor: str  # "" when expired
 
@@ -130,7 +130,7 @@ class PushNotStarted(TypedDict):
 
 class RollbackNotStarted(TypedDict):
     kind: Literal["rollback_not_started"]
-    failures: str  # the failed post-checks that led to the rollback
+    failures: list[ResponseItem] | str  # the failed post-checks' devices (text: before typed)
     error: str
 
 

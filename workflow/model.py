@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, NotRequired, TypedDict
 
+from workflow.postchecks.outcome import DeviceChecks
 from workflow.postchecks.spec import PostChecks
 
 # --- devices -----------------------------------------------------------------------------------
@@ -121,6 +122,7 @@ class ResponseItem(TypedDict):
     status: ItemStatus
     result: NotRequired[str]
     error: NotRequired[str]
+    checks: NotRequired[DeviceChecks]  # its post-checks' outcome (bot/postchecks.py words it)
 
 
 class StandardResponse(TypedDict):
@@ -145,6 +147,7 @@ class PushProgress:
     detail: str = ""
     done: int = 0  # devices finished so far (done + failed)
     total: int = 0
+    check: DeviceChecks | None = None  # a post-check's outcome so far (instead of `detail`)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ templates  the template library: listings, saving, versions, pins, diffs, figure
 audit      audit tables, one change's record, the HTML report, the chain's head
 lab        pictures, the inventory, reads and questions
 people     home, pending steps, `labbot policy check`
+postchecks what the post-checks showed on each device
 """
 
 from bot.messages.audit import *  # noqa: F403
@@ -16,4 +17,5 @@ from bot.messages.gates import *  # noqa: F403
 from bot.messages.general import *  # noqa: F403
 from bot.messages.lab import *  # noqa: F403
 from bot.messages.people import *  # noqa: F403
+from bot.messages.postchecks import *  # noqa: F403
 from bot.messages.templates import *  # noqa: F403

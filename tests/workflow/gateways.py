@@ -27,7 +27,8 @@ from workflow.model import (
     StandardResponse,
     UnusableNode,
 )
-from workflow.postchecks.evaluate import Expectation, met_text
+from workflow.postchecks.evaluate import Expectation
+from workflow.postchecks.outcome import DeviceChecks, Evidence, Missing
 from workflow.responses import build_response
 
 
@@ -45,7 +46,7 @@ class RecordingGateway:
     failing: set[str] = field(default_factory=set)  # devices whose push fails
     pushes: list[Push] = field(default_factory=list)
     backups: dict[str, dict[str, str]] = field(default_factory=dict)  # change -> device -> config
-    unconverged: dict[str, str] = field(default_factory=dict)  # device -> post-check evidence
+    unconverged: dict[str, Evidence] = field(default_factory=dict)  # device -> why all unmet
     checked: list[dict[str, list[Expectation]]] = field(default_factory=list)  # post-check calls
     reads: list[dict[str, str]] = field(default_factory=list)  # read calls: device -> command
 
@@ -101,16 +102,24 @@ class RecordingGateway:
         wait_seconds: float,
         on_progress: ProgressCallback | None = None,
     ) -> StandardResponse:
-        """Devices in `unconverged` fail with their evidence; the others show what they must."""
+        """Devices in `unconverged` miss all they must show, for the reason given, after
+        `wait_seconds`; the others show it at once."""
         self.checked.append({name: list(items) for name, items in expected.items()})
         items: list[ResponseItem] = []
         for name, wanted in expected.items():
+            facts = [e.fact() for e in wanted]
             if name in self.unconverged:
-                error = f"post-checks failed after {wait_seconds:g} s: {self.unconverged[name]}"
-                items.append(ResponseItem(id=name, name=name, status="failed", error=error))
+                why = self.unconverged[name]
+                missing = [Missing(fact=fact, evidence=why, seen=[]) for fact in facts]
+                checks = DeviceChecks(
+                    kind="failed", seconds=wait_seconds, met=[], missing=missing, platform=""
+                )
+                items.append(ResponseItem(id=name, name=name, status="failed", checks=checks))
             else:
-                passed = "\n".join(f"✓ {met_text(e)}" for e in wanted)
-                items.append(ResponseItem(id=name, name=name, status="success", result=passed))
+                checks = DeviceChecks(
+                    kind="passed", seconds=0.0, met=facts, missing=[], platform=""
+                )
+                items.append(ResponseItem(id=name, name=name, status="success", checks=checks))
         return build_response(items)
 
     async def read(self, commands: Mapping[str, str]) -> StandardResponse:

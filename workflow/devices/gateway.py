@@ -45,6 +45,7 @@ from workflow.model import (
 )
 from workflow.ports import BackupStore, DeviceLocks, Inventory
 from workflow.postchecks.evaluate import Expectation
+from workflow.postchecks.outcome import DeviceChecks
 from workflow.responses import build_response
 
 log = logging.getLogger(__name__)
@@ -321,17 +322,22 @@ def _facts(device: Device, config: str, result: DeviceResult) -> DeviceFacts:
 
 def _item(name: str, result: DeviceResult) -> ResponseItem:
     if result.ok:
-        return ResponseItem(id=name, name=name, status="success", result=result.text)
-    item = _failed(name, result.error)
-    if result.text:
-        item["result"] = result.text
+        item = ResponseItem(id=name, name=name, status="success", result=result.text)
+    else:
+        item = _failed(name, result.error)
+        if result.text:
+            item["result"] = result.text
+    if result.check is not None:
+        item["checks"] = result.check
     return item
 
 
 def _not_checked(device: Device) -> ResponseItem:
     """A simulated device answers no routing protocol: its checks are said not run, not passed."""
-    note = f"post-checks not run: {device.name} is simulated ({device.simulator}), no routing runs"
-    return ResponseItem(id=device.name, name=device.name, status="success", result=note)
+    checks = DeviceChecks(
+        kind="simulated", seconds=0.0, met=[], missing=[], platform=device.simulator
+    )
+    return ResponseItem(id=device.name, name=device.name, status="success", checks=checks)
 
 
 def _drift_result(name: str, bridge: LoopBridge) -> DeviceResult:

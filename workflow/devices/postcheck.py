@@ -16,7 +16,8 @@ from nornir.core.task import Result, Task
 
 from workflow.devices.runner import LoopBridge, Timeouts
 from workflow.devices.tasks import DeviceResult, read_privileged, run_reported
-from workflow.postchecks.evaluate import Expectation, met_text, unmet
+from workflow.postchecks.evaluate import Expectation, unmet
+from workflow.postchecks.outcome import DeviceChecks, Missing, OutcomeKind
 from workflow.postchecks.parsers import commands, parse
 
 
@@ -33,15 +34,15 @@ class CheckJob:
 def post_check(task: Task, job: CheckJob) -> Result:
     """Nornir task: poll the device until its expectations hold or the deadline passes."""
     expected = job.expected[task.host.name]
-    return run_reported(task, job.bridge, lambda: _poll(task, job, expected), "post-checks passed")
+    return run_reported(task, job.bridge, lambda: _poll(task, job, expected))
 
 
 def _poll(task: Task, job: CheckJob, expected: Sequence[Expectation]) -> DeviceResult:
     platform = task.host.platform or ""
     reads = commands(platform, {e.topic for e in expected})
     if reads is None:
-        return DeviceResult(False, error=f"post-checks cannot read {platform} devices (no parser)")
-    started, reported, last = time.monotonic(), 0.0, ""
+        return DeviceResult(False, check=_outcome("no_parser", 0.0, expected, [], platform))
+    started, reported, last = time.monotonic(), 0.0, None
     while True:
         outputs = {
             topic: read_privileged(task, command, job.timeouts) for topic, command in reads.items()
@@ -50,15 +51,25 @@ def _poll(task: Task, job: CheckJob, expected: Sequence[Expectation]) -> DeviceR
         missing = [why for e in expected if (why := unmet(e, state)) is not None]
         now = time.monotonic()
         if not missing:
-            passed = "\n".join(f"✓ {met_text(e)}" for e in expected)
-            return DeviceResult(True, f"post-checks passed after {now - started:.1f} s\n{passed}")
+            return DeviceResult(True, check=_outcome("passed", now - started, expected, []))
         if now >= job.deadline:
-            waited = f"{now - started:.0f} s"
-            return DeviceResult(
-                False, error=f"post-checks failed after {waited}: " + "; ".join(missing)
-            )
-        summary = missing[0] + (f" (+{len(missing) - 1} more)" if len(missing) > 1 else "")
-        if summary != last and now - reported >= job.report_every:
-            job.bridge.progress(task.host.name, "started", f"post-checks waiting: {summary}")
-            reported, last = now, summary
+            return DeviceResult(False, check=_outcome("failed", now - started, expected, missing))
+        if missing != last and now - reported >= job.report_every:
+            waiting = _outcome("waiting", now - started, expected, missing)
+            job.bridge.progress(task.host.name, "started", check=waiting)
+            reported, last = now, missing
         time.sleep(max(0.0, min(job.interval, job.deadline - now)))
+
+
+def _outcome(
+    kind: OutcomeKind,
+    seconds: float,
+    expected: Sequence[Expectation],
+    missing: list[Missing],
+    platform: str = "",
+) -> DeviceChecks:
+    unmet_facts = [m["fact"] for m in missing]
+    met = [fact for e in expected if (fact := e.fact()) not in unmet_facts]
+    return DeviceChecks(
+        kind=kind, seconds=round(seconds, 1), met=met, missing=missing, platform=platform
+    )

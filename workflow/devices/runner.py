@@ -24,6 +24,7 @@ from nornir_netmiko.connections import CONNECTION_NAME, Netmiko
 
 from workflow.devices.device_types import netmiko_type
 from workflow.model import Device, ProgressCallback, PushProgress
+from workflow.postchecks.outcome import DeviceChecks
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +128,11 @@ class LoopBridge:
         self._pending: set[asyncio.Future[Any]] = set()
 
     def progress(
-        self, device: str, stage: Literal["started", "done", "failed"], detail: str = ""
+        self,
+        device: str,
+        stage: Literal["started", "done", "failed"],
+        detail: str = "",
+        check: DeviceChecks | None = None,
     ) -> None:
         """Thread-safe; the callback itself runs on the loop thread."""
         if self._on_progress is None:
@@ -135,7 +140,7 @@ class LoopBridge:
         with self._count_lock:
             if stage != "started":
                 self._finished += 1
-            event = PushProgress(device, stage, detail, self._finished, self._total)
+            event = PushProgress(device, stage, detail, self._finished, self._total, check)
         self._loop.call_soon_threadsafe(self._deliver, event)
 
     async def drain(self) -> None:

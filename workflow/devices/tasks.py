@@ -12,6 +12,7 @@ import logging
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
 from netmiko.exceptions import (
     ConfigInvalidException,
@@ -31,6 +32,7 @@ from workflow.devices.diffing import missing_lines
 from workflow.devices.runner import LoopBridge, Timeouts, host_credentials
 from workflow.devices.sessions import connect
 from workflow.model import platform_family
+from workflow.postchecks.outcome import DeviceChecks
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +58,7 @@ class DeviceResult:
     text: str = ""
     error: str = ""
     config_after: str | None = None  # the running config after a push, for the "after" backup
+    check: DeviceChecks | None = None  # what the post-checks showed (bot/postchecks.py words it)
 
 
 @dataclass(frozen=True)
@@ -115,12 +118,11 @@ def run_reported(
     task: Task,
     bridge: LoopBridge,
     work: Callable[[], DeviceResult],
-    passed: str = "",
     close: bool = True,
 ) -> Result:
     """Run a device's `work` to its DeviceResult (a fault is one line), close the session (unless
-    `close` is False), keep the login out of the text, and report the device done (with
-    `passed`) or failed."""
+    `close` is False), keep the login out of the text, and report the device done or failed
+    (with its post-checks' outcome, if any)."""
     try:
         result = work()
     except Exception as exc:
@@ -130,7 +132,8 @@ def run_reported(
             close_task(task)
     scrub = host_credentials(task.host).scrub
     result = replace(result, text=scrub(result.text), error=scrub(result.error))
-    bridge.progress(task.host.name, "done" if result.ok else "failed", result.error or passed)
+    stage: Literal["done", "failed"] = "done" if result.ok else "failed"
+    bridge.progress(task.host.name, stage, result.error, check=result.check)
     return Result(host=task.host, result=result, failed=not result.ok)
 
 

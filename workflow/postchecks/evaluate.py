@@ -18,6 +18,7 @@ from typing import Any
 
 from workflow.library.derive import address_of, is_loopback, link_peers
 from workflow.model import Topology
+from workflow.postchecks.outcome import CheckKind, Fact, Missing
 from workflow.postchecks.parsers import RoutingState, Topic
 from workflow.postchecks.spec import PostCheck
 
@@ -26,13 +27,24 @@ PASSED_STATES = {"ospf": "Full", "bgp": "Established"}
 
 @dataclass(frozen=True)
 class Expectation:
-    """One fact a device must show: `key` is a neighbour/peer address or a prefix."""
+    """One fact a device must show: `key` is a neighbour/peer address or a prefix; `peer` and
+    `interface` say where it comes from (bot/postchecks.py words it)."""
 
-    kind: str
+    kind: CheckKind
     topic: Topic
     key: str
-    label: str  # what it is, for the thread: "OSPF neighbour 10.0.12.2 (R2 eth0)"
+    peer: str = ""
+    interface: str = ""
     protocol: str | None = None  # routes: the protocol that must hold it
+
+    def fact(self) -> Fact:
+        return Fact(
+            check=self.kind,
+            key=self.key,
+            peer=self.peer,
+            interface=self.interface,
+            protocol=self.protocol or "",
+        )
 
 
 def expectations(
@@ -50,31 +62,25 @@ def expectations(
     return found
 
 
-def unmet(expected: Expectation, state: RoutingState) -> str | None:
+def unmet(expected: Expectation, state: RoutingState) -> Missing | None:
     """Why `state` does not show `expected` (the evidence), or None when it does."""
+    fact = expected.fact()
     if expected.topic == "routes":
         holders = state.routes.get(expected.key)
         if not holders and expected.key in state.unused:
-            known = ", ".join(sorted(state.unused[expected.key]))
-            return f"{expected.label}: known by {known} but not installed"
+            return Missing(
+                fact=fact, evidence="not_installed", seen=sorted(state.unused[fact["key"]])
+            )
         if not holders:
-            return f"{expected.label}: not in the routing table"
+            return Missing(fact=fact, evidence="not_in_table", seen=[])
         if expected.protocol and expected.protocol not in holders:
-            held = ", ".join(sorted(holders))
-            return f"{expected.label}: held by {held}, not {expected.protocol}"
+            return Missing(fact=fact, evidence="held_by_other", seen=sorted(holders))
         return None
     table = state.ospf_neighbors if expected.topic == "ospf" else state.bgp_peers
     status = table.get(expected.key)
     if status == PASSED_STATES[expected.topic]:
         return None
-    return f"{expected.label}: {status or 'absent'}"
-
-
-def met_text(expected: Expectation) -> str:
-    if expected.topic == "routes":
-        by = f" by {expected.protocol}" if expected.protocol else ""
-        return f"{expected.label} installed{by}"
-    return f"{expected.label} {PASSED_STATES[expected.topic]}"
+    return Missing(fact=fact, evidence="state", seen=[status] if status else [])
 
 
 def _ospf_neighbors(
@@ -84,8 +90,7 @@ def _ospf_neighbors(
     for peer, interface in link_peers(device, topology):
         address = address_of(topology, peer, interface)
         if peer in params and address:
-            label = f"OSPF neighbour {address} ({peer} {interface})"
-            found.append(Expectation("ospf_neighbors", "ospf", address, label))
+            found.append(Expectation("ospf_neighbors", "ospf", address, peer, interface))
     return found
 
 
@@ -100,9 +105,15 @@ def _loopback_routes(
         for interface in facts["interfaces"]:
             if interface["address"] and is_loopback(interface["name"]):
                 prefix = str(ipaddress.ip_interface(interface["address"]).network)
-                label = f"route {prefix} ({other} {interface['name']})"
                 found.append(
-                    Expectation("loopback_routes", "routes", prefix, label, check.get("protocol"))
+                    Expectation(
+                        "loopback_routes",
+                        "routes",
+                        prefix,
+                        other,
+                        interface["name"],
+                        check.get("protocol"),
+                    )
                 )
     return found
 
@@ -112,9 +123,8 @@ def _bgp_sessions(
 ) -> list[Expectation]:
     found = []
     for address in _values(params.get(device, {}).get(check.get("param", "")), "address"):
-        owner = _owner(topology, address)
-        label = f"BGP neighbour {address}" + (f" ({owner})" if owner else "")
-        found.append(Expectation("bgp_sessions", "bgp", address, label))
+        owner = _owner(topology, address) or ""
+        found.append(Expectation("bgp_sessions", "bgp", address, owner))
     return found
 
 
@@ -127,8 +137,8 @@ def _bgp_prefixes(
         if peer is None or peer not in params:
             continue
         for prefix in _values(params[peer].get(check.get("param", "")), "prefix"):
-            label = f"prefix {_network(prefix)} from {peer}"
-            found.append(Expectation("bgp_prefixes", "routes", _network(prefix), label, "bgp"))
+            network = _network(prefix)
+            found.append(Expectation("bgp_prefixes", "routes", network, peer, protocol="bgp"))
     return found
 
 
@@ -136,7 +146,7 @@ def _routes(
     check: PostCheck, device: str, params: Mapping[str, Any], topology: Topology
 ) -> list[Expectation]:
     return [
-        Expectation("routes", "routes", _network(p), f"route {_network(p)}", check.get("protocol"))
+        Expectation("routes", "routes", _network(p), protocol=check.get("protocol"))
         for p in _values(params.get(device, {}).get(check.get("param", "")), "prefix")
     ]
 

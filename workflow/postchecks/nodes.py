@@ -31,7 +31,7 @@ from workflow.endings import (
     deny_refusals,
 )
 from workflow.gates import Clock, decision_record, is_expired, open_rollback_gate
-from workflow.model import StandardResponse
+from workflow.model import ResponseItem, StandardResponse
 from workflow.ports import DeviceGateway
 from workflow.postchecks.report import check_failures, planned_expectations, with_post_checks
 from workflow.pushing import progress_writer
@@ -162,6 +162,6 @@ def _ended(
     return finish("failed", pushed, push, rollback=ending, also=also)
 
 
-def _failures(state: ChangeState) -> str:
+def _failures(state: ChangeState) -> list[ResponseItem]:
     checks = state.get("post_check_result")
-    return check_failures(checks) if checks else "no result"
+    return check_failures(checks) if checks else []

@@ -1,8 +1,8 @@
 """Post-check results in the standard response: pure functions the graph's nodes call.
 
 The change's response keeps one item per device. A device whose push succeeded carries its
-post-check outcome too: passed checks are appended to its result; failed ones turn the item
-into a failure whose error is the evidence, its push output kept in `result`. The post-check
+post-check outcome too (`checks`, typed: bot/postchecks.py words it); failed ones turn the item
+into a failure, its push output kept in `result`. The post-check
 response itself goes in `metadata["post_checks"]`, so nothing is lost.
 """
 
@@ -36,20 +36,27 @@ def with_post_checks(push: StandardResponse, checks: StandardResponse) -> Standa
     for item in push["data"]:
         check = outcome.get(item["name"])
         merged = ResponseItem(**item)
-        if check is not None and check["status"] == "success":
-            merged["result"] = "\n".join(filter(None, [item.get("result"), check.get("result")]))
-        elif check is not None:
-            merged["status"] = "failed"
-            merged["error"] = check.get("error", "post-checks failed")
+        if check is not None:
+            merged = _merged(merged, check)
         items.append(merged)
     metadata = {**push.get("metadata", {}), "post_checks": checks}
     return build_response(items, error=push.get("error"), metadata=metadata)
 
 
-def check_failures(checks: StandardResponse) -> str:
-    """`R3: …evidence…; R2: …` for the thread (the devices that failed their post-checks)."""
-    return "; ".join(
-        f"{item['name']}: {item.get('error', 'failed')}"
-        for item in checks["data"]
-        if item["status"] != "success"
-    )
+def check_failures(checks: StandardResponse) -> list[ResponseItem]:
+    """The devices that failed their post-checks, with their evidence."""
+    return [item for item in checks["data"] if item["status"] != "success"]
+
+
+def _merged(item: ResponseItem, check: ResponseItem) -> ResponseItem:
+    if "checks" in check:
+        item["checks"] = check["checks"]
+    if check["status"] == "success":
+        output = "\n".join(filter(None, [item.get("result"), check.get("result")]))
+        if output:
+            item["result"] = output
+        return item
+    item["status"] = "failed"
+    if "error" in check:
+        item["error"] = check["error"]
+    return item

@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.postchecks import item_body, progress_detail
 from frrlab import FrrLab
 from tests.workflow.devices.rig import Stores
 from workflow.devices.gateway import NornirGateway
 from workflow.devices.static import StaticInventory
-from workflow.model import PushProgress, Topology
+from workflow.model import PushProgress, StandardResponse, Topology
 from workflow.postchecks.evaluate import expectations
 from workflow.postchecks.spec import parse_post_checks
 
@@ -72,10 +73,10 @@ async def test_ospf_checks_wait_for_convergence_then_fail_with_evidence(
     result = await gateway.post_check(expected, 12, events.append)
     items = {item["name"]: item for item in result["data"]}
     assert items["R3"]["status"] == "failed"
-    assert "OSPF neighbour 10.0.23.1 (R2 eth1): absent" in items["R3"]["error"]
-    assert "route 10.255.0.1/32 (R1 lo): not in the routing table" in items["R3"]["error"]
+    assert "OSPF neighbour 10.0.23.1 (R2 eth1): absent" in item_body(items["R3"])
+    assert "route 10.255.0.1/32 (R1 lo): not in the routing table" in item_body(items["R3"])
     assert items["R2"]["status"] == "failed"
-    assert "OSPF neighbour 10.0.23.2 (R3 eth0): absent" in items["R2"]["error"]
+    assert "OSPF neighbour 10.0.23.2 (R3 eth0): absent" in item_body(items["R2"])
     assert time.monotonic() - started < 25
     # the same checks pass once R3 runs OSPF too: each device as soon as it has converged
     _ospf(lab, "R3", ["eth0"])
@@ -85,9 +86,9 @@ async def test_ospf_checks_wait_for_convergence_then_fail_with_evidence(
     assert "✓ OSPF neighbour 10.0.12.1 (R1 eth0) Full" in items_text(result, "R2")
     assert "✓ route 10.255.0.3/32 (R3 lo) installed" in items_text(result, "R1")
     assert {e.device for e in events if e.stage == "done"} == {"R1", "R2", "R3"}
-    assert any("post-checks waiting" in e.detail for e in events if e.stage == "started")
+    waiting = [progress_detail(e) for e in events if e.stage == "started"]
+    assert any(said.startswith("post-checks waiting: ") for said in waiting), waiting
 
 
-def items_text(result: object, name: str) -> str:
-    data = result["data"]  # type: ignore[index]
-    return str(next(item for item in data if item["name"] == name).get("result", ""))
+def items_text(result: StandardResponse, name: str) -> str:
+    return item_body(next(item for item in result["data"] if item["name"] == name))

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from base.errors import GateError
-from bot.endings import ending_line
+from bot.endings import ending_line, rollback_line
+from bot.postchecks import item_body
 from storage.checkpointer import SQLAlchemySaver
 from tests.workflow.gateways import RecordingGateway, two_router_lab
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision
@@ -49,7 +50,7 @@ async def test_passed_post_checks_are_in_each_devices_result(saver: SQLAlchemySa
     assert isinstance(done, Finished) and done.status == "done", done
     assert done.result is not None and done.result["successful"] == 2
     for item in done.result["data"]:
-        assert "✓ route 10.99.0.0/16 installed by static" in item["result"]
+        assert "✓ route 10.99.0.0/16 installed by static" in item_body(item)
     assert done.result["metadata"]["post_checks"]["success"] is True
     [checked] = lab.checked
     assert {e.key for e in checked["R1"]} == {"10.99.0.0/16"}
@@ -59,12 +60,12 @@ async def test_failed_post_checks_offer_a_rollback_that_restores_the_configs(
     saver: SQLAlchemySaver,
 ) -> None:
     lab = two_router_lab()
-    lab.unconverged["R2"] = "route 10.99.0.0/16: not in the routing table"
+    lab.unconverged["R2"] = "not_in_table"
     wf, gate = await pushed(saver, lab)
     assert isinstance(gate, Gate) and gate.gate == "rollback", gate
     payload = gate.payload
     assert payload["post_checks"]["failed"] == 1
-    assert payload["push"]["data"][1]["error"].endswith("not in the routing table")
+    assert item_body(payload["push"]["data"][1]).endswith("not in the routing table")
     lines = {name: device["lines"] for name, device in payload["devices"].items()}
     assert lines == {"R1": ["no ip route 10.99.0.0 255.255.0.0 10.0.12.9"]} | {
         "R2": ["no ip route 10.99.0.0 255.255.0.0 10.0.12.9"]
@@ -76,14 +77,15 @@ async def test_failed_post_checks_offer_a_rollback_that_restores_the_configs(
     assert ending_line(done) == "rollback pushed to 2 of 2 devices"
     assert done.rollback is not None and done.newer_versions == {}
     assert (done.rollback["kind"], done.rollback["actor"]) == ("rolled_back", "carol")
-    assert done.rollback["failures"].startswith("R2: post-checks failed after 30 s: route 10.99")
+    said = rollback_line(done.rollback)
+    assert said.startswith("post-checks failed (R2: post-checks failed after 30 s: route 10.99")
     assert lab.pushes[-1].change_id == "chg-7:rollback" and lab.pushes[-1].plan == lines
     assert all("10.99.0.0" not in config for config in lab.configs.values())
 
 
 async def test_keeping_the_change_pushes_nothing_more(saver: SQLAlchemySaver) -> None:
     lab = two_router_lab()
-    lab.unconverged["R1"] = "route 10.99.0.0/16: not in the routing table"
+    lab.unconverged["R1"] = "not_in_table"
     wf, gate = await pushed(saver, lab)
     assert isinstance(gate, Gate) and gate.gate == "rollback"
     done = await wf.resume(THREAD, gate.interrupt_id, decide(gate, "cancel", "carol"))

@@ -7,11 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from bot.postchecks import item_body
 from labsim import Lab, SimDevice, demo_topology
 from labsim.cli import CliSession
 from tests.workflow.devices.rig import Stores
 from workflow.devices.static import StaticInventory
 from workflow.postchecks.evaluate import Expectation, unmet
+from workflow.postchecks.outcome import Evidence, Missing
 from workflow.postchecks.parsers import RoutingState, commands, parse
 
 FRR = Path(__file__).parent / "fixtures" / "frr"
@@ -36,30 +38,27 @@ def test_frr_json_reads_neighbours_selected_routes_and_sessions() -> None:
 @pytest.mark.parametrize(
     ("expected", "evidence"),
     [
-        (Expectation("ospf_neighbors", "ospf", "10.0.23.2", "OSPF neighbour 10.0.23.2"), None),
+        (Expectation("ospf_neighbors", "ospf", "10.0.23.2", "R3", "eth0"), None),
+        (Expectation("ospf_neighbors", "ospf", "10.0.99.1"), ("state", [])),
+        (Expectation("bgp_sessions", "bgp", "10.0.23.1", "R2"), None),
+        (Expectation("bgp_sessions", "bgp", "10.0.99.9"), ("state", ["Active"])),
+        (Expectation("routes", "routes", "10.255.0.1/32", protocol="bgp"), None),
         (
-            Expectation("ospf_neighbors", "ospf", "10.0.99.1", "OSPF neighbour 10.0.99.1"),
-            "OSPF neighbour 10.0.99.1: absent",
+            Expectation("routes", "routes", "10.255.0.1/32", protocol="ospf"),
+            ("held_by_other", ["bgp"]),
         ),
-        (Expectation("bgp_sessions", "bgp", "10.0.23.1", "BGP neighbour 10.0.23.1"), None),
-        (
-            Expectation("bgp_sessions", "bgp", "10.0.99.9", "BGP neighbour 10.0.99.9"),
-            "BGP neighbour 10.0.99.9: Active",
-        ),
-        (Expectation("routes", "routes", "10.255.0.1/32", "route", "bgp"), None),
-        (
-            Expectation("routes", "routes", "10.255.0.1/32", "route", "ospf"),
-            "route: held by bgp, not ospf",
-        ),
-        (
-            Expectation("routes", "routes", "192.0.2.0/24", "route", None),
-            "route: not in the routing table",
-        ),
+        (Expectation("routes", "routes", "192.0.2.0/24"), ("not_in_table", [])),
     ],
 )
-def test_expectations_against_real_frr_state(expected: Expectation, evidence: str | None) -> None:
+def test_expectations_against_real_frr_state(
+    expected: Expectation, evidence: tuple[Evidence, list[str]] | None
+) -> None:
     state = frr_state("R3") if expected.topic != "ospf" else frr_state("R2")
-    assert unmet(expected, state) == evidence
+    missing = unmet(expected, state)
+    if evidence is None:
+        assert missing is None
+    else:
+        assert missing == Missing(fact=expected.fact(), evidence=evidence[0], seen=evidence[1])
 
 
 def test_frr_output_that_is_not_json_is_refused() -> None:
@@ -95,14 +94,16 @@ async def test_simulated_devices_say_their_checks_were_not_run(
         devices, _, _ = await inventory.load()
         assert devices[0].simulator == "labsim"
         gateway = stores.gateway(inventory)
-        expected = {"R1": [Expectation("ospf_neighbors", "ospf", "10.0.12.2", "OSPF neighbour")]}
+        expected = {"R1": [Expectation("ospf_neighbors", "ospf", "10.0.12.2", "R2", "eth0")]}
         result = await gateway.post_check(expected, 5)
         [item] = result["data"]
-        assert item["result"] == "post-checks not run: R1 is simulated (labsim), no routing runs"
+        assert item["status"] == "success"
+        assert item_body(item) == "post-checks not run: R1 is simulated (labsim), no routing runs"
 
 
 def test_a_route_known_but_not_installed_says_so() -> None:
     state = RoutingState(unused={"10.99.0.0/16": {"static"}})
-    expected = Expectation("routes", "routes", "10.99.0.0/16", "route 10.99.0.0/16", "static")
-    assert unmet(expected, state) == "route 10.99.0.0/16: known by static but not installed"
+    expected = Expectation("routes", "routes", "10.99.0.0/16", protocol="static")
+    missing = unmet(expected, state)
+    assert missing == Missing(fact=expected.fact(), evidence="not_installed", seen=["static"])
     assert frr_state("R2").unused["10.0.12.0/30"] == {"ospf"}  # FRR's inactive OSPF entry
