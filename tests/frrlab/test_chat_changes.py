@@ -5,6 +5,7 @@ each router's running configuration exactly."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import time
 from collections.abc import AsyncIterator, Callable
@@ -19,6 +20,7 @@ from bot.wiring import Runtime, open_runtime
 from frrlab import FrrLab, generated_topology
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click
 from workflow.devices.static import StaticInventory
+from workflow.library.catalog import load_catalog
 
 pytestmark = [pytest.mark.frr, pytest.mark.usefixtures("frr_host")]
 
@@ -45,6 +47,16 @@ async def change(bot: Runtime, chat: RecordingAdapter, text: str, thread: object
     found = await bot.audit.latest_change_for_thread(thread.key)  # type: ignore[attr-defined]
     assert found is not None
     return str(found.change_id)
+
+
+def post_checks_within(monkeypatch: pytest.MonkeyPatch, name: str, seconds: float) -> None:
+    """The built-in template `name` waits `seconds` for its post-checks, for a test where they
+    must fail: the failure is the same, without waiting out the template's own timeout."""
+    template = load_catalog().get(name)
+    assert template.post_checks is not None
+    checks = {**template.post_checks, "timeout": seconds}
+    shorter = dataclasses.replace(template, post_checks=checks)
+    monkeypatch.setitem(load_catalog()._templates, name, shorter)
 
 
 def shown(lab: FrrLab, router: str, command: str) -> dict:
@@ -143,10 +155,11 @@ async def test_ibgp_with_one_as_establishes_between_two_routers(tmp_path: Path) 
 
 
 async def test_a_line_frr_refuses_fails_that_router_with_frr_s_words_others_finish(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """R2 refuses `router bgp 65002`; R1 and R3 take their lines, but their sessions to R2 never
     come up: the post-checks say so and offer a rollback; carol keeps the change."""
+    post_checks_within(monkeypatch, "bgp", 10)
     chat = RecordingAdapter()
     async with FrrLab.start() as lab, bot_on(lab, tmp_path, chat) as bot:
         lab.vtysh("R2", "configure terminal", "router bgp 65099")  # R2 already runs BGP

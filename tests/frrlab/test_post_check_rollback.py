@@ -11,7 +11,7 @@ import pytest
 from bot.audit_view import render_entries
 from frrlab import FrrLab
 from tests.bot.chat import RecordingAdapter, click
-from tests.frrlab.test_chat_changes import bot_on, change
+from tests.frrlab.test_chat_changes import bot_on, change, post_checks_within
 
 pytestmark = [pytest.mark.frr, pytest.mark.usefixtures("frr_host")]
 
@@ -19,7 +19,10 @@ pytestmark = [pytest.mark.frr, pytest.mark.usefixtures("frr_host")]
 UNREACHABLE = "apply static_route to R1 prefix=10.99.0.0/16 next_hop=10.77.0.1"
 
 
-async def test_failed_post_checks_lead_to_an_approved_rollback(tmp_path: Path) -> None:
+async def test_failed_post_checks_lead_to_an_approved_rollback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    post_checks_within(monkeypatch, "static_route", 3)
     chat = RecordingAdapter()
     async with FrrLab.start() as lab, bot_on(lab, tmp_path, chat) as bot:
         before = lab.vtysh("R1", "show running-config")
