@@ -14,7 +14,7 @@ from bot.blocks import sections_message
 from bot.endings import ending_line, newer_line, rollback_line
 from bot.postchecks import item_body, progress_detail
 from bot.redact import mask_param, mask_secrets
-from bot.targets_view import targets_sections
+from bot.targets_view import because, targets_sections
 from bot.template_view import post_checks_section, schema_text
 from workflow.api import Finished, PendingGate, RollbackGate, TargetsGate, TemplateGate
 from workflow.library.compose import part_label
@@ -71,7 +71,8 @@ def _template_sections(
 ) -> tuple[str, list[tuple[str, str, str]]]:
     chosen = payload.get("chosen", {})
     targets = ", ".join(
-        f"{name} ({chosen[name]})" if name in chosen else name for name in payload["targets"]
+        f"{name} ({because(chosen[name])})" if name in chosen else name
+        for name in payload["targets"]
     )
     text = messages.TEMPLATE_GATE.format(
         change_id=change_id,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot import messages
+from workflow.chosen import Because
 from workflow.reviews import TargetsReview
 
 TARGETS_SHOWN = 50  # devices listed one a line, with why each was chosen
@@ -18,10 +19,18 @@ def targets_sections(
     names = list(chosen)
     count = len(names)
     text = messages.TARGETS_GATE.format(change_id=change_id, count=count, limit=payload["limit"])
-    lines = [f"{name} ({chosen[name]})" for name in names[:TARGETS_SHOWN]]
+    lines = [f"{name} ({because(chosen[name])})" for name in names[:TARGETS_SHOWN]]
     rest = names[TARGETS_SHOWN:]
     if rest:
         listed = ", ".join(rest[:TARGETS_NAMED]) + (", …" if len(rest) > TARGETS_NAMED else "")
         lines.append(messages.TARGETS_MORE.format(count=len(rest), names=listed))
     title = messages.SECTION_TARGETS.format(shown=min(count, TARGETS_SHOWN), count=count)
     return text, [(title, "\n".join(lines), "text")]
+
+
+def because(why: Because) -> str:
+    """Why the request chose a device: "named", "matches R*", "router (inventory group core)"."""
+    if isinstance(why, str):  # a checkpoint from before typed reasons said it in words
+        return why
+    source = messages.KIND_FROM[why["source"]].format(detail=why["detail"], kind=why["word"])
+    return messages.CHOSEN[why["kind"]].format(word=why["word"], source=source)

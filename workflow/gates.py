@@ -13,7 +13,7 @@ the state. After the decision:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -21,6 +21,7 @@ from typing import Any
 from langgraph.types import Command, interrupt
 
 from base.vocabulary import CHOICES, GateName
+from workflow.chosen import Because
 from workflow.endings import GateEnding
 from workflow.hashing import content_sha256
 from workflow.model import StandardResponse, TemplateProposal, TokenUsage
@@ -53,7 +54,7 @@ def template_review(
     *,
     template_test: dict[str, TemplateTest] | None = None,
     newer_versions: dict[str, int] | None = None,
-    chosen: dict[str, str] | None = None,
+    chosen: dict[str, Because] | None = None,
     tokens: TokenUsage | None = None,
 ) -> TemplateReview:
     """What the template reviewer sees: the templates, their schema and an example rendering;
@@ -122,7 +123,7 @@ def open_targets_gate(
 
 
 def confirm_targets(
-    state: ChangeState, chosen: dict[str, str], limit: int, clock: Clock, ttl: float
+    state: ChangeState, chosen: Mapping[str, Because], limit: int, clock: Clock, ttl: float
 ) -> Command[str] | None:
     """More devices than `limit` (LABBOT_MAX_TARGETS): the targets gate, unless exactly these
     devices were confirmed already (a Modify of the template goes back through gather)."""

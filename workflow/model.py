@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, NotRequired, TypedDict
 
+from workflow.chosen import Because, KindSource
 from workflow.postchecks.outcome import DeviceChecks
 from workflow.postchecks.spec import PostChecks
 
@@ -31,7 +32,8 @@ class Device:
     password: str | None = field(default=None, repr=False)
     secret: str | None = field(default=None, repr=False)
     kind: str = ""  # router, switch, firewall: from the inventory ("" = tell by family)
-    kind_reason: str = ""  # where `kind` comes from, shown when "all routers" selects it
+    kind_source: KindSource = "unknown"  # where `kind` comes from, shown when "all routers"
+    kind_detail: str = ""  # selects it: the group, symbol or family the source names
     simulator: str = ""  # set for a simulated device (labsim): it runs no routing protocols
 
     @property
@@ -108,7 +110,7 @@ class Topology(TypedDict):
     devices: dict[str, DeviceFacts]
     links: list[Link]
     unusable: list[dict[str, str]]  # {"name","reason"}
-    selection: NotRequired[dict[str, str]]  # the request's devices -> why each was chosen
+    selection: NotRequired[dict[str, Because]]  # the request's devices -> why each was chosen
 
 
 # --- the standard response format ----------------------------------------------------------------

@@ -13,6 +13,7 @@ from langgraph.types import Command
 
 from base.errors import LabbotError, PlanningError, TargetError, TemplateError
 from base.vocabulary import Status
+from workflow.chosen import Because, chosen
 from workflow.endings import (
     DevicesHeld,
     HashMismatch,
@@ -107,7 +108,7 @@ class Nodes:
                 devices={**unread_devices(devices, facts), **facts},
                 links=links,
                 unusable=[asdict(node) for node in unusable],
-                selection=selection.reasons,
+                selection=dict[str, Because](selection.reasons),
             )
         )
         if not usable_devices(topology):
@@ -124,7 +125,7 @@ class Nodes:
         self, state: ChangeState, devices: list[Device], rollback: dict[str, list[str]] | None
     ) -> Selection:
         if rollback is not None:
-            changed = f"changed by {state['rollback_of']}"
+            changed = chosen("changed_by", state["rollback_of"] or "")
             return Selection({name: changed for name, lines in rollback.items() if lines})
         words = target_words(state["feedback"] or "") or target_words(state["text"])
         selection = select_targets(words, device_kinds(devices))

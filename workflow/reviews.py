@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Literal, NotRequired, TypedDict
 
 from base.vocabulary import Choice
+from workflow.chosen import Because
 from workflow.model import ParamSpec, StandardResponse, TemplatePart, TokenUsage
 from workflow.postchecks.spec import PostChecks
 from workflow.previews import DevicePreview
@@ -24,7 +25,7 @@ class TargetsReview(TypedDict):
     shows a bounded part of the list."""
 
     limit: int  # LABBOT_MAX_TARGETS
-    devices: dict[str, str]  # every selected device -> why the request chose it
+    devices: dict[str, Because]  # every selected device -> why the request chose it
 
 
 class TemplateReview(TypedDict):
@@ -43,7 +44,7 @@ class TemplateReview(TypedDict):
     post_checks: NotRequired[PostChecks]  # what the push must prove afterwards
     template_test: NotRequired[dict[str, TemplateTest]]  # family -> test on a simulated copy
     newer_versions: NotRequired[dict[str, int]]  # saved template used in an older version -> newest
-    chosen: NotRequired[dict[str, str]]  # target -> why the request chose it ("matches R*")
+    chosen: NotRequired[dict[str, Because]]  # target -> why the request chose it
     sections: NotRequired[list[str]]  # the configuration sections it may touch
     tokens: NotRequired[TokenUsage]  # the LLM's proposals so far (measured or estimated)
 

@@ -5,12 +5,12 @@ Devices come after the last "to", "on" or "for" of the request (`apply ospf to R
 "with", "using", "via", "where" or "at" (`on R1,R2 in area 3`), may follow them. Each word of
 the list is:
 
-- a device name (any case): that device ("named");
-- a glob (`R*`, `SW?`): the devices it matches, at least one ("matches R*");
+- a device name (any case): that device (chosen "named");
+- a glob (`R*`, `SW?`): the devices it matches, at least one ("glob");
 - a kind word (`routers`, `switches`, `firewalls`): the devices of that kind, from the
   inventory's data (`kind:`/`role:`), its groups, the GNS3 node type or symbol, else the
-  vendor family (`router (role in the inventory)`);
-- `all`/`every`/`devices`/`*` alone: every device;
+  vendor family ("kind", with where the kind comes from);
+- `all`/`every`/`devices`/`*` alone: every device ("every");
 - a filler word (and, the, of, …).
 
 A plain word after the list (`on all routers hello-interval 1`) ends it. Anything else —
@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from base.errors import TargetError
+from workflow.chosen import Because, Chosen, KindSource, chosen
 from workflow.model import Device, DeviceFacts, Link, Topology, link_ends
 
 KIND_WORDS = {
@@ -61,7 +62,7 @@ _FAMILY_KINDS = {
 class Selection:
     """The chosen devices in name order, each with why it was chosen."""
 
-    reasons: dict[str, str]
+    reasons: dict[str, Chosen]
 
     @property
     def names(self) -> list[str]:
@@ -86,41 +87,48 @@ def target_words(text: str) -> list[str]:
     return words
 
 
+KindOf = tuple[str, KindSource, str]  # a device's kind, where it comes from, which group/symbol/…
+
+
 def select_targets(
-    words: list[str], kinds: Mapping[str, tuple[str, str]], *, strict: bool = False
+    words: list[str], kinds: Mapping[str, KindOf], *, strict: bool = False
 ) -> Selection:
-    """`kinds`: every known device -> (kind, why that kind). Raises TargetError naming the
+    """`kinds`: every known device -> its KindOf. Raises TargetError naming the
     first word that is not a device, a glob matching one, a kind or a filler word; `strict`:
     every word must be one (a plain word after the list is refused, not taken as its end)."""
     known = tuple(sorted(kinds))
     if not words:
         raise TargetError("none_named", known=known)
     by_fold = {name.casefold(): name for name in kinds}
-    chosen: dict[str, str] = {}
+    reasons: dict[str, Chosen] = {}
     words = words if strict else _device_part(words, by_fold)
     wanted_kinds = [KIND_WORDS[w.casefold()] for w in words if w.casefold() in KIND_WORDS]
     for word in words:
         fold = word.casefold()
         if fold in by_fold:
-            chosen.setdefault(by_fold[fold], "named")
+            reasons.setdefault(by_fold[fold], chosen("named"))
         elif any(mark in word for mark in "*?[") and word != "*":
             matched = [n for n in kinds if fnmatch.fnmatchcase(n.casefold(), fold)]
             if not matched:
                 raise TargetError("no_match", word, known)
             for name in matched:
-                chosen.setdefault(name, f"matches {word}")
+                reasons.setdefault(name, chosen("glob", word))
         elif fold in _EVERY and not wanted_kinds:
             for name in kinds:
-                chosen.setdefault(name, f"{fold}: every device")
+                reasons.setdefault(name, chosen("every", fold))
         elif fold not in KIND_WORDS and fold not in _EVERY and fold not in _FILLER:
             raise TargetError("unknown", word, known)
     for kind in dict.fromkeys(wanted_kinds):
-        of_kind = {n: f"{kind} ({why})" for n, (k, why) in kinds.items() if k == kind}
+        of_kind = {
+            n: Chosen(kind="kind", word=kind, source=source, detail=detail)
+            for n, (k, source, detail) in kinds.items()
+            if k == kind
+        }
         if not of_kind:
             raise TargetError("no_kind", kind, known)
         for name, why in of_kind.items():
-            chosen.setdefault(name, why)
-    return Selection(reasons=dict(sorted(chosen.items())))
+            reasons.setdefault(name, why)
+    return Selection(reasons=dict(sorted(reasons.items())))
 
 
 def _device_part(words: list[str], by_fold: Mapping[str, str]) -> list[str]:
@@ -138,26 +146,28 @@ def _device_part(words: list[str], by_fold: Mapping[str, str]) -> list[str]:
 
 def infer_kind(
     declared: str = "", groups: tuple[str, ...] = (), symbol: str = "", family: str = ""
-) -> tuple[str, str]:
-    """A device's kind and why: the inventory's `kind:`/`role:` when it is a kind word, a group
-    named after a kind, the GNS3 node type or symbol, else what its vendor family usually is."""
+) -> KindOf:
+    """A device's kind and where it comes from: the inventory's `kind:`/`role:` when it is a
+    kind word, a group named after a kind, the GNS3 node type or symbol, else what its vendor
+    family usually is."""
     if declared.casefold() in KIND_WORDS:
-        return KIND_WORDS[declared.casefold()], "kind in the inventory"
+        return KIND_WORDS[declared.casefold()], "inventory", ""
     for group in groups:
         if group.casefold() in KIND_WORDS:
-            return KIND_WORDS[group.casefold()], f"inventory group {group}"
+            return KIND_WORDS[group.casefold()], "group", group
     for word in ("firewall", "switch", "router"):
         if word in symbol.casefold():
-            return word, f"GNS3 symbol or node type {symbol}"
+            return word, "symbol", symbol
     if family in _FAMILY_KINDS:
-        return _FAMILY_KINDS[family], f"{family} devices are usually {_FAMILY_KINDS[family]}s"
-    return "", "kind unknown"
+        return _FAMILY_KINDS[family], "family", family
+    return "", "unknown", ""
 
 
-def device_kinds(devices: list[Device]) -> dict[str, tuple[str, str]]:
-    """Every device -> (kind, why): the inventory's kind, else its family's usual kind."""
+def device_kinds(devices: list[Device]) -> dict[str, KindOf]:
+    """Every device -> its KindOf: the inventory's kind, else its family's usual kind."""
     return {
-        d.name: (d.kind, d.kind_reason) if d.kind else infer_kind(family=d.family) for d in devices
+        d.name: (d.kind, d.kind_source, d.kind_detail) if d.kind else infer_kind(family=d.family)
+        for d in devices
     }
 
 
@@ -192,7 +202,7 @@ def neighbours(names: list[str], links: list[Link]) -> list[str]:
     return sorted(found - chosen)
 
 
-def topology_selection(text: str, topology: Topology) -> dict[str, str]:
+def topology_selection(text: str, topology: Topology) -> Mapping[str, Because]:
     """The devices chosen for `text`: the selection gathered with the topology, else the
     request's words read against the topology's devices (kinds by vendor family)."""
     if "selection" in topology:
@@ -201,10 +211,10 @@ def topology_selection(text: str, topology: Topology) -> dict[str, str]:
     return select_targets(target_words(text), kinds).reasons
 
 
-def chosen_because(targets: list[str], topology: Topology) -> dict[str, str]:
-    """Each target with why the request chose it ("named", "matches R*", "router (…)")."""
+def chosen_because(targets: list[str], topology: Topology) -> dict[str, Because]:
+    """Each target with why the request chose it (the planner's own choice when it did not)."""
     selection = topology.get("selection") or {}
-    return {name: selection.get(name, "named by the planner") for name in targets}
+    return {name: selection.get(name, chosen("planner")) for name in targets}
 
 
 def usable_devices(topology: Topology) -> list[str]:

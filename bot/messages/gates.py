@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from base.vocabulary import Choice, GateProblem
+from workflow.chosen import ChosenKind, KindSource
 
 DRIFTED = (
     "\n⚠️ Changed since the preview approved before, so the push left {devices} alone (the "
@@ -51,6 +52,23 @@ TARGETS_GATE = (
 )
 SECTION_TARGETS = "Devices selected ({shown} of {count} shown)"
 TARGETS_MORE = "… and {count} more: {names}"
+# Why the request chose a device (workflow.chosen.Chosen), beside its name at a gate.
+CHOSEN: dict[ChosenKind, str] = {
+    "named": "named",
+    "glob": "matches {word}",
+    "every": "{word}: every device",
+    "kind": "{word} ({source})",
+    "changed_by": "changed by {word}",
+    "planner": "named by the planner",
+}
+# Where a device's kind comes from (workflow.chosen.KindSource); `kind` is the kind itself.
+KIND_FROM: dict[KindSource, str] = {
+    "inventory": "kind in the inventory",
+    "group": "inventory group {detail}",
+    "symbol": "GNS3 symbol or node type {detail}",
+    "family": "{detail} devices are usually {kind}s",
+    "unknown": "kind unknown",
+}
 TEMPLATE_GATE = (
     "*Step 1 of 2 — template* for change {change_id}: {description}\n"
     "Template `{name}` ({source}) for {targets}."

@@ -10,6 +10,7 @@ from bot.presenter import (
     present_status,
 )
 from workflow.api import Finished, ParamsGate, RollbackGate, TargetsGate, TemplateGate
+from workflow.chosen import Because, chosen
 from workflow.endings import GateEnding, RollbackEnding
 from workflow.model import PushProgress, StandardResponse
 from workflow.previews import DevicePreview
@@ -193,7 +194,7 @@ def test_how_the_offer_to_roll_back_ended_is_said_under_the_result() -> None:
 
 
 def test_a_targets_gate_says_how_many_and_lists_a_bounded_part() -> None:
-    devices = {f"R{n:04d}": "matches R*" for n in range(1, 401)}
+    devices: dict[str, Because] = {f"R{n:04d}": chosen("glob", "R*") for n in range(1, 401)}
     gate = TargetsGate(
         "int-9", "targets", "chg-9", TargetsReview(limit=50, devices=devices), SHA, ""
     )

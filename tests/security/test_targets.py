@@ -61,7 +61,11 @@ NARROWED = ["apply ospf to R1;reload", "apply ospf to R1 or everything", "apply 
 
 @pytest.mark.parametrize("text", NARROWED)
 def test_a_plain_word_after_the_devices_ends_the_list_never_widens_it(text: str) -> None:
-    kinds = {"R1": ("router", ""), "R2": ("router", ""), "SW1": ("switch", "")}
+    kinds = {
+        "R1": ("router", "unknown", ""),
+        "R2": ("router", "unknown", ""),
+        "SW1": ("switch", "unknown", ""),
+    }
     names = select_targets(target_words(text), kinds).names
     attempt("targets: trailing words (narrowed, shown at the gate)", names == ["R1"])
     assert names == ["R1"]
@@ -141,7 +145,7 @@ async def test_more_devices_than_any_change_may_are_refused(tmp_path: Path) -> N
 
 def test_the_target_parser_takes_linear_time() -> None:
     """The old pattern looked ahead to the end of the text from every "to": quadratic."""
-    kinds = {"R1": ("router", "")}
+    kinds = {"R1": ("router", "unknown", "")}
     timings = []
     for size in (20_000, 40_000):
         text = "apply ospf " + "to " * size + "R1"
@@ -153,7 +157,11 @@ def test_the_target_parser_takes_linear_time() -> None:
 
 
 def test_a_glob_must_match_and_a_name_must_exist() -> None:
-    kinds = {"R1": ("router", ""), "R2": ("router", ""), "SW1": ("switch", "")}
+    kinds = {
+        "R1": ("router", "unknown", ""),
+        "R2": ("router", "unknown", ""),
+        "SW1": ("switch", "unknown", ""),
+    }
     assert select_targets(["R*"], kinds).names == ["R1", "R2"]
     assert select_targets(["all", "switches"], kinds).names == ["SW1"]
     assert select_targets(["all"], kinds).names == ["R1", "R2", "SW1"]

@@ -205,7 +205,7 @@ def nodes_to_devices(
         else:
             host = node.get("console_host") or ""
             looks = f"{node.get('node_type') or ''} {node.get('symbol') or ''}".strip()
-            kind, why = infer_kind(symbol=looks)
+            kind, source, detail = infer_kind(symbol=looks)
             devices.append(
                 Device(
                     name=node["name"],
@@ -214,7 +214,8 @@ def nodes_to_devices(
                     port=int(node["console"]),
                     node_id=node.get("node_id", ""),
                     kind=kind,
-                    kind_reason=why if kind else "",
+                    kind_source=source,
+                    kind_detail=detail,
                 )
             )
     return devices, unusable

@@ -100,7 +100,7 @@ class StaticInventory:
         options = host.get_connection_parameters("netmiko")
         secret = (options.extras or {}).get("secret")
         declared = str(host.data.get("kind") or host.data.get("role") or "")
-        kind, why = infer_kind(declared, tuple(group.name for group in host.groups))
+        kind, source, detail = infer_kind(declared, tuple(group.name for group in host.groups))
         return Device(
             name=name,
             platform=platform,
@@ -110,7 +110,8 @@ class StaticInventory:
             password=host.password or None,
             secret=str(secret) if secret else None,
             kind=kind,
-            kind_reason=why if kind else "",
+            kind_source=source,
+            kind_detail=detail,
             simulator=str(host.data.get("simulator") or ""),
         )
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from base.errors import PlanningError
+from workflow.chosen import is_named
 from workflow.library.catalog import Catalog, LibraryTemplate, load_catalog
 from workflow.library.derive import derive_params
 from workflow.model import (
@@ -155,7 +156,7 @@ class LibraryPlanner:
         selection = topology_selection(asked or request.text, request.topology)
         for name in selection:
             facts = request.topology["devices"][name]
-            named = selection.get(name) == "named"
+            named = is_named(selection.get(name))
             errors = [] if named else _device_params(template, facts, request, parsed)[1]
             if facts.get("error"):
                 excluded.append(f"{name} (facts unavailable: {facts.get('error')})")

@@ -46,7 +46,8 @@ async def test_hosts_groups_links_and_unusable(tmp_path: Path) -> None:
             "127.0.0.1",
             2002,
             kind="router",
-            kind_reason="inventory group routers",
+            kind_source="group",
+            kind_detail="routers",
         ),
         Device("SW1", "arista_eos", "10.0.0.9", 22),  # napalm name mapped, SSH default port
     ]
