@@ -16,7 +16,7 @@ LabbotError
 
 from __future__ import annotations
 
-from base.vocabulary import GateProblem, TargetProblem
+from base.vocabulary import GateProblem, ReadProblem, TargetProblem
 
 
 class LabbotError(Exception):
@@ -99,7 +99,46 @@ class GateRefused(GateError):
 
 
 class ReadRefused(LabbotError):
-    """A read command outside the platform's allow-list; nothing was sent to any device."""
+    """A read command outside the platform's allow-list; nothing was sent to any device.
+    `problem` says why; `word` is the verb, filter, topic or family at fault, `option` and
+    `value` a probe's option and value (`value`: a question's family), `words` what is allowed
+    (or the characters refused), `limit` a bound or the device cap, `count` the devices asked,
+    `device` the device it was refused for ("" when all). The bot words it (bot/messages/)."""
+
+    def __init__(
+        self,
+        problem: ReadProblem,
+        word: str = "",
+        *,
+        option: str = "",
+        value: str = "",
+        words: tuple[str, ...] = (),
+        limit: int = 0,
+        count: int = 0,
+        device: str = "",
+    ) -> None:
+        # the wording is the bot's; this text is for logs and the diagnosing model
+        given = {"word": word, "option": option, "value": value, "device": device}
+        shown = ", ".join(f"{k}={v!r}" for k, v in given.items() if v)
+        allowed = f"; allowed: {', '.join(words)}" if words else ""
+        bound = f"; limit {limit}" if limit else ""
+        super().__init__(f"read refused, {problem.replace('_', ' ')}: {shown}{allowed}{bound}")
+        self.problem: ReadProblem = problem
+        self.word, self.option, self.value, self.words = word, option, value, words
+        self.limit, self.count, self.device = limit, count, device
+
+    def on(self, device: str) -> ReadRefused:
+        """The same refusal, said of `device`."""
+        return ReadRefused(
+            self.problem,
+            self.word,
+            option=self.option,
+            value=self.value,
+            words=self.words,
+            limit=self.limit,
+            count=self.count,
+            device=device,
+        )
 
 
 class InventoryError(LabbotError):

@@ -36,6 +36,33 @@ GateProblem = Literal["stale", "changed"]
 # (more than LABBOT_MAX_TARGETS is no problem: those devices are confirmed at the targets gate).
 TargetProblem = Literal["none_named", "no_match", "unknown", "no_kind", "too_many"]
 
+# Why a read is refused before any device is asked (base.errors.ReadRefused's fields name the
+# words at fault): the platform has no allow-list, no command or nothing to show, a character a
+# read may not hold, the platform's ping/traceroute cannot be bounded (or are not offered), the
+# verb is not a read, a pipe without an allowed filter or its pattern, a probe's option without
+# its value, not allowed or out of bounds, or without an address; no devices named, no command
+# for a question on a platform, more devices than a read may ask.
+ReadProblem = Literal[
+    "platform",
+    "no_command",
+    "needs_object",
+    "unsafe",
+    "probe_unbounded_tool",
+    "probe_not_offered",
+    "not_a_read",
+    "no_filter",
+    "not_a_filter",
+    "needs_pattern",
+    "needs_value",
+    "bad_option",
+    "out_of_bounds",
+    "needs_address",
+    "no_devices",
+    "no_question_command",
+    "too_many",
+]
+READ_PROBLEMS: tuple[ReadProblem, ...] = get_args(ReadProblem)
+
 # How a change ended.
 Status = Literal["done", "cancelled", "expired", "failed", "blocked"]
 

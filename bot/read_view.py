@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from adapters.chat import Message
+from base.errors import ReadRefused
 from bot import messages
 from bot.blocks import sections_message
 from bot.redact import mask_secrets
@@ -46,3 +47,23 @@ def present_diagnosis(answer: str, reads: list[tuple[str, str]], proposal: str |
     if proposal:
         notes.append(messages.DIAGNOSIS_PROPOSAL.format(proposal=proposal))
     return Message(mask_secrets(answer), footer="\n".join(notes))
+
+
+def read_refusal(refused: ReadRefused) -> str:
+    """Why a read was refused, naming the words at fault and what is allowed instead."""
+    if refused.problem == "unsafe":
+        allowed = ", ".join(repr(ch) for ch in refused.words)
+    else:
+        item = messages.READ_ALLOWED_ITEM.get(refused.problem, "{item}")
+        allowed = ", ".join(item.format(item=word) for word in refused.words)
+    reason = messages.READ_REFUSED[refused.problem].format(
+        word=refused.word or messages.THIS_PLATFORM,
+        option=refused.option,
+        value=refused.value,
+        allowed=allowed,
+        limit=refused.limit,
+        count=refused.count,
+    )
+    if not refused.device:
+        return reason
+    return messages.READ_REFUSED_ON.format(device=refused.device, reason=reason)

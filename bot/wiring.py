@@ -19,6 +19,7 @@ from bot.commands.reads import ReadCommand, ReadLimits
 from bot.door import DoorLimits
 from bot.people import People, directory_of
 from bot.policy import OwnerRule, OwnersError, Policy, parse_owners
+from bot.read_view import read_refusal
 from bot.redact import ScrubbedAdapter, Scrubber
 from bot.service import DecisionService
 from bot.settings import Settings, secret_value
@@ -116,7 +117,8 @@ def make_reads(settings: Settings, lab: LabReader) -> ReadCommand:
     from workflow.llm import make_chat_model
     from workflow.reads.diagnose import LabDiagnosis
 
-    return ReadCommand(lab, limits, LabDiagnosis(make_chat_model(**llm_options(settings))))
+    model = make_chat_model(**llm_options(settings))
+    return ReadCommand(lab, limits, LabDiagnosis(model, why_refused=read_refusal))
 
 
 def llm_options(settings: Settings) -> dict[str, Any]:

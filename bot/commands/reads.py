@@ -61,7 +61,10 @@ class ReadCommand:
         except TargetError as unclear:  # an unknown device, none named
             await ctx.refuse(messages.REFUSED.format(reason=target_problem(unclear)))
             return
-        except (ReadRefused, PlanningError) as refused:
+        except ReadRefused as not_read:
+            await ctx.refuse(messages.REFUSED.format(reason=read_view.read_refusal(not_read)))
+            return
+        except PlanningError as refused:
             await ctx.refuse(messages.REFUSED.format(reason=str(refused).rstrip(".")))
             return
         sent = _to_send(request)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from base.vocabulary import ReadProblem
+
 PICTURE_TARGETS = "{change_id}: the devices this change touches (blue)"
 PICTURE_RESULTS = "{change_id}: the push, device by device"
 PICTURE_LAB = "The lab: {count} device(s)"
@@ -32,3 +34,37 @@ TOO_MANY_READS = (
     "is {limit} a minute (LABBOT_MAX_READS_PER_MINUTE)"
 )
 NO_READS = "none"
+
+# Why a read is refused (base.errors.ReadRefused); `allowed` lists what is allowed instead.
+READ_REFUSED: dict[ReadProblem, str] = {
+    "platform": "reads on {word} are not supported",
+    "no_command": "no command given",
+    "needs_object": "`{word}` needs what to show (`{word} ip route`)",
+    "unsafe": "a read may not contain {allowed}: only one plain command line",
+    "probe_unbounded_tool": (
+        "`{word}` here takes only an address and runs the host's tool until it ends or is "
+        "interrupted — no count or timeout can be given — so it is not run"
+    ),
+    "probe_not_offered": "`{word}` is not offered here: its count and timeout cannot be set",
+    "not_a_read": "`{word}` is not a read: only {allowed} commands are run without approval",
+    "no_filter": "`|` must be followed by a filter",
+    "not_a_filter": "`| {word}` is not an output filter: only {allowed}",
+    "needs_pattern": "`| {word}` needs a pattern",
+    "needs_value": "`{word} … {option}` needs a value",
+    "bad_option": "`{word}` option `{option}` is not allowed (only {allowed})",
+    "out_of_bounds": "`{word} … {option} {value}` is out of bounds: at most {limit}",
+    "needs_address": "`{word}` needs an address: `{word} 10.0.0.1`",
+    "no_devices": "say which devices: `show ip route on R1,R2` (or `on all routers`)",
+    "no_question_command": "I know no {value} command for {word}",
+    "too_many": (
+        "{count} devices is more than the {limit} a read may ask at once (LABBOT_MAX_TARGETS); "
+        "name fewer"
+    ),
+}
+# How each allowed item is listed (the others as they are; refused characters as Python shows).
+READ_ALLOWED_ITEM: dict[ReadProblem, str] = {
+    "not_a_read": "`{item}`",
+    "not_a_filter": "`| {item}`",
+}
+READ_REFUSED_ON = "{device}: {reason}"
+THIS_PLATFORM = "this platform"

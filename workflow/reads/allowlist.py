@@ -49,7 +49,7 @@ class Rules:
     verbs: tuple[str, ...]
     filters: tuple[str, ...]
     probes: dict[str, Probe]
-    unbounded: str = ""  # why this platform's ping/traceroute cannot be bounded
+    unbounded: bool = False  # its ping/traceroute take only an address: they cannot be bounded
 
 
 PROBE_VERBS = ("ping", "traceroute")
@@ -74,10 +74,6 @@ _VRP_PROBES = {  # VRP's options come before the address; its timeouts are in mi
         {"-q": Bound(3, 1), "-w": Bound(2000, 2000), "-m": Bound(30, 30)}, ("-a",), True, "tracert"
     ),
 }
-_FRR_UNBOUNDED = (
-    "FRR's vtysh `ping`/`traceroute` take only an address and run the host's tool until it "
-    "ends or is interrupted — no count or timeout can be given — so they are not run"
-)
 _IOS_FILTERS = ("include", "exclude", "section", "begin")
 _IOS = Rules(("show",), _IOS_FILTERS, _IOS_PROBES)
 RULES: dict[str, Rules] = {
@@ -86,7 +82,8 @@ RULES: dict[str, Rules] = {
     "cisco_nxos": Rules(("show",), ("include", "exclude", "section", "begin"), {}),
     "cisco_xr": Rules(("show",), ("include", "exclude", "begin"), {}),
     "arista_eos": Rules(("show",), _IOS_FILTERS, _EOS_PROBES),
-    "frr": Rules(("show",), ("include", "exclude"), {}, _FRR_UNBOUNDED),
+    # vtysh's ping/traceroute run the host's tool until it ends: no count or timeout
+    "frr": Rules(("show",), ("include", "exclude"), {}, unbounded=True),
     "juniper_junos": Rules(("show",), ("match", "except", "find", "count", "last"), _JUNOS_PROBES),
     "huawei_vrp": Rules(("display",), ("include", "exclude", "begin"), _VRP_PROBES),
 }
@@ -96,7 +93,7 @@ VERBS = frozenset(verb for rules in RULES.values() for verb in (*rules.verbs, *r
 def rules_for(platform: str) -> Rules:
     family = platform_family(platform)
     if family not in RULES:
-        raise ReadRefused(f"reads on {family or 'this platform'} are not supported")
+        raise ReadRefused("platform", family)
     return RULES[family]
 
 
@@ -108,12 +105,12 @@ def allowed_read(platform: str, command: str) -> str:
     head, *pipes = command.strip().split("|")
     words = head.split()
     if not words:
-        raise ReadRefused("no command given")
+        raise ReadRefused("no_command")
     verb = _verb(words[0], rules)
     if verb in rules.probes:
         words = _bounded(verb, words[1:], rules.probes[verb])
     elif len(words) < 2:
-        raise ReadRefused(f"`{verb}` needs what to show (`{verb} ip route`)")
+        raise ReadRefused("needs_object", verb)
     else:
         words = [verb, *words[1:]]
     return " | ".join([" ".join(words), *(_filter(pipe, rules) for pipe in pipes)])
@@ -123,8 +120,7 @@ def refuse_unsafe(text: str) -> None:
     """ReadRefused when `text` holds a character a read may not (a line break, `;`, …)."""
     if not _SAFE.fullmatch(text):
         bad = sorted({ch for ch in text if not _SAFE.fullmatch(ch)})
-        shown = ", ".join(repr(ch) for ch in bad)
-        raise ReadRefused(f"a read may not contain {shown}: only one plain command line")
+        raise ReadRefused("unsafe", words=tuple(bad))
 
 
 def _verb(word: str, rules: Rules) -> str:
@@ -135,24 +131,20 @@ def _verb(word: str, rules: Rules) -> str:
     if fold in rules.probes:
         return fold
     if fold in PROBE_VERBS:
-        raise ReadRefused(
-            rules.unbounded or f"`{fold}` is not offered here: its count and timeout cannot be set"
-        )
-    allowed = ", ".join(f"`{v}`" for v in (*rules.verbs, *rules.probes))
-    raise ReadRefused(f"`{word}` is not a read: only {allowed} commands are run without approval")
+        raise ReadRefused("probe_unbounded_tool" if rules.unbounded else "probe_not_offered", fold)
+    raise ReadRefused("not_a_read", word, words=(*rules.verbs, *rules.probes))
 
 
 def _filter(pipe: str, rules: Rules) -> str:
     words = pipe.split()
     if not words:
-        raise ReadRefused("`|` must be followed by a filter")
+        raise ReadRefused("no_filter")
     fold = words[0].casefold()
     matches = [name for name in rules.filters if name.startswith(fold)]
     if len(matches) != 1:
-        allowed = ", ".join(f"`| {name}`" for name in rules.filters)
-        raise ReadRefused(f"`| {words[0]}` is not an output filter: only {allowed}")
+        raise ReadRefused("not_a_filter", words[0], words=rules.filters)
     if len(words) < 2 and matches[0] not in ("count",):
-        raise ReadRefused(f"`| {matches[0]}` needs a pattern")
+        raise ReadRefused("needs_pattern", matches[0])
     return " ".join([matches[0], *words[1:]])
 
 
@@ -167,17 +159,17 @@ def _bounded(verb: str, args: list[str], probe: Probe) -> list[str]:
             count = probe.options[option].values if option in probe.options else 1
             values, rest = rest[:count], rest[count:]
             if len(values) < count or not all(_ARG.fullmatch(v) for v in values):
-                raise ReadRefused(f"`{verb} … {option}` needs a value")
+                raise ReadRefused("needs_value", verb, option=option)
             if option in probe.options:
                 _check_bound(verb, option, values, probe.options[option])
             given[option] = values
         elif address is None and _ARG.fullmatch(word) and not word.startswith("-"):
             address = word
         else:
-            known = ", ".join(sorted((*probe.options, *probe.words)))
-            raise ReadRefused(f"`{verb}` option `{word}` is not allowed (only {known})")
+            known = tuple(sorted((*probe.options, *probe.words)))
+            raise ReadRefused("bad_option", verb, option=word, words=known)
     if address is None:
-        raise ReadRefused(f"`{verb}` needs an address: `{verb} 10.0.0.1`")
+        raise ReadRefused("needs_address", verb)
     for option, bound in probe.options.items():
         if option not in given and bound.default is not None:
             given[option] = [str(bound.default)]
@@ -189,6 +181,4 @@ def _bounded(verb: str, args: list[str], probe: Probe) -> list[str]:
 def _check_bound(verb: str, option: str, values: list[str], bound: Bound) -> None:
     for value in values:
         if not value.isdigit() or not 0 < int(value) <= bound.limit:
-            raise ReadRefused(
-                f"`{verb} … {option} {value}` is out of bounds: at most {bound.limit}"
-            )
+            raise ReadRefused("out_of_bounds", verb, option=option, value=value, limit=bound.limit)

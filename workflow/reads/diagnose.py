@@ -59,10 +59,19 @@ def system_prompt(devices: list[Device]) -> str:
 class LabDiagnosis:
     """Answers free questions with reads chosen by `model` (bounded rounds and reads)."""
 
-    def __init__(self, model: BaseChatModel, max_rounds: int = 4, max_reads: int = 8) -> None:
+    def __init__(
+        self,
+        model: BaseChatModel,
+        max_rounds: int = 4,
+        max_reads: int = 8,
+        why_refused: Callable[[ReadRefused], str] = str,
+    ) -> None:
+        """`why_refused`: how a refused read is told to the model (the bot words it as it does
+        for people)."""
         self._chat = model
         self._model = model.bind_tools([tool_definition(Read)])
         self.max_rounds, self.max_reads = max_rounds, max_reads
+        self._why_refused = why_refused
 
     async def answer(self, question: str, devices: list[Device], send: SendReads) -> Diagnosis:
         messages: list[BaseMessage] = [
@@ -102,7 +111,7 @@ class LabDiagnosis:
         try:
             command = allowed_read(device.platform, str(args.get("command", "")))
         except ReadRefused as refused:
-            return f"refused: {refused}"
+            return f"refused: {self._why_refused(refused)}"
         response = await send({device.name: command})
         if response is None:
             return "refused: the person's read limit is reached; answer with what you have"

@@ -35,7 +35,7 @@ def split_request(text: str) -> tuple[str, list[str], bool]:
     """(command, device words, raw) of `show … on DEVICES [raw]`."""
     found = list(_ON.finditer(text))
     if not found:
-        raise ReadRefused("say which devices: `show ip route on R1,R2` (or `on all routers`)")
+        raise ReadRefused("no_devices")
     last = found[-1]
     words, raw = device_words(text[last.end() :])
     return text[: last.start()].strip(), words, raw
@@ -67,7 +67,7 @@ def question_request(topic: str, tail: str, devices: list[Device], max_targets: 
     for device in chosen:
         command = question_command(topic, device.platform)
         if command is None:
-            raise ReadRefused(f"{device.name}: I know no {device.family} command for {topic}")
+            raise ReadRefused("no_question_command", topic, value=device.family, device=device.name)
         commands[device.name] = _allowed(device, command)  # the allow-list still has the say
     return ReadRequest(topic, commands, {d.name: d.platform for d in chosen}, raw)
 
@@ -75,10 +75,7 @@ def question_request(topic: str, tail: str, devices: list[Device], max_targets: 
 def _chosen(words: list[str], devices: list[Device], max_targets: int) -> list[Device]:
     names = select_targets(words, device_kinds(devices), strict=True).names
     if len(names) > max_targets:
-        raise ReadRefused(
-            f"{len(names)} devices is more than the {max_targets} a read may ask at once "
-            "(LABBOT_MAX_TARGETS); name fewer"
-        )
+        raise ReadRefused("too_many", count=len(names), limit=max_targets)
     by_name = {device.name: device for device in devices}
     return [by_name[name] for name in names]
 
@@ -87,4 +84,4 @@ def _allowed(device: Device, command: str) -> str:
     try:
         return allowed_read(device.platform, command)
     except ReadRefused as refused:
-        raise ReadRefused(f"{device.name}: {refused}") from None
+        raise refused.on(device.name) from None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from base.errors import ReadRefused
+from bot.read_view import read_refusal
 from workflow.model import Device
 from workflow.reads.questions import as_question
 from workflow.reads.request import question_request
@@ -63,5 +64,6 @@ def test_each_platform_answers_in_its_own_words() -> None:
 
 def test_an_unknown_platform_is_refused_not_guessed() -> None:
     odd = [Device("X1", "mikrotik_routeros", "127.0.0.1", 5)]
-    with pytest.raises(ReadRefused, match="X1: I know no mikrotik_routeros command"):
+    with pytest.raises(ReadRefused) as refused:
         question_request("routes", "X1", odd, 10)
+    assert read_refusal(refused.value) == "X1: I know no mikrotik_routeros command for routes"
