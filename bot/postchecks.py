@@ -42,13 +42,21 @@ def progress_detail(event: PushProgress) -> str:
 
 
 def failures_text(failures: list[ResponseItem] | str) -> str:
-    """`R3: …evidence…; R2: …`: the devices that failed their post-checks (a checkpoint from
-    before typed outcomes holds this text already)."""
+    """`R3: …evidence… (after 30 s); R2: …`: the devices that failed their post-checks (a
+    checkpoint from before typed outcomes holds this text already)."""
     if isinstance(failures, str):
         return failures
-    return "; ".join(
-        messages.DEVICE_FAILED.format(device=item["name"], error=item_body(item))
-        for item in failures
+    return "; ".join(_failed_on(item) for item in failures)
+
+
+def _failed_on(item: ResponseItem) -> str:
+    """`R2: …evidence… (after 30 s)`; a device not checked to the deadline says why."""
+    checks = item.get("checks")
+    if checks is None or checks["kind"] != "failed":
+        return messages.DEVICE_FAILED.format(device=item["name"], error=item_body(item))
+    missing = "; ".join(_missing(m) for m in checks["missing"])
+    return messages.CHECKS_FAILED_ON.format(
+        device=item["name"], missing=missing, seconds=checks["seconds"]
     )
 
 

@@ -39,4 +39,5 @@ CHECKS_OUTCOME: dict[OutcomeKind, str] = {
     "no_parser": "post-checks cannot read {platform} devices (no parser)",
     "simulated": "post-checks not run: {device} is simulated ({platform}), no routing runs",
 }
+CHECKS_FAILED_ON = "{device}: {missing} (after {seconds:.0f} s)"  # in "post-checks failed (…)"
 CHECKS_FAILED = "post-checks failed"  # a failed device the checks said nothing more about

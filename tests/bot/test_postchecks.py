@@ -139,8 +139,8 @@ def test_the_rollback_offer_names_the_failed_devices_typed_or_from_an_old_checkp
         kind="kept", failures=[failed], at="2026-11-30T07:20:00+00:00", actor="bob"
     )
     assert rollback_line(kept) == (
-        "post-checks failed (R2: post-checks failed after 30 s: route 10.99.0.0/16: not in the "
-        "routing table); bob kept the change as pushed (no rollback)."
+        "post-checks failed (R2: route 10.99.0.0/16: not in the routing table (after 30 s)); "
+        "bob kept the change as pushed (no rollback)."
     )
     old = RollbackEnding(
         kind="kept", failures="R2: no route", at="2026-11-30T07:20:00+00:00", actor="bob"

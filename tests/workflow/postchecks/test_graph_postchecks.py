@@ -78,7 +78,8 @@ async def test_failed_post_checks_offer_a_rollback_that_restores_the_configs(
     assert done.rollback is not None and done.newer_versions == {}
     assert (done.rollback["kind"], done.rollback["actor"]) == ("rolled_back", "carol")
     said = rollback_line(done.rollback)
-    assert said.startswith("post-checks failed (R2: post-checks failed after 30 s: route 10.99")
+    assert said.startswith("post-checks failed (R2: route 10.99.0.0/16: not in the routing table")
+    assert "(after 30 s)); rolled back as approved by carol" in said
     assert lab.pushes[-1].change_id == "chg-7:rollback" and lab.pushes[-1].plan == lines
     assert all("10.99.0.0" not in config for config in lab.configs.values())
 
