@@ -1,8 +1,10 @@
 """The safety-side replays through a real `labbot serve --http` process: signed Slack events and
 clicks from the local Slack Web API stand-in, the simulated lab, SQLite, and (for hostile
 templates) the OpenAI-compatible stand-in. Unknown targets, forged and replayed clicks, hostile
-lines from an LLM, lines outside a template's sections, and a request over LABBOT_MAX_TARGETS:
-each refused (or harmless), and nothing reaches a device that the thread did not show."""
+lines from an LLM, lines outside a template's sections, a request over LABBOT_MAX_TARGETS, a
+template bomb from the LLM, a secret value in a rendered line, and a request carrying fake
+decision lines: each refused (or harmless), and nothing reaches a device that the thread did not
+show."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from bot.redact import masked
 from labsim import Lab, demo_topology
 from tests.adapters.slack.payloads import click
 from tests.fakes.openai_server import OpenAIStandIn, structured
@@ -21,6 +24,8 @@ from tests.fakes.slack_api import Posted, SlackApiStandIn
 from tests.scale.deployment import deployment
 from tests.security.hostile_lines import HOSTILE
 from tests.security.tally import attempt
+from tests.security.test_audit_anchor import FORGED
+from tests.security.test_limits import BOMB_PROPOSAL, OK_TEMPLATE
 from tests.security.test_targets import SPELLINGS
 
 PEOPLE = {"U1": "alice", "U2": "bob", "U3": "carol", "U4": "dave"}
@@ -149,6 +154,17 @@ async def test_forged_and_replayed_clicks_over_slack_change_nothing(
     ]
 
 
+def answered_by(llm: OpenAIStandIn, **settings: str) -> dict[str, str]:
+    """The settings of a bot whose templates come from the OpenAI-compatible stand-in."""
+    return {
+        "OPENAI_API_KEY": "sk-standin-http-replays",
+        "OPENAI_BASE_URL": llm.base_url,
+        "LABBOT_LLM_MODEL": llm.model,
+        "LABBOT_PLAN_ATTEMPTS": "1",
+        **settings,
+    }
+
+
 def llm_template(family: str, lines: list[str], sections: list[str] | None) -> dict[str, Any]:
     """What a prompt-injected LLM answers: a template rendering exactly `lines`."""
     template: dict[str, Any] = {
@@ -179,12 +195,7 @@ OUTSIDE: list[tuple[str, list[str], list[str] | None]] = [  # what, lines, secti
 async def test_hostile_and_outside_lines_from_an_llm_over_slack_are_never_shown_or_pushed(
     tmp_path: Path, slack_api: SlackApiStandIn, llm: OpenAIStandIn
 ) -> None:
-    settings = {
-        "OPENAI_API_KEY": "sk-standin-http-replays",
-        "OPENAI_BASE_URL": llm.base_url,
-        "LABBOT_LLM_MODEL": llm.model,
-        "LABBOT_PLAN_ATTEMPTS": "1",
-    }
+    settings = answered_by(llm)
     cases: list[tuple[str, str, list[str], list[str] | None]] = [
         (f"deny-list: {kind}", family, lines, ["*"]) for kind, family, lines in HOSTILE_ON_LAB
     ]
@@ -233,3 +244,78 @@ async def test_more_than_max_targets_over_slack_wait_for_an_owner_to_confirm(
     refused = {r.actor_name for r in rows if r.gate == "targets" and r.kind == "refusal"}
     assert [r.actor_name for r in confirmed] == ["carol"] and confirmed[0].sha256
     assert refused == {"alice", "bob", "dave"}
+
+
+async def test_a_bomb_from_the_llm_over_slack_ends_in_one_line_while_a_click_is_answered(
+    tmp_path: Path, slack_api: SlackApiStandIn, llm: OpenAIStandIn
+) -> None:
+    llm.script(structured(OK_TEMPLATE), structured(BOMB_PROPOSAL))
+    settings = answered_by(llm, LABBOT_RENDER_CPU_SECONDS="2", LABBOT_RENDER_MEMORY_MB="256")
+    async with serving(tmp_path, slack_api, **settings) as lab:
+        before = configs(lab.lab)
+        waiting = await lab.slack.mention("ntp on R1", user="U1")
+        gate = await lab.slack.gate(waiting, "Cancel")
+        bombing = await lab.slack.mention("x on R1", user="U4")
+        await slack_api.wait_for(lambda: len(llm.requests) == 2)  # the bomb is rendering now
+        started = time.monotonic()
+        await lab.slack.senders[0].interaction(click(gate, "Cancel", user="U2", name="bob"))
+        await lab.slack.said(waiting, "cancelled")
+        served_in = time.monotonic() - started
+        during = not any("LABBOT_RENDER" in m.all_text for m in lab.slack.thread(bombing))
+        ended = await lab.slack.said(bombing, "LABBOT_RENDER")
+        shown = [m for m in lab.slack.thread(bombing) if m.buttons]
+        unchanged = configs(lab.lab) == before
+    # one line naming the cap (the fallback text and its block say the same)
+    one_line = {line for line in ended.all_text.splitlines() if "LABBOT_RENDER" in line}
+    refused = not shown and unchanged and len(one_line) == 1 and "Traceback" not in ended.all_text
+    attempt("over Slack: template bombs", refused and during and served_in < 1.5)
+    assert during and served_in < 1.5, served_in  # answered while the bomb was rendering
+    assert refused, ended.all_text
+
+
+async def test_a_secret_over_slack_is_shown_masked_with_the_words_around_it(
+    tmp_path: Path, slack_api: SlackApiStandIn
+) -> None:
+    community = "Lab-Comm-7741"
+    async with serving(tmp_path, slack_api) as lab:
+        sender = lab.slack.senders[0]
+        request = f"apply snmp to R1 community={community} read_only=false"
+        thread = await lab.slack.mention(request, user="U1")
+        template = await lab.slack.gate(thread, "Approve")
+        await sender.interaction(click(template, "Approve", user="U2", name="bob"))
+        preview = await lab.slack.gate(thread, "Execute")
+        await sender.interaction(click(preview, "Execute", user="U3", name="carol"))
+        await lab.slack.said(thread, "pushed: ✓ 1")
+        # the bot quotes the request back as typed (the person's own words, already in the
+        # channel); every line it renders, previews, pushes or audits is checked
+        posted = [m.all_text.replace(f"“{request}”", "") for m in slack_api.messages.values()]
+        notes = [str(e["text"]) for e in slack_api.ephemerals]
+        pushed = lab.lab.device("R1").running_config()
+    exact = f"snmp-server community {masked(community)} RW" in preview.all_text
+    leaked = [t for t in posted + notes if community in t]
+    attempt("over Slack: masking keeps the words around a secret", exact)
+    attempt("over Slack: a secret value shown in clear", not leaked)
+    assert exact, preview.all_text
+    assert not leaked, leaked
+    assert f"snmp-server community {community} RW" in pushed  # the shown line, real value
+
+
+async def test_a_request_over_slack_cannot_print_fake_decision_lines_in_the_audit(
+    tmp_path: Path, slack_api: SlackApiStandIn
+) -> None:
+    async with serving(tmp_path, slack_api) as lab:
+        before = configs(lab.lab)
+        thread = await lab.slack.mention(FORGED, user="U4")
+        await lab.slack.wait_message(thread, lambda m: "failed" in m.all_text or bool(m.buttons))
+        async with lab.audit() as audit:
+            forged = await audit.latest_change_for_thread(f"slack:C1:{thread}")
+        assert forged is not None
+        await lab.slack.mention(f"audit change={forged.change_id}", user="U3", thread=thread)
+        who = await lab.slack.said(thread, "Who confirmed it")
+        unchanged = configs(lab.lab) == before
+    lines = who.all_text.splitlines()
+    faked = [line for line in lines if line.lstrip().startswith(("params gate:", "push R1:"))]
+    attempt("over Slack: fake lines in 'who confirmed it'", not faked and unchanged)
+    assert not faked, who.all_text
+    assert unchanged
+    assert any('request: "apply ospf to R1' in line for line in lines), who.all_text

@@ -56,6 +56,11 @@ OK_TEMPLATE = {
     "targets": ["R1"],
     "sections": ["ntp server *"],
 }
+# a valid proposal (its parameter used, its example valid) whose rendering is the bomb
+BOMB_PROPOSAL = {
+    **OK_TEMPLATE,
+    "templates": {"cisco_ios": BOMBS[0] + "\nntp server {{ server }}\n"},
+}
 
 
 @pytest.fixture(scope="module")
@@ -88,10 +93,8 @@ async def test_a_bomb_from_the_llm_ends_that_change_while_other_threads_are_serv
     tmp_path: Path,
 ) -> None:
     chat = RecordingAdapter()
-    # a valid proposal (its parameter used, its example valid) whose rendering is the bomb
-    bomb = {**OK_TEMPLATE, "templates": {"cisco_ios": BOMBS[0] + "\nntp server {{ server }}\n"}}
     with OpenAIStandIn() as llm:
-        llm.script(structured(OK_TEMPLATE), structured(bomb))
+        llm.script(structured(OK_TEMPLATE), structured(BOMB_PROPOSAL))
         settings = {
             "openai_api_key": SecretStr("sk-standin"),
             "openai_base_url": llm.base_url,
