@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from bot.failures import failure_text
 from storage.config_backups import ConfigBackupStore
 from storage.db import make_engine, upgrade_engine
 from storage.locks import DeviceLockStore
@@ -78,6 +79,7 @@ async def push_once(size: int, workdir: Path, run: int) -> float:
                 StaticInventory(inventory),
                 locks=DeviceLockStore(engine),
                 backups=ConfigBackupStore(engine),
+                say=failure_text,
                 username=USERNAME,
                 password=PASSWORD,
                 secret=SECRET,

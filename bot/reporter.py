@@ -116,7 +116,7 @@ class ChangeReporter:
                 status=item["status"],
                 detail=item_body(item)
                 if item["status"] != "success"
-                else f"{len(lines)} line(s) pushed and verified",
+                else messages.PUSHED_VERIFIED.format(count=len(lines)),
             )
 
     async def _finish(

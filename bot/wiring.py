@@ -17,6 +17,7 @@ from bot.commands import chat_commands
 from bot.commands.context import Commands
 from bot.commands.reads import ReadCommand, ReadLimits
 from bot.door import DoorLimits
+from bot.failures import failure_text
 from bot.people import People, directory_of
 from bot.policy import OwnerRule, OwnersError, Policy, parse_owners
 from bot.read_view import read_refusal
@@ -180,6 +181,7 @@ def make_gateway(
         secret=secret_value(settings.device_secret) or "",
         locks=locks,
         backups=ConfigBackupStore(saver.engine),
+        say=failure_text,
         connect_timeout=settings.connect_timeout_seconds,
         read_timeout=settings.read_timeout_seconds,
         lock_seconds=settings.device_lock_seconds,

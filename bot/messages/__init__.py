@@ -9,9 +9,11 @@ audit      audit tables, one change's record, the HTML report, the chain's head
 lab        pictures, the inventory, reads and questions
 people     home, pending steps, `labbot policy check`
 postchecks what the post-checks showed on each device
+devices    why a device failed
 """
 
 from bot.messages.audit import *  # noqa: F403
+from bot.messages.devices import *  # noqa: F403
 from bot.messages.endings import *  # noqa: F403
 from bot.messages.gates import *  # noqa: F403
 from bot.messages.general import *  # noqa: F403

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.endings import ending_line
+from bot.failures import failure_text
 from labsim.lab import Lab
 from storage.checkpointer import SQLAlchemySaver
 from storage.config_backups import ConfigBackupStore
@@ -43,6 +44,7 @@ async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
             secret=SECRET,
             locks=DeviceLockStore(saver.engine),
             backups=ConfigBackupStore(saver.engine),
+            say=failure_text,
             connect_timeout=3,
             read_timeout=6,
         )

@@ -20,6 +20,7 @@ from nornir.core.task import AggregatedResult
 
 from workflow.devices.diffing import rollback_lines
 from workflow.devices.facts import interfaces_from_config
+from workflow.devices.failure import SayFailure, failure
 from workflow.devices.postcheck import CheckJob, post_check
 from workflow.devices.runner import Credentials, LoopBridge, Timeouts, build_nornir
 from workflow.devices.sessions import HeldSessions
@@ -52,7 +53,8 @@ log = logging.getLogger(__name__)
 
 
 class NornirGateway:
-    """Talks to the devices of one inventory with the configured credentials."""
+    """Talks to the devices of one inventory with the configured credentials; a device's failure
+    is said with `say` (the bot's wording)."""
 
     def __init__(
         self,
@@ -63,6 +65,7 @@ class NornirGateway:
         secret: str | None,
         locks: DeviceLocks,
         backups: BackupStore,
+        say: SayFailure,
         connect_timeout: float = 15,
         read_timeout: float = 30,
         lock_seconds: float = 900,
@@ -72,6 +75,7 @@ class NornirGateway:
         self._timeouts = Timeouts(connect=connect_timeout, read=read_timeout)
         self._locks = locks
         self._backups = backups
+        self._say = say  # the bot's wording of a device's failure (bot/failures.py)
         self._lock_seconds = lock_seconds
         self._held = HeldSessions()
         self._closing: set[asyncio.Task[int]] = set()
@@ -84,7 +88,7 @@ class NornirGateway:
         configs = await self._read_configs(list(known.values()))
         scrub = self._credentials.scrub  # a device config may hold the very password we use
         facts = {
-            name: _facts(known[name], scrub(result.text), result)
+            name: self._facts(known[name], scrub(result.text), result)
             for name, result in configs.items()
         }
         for name in unknown:
@@ -94,7 +98,7 @@ class NornirGateway:
                 family="",
                 interfaces=[],
                 running_config="",
-                error=f"{name} is not in the inventory",
+                error=self._say(failure("unknown", name)),
             )
         return facts
 
@@ -109,7 +113,7 @@ class NornirGateway:
         started = time.monotonic()
         known, unknown = await self._lookup(list(plan))
         drifted: dict[str, str] = {}
-        items = {name: _failed(name, f"{name} is not in the inventory") for name in unknown}
+        items = {name: self._unknown(name) for name in unknown}
         conflicts = await self._locks.acquire(change_id, list(known), self._lock_seconds)
         locked = "; ".join(f"{h.device} is locked by change {h.change_id}" for h in conflicts)
         if conflicts:
@@ -118,7 +122,9 @@ class NornirGateway:
             try:
                 job = PushJob(
                     plan={name: list(plan[name]) for name in known},
-                    bridge=LoopBridge(asyncio.get_running_loop(), on_progress, total=len(known)),
+                    bridge=LoopBridge(
+                        asyncio.get_running_loop(), on_progress, len(known), self._say
+                    ),
                     timeouts=self._timeouts,
                     previewed=dict(previewed or {}),
                     hold=hold_sessions,
@@ -142,11 +148,11 @@ class NornirGateway:
         """Poll every device until what it must show holds, or `wait_seconds` pass."""
         started = time.monotonic()
         known, unknown = await self._lookup(list(expected))
-        items = {name: _failed(name, f"{name} is not in the inventory") for name in unknown}
+        items = {name: self._unknown(name) for name in unknown}
         items |= {name: _not_checked(device) for name, device in known.items() if device.simulator}
         known = {name: device for name, device in known.items() if not device.simulator}
         if known:
-            bridge = LoopBridge(asyncio.get_running_loop(), on_progress, total=len(known))
+            bridge = LoopBridge(asyncio.get_running_loop(), on_progress, len(known), self._say)
             job = CheckJob(expected, started + wait_seconds, bridge, self._timeouts)
             nornir = build_nornir(list(known.values()), self._credentials, self._timeouts)
             self._held.lend(nornir)  # the push's own sessions, when it held them
@@ -155,7 +161,7 @@ class NornirGateway:
             finally:
                 await asyncio.to_thread(close_sessions, nornir)
                 await bridge.drain()
-            items |= {name: _item(name, results[name]) for name in known}
+            items |= {name: self._item(name, results[name]) for name in known}
         seconds = round(time.monotonic() - started, 3)
         return build_response([items[name] for name in expected], metadata={"seconds": seconds})
 
@@ -164,11 +170,11 @@ class NornirGateway:
         the output as its result. Nothing is locked: a read changes nothing."""
         started = time.monotonic()
         known, unknown = await self._lookup(list(commands))
-        items = {name: _failed(name, f"{name} is not in the inventory") for name in unknown}
+        items = {name: self._unknown(name) for name in unknown}
         if known:
             job = ReadJob({name: commands[name] for name in known}, self._timeouts)
             results = await self._run(list(known.values()), read_command, job=job)
-            items |= {name: _item(name, results[name]) for name in known}
+            items |= {name: self._item(name, results[name]) for name in known}
         seconds = round(time.monotonic() - started, 3)
         return build_response([items[name] for name in commands], metadata={"seconds": seconds})
 
@@ -220,7 +226,7 @@ class NornirGateway:
         finally:
             await asyncio.to_thread(close_sessions, nornir)
             await bridge.drain()
-        return {name: _item(name, results[name]) for name in known}
+        return {name: self._item(name, results[name]) for name in known}
 
     def _hold(self, hosts: list[Host]) -> None:
         """Keep these sessions open for the post-checks; close them if none come in time."""
@@ -272,8 +278,8 @@ class NornirGateway:
                 await self._backups.save_config(change_id, name, "before", result.text)
             except Exception as exc:  # the device is left alone; the others go on
                 log.exception("backup of %s for change %s failed", name, change_id)
-                failed[name] = DeviceResult(False, error=f"could not store the backup: {exc}")
-                bridge.progress(name, "failed", failed[name].error)
+                failed[name] = DeviceResult(False, failure=failure("backup", name, str(exc)))
+                bridge.progress(name, "failed", failed[name].failure)
         return failed
 
     async def _read_configs(self, devices: list[Device]) -> dict[str, DeviceResult]:
@@ -293,6 +299,32 @@ class NornirGateway:
         aggregated: AggregatedResult = await asyncio.to_thread(nornir.run, task=task, **params)
         return {name: _device_result(multi[0].result) for name, multi in aggregated.items()}
 
+    def _facts(self, device: Device, config: str, result: DeviceResult) -> DeviceFacts:
+        facts = DeviceFacts(
+            name=device.name,
+            platform=device.platform,
+            family=device.family,
+            interfaces=interfaces_from_config(config) if result.ok else [],
+            running_config=config,
+        )
+        if result.failure is not None:
+            facts["error"] = self._say(result.failure)
+        return facts
+
+    def _item(self, name: str, result: DeviceResult) -> ResponseItem:
+        if result.ok:
+            item = ResponseItem(id=name, name=name, status="success", result=result.text)
+        else:
+            item = _failed(name, self._say(result.failure) if result.failure else "")
+            if result.text:
+                item["result"] = result.text
+        if result.check is not None:
+            item["checks"] = result.check
+        return item
+
+    def _unknown(self, name: str) -> ResponseItem:
+        return _failed(name, self._say(failure("unknown", name)))
+
     async def _lookup(self, names: Sequence[str]) -> tuple[dict[str, Device], list[str]]:
         devices, _, _ = await self._inventory.load()
         by_name = {device.name: device for device in devices}
@@ -302,34 +334,9 @@ class NornirGateway:
 
 def _device_result(value: object) -> DeviceResult:
     # a task that died outside its own try (a Nornir fault) leaves a traceback string instead
-    return (
-        value if isinstance(value, DeviceResult) else DeviceResult(False, error=str(value)[-300:])
-    )
-
-
-def _facts(device: Device, config: str, result: DeviceResult) -> DeviceFacts:
-    facts = DeviceFacts(
-        name=device.name,
-        platform=device.platform,
-        family=device.family,
-        interfaces=interfaces_from_config(config) if result.ok else [],
-        running_config=config,
-    )
-    if not result.ok:
-        facts["error"] = result.error
-    return facts
-
-
-def _item(name: str, result: DeviceResult) -> ResponseItem:
-    if result.ok:
-        item = ResponseItem(id=name, name=name, status="success", result=result.text)
-    else:
-        item = _failed(name, result.error)
-        if result.text:
-            item["result"] = result.text
-    if result.check is not None:
-        item["checks"] = result.check
-    return item
+    if isinstance(value, DeviceResult):
+        return value
+    return DeviceResult(False, failure=failure("crashed", cause=str(value)[-300:]))
 
 
 def _not_checked(device: Device) -> ResponseItem:
@@ -341,9 +348,9 @@ def _not_checked(device: Device) -> ResponseItem:
 
 
 def _drift_result(name: str, bridge: LoopBridge) -> DeviceResult:
-    error = f"{name} changed since the preview; not pushed (a fresh preview is offered)"
-    bridge.progress(name, "failed", error)
-    return DeviceResult(False, error=error)
+    drifted = failure("drifted", name)
+    bridge.progress(name, "failed", drifted)
+    return DeviceResult(False, failure=drifted)
 
 
 def _failed(name: str, reason: str) -> ResponseItem:

@@ -23,6 +23,7 @@ from nornir.plugins.runners import ThreadedRunner
 from nornir_netmiko.connections import CONNECTION_NAME, Netmiko
 
 from workflow.devices.device_types import netmiko_type
+from workflow.devices.failure import DeviceFailure, SayFailure
 from workflow.model import Device, ProgressCallback, PushProgress
 from workflow.postchecks.outcome import DeviceChecks
 
@@ -118,9 +119,14 @@ class LoopBridge:
     """Progress events from Nornir worker threads, delivered on the event loop's thread."""
 
     def __init__(
-        self, loop: asyncio.AbstractEventLoop, on_progress: ProgressCallback | None, total: int
+        self,
+        loop: asyncio.AbstractEventLoop,
+        on_progress: ProgressCallback | None,
+        total: int,
+        say: SayFailure,
     ) -> None:
         self._loop = loop
+        self._say = say
         self._on_progress = on_progress
         self._total = total
         self._finished = 0
@@ -131,15 +137,17 @@ class LoopBridge:
         self,
         device: str,
         stage: Literal["started", "done", "failed"],
-        detail: str = "",
+        failure: DeviceFailure | None = None,
         check: DeviceChecks | None = None,
     ) -> None:
-        """Thread-safe; the callback itself runs on the loop thread."""
+        """Thread-safe; the callback itself runs on the loop thread; a failure is said in words
+        (`say`, the bot's wording)."""
         if self._on_progress is None:
             return
         with self._count_lock:
             if stage != "started":
                 self._finished += 1
+            detail = self._say(failure) if failure is not None else ""
             event = PushProgress(device, stage, detail, self._finished, self._total, check)
         self._loop.call_soon_threadsafe(self._deliver, event)
 

@@ -29,6 +29,7 @@ from nornir_netmiko.tasks import netmiko_send_config
 
 from workflow.devices.cli_errors import config_error_pattern, error_reply
 from workflow.devices.diffing import missing_lines
+from workflow.devices.failure import DeviceFailure, FailureKind, failure
 from workflow.devices.runner import LoopBridge, Timeouts, host_credentials
 from workflow.devices.sessions import connect
 from workflow.model import platform_family
@@ -52,11 +53,12 @@ ENABLE_HINT = " — is LABBOT_DEVICE_SECRET (or the inventory's secret) right?"
 
 @dataclass(frozen=True)
 class DeviceResult:
-    """What happened on one device; `text` is its CLI output or the config read."""
+    """What happened on one device; `text` is its CLI output or the config read, `failure` why
+    it failed (bot/failures.py words it)."""
 
     ok: bool
     text: str = ""
-    error: str = ""
+    failure: DeviceFailure | None = None
     config_after: str | None = None  # the running config after a push, for the "after" backup
     check: DeviceChecks | None = None  # what the post-checks showed (bot/postchecks.py words it)
 
@@ -104,7 +106,7 @@ def open_for_push(task: Task, job: PushJob) -> Result:
     result = _read(task, job.timeouts)
     if result.failed:
         close_task(task)
-        job.bridge.progress(task.host.name, "failed", result.result.error)
+        job.bridge.progress(task.host.name, "failed", result.result.failure)
     return result
 
 
@@ -126,14 +128,14 @@ def run_reported(
     try:
         result = work()
     except Exception as exc:
-        result = DeviceResult(False, error=describe(exc, task))
+        result = DeviceResult(False, failure=describe(exc, task))
     finally:
         if close:
             close_task(task)
     scrub = host_credentials(task.host).scrub
-    result = replace(result, text=scrub(result.text), error=scrub(result.error))
+    result = replace(result, text=scrub(result.text), failure=scrubbed(result.failure, scrub))
     stage: Literal["done", "failed"] = "done" if result.ok else "failed"
-    bridge.progress(task.host.name, stage, result.error, check=result.check)
+    bridge.progress(task.host.name, stage, result.failure, check=result.check)
     return Result(host=task.host, result=result, failed=not result.ok)
 
 
@@ -143,7 +145,7 @@ def _read(task: Task, timeouts: Timeouts, read: Callable[[], str] | None = None)
     try:
         result = DeviceResult(True, scrub(read() if read else _show_config(task, timeouts)))
     except Exception as exc:
-        result = DeviceResult(False, error=scrub(describe(exc, task)))
+        result = DeviceResult(False, failure=scrubbed(describe(exc, task), scrub))
     return Result(host=task.host, result=result, failed=not result.ok)
 
 
@@ -158,16 +160,15 @@ def _push(task: Task, job: PushJob) -> DeviceResult:
         ).result
     except NornirSubTaskError as exc:
         reason = describe(exc, task)
-        if not isinstance(_cause(exc), ConfigInvalidException):
-            return DeviceResult(False, error=reason)
+        if reason["kind"] != "rejected":
+            return DeviceResult(False, failure=reason)
         # the lines before the rejected one did take: keep the config for rollback
-        reason += " (lines before it were applied; roll back to undo them)"
-        return DeviceResult(False, error=reason, config_after=_config_after_rejection(task, job))
+        return DeviceResult(False, failure=reason, config_after=_config_after_rejection(task, job))
     after = _show_config(task, job.timeouts)
     missing = missing_lines(after, lines, task.host.platform or "")
     if missing:
-        error = "not in the running config after the push: " + "; ".join(missing)
-        return DeviceResult(False, output, error, config_after=after)
+        gone = failure("missing", lines=missing)
+        return DeviceResult(False, output, gone, config_after=after)
     return DeviceResult(True, output, config_after=after)
 
 
@@ -232,24 +233,38 @@ def _cause(exc: BaseException) -> BaseException:
     return exc
 
 
-def describe(exc: BaseException, task: Task) -> str:
-    """One line saying what went wrong on the device, for the chat."""
+def describe(exc: BaseException, task: Task) -> DeviceFailure:
+    """What went wrong on the device: the kind of error, where, and its first line."""
     cause = _cause(exc)
     where = f"{task.host.hostname}:{task.host.port}"
     lines = [line.strip() for line in str(cause).splitlines() if line.strip()]
     first = lines[0] if lines else type(cause).__name__
+    return failure(_kind(cause), where, first, type(cause).__name__)
+
+
+def _kind(cause: BaseException) -> FailureKind:
     if isinstance(cause, ConfigInvalidException):
-        return f"the device rejected a line: {first}"
+        return "rejected"
     if isinstance(cause, CliRefused):
-        return first
+        return "cli_refused"
     if isinstance(cause, ConnectionRefusedError):
-        return f"connection refused by {where}"
+        return "refused"
     if isinstance(cause, NetmikoAuthenticationException):
-        return f"no login or prompt from {where} ({first})"
+        return "no_login"
     if isinstance(cause, ReadTimeout | socket.timeout | TimeoutError):
-        return f"no answer from {where} in time ({first})"
+        return "timeout"
     if isinstance(cause, NetmikoTimeoutException):
-        return f"cannot connect to {where} ({first})"
+        return "unreachable"
     if isinstance(cause, EOFError | ConnectionError | OSError):
-        return f"session to {where} dropped ({type(cause).__name__}: {first})"
-    return f"{type(cause).__name__}: {first}"
+        return "dropped"
+    return "fault"
+
+
+def scrubbed(reason: DeviceFailure | None, scrub: Callable[[str], str]) -> DeviceFailure | None:
+    """`reason` with the login kept out of the text it carries."""
+    if reason is None:
+        return None
+    lines = [scrub(line) for line in reason["lines"]]
+    return failure(
+        reason["kind"], reason["where"], scrub(reason["cause"]), reason["error_type"], lines
+    )

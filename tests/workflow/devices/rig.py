@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.failures import failure_text
 from labsim.lab import Lab, Transport
 from storage.config_backups import ConfigBackupStore
 from storage.locks import DeviceLockStore
@@ -47,6 +48,7 @@ class Stores:
             secret=secret,
             locks=self.locks,
             backups=self.backups,
+            say=failure_text,
             connect_timeout=CONNECT_TIMEOUT,
             read_timeout=READ_TIMEOUT,
         )

@@ -137,7 +137,11 @@ async def test_ssh_push_keeps_credentials_out_of_results_and_logs(
         facts = await rig.gateway.facts(["R1"])
     assert ok["success"], ok
     assert "router ospf 1" in rig.lab.device("R1").running_config()
-    assert "rejected a line" in rejected["data"][0]["error"]
+    assert rejected["data"][0]["error"] == (
+        "the device rejected a line: Invalid input detected at command: ntp server 10.0.0.1, "
+        "matched error: % Invalid input detected at '^' marker. "
+        "(lines before it were applied; roll back to undo them)"
+    )
     shown = json.dumps([ok, rejected, facts]) + caplog.text
     assert PASSWORD not in shown and SECRET not in shown
     assert PASSWORD not in repr(Credentials("u", PASSWORD, SECRET))

@@ -1,0 +1,14 @@
+"""How a device's failure is said: the typed DeviceFailure (workflow/devices/failure.py) worded
+with bot/messages/; the gateway is handed `failure_text` for the results it returns."""
+
+from __future__ import annotations
+
+from bot import messages
+from workflow.devices.failure import DeviceFailure
+
+
+def failure_text(failure: DeviceFailure) -> str:
+    """One line saying what went wrong on the device."""
+    fields: dict[str, object] = dict(failure)
+    fields["lines"] = "; ".join(failure["lines"])
+    return messages.DEVICE_FAILURE[failure["kind"]].format(**fields)
