@@ -42,8 +42,8 @@ READ_REFUSED: dict[ReadProblem, str] = {
     "needs_object": "`{word}` needs what to show (`{word} ip route`)",
     "unsafe": "a read may not contain {allowed}: only one plain command line",
     "probe_unbounded_tool": (
-        "`{word}` here takes only an address and runs the host's tool until it ends or is "
-        "interrupted — no count or timeout can be given — so it is not run"
+        "`{word}` in FRR's vtysh takes only an address and runs the host's tool until it ends "
+        "or is interrupted — no count or timeout can be given — so it is not run"
     ),
     "probe_not_offered": "`{word}` is not offered here: its count and timeout cannot be set",
     "not_a_read": "`{word}` is not a read: only {allowed} commands are run without approval",
