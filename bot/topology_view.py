@@ -8,24 +8,19 @@ import asyncio
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from adapters.chat import FileAttachment
 from bot import messages
 from workflow.api import Finished, LabLayout, ParamsGate, RollbackGate, Step
-from workflow.model import Device, Link, StandardResponse, UnusableNode
+from workflow.model import StandardResponse
+from workflow.ports import LabReader
 
 if TYPE_CHECKING:  # Pillow loads with the first picture, not with the bot
     from bot.topology_picture import Role
 
 log = logging.getLogger(__name__)
 PICTURE_NAME = "topology.png"
-
-
-class LabReader(Protocol):
-    """Where the lab's devices and links come from (the device gateway is one)."""
-
-    async def devices(self) -> tuple[list[Device], list[Link], list[UnusableNode]]: ...
 
 
 @dataclass(frozen=True)
