@@ -83,6 +83,11 @@ def as_utc(at: datetime) -> datetime:
     return at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)
 
 
+def table_stamp(at: datetime) -> str:
+    """A moment in a narrow table column whose header says UTC: `11-30 07:15:03`."""
+    return as_utc(at).strftime("%m-%d %H:%M:%S")
+
+
 def stamp(at: datetime, *, seconds: bool = True) -> str:
     """A moment as people read it in chat and tables: `2026-11-30 07:15:03 UTC` (or, without
     seconds, `2026-11-30 07:15 UTC`)."""

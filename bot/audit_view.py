@@ -13,7 +13,7 @@ from typing import Any, Literal
 from rich.console import Console
 from rich.table import Table
 
-from base.vocabulary import stamp
+from base.vocabulary import stamp, table_stamp
 from bot import messages
 from storage.audit_records import (
     AuditEntry,
@@ -141,7 +141,7 @@ def _chat_row(entry: Any, detail_width: int) -> tuple[str, ...]:
     if len(summary) > detail_width:
         summary = summary[: detail_width - 1] + "…"
     return (
-        entry.at.strftime("%m-%d %H:%M:%S"),
+        table_stamp(entry.at),
         entry.kind,
         entry.change_id,
         entry.actor_name or "",
