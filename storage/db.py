@@ -9,6 +9,7 @@ given the async driver. Every failure to reach, open or migrate a database becom
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -17,14 +18,7 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import (
-    ArgumentError,
-    DBAPIError,
-    DisconnectionError,
-    InterfaceError,
-    OperationalError,
-    SQLAlchemyError,
-)
+from sqlalchemy.exc import ArgumentError, DBAPIError, DisconnectionError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from base.errors import StorageError
@@ -228,28 +222,43 @@ async def check_database(url: str) -> str | None:
 
 # --- errors -------------------------------------------------------------------------------------
 
-# SQLAlchemy's wrappers, and the driver's own errors where a worker speaks to psycopg directly
-UNREACHABLE = (
-    OperationalError,
-    InterfaceError,
-    DisconnectionError,
-    psycopg.OperationalError,
-    psycopg.InterfaceError,
-    ConnectionError,
-)
+# What PostgreSQL says when it stops or refuses a connection (SQLSTATE): the server shutting down
+# or crashed (57P01, 57P02), starting up (57P03), out of connection slots (53300); class 08 is
+# every "connection exception". Other OperationalErrors (a serialization failure, a cancelled
+# statement) come from a server that answered.
+POSTGRES_GONE = frozenset({"57P01", "57P02", "57P03", "53300"})
+# SQLite is a file: busy past the busy timeout, or the file could not be opened.
+SQLITE_GONE = ("database is locked", "unable to open database file")
 
 
 def is_unreachable(exc: BaseException) -> bool:
-    """True when `exc` (or what caused it) says the database did not answer: the server is
-    down or restarting, the connection dropped, or it refused a new one. Nothing it was asked
-    to do was done; the same request may work later."""
+    """True when `exc` (or what caused it) is a database driver saying the database did not
+    answer: the server is down or restarting, the connection dropped, or it refused a new one.
+    Nothing it was asked to do was done; the same request may work later. A ConnectionError of
+    anything else (a device, the chat) is not the database's, even inside a session block."""
     seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and id(current) not in seen:
-        if isinstance(current, UNREACHABLE):
+        if _lost_database(current):
             return True
         seen.add(id(current))
         current = current.__cause__ or current.__context__
+    return False
+
+
+def _lost_database(exc: BaseException) -> bool:
+    """SQLAlchemy's disconnect verdict, or the driver's own error (what SQLAlchemy wraps, and
+    what the PostgreSQL worker meets speaking to psycopg directly)."""
+    if isinstance(exc, DisconnectionError):
+        return True
+    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+        return True
+    if isinstance(exc, psycopg.InterfaceError):  # the connection is closed
+        return True
+    if isinstance(exc, psycopg.OperationalError):  # no SQLSTATE: the client lost the server
+        return exc.sqlstate is None or exc.sqlstate[:2] == "08" or exc.sqlstate in POSTGRES_GONE
+    if isinstance(exc, sqlite3.OperationalError):
+        return str(exc).startswith(SQLITE_GONE)
     return False
 
 
