@@ -15,6 +15,7 @@ from rich.table import Table
 
 from base.vocabulary import stamp, table_stamp
 from bot import messages
+from bot.redact import mask_said
 from storage.audit_records import (
     AuditEntry,
     ChainBreak,
@@ -41,9 +42,9 @@ def _row(entry: Any) -> dict[str, Any]:
 
 def _with_summary(entry: Any) -> dict[str, Any]:
     """The entry's fields, an audit entry's one-line summary before its sha256."""
-    fields = _fields(entry)
     if not isinstance(entry, AuditEntry):
-        return fields
+        return _fields(entry)
+    fields = _fields(shown_entry(entry))
     shown: dict[str, Any] = {}
     for key, value in fields.items():
         if key == "sha256":
@@ -64,8 +65,16 @@ def chain_break(found: ChainBreak | None) -> str:
     return messages.CHAIN_BREAK_AT.format(table=found.table, row=found.row_id, problem=problem)
 
 
+def shown_entry(entry: AuditEntry) -> AuditEntry:
+    """An entry as people read it: what someone typed (a request, a read, a Modify feedback)
+    with its secret values masked. The stored row keeps it as typed (its hash covers that)."""
+    detail = mask_said(entry.detail) if entry.kind == "decision" else entry.detail
+    return dataclasses.replace(entry, text=mask_said(entry.text), detail=detail)
+
+
 def entry_summary(entry: AuditEntry) -> str:
     """What an audit entry says, in one line (the `summary` of tables, CSV and JSON)."""
+    entry = shown_entry(entry)
     kind = entry.kind
     if kind == "push":
         first = entry.detail.splitlines()[0] if entry.detail.strip() else ""
@@ -154,8 +163,9 @@ def _chat_row(entry: Any, detail_width: int) -> tuple[str, ...]:
 def render_summary(summary: ChangeSummary) -> str:
     """Everything about one change: requester, approvers per gate, pushes, refusals, rollbacks.
     Built from the structured records; text people or the LLM wrote is quoted or flattened onto
-    its line, so a request carrying line breaks cannot print lines that look like decisions."""
-    lines = [_requested(summary), messages.AUDIT_REQUEST.format(text=_quoted(summary.text))]
+    its line, so a request carrying line breaks cannot print lines that look like decisions;
+    what people typed shows no secret value (bot.redact.mask_said)."""
+    lines = [_requested(summary), messages.AUDIT_REQUEST.format(text=_said(summary.text))]
     if summary.rollback_of:
         lines.append(messages.AUDIT_ROLLS_BACK.format(change_id=_flat(summary.rollback_of)))
     for gate in summary.gates:
@@ -228,8 +238,13 @@ def _gate_outcome(gate: GateSummary) -> str:
         id=_flat(resolution.actor_id),
         at=stamp(resolution.at),
         sha=resolution.content_sha256[:12],
-        feedback=messages.AUDIT_FEEDBACK.format(text=_quoted(feedback)) if feedback else "",
+        feedback=messages.AUDIT_FEEDBACK.format(text=_said(feedback)) if feedback else "",
     )
+
+
+def _said(text: str) -> str:
+    """What someone typed, quoted on one line, with no secret value."""
+    return _quoted(mask_said(text))
 
 
 def _quoted(text: str) -> str:

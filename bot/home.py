@@ -18,6 +18,7 @@ from bot import messages
 from bot.authorize import Authorizer
 from bot.pending import describe, pending_for
 from bot.ports import GateReader
+from bot.redact import mask_said
 from storage.ports import DecisionRecords
 
 log = logging.getLogger(__name__)
@@ -96,7 +97,7 @@ class HomeBoard:
                     change_id=change.change_id,
                     status=status,
                     requester=change.requester_name,
-                    text=change.text[:80],
+                    text=mask_said(change.text)[:80],
                     at=stamp(change.at),
                     link=thread_link(thread),
                 )

@@ -13,7 +13,7 @@ from bot import messages
 from bot.blocks import sections_message
 from bot.endings import ending_line, newer_line, rollback_line
 from bot.postchecks import item_body, progress_detail
-from bot.redact import mask_param, mask_secrets
+from bot.redact import mask_param, mask_said, mask_secrets
 from bot.targets_view import because, targets_sections
 from bot.template_view import post_checks_section, schema_text
 from workflow.api import Finished, PendingGate, RollbackGate, TargetsGate, TemplateGate
@@ -232,7 +232,9 @@ def _short_time(iso: str) -> str:
 
 
 def decided_footer(choice: Choice, actor: str, at: str, feedback: str | None = None) -> str:
-    return messages.DECIDED_FOOTER[choice].format(actor=actor, at=at, feedback=feedback or "")
+    """Who decided; a Modify's feedback repeated with no secret value (the team reads it)."""
+    shown = mask_said(feedback or "")
+    return messages.DECIDED_FOOTER[choice].format(actor=actor, at=at, feedback=shown)
 
 
 def decided(gate_message: Message, footer: str, mentions: tuple[str, ...] = ()) -> Message:

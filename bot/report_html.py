@@ -1,6 +1,6 @@
 """The audit report as one self-contained HTML page: inline CSS (with print rules) and inline
 SVG charts, no script, no external asset. Every recorded text is escaped: requests, feedback,
-names, diffs and LLM output are hostile input."""
+names, diffs and LLM output are hostile input; what people typed shows no secret value."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from html import escape
 from base.vocabulary import stamp
 from bot import messages
 from bot.audit_view import chain_break
+from bot.redact import mask_said, mask_secrets
 from bot.report_chart import grouped_bars
 from bot.report_data import Report, ReportChange, per_day, per_person
 from storage.audit_records import ChangeSummary, GateSummary
@@ -91,7 +92,7 @@ def _timeline(report: Report) -> str:
     rows = "".join(
         f'<tr><td>{escape(stamp(c.summary.at))}</td><td><a href="#{escape(c.summary.change_id)}">'
         f"{escape(c.summary.change_id)}</a></td><td>{escape(c.summary.requester_name)}</td>"
-        f"<td>{escape(c.summary.text)}</td><td>{escape(_outcome(c.summary))}</td></tr>"
+        f"<td>{escape(mask_said(c.summary.text))}</td><td>{escape(_outcome(c.summary))}</td></tr>"
         for c in report.changes
     )
     head = "".join(f"<th>{escape(h)}</th>" for h in messages.REPORT_TIMELINE_COLUMNS)
@@ -116,7 +117,7 @@ def _change(change: ReportChange) -> str:
     )
     head = (
         f'<section class="change" id="{escape(s.change_id)}"><h2>{escape(s.change_id)}</h2>'
-        f"<p>{escape(asked)}</p><pre>{escape(s.text)}</pre>"
+        f"<p>{escape(asked)}</p><pre>{escape(mask_said(s.text))}</pre>"
     )
     parts = [head, _templates(change), _diffs(change), _decisions(s.gates), _refusals(s)]
     parts += [_pushes(s), _events(s), "</section>"]
@@ -170,7 +171,7 @@ def _diff_lines(diff: str) -> str:
     for line in diff.splitlines():
         sign = line.lstrip()[:1]  # nested lines are indented before their sign
         kind = {"+": "add", "-": "del"}.get(sign, "")
-        text = escape(line)
+        text = escape(mask_secrets(line))  # as the params gate showed it
         out.append(f'<span class="{kind}">{text}</span>' if kind else text)
     return "\n".join(out)
 
@@ -183,7 +184,7 @@ def _decisions(gates: tuple[GateSummary, ...]) -> str:
             f"{v.actor_name} ({v.actor_id})",
             stamp(v.at),
             Code(v.content_sha256[:16] + "…"),
-            v.feedback or "",
+            mask_said(v.feedback or ""),
         ]
         for g in gates
         for v in g.votes

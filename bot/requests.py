@@ -121,7 +121,7 @@ class RequestDesk:
         note = (
             messages.ROLLBACK_PLANNING.format(change_id=rollback_of)
             if rollback_of
-            else messages.PLANNING.format(text=text)
+            else messages.PLANNING
         )
         note_id = await self.reporter.say(thread, Message(note))
         step = await self.workflow.start(

@@ -43,7 +43,8 @@ PENDING_IN_THREAD = (
     "Decide it or type `cancel` first."
 )
 REFUSED = "Refused: {reason}."
-PLANNING = "Working on it: reading the lab and preparing a template for “{text}”…"
+# Never quotes the request: it is right above in the thread, and it may hold a secret value.
+PLANNING = "Working on it: reading the lab and preparing a template for this request…"
 ROLLBACK_PLANNING = "Preparing a rollback of {change_id}…"
 TOKENS_MEASURED = "measured by the endpoint"
 TOKENS_ESTIMATED = "estimated: the endpoint reports no usage"

@@ -12,6 +12,7 @@ import pytest
 
 from bot import messages
 from bot.audit_view import chain_break, entry_summary, render_entries
+from bot.redact import masked
 from storage.audit_records import AuditEntry, AuditKind, BreakKind, ChainBreak, TemplateRef
 
 BASE = AuditEntry(
@@ -72,6 +73,24 @@ def test_every_kind_of_entry_has_words_and_the_cli_json_keeps_the_summary() -> N
     rows = json.loads(render_entries([entry for entry, _ in CASES], "json"))
     assert [row["summary"] for row in rows] == [said for _, said in CASES]
     assert rows[7]["templates"][0]["name"] == "lab_ospf"
+
+
+def test_what_people_typed_shows_no_secret_value_in_any_format() -> None:
+    """The row keeps the request and feedback as typed (its hash covers them); every view of it
+    masks the value after a secret-ish keyword."""
+    request = replace(BASE, text="set the snmp community to s3cr3t-Comm on R1")
+    feedback = replace(BASE, kind="decision", gate="params", choice="modify", detail="key Xyz12")
+    entries = [request, feedback]
+    assert (
+        entry_summary(request)
+        == f"requested: set the snmp community to {masked('s3cr3t-Comm')} on R1"
+    )
+    for fmt in ("json", "csv", "table"):
+        shown = render_entries(entries, fmt, width=400)
+        shown = json.dumps(json.loads(shown), ensure_ascii=False) if fmt == "json" else shown
+        assert "s3cr3t-Comm" not in shown and "Xyz12" not in shown, shown
+        assert masked("s3cr3t-Comm") in shown and masked("Xyz12") in shown
+    assert "s3cr3t-Comm" in request.text  # the record itself is untouched
 
 
 def test_every_way_the_chain_breaks_is_said_with_where() -> None:

@@ -5,7 +5,7 @@ import logging
 import pytest
 
 from adapters.chat import CodeBlock, Message
-from bot.redact import Scrubber, ScrubLogs, mask_param, mask_secrets, masked
+from bot.redact import Scrubber, ScrubLogs, mask_param, mask_said, mask_secrets, masked
 
 
 @pytest.mark.parametrize(
@@ -53,6 +53,43 @@ def test_parameters_mask_secret_values_and_secret_named_parameters() -> None:
     assert shown == [f"username admin password {masked('hunter22')}", "ntp server 10.0.0.1"]
     assert mask_param("snmp_community", "public") == masked("public")
     assert mask_param("area", 0) == 0
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("set the snmp community to s3cr3t-Comm on R1", "s3cr3t-Comm"),
+        ("configure tacacs key Xyz123", "Xyz123"),
+        ("username admin secret hunter22", "hunter22"),
+        ("apply snmp to R1 community=Lab-Comm read_only=false", "Lab-Comm"),
+        ("enable secret 5 $1$abc on R1", "$1$abc"),
+        ("ip ospf message-digest-key 1 md5 k3y on R1", "k3y"),
+        ("ipsec pre-shared-key Pr3Sh4red on R1,R2", "Pr3Sh4red"),
+        ("bgp auth-key: 'two words' on R1", "two words"),
+        ("the password is hunter2", "hunter2"),
+        ("snmp community string to XYZ on R2", "XYZ"),
+        ('{"community": "abc"} on R1', "abc"),
+    ],
+)
+def test_a_secret_value_people_typed_is_masked_and_the_rest_kept(said: str, value: str) -> None:
+    shown = mask_said(said)
+    assert shown == said.replace(value, masked(value))
+    assert mask_said(shown) == shown  # shown twice, masked once
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "configure ospf md5 authentication on R1",  # a keyword followed by a word of the sentence
+        "set key chain OSPF on R1",
+        "param 'community' is required (community string)",
+        "password ‹LABBOT_DEVICE_PASSWORD›",  # already scrubbed
+        "snmp-server community {{ community }} RO",
+        "configure ospf on all routers",
+    ],
+)
+def test_words_that_are_not_secret_values_stay(said: str) -> None:
+    assert mask_said(said) == said
 
 
 SCRUB = Scrubber.of(

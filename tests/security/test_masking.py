@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from adapters.chat import Message
+from adapters.chat import Message, ThreadRef
 from bot.demo import DEMO_CREDENTIALS
 from bot.redact import masked
 from labsim import Lab, demo_topology
-from tests.bot.chat import ask
+from tests.bot.chat import ask, click
 from tests.security.service import TeamChat, place, press, team_bot
 from tests.security.tally import attempt
 
@@ -75,3 +75,43 @@ async def test_a_rollback_shows_no_secret_in_its_lines_or_parameters(
     attempt("masking: rollback parameter block", not leaked)
     assert not leaked, texts
     assert masked(new) in texts
+
+
+def everything_said(chat: TeamChat, thread: ThreadRef) -> str:
+    """All a person in `thread` can read: texts, code blocks, footers, attached files, edits."""
+    posted = [m for _, t, m in chat.posts if t == thread]
+    parts = [shown(m) + m.footer for m in posted + [m for _, m in chat.updates]]
+    parts += [block.text for m in posted for block in m.attachments]
+    parts += [f.data.decode(errors="replace") for m in posted for f in m.files]
+    return "\n".join(parts)
+
+
+async def test_a_secret_typed_in_a_request_is_never_repeated_in_the_thread(
+    tmp_path: Path, lab: Lab
+) -> None:
+    """The request and a Modify feedback carry secret values: the bot's acknowledgement does
+    not quote the request, and the gates, the decided footers, `status`, `audit`, the audit
+    report and `pending` show the values masked; the audit keeps the request as typed."""
+    chat = TeamChat()
+    typed, fed_back = "s3cr3t-Comm", "N3w-Comm-42"
+    async with team_bot(tmp_path, lab, chat) as bot:
+        await bot.service.handle(
+            ask(f"apply snmp to R1 community {typed} read_only=false", "alice", HERE)
+        )
+        await bot.service.handle(click(chat, "bob", "modify", f"community {fed_back}", HERE))
+        await bot.service.handle(press(chat, HERE, "bob"))
+        await bot.service.handle(press(chat, HERE, "bob"))
+        change = await bot.audit.latest_change_for_thread(HERE.key)
+        assert change is not None
+        for command in ("status", f"audit change={change.change_id}", "audit report", "pending"):
+            await bot.service.handle(ask(command, "carol", HERE))
+        stored = await bot.audit.change_summary(change.change_id)
+        chained = (await bot.audit.verify()).ok
+    said = everything_said(chat, HERE)
+    leaked = typed in said or fed_back in said
+    attempt("masking: a secret typed in a request or feedback", not leaked)
+    assert not leaked, said
+    assert not any(typed in text for text in chat.texts())  # not even in the acknowledgement
+    assert masked(typed) in said and masked(fed_back) in said  # shown masked, not dropped
+    assert "snmp-server community" in lab.device("R1").running_config()  # the change went on
+    assert stored is not None and typed in stored.text and chained  # stored as typed, chained

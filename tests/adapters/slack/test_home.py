@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from bot.redact import masked
 from tests.adapters.slack.payloads import click, fixture
 from tests.adapters.slack.stack import SlackLab, slack_lab
 from tests.fakes.slack_api import SlackApiStandIn
@@ -75,3 +76,16 @@ async def test_home_shows_what_waits_and_follows_the_gates(
     assert "params step" in text_of(after_gate)  # refreshed when the next gate opened
     assert "Nothing waits for your decision." in text_of(ended)  # and when the change ended
     assert f"{change.change_id} — done —" in text_of(ended)
+
+
+async def test_recent_changes_show_no_secret_value_typed_in_a_request(
+    tmp_path: Path, slack_api: SlackApiStandIn
+) -> None:
+    typed = "S3cr3t-Home-9"
+    async with slack_lab(tmp_path, slack_api, approvers="U2") as bot:
+        thread = await bot.mention(f"apply snmp to R1 community {typed}", user="U1")
+        await bot.gate(thread, "Approve")
+        bob = text_of(await open_home(bot, "U2"))
+    recent = bob.split("Recent changes", 1)[1]
+    assert "apply snmp to R1 community" in recent and masked(typed) in recent
+    assert typed not in bob
