@@ -5,20 +5,21 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
 from bot import messages
 from bot.audit_anchor import audit_key, head_file
 from bot.audit_view import Format, chain_break, render_entries, render_summary
-from bot.offline import reading_runtime
-from bot.report_data import Report, gather_report
-from bot.report_html import render_report
 from bot.settings import Settings
 from storage.audit import AuditStore
 from storage.audit_anchor import head_text, parse_head
 from storage.audit_chain import AuditChain
 from storage.db import make_engine, upgrade_database
+
+if TYPE_CHECKING:
+    from bot.report_data import Report
 
 
 def _utc(value: datetime | None) -> datetime | None:
@@ -74,6 +75,12 @@ async def write_report(
     settings: Settings, output: Path, since: datetime | None, change: str | None
 ) -> Report:
     """`labbot audit report -o FILE.html`: gathered from storage, checked against the head file."""
+    # the report reads previews through the workflow (LangGraph, the device drivers): loaded
+    # here, not by `labbot audit` and `audit verify`, which read storage only
+    from bot.offline import reading_runtime
+    from bot.report_data import gather_report
+    from bot.report_html import render_report
+
     async with reading_runtime(settings) as runtime:
         report = await gather_report(
             audit=runtime.audit,

@@ -7,7 +7,7 @@ import asyncio
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -15,8 +15,12 @@ from rich.console import Console
 from base.errors import LabbotError
 from bot.llm_cli import llm_app
 from bot.matrix_cli import matrix_app
-from bot.settings import Settings, load_settings
 from bot.templates_group import TemplatesGroup
+
+# Each command imports what it runs when it runs (the workflow, the drivers, the database):
+# `labbot --help` and the light commands start without them (bench/cli_startup.py).
+if TYPE_CHECKING:
+    from bot.settings import Settings
 
 app = typer.Typer(
     help="labbot: change your network lab safely from chat.",
@@ -43,6 +47,8 @@ out = Console()
 
 
 def _settings(**overrides: object) -> Settings:
+    from bot.settings import load_settings
+
     return load_settings(**{k: v for k, v in overrides.items() if v is not None})
 
 

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 
 from base.errors import ConfigError
-from bot import messages
-from bot.settings import Settings, load_settings
+
+if TYPE_CHECKING:
+    from bot.settings import Settings
 
 llm_app = typer.Typer(help="The LLM endpoint: does it answer, and how.", no_args_is_help=True)
 out = Console(soft_wrap=True)
@@ -19,10 +21,13 @@ out = Console(soft_wrap=True)
 def check() -> None:
     """Ask the configured endpoint for a tiny structured answer; print the model, the output
     strategy that works, the latency and the tokens (measured or estimated)."""
+    from bot.settings import load_settings
+
     out.print(asyncio.run(check_report(load_settings())), highlight=False)
 
 
 async def check_report(settings: Settings) -> str:
+    from bot import messages
     from bot.wiring import llm_options
     from workflow.llm import make_chat_model
     from workflow.llm.check import check_endpoint

@@ -9,10 +9,9 @@ from rich.console import Console
 from rich.table import Table
 
 from base.errors import ConfigError
-from bot.settings import load_settings
 
-# The Matrix code (matrix-nio and its crypto: ~1.5 s) is imported by these commands only, not
-# by every `labbot` command.
+# The Matrix code (matrix-nio and its crypto: ~1.5 s) and the settings are imported by these
+# commands only, not by every `labbot` command.
 matrix_app = typer.Typer(help="Matrix encrypted rooms: devices and their trust.")
 out = Console()
 
@@ -22,6 +21,7 @@ def devices() -> None:
     """Every device labbot knows from encrypted rooms, with its key and verification state."""
     from adapters.matrix.devices import DeviceStoreError, list_devices
     from bot.serve_matrix import STORE_SUBDIR
+    from bot.settings import load_settings
 
     try:
         rows = list_devices(load_settings().data_dir / STORE_SUBDIR)
@@ -42,6 +42,7 @@ def verify(
     """Trust a device verified out of band (LABBOT_MATRIX_TRUST=verified counts its decisions)."""
     from adapters.matrix.devices import DeviceStoreError, verify_device
     from bot.serve_matrix import STORE_SUBDIR
+    from bot.settings import load_settings
 
     try:
         row = verify_device(load_settings().data_dir / STORE_SUBDIR, user, device, key)

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from bot import messages
 from bot.policy import Person, Place, Policy, named_by, owners_of, place_rule
+from bot.policy_settings import policy_from
 from bot.settings import Settings
 
 
@@ -22,8 +23,6 @@ async def check_lines(
     groups: Sequence[str],
     power: int,
 ) -> list[str]:
-    from bot.wiring import policy_from
-
     policy = policy_from(settings)
     found = set(groups) | await _slack_groups(settings, policy, user)
     person = Person(user, frozenset(found), power)

@@ -18,10 +18,11 @@ from base.errors import ConfigError, LabbotError
 from bot import messages
 from bot.audit_anchor import audit_key
 from bot.health import wait_for_database
+from bot.policy_settings import policy_from
 from bot.redact import scrub_logs
 from bot.settings import Settings
 from bot.shutdown import Drain, on_stop_signal, record_cut_short
-from bot.wiring import open_runtime, policy_from, scrubber_from
+from bot.wiring import open_runtime, scrubber_from
 
 NOTHING_CONFIGURED = (
     "no chat platform configured: set SLACK_BOT_TOKEN with SLACK_APP_TOKEN (Socket Mode) or "

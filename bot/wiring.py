@@ -7,19 +7,18 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 from adapters.chat import ChatAdapter, HomePublisher
 from base.errors import ConfigError
 from bot.audit_anchor import audit_chain_from
-from bot.commands import chat_commands
 from bot.commands.context import Commands
 from bot.commands.reads import ReadCommand, ReadLimits
+from bot.commands.registry import chat_commands
 from bot.door import DoorLimits
 from bot.failures import failure_text
 from bot.people import People, directory_of
-from bot.policy import OwnerRule, OwnersError, Policy, parse_owners
+from bot.policy_settings import policy_from
 from bot.read_view import read_refusal
 from bot.redact import ScrubbedAdapter, Scrubber
 from bot.service import DecisionService
@@ -53,28 +52,6 @@ class Runtime:
     audit: AuditStore
     locks: DeviceLockStore
     templates: TemplateStore | None = None
-
-
-def policy_from(settings: Settings) -> Policy:
-    return Policy(
-        approvers=tuple(settings.approvers),
-        approvers_by_channel=settings.approvers_by_channel,
-        owners=read_owners(settings.owners) if settings.owners else (),
-        requesters=tuple(settings.requesters),
-        allow_self_approval=settings.allow_self_approval,
-        template_approvals=settings.template_approvals,
-        push_approvals=settings.push_approvals,
-    )
-
-
-def read_owners(path: Path) -> tuple[OwnerRule, ...]:
-    """The owners file; a missing or malformed one is one line naming LABBOT_OWNERS."""
-    try:
-        return parse_owners(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"LABBOT_OWNERS: cannot read {str(path)!r}: {exc.strerror}") from None
-    except OwnersError as exc:
-        raise ConfigError(f"LABBOT_OWNERS: {path}: {exc}") from None
 
 
 SECRET_SETTINGS = (

@@ -10,48 +10,8 @@ lab        lab: the inventory (platform, kind, address, reachable now) and the p
 templates  templates, save: the template library (lookups shared with the CLI)
 reads      show, display, ping, traceroute, run: read-only commands on devices, no gate;
            device commands that are no read (`do reload`) refused
+registry   chat_commands: the commands by name (imported by bot.wiring only)
+
+This package imports none of them, so the command line can take the few it needs (the
+template library) without the workflow and the device drivers.
 """
-
-from __future__ import annotations
-
-from bot.commands.audit import audit_command
-from bot.commands.context import CommandHandler
-from bot.commands.lab import LabCommand
-from bot.commands.parsing import ASK, DEVICE
-from bot.commands.pending import pending_command
-from bot.commands.reads import ReadCommand, refuse_device_command
-from bot.commands.templates import catalog_command, save_command, templates_command
-from bot.commands.thread import cancel_command, help_command, rollback_command, status_command
-from bot.commands.topology import topology_command
-from storage.templates import TemplateStore
-from workflow.library.catalog import Catalog
-from workflow.reads.allowlist import VERBS
-
-
-def chat_commands(
-    catalog: Catalog,
-    templates: TemplateStore | None = None,
-    reads: ReadCommand | None = None,
-) -> dict[str, CommandHandler]:
-    """The commands; with the team's template library, `templates` covers it and `save` works;
-    with the lab's devices, the read verbs (`show … on R1`) answer without a gate and `lab`
-    lists the inventory."""
-    commands = {
-        "help": help_command,
-        "templates": catalog_command(catalog),
-        "audit": audit_command,
-        "status": status_command,
-        "cancel": cancel_command,
-        "pending": pending_command,
-        "topology": topology_command,
-        "lab": topology_command,
-        "rollback": rollback_command,
-        DEVICE: refuse_device_command,
-    }
-    if templates is not None:
-        commands["templates"] = templates_command(catalog, templates)
-        commands["save"] = save_command(catalog, templates)
-    if reads is not None:
-        commands |= {verb: reads for verb in (*VERBS, "sh", "run", ASK)}
-        commands["lab"] = LabCommand(reads.lab)
-    return commands

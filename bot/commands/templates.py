@@ -9,18 +9,20 @@ the change it came from and what proposing it cost, so reuse can be counted as t
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adapters.chat import Actor, Message
 from base.errors import VersionConflict
 from bot import messages, template_view
-from bot.commands.context import CommandContext, CommandHandler
 from bot.commands.parsing import CommandError
 from storage.templates import SaveResult, TemplateDraft, TemplateStore, name_problem
-from workflow.api import ApprovedTemplate
 from workflow.library.catalog import Catalog
 from workflow.model import SavedTemplate
-from workflow.reviews import TemplateReview
+
+if TYPE_CHECKING:  # the workflow (LangGraph) loads with the chat, not with `labbot templates`
+    from bot.commands.context import CommandContext, CommandHandler
+    from workflow.api import ApprovedTemplate
+    from workflow.reviews import TemplateReview
 
 _REF = re.compile(r"^([A-Za-z][\w-]*)(?:@(\d+))?$")
 
