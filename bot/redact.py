@@ -5,9 +5,8 @@
   around it stay, so a reviewer sees exactly which line is approved (and two lines with the same
   value show the same hash). The hashes behind the buttons cover the real lines.
 - `mask_said`: the same for what people typed (a request, a Modify feedback) wherever the bot
-  shows it again: the word after a secret-ish keyword (`community to s3cr3t`, `tacacs key X`,
-  `password: "a b"`) is masked. Broader than the configuration rule (a sentence has no fixed
-  syntax), which is why it is never applied to configuration lines approvers must read exactly.
+  shows it again: the value after a secret-ish keyword (`community to s3cr3t`, `tacacs key X`,
+  `password: "a b"`; the rule is base.said_secrets) is masked.
 - `Scrubber`: the credentials labbot itself holds (device password and enable secret, chat
   tokens, the LLM key — setting values) are replaced by `‹LABBOT_DEVICE_PASSWORD›` wherever they
   would appear: chat texts, errors, log lines, audit rows. A value of any length is replaced
@@ -25,6 +24,7 @@ from functools import cached_property
 from typing import Any
 
 from adapters.chat import ChatAdapter, CodeBlock, EventHandler, Message, ThreadRef
+from base.said_secrets import SAID_SECRET, value_span
 
 # Each pattern's last group is the secret value; what precedes it stays readable.
 _SECRETS = tuple(
@@ -37,18 +37,6 @@ _SECRETS = tuple(
         r"(\b(?:tacacs-server|radius-server)\s+(?:.*\s)?key(?:\s+[0-9])?\s+)(\S+)",
         r"((?<![\w-])key\s+[0-9]\s+)(\S+)",
     )
-)
-# People's words: a keyword (any `…-key` too), `:`/`=` or filler words, then the value (quoted
-# or one word) — never a filler or a connecting word itself (`md5 authentication on R1`).
-_SAID_FILLER = r"to|is|as|string|value|md5|key|[0-9]"
-_SAID_NOT_VALUE = rf"{_SAID_FILLER}|on|for|in|at|and|with|from|of|the|chain|auth\w*"
-_SAID_SECRET = re.compile(
-    r"(?<![\w‹-])(?:[\w-]*-)?(?:community|password|passwd|passphrase|secret|psk|md5|key)"
-    r"(?:-string)?(?![\w-])"
-    rf"(?:[\"'”]?\s*[:=]\s*|(?:\s+(?:{_SAID_FILLER})(?![\w-]))*\s+)"
-    rf"(?!(?:{_SAID_NOT_VALUE})(?![\w-]))(?![\"'“]?[{{}}‹])"
-    r"(?:\"(?P<double>[^\"]+)\"|“(?P<curly>[^”]+)”|'(?P<single>[^']+)'|(?P<word>[^\s,;]+))",
-    re.IGNORECASE,
 )
 _FREE_TEXT = re.compile(r"^[-+ ]*\s*(description|remark|alias)\b", re.IGNORECASE)
 _SECRET_NAME = re.compile(r"password|secret|community|(?:^|_)key$", re.IGNORECASE)
@@ -83,13 +71,13 @@ def _mask_line(line: str) -> str:
 def mask_said(text: str) -> str:
     """Someone's words as the bot shows them again: each value after a secret-ish keyword
     masked (inside its quotes, when quoted), everything else as typed."""
-    return _SAID_SECRET.sub(_mask_said_value, text)
+    return SAID_SECRET.sub(_mask_said_value, text)
 
 
 def _mask_said_value(match: re.Match[str]) -> str:
-    value = match.lastgroup or "word"  # the one value group that matched (quotes stay)
-    start, end = (at - match.start() for at in match.span(value))
-    return match.group(0)[:start] + masked(match.group(value)) + match.group(0)[end:]
+    start, end = (at - match.start() for at in value_span(match))  # its quotes stay
+    said = match.group(0)
+    return said[:start] + masked(said[start:end]) + said[end:]
 
 
 def mask_param(name: str, value: Any) -> Any:

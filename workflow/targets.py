@@ -15,7 +15,9 @@ the list is:
 
 A plain word after the list (`on all routers hello-interval 1`) ends it. Anything else —
 `../R1`, `R1.lab`, `core-router`, `R9`, a line break — is an error naming the word and the known
-devices, never "every device". A request naming no device is an error too.
+devices, never "every device". A request naming no device is an error too. A secret value
+and its keyword (base.said_secrets) are left out before: `set the snmp community to s3cr3t`
+names no device, and the error does not repeat the value.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from base.errors import TargetError
+from base.said_secrets import SAID_SECRET
 from workflow.chosen import Because, Chosen, KindSource, chosen
 from workflow.model import Device, DeviceFacts, Link, Topology, link_ends
 
@@ -71,7 +74,9 @@ class Selection:
 
 def target_words(text: str) -> list[str]:
     """The words after the last "to"/"on"/"for" (key=value pairs left out); [] when none.
-    One pass over the text, so a long request costs linear time."""
+    A secret value and its keyword (`community to s3cr3t`) are left out first: never a device,
+    so never named back in an error. One pass over the text: a long request costs linear time."""
+    text = SAID_SECRET.sub(" ", text)
     last = None
     for last in _TARGET_WORD.finditer(text):  # noqa: B007 - the last match is wanted
         pass

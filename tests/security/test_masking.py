@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from adapters.chat import Message, ThreadRef
+from bot.audit_view import entry_summary
 from bot.demo import DEMO_CREDENTIALS
 from bot.redact import masked
 from labsim import Lab, demo_topology
@@ -115,3 +116,27 @@ async def test_a_secret_typed_in_a_request_is_never_repeated_in_the_thread(
     assert masked(typed) in said and masked(fed_back) in said  # shown masked, not dropped
     assert "snmp-server community" in lab.device("R1").running_config()  # the change went on
     assert stored is not None and typed in stored.text and chained  # stored as typed, chained
+
+
+NO_DEVICE = {
+    "set the snmp community to s3cr3t-Comm": "s3cr3t-Comm",  # the value where devices go
+    "configure tacacs key Xyz123": "Xyz123",
+    "username admin secret hunter22": "hunter22",
+}
+
+
+@pytest.mark.parametrize(("request_text", "typed"), NO_DEVICE.items())
+async def test_a_request_naming_no_device_is_answered_without_its_secret(
+    tmp_path: Path, lab: Lab, request_text: str, typed: str
+) -> None:
+    """The targets error names a word it could not take for a device: never a secret value."""
+    chat = TeamChat()
+    async with team_bot(tmp_path, lab, chat) as bot:
+        await bot.service.handle(ask(request_text, "alice", HERE))
+        await bot.service.handle(ask("audit", "carol", HERE))
+        summaries = [entry_summary(entry) for entry in await bot.audit.entries()]
+    said = everything_said(chat, HERE)
+    leaked = typed in said or any(typed in summary for summary in summaries)
+    attempt("masking: a secret typed where devices go", not leaked)
+    assert not leaked, said
+    assert "which devices? name the devices" in said

@@ -143,6 +143,20 @@ async def test_more_devices_than_any_change_may_are_refused(tmp_path: Path) -> N
         assert refused, said
 
 
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("set the snmp community to s3cr3t-Comm", []),
+        ("set the snmp community to s3cr3t-Comm on R1", ["R1"]),
+        ("apply snmp to R1 community s3cr3t-Comm read_only=false", ["R1"]),
+        ("configure tacacs key Xyz123 for R1,R2", ["R1", "R2"]),
+        ("configure ospf md5 authentication on R1", ["R1"]),
+    ],
+)
+def test_a_secret_value_is_never_read_as_a_device(text: str, words: list[str]) -> None:
+    assert target_words(text) == words
+
+
 def test_the_target_parser_takes_linear_time() -> None:
     """The old pattern looked ahead to the end of the text from every "to": quadratic."""
     kinds = {"R1": ("router", "unknown", "")}
@@ -154,6 +168,9 @@ def test_the_target_parser_takes_linear_time() -> None:
         timings.append(time.perf_counter() - started)
     attempt("targets: long request (1 MB-class)", timings[1] < 1.0)
     assert timings[1] < 1.0  # was minutes with the quadratic look-ahead
+    started = time.perf_counter()
+    target_words("key " * 40_000 + 'password "' * 40_000)  # the secret-value rule: linear too
+    assert time.perf_counter() - started < 1.0
 
 
 def test_a_glob_must_match_and_a_name_must_exist() -> None:
