@@ -123,6 +123,16 @@ class FileAttachment:
     height: int = 0
 
 
+class FilesNotAttached(Exception):
+    """`post` posted the message (`message_id`) but some of its files could not be uploaded
+    (`names`: those missing). A file is an extra: the caller keeps the message and says so."""
+
+    def __init__(self, message_id: str, names: tuple[str, ...], reason: str) -> None:
+        super().__init__(f"cannot attach {', '.join(names)}: {reason}")
+        self.message_id = message_id
+        self.names = names
+
+
 @dataclass(frozen=True)
 class Message:
     """One message in a thread; `key` names a message later updates replace (gate, progress)."""
@@ -175,7 +185,8 @@ class ChatAdapter(Protocol):
         ...
 
     async def post(self, thread: ThreadRef, message: Message) -> str:
-        """Post into the thread; return the platform message id."""
+        """Post into the thread; return the platform message id. Raises FilesNotAttached when
+        the message is posted but its files could not be."""
         ...
 
     async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:

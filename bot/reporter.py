@@ -9,6 +9,7 @@ the person refused).
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -16,14 +17,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from adapters.chat import Actor, ChatAdapter, Decision, Message, ThreadRef
+from adapters.chat import Actor, ChatAdapter, Decision, FilesNotAttached, Message, ThreadRef
 from base.vocabulary import stamp, utc_now
 from bot import messages, presenter
 from bot.endings import ending_line
 from bot.metrics import Metrics, process_metrics
 from bot.postchecks import item_body
 from bot.shutdown import PushesInFlight
-from bot.topology_view import LabPictures
+from bot.topology_view import PICTURE_NAME, LabPictures, PictureNotDrawn
 from storage.audit_records import Resolution
 from storage.ports import DecisionRecords
 from storage.templates import TemplateStore
@@ -33,6 +34,8 @@ from workflow.model import LLMProgress, PushProgress, StandardResponse, StepProg
 
 LLM_PROGRESS_EVERY = 2.0  # seconds between edits of "Working on it" while the model writes
 GATE_IDS_KEPT = 10_000  # gate message ids remembered for adapters that do not send them back
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -49,7 +52,21 @@ class ChangeReporter:
     _gate_message_ids: OrderedDict[str, str] = field(default_factory=OrderedDict)
 
     async def say(self, thread: ThreadRef, message: Message) -> str:
-        return await self.adapter.post(thread, message)
+        """Post `message`; its id. Files the chat would not take are one line after it (and
+        the log), never a failure of the message: a gate keeps its buttons without its picture."""
+        try:
+            return await self.adapter.post(thread, message)
+        except FilesNotAttached as exc:
+            log.warning("%s: %s", thread.key, exc)
+            await self._not_attached(thread, exc.names)
+            return exc.message_id
+
+    async def _not_attached(self, thread: ThreadRef, names: tuple[str, ...]) -> None:
+        if names == (PICTURE_NAME,):
+            text = messages.PICTURE_NOT_ATTACHED
+        else:
+            text = messages.FILES_NOT_ATTACHED.format(names=", ".join(names))
+        await self.adapter.post(thread, Message(text, level="warning"))
 
     async def tell(self, thread: ThreadRef, actor: Actor, text: str) -> None:
         """A message only `actor` sees, where the platform allows it."""
@@ -70,8 +87,7 @@ class ChangeReporter:
             pushed = _push_before(step)
             if pushed is not None:
                 await self._record_pushes(step.change_id, pushed, pushed_lines or {})
-            shown = await self._with_picture(presenter.present_gate(step), step)
-            message_id = await self.say(thread, shown)
+            message_id = await self._say_with_picture(thread, presenter.present_gate(step), step)
             self._gate_message_ids[step.interrupt_id] = message_id
             while len(self._gate_message_ids) > GATE_IDS_KEPT:
                 self._gate_message_ids.popitem(last=False)
@@ -134,13 +150,20 @@ class ChangeReporter:
         if self.templates is not None and finished.templates:
             await self.templates.record_use(finished.change_id, finished.templates, finished.status)
         self.metrics.change_finished(finished.status)
-        await self.say(
-            thread, await self._with_picture(presenter.present_result(finished), finished)
-        )
+        await self._say_with_picture(thread, presenter.present_result(finished), finished)
 
-    async def _with_picture(self, message: Message, step: Step) -> Message:
-        picture = await self.pictures.of_step(step) if self.pictures is not None else None
-        return replace(message, files=(*message.files, picture)) if picture else message
+    async def _say_with_picture(self, thread: ThreadRef, message: Message, step: Step) -> str:
+        """`message` with the step's picture when it has one; one that cannot be drawn is one
+        line after the message."""
+        try:
+            picture = await self.pictures.of_step(step) if self.pictures is not None else None
+        except PictureNotDrawn:
+            message_id = await self.say(thread, message)
+            await self._not_attached(thread, (PICTURE_NAME,))
+            return message_id
+        return await self.say(
+            thread, replace(message, files=(*message.files, picture)) if picture else message
+        )
 
     def progress(
         self, thread: ThreadRef, change_id: str, working: tuple[str, str] | None = None

@@ -1,6 +1,7 @@
 """Topology pictures for the thread: the lab at the params gate (targets highlighted), after the
 push (coloured by each device's result), and on demand (`topology`). Drawn in a worker thread
-so the event loop keeps serving; a picture that cannot be made is logged, never a failure."""
+so the event loop keeps serving; a picture that cannot be made is logged, never a failure of the
+message it goes with."""
 
 from __future__ import annotations
 
@@ -56,19 +57,33 @@ class LabPictures:
         return LabLayout.of(devices, links)
 
     async def of_step(self, step: Step) -> FileAttachment | None:
-        """The picture a step carries: the params gate's targets, a push's results; else None."""
-        if isinstance(step, ParamsGate):
-            roles: dict[str, Role] = {name: "target" for name in step.payload["devices"]}
-            title = messages.PICTURE_TARGETS.format(change_id=step.change_id)
-        elif isinstance(step, RollbackGate):
-            roles = push_roles(step.payload["push"], step.payload["post_checks"])
-            title = messages.PICTURE_RESULTS.format(change_id=step.change_id)
-        elif isinstance(step, Finished) and step.result is not None and step.result["data"]:
-            roles = push_roles(step.result)
-            title = messages.PICTURE_RESULTS.format(change_id=step.change_id)
-        else:
+        """The picture a step carries: the params gate's targets, a push's results; else None.
+        PictureNotDrawn when the step has one but it could not be drawn (logged)."""
+        subject = _subject(step)
+        if subject is None:
             return None
-        return await self.picture(roles, title, step.lab)  # the lab as the change read it
+        roles, title = subject
+        picture = await self.picture(roles, title, step.lab)  # the lab as the change read it
+        if picture is None:
+            raise PictureNotDrawn(title)
+        return picture
+
+
+class PictureNotDrawn(Exception):
+    """A step's picture could not be drawn; why is in the log."""
+
+
+def _subject(step: Step) -> tuple[dict[str, Role], str] | None:
+    """Who is coloured how, and the title, in a step's picture; None: the step has none."""
+    if isinstance(step, ParamsGate):
+        roles: dict[str, Role] = {name: "target" for name in step.payload["devices"]}
+        return roles, messages.PICTURE_TARGETS.format(change_id=step.change_id)
+    if isinstance(step, RollbackGate):
+        roles = push_roles(step.payload["push"], step.payload["post_checks"])
+        return roles, messages.PICTURE_RESULTS.format(change_id=step.change_id)
+    if isinstance(step, Finished) and step.result is not None and step.result["data"]:
+        return push_roles(step.result), messages.PICTURE_RESULTS.format(change_id=step.change_id)
+    return None
 
 
 def push_roles(

@@ -17,7 +17,7 @@ from typing import Any
 from aiohttp import ClientError
 from nio import AsyncClient, RoomSendResponse, UploadResponse
 
-from adapters.chat import Actor, FileAttachment, Message, ThreadRef
+from adapters.chat import Actor, FileAttachment, FilesNotAttached, Message, ThreadRef
 from adapters.matrix import inbound, outbound
 from adapters.matrix.e2ee import Encryption
 from adapters.matrix.gates import GateIndex
@@ -43,15 +43,22 @@ class Sender:
         self._last_in_thread[thread.key] = event_id
 
     async def post(self, thread: ThreadRef, message: Message, mention: Actor | None) -> str:
-        """Post into the thread (several events when it is long); the first event's id."""
+        """Post into the thread (several events when it is long), then its files, each an event
+        of its own; the first event's id. FilesNotAttached names the files that did not go."""
         first_id = ""
         for content in outbound.message_contents(message, mention):
             event_id, threaded = await self._send_in_thread(thread, content)
             if not first_id:
                 first_id = event_id
                 self._remember_gate(thread, event_id, threaded)
+        failed: dict[str, str] = {}  # file name -> why it is not in the thread
         for attached in message.files:
-            await self._send_in_thread(thread, await self._upload(thread.channel, attached))
+            try:
+                await self._send_in_thread(thread, await self._upload(thread.channel, attached))
+            except (MatrixSendError, ClientError, TimeoutError) as exc:
+                failed[attached.name] = str(exc)
+        if failed:
+            raise FilesNotAttached(first_id, tuple(failed), "; ".join(failed.values()))
         return first_id
 
     async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:

@@ -3,10 +3,12 @@ file uploads into the thread)."""
 
 from __future__ import annotations
 
+from aiohttp import ClientError
+from slack_sdk.errors import SlackClientError
 from slack_sdk.http_retry.builtin_async_handlers import AsyncRateLimitErrorRetryHandler
 from slack_sdk.web.async_client import AsyncWebClient
 
-from adapters.chat import EventHandler, Home, Message, ThreadRef
+from adapters.chat import EventHandler, FilesNotAttached, Home, Message, ThreadRef
 from adapters.slack import texts
 from adapters.slack.app import FirstDelivery, Listeners, build_app
 from adapters.slack.blocks import Rendered, render
@@ -76,7 +78,11 @@ class SlackAdapter:
             unfurl_media=False,
         )
         ts = str(response["ts"])
-        await self._upload(thread.channel, thread_ts or ts, rendered)
+        try:
+            await self._upload(thread.channel, thread_ts or ts, rendered)
+        except (SlackClientError, ClientError, TimeoutError) as exc:
+            names = tuple(f.filename for f in rendered.files)
+            raise FilesNotAttached(ts, names, str(exc)) from exc
         return ts
 
     async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:

@@ -15,6 +15,9 @@ LAB_NO_ANSWER = "NO: {why}"
 LAB_EMPTY = "(the inventory lists no device)"
 LAB_MORE = "… and {count} more devices"  # the inventory table is cut (workflow.reads.tables)
 NO_PICTURE = "I cannot draw the lab now (no inventory, or it could not be read); see the log."
+# a picture or file that could not be drawn or uploaded: the message above it stands without it
+PICTURE_NOT_ATTACHED = "The lab picture could not be attached (see the log); the rest is above."
+FILES_NOT_ATTACHED = "Could not attach {names} (see the log); the rest is above."
 READ_RESULT = "`{command}` on {devices}: ✓ {ok} ✗ {failed}"
 READ_MORE_ROWS = "… {count} more rows (ask with `raw` for all)"  # a read's table is cut
 NO_LLM_QUESTION = (

@@ -6,7 +6,7 @@ chat.postEphemeral, views.open, views.publish, the three steps of files_upload_v
 (files.getUploadURLExternal, the upload URL, files.completeUploadExternal) and
 apps.connections.open with a Socket Mode websocket. It records every call, keeps the current
 state of every message, and refuses what Slack refuses (bad token, more than 50 blocks, a section
-over 3,000 characters, an update of an unknown message).
+over 3,000 characters, an update of an unknown message), and what a test makes fail (`failing`).
 
 `SlackSender` is Slack calling the app in HTTP mode: Events API bodies, interaction payloads and
 slash-command forms, signed with the signing secret the way Slack signs them.
@@ -82,6 +82,8 @@ class SlackApiStandIn:
     homes: dict[str, Json] = field(default_factory=dict)  # user id -> App Home view published
     socket_acks: list[Json] = field(default_factory=list)
     responses: list[Json] = field(default_factory=list)  # posted to response_url
+    # Web API method, or "upload" (the upload URL) -> the error it answers with instead
+    failing: dict[str, str] = field(default_factory=dict)
     port: int = 0
     host: str = "127.0.0.1"  # containers reach it on the Docker bridge's gateway address
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
@@ -159,6 +161,8 @@ class SlackApiStandIn:
         if token != expected:
             return web.json_response({"ok": False, "error": "invalid_auth"})
         handler = getattr(self, "_" + method.replace(".", "_"), None)
+        if method in self.failing:
+            return web.json_response({"ok": False, "error": self.failing[method]})
         if handler is None:
             return web.json_response({"ok": False, "error": "unknown_method"})
         return web.json_response(handler(args))
@@ -275,6 +279,8 @@ class SlackApiStandIn:
         return web.Response(text="ok")
 
     async def _upload(self, request: web.Request) -> web.Response:
+        if "upload" in self.failing:
+            return web.Response(status=500, text=self.failing["upload"])
         upload = self.uploads.get(request.match_info["file_id"])
         if upload is None:
             return web.Response(status=404)

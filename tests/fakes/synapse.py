@@ -34,6 +34,7 @@ MISSING = (
 START_TIMEOUT_SECONDS = 90.0
 # Generous enough that no test or the 50-decision benchmark is ever throttled.
 _UNLIMITED = {"per_second": 10000, "burst_count": 100000}
+MAX_UPLOAD_BYTES = 2 * 1024 * 1024  # the media repository refuses a bigger file (M_TOO_LARGE)
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,7 @@ def homeserver_config(directory: Path, port: int, shared_secret: str) -> dict[st
         "log_config": str(directory / "log.yaml"),
         "media_store_path": str(directory / "media"),
         "enable_media_repo": True,  # pictures posted in threads (m.image)
+        "max_upload_size": MAX_UPLOAD_BYTES,
         "url_preview_enabled": False,
         "registration_shared_secret": shared_secret,
         "enable_registration": False,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,19 +17,20 @@ from adapters.chat import (
     CodeBlock,
     Decision,
     FileAttachment,
+    FilesNotAttached,
     Message,
     Request,
     ThreadRef,
 )
 from tests.adapters.matrix.chat_user import ChatUser
-from tests.adapters.matrix.recorder import GATE_VALUE, SHA, MakeBot, recording
+from tests.adapters.matrix.recorder import GATE, GATE_VALUE, SHA, MakeBot, recording
 from tests.adapters.matrix.room_events import (
     membership,
     reaction_by,
     shared_room,
     thread_message,
 )
-from tests.fakes.synapse import MatrixAccount, Synapse
+from tests.fakes.synapse import MAX_UPLOAD_BYTES, MatrixAccount, Synapse
 
 pytestmark = pytest.mark.synapse
 
@@ -217,3 +219,25 @@ async def test_a_picture_is_an_m_image_in_the_thread_from_the_media_repository(
     assert content["m.relates_to"]["event_id"] == root
     assert content["info"] == {"mimetype": "image/png", "size": len(png), "w": 800, "h": 600}
     assert getattr(downloaded, "body", None) == png  # what Synapse's media repository serves
+
+
+async def test_a_picture_the_media_repository_refuses_leaves_the_gate_in_the_thread(
+    make_bot: MakeBot, alice: ChatUser
+) -> None:
+    """Synapse refuses the upload (over its max_upload_size): the gate is in the thread with
+    its reactions, and the caller hears which file did not go."""
+    adapter = make_bot()
+    too_big = FileAttachment("topology.png", bytes(MAX_UPLOAD_BYTES + 1), "image/png", image=True)
+    async with recording(adapter):
+        room = await shared_room(alice, adapter.bot.user_id)
+        root = await alice.say(room, "hello")
+        with pytest.raises(FilesNotAttached) as refused:
+            await adapter.post(ThreadRef("matrix", room, root), replace(GATE, files=(too_big,)))
+        gate_id = refused.value.message_id
+        await alice.wait_for(reaction_by(adapter.bot.user_id, gate_id, "❌"))
+        gate = await alice.read(room, gate_id)
+    assert refused.value.names == ("topology.png",)
+    assert "M_TOO_LARGE" in str(refused.value)
+    assert gate["content"]["m.relates_to"]["event_id"] == root
+    assert "Step 1 of 2" in gate["content"]["body"]
+    assert not [e for e in alice.in_thread(room, root) if e["content"].get("msgtype") == "m.image"]
