@@ -1,6 +1,7 @@
 """The lab's picture: the force-directed layout drawn by Pillow, checked by its size, the
 place of every device's label and the colour of the pixels there, on 4, 20 and 100 devices; and
-in the thread, at the params gate and after the push, through the real service and lab."""
+in the thread, at the params gate and after the push, through the real service and lab (and a
+gate whose picture cannot be drawn, posted without it)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import yaml
 from PIL import Image
 
 from adapters.chat import FileAttachment
+from bot import messages
 from bot.demo import DEMO_CREDENTIALS, demo_settings
 from bot.settings import load_settings
 from bot.topology_picture import COLOURS, MAX_DEVICES, TooManyDevices, draw_lab
@@ -126,3 +129,25 @@ def count_inventory_reads(pictures: LabPictures | None) -> list[int]:
 
     gateway.devices = counted  # type: ignore[method-assign]
     return reads
+
+
+async def test_a_picture_that_cannot_be_drawn_leaves_the_gate_and_says_so(
+    tmp_path: Path, lab: Lab
+) -> None:
+    """A lab too big to draw (the change touches two of its devices): the params gate comes
+    with its buttons and no picture, then one line that the picture is missing."""
+    inventory = lab.write_inventory(tmp_path / "hosts.yaml")
+    hosts = yaml.safe_load(inventory.read_text())
+    spare = {**hosts["R3"], "port": 1}  # never contacted: the change reads only its targets
+    hosts |= {f"X{n}": spare for n in range(MAX_DEVICES)}
+    inventory.write_text(yaml.safe_dump(hosts))
+    settings = demo_settings(load_settings(data_dir=tmp_path, inventory=inventory))
+    chat = RecordingAdapter()
+    async with open_runtime(settings, chat) as bot:
+        await bot.service.handle(ask("apply ospf to R1,R2"))
+        await bot.service.handle(click(chat, "bob"))
+        gate_id, gate = chat.last_gate()
+        after_gate = chat.texts()[[mid for mid, _, _ in chat.posts].index(gate_id) + 1 :]
+    assert [b.label for b in gate.buttons] == ["Execute", "Modify", "Cancel"]
+    assert gate.files == ()
+    assert after_gate == [messages.PICTURE_NOT_ATTACHED]
