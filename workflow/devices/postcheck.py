@@ -3,7 +3,9 @@ the deadline passes. Reads are privileged and refused reads fail the device (see
 
 Each device waits on its own: a router that converged is reported passed at once, while the
 others keep polling; a device whose evidence changes reports it as progress (at most every
-`report_every` seconds), so the thread shows what is still missing while it waits.
+`report_every` seconds), so the thread shows what is still missing while it waits. A round of
+reads stops at the first topic still unmet (read first next round), so a device that has not
+converged costs one read per round; a device passes only on a round that read every topic.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from workflow.devices.runner import LoopBridge, Timeouts
 from workflow.devices.tasks import DeviceResult, read_privileged, run_reported
 from workflow.postchecks.evaluate import Expectation, unmet
 from workflow.postchecks.outcome import DeviceChecks, Missing, OutcomeKind
-from workflow.postchecks.parsers import commands, parse
+from workflow.postchecks.parsers import Topic, commands, parse
 
 
 @dataclass(frozen=True)
@@ -27,7 +29,7 @@ class CheckJob:
     deadline: float  # time.monotonic() after which a device that still fails has failed
     bridge: LoopBridge
     timeouts: Timeouts
-    interval: float = 0.2  # seconds between two reads of one device
+    interval: float = 0.1  # seconds between two reads of one device
     report_every: float = 5.0  # seconds between two progress reports of one device
 
 
@@ -43,10 +45,10 @@ def _poll(task: Task, job: CheckJob, expected: Sequence[Expectation]) -> DeviceR
     if reads is None:
         return DeviceResult(False, check=_outcome("no_parser", 0.0, expected, [], platform))
     started, reported, last = time.monotonic(), 0.0, None
+    outputs: dict[Topic, str] = {}
+    order: list[Topic] = list(reads)
     while True:
-        outputs = {
-            topic: read_privileged(task, command, job.timeouts) for topic, command in reads.items()
-        }
+        _read_round(task, job, reads, order, expected, outputs)
         state = parse(platform, outputs)
         missing = [why for e in expected if (why := unmet(e, state)) is not None]
         now = time.monotonic()
@@ -59,6 +61,29 @@ def _poll(task: Task, job: CheckJob, expected: Sequence[Expectation]) -> DeviceR
             job.bridge.progress(task.host.name, "started", check=waiting)
             reported, last = now, missing
         time.sleep(max(0.0, min(job.interval, job.deadline - now)))
+
+
+def _read_round(
+    task: Task,
+    job: CheckJob,
+    reads: Mapping[Topic, str],
+    order: list[Topic],
+    expected: Sequence[Expectation],
+    outputs: dict[Topic, str],
+) -> None:
+    """Read the topics in `order` into `outputs`; once every topic was read, a topic still
+    unmet ends the round and is read first next time (the device has not converged: the other
+    reads would only cost time). A device passes only on a round that read every topic."""
+    platform = task.host.platform or ""
+    for topic in tuple(order):
+        outputs[topic] = read_privileged(task, reads[topic], job.timeouts)
+        if len(outputs) < len(reads):
+            continue
+        state = parse(platform, {topic: outputs[topic]})
+        if any(unmet(e, state) is not None for e in expected if e.topic == topic):
+            order.remove(topic)
+            order.insert(0, topic)
+            return
 
 
 def _outcome(

@@ -33,6 +33,8 @@ from nornir.core.plugins.connections import ConnectionPlugin
 from nornir.core.task import Task
 from nornir_netmiko.connections import CONNECTION_NAME
 
+from workflow.devices.telnet import quicken
+
 log = logging.getLogger(__name__)
 
 GREETING_SECONDS = 1.0  # how long a console may talk without a prompt before netmiko's login
@@ -131,6 +133,7 @@ class PromptNetmiko:
             device_type=device_type,
             **parameters,
         )
+        quicken(self.connection)
 
     def close(self) -> None:
         self.connection.disconnect()

@@ -9,10 +9,11 @@ there. Backups are written by the gateway on the event loop, between and after t
 from __future__ import annotations
 
 import logging
+import re
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 from netmiko.exceptions import (
     ConfigInvalidException,
@@ -39,6 +40,7 @@ log = logging.getLogger(__name__)
 
 SHOW_CONFIG = {"juniper_junos": "show configuration"}
 DEFAULT_SHOW_CONFIG = "show running-config"
+PROMPT_ATTRIBUTE = "_labbot_read_until"  # set on a netmiko session by _privileged_prompt
 
 
 class CliRefused(Exception):
@@ -159,11 +161,13 @@ def _push(task: Task, job: PushJob) -> DeviceResult:
             read_timeout=job.timeouts.read,
         ).result
     except NornirSubTaskError as exc:
+        _forget_prompt(task)
         reason = describe(exc, task)
         if reason["kind"] != "rejected":
             return DeviceResult(False, failure=reason)
         # the lines before the rejected one did take: keep the config for rollback
         return DeviceResult(False, failure=reason, config_after=_config_after_rejection(task, job))
+    _forget_prompt(task)
     after = _show_config(task, job.timeouts)
     missing = missing_lines(after, lines, task.host.platform or "")
     if missing:
@@ -184,17 +188,42 @@ def read_privileged(task: Task, command: str, timeouts: Timeouts) -> str:
     the device's refusal, never configuration or state.
     """
     connection = connect(task)
-    if not connection.check_enable_mode():
-        try:
-            connection.enable()
-        except ValueError:  # netmiko: still not privileged after `enable` (and the secret)
-            prompt = connection.find_prompt().strip()
-            raise CliRefused("enable", f"still at `{prompt}`", ENABLE_HINT) from None
-    output = str(connection.send_command(command, read_timeout=timeouts.read))
+    output = str(
+        connection.send_command(
+            command, read_timeout=timeouts.read, expect_string=_privileged_prompt(connection)
+        )
+    )
     reply = error_reply(task.host.platform or "", output)
     if reply is not None:
         raise CliRefused(command, reply)
     return output
+
+
+def _privileged_prompt(connection: Any) -> str:
+    """The pattern ending a read: the session's privileged prompt at the end of the output.
+
+    Found once per session (`enable` first if need be) and kept until a push may change it
+    (`_forget_prompt`): netmiko would otherwise look for the prompt again before every command,
+    and check the mode, sleeping and sending an Enter each time (~0.1 s a read).
+    """
+    prompt: str | None = getattr(connection, PROMPT_ATTRIBUTE, None)
+    if prompt is None:
+        if not connection.check_enable_mode():
+            try:
+                connection.enable()
+            except ValueError:  # netmiko: still not privileged after `enable` (and the secret)
+                shown = connection.find_prompt().strip()
+                raise CliRefused("enable", f"still at `{shown}`", ENABLE_HINT) from None
+        prompt = rf"{re.escape(connection.find_prompt().strip())}\s*$"
+        setattr(connection, PROMPT_ATTRIBUTE, prompt)
+    return prompt
+
+
+def _forget_prompt(task: Task) -> None:
+    """A push may rename the device (or leave it in another mode): find the prompt again."""
+    plugin = task.host.connections.get(CONNECTION_NAME)
+    if plugin is not None and hasattr(plugin.connection, PROMPT_ATTRIBUTE):
+        delattr(plugin.connection, PROMPT_ATTRIBUTE)
 
 
 def _config_after_rejection(task: Task, job: PushJob) -> str | None:

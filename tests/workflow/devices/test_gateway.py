@@ -191,3 +191,11 @@ async def test_rollback_undoes_only_its_own_change(rig: Rig) -> None:
     assert (await rig.gateway.push("change-ntp-rollback", plan))["success"]
     config = rig.lab.device("R1").running_config()
     assert "ntp server 10.9.9.9" not in config and "logging host 10.1.1.1" in config
+
+
+async def test_a_push_that_renames_the_device_is_verified_under_its_new_prompt(rig: Rig) -> None:
+    response = await rig.gateway.push("change-rename", {"R1": ["hostname R1-core"]})
+    assert response["success"], response  # the verifying read found the prompt `R1-core#`
+    assert rig.lab.device("R1").hostname == "R1-core"
+    after = await rig.stores.backups.configs("change-rename", "after")
+    assert "hostname R1-core" in after["R1"]

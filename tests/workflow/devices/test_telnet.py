@@ -1,0 +1,74 @@
+"""QuickTelnet reads what telnetlib reads: the same text and the same answers to the server's
+telnet commands, over a real socket, with commands split across packets and large outputs."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import pytest
+from netmiko._telnetlib.telnetlib import Telnet
+
+from workflow.devices.telnet import QuickTelnet
+
+BIG = b"".join(b'{"prefix":"10.0.%d.0/24","protocol":"ospf"}\r\n' % (i % 250) for i in range(3000))
+PACKETS = [
+    b"\xff\xfd\x01",  # IAC DO ECHO: telnetlib answers WONT
+    b"\xff\xfb",  # IAC WILL, split from its option ...
+    b"\x03R1> show ip route json\r\n",  # ... SUPPRESS-GO-AHEAD, then text
+    b"null\x00byte, xon\x11 gone, an escaped \xff\xff byte\r\n",
+    b"\xff\xfa\x18\x01\xff\xf0",  # a subnegotiation (TERMINAL-TYPE SEND)
+    BIG,
+    b"\xff",  # an IAC at the very end of a packet ...
+    b"\xf1R1#",  # ... and its NOP in the next one
+]
+
+
+def serve(packets: list[bytes]) -> tuple[int, list[bytes]]:
+    """A one-connection server sending `packets` apart; returns its port and what it receives."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    received: list[bytes] = []
+
+    def run() -> None:
+        connection, _ = listener.accept()
+        with connection, listener:
+            for packet in packets:
+                connection.sendall(packet)
+                time.sleep(0.01)
+            connection.settimeout(0.5)
+            try:
+                while chunk := connection.recv(4096):
+                    received.append(chunk)
+            except TimeoutError:
+                pass
+
+    threading.Thread(target=run, daemon=True).start()
+    return listener.getsockname()[1], received
+
+
+def read(client_class: type[Telnet], eager: bool) -> tuple[bytes, bytes]:
+    port, received = serve(PACKETS)
+    client = client_class("127.0.0.1", port, timeout=5)
+    text = b""
+    if eager:  # as netmiko reads: whatever is there, again and again
+        deadline = time.monotonic() + 5
+        while not text.endswith(b"R1#") and time.monotonic() < deadline:
+            text += client.read_very_eager()
+            time.sleep(0.005)
+    else:
+        text = client.read_until(b"R1#", timeout=5)
+    time.sleep(0.6)  # the server stops listening
+    client.close()
+    return text, b"".join(received)
+
+
+@pytest.mark.parametrize("eager", [True, False], ids=["read_very_eager", "read_until"])
+def test_quick_telnet_reads_and_answers_exactly_as_telnetlib(eager: bool) -> None:
+    expected_text, expected_answers = read(Telnet, eager)
+    text, answers = read(QuickTelnet, eager)
+    assert text == expected_text
+    assert answers == expected_answers
+    assert BIG in text and b"\x00" not in text and b"\x11" not in text
+    assert b"an escaped \xff byte" in text
+    assert answers  # telnetlib refused the options it was offered
