@@ -25,7 +25,7 @@ from bot.metrics import Metrics, process_metrics
 from bot.postchecks import item_body
 from bot.shutdown import PushesInFlight
 from bot.topology_view import PICTURE_NAME, LabPictures, PictureNotDrawn
-from storage.audit_records import Resolution
+from storage.audit_records import DevicePush, Resolution
 from storage.ports import DecisionRecords
 from storage.templates import TemplateStore
 from workflow.api import Finished, Gate, ParamsGate, PendingGate, RollbackGate, Step
@@ -122,18 +122,24 @@ class ChangeReporter:
     async def _record_pushes(
         self, change_id: str, result: StandardResponse, pushed_lines: dict[str, list[str]]
     ) -> None:
+        results = []
         for item in result["data"]:
             self.metrics.push(item["status"])
             lines = pushed_lines.get(item["name"], [])
-            await self.audit.record_push(
-                change_id=change_id,
-                device=item["name"],
-                lines_sha256=lines_sha256(lines),
-                status=item["status"],
-                detail=item_body(item)
+            detail = (
+                item_body(item)
                 if item["status"] != "success"
-                else messages.PUSHED_VERIFIED.format(count=len(lines)),
+                else messages.PUSHED_VERIFIED.format(count=len(lines))
             )
+            results.append(
+                DevicePush(
+                    device=item["name"],
+                    lines_sha256=lines_sha256(lines),
+                    status=item["status"],
+                    detail=detail,
+                )
+            )
+        await self.audit.record_pushes(change_id, results)
 
     async def _finish(
         self, thread: ThreadRef, finished: Finished, pushed_lines: dict[str, list[str]] | None

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from adapters.chat import ChatAdapter, ChatEvent, EventHandler, Message, ThreadRef
 from bot import messages
 from storage.audit import AuditStore
+from storage.audit_records import DevicePush
 from storage.locks import DeviceLockStore
 from workflow.hashing import lines_sha256
 from workflow.model import PushProgress
@@ -63,15 +64,15 @@ async def record_cut_short(
     may push to them at once, not only after LABBOT_DEVICE_LOCK_SECONDS), and say so in its
     thread with how to retry. Returns how many pushes."""
     for change_id, push in list(pushes.runs.items()):
+        results = []
         for device, stage in push.stages.items():
             status = STATUS_AT_STOP.get(stage, INTERRUPTED)
-            await audit.record_push(
-                change_id=change_id,
-                device=device,
-                lines_sha256=lines_sha256(push.lines[device]),
-                status=status,
-                detail=messages.PUSH_CUT_SHORT[status],
+            lines = lines_sha256(push.lines[device])
+            detail = messages.PUSH_CUT_SHORT[status]
+            results.append(
+                DevicePush(device=device, lines_sha256=lines, status=status, detail=detail)
             )
+        await audit.record_pushes(change_id, results)
         await audit.record_change_event(
             change_id=change_id, status=INTERRUPTED, detail=messages.INTERRUPTED_DETAIL
         )

@@ -10,7 +10,7 @@ interrupt) are the final word; a lost race comes back as `DecisionConflict` nami
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from typing import Any
@@ -23,7 +23,7 @@ from base.errors import DecisionConflict
 from base.vocabulary import CHOICES, Choice, GateName, stamp
 from storage import audit_chain
 from storage.audit_reads import AuditReader, as_record, resolution_in, voted_in, votes_in
-from storage.audit_records import ChangeKind, ChangeRecord, DecideResult, Resolution
+from storage.audit_records import ChangeKind, ChangeRecord, DecideResult, DevicePush, Resolution
 from storage.ports import Settles
 from storage.schema import change_events as events
 from storage.schema import changes, decisions, gate_resolutions, pushes, reads, refusals
@@ -181,17 +181,11 @@ class AuditStore(AuditReader):
         }
         await self._insert(refusals, content)
 
-    async def record_push(
-        self, *, change_id: str, device: str, lines_sha256: str, status: str, detail: str
-    ) -> None:
-        content = {
-            "change_id": change_id,
-            "device": device,
-            "lines_sha256": lines_sha256,
-            "status": status,
-            "detail": detail,
-        }
-        await self._insert(pushes, content)
+    async def record_pushes(self, change_id: str, results: Sequence[DevicePush]) -> None:
+        """Each device's push result, all in one transaction (a fan-out is one write)."""
+        async with self._append() as chain:
+            for result in results:
+                await chain.append(pushes, self._clean({"change_id": change_id, **result}))
 
     async def record_change_event(
         self,

@@ -75,8 +75,11 @@ class ChainWriter:
     last_table: str = ""
 
     async def append(self, table: sa.Table, content: dict[str, Any]) -> dict[str, Any]:
-        """Insert `content` as the chain's next row; returns the full row as written."""
-        seq, prev_hash = await _head(self.conn)
+        """Insert `content` as the chain's next row; returns the full row as written. The head
+        is read once per transaction: nobody else appends while it holds the write lock."""
+        seq, prev_hash = (
+            (self.last.rows, self.last.row_hash) if self.last else await _head(self.conn)
+        )
         at = utc_now()
         digest = row_hash(table.name, seq + 1, at, prev_hash, content, self.key)
         row = {

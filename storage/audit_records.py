@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from typing import Literal, TypedDict
 
 from base.vocabulary import Choice, GateName
 
@@ -82,6 +82,15 @@ class Refusal:
     channel: str
     reason: str
     at: datetime
+
+
+class DevicePush(TypedDict):
+    """One device's push result as it is recorded (read back as a PushRecord)."""
+
+    device: str
+    lines_sha256: str
+    status: str
+    detail: str
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ resolution, open and recent changes, and one change's summary."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -14,6 +14,7 @@ from storage.audit_records import (
     ChangeRecord,
     ChangeSummary,
     DecideResult,
+    DevicePush,
     Resolution,
     Vote,
 )
@@ -66,9 +67,7 @@ class DecisionRecords(Protocol):
         reason: str,
     ) -> None: ...
 
-    async def record_push(
-        self, *, change_id: str, device: str, lines_sha256: str, status: str, detail: str
-    ) -> None: ...
+    async def record_pushes(self, change_id: str, results: Sequence[DevicePush]) -> None: ...
 
     async def record_change_event(
         self,

@@ -3,7 +3,7 @@ no lab), so each case shows what a person in the thread sees and what is recorde
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -21,6 +21,7 @@ from storage.audit_records import (
     ChangeRecord,
     ChangeSummary,
     DecideResult,
+    DevicePush,
     Resolution,
     Vote,
 )
@@ -167,10 +168,8 @@ class FakeAudit:
     ) -> None:
         self.refusals.append(reason)
 
-    async def record_push(
-        self, *, change_id: str, device: str, lines_sha256: str, status: str, detail: str
-    ) -> None:
-        self.pushes.append(device)
+    async def record_pushes(self, change_id: str, results: Sequence[DevicePush]) -> None:
+        self.pushes.extend(result["device"] for result in results)
 
     async def record_change_event(
         self,

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from base.errors import DecisionConflict
 from storage.audit import AuditStore, at_least
+from storage.audit_records import DevicePush
 from storage.db import make_engine
 
 SHA = "a" * 64
@@ -117,11 +118,12 @@ async def test_change_summary_tells_who_confirmed_what(engine: AsyncEngine) -> N
         channel="C1",
         reason="not an approver here",
     )
-    await audit.record_push(
-        change_id="chg-1", device="R1", lines_sha256=SHA, status="success", detail="ok"
-    )
-    await audit.record_push(
-        change_id="chg-1", device="R2", lines_sha256=SHA, status="failed", detail="timeout"
+    await audit.record_pushes(
+        "chg-1",
+        [
+            DevicePush(device="R1", lines_sha256=SHA, status="success", detail="ok"),
+            DevicePush(device="R2", lines_sha256=SHA, status="failed", detail="timeout"),
+        ],
     )
     await audit.record_change_event(
         change_id="chg-1",
@@ -152,11 +154,11 @@ async def test_entries_filter_by_change_user_device_and_time(engine: AsyncEngine
     before = datetime.now(UTC) - timedelta(seconds=1)
     await new_change(audit)
     await audit.decide(**vote("Alice"))
-    await audit.record_push(
-        change_id="chg-1", device="R1", lines_sha256=SHA, status="success", detail=""
+    await audit.record_pushes(
+        "chg-1", [DevicePush(device="R1", lines_sha256=SHA, status="success", detail="")]
     )
-    await audit.record_push(
-        change_id="chg-1", device="R2", lines_sha256=SHA, status="success", detail=""
+    await audit.record_pushes(
+        "chg-1", [DevicePush(device="R2", lines_sha256=SHA, status="success", detail="")]
     )
     await new_change(audit, "chg-2", requester_id="U-bob", requester_name="Bob")
 
@@ -203,8 +205,8 @@ async def test_verify_names_the_first_tampered_row(
     audit = AuditStore(engine)
     await new_change(audit)
     await audit.decide(**vote("Alice"))
-    await audit.record_push(
-        change_id="chg-1", device="R1", lines_sha256=SHA, status="success", detail=""
+    await audit.record_pushes(
+        "chg-1", [DevicePush(device="R1", lines_sha256=SHA, status="success", detail="")]
     )
     healthy = await audit.verify()
     assert (healthy.ok, healthy.rows, healthy.first_broken) == (True, 4, None)

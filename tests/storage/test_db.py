@@ -18,6 +18,7 @@ from base.errors import StorageError
 from base.vocabulary import utc_now
 from storage import audit_chain
 from storage.audit import AuditStore
+from storage.audit_records import DevicePush
 from storage.checkpointer import SQLAlchemySaver
 from storage.db import (
     alembic_config,
@@ -159,12 +160,9 @@ async def test_concurrent_sqlite_writers_lose_nothing(tmp_path: Path) -> None:
     async def writer(n: int) -> None:
         audit, saver = AuditStore(engines[n]), SQLAlchemySaver(engines[n])
         for i in range(15):
-            await audit.record_push(
-                change_id=f"chg-{n}",
-                device=f"R{i}",
-                lines_sha256="0" * 64,
-                status="success",
-                detail="",
+            await audit.record_pushes(
+                f"chg-{n}",
+                [DevicePush(device=f"R{i}", lines_sha256="0" * 64, status="success", detail="")],
             )
             config: Any = {"configurable": {"thread_id": f"t{n}", "checkpoint_ns": ""}}
             await saver.aput(config, empty_checkpoint(), {"step": i}, {})

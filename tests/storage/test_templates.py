@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from base.errors import VersionConflict
 from storage.audit import AuditStore
+from storage.audit_records import DevicePush
 from storage.templates import TemplateDraft, TemplateStore
 from workflow.model import TemplatePart
 from workflow.postchecks.spec import PostCheck, PostChecks
@@ -112,8 +113,9 @@ async def test_uses_join_the_audit_chain_and_feed_the_figures(engine: AsyncEngin
     tokens = {"total": {"input_tokens": 80, "output_tokens": 40, "total_tokens": 120}}
     for change_id, results in (("chg-1", ("success", "success")), ("chg-2", ("success", "failed"))):
         for device, status in zip(("R1", "R2"), results, strict=True):
-            await audit.record_push(
-                change_id=change_id, device=device, lines_sha256="0" * 64, status=status, detail=""
+            await audit.record_pushes(
+                change_id,
+                [DevicePush(device=device, lines_sha256="0" * 64, status=status, detail="")],
             )
         await audit.record_change_event(change_id=change_id, status="done", tokens=tokens)
         await store.record_use(change_id, [part], "done" if "failed" not in results else "failed")

@@ -3,9 +3,10 @@ the deadline passes. Reads are privileged and refused reads fail the device (see
 
 Each device waits on its own: a router that converged is reported passed at once, while the
 others keep polling; a device whose evidence changes reports it as progress (at most every
-`report_every` seconds), so the thread shows what is still missing while it waits. A round of
-reads stops at the first topic still unmet (read first next round), so a device that has not
-converged costs one read per round; a device passes only on a round that read every topic.
+`report_every` seconds), so the thread shows what is still missing while it waits. Between
+those, a round of reads stops at the first topic still unmet (read first next round): a device
+that has not converged costs one read per round. A device passes only on a round that read
+every topic, and what a failure or a report shows was read in that round.
 """
 
 from __future__ import annotations
@@ -48,17 +49,20 @@ def _poll(task: Task, job: CheckJob, expected: Sequence[Expectation]) -> DeviceR
     outputs: dict[Topic, str] = {}
     order: list[Topic] = list(reads)
     while True:
-        _read_round(task, job, reads, order, expected, outputs)
+        final = time.monotonic() >= job.deadline
+        complete = final or time.monotonic() - reported >= job.report_every
+        _read_round(task, job, reads, order, expected, outputs, complete)
         state = parse(platform, outputs)
         missing = [why for e in expected if (why := unmet(e, state)) is not None]
         now = time.monotonic()
         if not missing:
             return DeviceResult(True, check=_outcome("passed", now - started, expected, []))
-        if now >= job.deadline:
+        if final:
             return DeviceResult(False, check=_outcome("failed", now - started, expected, missing))
-        if missing != last and now - reported >= job.report_every:
-            waiting = _outcome("waiting", now - started, expected, missing)
-            job.bridge.progress(task.host.name, "started", check=waiting)
+        if complete:
+            if missing != last:
+                waiting = _outcome("waiting", now - started, expected, missing)
+                job.bridge.progress(task.host.name, "started", check=waiting)
             reported, last = now, missing
         time.sleep(max(0.0, min(job.interval, job.deadline - now)))
 
@@ -70,14 +74,15 @@ def _read_round(
     order: list[Topic],
     expected: Sequence[Expectation],
     outputs: dict[Topic, str],
+    complete: bool,
 ) -> None:
-    """Read the topics in `order` into `outputs`; once every topic was read, a topic still
-    unmet ends the round and is read first next time (the device has not converged: the other
-    reads would only cost time). A device passes only on a round that read every topic."""
+    """Read the topics in `order` into `outputs`. Unless the round must be `complete` (the
+    first, the last, and one per report), a topic still unmet ends it and is read first next
+    time: the device has not converged, and the other reads would only cost time."""
     platform = task.host.platform or ""
     for topic in tuple(order):
         outputs[topic] = read_privileged(task, reads[topic], job.timeouts)
-        if len(outputs) < len(reads):
+        if complete:
             continue
         state = parse(platform, {topic: outputs[topic]})
         if any(unmet(e, state) is not None for e in expected if e.topic == topic):
