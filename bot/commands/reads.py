@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from adapters.chat import Message
 from base.errors import PlanningError, ReadRefused, TargetError
@@ -25,10 +26,12 @@ from bot.commands.parsing import ASK
 from bot.endings import target_problem
 from workflow.model import Device, StandardResponse
 from workflow.ports import LabReader
-from workflow.reads.diagnose import LabDiagnosis
 from workflow.reads.questions import as_question
 from workflow.reads.request import ReadRequest, question_request, read_request
 from workflow.reads.tables import command_to_send
+
+if TYPE_CHECKING:  # the LLM client (~1 s to import) loads when an LLM is configured (bot.wiring)
+    from workflow.reads.diagnose import LabDiagnosis
 
 RATE_WINDOW = timedelta(minutes=1)
 

@@ -33,10 +33,10 @@ main()
 
 
 def loaded_by(tmp_path: Path, *args: str) -> tuple[str, list[str]]:
-    """`labbot ARGS`' output and the heavy packages it loaded (it must succeed)."""
+    """`labbot ARGS`' output and the heavy packages it loaded (it must succeed; no LLM set)."""
     probe_out = tmp_path / "loaded.json"
     env = {
-        **os.environ,
+        **{name: value for name, value in os.environ.items() if name != "OPENAI_API_KEY"},
         "PYTHONPATH": str(ROOT),
         "COLUMNS": "120",
         "LABBOT_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'labbot.db'}",
@@ -81,8 +81,11 @@ def test_light_commands_load_only_what_they_need(
     assert loaded == loads
 
 
-def test_a_command_that_reads_the_workflow_loads_it(tmp_path: Path) -> None:
+def test_pending_loads_the_workflow_and_no_llm_client_when_none_is_configured(
+    tmp_path: Path,
+) -> None:
     # the probe sees what it must: `pending` reads gates through the LangGraph graph
     output, loaded = loaded_by(tmp_path, "pending", "--user", "console:bob")
     assert "Waiting for you: 0 step(s)" in output
     assert {"langgraph", "langchain_core", "sqlalchemy"} <= set(loaded)
+    assert "openai" not in loaded  # without OPENAI_API_KEY nothing asks an LLM
