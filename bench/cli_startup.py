@@ -12,8 +12,8 @@ packages, e.g. the commit before the CLI's lazy imports:
     .venv/bin/python -m bench.cli_startup --baseline /tmp/labbot-before [--runs 5]
 
 Without --baseline, each command is compared with importing the whole bot (bot.wiring: the
-workflow, LangGraph, the LLM client, Nornir), which every command paid before; that import is
-also a row of the table, so with --baseline its ratio shows how steady the machine was.
+workflow, LangGraph, Nornir), which `templates`, `audit` and `policy check` paid before; that
+import is a row of the table too (with --baseline: the whole bot's import, then and now).
 """
 
 from __future__ import annotations
