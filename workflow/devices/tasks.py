@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 SHOW_CONFIG = {"juniper_junos": "show configuration"}
 DEFAULT_SHOW_CONFIG = "show running-config"
 PROMPT_ATTRIBUTE = "_labbot_read_until"  # set on a netmiko session by _privileged_prompt
+PROMPT_TRIES = 3
 
 
 class CliRefused(Exception):
@@ -214,8 +215,20 @@ def _privileged_prompt(connection: Any) -> str:
             except ValueError:  # netmiko: still not privileged after `enable` (and the secret)
                 shown = connection.find_prompt().strip()
                 raise CliRefused("enable", f"still at `{shown}`", ENABLE_HINT) from None
-        prompt = rf"{re.escape(connection.find_prompt().strip())}\s*$"
+        prompt = rf"{re.escape(whole_prompt(connection))}\s*$"
         setattr(connection, PROMPT_ATTRIBUTE, prompt)
+    return prompt
+
+
+def whole_prompt(connection: Any) -> str:
+    """netmiko's `find_prompt`, asked again (a few times) while what it read ends in a letter or
+    digit: a prompt ends in `#`, `>`, `]`, `$` or the like, so that was only part of it (a slow
+    console), and every read would then wait for a prompt that never comes."""
+    prompt = ""
+    for _ in range(PROMPT_TRIES):
+        prompt = str(connection.find_prompt()).strip()
+        if prompt and not prompt[-1].isalnum():
+            break
     return prompt
 
 

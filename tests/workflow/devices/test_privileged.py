@@ -15,6 +15,7 @@ from labsim.lab import Lab, Transport
 from tests.workflow.devices.rig import OSPF_LINES, PASSWORD, SECRET, USERNAME, Stores
 from workflow.devices.gateway import NornirGateway
 from workflow.devices.static import StaticInventory
+from workflow.devices.tasks import whole_prompt
 
 TRANSPORTS: list[Transport] = ["ssh", "telnet"]
 
@@ -123,3 +124,21 @@ async def test_the_inventory_files_credentials_are_used(
         facts = await gateway.facts(["R1"])
         assert "error" not in facts["R1"], facts["R1"].get("error")
         assert PASSWORD not in facts["R1"]["running_config"]
+
+
+class SlowConsole:
+    """A session whose first look at the prompt catches only part of it (a slow console)."""
+
+    def __init__(self, *reads: str) -> None:
+        self.reads = list(reads)
+
+    def find_prompt(self) -> str:
+        return self.reads.pop(0)
+
+
+def test_a_prompt_read_in_part_is_looked_at_again() -> None:
+    # every later read waits for this prompt at the end of the output: `R` would never come
+    assert whole_prompt(SlowConsole("R", "R1#")) == "R1#"
+    assert whole_prompt(SlowConsole("R1(con", "R1(config)#")) == "R1(config)#"
+    assert whole_prompt(SlowConsole("<R1>")) == "<R1>"
+    assert whole_prompt(SlowConsole("x", "y", "z")) == "z"  # bounded: the last one is used
