@@ -23,6 +23,9 @@ from workflow.postchecks.evaluate import Expectation, unmet
 from workflow.postchecks.outcome import DeviceChecks, Missing, OutcomeKind
 from workflow.postchecks.parsers import Topic, commands, parse
 
+PAUSE_GROWTH_SECONDS = 4.0  # the pause between rounds grows by `interval` every this many s
+MAX_PAUSE = 1.0
+
 
 @dataclass(frozen=True)
 class CheckJob:
@@ -30,7 +33,7 @@ class CheckJob:
     deadline: float  # time.monotonic() after which a device that still fails has failed
     bridge: LoopBridge
     timeouts: Timeouts
-    interval: float = 0.1  # seconds between two reads of one device
+    interval: float = 0.05  # seconds between two rounds of reads at first, growing with the wait
     report_every: float = 5.0  # seconds between two progress reports of one device
 
 
@@ -64,7 +67,14 @@ def _poll(task: Task, job: CheckJob, expected: Sequence[Expectation]) -> DeviceR
                 waiting = _outcome("waiting", now - started, expected, missing)
                 job.bridge.progress(task.host.name, "started", check=waiting)
             reported, last = now, missing
-        time.sleep(max(0.0, min(job.interval, job.deadline - now)))
+        time.sleep(max(0.0, min(round_pause(job.interval, now - started), job.deadline - now)))
+
+
+def round_pause(interval: float, waited: float) -> float:
+    """Seconds to the next round: `interval` at first (a change converging in a second or two is
+    seen at once), then longer the longer the device takes (0.1 s after 4 s, 0.2 s after 12 s,
+    at most MAX_PAUSE): a slow BGP session is not read twenty times a second for a minute."""
+    return min(MAX_PAUSE, interval * (1 + waited / PAUSE_GROWTH_SECONDS))
 
 
 def _read_round(
