@@ -44,7 +44,11 @@ HOLD_SECONDS = 10.0  # a held session nobody took by then is closed
 
 
 class PromptLogin:
-    """A netmiko telnet class mixin: the login returns as soon as the console shows a prompt."""
+    """A netmiko telnet class mixin: the login returns as soon as the console shows a prompt,
+    and the prompt it showed is not looked for again (netmiko's `find_prompt` sleeps ~0.1 s)."""
+
+    login_prompt = ""  # the prompt the console showed at login, until `take_login_prompt`
+    _prompt_unasked = ""  # the same, for netmiko's own first `find_prompt` (its base prompt)
 
     def telnet_login(
         self,
@@ -58,6 +62,7 @@ class PromptLogin:
         prompt = rf"{pri_prompt_terminator}|{alt_prompt_terminator}"
         greeting = _greeting(self, prompt, rf"{username_pattern}|{pwd_pattern}")
         if greeting is not None:
+            self.login_prompt = self._prompt_unasked = _last_line(greeting)
             return greeting
         login: str = super().telnet_login(  # type: ignore[misc]
             pri_prompt_terminator,
@@ -69,17 +74,42 @@ class PromptLogin:
         )
         return login
 
+    def find_prompt(self, delay_factor: float = 1.0, pattern: str | None = None) -> str:
+        """netmiko's, except the first time after a prompt-driven login: the console has just
+        shown it, and only terminal settings were sent since."""
+        shown, self._prompt_unasked = self._prompt_unasked, ""
+        if shown and (pattern is None or re.search(pattern, shown)):
+            return shown
+        found: str = super().find_prompt(delay_factor, pattern)  # type: ignore[misc]
+        return found
+
+
+def take_login_prompt(connection: Any) -> str:
+    """The prompt a PromptLogin session showed at login, once ("" after, and for any other
+    session): the session's first read is in the mode it logged in to, but a later one may not
+    be (`enable`, a push renaming the device)."""
+    shown: str = getattr(connection, "login_prompt", "")
+    if shown:
+        connection.login_prompt = ""
+    return shown
+
+
+def _last_line(text: str) -> str:
+    lines = text.strip().splitlines()
+    return lines[-1].strip() if lines else ""
+
 
 def _greeting(connection: Any, prompt: str, login: str) -> str | None:
-    """What the console said up to its prompt; None, with what it said put back for netmiko's
-    own login, when it asks for a login or shows no prompt within GREETING_SECONDS.
+    """What the console said up to its prompt (the last thing it said: a banner line ending in
+    `#` or `>` is not one); None, with what it said put back for netmiko's own login, when it
+    asks for a login or shows no prompt within GREETING_SECONDS.
 
     A console that says nothing at all (a hung or booting node) fails within the connect
     timeout, where netmiko's login would poll for about 12 s whatever its timeouts say.
     """
     started = time.monotonic()
     output, woken = "", False
-    while not re.search(prompt, output, flags=re.M):
+    while not re.search(prompt, output):
         elapsed = time.monotonic() - started
         if re.search(login, output, flags=re.I) or (output and elapsed >= GREETING_SECONDS):
             connection._read_buffer = output + connection._read_buffer
