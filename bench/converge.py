@@ -110,13 +110,29 @@ class RouteWatch:
             times.append(full)
         return max(times)
 
-    def wait(self, lab: FrrLab) -> float:
+    def wait(self, lab: FrrLab, run: str) -> float:
         deadline = time.monotonic() + CONVERGE_SECONDS
         while (converged := self.converged_at(lab)) is None:
             if time.monotonic() > deadline:
-                raise SystemExit(f"OSPF did not converge on {len(lab.routers)} routers")
+                raise SystemExit(
+                    f"OSPF did not converge on {len(lab.routers)} routers ({run}) within "
+                    f"{CONVERGE_SECONDS:g} s: {'; '.join(self.missing(lab))}"
+                )
             time.sleep(0.1)
         return converged
+
+    def missing(self, lab: FrrLab) -> list[str]:
+        """Per router not converged: the loopbacks its kernel lacks, or that a neighbour is
+        not Full."""
+        said = []
+        for spec in lab.topology.devices:
+            others = [d.data["loopback"] for d in lab.topology.devices if d.name != spec.name]
+            lacking = [a for a in others if a not in self.installed[spec.name]]
+            if lacking:
+                said.append(f"{spec.name} lacks routes to {', '.join(lacking)}")
+            elif _full_since(lab, spec) is None:
+                said.append(f"{spec.name} has a neighbour not Full")
+        return said
 
     def close(self) -> None:
         for process in self._processes:
@@ -168,7 +184,7 @@ async def bot_run(topology: Topology, workdir: Path, request: str) -> BotRun:
             approved, cpu = time.time(), time.process_time()
             await bot.service.handle(click(chat, "bob"))
             cpu = time.process_time() - cpu
-        converged = await asyncio.to_thread(watch.wait, lab)
+        converged = await asyncio.to_thread(watch.wait, lab, "with labbot")
         watch.close()
         memory = statistics.mean(lab.memory_bytes().values()) / 2**20
     size = len(topology.devices)
@@ -206,7 +222,7 @@ def protocol_run(topology: Topology, lines: dict[str, list[str]]) -> float:
         try:
             list(pool.map(lambda r: lab.vtysh(r, "configure terminal", *lines[r]), lines))
             applied = time.time()
-            return max(0.0, watch.wait(lab) - applied)
+            return max(0.0, watch.wait(lab, "OSPF alone") - applied)
         finally:
             watch.close()
 

@@ -9,7 +9,7 @@ A topology file looks like `labsim/topologies/demo.yaml`:
         interfaces:
           Loopback0: {address: 1.1.1.1/32}
           GigabitEthernet0/0: {address: 10.0.12.1/30, description: to R2}
-        fault: refuse                  # or hang, or {drop_after: 3}  (tests only)
+        fault: refuse                  # or hang, {drop_after: 3}, {slow_start: 400}  (tests only)
         reject: ["^ntp server"]        # lines answered with "% Invalid input"
     links:
       - [R1:GigabitEthernet0/0, R2:GigabitEthernet0/0]
@@ -29,7 +29,7 @@ from base.errors import InventoryError
 from labsim.vendors import platform_by_name
 
 PLATFORMS = ("cisco_ios", "arista_eos")
-FaultKind = Literal["refuse", "hang", "drop_after"]
+FaultKind = Literal["refuse", "hang", "drop_after", "slow_start"]
 
 
 class TopologyError(InventoryError):
@@ -40,7 +40,9 @@ class TopologyError(InventoryError):
 class Fault:
     """A misbehaviour for fault tests: `refuse` (port closed), `hang` (accepts, never answers),
     `drop_after` (applies `after` configuration lines of a session, then closes it when the
-    next one arrives, without applying or answering it)."""
+    next one arrives, without applying or answering it), `slow_start` (a telnet console shows
+    its first prompt `after` ms late and answers what was typed meanwhile only then, as vtysh
+    starting on a loaded host)."""
 
     kind: FaultKind
     after: int = 0
@@ -93,16 +95,19 @@ class Topology:
 
 
 def parse_fault(value: object) -> Fault | None:
-    """`refuse`, `hang`, `{drop_after: N}` (or a Fault) -> Fault; None stays None."""
+    """`refuse`, `hang`, `{drop_after: N}`, `{slow_start: MS}` (or a Fault) -> Fault; None stays
+    None."""
     if value is None or isinstance(value, Fault):
         return value
     if value in ("refuse", "hang"):
         return Fault(value)
-    if isinstance(value, Mapping) and set(value) == {"drop_after"}:
-        after = value["drop_after"]
-        if isinstance(after, int) and after >= 0:
-            return Fault("drop_after", after)
-    raise ValueError(f"unknown fault {value!r}: use refuse, hang or {{drop_after: N}}")
+    if isinstance(value, Mapping) and len(value) == 1:
+        kind, after = next(iter(value.items()))
+        if kind in ("drop_after", "slow_start") and isinstance(after, int) and after >= 0:
+            return Fault(kind, after)
+    raise ValueError(
+        f"unknown fault {value!r}: use refuse, hang, {{drop_after: N}} or {{slow_start: MS}}"
+    )
 
 
 def load_topology(path: str | Path, parse: Callable[[object], Topology] | None = None) -> Topology:

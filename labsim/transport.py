@@ -110,16 +110,32 @@ class TelnetConsole(asyncio.Protocol):
         self.reader = LineReader(telnet=True)
         self.transport: asyncio.Transport | None = None
         self.session: CliSession | None = None
+        self.typed_early = b""  # what came before the first prompt (the slow_start fault)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
         self.live.add(transport)
+        fault = self.device.fault
+        if fault is not None and fault.kind == "slow_start":
+            asyncio.get_running_loop().call_later(fault.after / 1000, self._start)
+        else:
+            self._start()
+
+    def _start(self) -> None:
+        assert self.transport is not None
+        if self.transport.is_closing():
+            return
         self.session = CliSession(self.device, privileged=self.privileged, secret=self.secret)
-        transport.write(wire(self.session.greeting()))
+        self.transport.write(wire(self.session.greeting()))
+        if self.typed_early:  # answered a moment later, as its own packet
+            asyncio.get_running_loop().call_later(0.05, self.data_received, self.typed_early)
 
     def data_received(self, data: bytes) -> None:
-        assert self.transport is not None and self.session is not None
+        assert self.transport is not None
+        if self.session is None:
+            self.typed_early += data
+            return
         for line in self.reader.feed(data):
             self.transport.write(answer(self.session, line))
             if self.session.closed:

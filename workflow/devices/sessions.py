@@ -45,10 +45,9 @@ HOLD_SECONDS = 10.0  # a held session nobody took by then is closed
 
 class PromptLogin:
     """A netmiko telnet class mixin: the login returns as soon as the console shows a prompt,
-    and the prompt it showed is not looked for again (netmiko's `find_prompt` sleeps ~0.1 s)."""
+    and netmiko's base prompt is taken from it (its `find_prompt` sleeps ~0.07 s)."""
 
-    login_prompt = ""  # the prompt the console showed at login, until `take_login_prompt`
-    _prompt_unasked = ""  # the same, for netmiko's own first `find_prompt` (its base prompt)
+    _prompt_unasked = ""  # the prompt the console showed at login, for the first `find_prompt`
 
     def telnet_login(
         self,
@@ -62,7 +61,7 @@ class PromptLogin:
         prompt = rf"{pri_prompt_terminator}|{alt_prompt_terminator}"
         greeting = _greeting(self, prompt, rf"{username_pattern}|{pwd_pattern}")
         if greeting is not None:
-            self.login_prompt = self._prompt_unasked = _last_line(greeting)
+            self._prompt_unasked = _last_line(greeting)
             return greeting
         login: str = super().telnet_login(  # type: ignore[misc]
             pri_prompt_terminator,
@@ -75,23 +74,15 @@ class PromptLogin:
         return login
 
     def find_prompt(self, delay_factor: float = 1.0, pattern: str | None = None) -> str:
-        """netmiko's, except the first time after a prompt-driven login: the console has just
-        shown it, and only terminal settings were sent since."""
+        """netmiko's, except the first time after a prompt-driven login (netmiko's base prompt):
+        the console has just shown it, and only terminal settings were sent since. Later calls
+        (the first read's) look as netmiko does, which also clears what is left in the channel
+        (a second prompt, when the console got an Enter before it showed the first)."""
         shown, self._prompt_unasked = self._prompt_unasked, ""
         if shown and (pattern is None or re.search(pattern, shown)):
             return shown
         found: str = super().find_prompt(delay_factor, pattern)  # type: ignore[misc]
         return found
-
-
-def take_login_prompt(connection: Any) -> str:
-    """The prompt a PromptLogin session showed at login, once ("" after, and for any other
-    session): the session's first read is in the mode it logged in to, but a later one may not
-    be (`enable`, a push renaming the device)."""
-    shown: str = getattr(connection, "login_prompt", "")
-    if shown:
-        connection.login_prompt = ""
-    return shown
 
 
 def _last_line(text: str) -> str:

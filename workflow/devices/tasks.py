@@ -32,7 +32,7 @@ from workflow.devices.cli_errors import config_error_pattern, error_reply
 from workflow.devices.diffing import missing_lines
 from workflow.devices.failure import DeviceFailure, FailureKind, failure
 from workflow.devices.runner import LoopBridge, Timeouts, host_credentials
-from workflow.devices.sessions import connect, take_login_prompt
+from workflow.devices.sessions import connect
 from workflow.model import platform_family
 from workflow.postchecks.outcome import DeviceChecks
 
@@ -209,15 +209,13 @@ def _privileged_prompt(connection: Any) -> str:
     """
     prompt: str | None = getattr(connection, PROMPT_ATTRIBUTE, None)
     if prompt is None:
-        shown = take_login_prompt(connection)
         if not connection.check_enable_mode():
-            shown = ""  # it will change
             try:
                 connection.enable()
             except ValueError:  # netmiko: still not privileged after `enable` (and the secret)
                 shown = connection.find_prompt().strip()
                 raise CliRefused("enable", f"still at `{shown}`", ENABLE_HINT) from None
-        prompt = rf"{re.escape(shown or whole_prompt(connection))}\s*$"
+        prompt = rf"{re.escape(whole_prompt(connection))}\s*$"
         setattr(connection, PROMPT_ATTRIBUTE, prompt)
     return prompt
 

@@ -80,3 +80,19 @@ async def test_each_fault_is_reported_per_device_and_the_rest_succeed(
     }
     assert {name: ends[name].detail for name in errors} == errors | {"R5": ""}
     assert sorted(event.done for event in ends.values()) == [1, 2, 3, 4, 5]
+
+
+async def test_a_console_slow_to_show_its_prompt_reads_and_pushes_cleanly(
+    tmp_path: Path, stores: Stores
+) -> None:
+    """R1's console shows its first prompt 0.4 s late and then answers the Enter labbot sent to
+    wake it (a second prompt): no read may carry that prompt, or the push would see a config
+    changed since its preview and refuse."""
+    async for rig in start_rig(tmp_path, stores, 2, faults={"R1": {"slow_start": 400}}):
+        facts = await rig.gateway.facts(["R1", "R2"])
+        shown = {name: facts[name]["running_config"] for name in ("R1", "R2")}
+        assert all(not re.search(r"^R\d[#>]", text, re.M) for text in shown.values()), shown
+        response = await rig.gateway.push("change-s", {"R1": LINES, "R2": LINES}, previewed=shown)
+        assert response["success"], response
+        assert "drifted" not in response["metadata"]
+        assert "router ospf 1" in rig.lab.device("R1").running_config()
