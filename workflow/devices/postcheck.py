@@ -91,7 +91,7 @@ def _read_round(
     time: the device has not converged, and the other reads would only cost time."""
     platform = task.host.platform or ""
     for topic in tuple(order):
-        outputs[topic] = read_privileged(task, reads[topic], job.timeouts)
+        outputs[topic] = read_privileged(task, reads[topic], job.timeouts, polled=True)
         if complete:
             continue
         state = parse(platform, {topic: outputs[topic]})
