@@ -260,14 +260,19 @@ def llm_progress(event: LLMProgress) -> str:
 
 
 def present_progress(change_id: str, progress: Mapping[str, PushProgress]) -> Message:
-    done = sum(1 for p in progress.values() if p.stage != "started")
-    total = max((p.total for p in progress.values()), default=len(progress))
+    """Each device's row; the header counts the devices the push finished, or once post-checks
+    report, the devices they finished checking (not the push's count going down again)."""
+    checks = [p for p in progress.values() if p.check is not None]
+    counted = checks or list(progress.values())
+    done = sum(1 for p in counted if p.stage != "started")
+    total = max((p.total for p in counted), default=len(progress))
+    header = messages.CHECKS_PROGRESS if checks else messages.PUSH_PROGRESS
     rows = [
         f"{STATUS_ICON[p.stage]} {name} {progress_detail(p)}".rstrip()
         for name, p in progress.items()
     ]
     return Message(
-        text=messages.PUSH_PROGRESS.format(change_id=change_id, done=done, total=total),
+        text=header.format(change_id=change_id, done=done, total=total),
         blocks=(CodeBlock("\n".join(rows), "text"),),
         key=f"progress:{change_id}",
     )

@@ -40,4 +40,5 @@ CHECKS_OUTCOME: dict[OutcomeKind, str] = {
     "simulated": "post-checks not run: {device} is simulated ({platform}), no routing runs",
 }
 CHECKS_FAILED_ON = "{device}: {missing} (after {seconds:.0f} s)"  # in "post-checks failed (…)"
+CHECKS_PROGRESS = "Change {change_id} pushed; post-checks: {done}/{total} device(s) checked"
 CHECKS_FAILED = "post-checks failed"  # a failed device the checks said nothing more about

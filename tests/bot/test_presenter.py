@@ -13,6 +13,7 @@ from workflow.api import Finished, ParamsGate, RollbackGate, TargetsGate, Templa
 from workflow.chosen import Because, chosen
 from workflow.endings import GateEnding, RollbackEnding
 from workflow.model import PushProgress, StandardResponse
+from workflow.postchecks.outcome import DeviceChecks, Fact, Missing
 from workflow.previews import DevicePreview
 from workflow.responses import build_response
 from workflow.reuse import TemplateTest
@@ -106,6 +107,24 @@ def test_progress_message_counts_finished_devices() -> None:
     }
     message = present_progress("chg-1", progress)
     assert "1/3" in message.text and message.key == "progress:chg-1"
+
+
+def test_progress_during_post_checks_counts_the_devices_checked() -> None:
+    neighbour = Fact(
+        check="ospf_neighbors", key="10.0.0.2", peer="R2", interface="eth0", protocol=""
+    )
+    state = Missing(fact=neighbour, evidence="state", seen=["Init"])
+    waiting = DeviceChecks(kind="waiting", seconds=0.4, met=[], missing=[state], platform="frr")
+    passed = DeviceChecks(kind="passed", seconds=1.2, met=[], missing=[], platform="frr")
+    progress = {
+        "R1": PushProgress("R1", "done", "", 1, 3, passed),
+        "R2": PushProgress("R2", "started", "", 1, 3, waiting),
+        "R3": PushProgress("R3", "done", "", 3, 3),  # pushed, its checks not heard of yet
+        "R4": PushProgress("R4", "failed", "refused", 3, 3),  # not pushed: never checked
+    }
+    message = present_progress("chg-1", progress)
+    assert message.text == "Change chg-1 pushed; post-checks: 1/3 device(s) checked"
+    assert "⏳ R2 post-checks waiting" in message.blocks[0].text
 
 
 def test_blocked_lines_and_facts_are_shown_at_the_params_gate() -> None:
