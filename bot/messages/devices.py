@@ -20,5 +20,6 @@ DEVICE_FAILURE: dict[FailureKind, str] = {
     "backup": "could not store the backup: {cause}",
     "drifted": "{where} changed since the preview; not pushed (a fresh preview is offered)",
     "unknown": "{where} is not in the inventory",
+    "locked": "{where} is locked by change {cause}",
 }
 PUSHED_VERIFIED = "{count} line(s) pushed and verified"  # a device's audit row after its push

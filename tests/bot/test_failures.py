@@ -35,6 +35,7 @@ def test_every_failure_kind_has_wording() -> None:
             "10.0.0.1:22 changed since the preview; not pushed (a fresh preview is offered)",
         ),
         ("unknown", "10.0.0.1:22 is not in the inventory"),
+        ("locked", "10.0.0.1:22 is locked by change % Invalid input"),
     ],
 )
 def test_failure_is_worded_with_its_facts(kind: FailureKind, said: str) -> None:

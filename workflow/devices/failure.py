@@ -15,7 +15,8 @@ from typing import Literal, TypedDict, get_args
 # (`cause`, `error_type`); missing: `lines` not in the running config after the push;
 # fault: any other error (`error_type`: `cause`); crashed: the task died outside its own care
 # (`cause`: the trace's end); backup: the "before" backup could not be stored (`cause`);
-# drifted: the device (`where`) changed since the preview; unknown: not in the inventory.
+# drifted: the device (`where`) changed since the preview; unknown: not in the inventory;
+# locked: the device (`where`) is being changed by another change (`cause`: its id).
 FailureKind = Literal[
     "rejected",
     "cli_refused",
@@ -30,6 +31,7 @@ FailureKind = Literal[
     "backup",
     "drifted",
     "unknown",
+    "locked",
 ]
 FAILURE_KINDS: tuple[FailureKind, ...] = get_args(FailureKind)
 

@@ -115,7 +115,7 @@ class NornirGateway:
         drifted: dict[str, str] = {}
         items = {name: self._unknown(name) for name in unknown}
         conflicts = await self._locks.acquire(change_id, list(known), self._lock_seconds)
-        locked = "; ".join(f"{h.device} is locked by change {h.change_id}" for h in conflicts)
+        locked = "; ".join(self._say(failure("locked", h.device, h.change_id)) for h in conflicts)
         if conflicts:
             items |= {name: _failed(name, locked) for name in known}
         else:
