@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -28,6 +29,8 @@ if TYPE_CHECKING:  # alembic (~0.8 s to import) only when migrating, not to serv
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+WAL_TRIES = 8  # switching a new file to WAL while others use it (see _use_wal)
+WAL_PAUSE_S = 0.02
 # Connections kept open per engine; beyond it up to 10 more are opened and closed on demand,
 # which costs a full PostgreSQL connection setup each time under a burst.
 PG_POOL_SIZE = 10
@@ -111,9 +114,27 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     """WAL lets readers run beside the writer; the busy timeout makes writers wait, not fail."""
     cursor = dbapi_connection.cursor()
     cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")  # first: WAL needs a lock
-    cursor.execute("PRAGMA journal_mode=WAL")
+    _use_wal(cursor)
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+def _use_wal(cursor: Any) -> None:
+    """Switch the file to WAL (it stays so). The switch takes the file's exclusive lock, and
+    SQLite answers "database is locked" at once, without the busy timeout, while another
+    connection works in a new file (four processes upgrading it at the same time): asked again
+    a few times, briefly, unless the file is WAL already."""
+    for attempt in range(1, WAL_TRIES + 1):
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == WAL_TRIES:
+                raise
+        cursor.execute("PRAGMA journal_mode")
+        if str(cursor.fetchone()[0]).lower() == "wal":
+            return
+        time.sleep(WAL_PAUSE_S * attempt)
 
 
 def sqlite_file_twin(engine: AsyncEngine) -> Engine | None:
