@@ -100,7 +100,7 @@ class RouteWatch:
         topology = lab.topology
         times = [0.0]
         for spec in topology.devices:
-            others = [d.data["loopback"] for d in topology.devices if d.name != spec.name]
+            others = _other_loopbacks(topology, spec)
             if not all(address in self.installed[spec.name] for address in others):
                 return None
             times += [self.installed[spec.name][address] for address in others]
@@ -126,7 +126,7 @@ class RouteWatch:
         not Full."""
         said = []
         for spec in lab.topology.devices:
-            others = [d.data["loopback"] for d in lab.topology.devices if d.name != spec.name]
+            others = _other_loopbacks(lab.topology, spec)
             lacking = [a for a in others if a not in self.installed[spec.name]]
             if lacking:
                 said.append(f"{spec.name} lacks routes to {', '.join(lacking)}")
@@ -138,6 +138,11 @@ class RouteWatch:
         for process in self._processes:
             process.terminate()
             process.wait()
+
+
+def _other_loopbacks(topology: Topology, spec: DeviceSpec) -> list[str]:
+    """Every other router's loopback: what `spec`'s kernel must route once OSPF converged."""
+    return [d.data["loopback"] for d in topology.devices if d.name != spec.name]
 
 
 def _full_since(lab: FrrLab, spec: DeviceSpec) -> float | None:

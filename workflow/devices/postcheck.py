@@ -21,7 +21,7 @@ from workflow.devices.runner import LoopBridge, Timeouts
 from workflow.devices.tasks import DeviceResult, read_privileged, run_reported
 from workflow.postchecks.evaluate import Expectation, unmet
 from workflow.postchecks.outcome import DeviceChecks, Missing, OutcomeKind
-from workflow.postchecks.parsers import Topic, commands, parse
+from workflow.postchecks.parsers import RoutingState, Topic, commands, parse
 
 PAUSE_GROWTH_SECONDS = 4.0  # the pause between rounds grows by `interval` every this many s
 MAX_PAUSE = 1.0
@@ -49,14 +49,13 @@ def _poll(task: Task, job: CheckJob, expected: Sequence[Expectation]) -> DeviceR
     if reads is None:
         return DeviceResult(False, check=_outcome("no_parser", 0.0, expected, [], platform))
     started, reported, last = time.monotonic(), 0.0, None
-    outputs: dict[Topic, str] = {}
+    states: dict[Topic, RoutingState] = {}  # what each topic showed when last read
     order: list[Topic] = list(reads)
     while True:
         final = time.monotonic() >= job.deadline
         complete = final or time.monotonic() - reported >= job.report_every
-        _read_round(task, job, reads, order, expected, outputs, complete)
-        state = parse(platform, outputs)
-        missing = [why for e in expected if (why := unmet(e, state)) is not None]
+        _read_round(task, job, reads, order, expected, states, complete)
+        missing = [why for e in expected if (why := unmet(e, states[e.topic])) is not None]
         now = time.monotonic()
         if not missing:
             return DeviceResult(True, check=_outcome("passed", now - started, expected, []))
@@ -83,19 +82,20 @@ def _read_round(
     reads: Mapping[Topic, str],
     order: list[Topic],
     expected: Sequence[Expectation],
-    outputs: dict[Topic, str],
+    states: dict[Topic, RoutingState],
     complete: bool,
 ) -> None:
-    """Read the topics in `order` into `outputs`. Unless the round must be `complete` (the
-    first, the last, and one per report), a topic still unmet ends it and is read first next
-    time: the device has not converged, and the other reads would only cost time."""
+    """Read the topics in `order` into `states`, each parsed once. Unless the round must be
+    `complete` (the first, the last, and one per report), a topic still unmet ends it and is
+    read first next time: the device has not converged, and the other reads would only cost
+    time."""
     platform = task.host.platform or ""
     for topic in tuple(order):
-        outputs[topic] = read_privileged(task, reads[topic], job.timeouts, polled=True)
+        output = read_privileged(task, reads[topic], job.timeouts, polled=True)
+        states[topic] = parse(platform, {topic: output})
         if complete:
             continue
-        state = parse(platform, {topic: outputs[topic]})
-        if any(unmet(e, state) is not None for e in expected if e.topic == topic):
+        if any(unmet(e, states[topic]) is not None for e in expected if e.topic == topic):
             order.remove(topic)
             order.insert(0, topic)
             return
