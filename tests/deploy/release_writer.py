@@ -3,7 +3,8 @@ does it): the release's migration job, its `labbot serve --http`, its Slack stan
 simulated lab write a PostgreSQL database as a team using that release leaves it:
 
 - change 1 (alice: ntp on R1): bob approves the template, carol executes; pushed to R1;
-- change 2 (alice: ntp on R2): bob approves the template; it waits at its parameter gate.
+- change 2 (alice: ntp on R2): bob approves the template; it waits at its parameter gate, which
+  expires in a hundred years (GATE_TTL), so the tests do not depend on the day they run.
 
 Prints what happened as JSON (the threads, the pending gate's message, carol's Execute click on
 it, what `labbot audit --format json` and `labbot audit verify` of the release say).
@@ -32,13 +33,16 @@ from tests.scale.harness import LABBOT, PEOPLE, SlackSide, clicks, replicas, ser
 
 PUSHED_TEXT = "apply ntp to R1 servers=10.66.0.1"
 PENDING_TEXT = "apply ntp to R2 servers=10.66.0.2"
+# Gates expire by the clock; the stored one must wait whatever day the upgrade tests run (with a
+# day's expiry the fixture written on 2026-11-30 failed every run from 2026-12-01 on).
+GATE_TTL = {"LABBOT_GATE_TTL_SECONDS": str(100 * 365 * 86400)}
 
 
 async def write(database_url: str, work: Path) -> dict[str, Any]:
     async with SlackApiStandIn(users=dict(PEOPLE)) as api:
         with LabThread(demo_topology(2), ssh=False, **DEMO_CREDENTIALS) as lab:
             inventory = lab.write_inventory(work / "hosts.yaml", transport="telnet")
-            env = serve_env(database_url, api, inventory)
+            env = serve_env(database_url, api, inventory) | GATE_TTL
             migrated = labbot(env, work, "db", "upgrade")
             async with replicas(env, work, 1) as started:
                 slack = SlackSide(api)

@@ -20,6 +20,7 @@ import pytest
 from tests.deploy.test_files import docker_cmd
 from tests.fakes.slack_api import BOT_TOKEN, SIGNING_SECRET, SlackApiStandIn
 from tests.scale.harness import scrape, start_replica, stop
+from tests.support.clock import clock_env
 from tests.support.postgres import fresh_postgres_database
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,7 +56,7 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def labbot(venv: Path, *args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    clean = {"PATH": os.environ["PATH"], "HOME": str(cwd)} | env
+    clean = {"PATH": os.environ["PATH"], "HOME": str(cwd)} | clock_env() | env
     return subprocess.run(
         [str(venv / "bin" / "labbot"), *args],
         cwd=cwd,
@@ -131,7 +132,7 @@ async def test_image_command_serves_health_and_metrics(
         "SLACK_SIGNING_SECRET": SIGNING_SECRET,
         "SLACK_API_URL": slack_api.base_url,
         "LABBOT_INVENTORY": str(tmp_path / "hosts.yaml"),
-    }
+    } | clock_env()
     replica = await start_replica(env, tmp_path, *args, program=venv / "bin" / "labbot")
     try:
         await replica.wait_listening()

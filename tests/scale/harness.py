@@ -23,6 +23,7 @@ import aiohttp
 from bot.demo import DEMO_CREDENTIALS
 from tests.adapters.slack.payloads import click, mention
 from tests.fakes.slack_api import BOT_TOKEN, SIGNING_SECRET, Posted, SlackApiStandIn, SlackSender
+from tests.support.clock import clock_env
 
 LABBOT = Path(sys.executable).with_name("labbot")  # the console script, as deployed
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,7 +54,7 @@ def serve_env(
         # one requester opens up to 100 changes at once here: a load test, not a team's day
         "LABBOT_MAX_OPEN_PER_USER": "1000",
         "LABBOT_MAX_OPEN_PER_CHANNEL": "1000",
-    }
+    } | clock_env()
     if inventory is not None:
         env["LABBOT_INVENTORY"] = str(inventory)
     return env | settings
