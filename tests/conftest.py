@@ -11,6 +11,18 @@ from frrlab import FrrLabError, check_host
 from tests.fakes.openai_server import OpenAIStandIn
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every PostgreSQL case carries the `postgres` marker, so `-m "not postgres"` deselects them
+    all: tests that ask for `postgres_url` and the `[postgres]`/`[postgresql]` cases of tests
+    parametrized over the backends (which reach the server through getfixturevalue)."""
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        backend = "postgres" in callspec.id if callspec is not None else False
+        if backend or "postgres_url" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.postgres)
+
+
 @pytest.fixture(scope="session")
 def postgres_url() -> str:
     """URL of the PostgreSQL server started by `.ci/postgres.sh start` (CI starts it)."""

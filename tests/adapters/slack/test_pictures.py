@@ -34,11 +34,17 @@ async def test_a_picture_slack_will_not_take_leaves_the_gate_to_decide(
         assert note.ts > preview.ts and note.buttons == []
 
         await bot.slack.interaction(click(preview, "Execute", user="U2", name="bob"))
-        summary = await bot.said(thread, "pushed")
+        # the result's tally (the post-check progress line says "pushed" too, before the result)
+        summary = await bot.said(thread, "✓ 3 ✗ 0 of 3")
         assert "Approved by <@U2>" in preview.all_text
-        said = [m.all_text for m in slack_api.thread("C1", thread)]
+
+        def notes() -> list[str]:  # the gate's and the result's, each after its message
+            texts = [m.all_text for m in slack_api.thread("C1", thread)]
+            return texts if sum(messages.PICTURE_NOT_ATTACHED in t for t in texts) >= 2 else []
+
+        said = await slack_api.wait_for(notes)
     assert "router ospf" in bot.lab.device("R1").running_config()
     assert "✓ R1" in summary.all_text
-    assert sum(messages.PICTURE_NOT_ATTACHED in text for text in said) == 2  # gate and result
+    assert sum(messages.PICTURE_NOT_ATTACHED in text for text in said) == 2  # no third
     assert not any(messages.UNEXPECTED in text for text in said)
     assert not any("data" in upload for upload in slack_api.uploads.values())
