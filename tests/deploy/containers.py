@@ -21,6 +21,7 @@ from tests.fakes.slack_api import BOT_TOKEN, SIGNING_SECRET, SlackApiStandIn
 from tests.scale.harness import PEOPLE, SlackSide, TcpProxy
 from tests.support.postgres import SHARED_AUDIT_KEY
 
+INVENTORY_ON_HOST = "config/hosts.yaml"  # beside the compose file, as deploy/config/hosts.yaml
 INVENTORY_IN_CONTAINER = "/config/hosts.yaml"
 
 
@@ -110,11 +111,12 @@ async def deployed(
     topology = demo_topology(2, switch=False)
     async with SlackApiStandIn(users=dict(PEOPLE), host=gateway) as api:
         with LabThread(topology, host=gateway, ssh=False, **DEMO_CREDENTIALS) as lab:
-            inventory = lab.write_inventory(workdir / "hosts.yaml", transport="telnet")
+            (workdir / "config").mkdir()  # the shipped file mounts ./config at /config
+            inventory = lab.write_inventory(workdir / INVENTORY_ON_HOST, transport="telnet")
             r2_port = yaml.safe_load(inventory.read_text())["R2"]["port"]
             r2 = await TcpProxy(gateway, r2_port, host=gateway).start()
             reroute(inventory, "R2", r2.port)
-            spec = compose_spec(images, inventory=inventory, initdb=initdb)
+            spec = compose_spec(images, initdb=initdb)
             compose = Compose.write(workdir, spec, labbot_env(api, **settings))
             slack = SlackSide(api)
             try:

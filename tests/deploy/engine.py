@@ -102,10 +102,11 @@ def bridge_gateway() -> str:
     return str(config.get("Gateway") or ipaddress.ip_network(config["Subnet"])[1])  # the default
 
 
-def compose_spec(images: Images, *, inventory: Path, initdb: Path | None = None) -> dict[str, Any]:
+def compose_spec(images: Images, *, initdb: Path | None = None) -> dict[str, Any]:
     """The shipped compose file with what this machine needs instead: the local images, every
-    replica published on 127.0.0.1 (a free port each), the lab's inventory mounted, and, for an
-    upgrade, a release's database dump loaded into the new PostgreSQL."""
+    replica published on 127.0.0.1 (a free port each), and, for an upgrade, a release's database
+    dump loaded into the new PostgreSQL. The lab's inventory goes where the shipped file mounts
+    it from: config/hosts.yaml beside the compose file."""
     spec = copy.deepcopy(yaml.safe_load(SHIPPED_COMPOSE.read_text()))
     services = spec["services"]
     services.pop("synapse")  # --profile matrix only, and a registry image
@@ -116,7 +117,6 @@ def compose_spec(images: Images, *, inventory: Path, initdb: Path | None = None)
         services[name].pop("build", None)
     bot = services["labbot"]
     bot["ports"] = ["127.0.0.1::3000"]
-    bot["volumes"] = [*bot.get("volumes", []), f"{inventory}:/config/hosts.yaml:ro"]
     if initdb is not None:
         release = f"{initdb}:/docker-entrypoint-initdb.d/release.sql:ro"
         services["postgres"]["volumes"].append(release)

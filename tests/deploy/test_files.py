@@ -8,41 +8,16 @@ import re
 import subprocess
 import sys
 import tomllib
-from pathlib import Path
-from typing import Any
 
 import kubernetes_validate
 import pytest
 import yaml
 
 from bot.settings import Settings
+from tests.deploy.files import DEPLOY, docker_cmd, instructions, manifests, named
 
-DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
-KUBERNETES = sorted((DEPLOY / "kubernetes").glob("*.yaml"))
 SETTINGS = {str(f.validation_alias) for f in Settings.model_fields.values()}
-
-
-def instructions() -> dict[str, list[str]]:
-    """Dockerfile instruction -> its arguments, every occurrence (continuations joined)."""
-    text = (DEPLOY / "Dockerfile").read_text().replace("\\\n", " ")
-    found: dict[str, list[str]] = {}
-    for line in text.splitlines():
-        if line.strip() and not line.lstrip().startswith("#"):
-            word, _, rest = line.strip().partition(" ")
-            found.setdefault(word.upper(), []).append(rest.strip())
-    return found
-
-
-def docker_cmd() -> list[str]:
-    return list(yaml.safe_load(instructions()["CMD"][-1]))  # JSON form is YAML too
-
-
-def manifests() -> list[dict[str, Any]]:
-    return [doc for path in KUBERNETES for doc in yaml.safe_load_all(path.read_text()) if doc]
-
-
-def of_kind(kind: str) -> dict[str, Any]:
-    return next(doc for doc in manifests() if doc["kind"] == kind)
+DEPLOYMENTS = ("labbot", "labbot-socket-mode")  # HTTP replicas; one Socket Mode pod
 
 
 def test_compose_file_matches_the_compose_spec() -> None:
@@ -77,12 +52,22 @@ def test_compose_runs_migrations_first_then_the_bot_on_postgres() -> None:
 
 
 def test_kubernetes_manifests_match_the_api_schemas() -> None:
+    found = set()
     for doc in manifests():
         kubernetes_validate.validate(doc, kubernetes_validate.latest_version(), strict=True)
+        found.add((doc["kind"], doc["metadata"]["name"]))
+    assert found == {
+        ("PersistentVolumeClaim", "labbot-data"),  # /data: audit head, Matrix E2EE store
+        ("ConfigMap", "labbot-lab"),  # the inventory and the owners file
+        ("Secret", "labbot"),  # tokens and keys (secret.example.yaml)
+        *(("Deployment", name) for name in DEPLOYMENTS),
+        ("Service", "labbot"),
+        ("Job", "labbot-migrate"),
+    }
 
 
 def test_kubernetes_runs_replicas_of_the_image_command_with_probes_and_metrics() -> None:
-    deployment = of_kind("Deployment")
+    deployment = named("Deployment", "labbot")
     pod = deployment["spec"]["template"]
     (container,) = pod["spec"]["containers"]
     assert deployment["spec"]["replicas"] >= 2
@@ -98,15 +83,18 @@ def test_kubernetes_runs_replicas_of_the_image_command_with_probes_and_metrics()
     )
     uid = re.search(r"--uid (\d+)", " ".join(instructions()["RUN"]))
     assert uid and pod["spec"]["securityContext"]["runAsUser"] == int(uid.group(1))
-    job = of_kind("Job")["spec"]["template"]["spec"]["containers"][0]
+    job = named("Job", "labbot-migrate")["spec"]["template"]["spec"]["containers"][0]
     assert job["args"] == ["db", "upgrade"] and job["image"] == container["image"]
 
 
 def test_kubernetes_and_compose_name_only_real_settings() -> None:
-    secret = of_kind("Secret")["stringData"]
-    (container,) = of_kind("Deployment")["spec"]["template"]["spec"]["containers"]
-    named = set(secret) | {e["name"] for e in container.get("env", [])}
-    assert named <= SETTINGS, named - SETTINGS
+    names = set(named("Secret", "labbot")["stringData"])
+    for deployment in DEPLOYMENTS:
+        pod = named("Deployment", deployment)["spec"]["template"]["spec"]
+        names |= {e["name"] for c in pod["containers"] for e in c.get("env", [])}
+    compose = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())
+    names |= set(compose["services"]["labbot"]["environment"])
+    assert names <= SETTINGS, names - SETTINGS
 
 
 PYPROJECT = tomllib.loads((DEPLOY.parent / "pyproject.toml").read_text())
@@ -122,8 +110,8 @@ def test_image_is_slim_non_root_and_checks_its_health() -> None:
     found = instructions()
     assert found["ARG"] == ["BASE_IMAGE=python:3.11-slim"]  # a Debian base with python3 works too
     stages = [stage.split() for stage in found["FROM"]]  # [image] or [image, "AS", name]
-    named = {stage[2] for stage in stages if len(stage) == 3}
-    assert {stage[0] for stage in stages} <= {"${BASE_IMAGE}", *named}  # no other image
+    aliases = {stage[2] for stage in stages if len(stage) == 3}
+    assert {stage[0] for stage in stages} <= {"${BASE_IMAGE}", *aliases}  # no other image
     assert stages[-1] == ["${BASE_IMAGE}"]  # what ships: the base and what is copied onto it
     assert found["USER"] == ["labbot"]
     assert found["ENTRYPOINT"] == ['["labbot"]']
