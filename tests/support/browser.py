@@ -48,6 +48,23 @@ def artifacts_dir(name: str) -> Path:
     return root
 
 
+def keep_for_docs(shot: Path, name: str) -> None:
+    """With LABBOT_DOCS_IMG set (scripts/docs-pictures), save the screenshot there as `name`:
+    cut to what the page shows (the white margin off) and in 256 colours, so it stays small."""
+    folder = os.environ.get("LABBOT_DOCS_IMG")
+    if not folder:
+        return
+    from PIL import Image, ImageOps  # Pillow draws the lab's pictures; only needed here
+
+    with Image.open(shot) as image:
+        rgb = image.convert("RGB")
+    inked = ImageOps.invert(rgb).getbbox() or (0, 0, *rgb.size)
+    left, top, right, bottom = inked
+    margin = 16
+    box = (max(left - margin, 0), max(top - margin, 0), right + margin, bottom + margin)
+    rgb.crop(box).quantize(colors=256).save(Path(folder) / name, optimize=True)
+
+
 def show(page: Path, name: str) -> Shown:
     """Open `page` in headless Chromium: its DOM, and a screenshot kept under artifacts_dir."""
     binary = chromium()
