@@ -230,6 +230,23 @@ def parse_reply(text: str) -> tuple[Choice, str | None] | None:
     return choice, feedback
 
 
+CHANGE_ID_PREFIX = "chg-"  # every change id starts so (bot.requests makes them)
+_BY_ID = re.compile(
+    rf"^({'|'.join(REPLY_WORDS)})\s+({CHANGE_ID_PREFIX}[0-9a-z]+)\b\s*[:,-]?\s*(.*)$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def decision_by_id(text: str) -> tuple[Choice, str, str | None] | None:
+    """A decision on an open change named by its id — `approve chg-1a2b3c4d`, `modify
+    chg-1a2b3c4d: area 1`, `cancel chg-1a2b3c4d` -> (choice, change id, feedback); else None."""
+    match = _BY_ID.match(text.strip())
+    if match is None:
+        return None
+    choice = REPLY_WORDS[match.group(1).lower()]
+    return choice, match.group(2).lower(), match.group(3).strip() or None
+
+
 def button_value(interrupt_id: str, sha256: str) -> str:
     return f"{interrupt_id}|{sha256}"
 

@@ -288,14 +288,25 @@ def pending(
 
 
 @app.command()
+def console() -> None:
+    """The console chat on the configured lab, as you (the OS user): same gates and policy."""
+    from bot.console_chat import run_console
+
+    asyncio.run(run_console(_settings()))
+
+
+@app.command()
 def rollback(
     change_id: Annotated[str, typer.Argument(help="The change to undo.")],
-    as_user: Annotated[str, typer.Option("--as", help="Your user name.")] = "cli",
+    as_user: Annotated[
+        str | None, typer.Option("--as", help="One of LABBOT_CONSOLE_USERS (default: you).")
+    ] = None,
 ) -> None:
     """Propose undoing a pushed change; it needs approval like any change (console chat)."""
-    from bot.demo import run_console
+    from bot.console_chat import run_console
 
-    asyncio.run(run_console(_settings(), user=as_user, first_line=f"rollback {change_id}"))
+    first = (f"as {as_user}",) if as_user else ()
+    asyncio.run(run_console(_settings(), first_lines=(*first, f"rollback {change_id}")))
 
 
 def main() -> None:

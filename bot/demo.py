@@ -16,6 +16,7 @@ from rich.table import Table
 from adapters.console.adapter import ConsoleAdapter
 from base.errors import ConfigError
 from bot import messages
+from bot.console_chat import database_shown, session_line
 from bot.settings import Settings
 from bot.wiring import open_runtime
 from labsim import Lab, demo_topology
@@ -85,16 +86,8 @@ async def run_demo(settings: Settings, *, user: str, script: Path | None, device
         open_runtime(settings, adapter, inventory=inventory) as runtime,
     ):
         console.print(_lab_table(lab))
-        database = settings.database_url.split("///")[-1]
-        console.print(messages.DEMO_WELCOME.format(count=len(lab.devices), db=database))
-        await adapter.run(runtime.service.handle)
-
-
-async def run_console(settings: Settings, *, user: str, first_line: str) -> None:
-    """A console chat on the configured lab (not simulated): used by `labbot rollback`."""
-    console = Console(highlight=False)
-    adapter = ConsoleAdapter(
-        console, user=user, first_lines=[first_line], files_dir=settings.data_dir / "files"
-    )
-    async with open_runtime(settings, adapter) as runtime:
+        database = database_shown(settings.database_url)
+        welcome = messages.DEMO_WELCOME.format(count=len(lab.devices), db=database)
+        console.print(welcome, markup=False)
+        console.print(await session_line(runtime), markup=False)
         await adapter.run(runtime.service.handle)

@@ -9,6 +9,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
 from workflow.api import GateDecision, PendingGate, Step
+from workflow.feedback import FeedbackProblem
 from workflow.model import StepProgress
 from workflow.state import Requester
 
@@ -44,3 +45,7 @@ class ChangeRunner(GateReader, Protocol):
     ) -> Step: ...
 
     async def expire(self, thread_id: str, interrupt_id: str) -> Step: ...
+
+    async def feedback_problem(self, thread_id: str, feedback: str) -> FeedbackProblem | None:
+        """Why a Modify with `feedback` cannot be acted on at the pending gate, or None."""
+        ...

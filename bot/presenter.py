@@ -17,6 +17,7 @@ from bot.redact import mask_param, mask_said, mask_secrets
 from bot.targets_view import because, targets_sections
 from bot.template_view import post_checks_section, schema_text
 from workflow.api import Finished, PendingGate, RollbackGate, TargetsGate, TemplateGate
+from workflow.feedback import FeedbackProblem
 from workflow.library.compose import part_label
 from workflow.model import LLMProgress, PushProgress, StandardResponse
 from workflow.reviews import ParamsReview, RollbackReview, TemplateReview
@@ -229,6 +230,20 @@ def _short_time(iso: str) -> str:
         return stamp(datetime.fromisoformat(iso), seconds=False)
     except ValueError:
         return iso
+
+
+def present_feedback_problem(change_id: str, feedback: str, problem: FeedbackProblem) -> Message:
+    """A Modify that could not be read without an LLM: why, and how to say it at this gate."""
+    lines = [
+        messages.FEEDBACK_UNREAD.format(
+            feedback=mask_said(feedback), gate=problem.gate, change_id=change_id
+        ),
+        *(f"- {reason}" for reason in problem.reasons),
+    ]
+    how = messages.FEEDBACK_PARAMS if problem.gate == "params" else messages.FEEDBACK_TEMPLATE
+    params = ", ".join(problem.params)
+    lines.append(how.format(template=problem.template, params=params, example=problem.example))
+    return Message("\n".join(lines), level="warning")
 
 
 def decided_footer(choice: Choice, actor: str, at: str, feedback: str | None = None) -> str:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 
-from adapters.chat import ChatEvent, Message, Request
+from adapters.chat import CHANGE_ID_PREFIX, ChatEvent, Message, Request
 from bot import messages
 from bot.authorize import Authorizer
 from bot.commands.context import CommandContext, Commands
@@ -22,7 +22,7 @@ from workflow.state import Requester
 
 
 def new_change_id() -> str:
-    return "chg-" + secrets.token_hex(4)
+    return CHANGE_ID_PREFIX + secrets.token_hex(4)
 
 
 @dataclass(frozen=True)

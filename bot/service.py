@@ -27,7 +27,7 @@ from adapters.chat import (
 )
 from base.errors import DecisionConflict, GateRefused, LabbotError
 from base.vocabulary import GateProblem, Outcome, stamp, utc_now
-from bot import messages
+from bot import messages, presenter
 from bot.authorize import Authorizer
 from bot.commands.context import Commands
 from bot.door import DoorLimits
@@ -147,6 +147,8 @@ class DecisionService:
         reason = await self.authorizer.refuse_decision(decision, gate, change)
         if await self.reporter.refuse_if(actor, thread, reason, gate=gate):
             return "refused"
+        if decision.choice == "modify" and await self._unread(decision, gate):
+            return "refused"
         if datetime.fromisoformat(gate.expires_at) <= self.clock():
             await self._expire(decision, gate)
             return "expired"
@@ -156,6 +158,17 @@ class DecisionService:
                 await self.reporter.mark_decided(gate, decision)
                 await self._resume_locked(decision, gate)
         return outcome
+
+    async def _unread(self, decision: Decision, gate: PendingGate) -> bool:
+        """A Modify the planner cannot act on (no LLM) is answered with how to say it; the
+        gate stays open and nothing is recorded as decided."""
+        feedback = decision.feedback or ""
+        problem = await self.workflow.feedback_problem(decision.thread.key, feedback)
+        if problem is None:
+            return False
+        answer = presenter.present_feedback_problem(gate.change_id, feedback, problem)
+        await self.reporter.say(decision.thread, answer)
+        return True
 
     async def _record(self, decision: Decision, gate: PendingGate, requester_id: str) -> Outcome:
         """Insert the decision: "resolved" (then resume), "vote" or "already_decided"."""

@@ -97,6 +97,10 @@ class Settings(BaseSettings):
         default_factory=list, validation_alias="LABBOT_REQUESTERS"
     )
     owners: Path | None = Field(None, validation_alias="LABBOT_OWNERS")
+    # who may sit at `labbot console` besides the OS user who starts it (`as NAME`)
+    console_users: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, validation_alias="LABBOT_CONSOLE_USERS"
+    )
     allow_self_approval: bool = Field(False, validation_alias="LABBOT_ALLOW_SELF_APPROVAL")
     template_approvals: int = Field(1, ge=1, le=10, validation_alias="LABBOT_TEMPLATE_APPROVALS")
     push_approvals: int = Field(1, ge=1, le=10, validation_alias="LABBOT_PUSH_APPROVALS")
@@ -148,7 +152,9 @@ class Settings(BaseSettings):
         """`SLACK_BOT_TOKEN=` in a .env file means "not set", not "set to nothing"."""
         return None if isinstance(value, str) and not value.strip() else value
 
-    @field_validator("matrix_rooms", "approvers", "requesters", "deny_extra", mode="before")
+    @field_validator(
+        "matrix_rooms", "approvers", "requesters", "deny_extra", "console_users", mode="before"
+    )
     @classmethod
     def _comma_list(cls, value: Any) -> Any:
         if isinstance(value, str):

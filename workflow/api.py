@@ -25,11 +25,13 @@ from langgraph.types import Command
 
 from base.errors import GateError, GateRefused
 from base.vocabulary import CHOICES, utc_now
+from workflow.feedback import FeedbackProblem, FeedbackReader
 from workflow.graph import build_graph
 from workflow.hashing import content_sha256
 from workflow.library.compose import proposal_parts
 from workflow.model import (
     LLMProgress,
+    PlanRequest,
     PushProgress,
     StepProgress,
     TemplatePart,
@@ -113,6 +115,7 @@ class ChangeWorkflow:
             preview_locks=preview_locks,
         )
         self._preview_locks = preview_locks
+        self._planner = planner
         self._graph = build_graph(nodes, checkpointer)
 
     async def start(
@@ -166,6 +169,26 @@ class ChangeWorkflow:
     async def pending_gate(self, thread_id: str) -> PendingGate | None:
         """The gate waiting for a decision (even past `expires_at`), or None."""
         return await self._pending(thread_id)
+
+    async def feedback_problem(self, thread_id: str, feedback: str) -> FeedbackProblem | None:
+        """Why the planner could not act on `feedback` as a Modify of the pending template or
+        params gate (workflow/feedback.py); None when it can, or cannot tell (an LLM)."""
+        if not isinstance(self._planner, FeedbackReader):
+            return None
+        values = (await self._graph.aget_state(_config(thread_id))).values
+        gate, template, topology = (
+            values.get("gate"),
+            values.get("template"),
+            values.get("topology"),
+        )
+        if gate is None or template is None or topology is None or values.get("rollback"):
+            return None
+        if gate["gate"] not in ("template", "params"):
+            return None
+        request = PlanRequest(
+            text=values["text"], topology=topology, feedback=feedback, scope=values.get("scope", "")
+        )
+        return await self._planner.feedback_problem(request, template, gate["gate"])
 
     async def outcome(self, thread_id: str) -> Finished | None:
         """How the last change in this thread ended, or None while it is pending or unknown."""

@@ -212,8 +212,12 @@ def topology_selection(text: str, topology: Topology) -> Mapping[str, Because]:
     request's words read against the topology's devices (kinds by vendor family)."""
     if "selection" in topology:
         return topology["selection"]
-    kinds = {name: infer_kind(family=f["family"]) for name, f in topology["devices"].items()}
-    return select_targets(target_words(text), kinds).reasons
+    return select_targets(target_words(text), topology_kinds(topology)).reasons
+
+
+def topology_kinds(topology: Topology) -> dict[str, KindOf]:
+    """Every device of the topology -> its kind, told by its vendor family."""
+    return {name: infer_kind(family=f["family"]) for name, f in topology["devices"].items()}
 
 
 def chosen_because(targets: list[str], topology: Topology) -> dict[str, Because]:

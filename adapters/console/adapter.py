@@ -1,40 +1,51 @@
 """Console chat: type requests, read the thread, choose Approve / Modify / Cancel by number.
 
 Lines are read from a text stream (the terminal, or a script file for the non-interactive demo):
-  as NAME          speak as another user (to try approval policy)
+  as NAME          speak as another user: anyone in the demo, else those LABBOT_CONSOLE_USERS
+                   lists (`seats`); names are compared case-insensitively
   1 / 2 / 3        press a button of the latest gate (approve / modify / cancel)
   approve | execute | modify: TEXT | cancel     the same in words
+  approve chg-… | modify chg-…: TEXT | cancel chg-…   decide an open change by its id
   help, templates, audit …, status, rollback …  commands, in the current thread
-  quit / exit      end the session (as Ctrl-D does)
+  quit / exit      end the session (as Ctrl-D does; Ctrl-C clears the line, twice quits)
   anything else    a new change request, in a new thread
+Thread ids start with a random session id: a new session never meets an old session's thread.
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import secrets
+import signal
 import sys
 import tempfile
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
 from rich.console import Console
+from rich.text import Text
 
 from adapters.chat import (
     COMMAND_WORDS,
     Actor,
     Button,
+    ChatEvent,
     Decision,
     EventHandler,
     FileAttachment,
     Message,
     Request,
     ThreadRef,
+    decision_by_id,
     parse_button_value,
     parse_reply,
 )
-from adapters.console.render import render_message
+from adapters.console import texts
+from adapters.console.keyboard import Interrupted, Keyboard
+from adapters.console.render import render_message, styled
 from base.vocabulary import CHOICES, Choice
 
 NUMBERS = {str(n): choice for n, choice in enumerate(CHOICES, 1)}  # 1 approve, 2 modify, 3 cancel
@@ -50,59 +61,142 @@ class ConsoleAdapter:
     first_lines: list[str] = field(default_factory=list)  # typed before reading `source`
     platform: str = "console"
     files_dir: Path = field(default_factory=lambda: Path(tempfile.gettempdir()) / "labbot-files")
+    # who else may sit at this console (`as NAME`), case-insensitively; None: anyone (the demo)
+    seats: frozenset[str] | None = None
+    session: str = field(default_factory=lambda: secrets.token_hex(4))
     _thread: ThreadRef | None = None
     _buttons: tuple[Button, ...] = ()
     _gate_message_id: str = ""
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _threads: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _shown: dict[str, set[str]] = field(default_factory=dict)  # message id -> lines printed
+    _keyboard: Keyboard | None = None
+    _interrupts: int = 0  # Ctrl-C pressed since the last line read
+    _busy: asyncio.Future[None] | None = None
+    _first_user: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._first_user = self.user
 
     @property
     def actor(self) -> Actor:
-        return Actor(id=f"console:{self.user}", name=self.user)
+        """`as Bob` and `as bob` are one person: the id is case-folded, the name kept."""
+        return Actor(id=f"console:{self.user.casefold()}", name=self.user)
+
+    @property
+    def interactive(self) -> bool:
+        return self.source is sys.stdin
 
     async def run(self, handler: EventHandler) -> None:
+        if self.interactive and self._keyboard is None:
+            self._keyboard = Keyboard(self.source.fileno())
+            asyncio.get_running_loop().add_signal_handler(signal.SIGINT, self._ctrl_c)
+        try:
+            await self._serve(handler)
+        finally:
+            if self._keyboard is not None:
+                asyncio.get_running_loop().remove_signal_handler(signal.SIGINT)
+
+    async def _serve(self, handler: EventHandler) -> None:
         while True:
-            if self.source is sys.stdin and not self.first_lines:
-                self.console.print(f"[bold]{self.user}>[/bold] ", end="")
-            line = await self._readline()
+            try:
+                line = await self._next_line()
+            except Interrupted:
+                if self._interrupts > 1:
+                    return
+                self._note(texts.INPUT_CLEARED)
+                continue
             if not line:
                 return
             line = line.strip()
             if not line or line.startswith("#"):
                 continue
             if self.echo_input:
-                self.console.print(f"[bold]{self.user}>[/bold] {line}")
+                self.console.print(self._prompt().append(line))
             if line.casefold() in QUIT_WORDS:
                 return
             event = await self._event(line)
-            if event is not None:
-                await handler(event)
+            if event is not None and not await self._handled(handler(event)):
+                return
 
-    async def _event(self, line: str) -> Request | Decision | None:
+    async def _next_line(self) -> str:
+        if self.interactive and not self.first_lines:
+            self.console.print(self._prompt(), end="")
+        line = await self._readline()
+        self._interrupts = 0
+        return line
+
+    async def _handled(self, handling: Awaitable[None]) -> bool:
+        """Run the handler as a task a second Ctrl-C can stop; False when it was stopped."""
+        self._busy = asyncio.ensure_future(handling)
+        try:
+            await self._busy
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():
+                raise  # the session itself is being cancelled
+            return False
+        finally:
+            self._busy = None
+        return True
+
+    def _ctrl_c(self) -> None:
+        """Ctrl-C ends the line being typed; the second in a row quits (stopping a step)."""
+        self._interrupts += 1
+        if self._keyboard is not None and self._keyboard.reading:
+            self._keyboard.interrupt()
+        elif self._busy is not None:
+            if self._interrupts > 1:
+                self._busy.cancel()
+            else:
+                self._note(texts.STILL_WORKING)
+
+    def _note(self, text: str) -> None:
+        self.console.print(Text(text, style="dim"))
+
+    def _prompt(self) -> Text:
+        return Text(f"{self.user}> ", style="bold")
+
+    async def _event(self, line: str) -> ChatEvent | None:
         words = line.split(maxsplit=1)
         first = words[0].lower().rstrip(":")
         if first == "as" and len(words) == 2:
-            self.user = words[1].strip()
-            self.console.print(f"(you are now {self.user})")
+            self._sit(words[1].strip())
             return None
+        if decision_by_id(line) is not None:  # a command: the bot finds the change's gate
+            return Request(self._current_thread(), self.actor, line)
         pressed = _pressed(line)
         if pressed is not None:
             if self._buttons:
                 return await self._press(*pressed)
             if first != "cancel":  # `cancel` alone is also the command for this thread
-                self.console.print("(nothing is waiting for a decision here)")
+                self._note(texts.NOTHING_WAITING)
                 return None
         if first in COMMAND_WORDS:
             return Request(self._current_thread(), self.actor, line)
-        self._thread = ThreadRef(self.platform, "terminal", f"t{next(self._threads)}")
+        self._thread = self._new_thread()
         self._buttons = ()
         return Request(self._thread, self.actor, line)
+
+    def _sit(self, user: str) -> None:
+        """`as USER`: anyone in the demo; else the user who started it or a listed seat."""
+        allowed = self.seats is None or user.casefold() in {
+            self._first_user.casefold(),
+            *self.seats,
+        }
+        if allowed:
+            self.user = user
+            self._note(texts.NOW_YOU_ARE.format(user=user))
+        elif not self.seats:
+            self._note(texts.NO_SEATS.format(current=self.user))
+        else:
+            seats = ", ".join(sorted(self.seats))
+            self._note(texts.NOT_A_SEAT.format(user=user, seats=seats, current=self.user))
 
     async def _press(self, choice: Choice, feedback: str | None) -> Decision:
         button = next(b for b in self._buttons if b.choice == choice)
         if button.choice == "modify":
-            feedback = feedback or await self._ask("What should change? ")
+            feedback = feedback or await self._ask(texts.ASK_MODIFY)
         interrupt_id, sha256 = parse_button_value(button.value)
         return Decision(
             self._current_thread(),
@@ -117,18 +211,23 @@ class ConsoleAdapter:
     async def _readline(self) -> str:
         if self.first_lines:
             line = self.first_lines.pop(0) + "\n"
-            self.console.print(f"[bold]{self.user}>[/bold] {line.strip()}")
+            self.console.print(self._prompt().append(line.strip()))
             return line
-        return await asyncio.to_thread(self.source.readline)
+        if self._keyboard is not None:
+            return await self._keyboard.readline()
+        return self.source.readline()  # a script in memory: never blocks
 
     async def _ask(self, prompt: str) -> str:
-        if self.source is sys.stdin:
+        if self.interactive:
             self.console.print(prompt, end="")
         return (await self._readline()).strip()
 
+    def _new_thread(self) -> ThreadRef:
+        return ThreadRef(self.platform, "terminal", f"{self.session}.{next(self._threads)}")
+
     def _current_thread(self) -> ThreadRef:
         if self._thread is None:
-            self._thread = ThreadRef(self.platform, "terminal", f"t{next(self._threads)}")
+            self._thread = self._new_thread()
         return self._thread
 
     async def post(self, thread: ThreadRef, message: Message) -> str:
@@ -137,6 +236,7 @@ class ConsoleAdapter:
             return message_id  # someone else's private note
         if message.buttons:
             self._buttons, self._gate_message_id = message.buttons, message_id
+            self._thread = thread  # the gate's thread is where the next `1` or `status` goes
         self._shown[message_id] = set(_lines(message))
         self.console.print(render_message(message))
         for attached in message.files:
@@ -156,13 +256,13 @@ class ConsoleAdapter:
         if message_id == self._gate_message_id and not message.buttons:
             self._buttons = ()
         if message.footer:
-            self.console.print(f"[bold]{message.footer}[/bold]")
+            self.console.print(styled(message.footer, "bold"))
             return
         shown = self._shown.setdefault(message_id, set())
         for line in _lines(message):
             if line not in shown:
                 shown.add(line)
-                self.console.print(f"  {line}", highlight=False)
+                self.console.print(Text(f"  {line}"))
 
 
 def _lines(message: Message) -> list[str]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from adapters.chat import Actor, Button, CodeBlock, FileAttachment, Message
+from adapters.marks import BOLD, CODE, ITALIC
 from base.vocabulary import REPLY_WORDS
 
 GATE_KEY = "org.labbot.gate"
@@ -27,9 +28,6 @@ LEVEL_ICON = {"info": "", "success": "✅ ", "warning": "⚠️ ", "error": "❌
 # HTML escaping can grow it, so one event carries at most this many characters of content.
 PART_CHARS = 16_000
 
-_BOLD = re.compile(r"\*([^*\n]+)\*")
-_CODE = re.compile(r"`([^`\n]+)`")
-_ITALIC = re.compile(r"(?<!\w)_([^_\n]+)_(?!\w)")
 # Room-wide mentions clients notify everyone for (Element: `@room`; others: here/channel/everyone).
 _ROOM_MENTION = re.compile(r"@(room|here|channel|everyone)\b", re.IGNORECASE)
 WORD_JOINER = "\u2060"
@@ -53,15 +51,15 @@ def inline_html(text: str) -> str:
     """Escape, then turn the presenter's `*bold*`, `_italic_` and `code` marks and newlines
     into HTML."""
     escaped = html.escape(text, quote=False)
-    escaped = _CODE.sub(r"<code>\1</code>", escaped)
-    escaped = _BOLD.sub(r"<strong>\1</strong>", escaped)
-    escaped = _ITALIC.sub(r"<em>\1</em>", escaped)
+    escaped = CODE.sub(r"<code>\1</code>", escaped)
+    escaped = BOLD.sub(r"<strong>\1</strong>", escaped)
+    escaped = ITALIC.sub(r"<em>\1</em>", escaped)
     return escaped.replace("\n", "<br>")
 
 
 def plain(text: str) -> str:
     """The plain-text body drops the `*bold*` and `_italic_` marks (backticks read fine)."""
-    return _ITALIC.sub(r"\1", _BOLD.sub(r"\1", text))
+    return ITALIC.sub(r"\1", BOLD.sub(r"\1", text))
 
 
 def block_html(block: CodeBlock) -> str:

@@ -6,12 +6,13 @@ import shlex
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from adapters.chat import COMMAND_WORDS
+from adapters.chat import COMMAND_WORDS, decision_by_id
 from bot import messages
 from workflow.reads.device_commands import device_command
 from workflow.reads.questions import as_question, is_free_question
 
 ASK = "ask"  # the command a known question about the lab becomes ("neighbours on R1")
+DECIDE = "decide"  # `approve|modify|cancel CHANGE_ID [: TEXT]`, args = (choice, id, text)
 DEVICE = "device"  # a device command that is no read (`do reload`): refused, args = (why,)
 
 
@@ -37,6 +38,10 @@ class CommandError(ValueError):
 def parse_command(text: str) -> Command | None:
     """A command when the text starts with a command word, is a device command (refused) or is
     a question about the lab, else None (a change request)."""
+    by_id = decision_by_id(text)
+    if by_id is not None:
+        choice, change_id, feedback = by_id
+        return Command(DECIDE, (choice, change_id, feedback or ""))
     try:
         words = shlex.split(text.strip())
     except ValueError:

@@ -5,11 +5,17 @@ from __future__ import annotations
 from bot.commands.audit import audit_command
 from bot.commands.context import CommandHandler
 from bot.commands.lab import LabCommand
-from bot.commands.parsing import ASK, DEVICE
+from bot.commands.parsing import ASK, DECIDE, DEVICE
 from bot.commands.pending import pending_command
 from bot.commands.reads import ReadCommand, refuse_device_command
 from bot.commands.templates import catalog_command, save_command, templates_command
-from bot.commands.thread import cancel_command, help_command, rollback_command, status_command
+from bot.commands.thread import (
+    cancel_command,
+    decide_command,
+    help_command,
+    rollback_command,
+    status_command,
+)
 from bot.commands.topology import topology_command
 from storage.templates import TemplateStore
 from workflow.library.catalog import Catalog
@@ -34,6 +40,7 @@ def chat_commands(
         "topology": topology_command,
         "lab": topology_command,
         "rollback": rollback_command,
+        DECIDE: decide_command,
         DEVICE: refuse_device_command,
     }
     if templates is not None:

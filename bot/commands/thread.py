@@ -1,8 +1,11 @@
-"""Commands about the thread's own change: `help`, `status`, `cancel`, `rollback CHANGE`."""
+"""Commands about a change: `help`, `status`, `cancel`, `rollback CHANGE`, and a decision on
+any open change by its id (`approve|modify|cancel CHANGE [: TEXT]`)."""
 
 from __future__ import annotations
 
 from adapters.chat import Decision, Message
+from adapters.links import thread_of
+from base.vocabulary import REPLY_WORDS
 from bot import messages, presenter
 from bot.commands.context import CommandContext
 from bot.commands.parsing import CommandError
@@ -43,3 +46,28 @@ async def rollback_command(ctx: CommandContext) -> None:
     if await ctx.audit.change_summary(change_id) is None:
         raise CommandError(messages.UNKNOWN_CHANGE.format(change_id=change_id))
     await ctx.start_change(f"rollback {change_id}", change_id)
+
+
+async def decide_command(ctx: CommandContext) -> None:
+    """A click on the open gate of change CHANGE, wherever its thread is on this platform: the
+    same policy, record and resume as the button (the gate's own thread hears the outcome)."""
+    choice, change_id, feedback = ctx.command.args
+    change = await ctx.audit.change_summary(change_id)
+    if change is None or change.platform != ctx.request.thread.platform:
+        raise CommandError(messages.UNKNOWN_CHANGE.format(change_id=change_id))
+    gate = await ctx.changes.pending_gate(change.thread_key)
+    if gate is None or gate.change_id != change_id:
+        raise CommandError(messages.NOT_WAITING.format(change_id=change_id))
+    if choice == "modify" and not feedback:
+        raise CommandError(messages.MODIFY_BY_ID_USAGE.format(change_id=change_id))
+    thread = thread_of(change.platform, change.channel, change.thread_key)
+    await ctx.decide(
+        Decision(
+            thread,
+            ctx.request.actor,
+            gate.interrupt_id,
+            REPLY_WORDS[choice],
+            gate.sha256,
+            feedback or None,
+        )
+    )

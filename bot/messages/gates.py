@@ -104,6 +104,19 @@ ROLLBACK_GATE = (
     "Keep leaves the change as pushed."
 )
 ROLLBACK_CONFIRM = "Push these rollback lines now?"
+# A Modify the library planner (no LLM) cannot act on: the gate stays open.
+FEEDBACK_UNREAD = (
+    "Without an LLM I cannot use “{feedback}” at the {gate} gate of {change_id}; the gate stays "
+    "open, decide it again."
+)
+FEEDBACK_PARAMS = (
+    "Say the parameters of {template} as key=value ({params}), e.g. `{example}`; devices are "
+    "chosen at the template gate."
+)
+FEEDBACK_TEMPLATE = (
+    "Here, Modify picks another template (e.g. `apply bgp`) or other devices (e.g. `on R1,R2`). "
+    "The parameters of {template} ({params}) are set at the next gate, e.g. `{example}`."
+)
 
 # Gate buttons, and the titles of the blocks in gates, results and template listings.
 BUTTON_APPROVE = "Approve"

@@ -26,6 +26,8 @@ Commands:
   topology                  a picture of the lab from its links
   lab                       the devices (platform, kind, address, reachable now) and the picture
   cancel                    cancel the pending change of this thread
+  approve|modify|cancel CHANGE_ID [: TEXT]
+                            decide an open change by its id (`pending` lists them)
   rollback CHANGE_ID        propose undoing a pushed change (needs approval too)
   show … on R1,R2 [raw]     read-only commands (show, display, bounded ping), no approval;
                             a parsed table where one exists, the device's text with `raw`
@@ -38,10 +40,26 @@ DEMO_WELCOME = (
     "requester approves) and 1 (approve), 2 (modify), 3 (cancel); `audit`; `help`; `quit` (or "
     "Ctrl-D) to end."
 )
+CONSOLE_WELCOME = (
+    "labbot console — {lab}, database {db}, you are {user}.\nType a change request "
+    "(`configure ospf on all routers`), 1 (approve), 2 (modify), 3 (cancel) at a gate; `as "
+    "NAME` to be someone LABBOT_CONSOLE_USERS lists ({seats}); `help`; `quit` (or Ctrl-D) to end."
+)
+CONSOLE_LAB_GNS3 = "GNS3 project {project} at {url}"
+CONSOLE_LAB_FILE = "the lab in {path}"
+NO_SEATS_LISTED = "nobody yet"
+SESSION_CLEAN = "Starting clean: no change from an earlier session waits for a decision."
+SESSION_RESUMED = (
+    "Resuming: {count} change(s) from earlier sessions wait for a decision ({changes}); decide "
+    "one by its id, e.g. `approve {first}` or `cancel {first}` (`pending` lists yours)."
+)
+SESSION_GATE = "{change_id} at the {gate} gate"
 PENDING_IN_THREAD = (
     "A change is already waiting for a decision in this thread ({change_id}). "
     "Decide it or type `cancel` first."
 )
+NOT_WAITING = "Change {change_id} is not waiting for a decision (see `pending`)."
+MODIFY_BY_ID_USAGE = "Say what should change: `modify {change_id}: TEXT`."
 REFUSED = "Refused: {reason}."
 # Never quotes the request: it is right above in the thread, and it may hold a secret value.
 PLANNING = "Working on it: reading the lab and preparing a template for this request…"

@@ -27,6 +27,7 @@ from storage.audit_records import (
 )
 from storage.ports import Settles
 from workflow.api import Finished, ParamsGate, PendingGate, Step
+from workflow.feedback import FeedbackProblem
 from workflow.model import StepProgress
 from workflow.reviews import GateDecision, ParamsReview, ReviewedTemplate
 from workflow.state import Requester
@@ -82,6 +83,9 @@ class FakeWorkflow:
         self.resumed.append(decision)
         self.pending = None
         return Finished("chg-1", "cancelled", "cancelled at the params review", None, {})
+
+    async def feedback_problem(self, thread_id: str, feedback: str) -> FeedbackProblem | None:
+        return None  # every Modify can be read (as with an LLM)
 
     async def expire(self, thread_id: str, interrupt_id: str) -> Step:
         self.expired.append(interrupt_id)

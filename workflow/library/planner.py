@@ -19,7 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from base.errors import PlanningError
+from base.vocabulary import GateName
 from workflow.chosen import is_named
+from workflow.feedback import FeedbackProblem
 from workflow.library.catalog import Catalog, LibraryTemplate, load_catalog
 from workflow.library.derive import derive_params
 from workflow.model import (
@@ -29,7 +31,7 @@ from workflow.model import (
     TemplateProposal,
     TokenUsage,
 )
-from workflow.targets import target_words, topology_selection
+from workflow.targets import select_targets, target_words, topology_kinds, topology_selection
 from workflow.validation import validate_params
 
 _KEY_VALUE = re.compile(r"""(?<![\w-])([A-Za-z_][\w-]*)=("[^"]*"|'[^']*'|\S+)""")
@@ -65,7 +67,10 @@ def _phrase_values(text: str, template: LibraryTemplate) -> tuple[dict[str, str]
     found: dict[str, str] = {}
     skip = _STOP_WORDS | set(template.phrases) | set(template.keywords)
     for word, param in template.phrases.items():
-        pattern = re.compile(rf"(?<![\w-]){re.escape(word)}\s+([^\s]+)", re.IGNORECASE)
+        # the words of the parameter's own name may follow: "process id 20" sets process_id
+        named = "|".join(re.escape(part) for part in param.split("_") if part != word)
+        own_name = rf"(?:\s+(?:{named})\b)*" if named else ""
+        pattern = re.compile(rf"(?<![\w-]){re.escape(word)}{own_name}\s+([^\s]+)", re.IGNORECASE)
         for match in pattern.finditer(text):
             if match.group(1).casefold() not in skip and param not in found:
                 found[param] = match.group(1).rstrip(".;")
@@ -129,6 +134,35 @@ class LibraryPlanner:
 
     def __init__(self, catalog: Catalog | None = None) -> None:
         self._catalog = catalog or load_catalog()
+
+    async def feedback_problem(
+        self, request: PlanRequest, template: TemplateProposal, gate: GateName
+    ) -> FeedbackProblem | None:
+        """A Modify it cannot act on (workflow/feedback.py): nothing it can parse, a value the
+        schema refuses, parameters at the template gate (they are set at the params gate)."""
+        if template["name"] not in self._catalog.names():
+            return None  # a rollback's literal lines: a Modify shows them again
+        library = self._catalog.get(template["name"])
+        feedback = request.feedback or ""
+        reasons: list[str] = []
+        try:
+            if gate == "params":
+                read = bool(parse_request(feedback, self._catalog, library, keep=True).overrides)
+                reasons = self.derive(request, template)[1] if read else []
+            else:
+                parsed = parse_request(feedback, self._catalog, library)
+                words = target_words(feedback)
+                if words:  # devices no longer in the lab would end the change at `gather`
+                    select_targets(words, topology_kinds(request.topology))
+                read = parsed.template != library or bool(words)
+                if not read and parsed.overrides:
+                    return feedback_help(library, gate, [], params_later=True)
+        except PlanningError as err:
+            reasons = [str(err)]
+            read = True
+        if read and not reasons:
+            return None
+        return feedback_help(library, gate, reasons)
 
     def _parse(
         self, request: PlanRequest, template: LibraryTemplate | None = None
@@ -215,8 +249,25 @@ def _device_params(
     return validate_params(schema, {**known, **parsed.overrides})
 
 
+def feedback_help(
+    template: LibraryTemplate, gate: GateName, reasons: list[str], *, params_later: bool = False
+) -> FeedbackProblem:
+    return FeedbackProblem(
+        gate=gate,
+        template=template.name,
+        params=tuple(template.params_schema),
+        example=_example(template),
+        reasons=tuple(reasons),
+        params_later=params_later,
+    )
+
+
+def _example(template: LibraryTemplate) -> str:
+    return " ".join(f"{k}={_example_text(v)}" for k, v in template.example_params.items())
+
+
 def _params_help(template: LibraryTemplate, problems: list[str]) -> str:
-    example = " ".join(f"{k}={_example_text(v)}" for k, v in template.example_params.items())
+    example = _example(template)
     return (
         f"The parameters for {template.name} are not complete:\n- "
         + "\n- ".join(problems)

@@ -12,6 +12,8 @@ planner unchanged.
 from __future__ import annotations
 
 from base.errors import PlanningError
+from base.vocabulary import GateName
+from workflow.feedback import FeedbackProblem, FeedbackReader
 from workflow.library.catalog import Catalog, LibraryTemplate, load_catalog
 from workflow.library.compose import applied_names, combine, from_saved, mentions
 from workflow.library.planner import NO_TOKENS, LibraryPlanner
@@ -63,6 +65,23 @@ class SavedTemplatePlanner:
             f"The parameters for {template['name']} are not complete:\n- {listed}\n"
             "Give them as key=value in the request or with Modify, e.g. `interface=Gi0/1`."
         )
+
+    async def feedback_problem(
+        self, request: PlanRequest, template: TemplateProposal, gate: GateName
+    ) -> FeedbackProblem | None:
+        """An LLM reads any Modify; else the library's reading, for saved and combined
+        templates at the params gate too (the template gate of those is left to the planner)."""
+        if self._llm is not None:
+            return None
+        if template["source"] != "saved" and len(template.get("parts", [])) <= 1:
+            inner = self._inner
+            if isinstance(inner, FeedbackReader):
+                return await inner.feedback_problem(request, template, gate)
+            return None
+        if gate != "params":
+            return None
+        library = LibraryPlanner(Catalog([await self._rebuild(template)]))
+        return await library.feedback_problem(request, template, gate)
 
     async def _requested(self, request: PlanRequest) -> LibraryTemplate | None:
         """The saved or combined template the request names, or None."""

@@ -1,0 +1,15 @@
+"""What the console itself says (the bot's sentences are in bot/messages/)."""
+
+NOW_YOU_ARE = "(you are now {user})"
+NOT_A_SEAT = (
+    "({user} may not sit at this console: LABBOT_CONSOLE_USERS lists {seats}; you are still "
+    "{current})"
+)
+NO_SEATS = (
+    "(only {current} sits at this console: list who else may in LABBOT_CONSOLE_USERS, "
+    "e.g. LABBOT_CONSOLE_USERS=bob,carol)"
+)
+NOTHING_WAITING = "(nothing is waiting for a decision here)"
+INPUT_CLEARED = "(input cleared — Ctrl-C again quits)"
+STILL_WORKING = "(still working on the last step — Ctrl-C again quits, leaving it unfinished)"
+ASK_MODIFY = "What should change? "

@@ -1,0 +1,72 @@
+"""`labbot console`: the console chat on the configured lab, as the OS user, with the same
+gates, policy and audit as a chat platform; and the line every console session (the demo's
+too) starts with: what earlier sessions left waiting for a decision."""
+
+from __future__ import annotations
+
+import getpass
+
+from rich.console import Console
+from sqlalchemy.engine import make_url
+
+from adapters.console.adapter import ConsoleAdapter
+from bot import messages
+from bot.pending import open_gates
+from bot.settings import Settings
+from bot.wiring import Runtime, open_runtime
+
+PLATFORM = "console"
+
+
+def database_shown(url: str) -> str:
+    """Where the database is, without its password: a SQLite file's path, else the URL."""
+    parsed = make_url(url)
+    if parsed.drivername.startswith("sqlite"):
+        return parsed.database or url
+    return parsed.render_as_string(hide_password=True)
+
+
+def lab_shown(settings: Settings) -> str:
+    if settings.gns3_url:
+        return messages.CONSOLE_LAB_GNS3.format(
+            project=settings.gns3_project, url=settings.gns3_url
+        )
+    return messages.CONSOLE_LAB_FILE.format(path=settings.inventory)
+
+
+async def session_line(runtime: Runtime) -> str:
+    """One line: starting clean, or which earlier changes wait and how to decide them by id."""
+    waiting = [shown for shown, _, _ in await open_gates(runtime.workflow, runtime.audit, PLATFORM)]
+    if not waiting:
+        return messages.SESSION_CLEAN
+    changes = ", ".join(
+        messages.SESSION_GATE.format(change_id=item.change_id, gate=item.gate) for item in waiting
+    )
+    return messages.SESSION_RESUMED.format(
+        count=len(waiting), changes=changes, first=waiting[0].change_id
+    )
+
+
+async def run_console(settings: Settings, *, first_lines: tuple[str, ...] = ()) -> None:
+    """The console chat on the configured lab until `quit`, Ctrl-D or Ctrl-C twice. The user is
+    the OS user; `as NAME` only for those LABBOT_CONSOLE_USERS lists (`labbot rollback` types
+    its `rollback CHANGE` as the first line)."""
+    console = Console(highlight=False)
+    seats = frozenset(name.casefold() for name in settings.console_users)
+    adapter = ConsoleAdapter(
+        console,
+        user=getpass.getuser(),
+        first_lines=list(first_lines),
+        files_dir=settings.data_dir / "files",
+        seats=seats,
+    )
+    async with open_runtime(settings, adapter) as runtime:
+        welcome = messages.CONSOLE_WELCOME.format(
+            lab=lab_shown(settings),
+            db=database_shown(settings.database_url),
+            user=adapter.user,
+            seats=", ".join(sorted(seats)) or messages.NO_SEATS_LISTED,
+        )
+        console.print(welcome, markup=False)
+        console.print(await session_line(runtime), markup=False)
+        await adapter.run(runtime.service.handle)
