@@ -4,12 +4,14 @@ too) starts with: what earlier sessions left waiting for a decision."""
 
 from __future__ import annotations
 
-import getpass
+import os
+import pwd
 
 from rich.console import Console
 from sqlalchemy.engine import make_url
 
 from adapters.console.adapter import ConsoleAdapter
+from adapters.console.render import styled
 from bot import messages
 from bot.pending import open_gates
 from bot.settings import Settings
@@ -49,13 +51,14 @@ async def session_line(runtime: Runtime) -> str:
 
 async def run_console(settings: Settings, *, first_lines: tuple[str, ...] = ()) -> None:
     """The console chat on the configured lab until `quit`, Ctrl-D or Ctrl-C twice. The user is
-    the OS user; `as NAME` only for those LABBOT_CONSOLE_USERS lists (`labbot rollback` types
-    its `rollback CHANGE` as the first line)."""
+    the OS user (the process's, not $USER: an environment variable names anyone); `as NAME`
+    only for those LABBOT_CONSOLE_USERS lists (`labbot rollback` types its `rollback CHANGE`
+    as the first line)."""
     console = Console(highlight=False)
     seats = frozenset(name.casefold() for name in settings.console_users)
     adapter = ConsoleAdapter(
         console,
-        user=getpass.getuser(),
+        user=pwd.getpwuid(os.getuid()).pw_name,
         first_lines=list(first_lines),
         files_dir=settings.data_dir / "files",
         seats=seats,
@@ -67,6 +70,6 @@ async def run_console(settings: Settings, *, first_lines: tuple[str, ...] = ()) 
             user=adapter.user,
             seats=", ".join(sorted(seats)) or messages.NO_SEATS_LISTED,
         )
-        console.print(welcome, markup=False)
-        console.print(await session_line(runtime), markup=False)
+        console.print(styled(welcome))
+        console.print(styled(await session_line(runtime)))
         await adapter.run(runtime.service.handle)

@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from adapters.console.adapter import ConsoleAdapter
+from adapters.console.render import styled
 from base.errors import ConfigError
 from bot import messages
 from bot.console_chat import database_shown, session_line
@@ -88,6 +89,6 @@ async def run_demo(settings: Settings, *, user: str, script: Path | None, device
         console.print(_lab_table(lab))
         database = database_shown(settings.database_url)
         welcome = messages.DEMO_WELCOME.format(count=len(lab.devices), db=database)
-        console.print(welcome, markup=False)
-        console.print(await session_line(runtime), markup=False)
+        console.print(styled(welcome))
+        console.print(styled(await session_line(runtime)))
         await adapter.run(runtime.service.handle)

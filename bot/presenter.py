@@ -11,7 +11,7 @@ from adapters.chat import Button, CodeBlock, Message, button_value
 from base.vocabulary import Choice, GateName, Status, stamp
 from bot import messages
 from bot.blocks import sections_message
-from bot.endings import ending_line, newer_line, rollback_line
+from bot.endings import ending_line, newer_line, rollback_line, target_problem
 from bot.postchecks import item_body, progress_detail
 from bot.redact import mask_param, mask_said, mask_secrets
 from bot.targets_view import because, targets_sections
@@ -239,6 +239,7 @@ def present_feedback_problem(change_id: str, feedback: str, problem: FeedbackPro
             feedback=mask_said(feedback), gate=problem.gate, change_id=change_id
         ),
         *(f"- {reason}" for reason in problem.reasons),
+        *([f"- {target_problem(problem.targets)}"] if problem.targets else []),
     ]
     how = messages.FEEDBACK_PARAMS if problem.gate == "params" else messages.FEEDBACK_TEMPLATE
     params = ", ".join(problem.params)

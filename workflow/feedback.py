@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from base.vocabulary import GateName
+from workflow.endings import TargetsEnding
 from workflow.model import PlanRequest, TemplateProposal
 
 
@@ -27,6 +28,7 @@ class FeedbackProblem:
     example: str  # key=value ... with the template's example values
     reasons: tuple[str, ...] = ()
     params_later: bool = False  # parameters given at the template gate: set at the next gate
+    targets: TargetsEnding | None = None  # the devices it names cannot be told
 
 
 @runtime_checkable

@@ -15,12 +15,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from base.errors import PlanningError
+from base.errors import PlanningError, TargetError
 from base.vocabulary import GateName
 from workflow.chosen import is_named
+from workflow.endings import targets_ending
 from workflow.feedback import FeedbackProblem
 from workflow.library.catalog import Catalog, LibraryTemplate, load_catalog
 from workflow.library.derive import derive_params
@@ -157,6 +158,8 @@ class LibraryPlanner:
                 read = parsed.template != library or bool(words)
                 if not read and parsed.overrides:
                     return feedback_help(library, gate, [], params_later=True)
+        except TargetError as err:
+            return replace(feedback_help(library, gate, []), targets=targets_ending(err))
         except PlanningError as err:
             reasons = [str(err)]
             read = True

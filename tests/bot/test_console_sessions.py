@@ -1,0 +1,103 @@
+"""Console sessions as a person runs them (`labbot demo` in a terminal, or with a script):
+Ctrl-C clears the line at once and twice quits; a second run resumes what the first left open
+with new thread ids, and an open change is decided (cancelled, approved) by its id."""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import sys
+import time
+from pathlib import Path
+
+from bot import messages
+from tests.bot.test_cli import ROOT, labbot
+
+CHANGE_ID = re.compile(r"chg-[0-9a-f]{8}")
+
+
+class Terminal:
+    """`labbot ARGS` on a pseudo-terminal: what a person types, and what the screen shows."""
+
+    def __init__(self, cwd: Path, *args: str) -> None:
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: labbot on the terminal's other end
+            os.chdir(cwd)
+            env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120", "NO_COLOR": "1"}
+            os.execve(sys.executable, [sys.executable, "-m", "bot", *args], env)
+        self.screen = ""
+
+    def type(self, keys: str) -> None:
+        os.write(self.fd, keys.encode())
+
+    def wait_for(self, text: str, seconds: float = 60) -> float:
+        """Seconds until `text` is on the screen after what was seen before."""
+        start, seen = time.monotonic(), len(self.screen)
+        while text not in self.screen[seen:]:
+            left = seconds - (time.monotonic() - start)
+            assert left > 0, f"{text!r} not shown; the screen ends: {self.screen[-600:]!r}"
+            ready, _, _ = select.select([self.fd], [], [], min(left, 0.2))
+            if ready:
+                self.screen += os.read(self.fd, 65536).decode(errors="replace")
+        return time.monotonic() - start
+
+    def exit_status(self, seconds: float = 10) -> int | None:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                return os.waitstatus_to_exitcode(status)
+            try:
+                os.read(self.fd, 65536)
+            except OSError:
+                time.sleep(0.1)
+        os.kill(self.pid, 9)
+        os.waitpid(self.pid, 0)
+        return None
+
+
+def test_ctrl_c_clears_the_line_at_once_and_twice_quits(tmp_path: Path) -> None:
+    terminal = Terminal(tmp_path, "demo", "--devices", "1")
+    terminal.wait_for("alice> ")
+    terminal.type("configure ospf on")  # half typed, no Enter
+    terminal.type("\x03")
+    assert terminal.wait_for("(input cleared — Ctrl-C again quits)", 5) < 2
+    terminal.type("help\n")  # read alone: the half-typed words are gone
+    terminal.wait_for("I change your lab safely")
+    assert "I did not recognise" not in terminal.screen
+    terminal.wait_for("alice> ")
+    terminal.type("\x03")
+    terminal.wait_for("Ctrl-C again quits", 5)
+    terminal.type("\x03")
+    assert terminal.exit_status() == 0
+
+
+def test_a_second_demo_run_resumes_with_new_threads_and_decides_the_old_change_by_id(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "first.txt").write_text("configure ospf on all routers\n")
+    first = labbot("demo", "--script", "first.txt", "--data-dir", "data", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert messages.SESSION_CLEAN in first.stdout
+    (left_open,) = set(CHANGE_ID.findall(first.stdout))
+    second_script = f"configure ospf on all routers\nas bob\ncancel {left_open}\n"
+    (tmp_path / "second.txt").write_text(second_script)
+    second = labbot("demo", "--script", "second.txt", "--data-dir", "data", cwd=tmp_path)
+    assert second.returncode == 0, second.stderr
+    said = " ".join(second.stdout.split())  # one line, however the terminal wrapped it
+    resumed = f"wait for a decision ({left_open} at the template gate); decide one by its id"
+    assert f"Resuming: 1 change(s) from earlier sessions {resumed}" in said
+    assert "already waiting for a decision" not in said  # a new thread, not the old one
+    new = [c for c in dict.fromkeys(CHANGE_ID.findall(second.stdout)) if c != left_open]
+    assert len(new) == 1 and f"Step 1 of 2 — template for change {new[0]}" in said
+    assert f"Change {left_open} cancelled" in said and "bob cancelled the change" in said
+    (tmp_path / "third.txt").write_text(f"as bob\napprove {new[0]}\n")
+    third = labbot("demo", "--script", "third.txt", "--data-dir", "data", cwd=tmp_path)
+    said = " ".join(third.stdout.split())
+    assert f"({new[0]} at the template gate)" in said and left_open not in said
+    assert (
+        "✅ Approved by bob" in said
+        and f"Step 2 of 2 — parameters and preview for change {new[0]}" in said
+    )
