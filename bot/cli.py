@@ -1,5 +1,5 @@
-"""The `labbot` command line: demo, serve, lab, pending, rollback, audit, templates, policy, llm,
-matrix, db."""
+"""The `labbot` command line: demo, console, serve, lab, pending, rollback, audit, templates,
+policy, llm, matrix, db."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from adapters.console.render import styled
 from bot import messages
 from bot.pending import open_gates
 from bot.settings import Settings
-from bot.wiring import Runtime, open_runtime
+from bot.wiring import Runtime, make_inventory, open_runtime
 
 PLATFORM = "console"
 
@@ -63,7 +63,8 @@ async def run_console(settings: Settings, *, first_lines: tuple[str, ...] = ()) 
         files_dir=settings.data_dir / "files",
         seats=seats,
     )
-    async with open_runtime(settings, adapter) as runtime:
+    inventory = make_inventory(settings)  # no lab named: said before any database is made
+    async with open_runtime(settings, adapter, inventory=inventory) as runtime:
         welcome = messages.CONSOLE_WELCOME.format(
             lab=lab_shown(settings),
             db=database_shown(settings.database_url),

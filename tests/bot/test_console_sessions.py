@@ -50,7 +50,7 @@ class Terminal:
             if pid:
                 return os.waitstatus_to_exitcode(status)
             try:
-                os.read(self.fd, 65536)
+                self.screen += os.read(self.fd, 65536).decode(errors="replace")
             except OSError:
                 time.sleep(0.1)
         os.kill(self.pid, 9)
@@ -72,6 +72,18 @@ def test_ctrl_c_clears_the_line_at_once_and_twice_quits(tmp_path: Path) -> None:
     terminal.wait_for("Ctrl-C again quits", 5)
     terminal.type("\x03")
     assert terminal.exit_status() == 0
+
+
+def test_ctrl_c_while_a_step_runs_says_so_and_the_second_stops_it(tmp_path: Path) -> None:
+    terminal = Terminal(tmp_path, "demo", "--devices", "3")
+    terminal.wait_for("alice> ")
+    terminal.type("configure ospf on all routers\n")
+    terminal.wait_for("Working on it")  # the lab is being read: the step takes a while
+    terminal.type("\x03")
+    terminal.wait_for("(still working on the last step — Ctrl-C again quits", 5)
+    terminal.type("\x03")
+    assert terminal.exit_status() == 0
+    assert "Step 1 of 2" not in terminal.screen  # stopped before its gate
 
 
 def test_a_second_demo_run_resumes_with_new_threads_and_decides_the_old_change_by_id(
@@ -101,3 +113,11 @@ def test_a_second_demo_run_resumes_with_new_threads_and_decides_the_old_change_b
         "✅ Approved by bob" in said
         and f"Step 2 of 2 — parameters and preview for change {new[0]}" in said
     )
+
+
+def test_console_without_a_lab_says_how_to_name_one(tmp_path: Path) -> None:
+    console = labbot("console", cwd=tmp_path, stdin="help\n")
+    assert console.returncode == 2
+    assert console.stderr.strip().startswith("labbot: no devices configured: set GNS3_URL")
+    assert len(console.stderr.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []  # no database made for nothing
