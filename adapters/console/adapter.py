@@ -100,24 +100,27 @@ class ConsoleAdapter:
     async def _serve(self, handler: EventHandler) -> None:
         while True:
             try:
-                line = await self._next_line()
-            except Interrupted:
+                if not await self._turn(handler):
+                    return
+            except Interrupted:  # Ctrl-C at the prompt, or at "What should change?"
                 if self._interrupts > 1:
                     return
                 self._note(texts.INPUT_CLEARED)
-                continue
-            if not line:
-                return
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            if self.echo_input:
-                self.console.print(self._prompt().append(line))
-            if line.casefold() in QUIT_WORDS:
-                return
-            event = await self._event(line)
-            if event is not None and not await self._handled(handler(event)):
-                return
+
+    async def _turn(self, handler: EventHandler) -> bool:
+        """Read one line and act on it; False when the session ends."""
+        line = await self._next_line()
+        if not line:
+            return False
+        line = line.strip()
+        if not line or line.startswith("#"):
+            return True
+        if self.echo_input:
+            self.console.print(self._prompt().append(line))
+        if line.casefold() in QUIT_WORDS:
+            return False
+        event = await self._event(line)
+        return event is None or await self._handled(handler(event))
 
     async def _next_line(self) -> str:
         if self.interactive and not self.first_lines:

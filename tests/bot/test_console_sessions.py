@@ -28,19 +28,21 @@ class Terminal:
             env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120", "NO_COLOR": "1"}
             os.execve(sys.executable, [sys.executable, "-m", "bot", *args], env)
         self.screen = ""
+        self.cursor = 0  # where the last text waited for ends
 
     def type(self, keys: str) -> None:
         os.write(self.fd, keys.encode())
 
     def wait_for(self, text: str, seconds: float = 60) -> float:
-        """Seconds until `text` is on the screen after what was seen before."""
-        start, seen = time.monotonic(), len(self.screen)
-        while text not in self.screen[seen:]:
+        """Seconds until `text` is on the screen after the last text waited for."""
+        start = time.monotonic()
+        while text not in self.screen[self.cursor :]:
             left = seconds - (time.monotonic() - start)
             assert left > 0, f"{text!r} not shown; the screen ends: {self.screen[-600:]!r}"
             ready, _, _ = select.select([self.fd], [], [], min(left, 0.2))
             if ready:
                 self.screen += os.read(self.fd, 65536).decode(errors="replace")
+        self.cursor = self.screen.index(text, self.cursor) + len(text)
         return time.monotonic() - start
 
     def exit_status(self, seconds: float = 10) -> int | None:
@@ -58,7 +60,9 @@ class Terminal:
         return None
 
 
-def test_ctrl_c_clears_the_line_at_once_and_twice_quits(tmp_path: Path) -> None:
+def test_ctrl_c_clears_the_line_or_the_modify_question_at_once_and_twice_quits(
+    tmp_path: Path,
+) -> None:
     terminal = Terminal(tmp_path, "demo", "--devices", "1")
     terminal.wait_for("alice> ")
     terminal.type("configure ospf on")  # half typed, no Enter
@@ -67,7 +71,16 @@ def test_ctrl_c_clears_the_line_at_once_and_twice_quits(tmp_path: Path) -> None:
     terminal.type("help\n")  # read alone: the half-typed words are gone
     terminal.wait_for("I change your lab safely")
     assert "I did not recognise" not in terminal.screen
-    terminal.wait_for("alice> ")
+    terminal.type("apply ospf to R1\nas bob\n")
+    terminal.wait_for("[1] Approve")
+    terminal.type("2\n")
+    terminal.wait_for("What should change? ")
+    terminal.type("area")
+    terminal.type("\x03")  # no Modify after all: the gate stays as it was
+    terminal.wait_for("(input cleared — Ctrl-C again quits)", 5)
+    terminal.type("status\n")
+    terminal.wait_for("[1] Approve")  # the same gate shown again, still open
+    terminal.wait_for("bob> ")
     terminal.type("\x03")
     terminal.wait_for("Ctrl-C again quits", 5)
     terminal.type("\x03")
