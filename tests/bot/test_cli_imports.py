@@ -67,7 +67,7 @@ STORAGE = ["alembic", "pydantic_settings", "sqlalchemy"]
         (("templates", "--help"), "The template library", []),
         (("policy", "check", "console:bob", "R1"), "someone else must approve them", SETTINGS),
         (("templates",), "built-in and 0 saved template(s)", STORAGE),
-        (("templates", "ospf"), "Template `ospf`", STORAGE),
+        (("templates", "ospf"), "Template ospf: OSPF", STORAGE),
         (("templates", "stats"), "Template use: 0 change(s)", STORAGE),
         (("audit",), "no audit records match", STORAGE),
         (("audit", "verify"), "audit chain intact: 0 row(s) verified", STORAGE),

@@ -50,7 +50,7 @@ def test_save_show_history_diff_and_stats_from_the_command_line(tmp_path: Path) 
     assert "@1" in history.stdout and "bob" in history.stdout and "@2" in history.stdout
     assert re.search(r"- log-adjacency-changes\s+│", diff.stdout)
     assert "+ log-adjacency-changes detail" in diff.stdout
-    assert "Template `lab_ospf@1`" in show.stdout
+    assert "Template lab_ospf@1: " in show.stdout  # the name in code style, no backticks
     assert "May touch only" in show.stdout and "router ospf *" in show.stdout
     assert json.loads(stats.stdout) == {
         "changes": 0,
