@@ -88,12 +88,12 @@ async def test_modify_feedback_goes_back_to_the_planner(
         await bot.slack.interaction(click(template, "Modify", user="U2", name="bob"))
         await bot.adapter.idle()
         (view,) = slack_api.views
-        await bot.slack.interaction(submission(view, "use area 1 instead", user="U2"))
+        await bot.slack.interaction(submission(view, "only on R1,R2", user="U2"))
         again = await bot.gate(thread, "Approve", newer_than=template.ts)
     assert template.buttons == []
     assert "Modification requested by <@U2>" in template.all_text
-    assert "use area 1 instead" in template.all_text
-    assert again.ts != template.ts
+    assert "only on R1,R2" in template.all_text
+    assert again.ts != template.ts and "for R1 (named), R2 (named)." in again.all_text
 
 
 async def test_slash_command_change_continues_in_its_own_thread(
