@@ -30,6 +30,7 @@ from pathlib import Path
 from bot.failures import failure_text
 from storage.config_backups import ConfigBackupStore
 from storage.db import make_engine, upgrade_engine
+from storage.encryption import StorageKeys, new_key
 from storage.locks import DeviceLockStore
 from workflow.devices.gateway import NornirGateway
 from workflow.devices.static import StaticInventory
@@ -78,7 +79,7 @@ async def push_once(size: int, workdir: Path, run: int) -> float:
             gateway = NornirGateway(
                 StaticInventory(inventory),
                 locks=DeviceLockStore(engine),
-                backups=ConfigBackupStore(engine),
+                backups=ConfigBackupStore(engine, StorageKeys([new_key()])),
                 say=failure_text,
                 username=USERNAME,
                 password=PASSWORD,

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import secrets
 
 from adapters.chat import ChatAdapter, Message, ThreadRef
 from base.errors import ConfigError
 from bot import messages
+from bot.key_files import key_from_file
 from bot.settings import Settings
 from storage.audit_anchor import HeadFile, head_text
 from storage.audit_chain import AuditChain, ChainHead
@@ -30,21 +30,8 @@ def audit_key(settings: Settings, *, create: bool = True) -> bytes | None:
     if not settings.database_url.startswith("sqlite"):
         raise ConfigError(messages.AUDIT_KEY_REQUIRED)
     path = settings.data_dir / KEY_FILE
-    if not create and not path.exists():
-        return None
-    try:
-        if not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(descriptor, "w") as key_file:
-                key_file.write(secrets.token_hex(32))
-        return path.read_text(encoding="utf-8").strip().encode()
-    except FileExistsError:
-        return path.read_text(encoding="utf-8").strip().encode()
-    except OSError as exc:
-        raise ConfigError(
-            f"LABBOT_AUDIT_KEY: not set, and {path} cannot be used ({exc.strerror})"
-        ) from None
+    key = key_from_file(path, lambda: secrets.token_hex(32), "LABBOT_AUDIT_KEY", create=create)
+    return None if key is None else key.encode()
 
 
 def head_file(settings: Settings) -> HeadFile:

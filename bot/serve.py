@@ -22,6 +22,7 @@ from bot.policy_settings import policy_from
 from bot.redact import scrub_logs
 from bot.settings import Settings
 from bot.shutdown import Drain, on_stop_signal, record_cut_short
+from bot.storage_key import storage_keys
 from bot.wiring import open_runtime, scrubber_from
 
 NOTHING_CONFIGURED = (
@@ -90,6 +91,7 @@ def configure_logging(settings: Settings) -> None:
 async def run_serve(settings: Settings, *, http: bool, host: str, port: int) -> None:
     configure_logging(settings)
     audit_key(settings, create=False)  # replicas on a shared database without one key: stop here
+    storage_keys(settings)  # the same for the key sealing device text
     stopping = asyncio.Event()
     on_stop_signal(stopping)
     await wait_for_database(settings.database_url, within=settings.db_wait_seconds)

@@ -116,6 +116,8 @@ class Settings(BaseSettings):
         30, ge=1, le=10_000, validation_alias="LABBOT_MAX_READS_PER_MINUTE"
     )
     audit_key: SecretStr | None = Field(None, validation_alias="LABBOT_AUDIT_KEY")
+    # keys sealing device text at rest, comma-separated: the first seals, all open (rotation)
+    storage_key: SecretStr | None = Field(None, validation_alias="LABBOT_STORAGE_KEY")
     audit_head_file: Path | None = Field(None, validation_alias="LABBOT_AUDIT_HEAD_FILE")
     audit_channel: str | None = Field(None, validation_alias="LABBOT_AUDIT_CHANNEL")
     render_workers: int = Field(2, ge=0, le=16, validation_alias="LABBOT_RENDER_WORKERS")
@@ -145,6 +147,7 @@ class Settings(BaseSettings):
         "device_password",
         "device_secret",
         "audit_key",
+        "storage_key",
         mode="before",
     )
     @classmethod

@@ -23,11 +23,13 @@ from bot.read_view import read_refusal
 from bot.redact import ScrubbedAdapter, Scrubber
 from bot.service import DecisionService
 from bot.settings import Settings, secret_value
+from bot.storage_key import storage_keys
 from bot.topology_view import LabPictures
 from labsim.trial import SimTrial
 from storage.audit import AuditStore
 from storage.checkpointer import SQLAlchemySaver
 from storage.config_backups import ConfigBackupStore
+from storage.encryption import encrypted_serde
 from storage.locks import DeviceLockStore, thread_lock
 from storage.templates import TemplateStore
 from workflow.api import ChangeWorkflow
@@ -149,7 +151,7 @@ def make_inventory(settings: Settings) -> Inventory:
 
 
 def make_gateway(
-    settings: Settings, inventory: Inventory, saver: SQLAlchemySaver, locks: DeviceLockStore
+    settings: Settings, inventory: Inventory, backups: ConfigBackupStore, locks: DeviceLockStore
 ) -> DeviceGateway:
     return NornirGateway(
         inventory,
@@ -157,7 +159,7 @@ def make_gateway(
         password=secret_value(settings.device_password) or "",
         secret=secret_value(settings.device_secret) or "",
         locks=locks,
-        backups=ConfigBackupStore(saver.engine),
+        backups=backups,
         say=failure_text,
         connect_timeout=settings.connect_timeout_seconds,
         read_timeout=settings.read_timeout_seconds,
@@ -195,11 +197,17 @@ async def open_runtime(
     gateway: DeviceGateway | None = None,
 ) -> AsyncIterator[Runtime]:
     """Everything a chat adapter needs, on the configured database, closed on exit."""
+    keys = storage_keys(settings)  # before anything starts: a missing key is one line
     renderer = make_renderer(settings)
-    async with SQLAlchemySaver.from_url(settings.database_url) as saver, _closing(renderer):
+    async with (
+        SQLAlchemySaver.from_url(settings.database_url, serde=encrypted_serde(keys)) as saver,
+        _closing(renderer),
+    ):
         locks = DeviceLockStore(saver.engine)
         if gateway is None:
-            gateway = make_gateway(settings, inventory or make_inventory(settings), saver, locks)
+            backups = ConfigBackupStore(saver.engine, keys)
+            inventory = inventory or make_inventory(settings)
+            gateway = make_gateway(settings, inventory, backups, locks)
         chain = audit_chain_from(settings, adapter)
         templates = TemplateStore(saver.engine, chain)
         workflow = ChangeWorkflow(

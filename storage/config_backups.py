@@ -1,6 +1,8 @@
 """`ConfigBackupStore`: each device's running config captured before and after a push.
 
-They are what `rollback` compares: from the config a push left back to the one before it.
+They are what `rollback` compares: from the config a push left back to the one before it. The
+text is kept exactly as the device printed it, secrets and all, and sealed at rest
+(storage.encryption); rows from before sealing are read as they are until resealed.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from base.vocabulary import utc_now
 from storage.db import is_sqlite
+from storage.encryption import StorageKeys
 from storage.schema import config_backups
 from workflow.model import BackupStage
 
@@ -20,8 +23,9 @@ STAGES: tuple[BackupStage, ...] = ("before", "after")
 class ConfigBackupStore:
     """`workflow.ports.BackupStore`: running configs captured before and after a push."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, keys: StorageKeys) -> None:
         self.engine = engine
+        self._keys = keys
         self._insert = sqlite.insert if is_sqlite(engine) else postgresql.insert
 
     async def save_config(
@@ -30,18 +34,28 @@ class ConfigBackupStore:
         """Save (or replace, when a capture is retried) one device's config at `stage`."""
         if stage not in STAGES:  # a caller without type checks
             raise ValueError(f"stage must be one of {STAGES}, not {stage!r}")
-        row = {"change_id": change_id, "device": device, "stage": stage, "config": config}
-        upsert = self._insert(config_backups).values(**row, captured_at=utc_now())
+        sealed = self._keys.seal(config.encode())
+        row = {"change_id": change_id, "device": device, "stage": stage, "sealed": sealed}
+        upsert = self._insert(config_backups).values(**row, config=None, captured_at=utc_now())
         upsert = upsert.on_conflict_do_update(
             index_elements=["change_id", "device", "stage"],
-            set_={"config": upsert.excluded.config, "captured_at": upsert.excluded.captured_at},
+            set_={
+                "sealed": upsert.excluded.sealed,
+                "config": None,
+                "captured_at": upsert.excluded.captured_at,
+            },
         )
         async with self.engine.begin() as conn:
             await conn.execute(upsert)
 
     async def configs(self, change_id: str, stage: BackupStage) -> dict[str, str]:
-        query = sa.select(config_backups.c.device, config_backups.c.config).where(
-            config_backups.c.change_id == change_id, config_backups.c.stage == stage
+        table = config_backups.c
+        query = sa.select(table.device, table.config, table.sealed).where(
+            table.change_id == change_id, table.stage == stage
         )
         async with self.engine.connect() as conn:
-            return {r.device: r.config for r in await conn.execute(query)}
+            rows = list(await conn.execute(query))
+        return {row.device: self._text(row.config, row.sealed) for row in rows}
+
+    def _text(self, clear: str | None, sealed: bytes | None) -> str:
+        return self._keys.open(sealed).decode() if sealed is not None else clear or ""

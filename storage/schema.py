@@ -184,7 +184,8 @@ config_backups = sa.Table(
     sa.Column("change_id", sa.Text, primary_key=True),
     sa.Column("device", sa.Text, primary_key=True),
     sa.Column("stage", sa.Text, primary_key=True),
-    sa.Column("config", sa.Text, nullable=False),
+    sa.Column("config", sa.Text),  # rows from before 0009 only: the text in clear
+    sa.Column("sealed", sa.LargeBinary),  # the text, encrypted (storage.encryption)
     sa.Column("captured_at", sa.DateTime(timezone=True), nullable=False),
 )
 

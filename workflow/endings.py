@@ -12,6 +12,7 @@ from typing import Literal, TypedDict, get_args
 
 from base.errors import LabbotError, PlanningError, TargetError
 from base.vocabulary import GateName, TargetProblem
+from workflow.masked_lines import mask_in
 from workflow.model import DeviceFacts, ResponseItem
 from workflow.safety import DenyList
 
@@ -108,12 +109,13 @@ class HashMismatch(TypedDict):
 
 
 class Refusal(TypedDict):
-    """A line refused just before a push: by the deny-list (`detail`: its reason) or outside the
-    template's sections (`detail`: the sections)."""
+    """A line refused just before a push: by the deny-list (`detail`: its reason), outside the
+    template's sections (`detail`: the sections) or carrying a masked secret (`detail`: the
+    mask)."""
 
     device: str
     line: str
-    rule: Literal["deny_list", "sections"]
+    rule: Literal["deny_list", "sections", "masked"]
     detail: str
 
 
@@ -220,3 +222,16 @@ def deny_refusals(
         Refusal(device=device, line=hit.line, rule="deny_list", detail=hit.reason)
         for hit in deny_list.check(lines, family)
     ]
+
+
+def push_refusals(
+    deny_list: DenyList, device: str, lines: Sequence[str], family: str
+) -> list[Refusal]:
+    """Why the device's lines may not be pushed: deny-list hits, and lines carrying a mask where
+    a secret value should be."""
+    masked = [
+        Refusal(device=device, line=line, rule="masked", detail=mark)
+        for line in lines
+        if (mark := mask_in(line)) is not None
+    ]
+    return deny_refusals(deny_list, device, lines, family) + masked

@@ -25,9 +25,9 @@ from workflow.endings import (
     Refusal,
     Stage,
     StillInvalid,
-    deny_refusals,
     error_ending,
     no_usable_device,
+    push_refusals,
 )
 from workflow.gates import (
     Clock,
@@ -342,7 +342,7 @@ class Nodes:
         refusals = []
         for name, preview in sorted(state["previews"].items()):
             family = topology["devices"][name]["family"]
-            refusals.extend(deny_refusals(self.deny_list, name, preview["lines"], family))
+            refusals.extend(push_refusals(self.deny_list, name, preview["lines"], family))
             if sections is not None:
                 refusals.extend(
                     Refusal(device=name, line=line, rule="sections", detail="; ".join(sections))

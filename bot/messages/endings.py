@@ -47,6 +47,10 @@ DEVICE_HELD = (
 REFUSED_LINE = {
     "deny_list": "{device}: {line!r} is not allowed ({detail})",
     "sections": "{device}: `{line}` is outside the sections the template may touch ({detail})",
+    "masked": (
+        "{device}: `{line}` carries a masked secret ({detail}) instead of its value; a mask is "
+        "never pushed (it would become the device's secret)"
+    ),
 }
 TARGET_PROBLEM: dict[TargetProblem, str] = {
     "none_named": (

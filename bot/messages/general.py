@@ -111,5 +111,15 @@ AUDIT_KEY_REQUIRED = (
     "the audit chain alike; set it to one secret for all of them, kept outside the database "
     "(e.g. `openssl rand -hex 32`)"
 )
+# Refusing to start: device text would be sealed with a key each replica made up for itself.
+STORAGE_KEY_REQUIRED = (
+    "LABBOT_STORAGE_KEY is not set: with a shared database (PostgreSQL) every replica must "
+    "seal device configurations with one key, kept outside the database (make one with "
+    "`labbot db new-key`)"
+)
+STORAGE_KEY_MALFORMED = (
+    "LABBOT_STORAGE_KEY: each comma-separated key must be 32 url-safe base64-encoded bytes "
+    "(make one with `labbot db new-key`)"
+)
 NO_OUTPUT = "(no output)"
 NONE = "(none)"

@@ -1,17 +1,20 @@
-"""The official langgraph-checkpoint-conformance suite, every capability, on both backends."""
+"""The official langgraph-checkpoint-conformance suite, every capability, on both backends
+(sealed, as labbot runs it; in memory with LangGraph's plain serializer)."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
 from langgraph.checkpoint.conformance import checkpointer_test, validate
+from langgraph.checkpoint.serde.base import SerializerProtocol
 
 from storage.checkpointer import SQLAlchemySaver
+from storage.encryption import StorageKeys, encrypted_serde, new_key
 
 
-async def assert_conformant(url: str) -> None:
+async def assert_conformant(url: str, serde: SerializerProtocol | None = None) -> None:
     async def factory() -> AsyncIterator[SQLAlchemySaver]:
-        async with SQLAlchemySaver.from_url(url) as saver:
+        async with SQLAlchemySaver.from_url(url, serde=serde) as saver:
             yield saver
 
     report = await validate(checkpointer_test(name="SQLAlchemySaver")(factory))
@@ -22,7 +25,8 @@ async def assert_conformant(url: str) -> None:
 
 
 async def test_conformance_suite_passes_with_every_capability(database_url: str) -> None:
-    await assert_conformant(database_url)
+    """With the serializer labbot runs with: every value sealed (storage.encryption)."""
+    await assert_conformant(database_url, encrypted_serde(StorageKeys([new_key()])))
 
 
 async def test_conformance_suite_passes_on_in_memory_sqlite() -> None:

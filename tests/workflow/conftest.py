@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from storage.checkpointer import SQLAlchemySaver
 from storage.config_backups import ConfigBackupStore
 from storage.db import make_engine, upgrade_engine
+from storage.encryption import StorageKeys, new_key
 from storage.locks import DeviceLockStore
 from tests.workflow.devices.rig import Stores
 
@@ -33,4 +34,4 @@ async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
 
 @pytest.fixture
 def stores(engine: AsyncEngine) -> Stores:
-    return Stores(DeviceLockStore(engine), ConfigBackupStore(engine))
+    return Stores(DeviceLockStore(engine), ConfigBackupStore(engine, StorageKeys([new_key()])))

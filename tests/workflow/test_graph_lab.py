@@ -14,6 +14,7 @@ from bot.failures import failure_text
 from labsim.lab import Lab
 from storage.checkpointer import SQLAlchemySaver
 from storage.config_backups import ConfigBackupStore
+from storage.encryption import StorageKeys, new_key
 from storage.locks import DeviceLockStore
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision
 from workflow.devices.gateway import NornirGateway
@@ -43,7 +44,7 @@ async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
             password=PASSWORD,
             secret=SECRET,
             locks=DeviceLockStore(saver.engine),
-            backups=ConfigBackupStore(saver.engine),
+            backups=ConfigBackupStore(saver.engine, StorageKeys([new_key()])),
             say=failure_text,
             connect_timeout=3,
             read_timeout=6,

@@ -94,7 +94,10 @@ def read_command(task: Task, job: ReadJob) -> Result:
     is closed. A CLI error reply is the device's failure."""
     command = job.commands[task.host.name]
     try:
-        return _read(task, job.timeouts, lambda: read_privileged(task, command, job.timeouts))
+        read = _read(task, job.timeouts, lambda: read_privileged(task, command, job.timeouts))
+        scrub = host_credentials(task.host).scrub  # shown in chat: the login kept out
+        shown = replace(read.result, text=scrub(read.result.text))
+        return Result(host=task.host, result=shown, failed=read.failed)
     finally:
         close_task(task)
 
@@ -143,10 +146,12 @@ def run_reported(
 
 
 def _read(task: Task, timeouts: Timeouts, read: Callable[[], str] | None = None) -> Result:
-    """Read the running config (or what `read` returns) as a DeviceResult, login scrubbed."""
-    scrub = host_credentials(task.host).scrub  # a config may hold the very password we use
+    """Read the running config (or what `read` returns) as a DeviceResult: the text exactly as
+    the device printed it (backups, drift checks and rollbacks need its real secrets; views
+    mask them), a failure's words with the login scrubbed."""
+    scrub = host_credentials(task.host).scrub
     try:
-        result = DeviceResult(True, scrub(read() if read else _show_config(task, timeouts)))
+        result = DeviceResult(True, read() if read else _show_config(task, timeouts))
     except Exception as exc:
         result = DeviceResult(False, failure=scrubbed(describe(exc, task), scrub))
     return Result(host=task.host, result=result, failed=not result.ok)

@@ -28,7 +28,7 @@ from workflow.endings import (
     PushRefused,
     RollbackEnding,
     RollbackNotStarted,
-    deny_refusals,
+    push_refusals,
 )
 from workflow.gates import Clock, decision_record, is_expired, open_rollback_gate
 from workflow.model import ResponseItem, StandardResponse
@@ -127,7 +127,7 @@ class PostCheckNodes:
         refusals = [
             refusal
             for name, lines in sorted(plan.items())
-            for refusal in deny_refusals(
+            for refusal in push_refusals(
                 self.deny_list, name, lines, topology["devices"][name]["family"]
             )
         ]

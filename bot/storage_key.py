@@ -1,0 +1,28 @@
+"""The keys sealing device text at rest (config backups, checkpoints), from settings: kept
+outside the database like the audit key. LABBOT_STORAGE_KEY, else (embedded SQLite only) a key
+generated once into LABBOT_DATA_DIR/storage.key."""
+
+from __future__ import annotations
+
+from base.errors import ConfigError
+from bot import messages
+from bot.key_files import key_from_file
+from bot.settings import Settings
+from storage.encryption import StorageKeys, new_key
+
+KEY_FILE = "storage.key"
+
+
+def storage_keys(settings: Settings) -> StorageKeys:
+    """The keys, first one sealing; a shared database (PostgreSQL) is for replicas, which must
+    share them: there the setting is required."""
+    if settings.storage_key is not None:
+        keys = [k.strip() for k in settings.storage_key.get_secret_value().split(",")]
+    elif not settings.database_url.startswith("sqlite"):
+        raise ConfigError(messages.STORAGE_KEY_REQUIRED)
+    else:
+        keys = [key_from_file(settings.data_dir / KEY_FILE, new_key, "LABBOT_STORAGE_KEY") or ""]
+    try:
+        return StorageKeys([key for key in keys if key])
+    except ValueError:  # cryptography says which way a key is wrong; the message says what to do
+        raise ConfigError(messages.STORAGE_KEY_MALFORMED) from None
