@@ -169,6 +169,14 @@ def db_upgrade() -> None:
     out.print(f"database at revision {revision}")
 
 
+@db_app.command("new-key")
+def db_new_key() -> None:
+    """Print a fresh LABBOT_STORAGE_KEY (the key sealing device text at rest)."""
+    from storage.encryption import new_key
+
+    out.print(new_key(), highlight=False)
+
+
 @templates_app.callback()
 def templates(ctx: typer.Context) -> None:
     """List the library (`labbot templates NAME[@V]` shows one template)."""

@@ -20,7 +20,7 @@ from adapters.chat import Actor, Decision, Message, Request, ThreadRef
 from bot.demo import demo_settings
 from bot.settings import load_settings
 from bot.wiring import open_runtime
-from tests.support.postgres import SHARED_AUDIT_KEY
+from tests.support.postgres import SHARED_AUDIT_KEY, SHARED_STORAGE_KEY
 from workflow.devices.static import StaticInventory
 
 
@@ -46,7 +46,11 @@ class PrintingAdapter:
 
 async def main(action: str, db: str, inventory: str, thread_id: str, user: str, *rest: str) -> None:
     settings = demo_settings(load_settings(data_dir=Path(inventory).parent))
-    shared = {"database_url": db, "audit_key": SecretStr(SHARED_AUDIT_KEY)}
+    shared = {
+        "database_url": db,
+        "audit_key": SecretStr(SHARED_AUDIT_KEY),
+        "storage_key": SecretStr(SHARED_STORAGE_KEY),
+    }
     settings = settings.model_copy(update=shared)
     thread = ThreadRef("console", "lab-channel", thread_id)
     actor = Actor(f"console:{user}", user)

@@ -28,7 +28,7 @@ from bot.wiring import Runtime, open_runtime
 from labsim import Lab, demo_topology
 from storage.db import make_engine
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click, person
-from tests.support.postgres import SHARED_AUDIT_KEY, fresh_postgres_database
+from tests.support.postgres import SHARED_AUDIT_KEY, SHARED_STORAGE_KEY, fresh_postgres_database
 from workflow.devices.static import StaticInventory
 
 REQUEST = "apply ospf to R1,R2"
@@ -47,7 +47,11 @@ async def running_bot(
 ) -> AsyncIterator[Runtime]:
     settings = demo_settings(load_settings(data_dir=tmp_path, **policy))
     if database_url:
-        shared = {"database_url": database_url, "audit_key": SecretStr(SHARED_AUDIT_KEY)}
+        shared = {
+            "database_url": database_url,
+            "audit_key": SecretStr(SHARED_AUDIT_KEY),
+            "storage_key": SecretStr(SHARED_STORAGE_KEY),
+        }
         settings = settings.model_copy(update=shared)
     inventory = StaticInventory(lab.write_inventory(tmp_path / "hosts.yaml"))
     async with open_runtime(settings, adapter, inventory=inventory) as runtime:

@@ -18,7 +18,7 @@ from bot.settings import Settings, load_settings
 from bot.wiring import Runtime, open_runtime
 from labsim import Lab, demo_topology
 from tests.bot.chat import RecordingAdapter, ask
-from tests.support.postgres import SHARED_AUDIT_KEY, fresh_postgres_database
+from tests.support.postgres import SHARED_AUDIT_KEY, SHARED_STORAGE_KEY, fresh_postgres_database
 
 LAB_A = ThreadRef("console", "lab-a", "a1")
 LAB_A2 = ThreadRef("console", "lab-a", "a2")
@@ -40,7 +40,11 @@ def settings_for(tmp_path: Path, lab: Lab, database_url: str) -> Settings:
     )
     if not database_url:
         return settings
-    shared = {"database_url": database_url, "audit_key": SecretStr(SHARED_AUDIT_KEY)}
+    shared = {
+        "database_url": database_url,
+        "audit_key": SecretStr(SHARED_AUDIT_KEY),
+        "storage_key": SecretStr(SHARED_STORAGE_KEY),
+    }
     return settings.model_copy(update=shared)
 
 

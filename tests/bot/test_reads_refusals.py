@@ -16,7 +16,7 @@ from pydantic import SecretStr
 from tests.bot.chat import RecordingAdapter, ask
 from tests.bot.test_reads import bot_on_lab
 from tests.security.service import TeamChat, place
-from tests.support.postgres import SHARED_AUDIT_KEY, fresh_postgres_database
+from tests.support.postgres import SHARED_AUDIT_KEY, SHARED_STORAGE_KEY, fresh_postgres_database
 
 DEVICE_COMMANDS = [
     "do reload",
@@ -107,7 +107,11 @@ async def test_concurrent_reads_cannot_pass_the_rate_limit(
     async with _database(backend, request) as database:
         settings: dict[str, object] = {"max_reads_per_minute": 3}
         if database is not None:  # replicas on one PostgreSQL key the audit chain alike
-            settings |= {"database_url": database, "audit_key": SecretStr(SHARED_AUDIT_KEY)}
+            settings |= {
+                "database_url": database,
+                "audit_key": SecretStr(SHARED_AUDIT_KEY),
+                "storage_key": SecretStr(SHARED_STORAGE_KEY),
+            }
         async with bot_on_lab(tmp_path, chat, **settings) as (lab, bot):
             asks = [bot.service.handle(ask("show clock on R1", "alice")) for _ in range(8)]
             await asyncio.gather(*asks)

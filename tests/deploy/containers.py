@@ -19,7 +19,7 @@ from labsim import LabThread, demo_topology
 from tests.deploy.engine import Compose, Images, bridge_gateway, compose_spec, docker, wait_healthy
 from tests.fakes.slack_api import BOT_TOKEN, SIGNING_SECRET, SlackApiStandIn
 from tests.scale.harness import PEOPLE, SlackSide, TcpProxy
-from tests.support.postgres import SHARED_AUDIT_KEY
+from tests.support.postgres import SHARED_AUDIT_KEY, SHARED_STORAGE_KEY
 
 INVENTORY_ON_HOST = "config/hosts.yaml"  # beside the compose file, as deploy/config/hosts.yaml
 INVENTORY_IN_CONTAINER = "/config/hosts.yaml"
@@ -92,6 +92,7 @@ def labbot_env(api: SlackApiStandIn, **settings: str) -> dict[str, str]:
         "LABBOT_DEVICE_PASSWORD": DEMO_CREDENTIALS["password"],
         "LABBOT_DEVICE_SECRET": DEMO_CREDENTIALS["secret"],
         "LABBOT_AUDIT_KEY": SHARED_AUDIT_KEY,  # replicas on the shared PostgreSQL need one key
+        "LABBOT_STORAGE_KEY": SHARED_STORAGE_KEY,  # and one key sealing device text
         **settings,
     }
 

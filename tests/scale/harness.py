@@ -24,6 +24,7 @@ from bot.demo import DEMO_CREDENTIALS
 from tests.adapters.slack.payloads import click, mention
 from tests.fakes.slack_api import BOT_TOKEN, SIGNING_SECRET, Posted, SlackApiStandIn, SlackSender
 from tests.support.clock import clock_env
+from tests.support.postgres import SHARED_STORAGE_KEY
 
 LABBOT = Path(sys.executable).with_name("labbot")  # the console script, as deployed
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,6 +52,7 @@ def serve_env(
         "LABBOT_DEVICE_PASSWORD": DEMO_CREDENTIALS["password"],
         "LABBOT_DEVICE_SECRET": DEMO_CREDENTIALS["secret"],
         "LABBOT_AUDIT_KEY": AUDIT_KEY,  # replicas share one key, as a deployment must
+        "LABBOT_STORAGE_KEY": SHARED_STORAGE_KEY,  # and one key sealing device text
         # one requester opens up to 100 changes at once here: a load test, not a team's day
         "LABBOT_MAX_OPEN_PER_USER": "1000",
         "LABBOT_MAX_OPEN_PER_CHANNEL": "1000",

@@ -17,6 +17,8 @@ from tests.fakes.synapse import free_port
 
 # Processes on one shared database key the audit chain alike (labbot requires the setting there).
 SHARED_AUDIT_KEY = "postgres-test-audit-key"
+# ... and seal device text with one key (`labbot db new-key`)
+SHARED_STORAGE_KEY = "L3psE7_i8LPw-a0nMhM26mFDVCzbna8gNGGDSVWlths="
 POSTGRES_SCRIPT = Path(__file__).resolve().parents[2] / ".ci" / "postgres.sh"
 
 

@@ -1,0 +1,144 @@
+"""What labbot stores is exact and sealed: a change and its rollback on a device whose config holds
+passwords, SNMP communities and keys (some equal to the login labbot uses) give back the running
+configuration byte for byte, and no planted value is in clear anywhere in the database, on
+SQLite (its files' bytes too) and PostgreSQL. A backup stored masked is never pushed back."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from pydantic import SecretStr
+
+from bot.demo import DEMO_CREDENTIALS, demo_settings
+from bot.settings import load_settings
+from bot.wiring import Runtime, open_runtime
+from labsim import Lab, demo_topology
+from storage.db import make_engine
+from storage.schema import config_backups
+from tests.bot.chat import ask
+from tests.security.at_rest import found_in_database, found_in_files, plant, sqlite_files
+from tests.security.service import TeamChat, place, press
+from tests.security.tally import attempt
+from tests.support.postgres import SHARED_AUDIT_KEY, SHARED_STORAGE_KEY, fresh_postgres_database
+from workflow.devices.static import StaticInventory
+
+LOGIN, ENABLE = DEMO_CREDENTIALS["password"], DEMO_CREDENTIALS["secret"]
+IOS_SECRETS = [
+    f"username netops privilege 15 secret 0 {LOGIN}",  # equal to the login labbot uses
+    f"snmp-server community {ENABLE} RO",  # equal to the enable secret labbot uses
+    "snmp-server community Pl4nted-Comm-81 RW",
+    "ntp authentication-key 1 md5 Pl4nted-Ntp-42",
+    "crypto isakmp key Pl4nted-Ike-77 address 0.0.0.0",
+    "tacacs-server key Pl4nted-Tac-55",
+    "interface GigabitEthernet0/0",
+    " ip ospf authentication-key Pl4nted-Ospf-9",
+]
+PLANTED = [LOGIN, ENABLE, "Pl4nted-Comm-81", "Pl4nted-Ntp-42", "Pl4nted-Ike-77", "Pl4nted-Tac-55"]
+PLANTED.append("Pl4nted-Ospf-9")
+HERE, UNDO = place("C-lab"), place("C-lab", "t2")
+
+
+@pytest.fixture
+async def lab() -> AsyncIterator[Lab]:
+    async with Lab.start(demo_topology(2), ssh=False, **DEMO_CREDENTIALS) as lab:
+        plant(lab.device("R1"), IOS_SECRETS)
+        yield lab
+
+
+@asynccontextmanager
+async def bot_on(
+    lab: Lab, tmp_path: Path, chat: TeamChat, url: str | None
+) -> AsyncIterator[Runtime]:
+    settings = demo_settings(load_settings(data_dir=tmp_path))
+    if url is not None:  # a shared database: the keys come from the settings
+        shared = {
+            "audit_key": SecretStr(SHARED_AUDIT_KEY),
+            "storage_key": SecretStr(SHARED_STORAGE_KEY),
+        }
+        settings = settings.model_copy(update={"database_url": url, **shared})
+    inventory = StaticInventory(lab.write_inventory(tmp_path / "hosts.yaml"))
+    async with open_runtime(settings, chat, inventory=inventory) as runtime:
+        yield runtime
+
+
+async def change(bot: Runtime, chat: TeamChat, text: str, thread: object) -> str:
+    """alice asks, bob approves the template and executes; the change id."""
+    await bot.service.handle(ask(text, "alice", thread))  # type: ignore[arg-type]
+    for step in ("Step 1 of 2", "Step 2 of 2"):
+        found = chat.gate_in(thread)  # type: ignore[arg-type]
+        assert found is not None and step in found[1].text, chat.texts()[-3:]
+        await bot.service.handle(press(chat, thread, "bob"))  # type: ignore[arg-type]
+    done = await bot.audit.latest_change_for_thread(thread.key)  # type: ignore[attr-defined]
+    assert done is not None
+    return str(done.change_id)
+
+
+@asynccontextmanager
+async def database(backend: str, request: pytest.FixtureRequest) -> AsyncIterator[str | None]:
+    if backend == "sqlite":
+        yield None
+        return
+    async with fresh_postgres_database(request.getfixturevalue("postgres_url")) as url:
+        yield url
+
+
+POSTGRES = pytest.param("postgresql", marks=pytest.mark.postgres)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", POSTGRES])
+async def test_a_rollback_restores_the_running_config_exactly_and_nothing_is_stored_in_clear(
+    tmp_path: Path, lab: Lab, backend: str, request: pytest.FixtureRequest
+) -> None:
+    """The issue's case: rolling back an unrelated NTP change on a device whose SNMP community
+    and a user's password equal labbot's login pushed `snmp-server community ******** RO`."""
+    chat = TeamChat()
+    r1 = lab.device("R1")
+    before = r1.running_config()
+    async with database(backend, request) as url:
+        async with bot_on(lab, tmp_path, chat, url) as bot:
+            change_id = await change(bot, chat, "apply ntp to R1 servers=10.66.0.9", HERE)
+            changed = r1.running_config()
+            await change(bot, chat, f"rollback {change_id}", UNDO)
+        engine = make_engine(url or f"sqlite+aiosqlite:///{tmp_path / 'demo.db'}")
+        try:
+            in_clear = await found_in_database(engine, PLANTED)
+        finally:
+            await engine.dispose()
+    restored = r1.running_config()
+    attempt("at rest: a rollback restores the running configuration exactly", restored == before)
+    assert "ntp server 10.66.0.9" in changed
+    assert restored == before, chat.texts()[-3:]
+    assert "********" not in "\n".join(r1.commands_seen)  # no mask ever reached the device
+    if url is None:  # every byte of the SQLite files, write-ahead log included
+        in_clear |= found_in_files(sqlite_files(tmp_path / "demo.db"), PLANTED)
+    attempt("at rest: no planted secret in clear in the database", not in_clear)
+    assert in_clear == {}
+
+
+async def test_a_backup_stored_masked_is_refused_never_pushed(tmp_path: Path, lab: Lab) -> None:
+    """A "before" backup stored masked (as the release before this one stored it) would roll
+    back to the mask itself: the push is refused, saying why, and the device keeps its text."""
+    chat = TeamChat()
+    r1 = lab.device("R1")
+    async with bot_on(lab, tmp_path, chat, None) as bot:
+        change_id = await change(bot, chat, "apply ntp to R1 servers=10.66.0.9", HERE)
+        masked = r1.running_config().replace(ENABLE, "********")  # what the release stored
+        masked = masked.replace("ntp server 10.66.0.9\n", "")
+        engine = bot.audit.engine
+        async with engine.begin() as conn:
+            await conn.execute(
+                sa.update(config_backups)
+                .where(config_backups.c.change_id == change_id, config_backups.c.stage == "before")
+                .values(config=masked, sealed=None)
+            )
+        changed = r1.running_config()
+        await change(bot, chat, f"rollback {change_id}", UNDO)
+    said = "\n".join(chat.texts())
+    refused = "carries a masked secret (********)" in said and r1.running_config() == changed
+    attempt("at rest: a masked line is never pushed", refused)
+    assert refused, chat.texts()[-3:]
+    assert f"snmp-server community {ENABLE} RO" in r1.running_config()
