@@ -177,6 +177,16 @@ def db_new_key() -> None:
     out.print(new_key(), highlight=False)
 
 
+@db_app.command("reseal")
+def db_reseal() -> None:
+    """Seal stored device text again under the first LABBOT_STORAGE_KEY (after a rotation),
+    and seal what an older release stored in clear."""
+    from bot.storage_key import reseal_database
+
+    counts = asyncio.run(reseal_database(_settings()))
+    out.print("resealed: " + ", ".join(f"{table} {rows}" for table, rows in counts.items()))
+
+
 @templates_app.callback()
 def templates(ctx: typer.Context) -> None:
     """List the library (`labbot templates NAME[@V]` shows one template)."""

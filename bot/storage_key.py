@@ -8,7 +8,9 @@ from base.errors import ConfigError
 from bot import messages
 from bot.key_files import key_from_file
 from bot.settings import Settings
+from storage.db import make_engine, upgrade_engine
 from storage.encryption import StorageKeys, new_key
+from storage.reseal import reseal_all
 
 KEY_FILE = "storage.key"
 
@@ -26,3 +28,16 @@ def storage_keys(settings: Settings) -> StorageKeys:
         return StorageKeys([key for key in keys if key])
     except ValueError:  # cryptography says which way a key is wrong; the message says what to do
         raise ConfigError(messages.STORAGE_KEY_MALFORMED) from None
+
+
+async def reseal_database(settings: Settings) -> dict[str, int]:
+    """`labbot db reseal`: every sealed value under the first key, every value in clear sealed;
+    {table: rows}. The schema is brought to head first (backups in clear need its columns)."""
+    keys = storage_keys(settings)
+    engine = make_engine(settings.database_url)
+    try:
+        await upgrade_engine(engine)
+        async with engine.begin() as conn:
+            return await conn.run_sync(reseal_all, keys)
+    finally:
+        await engine.dispose()
