@@ -1,0 +1,74 @@
+"""The key sealing device text is kept outside the database: on a shared database (PostgreSQL)
+labbot refuses to start without LABBOT_STORAGE_KEY, in one line naming it; a key that is not one
+is one line too; SQLite keeps a generated key file; `labbot db reseal` rotates."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+from pathlib import Path
+
+from bot.settings import load_settings
+from bot.storage_key import KEY_FILE, storage_keys
+from storage.encryption import new_key
+from tests.bot.test_cli import labbot
+from tests.security.tally import attempt
+from tests.support.postgres import SHARED_AUDIT_KEY, fresh_postgres_database
+
+SLACK_HTTP = {
+    "SLACK_BOT_TOKEN": "xoxb-storage-key-test",
+    "SLACK_SIGNING_SECRET": "storage-key-test-signing",
+    "SLACK_API_URL": "http://127.0.0.1:9/api/",  # never reached: the key check comes first
+    "LABBOT_AUDIT_KEY": SHARED_AUDIT_KEY,
+    "LABBOT_STORAGE_KEY": "",  # what deploy/.env.example leaves it: not set
+}
+
+
+def _on(url: str, tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    data = {"LABBOT_DATABASE_URL": url, "LABBOT_DATA_DIR": str(tmp_path / "data")}
+    return labbot(*args, cwd=tmp_path, env={**SLACK_HTTP, **data, **env})
+
+
+async def test_a_shared_database_without_a_storage_key_refuses_to_start_in_one_line(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    async with fresh_postgres_database(postgres_url) as url:
+        serve, reseal, wrong = await asyncio.gather(
+            asyncio.to_thread(_on, url, tmp_path, "serve", "--http", "--port", "0"),
+            asyncio.to_thread(_on, url, tmp_path, "db", "reseal"),
+            asyncio.to_thread(
+                _on, url, tmp_path, "serve", "--http", "--port", "0", LABBOT_STORAGE_KEY="short"
+            ),
+        )
+    for run in (serve, reseal):
+        lines = run.stderr.strip().splitlines()
+        attempt("storage key per replica", run.returncode != 0 and len(lines) == 1)
+        assert run.returncode != 0 and len(lines) == 1, run.stderr
+        assert "LABBOT_STORAGE_KEY is not set" in lines[0] and "labbot db new-key" in lines[0]
+    lines = wrong.stderr.strip().splitlines()
+    assert wrong.returncode != 0 and len(lines) == 1, wrong.stderr
+    assert "LABBOT_STORAGE_KEY: each comma-separated key must be 32" in lines[0]
+    assert "short" not in wrong.stderr  # the setting's value is never echoed
+    assert not (tmp_path / "data" / KEY_FILE).exists()  # no per-replica key was generated
+
+
+def test_sqlite_keeps_one_generated_key_file(tmp_path: Path) -> None:
+    settings = load_settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'labbot.db'}", data_dir=tmp_path
+    )
+    sealed = storage_keys(settings).seal(b"snmp-server community c0mm RO")
+    assert (tmp_path / KEY_FILE).stat().st_mode & 0o777 == 0o600
+    assert storage_keys(settings).open(sealed) == b"snmp-server community c0mm RO"
+
+
+def test_reseal_rotates_to_the_first_key(tmp_path: Path) -> None:
+    """Rotation as the README says: the new key first, reseal, then the old key can go."""
+    old, new = new_key(), new_key()
+    url = f"sqlite+aiosqlite:///{tmp_path / 'labbot.db'}"
+    settings = load_settings(database_url=url, data_dir=tmp_path, storage_key=old)
+    sealed = storage_keys(settings).seal(b"hostname R1")
+    rotated = _on(url, tmp_path, "db", "reseal", LABBOT_STORAGE_KEY=f"{new},{old}")
+    assert rotated.returncode == 0, rotated.stderr
+    assert "resealed: checkpoints 0" in rotated.stdout and "config_backups 0" in rotated.stdout
+    both = storage_keys(load_settings(storage_key=f" {new} , {old} "))
+    assert both.open(sealed) == b"hostname R1"  # spaces around the keys are not part of them
