@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 import sqlalchemy as sa
@@ -25,6 +26,9 @@ from tests.security.service import TeamChat, place, press
 from tests.security.tally import attempt
 from tests.support.postgres import SHARED_AUDIT_KEY, SHARED_STORAGE_KEY, fresh_postgres_database
 from workflow.devices.static import StaticInventory
+
+if TYPE_CHECKING:
+    from frrlab import FrrLab
 
 LOGIN, ENABLE = DEMO_CREDENTIALS["password"], DEMO_CREDENTIALS["secret"]
 IOS_SECRETS = [
@@ -51,7 +55,7 @@ async def lab() -> AsyncIterator[Lab]:
 
 @asynccontextmanager
 async def bot_on(
-    lab: Lab, tmp_path: Path, chat: TeamChat, url: str | None
+    lab: Lab | FrrLab, tmp_path: Path, chat: TeamChat, url: str | None
 ) -> AsyncIterator[Runtime]:
     settings = demo_settings(load_settings(data_dir=tmp_path))
     if url is not None:  # a shared database: the keys come from the settings
@@ -142,3 +146,44 @@ async def test_a_backup_stored_masked_is_refused_never_pushed(tmp_path: Path, la
     attempt("at rest: a masked line is never pushed", refused)
     assert refused, chat.texts()[-3:]
     assert f"snmp-server community {ENABLE} RO" in r1.running_config()
+
+
+FRR_SECRETS = [
+    f"password {LOGIN}",  # equal to the login labbot uses
+    "enable password Pl4nted-En-2",
+    "interface eth0",
+    "ip ospf authentication-key Pl4ntOsp",  # FRR keeps 8 characters of a simple key
+    "ip ospf message-digest-key 1 md5 Pl4nted-Md5-3",
+    "exit",
+]
+FRR_PLANTED = [LOGIN, "Pl4nted-En-2", "Pl4ntOsp", "Pl4nted-Md5-3"]
+
+
+@pytest.mark.frr
+@pytest.mark.usefixtures("frr_host")
+async def test_on_real_frr_a_rollback_restores_every_router_exactly_and_nothing_is_in_clear(
+    tmp_path: Path,
+) -> None:
+    from frrlab import FrrLab
+
+    chat = TeamChat()
+    async with FrrLab.start() as lab:
+        for router in lab.routers:
+            lab.vtysh(router, "configure terminal", *FRR_SECRETS)
+        before = {r: lab.vtysh(r, "show running-config") for r in lab.routers}
+        async with bot_on(lab, tmp_path, chat, None) as bot:
+            change_id = await change(bot, chat, "configure ospf on all routers fast=true", HERE)
+            changed = {r: lab.vtysh(r, "show running-config") for r in lab.routers}
+            await change(bot, chat, f"rollback {change_id}", UNDO)
+        after = {r: lab.vtysh(r, "show running-config") for r in lab.routers}
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'demo.db'}")
+    try:
+        in_clear = await found_in_database(engine, FRR_PLANTED)
+    finally:
+        await engine.dispose()
+    in_clear |= found_in_files(sqlite_files(tmp_path / "demo.db"), FRR_PLANTED)
+    assert all("Pl4nted-Md5-3" in text and "router ospf" in text for text in changed.values())
+    attempt("at rest: a rollback on real FRR restores the running configuration", after == before)
+    assert after == before, chat.texts()[-3:]
+    attempt("at rest: no planted FRR secret in clear in the database", not in_clear)
+    assert in_clear == {}
