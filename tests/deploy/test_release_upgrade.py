@@ -11,14 +11,21 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
+from langgraph.checkpoint.base import CheckpointTuple
 
 from labsim import demo_topology
+from storage.checkpointer import SQLAlchemySaver
+from storage.db import upgrade_database
+from storage.encryption import StorageKeys, encrypted_serde
+from storage.reseal import reseal_all
+from storage.schema import checkpoint_blobs
 from tests.deploy.containers import pushes
 from tests.deploy.release import as_released, dumped_revision, head_revision, release, restore
 from tests.fakes.slack_api import Posted, SlackApiStandIn
 from tests.scale.deployment import deployment
 from tests.scale.harness import LABBOT, PEOPLE, serve_env
-from tests.support.postgres import fresh_postgres_database
+from tests.support.postgres import SHARED_STORAGE_KEY, fresh_postgres_database
 
 pytestmark = pytest.mark.postgres
 KEYED = {"LABBOT_AUDIT_KEY": "upgrade-test-audit-key"}  # today's rows keyed; the release's sha256
@@ -69,3 +76,38 @@ async def test_labbot_db_upgrade_migrates_the_release_database(
     ]
     assert status == 200
     assert f"audit chain intact: {len(after)} row(s) verified" in verified  # old rows and new
+
+
+async def test_the_release_checkpoints_load_sealed_and_reseal(postgres_url: str) -> None:
+    """The release wrote its checkpoints in clear: under today's sealing serializer its pending
+    gate loads as it was, and after `reseal` every value is sealed and loads the same."""
+    old = release()
+    thread = {"configurable": {"thread_id": f"slack:C1:{old['thread']}"}}
+    keys = StorageKeys([SHARED_STORAGE_KEY])
+    serde = encrypted_serde(keys)
+    async with fresh_postgres_database(postgres_url) as url:
+        await asyncio.to_thread(restore, url)
+        await upgrade_database(url)
+        async with SQLAlchemySaver.from_url(url, serde=serde) as saver:
+            loaded = await saver.aget_tuple(thread)
+            engine = saver.engine
+            async with engine.begin() as conn:
+                counts = await conn.run_sync(reseal_all, keys)
+            resealed = await saver.aget_tuple(thread)
+            async with engine.connect() as conn:
+                types = set((await conn.execute(sa.select(checkpoint_blobs.c.type))).scalars())
+    assert loaded is not None and resealed is not None
+    assert old["pending_gate"]["interrupt_id"] in interrupt_ids(loaded)
+    assert resealed.checkpoint == loaded.checkpoint
+    assert resealed.pending_writes == loaded.pending_writes
+    assert counts["checkpoints"] > 0 and counts["checkpoint_writes"] > 0
+    assert all(kind.endswith("+fernet") for kind in types if kind != "empty")
+
+
+def interrupt_ids(found: CheckpointTuple) -> set[str]:
+    return {
+        pending.id
+        for _, channel, value in found.pending_writes or []
+        if channel == "__interrupt__"  # LangGraph's pending-interrupt write
+        for pending in value
+    }
