@@ -1,6 +1,6 @@
 """A line carrying a masked secret is never pushed: the mask would become the device's password,
 key or community. Views show secrets masked (`********` for the login labbot holds, `‹secret
-sha256:…›` for the secret rule set); backups, rollbacks and pushes work on the device's own
+…›` for the secret rule set); backups, rollbacks and pushes work on the device's own
 text, so a mask in a line to push is a fault (a backup taken masked, a line copied from a
 view) and is refused, never sent."""
 
@@ -10,7 +10,7 @@ import re
 
 from workflow.devices.runner import SECRET_MASK
 
-VIEW_MASK = "‹secret "  # how bot.redact.masked begins a masked value
+VIEW_MASK = "‹secret"  # how a masked value begins in views (`‹secret:3f9a1c›`, `‹secret sha256:…›`)
 # the login's mask as a word of its own: a banner's row of stars is not one
 _MASKS = re.compile(rf"(?:^|\s)({re.escape(SECRET_MASK)})(?:\s|$)|({re.escape(VIEW_MASK)})")
 
