@@ -24,12 +24,12 @@ from nornir_netmiko.connections import CONNECTION_NAME, Netmiko
 
 from workflow.devices.device_types import netmiko_type
 from workflow.devices.failure import DeviceFailure, SayFailure
+from workflow.masked_lines import SECRET_MASK
 from workflow.model import Device, ProgressCallback, PushProgress
 from workflow.postchecks.outcome import DeviceChecks
 
 log = logging.getLogger(__name__)
 
-SECRET_MASK = "********"
 MAX_WORKERS = 32  # device sessions at once, per push or read
 
 

@@ -14,6 +14,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from base.errors import StorageError
 from storage.config_backups import ConfigBackupStore
+from storage.encryption import StorageKeys, new_key
+from tests.security.at_rest import plant
 from tests.workflow.devices.rig import PASSWORD, SECRET, Rig, Stores, by_name, start_rig
 from workflow.devices.runner import Credentials, Timeouts, build_nornir
 from workflow.devices.static import StaticInventory
@@ -172,7 +174,7 @@ async def test_device_whose_backup_cannot_be_stored_is_left_alone(
     rig: Rig, engine: AsyncEngine, caplog: pytest.LogCaptureFixture
 ) -> None:
     untouched = rig.lab.device("R2").running_config()
-    stores = Stores(rig.stores.locks, FailingBackups(engine))
+    stores = Stores(rig.stores.locks, FailingBackups(engine, StorageKeys([new_key()])))
     gateway = stores.gateway(StaticInventory(rig.inventory_path))
     response = await gateway.push("change-7", {"R1": OSPF, "R2": OSPF})
     items = by_name(response["data"])
@@ -199,3 +201,17 @@ async def test_a_push_that_renames_the_device_is_verified_under_its_new_prompt(r
     assert rig.lab.device("R1").hostname == "R1-core"
     after = await rig.stores.backups.configs("change-rename", "after")
     assert "hostname R1-core" in after["R1"]
+
+
+async def test_a_rollback_puts_back_the_secrets_a_change_replaced(rig: Rig) -> None:
+    """The backups are the device's own text: undoing a change that removed a key and a community
+    (equal to the login in use) pushes the old values themselves, and the config is as before."""
+    old = [f"snmp-server community {PASSWORD} RW", "ntp authentication-key 1 md5 Old-Ntp-1"]
+    plant(rig.lab.device("R1"), old)
+    original = rig.lab.device("R1").running_config()
+    change = [f"no {line}" for line in old] + ["ntp authentication-key 2 md5 New-Ntp-2"]
+    assert (await rig.gateway.push("change-keys", {"R1": change}))["success"]
+    plan = await rig.gateway.rollback_plan("change-keys")
+    assert set(old) <= set(plan["R1"])
+    assert (await rig.gateway.push("change-keys-rollback", plan))["success"]
+    assert rig.lab.device("R1").running_config() == original
