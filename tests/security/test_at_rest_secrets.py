@@ -14,6 +14,7 @@ import pytest
 import sqlalchemy as sa
 from pydantic import SecretStr
 
+from adapters.chat import ThreadRef
 from bot.demo import DEMO_CREDENTIALS, demo_settings
 from bot.settings import load_settings
 from bot.wiring import Runtime, open_runtime
@@ -41,8 +42,8 @@ IOS_SECRETS = [
     "interface GigabitEthernet0/0",
     " ip ospf authentication-key Pl4nted-Ospf-9",
 ]
-PLANTED = [LOGIN, ENABLE, "Pl4nted-Comm-81", "Pl4nted-Ntp-42", "Pl4nted-Ike-77", "Pl4nted-Tac-55"]
-PLANTED.append("Pl4nted-Ospf-9")
+PLANTED = [LOGIN, ENABLE, "Pl4nted-Comm-81", "Pl4nted-Ntp-42", "Pl4nted-Ike-77", "Pl4nted-Tac-55",
+           "Pl4nted-Ospf-9"]  # fmt: skip
 HERE, UNDO = place("C-lab"), place("C-lab", "t2")
 
 
@@ -69,14 +70,14 @@ async def bot_on(
         yield runtime
 
 
-async def change(bot: Runtime, chat: TeamChat, text: str, thread: object) -> str:
+async def change(bot: Runtime, chat: TeamChat, text: str, thread: ThreadRef) -> str:
     """alice asks, bob approves the template and executes; the change id."""
-    await bot.service.handle(ask(text, "alice", thread))  # type: ignore[arg-type]
+    await bot.service.handle(ask(text, "alice", thread))
     for step in ("Step 1 of 2", "Step 2 of 2"):
-        found = chat.gate_in(thread)  # type: ignore[arg-type]
+        found = chat.gate_in(thread)
         assert found is not None and step in found[1].text, chat.texts()[-3:]
-        await bot.service.handle(press(chat, thread, "bob"))  # type: ignore[arg-type]
-    done = await bot.audit.latest_change_for_thread(thread.key)  # type: ignore[attr-defined]
+        await bot.service.handle(press(chat, thread, "bob"))
+    done = await bot.audit.latest_change_for_thread(thread.key)
     assert done is not None
     return str(done.change_id)
 
