@@ -10,6 +10,9 @@ puts are one statement each, sent straight to psycopg by the saver's worker
 (storage.postgres_worker), which pipelines those queued together in one transaction; on a SQLite
 file, the saver's worker thread (storage.sqlite_worker) does the same for SQLite. The rarer
 operations (deletes, copies, pruning) run inside `AsyncConnection.run_sync`.
+
+Values are stored as `serde` makes them: labbot passes `storage.encryption.encrypted_serde`, so
+every checkpoint, blob and write is sealed at rest (`storage.reseal` seals older ones).
 """
 
 from __future__ import annotations
