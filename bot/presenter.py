@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from adapters.chat import Button, CodeBlock, Message, button_value
 from base.vocabulary import Choice, GateName, Status, stamp
@@ -20,6 +20,7 @@ from workflow.api import Finished, PendingGate, RollbackGate, TargetsGate, Templ
 from workflow.feedback import FeedbackProblem
 from workflow.library.compose import part_label
 from workflow.model import LLMProgress, PushProgress, StandardResponse
+from workflow.previews import DevicePreview
 from workflow.reviews import ParamsReview, RollbackReview, TemplateReview
 
 
@@ -90,6 +91,8 @@ def _template_sections(
     sections.append((messages.SECTION_PARAMETERS, schema_text(payload["params_schema"]), "yaml"))
     if payload.get("sections"):
         sections.append((messages.SECTION_MAY_TOUCH, "\n".join(payload["sections"]), "text"))
+    if payload.get("allow"):
+        sections.append((messages.SECTION_MAY_BREAK, "\n".join(payload["allow"]), "text"))
     sections.extend(post_checks_section(payload.get("post_checks")))
     for family, facts in payload.get("example_facts", {}).items():
         title = messages.SECTION_EXAMPLE_FACTS.format(family=family)
@@ -143,17 +146,24 @@ def _newer_note(payload: TemplateReview | ParamsReview) -> str:
     return messages.NEWER_AT_GATE.format(versions=listed)
 
 
+def _hit_rows(
+    devices: Mapping[str, DevicePreview], key: Literal["blocked", "allowed"]
+) -> list[str]:
+    """One row per deny-list hit of the devices' previews (refused, or allowed by the template)."""
+    return [
+        f"{name}: {mask_secrets(entry['line'].strip())!r} — {entry['reason']}"
+        for name, device in devices.items()
+        for entry in device.get(key, [])
+    ]
+
+
 def _params_sections(
     change_id: str, payload: ParamsReview
 ) -> tuple[str, list[tuple[str, str, str]]]:
     devices = payload["devices"]
     line_count = sum(len(d["lines"]) for d in devices.values())
     text = messages.PARAMS_GATE.format(change_id=change_id, devices=len(devices), lines=line_count)
-    blocked = [
-        f"{name}: {entry['line'].strip()!r} — {entry['reason']}"
-        for name, device in devices.items()
-        for entry in device["blocked"]
-    ]
+    blocked = _hit_rows(devices, "blocked")
     if blocked:
         text += messages.DENY_LIST_AT_GATE.format(count=len(blocked))
     text += _newer_note(payload)
@@ -166,6 +176,9 @@ def _params_sections(
     ]
     if blocked:
         sections.append((messages.SECTION_BLOCKED, "\n".join(blocked), "text"))
+    allowed = _hit_rows(devices, "allowed")
+    if allowed:
+        sections.append((messages.SECTION_ALLOWED, "\n".join(allowed), "text"))
     for name, device in devices.items():
         params = _params_text(device["params"])
         sections.append((messages.SECTION_DEVICE_PARAMS.format(device=name), params, "yaml"))

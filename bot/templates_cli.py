@@ -98,6 +98,8 @@ def template_problems(data: dict[str, Any], *, test: bool = True) -> list[str]:
     )
     if data.get("post_checks"):
         proposal["post_checks"] = data["post_checks"]
+    if "allow" in data:
+        proposal["allow"] = data["allow"]
     errors = validate_template(proposal, deny=DenyList())
     if errors:
         return errors
@@ -147,6 +149,7 @@ async def save_file(
         saved_by_name=user,
         post_checks=parse_post_checks(data.get("post_checks"))[0],
         sections=data["sections"],
+        allow=data.get("allow") or (),
     )
     async with open_store(settings) as store:
         try:

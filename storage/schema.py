@@ -213,6 +213,7 @@ saved_templates = sa.Table(
     sa.Column("origin_tokens", sa.Integer, nullable=False),
     sa.Column("post_checks", JSON_DOC),  # workflow.postchecks.spec.PostChecks, when declared
     sa.Column("sections", JSON_DOC),  # what it may touch; NULL: saved before sections were declared
+    sa.Column("allow", JSON_DOC),  # deny-list rules it may break; NULL: none
     sa.UniqueConstraint("name", "version", name="uq_saved_templates_name_version"),
 )
 

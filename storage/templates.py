@@ -55,6 +55,7 @@ class TemplateDraft:
     origin_tokens: int = 0
     post_checks: PostChecks | None = None
     sections: Sequence[str] = ()  # what it may touch (required to save: see templates_cli)
+    allow: Sequence[str] = ()  # deny-list rules it may break (workflow.allowances)
 
     @property
     def sha256(self) -> str:
@@ -66,6 +67,7 @@ class TemplateDraft:
             self.example_params,
             self.post_checks,
             self.sections,
+            self.allow,
         )
 
 
@@ -266,6 +268,7 @@ def _row(draft: TemplateDraft, version: int, sha256: str) -> dict[str, Any]:
         "origin_tokens": draft.origin_tokens,
         "post_checks": dict(draft.post_checks) if draft.post_checks else None,
         "sections": list(draft.sections) or None,
+        "allow": list(draft.allow) or None,
     }
 
 
@@ -288,6 +291,7 @@ def _saved(row: Any) -> SavedTemplate:
         origin_tokens=int(data["origin_tokens"]),
         post_checks=_json(data["post_checks"]) if data["post_checks"] else None,
         sections=tuple(_json(data["sections"]) or ()),
+        allow=tuple(_json(data["allow"]) or ()),
     )
 
 

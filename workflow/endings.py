@@ -215,23 +215,23 @@ def targets_ending(err: TargetError) -> TargetsEnding:
 
 
 def deny_refusals(
-    deny_list: DenyList, device: str, lines: Sequence[str], family: str
+    deny_list: DenyList, device: str, lines: Sequence[str], family: str, allow: Sequence[str] = ()
 ) -> list[Refusal]:
-    """The device's lines the deny-list refuses, each with its reason."""
+    """The device's lines the deny-list refuses (unless `allow`ed), each with its reason."""
     return [
-        Refusal(device=device, line=hit.line, rule="deny_list", detail=hit.reason)
-        for hit in deny_list.check(lines, family)
+        Refusal(device=device, line=hit.line, rule="deny_list", detail=hit.explained)
+        for hit in deny_list.check(lines, family, allow)
     ]
 
 
 def push_refusals(
-    deny_list: DenyList, device: str, lines: Sequence[str], family: str
+    deny_list: DenyList, device: str, lines: Sequence[str], family: str, allow: Sequence[str] = ()
 ) -> list[Refusal]:
-    """Why the device's lines may not be pushed: deny-list hits, and lines carrying a mask where
-    a secret value should be."""
+    """Why the device's lines may not be pushed: deny-list hits (unless `allow`ed), and lines
+    carrying a mask where a secret value should be."""
     masked = [
         Refusal(device=device, line=line, rule="masked", detail=mark)
         for line in lines
         if (mark := mask_in(line)) is not None
     ]
-    return deny_refusals(deny_list, device, lines, family) + masked
+    return deny_refusals(deny_list, device, lines, family, allow) + masked

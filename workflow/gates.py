@@ -21,6 +21,7 @@ from typing import Any
 from langgraph.types import Command, interrupt
 
 from base.vocabulary import CHOICES, GateName
+from workflow.allowances import allowance_view
 from workflow.chosen import Because
 from workflow.endings import GateEnding
 from workflow.hashing import content_sha256
@@ -85,6 +86,8 @@ def template_review(
         review["chosen"] = chosen
     if template.get("sections"):
         review["sections"] = template["sections"]
+    if allowed := allowance_view(template):
+        review["allow"] = allowed
     if tokens and tokens["total_tokens"]:  # what the LLM's proposals cost, every attempt
         review["tokens"] = tokens
     return review

@@ -207,6 +207,7 @@ class TemplatePart(TypedDict):
     sha256: str
     source: Literal["builtin", "saved", "llm"]
     derive: str
+    allow: NotRequired[list[str]]  # deny-list rules its YAML allows (workflow.allowances)
 
 
 class TemplateProposal(TypedDict):
@@ -221,6 +222,7 @@ class TemplateProposal(TypedDict):
     parts: NotRequired[list[TemplatePart]]  # the templates combined, in order (library, saved)
     post_checks: NotRequired[PostChecks]  # what must hold after the push (workflow.postchecks)
     sections: NotRequired[list[str]]  # configuration sections it may touch (workflow.sections)
+    allow: NotRequired[list[str]]  # deny-list rules it may break (workflow.allowances)
 
 
 @dataclass(frozen=True)
@@ -246,6 +248,7 @@ class SavedTemplate:
     # the configuration sections it may touch; () only for versions saved before they were
     # declared, which are refused until saved again with them (workflow.library.saved)
     sections: tuple[str, ...] = ()
+    allow: tuple[str, ...] = ()  # deny-list rules it may break (workflow.allowances)
 
 
 class ParamsProposal(TypedDict):

@@ -13,6 +13,7 @@ from langgraph.types import Command
 
 from base.errors import LabbotError, PlanningError, TargetError, TemplateError
 from base.vocabulary import Status
+from workflow.allowances import allowed_by
 from workflow.chosen import Because, chosen
 from workflow.endings import (
     DevicesHeld,
@@ -339,10 +340,12 @@ class Nodes:
         may be stricter than at preview)."""
         topology = _topology(state)
         sections = declared_sections(_template(state))
+        allow = allowed_by(_template(state))
         refusals = []
         for name, preview in sorted(state["previews"].items()):
             family = topology["devices"][name]["family"]
-            refusals.extend(push_refusals(self.deny_list, name, preview["lines"], family))
+            lines = preview["lines"]
+            refusals.extend(push_refusals(self.deny_list, name, lines, family, allow))
             if sections is not None:
                 refusals.extend(
                     Refusal(device=name, line=line, rule="sections", detail="; ".join(sections))

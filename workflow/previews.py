@@ -14,10 +14,11 @@ from collections.abc import Mapping
 from typing import Any, NotRequired, TypedDict
 
 from base.errors import TemplateError
+from workflow.allowances import allowed_by
 from workflow.devices.diffing import preview_diff
 from workflow.model import TemplateProposal, Topology
 from workflow.rendering import reads_facts, render
-from workflow.safety import BlockedLine, DenyList
+from workflow.safety import BlockedLine, DenyList, shown
 from workflow.sections import declared_sections, outside_errors
 from workflow.template_facts import TemplateFacts, lab_facts
 from workflow.validation import facts_errors, validate_params
@@ -29,6 +30,7 @@ class DevicePreview(TypedDict):
     lines: list[str]
     diff: str
     blocked: list[BlockedLine]
+    allowed: NotRequired[list[BlockedLine]]  # deny-list hits the template allows (shown)
     facts: NotRequired[TemplateFacts]  # the `facts` rendered, when the template reads them
 
 
@@ -60,7 +62,10 @@ def preview_devices(
             errors.extend(f"{name}: {e}" for e in outside_errors(preview["lines"], sections))
         if preview is not None:
             facts = topology["devices"][name]
-            preview["blocked"] = deny_list.blocked_lines(preview["lines"], facts["family"])
+            verdict = deny_list.judge(preview["lines"], facts["family"], allowed_by(proposal))
+            preview["blocked"] = [shown(v) for v in verdict.refused]
+            if verdict.allowed:  # shown at the gate: what the template's allowances let pass
+                preview["allowed"] = [shown(v) for v in verdict.allowed]
             previews[name] = preview
     if not errors and not any(p["lines"] for p in previews.values()):
         errors.append("the template renders no configuration line for any device")

@@ -46,6 +46,7 @@ class TemplateReview(TypedDict):
     newer_versions: NotRequired[dict[str, int]]  # saved template used in an older version -> newest
     chosen: NotRequired[dict[str, Because]]  # target -> why the request chose it
     sections: NotRequired[list[str]]  # the configuration sections it may touch
+    allow: NotRequired[list[str]]  # what it may do that the deny-list refuses, described
     tokens: NotRequired[TokenUsage]  # the LLM's proposals so far (measured or estimated)
 
 

@@ -1,46 +1,42 @@
 """The deny-list: rendered lines that must never reach a device, checked at preview and at push.
 
-A rule (tables in workflow/deny_rules.py) is written the way vendor manuals abbreviate commands:
-``wr[ite] er[ase]`` matches ``write erase``, ``wr er``, ``wri eras``. A line matches when its
-first words are abbreviations of the rule's words, so ``description reload`` (first word
-"description") is allowed, ``rel`` is not.
+The policy is per platform (tables by family in workflow/denylist/: management-plane access,
+exfiltration, control-plane and routing kill switches, shells and files, destructive exec);
+matching judges meaning, not text: abbreviations (`wr er`), case, `no`/`default`/`undo` forms,
+extra whitespace, and the exec-from-config prefixes (`do` on IOS-like families, `run` on Junos).
+Commands hidden in aliases, EEM applets and kron policies (``alias exec x reload``, ``action 1
+cli command "reload"``) are checked too. A line naming a remote file-transfer URL (``tftp://…``,
+``scp:``) anywhere is refused: it exports or imports files.
 
-Before matching, a line is NFKC-normalized, case-folded and split on any whitespace (tabs and
-unicode separators included), and exec-from-config prefixes are removed (``do`` on IOS-like
-families, ``run`` on Junos). Commands hidden in aliases, EEM applets and kron policies
-(``alias exec x reload``, ``action 1 cli command "reload"``) are checked too. Lines with control
-characters (other than tab) are refused: they can split one line into two on the device. A line
-naming a remote file-transfer URL (``tftp://…``, ``scp:``) anywhere is refused: it exports or
-imports files (``archive`` ``path tftp:``, ``show run | redirect ftp://…``).
+A line the policy cannot read is refused, never allowed: control characters (other than tab)
+can split one line into two on the device; a character outside printable ASCII in a command
+word (a look-alike letter, U+00A0 as indentation) may be read otherwise by the device; `?`
+asks the device for help instead of configuring.
 
-Management access (a heuristic, since the management interface is not always known): section
-rules hold inside an ``interface`` section whose name is a management interface (Management1,
-``Management 1``, mgmt0, MEth0/0/1, fxp0, em0, me0) and inside terminal lines (``line vty``,
-``line con 0``, VRP ``user-interface``). Sections end at the next interface/line/router header
-or at ``exit``, ``!``, ``quit`` or ``end``.
-
-``undebug``/``no debug`` are allowed: they only turn debugging off.
+A template may allow rules explicitly (`allow:` in a built-in or saved template's YAML:
+workflow/allowances.py); an allowed hit is reported apart, so the gate shows it.
+`undebug`/`no debug` are allowed: they only turn debugging off.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from base.errors import ConfigError
-from workflow.deny_rules import (
-    FAMILIES,
-    LINE_RULES,
-    MGMT_INTERFACE_RULES,
-    MGMT_WORDS,
-    PREFIXES,
-    REMOTE_SCHEMES,
-    RULE_SETS,
+from workflow.denylist.inside import section_hit, section_of
+from workflow.denylist.matching import (
+    control_character,
+    names_remote_url,
+    normalize,
+    parse,
+    strip_prefixes,
+    unreadable_character,
 )
-from workflow.model import platform_family
+from workflow.denylist.policy import PlatformRules, rules_for
+from workflow.denylist.rules import FAMILY_TITLES, Family, Rule
 
 _EMBEDDED = (
     re.compile(r"^alias \S+ \S+ (?P<cmd>.+)$"),
@@ -48,174 +44,69 @@ _EMBEDDED = (
     re.compile(r"^action \S+ (?!cli\b)(?P<cmd>.+)$"),  # EEM actions such as `action 1.0 reload`
     re.compile(r"^cli (?P<cmd>.+)$"),
 )
+_CONTROL = Rule(
+    "control-character", "unreadable", "", "holds a control or line-separator character"
+)
+_HELP = Rule("help", "exec", "?", "`?` asks the device for help instead of configuring", False)
+_REMOTE = Rule("remote-url", "exfiltration", "", "sends or fetches files over the network")
 
 
 @dataclass(frozen=True)
 class Violation:
-    """One refused line: `line` as rendered, `rule` that matched, `reason` for the user."""
+    """One refused line: `line` as rendered, the `rule` id that matched, its `family` and the
+    `reason` for the user."""
 
     line: str
     rule: str
     reason: str
     number: int = 0  # 1-based position in the checked lines
+    family: Family = "exec"
+    allowable: bool = True
+
+    @property
+    def explained(self) -> str:
+        """`exfiltration, rule logging-host: sends the device's logs to another host`."""
+        return f"{FAMILY_TITLES[self.family]}, rule {self.rule}: {self.reason}"
+
+    def allowed_by(self, allow: Sequence[str]) -> bool:
+        """Whether a template allowing `allow` (rule ids and families) may send this line."""
+        return self.allowable and (self.rule in allow or self.family in allow)
 
     def __str__(self) -> str:
-        return f"line {self.number} `{self.line.strip()}` is refused ({self.rule}): {self.reason}"
+        return f"line {self.number} `{self.line.strip()}` is refused ({self.explained})"
 
 
-_NEGATIONS = ("no", "default", "undo")
-
-
-@dataclass(frozen=True)
-class _Rule:
-    spec: str
-    words: tuple[tuple[str, str], ...]  # (shortest abbreviation, full word)
-    whole_line: bool
-    negatable: bool  # also holds under no/default/undo
-    reason: str
-
-    def matches(self, tokens: Sequence[str]) -> bool:
-        if self._matches(tokens):
-            return True
-        return (
-            self.negatable
-            and bool(tokens)
-            and _is_negation(tokens[0])
-            and self._matches(tokens[1:])
-        )
-
-    def _matches(self, tokens: Sequence[str]) -> bool:
-        if len(tokens) < len(self.words) or (self.whole_line and len(tokens) != len(self.words)):
-            return False
-        return all(_word_matches(tok, word) for tok, word in zip(tokens, self.words, strict=False))
-
-
-def _is_negation(token: str) -> bool:
-    return token == "no" or any(len(token) >= 3 and w.startswith(token) for w in _NEGATIONS[1:])
-
-
-def _word_matches(token: str, word: tuple[str, str]) -> bool:
-    head, full = word
-    if head == "<mgmt>":
-        return is_management_interface(token)
-    if head == "<src>":  # any copy source but the running config (`copy run start` saves)
-        return not _is_running_config(token)
-    if head == "<any>":
-        return True
-    if head == "<remote>":
-        return is_remote(token)
-    return len(token) >= len(head) and full.startswith(token)
-
-
-def is_remote(token: str) -> bool:
-    """`tftp:`, `tftp://host/file`, `scp:`, or the bare scheme word of an interactive copy."""
-    return token.partition(":")[0] in REMOTE_SCHEMES
-
-
-def _names_remote_url(tokens: Sequence[str]) -> bool:
-    return any(":" in tok and is_remote(tok) for tok in tokens)
-
-
-def _is_running_config(token: str) -> bool:
-    name = token.removeprefix("system:")
-    return len(name) >= 3 and "running-config".startswith(name)
-
-
-def is_management_interface(name: str) -> bool:
-    """Management1, Ma1, mgmt0, MEth0/0/1, fxp0, em0, me0 (any case)."""
-    match = re.match(r"([a-z-]+)\s*\d", name.casefold())
-    if not match:
-        return False
-    alpha = match.group(1)
-    return alpha in MGMT_WORDS or (len(alpha) >= 2 and "management".startswith(alpha))
-
-
-def _parse_rule(spec: str, reason: str) -> _Rule:
-    whole_line = spec.endswith("$")
-    words = []
-    for part in spec.lstrip("~").rstrip("$").split():
-        head, _, tail = part.partition("[")
-        words.append((head, head + tail.rstrip("]")))
-    return _Rule(spec, tuple(words), whole_line, spec.startswith("~"), reason)
+def _violation(line: str, rule: Rule, number: int, reason: str = "") -> Violation:
+    return Violation(line, rule.id, reason or rule.reason, number, rule.family, rule.allowable)
 
 
 def matching_rule(line: str, rules: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
     """The first (spec, reason) of `rules` — written like the deny-list's — that `line` matches
     (NFKC, case-folded, its `do` prefix removed), or None."""
-    tokens = _strip_prefixes(_normalize(line), ("do",))
-    found = (rule for rule in rules if _parse_rule(*rule).matches(tokens))
-    return next(found, None)
-
-
-def _normalize(line: str) -> list[str]:
-    """Case-folded words; `Management 1` is joined into one word, as the device reads it."""
-    tokens = unicodedata.normalize("NFKC", line).casefold().split()
-    for i in range(len(tokens) - 2, -1, -1):
-        joined = tokens[i] + tokens[i + 1]
-        if tokens[i].isalpha() and tokens[i + 1][:1].isdigit() and is_management_interface(joined):
-            tokens[i : i + 2] = [joined]
-    return tokens
-
-
-def _strip_prefixes(tokens: list[str], prefixes: Sequence[str]) -> list[str]:
-    while tokens and tokens[0] in prefixes:
-        tokens = tokens[1:]
-    return tokens
-
-
-_CONTROL = frozenset({"Cc", "Cf", "Zl", "Zp"})  # control, format, line and paragraph separators
-
-
-def control_character(text: str, allowed: str = "") -> str | None:
-    """The first character of `text` (not in `allowed`) that can split one line into two on a
-    device or hide in it: a control, format, line or paragraph separator; None when none."""
-    return next(
-        (ch for ch in text if ch not in allowed and unicodedata.category(ch) in _CONTROL), None
-    )
-
-
-class _FamilyRules:
-    """The rules of one family, indexed by the first two letters of their first word."""
-
-    def __init__(self, sets: Sequence[str]) -> None:
-        self.prefixes = tuple(p for name in sets for p in PREFIXES.get(name, ()))
-        self.index: dict[str, list[_Rule]] = {}
-        for name in sets:
-            for spec, reason in RULE_SETS[name]:
-                rule = _parse_rule(spec, reason)
-                self.index.setdefault(rule.words[0][0][:2], []).append(rule)
-
-    def match(self, tokens: list[str]) -> _Rule | None:
-        tokens = _strip_prefixes(tokens, self.prefixes)
-        if not tokens:
-            return None
-        candidates = list(self.index.get(tokens[0][:2], ()))
-        if len(tokens) > 1 and _is_negation(tokens[0]):
-            candidates += [r for r in self.index.get(tokens[1][:2], ()) if r.negatable]
-        return next((rule for rule in candidates if rule.matches(tokens)), None)
-
-
-_ALL_SETS = tuple(RULE_SETS)
-_BY_FAMILY: dict[tuple[str, ...], _FamilyRules] = {}
-
-
-def _rules_for(family: str) -> _FamilyRules:
-    sets = FAMILIES.get(platform_family(family), _ALL_SETS)  # unknown family: every rule
-    if sets not in _BY_FAMILY:
-        _BY_FAMILY[sets] = _FamilyRules(sets)
-    return _BY_FAMILY[sets]
+    tokens = strip_prefixes(normalize(line), ("do",))
+    return next((rule for rule in rules if parse(rule[0]).matches(tokens)), None)
 
 
 class BlockedLine(TypedDict):
-    """A deny-list hit as the params gate shows it."""
+    """A deny-list hit as the params gate shows it (`reason` names the family and rule)."""
 
     line: str
     rule: str
     reason: str
+    family: NotRequired[str]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the deny-list found: lines refused, and lines the template's allowances let pass."""
+
+    refused: list[Violation]
+    allowed: list[Violation]
 
 
 class DenyList:
-    """Built-in vendor rules plus `extra` regular expressions (settings: LABBOT_DENY_EXTRA)."""
+    """The platform policies plus `extra` regular expressions (settings: LABBOT_DENY_EXTRA,
+    family `exec`, never allowable: the lab's own last word)."""
 
     def __init__(self, extra: Sequence[str] = ()) -> None:
         self._extra: list[tuple[str, re.Pattern[str]]] = []
@@ -227,86 +118,83 @@ class DenyList:
                     f"LABBOT_DENY_EXTRA: {pattern!r} is not a valid regular expression ({exc})"
                 ) from None
 
-    def check(self, lines: Sequence[str], family: str) -> list[Violation]:
-        """Every refused line with its reason; [] means the lines may be sent."""
-        rules = _rules_for(family)
+    def judge(self, lines: Sequence[str], family: str, allow: Sequence[str] = ()) -> Verdict:
+        """Every hit, split into refused and allowed by `allow` (rule ids and families)."""
+        rules = rules_for(family)
         found = [
-            Violation(line, rule, reason, number)
+            hit
             for number, line in enumerate(lines, start=1)
-            for rule, reason in self._line_violations(line, rules)
+            for hit in self._line_violations(line, number, rules)
         ]
-        found.extend(_management_violations(lines, rules))
+        found.extend(_section_violations(lines, rules))
         found.sort(key=lambda v: v.number)
-        return found
+        allowed = [v for v in found if v.allowed_by(allow)]
+        return Verdict([v for v in found if v not in allowed], allowed)
 
-    def blocked_lines(self, lines: Sequence[str], family: str) -> list[BlockedLine]:
+    def check(
+        self, lines: Sequence[str], family: str, allow: Sequence[str] = ()
+    ) -> list[Violation]:
+        """Every refused line with its reason; [] means the lines may be sent."""
+        return self.judge(lines, family, allow).refused
+
+    def blocked_lines(
+        self, lines: Sequence[str], family: str, allow: Sequence[str] = ()
+    ) -> list[BlockedLine]:
         """`check`, as the params gate shows each hit."""
-        return [
-            BlockedLine(line=v.line, rule=v.rule, reason=v.reason)
-            for v in self.check(lines, family)
-        ]
+        return [shown(v) for v in self.check(lines, family, allow)]
 
-    def _line_violations(self, line: str, rules: _FamilyRules) -> Iterator[tuple[str, str]]:
+    def _line_violations(self, line: str, number: int, rules: PlatformRules) -> Iterator[Violation]:
         if control_character(line, allowed="\t"):
-            yield "control-character", "contains a control or line-separator character"
-        tokens = _normalize(line)
+            yield _violation(line, _CONTROL, number)
+        if (char := unreadable_character(line)) is not None:
+            reason = f"holds {char!r} (U+{ord(char):04X}), which no command word has"
+            yield Violation(line, "non-ascii", reason, number, "unreadable", allowable=False)
+        if "?" in line:
+            yield _violation(line, _HELP, number)
+        tokens = normalize(line)
         rule = rules.match(tokens)
         if rule is None:
-            text = " ".join(_strip_prefixes(tokens, rules.prefixes))
-            for hiding in _EMBEDDED:
-                embedded = hiding.match(text)
-                inner = rules.match(_normalize(embedded.group("cmd"))) if embedded else None
-                if inner is not None:
-                    yield inner.spec, f"runs a hidden command that {inner.reason}"
-                    break
+            yield from _embedded(line, number, tokens, rules)
         else:
-            yield rule.spec, rule.reason
-        if _names_remote_url(tokens):
-            yield "remote-url", "sends or fetches files over the network (tftp, ftp, scp, http)"
+            yield _violation(line, rule, number)
+        if names_remote_url(tokens):
+            yield _violation(line, _REMOTE, number)
         normalized = " ".join(tokens)
         for pattern, regex in self._extra:
             if regex.search(normalized) or regex.search(line):
-                yield f"extra:{pattern}", "matches a site deny rule (LABBOT_DENY_EXTRA)"
+                reason = "matches a site deny rule (LABBOT_DENY_EXTRA)"
+                yield Violation(line, f"extra:{pattern}", reason, number, "exec", allowable=False)
 
 
-_SECTION_END = ("exit", "!", "end", "router", "quit", "#")
-_SECTION_RULES = {
-    "management interface": (
-        [_parse_rule(spec, "") for spec in MGMT_INTERFACE_RULES],
-        "would cut off management access to the device",
-    ),
-    "terminal line": (
-        [_parse_rule(spec, "") for spec in LINE_RULES],
-        "changes who can log in on the console or vty lines, or how",
-    ),
-}
+def shown(violation: Violation) -> BlockedLine:
+    return BlockedLine(
+        line=violation.line,
+        rule=violation.rule,
+        reason=violation.explained,
+        family=violation.family,
+    )
 
 
-def _section_of(tokens: Sequence[str], current: str | None) -> str | None:
-    """Which management-relevant section a line opens, keeps or closes."""
-    if not tokens:
-        return current
-    first = tokens[0]
-    if len(first) >= 3 and "interface".startswith(first):
-        names = tokens[2:] if len(tokens) > 2 and tokens[1] == "range" else tokens[1:]
-        return "management interface" if is_management_interface(" ".join(names)) else None
-    if (len(first) >= 3 and "line".startswith(first)) or first.startswith("user-interface"):
-        return "terminal line"
-    if first in _SECTION_END:
-        return None
-    return current
+def _embedded(
+    line: str, number: int, tokens: list[str], rules: PlatformRules
+) -> Iterator[Violation]:
+    """The command an alias, EEM action or kron `cli` line hides, when a rule refuses it."""
+    text = " ".join(strip_prefixes(tokens, rules.prefixes))
+    for hiding in _EMBEDDED:
+        embedded = hiding.match(text)
+        inner = rules.match(normalize(embedded.group("cmd"))) if embedded else None
+        if inner is not None:
+            yield _violation(line, inner, number, f"runs a hidden command that {inner.reason}")
+            return
 
 
-def _management_violations(lines: Sequence[str], rules: _FamilyRules) -> list[Violation]:
+def _section_violations(lines: Sequence[str], rules: PlatformRules) -> list[Violation]:
     section: str | None = None
     found = []
     for number, line in enumerate(lines, start=1):
-        tokens = _strip_prefixes(_normalize(line), rules.prefixes)
-        new_section = _section_of(tokens, section)
-        if new_section == section and section is not None:
-            section_rules, reason = _SECTION_RULES[section]
-            hit = next((r for r in section_rules if r.matches(tokens)), None)
-            if hit is not None:
-                found.append(Violation(line, f"{section}:{hit.spec}", reason, number))
+        tokens = strip_prefixes(normalize(line), rules.prefixes)
+        new_section = section_of(tokens, section)
+        if new_section == section and (rule := section_hit(section, tokens)) is not None:
+            found.append(_violation(line, rule, number))
         section = new_section
     return found

@@ -15,6 +15,7 @@ from typing import Any
 
 from base.errors import TemplateError
 from workflow import template_facts
+from workflow.allowances import allowance_problems, allowed_by
 from workflow.model import ParamSpec, TemplateProposal, Topology
 from workflow.postchecks.spec import post_check_errors
 from workflow.rendering import FACTS, compile_template, reads_facts, render, template_variables
@@ -68,7 +69,7 @@ def check_template(
     return TemplateCheck(
         errors=list(dict.fromkeys(errors + target_errors(proposal, topology) + section_problems)),
         examples=dict(sorted(families.examples.items())),
-        blocked=families.denied or bool(section_problems),
+        blocked=families.denied or bool(section_problems) or bool(allowance_problems(proposal)),
         example_facts=reading,
         sections=sections,
     )
@@ -81,7 +82,7 @@ def _validate(
         missing = "the proposal has no template (expected one per device family, e.g. cisco_ios)"
         return [missing], _Families([], {}, set(), False)
     schema = proposal["params_schema"]
-    errors = schema_errors(schema)
+    errors = schema_errors(schema) + allowance_problems(proposal)
     example, param_errors = validate_params(schema, proposal.get("example_params", {}))
     errors.extend(f"example_params: {error}" for error in param_errors)
     families = _check_families(proposal, None if param_errors else example, deny, example_facts)
@@ -104,13 +105,14 @@ def _check_families(
     example_facts: Mapping[str, TemplateFacts],
 ) -> _Families:
     found = _Families([], {}, set(), False)
+    allow = allowed_by(proposal)
     for family, source in proposal["templates"].items():
         facts = example_facts.get(family) or template_facts.example_facts(family)
         used, lines, errors = _family(family, source, proposal["params_schema"], example, facts)
         found.used = None if used is None or found.used is None else found.used | used
         if lines is not None:
             found.examples[family] = lines
-            hits = deny.check(lines, family)
+            hits = deny.check(lines, family, allow)
             found.denied = found.denied or bool(hits)
             errors.extend(f"{family} template example: {violation}" for violation in hits)
         found.errors.extend(errors)

@@ -18,10 +18,10 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from workflow.denylist.matching import control_character
 from workflow.filters import netmask
 from workflow.model import DeviceFacts, ParamSpec, Topology
 from workflow.rendering import FACTS
-from workflow.safety import control_character
 from workflow.template_facts import lab_facts
 
 MAX_STRING = 1024

@@ -85,6 +85,7 @@ async def draft_from_approved(
         origin_tokens=origin_tokens,
         post_checks=payload.get("post_checks"),
         sections=payload.get("sections", []),
+        allow=list(dict.fromkeys(a for part in approved.parts for a in part.get("allow", []))),
     )
 
 

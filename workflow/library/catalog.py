@@ -4,7 +4,8 @@ A file holds `description`, `keywords` (for matching plain requests), `phrases` 
 that set a parameter: "area 0" -> area=0), `derive` (a name in `derive.DERIVERS`),
 `params_schema`, `example_params`, `sections` (the configuration sections it may touch, format
 in `workflow.sections`), `templates` (vendor family -> Jinja2 source) and optionally
-`post_checks` (what must hold after the push; format in `workflow.postchecks.spec`).
+`post_checks` (what must hold after the push; format in `workflow.postchecks.spec`) and `allow`
+(deny-list rule ids or families it may break; `workflow.allowances`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 import yaml
 
 from base.errors import PlanningError, TemplateError
+from workflow.denylist.policy import allowance_errors
 from workflow.hashing import content_sha256
 from workflow.library.derive import DERIVERS
 from workflow.model import ParamSpec, TemplatePart, TemplateProposal
@@ -52,6 +54,7 @@ class LibraryTemplate:
     # what it is made of, when not one built-in template (saved versions, combinations)
     parts: tuple[TemplatePart, ...] = ()
     post_checks: PostChecks | None = None  # what must hold after the push
+    allow: tuple[str, ...] = ()  # deny-list rules it may break (workflow.allowances)
 
     @property
     def families(self) -> tuple[str, ...]:
@@ -68,12 +71,14 @@ class LibraryTemplate:
             self.example_params,
             self.post_checks,
             self.sections,
+            self.allow,
         )
-        return [
-            TemplatePart(
-                name=self.name, version=None, sha256=sha256, source="builtin", derive=self.derive
-            )
-        ]
+        part = TemplatePart(
+            name=self.name, version=None, sha256=sha256, source="builtin", derive=self.derive
+        )
+        if self.allow:
+            part["allow"] = list(self.allow)
+        return [part]
 
     def score(self, text: str) -> int:
         """How well a request matches: words of every keyword found as whole words."""
@@ -89,10 +94,11 @@ def template_sha256(
     example_params: Mapping[str, Any],
     post_checks: PostChecks | None = None,
     sections: Sequence[str] = (),
+    allow: Sequence[str] = (),
 ) -> str:
     """The identity of a template's content: what renders, what the reviewer reads, what it may
-    touch and what is checked after the push (a template saved before post-checks or declared
-    sections keeps the hash it had)."""
+    touch, what deny-list rules it may break and what is checked after the push (a template
+    saved before post-checks, declared sections or allowances keeps the hash it had)."""
     content: dict[str, Any] = {
         "name": name,
         "description": description,
@@ -104,6 +110,8 @@ def template_sha256(
         content["post_checks"] = dict(post_checks)
     if sections:
         content["sections"] = list(sections)
+    if allow:
+        content["allow"] = list(allow)
     return content_sha256(content)
 
 
@@ -122,6 +130,7 @@ def _load_template(name: str, text: str) -> LibraryTemplate:
     post_checks, errors = parse_post_checks(data.get("post_checks"))
     errors = errors or post_check_errors(post_checks, data["params_schema"])
     errors += section_errors(data["sections"])
+    errors += allowance_errors(data.get("allow", []))
     if errors:
         raise TemplateError(f"library template {name}.yaml: {'; '.join(errors)}")
     return LibraryTemplate(
@@ -135,6 +144,7 @@ def _load_template(name: str, text: str) -> LibraryTemplate:
         templates=data["templates"],
         sections=tuple(data["sections"]),
         post_checks=post_checks,
+        allow=tuple(data.get("allow", ())),
     )
 
 
@@ -183,6 +193,8 @@ class Catalog:
         )
         if template.post_checks:
             proposal["post_checks"] = copy.deepcopy(template.post_checks)
+        if template.allow:
+            proposal["allow"] = list(template.allow)
         return proposal
 
 

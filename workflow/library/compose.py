@@ -47,13 +47,16 @@ def mentions(text: str, name: str) -> bool:
 
 
 def saved_part(saved: SavedTemplate) -> TemplatePart:
-    return TemplatePart(
+    part = TemplatePart(
         name=saved.name,
         version=saved.version,
         sha256=saved.sha256,
         source="saved",
         derive=saved.derive,
     )
+    if saved.allow:
+        part["allow"] = list(saved.allow)
+    return part
 
 
 def from_saved(saved: SavedTemplate) -> LibraryTemplate:
@@ -79,6 +82,7 @@ def from_saved(saved: SavedTemplate) -> LibraryTemplate:
         sections=tuple(saved.sections),
         parts=(saved_part(saved),),
         post_checks=saved.post_checks,
+        allow=tuple(saved.allow),
     )
 
 
@@ -105,6 +109,7 @@ def combine(name: str, parts: Sequence[LibraryTemplate]) -> LibraryTemplate:
         sections=tuple(dict.fromkeys(s for p in parts for s in p.sections)),
         parts=tuple(part for p in parts for part in p.as_parts()),
         post_checks=combine_post_checks(p.post_checks for p in parts),
+        allow=tuple(dict.fromkeys(entry for p in parts for entry in p.allow)),
     )
 
 

@@ -76,6 +76,8 @@ class LLMPlanner:
                 source="llm",
                 sections=answer.sections,  # checked against the example before the gate
             )
+            if answer.model_extra and "allow" in answer.model_extra:  # refused by the check
+                proposal["allow"] = answer.model_extra["allow"]
             if answer.post_checks:  # as answered: the template check reports what is wrong
                 checks, _ = parse_post_checks(answer.post_checks)
                 proposal["post_checks"] = checks or cast(PostChecks, answer.post_checks)

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from langchain_core.utils.function_calling import convert_to_openai_tool
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from workflow.model import ParamSpec
 from workflow.validation import validate_params
@@ -45,6 +45,10 @@ def tool_definition(model: type[BaseModel]) -> dict[str, Any]:
 
 class TemplateAnswer(BaseModel):
     """A Jinja2 configuration template, or a built-in one by name (and no templates)."""
+
+    # keys beyond these are kept (`model_extra`): an `allow` the model adds is refused with a
+    # reason rather than dropped unseen (workflow.allowances); the tool definition omits it
+    model_config = ConfigDict(extra="allow")
 
     name: str = "custom"
     targets: list[str] = Field(default_factory=list)

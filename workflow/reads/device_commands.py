@@ -3,7 +3,7 @@
 `do reload`, `reload`, `write erase`, `delete flash:x`, `configure replace …`, `copy run
 tftp://…`, `copy … scp:` typed to the bot are neither a read nor a change request: they are
 refused with the reason before anything is planned or sent (no running configuration is read).
-The commands are the deny-list's own exec rules (workflow.deny_rules, matched by
+The commands are the deny-list's own exec rules (workflow.denylist, matched by
 workflow.safety with its abbreviations and the `do`/`run` prefixes) that no change asked for in
 words begins with, and the harmless exec commands below in the same syntax (`write memory`,
 `configure terminal`, `clear ip bgp *`); a message starting with `do` is always one.
@@ -13,43 +13,23 @@ from __future__ import annotations
 
 from workflow.safety import DenyList, matching_rule
 
-# deny-list rules (their specs) that name an exec command; `en[able]`, `ins[tall]`, `te[st]`,
-# `pa[tch]` or `de[bug]` are left out: a change or a question in words may begin with them
+# deny-list rules (their ids) that name an exec command; `enable`, `install`, `crash` (`test`),
+# `debug`, `copy` (`copy the ospf settings …`) or `clear` are left out: a change or a question in
+# words may begin with them
 _EXEC_RULES = frozenset(
     {
-        "rel[oad]",
-        "wr[ite] er[ase]",
-        "er[ase]",
-        "de[lete]",
-        "fo[rmat]",
-        "co[nfigure] r[eplace]",
-        "cop[y] <src> r[unning-config]",
-        "cop[y] <src> s[tartup-config]",
-        "cop[y] <remote>",
-        "cop[y] <any> <remote>",
-        "sq[ueeze]",
-        "fs[ck]",
-        "fa[ctory-reset]",
-        "tc[lsh]",
-        "gu[estshell]",
-        "ba[sh]",
-        "ar[chive] d[ownload-sw]",
-        "red[undancy] f[orce-switchover]",
-        "red[undancy] rel[oad]",
-        "ev[ent] m[anager] r[un]",
-        "req[uest] sy[stem]",
-        "lo[ad] fa[ctory-default]",
-        "lo[ad] o[verride]",
-        "st[art] sh[ell]",
-        "fi[le] co[py]",
-        "res[et] sa[ved-configuration]",
-        "res[et] fa[ctory-configuration]",
-        "reb[oot]",
-        "sc[hedule] reb[oot]",
-        "st[artup] sa[ved-configuration]",
-        "st[artup] sy[stem-software]",
-        "tf[tp]",
-        "ftp",
+        "reload",
+        "write-erase",
+        "erase",
+        "delete",
+        "format",
+        "squeeze",
+        "factory-reset",
+        "shell",
+        "download-sw",
+        "switchover",
+        "event-run",
+        "remote-url",
     }
 )
 _SAVES = "saves the running configuration"
@@ -58,6 +38,7 @@ _EXEC_ONLY = (  # exec commands the deny-list lets through (they change no confi
     ("wr[ite]$", _SAVES),
     ("wr[ite] m[emory]", _SAVES),
     ("cop[y] r[unning-config] s[tartup-config]", _SAVES),
+    ("co[nfigure] r[eplace]", "replaces the whole running configuration"),
     ("conf[igure]$", "enters configuration mode"),
     ("conf[igure] t[erminal]", "enters configuration mode"),
     ("cl[ear] ip", _RESETS),

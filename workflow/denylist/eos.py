@@ -1,0 +1,33 @@
+"""Arista EOS rules, on top of the IOS ones (EOS shares that CLI): its shells and daemons,
+event handlers and schedules, management services, zero-touch provisioning."""
+
+from __future__ import annotations
+
+from workflow.denylist import ios
+from workflow.denylist.rules import Rule, family_rules
+
+_SHELL = "runs a shell or a program on the device"
+_HANDLER = "runs commands or scripts when an event fires or on a schedule"
+
+EOS_ONLY = (
+    family_rules(
+        "shell",
+        (
+            ("shell", "act[ion] ba[sh]", _SHELL),
+            ("shell", "~dae[mon]", _SHELL),
+            ("zerotouch", "~zer[otouch]", "zero-touch provisioning fetches and runs remote config"),
+        ),
+    )
+    + family_rules(
+        "management",
+        (("management-services", "~man[agement]", "changes ssh, telnet, API or console access"),),
+    )
+    + family_rules(
+        "exfiltration",
+        (
+            ("event-handler", "~ev[ent-handler]", _HANDLER),
+            ("event-handler", "~sch[edule]", _HANDLER),
+        ),
+    )
+)
+RULES: tuple[Rule, ...] = EOS_ONLY + ios.RULES

@@ -1,0 +1,53 @@
+"""A deny-list rule: its id, its family, the words it matches and why it refuses them.
+
+Families say what a rule protects: `management` (who can reach and log in to the device),
+`exfiltration` (configuration, logs, traffic or files leaving the device), `kill-switch`
+(control-plane and routing kill switches), `shell` (shells, scripts and files on the device),
+`exec` (destructive or mode-changing exec commands) and `unreadable` (a line the policy cannot
+read, so it cannot judge it). A rule's id names one meaning across platforms (`logging-host` is
+`logging host` on IOS, `set system syslog host` on Junos, `info-center loghost` on VRP), so a
+template allows one meaning everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+Family = Literal["management", "exfiltration", "kill-switch", "shell", "exec", "unreadable"]
+FAMILY_TITLES: dict[Family, str] = {
+    "management": "management-plane access",
+    "exfiltration": "exfiltration",
+    "kill-switch": "control-plane and routing kill switch",
+    "shell": "shells and files",
+    "exec": "destructive exec",
+    "unreadable": "unreadable input",
+}
+# Families a template may allow as a whole; `unreadable` never (nothing judged it).
+ALLOWABLE_FAMILIES: tuple[Family, ...] = (
+    "management",
+    "exfiltration",
+    "kill-switch",
+    "shell",
+    "exec",
+)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule: `spec` in the syntax of workflow/denylist/matching.py. `allowable` False: no
+    template may allow it (it changes how the device reads the lines that follow)."""
+
+    id: str
+    family: Family
+    spec: str
+    reason: str
+    allowable: bool = True
+
+
+def family_rules(
+    family: Family, rows: Sequence[tuple[str, str, str]], *, allowable: bool = True
+) -> tuple[Rule, ...]:
+    """Rules of one family from (id, spec, reason) rows."""
+    return tuple(Rule(rid, family, spec, reason, allowable) for rid, spec, reason in rows)
