@@ -141,7 +141,7 @@ HARMLESS: list[tuple[str, list[str]]] = [
     ("cisco_ios", ["description management uplink"]),
     ("cisco_ios", ["interface Gi0/1", " description line to R2 and a test"]),
     ("cisco_ios", ["banner motd ^Authorized users only^"]),
-    ("cisco_ios", ["logging host 10.0.0.9"]),
+    ("cisco_ios", ["logging trap informational"]),
     ("arista_eos", ["interface Ethernet1", " shutdown"]),
     ("arista_eos", ["router bgp 65001", " neighbor 10.0.0.2 remote-as 65002"]),
     ("arista_eos", ["vlan 10", " name users"]),

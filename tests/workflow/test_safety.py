@@ -49,7 +49,14 @@ def test_corpus_is_large_enough() -> None:
         ("cisco_ios", 'action 1.0 syslog msg "lab change"'),
         ("cisco_ios", "ip domain-name lab.example"),
         ("cisco_ios", "endpoint x"),
-        ("cisco_ios", "logging host 10.0.0.1"),
+        ("cisco_ios", "logging buffered 16384"),
+        ("cisco_ios", "snmp-server community labro RO"),
+        ("cisco_ios", "do copy run start"),
+        ("cisco_ios", "ip route 10.0.0.0 255.0.0.0 Null0"),
+        ("cisco_ios", "no router-id"),
+        ("cisco_ios", "description café au lait"),
+        ("frr", "log syslog informational"),
+        ("frr", "router bgp 65001"),
         ("arista_eos", "dns domain lab.example"),
         ("juniper_junos", "delete interfaces ge-0/0/0 unit 0"),
         ("juniper_junos", "set interfaces ge-0/0/0 disable"),
@@ -66,9 +73,12 @@ def test_violation_says_which_line_and_why() -> None:
     lines = ["hostname R1", "do wr er", "ntp server 10.0.0.1"]
     [violation] = DenyList().check(lines, "cisco_ios_telnet")
     assert violation == Violation(
-        "do wr er", "wr[ite] er[ase]", "erases the startup configuration", 2
+        "do wr er", "write-erase", "erases the startup configuration", 2, "exec"
     )
-    assert "line 2" in str(violation) and "erases the startup configuration" in str(violation)
+    assert str(violation) == (
+        "line 2 `do wr er` is refused (destructive exec, rule write-erase: "
+        "erases the startup configuration)"
+    )
 
 
 def test_management_shutdown_only_inside_a_management_section() -> None:
@@ -81,21 +91,22 @@ def test_management_shutdown_only_inside_a_management_section() -> None:
         "shutdown",
     ]
     violations = DenyList().check(lines, "arista_eos")
-    assert [v.number for v in violations] == [6]
-    assert "management access" in violations[0].reason
+    assert [(v.number, v.rule) for v in violations] == [
+        (4, "routing-shutdown"),
+        (6, "mgmt-interface"),
+    ]
+    assert "management access" in violations[1].reason
 
 
 def test_extra_patterns_from_settings() -> None:
-    deny = DenyList(extra=[r"^no router ospf", r"clear ip bgp"])
-    assert [
-        v.rule
-        for v in deny.check(
-            ["NO  router ospf 1", "do clear ip bgp *", "router ospf 1"], "cisco_ios"
-        )
-    ] == [
-        "extra:^no router ospf",
-        "extra:clear ip bgp",
+    deny = DenyList(extra=[r"^ip route 0\.0\.0\.0", r"ntp server 10\.6\.6\.6"])
+    lines = ["IP  route 0.0.0.0 0.0.0.0 Null0", "ntp server 10.6.6.6", "ntp server 10.0.0.1"]
+    assert [v.rule for v in deny.check(lines, "cisco_ios")] == [
+        r"extra:^ip route 0\.0\.0\.0",
+        r"extra:ntp server 10\.6\.6\.6",
     ]
+    # a site rule is the lab's last word: no template allows it
+    assert deny.check(lines, "cisco_ios", ["exec", r"extra:ntp server 10\.6\.6\.6"])
 
 
 def test_invalid_extra_pattern_is_a_config_error_naming_the_setting() -> None:
@@ -103,8 +114,12 @@ def test_invalid_extra_pattern_is_a_config_error_naming_the_setting() -> None:
         DenyList(extra=["(unclosed"])
 
 
-def test_junos_delete_is_only_refused_bare() -> None:
+def test_junos_delete_is_refused_bare_or_for_a_whole_protocol() -> None:
     deny = DenyList()
-    assert deny.check(["delete"], "juniper_junos")
-    assert not deny.check(["delete protocols ospf"], "juniper_junos")
-    assert deny.check(["delete protocols ospf"], "cisco_ios")  # on IOS `delete` removes files
+    assert [v.rule for v in deny.check(["delete"], "juniper_junos")] == ["write-erase"]
+    assert [v.rule for v in deny.check(["delete protocols ospf"], "juniper_junos")] == [
+        "routing-process"
+    ]
+    assert not deny.check(["delete protocols ospf area 0 interface ge-0/0/1.0"], "juniper_junos")
+    # on IOS `delete` removes files
+    assert [v.rule for v in deny.check(["delete protocols ospf"], "cisco_ios")] == ["delete"]

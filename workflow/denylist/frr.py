@@ -14,6 +14,7 @@ FRR_ONLY = family_rules(
     "shell",
     (
         ("log-file", "log f[ile]", "writes the log to a file of the host (FRR runs as root)"),
+        ("log-file", "log filtered-f[ile]", "writes the log to a file of the host"),
         ("shell", "start-s[hell]", "runs a shell on the host"),
     ),
 )

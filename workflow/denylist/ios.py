@@ -12,8 +12,11 @@ _FLOW = "exports traffic records (NetFlow, IPFIX, sFlow) to another host"
 _SPAN = "copies the device's traffic to a port or another host (SPAN, RSPAN, ERSPAN, capture)"
 _COPY = "copies configuration or files (only `copy running-config startup-config` saves)"
 _HANDLER = "runs commands when an event fires or on a schedule (EEM, kron)"
-# `logging WORD` sends logs to host WORD unless WORD is one of these keywords (IOS and EOS)
+# `logging WORD` sends logs to host WORD unless WORD is one of these keywords (IOS and EOS; FRR's
+# `log` abbreviates `logging`, so its keywords are here too)
 _LOGGING_WORDS = (
+    "commands|error-category|error-details|immediate-mode|record-priority|stdout|syslog|"
+    "timestamp|unique-id|with-category|"
     "alarm|buffered|buginf|cns-events|console|count|delimiter|discriminator|dmvpn|esm|event|"
     "exception|facility|file|filter|format|history|level|message-counter|monitor|on|origin-id|"
     "persistent|policy|qos|queue-limit|rate-limit|relogging-interval|reload|repeat-messages|"

@@ -31,7 +31,17 @@ EXEC = family_rules(
     ),
     allowable=False,
 )
-SHELL = family_rules("shell", (("shell", "ops", "runs Python scripts on the device (OPS)"),))
+SHELL = family_rules(
+    "shell",
+    (
+        ("shell", "ops", "runs Python scripts on the device (OPS)"),
+        ("shell", "py[thon]", "runs Python scripts on the device"),
+        ("files", "mk[dir]", "changes the device's file systems"),
+        ("files", "rmd[ir]", "changes the device's file systems"),
+        ("files", "ren[ame]", "changes the device's file systems"),
+        ("files", "mo[ve]", "changes the device's file systems"),
+    ),
+)
 MANAGEMENT = family_rules(
     "management",
     (
