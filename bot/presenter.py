@@ -222,6 +222,8 @@ def _rollback_sections(
     for name, device in payload["devices"].items():
         lines = mask_secrets("\n".join(device["lines"]))
         sections.append((messages.SECTION_ROLLBACK_LINES.format(device=name), lines, "text"))
+    if payload.get("allow"):
+        sections.append((messages.SECTION_MAY_BREAK, "\n".join(payload["allow"]), "text"))
     return text, sections
 
 

@@ -6,18 +6,23 @@ may: …"), recorded with the change in the audit chain (`template_uses`) and ho
 preview and again just before the push. A template written for the change (the LLM's, or a
 library template the LLM rewrote on Modify) cannot allow anything: an `allow` in its answer is
 an error fed back to it, and its lines are judged as if it had none. A rollback allows nothing
-either. Rules that change how the device reads the next lines (`end`, `conf t`, `?`) and
-unreadable lines are never allowed.
+A rollback (built by labbot from the configuration saved before the change, never by the LLM)
+may break the rules its own lines break: undoing `router ospf 1` is `no router ospf 1`. Its
+allowances are computed from its lines and shown at its gate like a template's. Rules that
+change how the device reads the next lines (`end`, `conf t`, `?`) and unreadable lines are
+never allowed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from workflow.denylist.policy import allowance_errors, describe_allowance
+from workflow.safety import DenyList
 
-LAB_SOURCES = ("library", "saved")  # proposals built from the lab's own templates only
+# proposals built from the lab's own templates or backups, never from the LLM's answer
+LAB_SOURCES = ("library", "saved", "rollback")
 
 
 def allowed_by(template: Mapping[str, Any]) -> list[str]:
@@ -46,3 +51,18 @@ def allowance_problems(template: Mapping[str, Any]) -> list[str]:
 def allowance_view(template: Mapping[str, Any]) -> list[str]:
     """What the template may do that the deny-list refuses, one line per allowance."""
     return [describe_allowance(entry) for entry in allowed_by(template)]
+
+
+def restoring_allowances(
+    deny_list: DenyList, plan: Mapping[str, Sequence[str]], families: Mapping[str, str]
+) -> list[str]:
+    """The rules a rollback's lines (device -> lines) break, which it may: they bring each
+    device back to its configuration from before the change. Never an unallowable one."""
+    return sorted(
+        {
+            hit.rule
+            for name, lines in plan.items()
+            for hit in deny_list.check(lines, families[name])
+            if hit.allowable
+        }
+    )

@@ -13,7 +13,7 @@ from langgraph.types import Command
 
 from base.errors import LabbotError, PlanningError, TargetError, TemplateError
 from base.vocabulary import Status
-from workflow.allowances import allowed_by
+from workflow.allowances import allowed_by, restoring_allowances
 from workflow.chosen import Because, chosen
 from workflow.endings import (
     DevicesHeld,
@@ -138,7 +138,7 @@ class Nodes:
     async def propose_template(self, state: ChangeState) -> Command[str]:
         try:
             if state["rollback"] is not None:
-                proposal = rollback_template(state["rollback"], _topology(state))
+                proposal = rollback_template(state["rollback"], _topology(state), self.deny_list)
             else:
                 proposal = await self.planner.propose_template(
                     self._request(state, state["template"])
@@ -377,10 +377,13 @@ class Nodes:
         return finish("blocked" if blocked else "failed", ending, also={"errors": errors})
 
 
-def rollback_template(plan: dict[str, list[str]], topology: Topology) -> TemplateProposal:
-    """A rollback is literal lines per device, shown and approved like any other change."""
+def rollback_template(
+    plan: dict[str, list[str]], topology: Topology, deny_list: DenyList
+) -> TemplateProposal:
+    """A rollback is literal lines per device, shown and approved like any other change; it
+    may break the deny-list rules its own lines break (shown at its gate: workflow.allowances)."""
     families = sorted({topology["devices"][name]["family"] for name in plan})
-    return TemplateProposal(
+    proposal = TemplateProposal(
         name="rollback",
         description="Restore the configuration saved before the change (literal lines).",
         templates=dict.fromkeys(families, ROLLBACK_TEMPLATE),
@@ -390,6 +393,10 @@ def rollback_template(plan: dict[str, list[str]], topology: Topology) -> Templat
         source="rollback",
         sections=["*"],  # whatever the backup held; the deny-list still applies
     )
+    of = {name: topology["devices"][name]["family"] for name in plan}
+    if allow := restoring_allowances(deny_list, plan, of):
+        proposal["allow"] = allow
+    return proposal
 
 
 def _topology(state: ChangeState) -> Topology:

@@ -81,6 +81,7 @@ class RollbackReview(TypedDict):
     push: StandardResponse
     post_checks: StandardResponse
     devices: dict[str, RollbackLines]
+    allow: NotRequired[list[str]]  # deny-list rules the lines break, described (allowed)
 
 
 class ShownGate(TypedDict):

@@ -36,7 +36,7 @@ from workflow.denylist.matching import (
     unreadable_character,
 )
 from workflow.denylist.policy import PlatformRules, rules_for
-from workflow.denylist.rules import FAMILY_TITLES, Family, Rule
+from workflow.denylist.rules import CONTROL, FAMILY_TITLES, HELP, REMOTE, Family, Rule
 
 _EMBEDDED = (
     re.compile(r"^alias \S+ \S+ (?P<cmd>.+)$"),
@@ -44,11 +44,6 @@ _EMBEDDED = (
     re.compile(r"^action \S+ (?!cli\b)(?P<cmd>.+)$"),  # EEM actions such as `action 1.0 reload`
     re.compile(r"^cli (?P<cmd>.+)$"),
 )
-_CONTROL = Rule(
-    "control-character", "unreadable", "", "holds a control or line-separator character"
-)
-_HELP = Rule("help", "exec", "?", "`?` asks the device for help instead of configuring", False)
-_REMOTE = Rule("remote-url", "exfiltration", "", "sends or fetches files over the network")
 
 
 @dataclass(frozen=True)
@@ -145,12 +140,12 @@ class DenyList:
 
     def _line_violations(self, line: str, number: int, rules: PlatformRules) -> Iterator[Violation]:
         if control_character(line, allowed="\t"):
-            yield _violation(line, _CONTROL, number)
+            yield _violation(line, CONTROL, number)
         if (char := unreadable_character(line)) is not None:
             reason = f"holds {char!r} (U+{ord(char):04X}), which no command word has"
             yield Violation(line, "non-ascii", reason, number, "unreadable", allowable=False)
         if "?" in line:
-            yield _violation(line, _HELP, number)
+            yield _violation(line, HELP, number)
         tokens = normalize(line)
         rule = rules.match(tokens)
         if rule is None:
@@ -158,7 +153,7 @@ class DenyList:
         else:
             yield _violation(line, rule, number)
         if names_remote_url(tokens):
-            yield _violation(line, _REMOTE, number)
+            yield _violation(line, REMOTE, number)
         normalized = " ".join(tokens)
         for pattern, regex in self._extra:
             if regex.search(normalized) or regex.search(line):

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from workflow.denylist import eos, frr, ios, junos, vrp
 from workflow.denylist.inside import SECTIONS
 from workflow.denylist.matching import Pattern, is_negation, parse, strip_prefixes
-from workflow.denylist.rules import ALLOWABLE_FAMILIES, FAMILY_TITLES, Rule
+from workflow.denylist.rules import ALLOWABLE_FAMILIES, FAMILY_TITLES, WHOLE_LINE_RULES, Rule
 from workflow.model import platform_family
 
 # platform family -> (policy name, its rules, exec-from-config prefixes)
@@ -72,6 +72,7 @@ def rules_for(family: str) -> PlatformRules:
 
 def _every_rule() -> list[Rule]:
     tables = [rules for rules, _ in _TABLES.values()] + [[s.rule for s in SECTIONS.values()]]
+    tables.append(list(WHOLE_LINE_RULES))
     return [rule for rules in tables for rule in rules]
 
 

@@ -51,3 +51,10 @@ def family_rules(
 ) -> tuple[Rule, ...]:
     """Rules of one family from (id, spec, reason) rows."""
     return tuple(Rule(rid, family, spec, reason, allowable) for rid, spec, reason in rows)
+
+
+# Rules about a whole line rather than its words (workflow/safety.py applies them).
+CONTROL = Rule("control-character", "unreadable", "", "holds a control or line-separator character")
+HELP = Rule("help", "exec", "?", "`?` asks the device for help instead of configuring", False)
+REMOTE = Rule("remote-url", "exfiltration", "", "sends or fetches files over the network")
+WHOLE_LINE_RULES = (CONTROL, HELP, REMOTE)

@@ -22,6 +22,8 @@ from langgraph.types import Command, interrupt
 
 from base.errors import LabbotError
 from base.vocabulary import CHOICES
+from workflow.allowances import restoring_allowances
+from workflow.denylist.policy import describe_allowance
 from workflow.endings import (
     PostChecksNotRun,
     Pushed,
@@ -43,15 +45,18 @@ UNDO_SUFFIX = ":rollback"  # the rollback push's own change id (locks and backup
 
 
 def rollback_review(
-    push: StandardResponse, checks: StandardResponse, plan: dict[str, list[str]]
+    push: StandardResponse, checks: StandardResponse, plan: dict[str, list[str]], allow: list[str]
 ) -> RollbackReview:
     """What the rollback reviewer sees: the push with its post-checks, the failed post-checks,
-    and per device the lines that undo the change."""
-    return RollbackReview(
+    per device the lines that undo the change, and the deny-list rules they break."""
+    review = RollbackReview(
         push=push,
         post_checks=checks,
         devices={name: RollbackLines(lines=lines) for name, lines in sorted(plan.items())},
     )
+    if allow:
+        review["allow"] = [describe_allowance(entry) for entry in allow]
+    return review
 
 
 @dataclass(frozen=True)
@@ -88,7 +93,7 @@ class PostCheckNodes:
         update: dict[str, Any] = {"push_result": merged, "post_check_result": result}
         if result["success"] or not plan:
             return Command(update=update, goto="report")
-        review = rollback_review(merged, result, plan)
+        review = rollback_review(merged, result, plan, self._restoring(state, plan))
         gate = open_rollback_gate(state, review, self.clock, self.gate_ttl_seconds)
         return Command(update={**update, "gate": gate, "undo_plan": plan}, goto="rollback_gate")
 
@@ -119,16 +124,21 @@ class PostCheckNodes:
         update = {"decisions": decisions, "approved": approved, "gate": None}
         return Command(update=update, goto="undo")
 
+    def _restoring(self, state: ChangeState, plan: dict[str, list[str]]) -> list[str]:
+        """The deny-list rules the lines undoing the change break (workflow.allowances)."""
+        return restoring_allowances(self.deny_list, plan, _families(state, plan))
+
     async def undo(self, state: ChangeState) -> Command[str]:
         """Push the approved rollback lines, refused again by the deny-list if need be."""
         plan = state.get("undo_plan") or {}
         topology = state["topology"]
         assert topology is not None
+        allow = self._restoring(state, plan)  # shown at the rollback gate
         refusals = [
             refusal
             for name, lines in sorted(plan.items())
             for refusal in push_refusals(
-                self.deny_list, name, lines, topology["devices"][name]["family"]
+                self.deny_list, name, lines, topology["devices"][name]["family"], allow
             )
         ]
         failures = _failures(state)
@@ -149,6 +159,12 @@ class PostCheckNodes:
             kind="rolled_back", failures=failures, at=approval["at"], actor=approval["actor_name"]
         )
         return finish("failed", Pushed(kind="pushed", rollback=True), result, rollback=ending)
+
+
+def _families(state: ChangeState, plan: dict[str, list[str]]) -> dict[str, str]:
+    topology = state["topology"]
+    assert topology is not None
+    return {name: topology["devices"][name]["family"] for name in plan}
 
 
 def _ended(
