@@ -216,10 +216,11 @@ async def test_a_blocked_line_is_shown_at_the_params_gate_and_refused_at_the_pus
     params_gate = await wf.resume("slack:C1:1.0", gate.interrupt_id, decide(gate))
     assert isinstance(params_gate, Gate)
     [hit] = params_gate.payload["devices"]["R1"]["blocked"]
-    assert (hit["line"], hit["reason"]) == (" do reload", "reloads the device")
+    reason = "destructive exec, rule reload: reloads the device"
+    assert (hit["line"], hit["reason"], hit["family"]) == (" do reload", reason, "exec")
     finished = await wf.resume("slack:C1:1.0", params_gate.interrupt_id, decide(params_gate))
     assert isinstance(finished, Finished) and finished.status == "blocked"
-    assert "R1: ' do reload' is not allowed (reloads the device)" in ending_line(finished)
+    assert f"R1: ' do reload' is not allowed ({reason})" in ending_line(finished)
     assert lab.pushes == []
 
 
