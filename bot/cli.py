@@ -281,6 +281,19 @@ def policy_check(
         out.print(line, highlight=False, soft_wrap=True)
 
 
+@policy_app.command("deny")
+def policy_deny(
+    platform: Annotated[
+        str, typer.Argument(help="ios, eos, frr, junos, vrp (or a platform: cisco_ios, …).")
+    ] = "ios",
+) -> None:
+    """Show the deny-list policy of a platform, by family (the rule ids `allow:` may name)."""
+    from bot.deny_view import deny_lines
+
+    for line in deny_lines(platform, _settings().deny_extra):
+        out.print(line, highlight=False, soft_wrap=True, markup=False)
+
+
 @app.command()
 def serve(
     http: Annotated[bool, typer.Option(help="Slack HTTP mode instead of Socket Mode.")] = False,

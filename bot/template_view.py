@@ -13,6 +13,7 @@ from adapters.chat import Message
 from bot import messages
 from bot.blocks import sections_message
 from storage.template_stats import TemplateStats
+from workflow.denylist.policy import describe_allowance
 from workflow.library.catalog import Catalog, LibraryTemplate
 from workflow.model import ParamSpec, SavedTemplate
 from workflow.postchecks.spec import PostChecks
@@ -60,9 +61,11 @@ def template_sections(
     post_checks: PostChecks | None,
     example_params: Mapping[str, Any],
     may_touch: Sequence[str],
+    allow: Sequence[str] = (),
 ) -> list[tuple[str, str, str]]:
     """A template as people read it (built-in or saved): its source per family, its parameters,
-    the sections it may touch, its post-checks and its example parameters."""
+    the sections it may touch, the deny-list rules it may break, its post-checks and its
+    example parameters."""
     sections = [
         (messages.SECTION_TEMPLATE.format(family=family), source, "jinja")
         for family, source in templates.items()
@@ -70,6 +73,9 @@ def template_sections(
     sections.append((messages.SECTION_PARAMETERS, schema_text(params_schema), "yaml"))
     touch = "\n".join(may_touch) or messages.NO_SECTIONS
     sections.append((messages.SECTION_MAY_TOUCH, touch, "text"))
+    if allow:
+        described = "\n".join(describe_allowance(entry) for entry in allow)
+        sections.append((messages.SECTION_MAY_BREAK, described, "text"))
     sections.extend(post_checks_section(post_checks))
     example = json.dumps(example_params, indent=1, sort_keys=True)
     sections.append((messages.SECTION_EXAMPLE_PARAMS, example, "json"))
@@ -83,6 +89,7 @@ def present_template(template: LibraryTemplate) -> Message:
         template.post_checks,
         template.example_params,
         template.sections,
+        template.allow,
     )
     text = messages.TEMPLATE_SHOWN.format(name=template.name, description=template.description)
     return sections_message(text, sections)
@@ -128,6 +135,8 @@ def template_text(template: SavedTemplate) -> str:
     ):
         parts.append(f"## {title}\n" + json.dumps(value, indent=1, sort_keys=True))
     parts.append("## sections\n" + ("\n".join(template.sections) or messages.NO_SECTIONS))
+    if template.allow:
+        parts.append("## allow\n" + "\n".join(template.allow))
     parts.append(f"## derive: {template.derive}")
     return "\n".join(parts) + "\n"
 
@@ -149,6 +158,7 @@ def present_saved(template: SavedTemplate) -> Message:
         template.post_checks,
         template.example_params,
         template.sections,
+        template.allow,
     )
     return sections_message(text, sections)
 

@@ -72,3 +72,9 @@ FOUR_EYES = (
 NOT_AN_APPROVER = "you are not an approver in {channel} ({setting})"
 NO_OWNER = "{devices} has no owner in LABBOT_OWNERS; nobody may approve it"
 NOT_AN_OWNER = "you own none of {devices} (LABBOT_OWNERS)"
+DENY_POLICY = (
+    "Deny-list policy for {platform}, by family (rule id, words, why; `allow:` names ids):"
+)
+DENY_UNKNOWN_PLATFORM = "no deny-list policy for {platform!r}; known: {known}"
+DENY_SITE_RULES = "site rules (LABBOT_DENY_EXTRA, never allowed):"
+DENY_NEVER_ALLOWED = " (never allowed)"

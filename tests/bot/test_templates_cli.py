@@ -115,3 +115,32 @@ def test_console_demo_saves_an_approved_template_and_reuses_it(tmp_path: Path) -
     assert "Uses lab_ospf@1 sha256" in demo.stdout
     assert "Template test on a simulated copy of R1 (cisco_ios)" in demo.stdout
     assert re.search(r"lab_ospf@1\s+1\s+1\s+0\s+0\s+R1 1/1", demo.stdout)
+
+
+SYSLOG = """\
+description: log to the lab's collector
+params_schema:
+  server: {type: ip}
+example_params: {server: 10.0.0.50}
+sections: ["logging host *"]
+templates:
+  cisco_ios: |
+    logging host {{ server }}
+"""
+
+
+def test_a_saved_template_allows_only_rules_its_file_names(tmp_path: Path) -> None:
+    """Without `allow:` the example is refused naming the family; with it the version is saved
+    and `show` says what it may do; an allowance naming no rule is refused."""
+    env = {"LABBOT_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'lib.db'}"}
+    (tmp_path / "bare.yaml").write_text(SYSLOG)
+    (tmp_path / "lab_syslog.yaml").write_text(SYSLOG + "allow: [logging-host]\n")
+    (tmp_path / "wrong.yaml").write_text(SYSLOG + "allow: [logging-hots]\n")
+    bare = labbot("templates", "save", "bare.yaml", "--no-test", cwd=tmp_path, env=env)
+    wrong = labbot("templates", "save", "wrong.yaml", "--no-test", cwd=tmp_path, env=env)
+    saved = labbot("templates", "save", "lab_syslog.yaml", "--no-test", cwd=tmp_path, env=env)
+    show = labbot("templates", "lab_syslog@1", cwd=tmp_path, env=env)
+    assert bare.returncode != 0 and "exfiltration, rule logging-host" in bare.stderr
+    assert wrong.returncode != 0 and "`allow: logging-hots` names no deny-list rule" in wrong.stderr
+    assert saved.returncode == 0, saved.stderr
+    assert "logging-host (exfiltration): sends the device's logs to another host" in show.stdout

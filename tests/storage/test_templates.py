@@ -146,3 +146,14 @@ async def test_a_saved_version_keeps_its_post_checks(engine: AsyncEngine) -> Non
     resolved = await store.resolve("lab_ospf", 2, "")
     assert resolved is not None and resolved.post_checks == checks
     assert (await store.resolve("lab_ospf", 1, "")).post_checks is None  # type: ignore[union-attr]
+
+
+async def test_a_saved_version_keeps_what_it_allows_in_its_hash(engine: AsyncEngine) -> None:
+    """`allow:` is content: another allowance is another version; none reads back as ()."""
+    store = TemplateStore(engine)
+    plain = await store.save(draft())
+    allowing = await store.save(draft(allow=["logging-host"]))
+    assert allowing.created and allowing.template.sha256 != plain.template.sha256
+    resolved = await store.resolve("lab_ospf", 2, "")
+    assert resolved is not None and resolved.allow == ("logging-host",)
+    assert (await store.resolve("lab_ospf", 1, "")).allow == ()  # type: ignore[union-attr]

@@ -69,7 +69,7 @@ class Section:
 
 
 def _section(name: str, rid: str, family: Family, reason: str, specs: Sequence[str]) -> Section:
-    rule = Rule(rid, family, f"{name}: …", reason)
+    rule = Rule(rid, family, f"inside a {name}", reason)
     return Section(name, rule, tuple(parse(spec) for spec in specs))
 
 

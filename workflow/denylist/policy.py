@@ -70,6 +70,14 @@ def rules_for(family: str) -> PlatformRules:
     return PlatformRules(prefixes, index)
 
 
+def platform_rules(platform: str) -> tuple[Rule, ...] | None:
+    """The rules of a platform policy (`ios`, `eos`, `frr`, `junos`, `vrp`) or of a platform
+    family (`cisco_ios`, …), in the order they are tried; None when neither is known."""
+    name = PLATFORMS.get(platform_family(platform), platform)
+    table = _TABLES.get(name)
+    return None if table is None else table[0]
+
+
 def _every_rule() -> list[Rule]:
     tables = [rules for rules, _ in _TABLES.values()] + [[s.rule for s in SECTIONS.values()]]
     tables.append(list(WHOLE_LINE_RULES))
@@ -93,7 +101,7 @@ def allowance_errors(allow: object) -> list[str]:
     known = allowable_rules()
     return [
         f"`allow: {entry}` names no deny-list rule or family a template may allow "
-        f"(families: {', '.join(ALLOWABLE_FAMILIES)}; rules: `labbot templates rules`)"
+        f"(families: {', '.join(ALLOWABLE_FAMILIES)}; rules: `labbot policy deny PLATFORM`)"
         for entry in allow
         if entry not in known and entry not in ALLOWABLE_FAMILIES
     ]
