@@ -151,6 +151,7 @@ def _templates(change: ReportChange) -> str:
             str(t.get("version") or "—"),
             str(t.get("source", "")),
             Code(str(t.get("sha256", ""))),
+            ", ".join(t.get("allow", [])) or "—",
         ]
         for t in change.templates
     )

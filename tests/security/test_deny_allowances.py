@@ -14,6 +14,9 @@ import pytest
 from pydantic import SecretStr
 
 from adapters.chat import Request
+from bot.audit_cli import write_report
+from bot.demo import demo_settings
+from bot.settings import load_settings
 from bot.wiring import Runtime
 from labsim import Lab
 from storage.templates import TemplateDraft
@@ -58,6 +61,9 @@ async def test_a_built_in_template_allowing_log_hosts_shows_it_pushes_and_is_aud
         assert bot.templates is not None
         [part] = (await bot.templates.uses_of([change]))[change]
     assert (part["name"], part["source"], part["allow"]) == ("syslog", "builtin", ["logging-host"])
+    page = tmp_path / "report.html"  # the audit report says what the template allowed
+    await write_report(demo_settings(load_settings(data_dir=tmp_path)), page, None, change)
+    assert re.search(r"<td>syslog</td>.*<td>logging-host</td>", page.read_text(), re.DOTALL)
 
 
 async def test_a_saved_template_allows_only_what_its_yaml_says(tmp_path: Path) -> None:
