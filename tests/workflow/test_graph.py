@@ -291,6 +291,10 @@ async def test_a_rollback_is_its_own_change_through_both_gates(
         undo, change_id="chg-2", text="roll back chg-1", requester={"id": "U1"}, rollback_of="chg-1"
     )
     assert isinstance(template_gate, Gate) and template_gate.payload["source"] == "rollback"
+    # undoing `router ospf 1` removes a whole routing process: allowed, and said so at the gate
+    assert template_gate.payload["allow"] == [
+        "routing-process (control-plane and routing kill switch): removes a whole routing process"
+    ]
     rollback_gate = await wf.resume(undo, template_gate.interrupt_id, decide(template_gate))
     assert isinstance(rollback_gate, Gate)
     assert rollback_gate.payload["devices"]["R1"]["lines"] == ["no router ospf 1"]
