@@ -169,6 +169,7 @@ async def test_a_line_frr_refuses_fails_that_router_with_frr_s_words_others_fini
         assert "Post-checks failed" in gate.text and "R1" in gate.text and "R3" in gate.text
         assert "BGP neighbour 10.0.12.2 (R2): Active" in gate_text, gate_text
         assert "no router bgp 65001" in gate_text  # the rollback it offers
+        assert "routing-process (control-plane and routing kill switch)" in gate_text  # allowed
         await bot.service.handle(click(chat, "carol", "cancel"))  # keep the change
         r1 = lab.vtysh("R1", "show running-config")
         r3 = lab.vtysh("R3", "show running-config")
