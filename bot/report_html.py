@@ -151,11 +151,16 @@ def _templates(change: ReportChange) -> str:
             str(t.get("version") or "—"),
             str(t.get("source", "")),
             Code(str(t.get("sha256", ""))),
-            ", ".join(t.get("allow", [])) or "—",
+            _allowed(t.get("allow")),
         ]
         for t in change.templates
     )
     return _table(messages.REPORT_TEMPLATE, messages.REPORT_TEMPLATE_COLUMNS, rows)
+
+
+def _allowed(allow: object) -> str:
+    """The deny-list rules a template allowed, as recorded with the change."""
+    return ", ".join(map(str, allow)) if isinstance(allow, list) and allow else "—"
 
 
 def _diffs(change: ReportChange) -> str:

@@ -13,7 +13,7 @@ from langgraph.types import Command
 
 from base.errors import LabbotError, PlanningError, TargetError, TemplateError
 from base.vocabulary import Status
-from workflow.allowances import allowed_by, restoring_allowances
+from workflow.allowances import allowed_by
 from workflow.chosen import Because, chosen
 from workflow.endings import (
     DevicesHeld,
@@ -52,6 +52,7 @@ from workflow.previews import preview_devices
 from workflow.pushing import progress_writer
 from workflow.render_pool import RenderPool, run_capped
 from workflow.reuse import newer_versions, template_tests
+from workflow.rollbacks import rollback_template
 from workflow.safety import DenyList
 from workflow.sections import declared_sections, outside_sections
 from workflow.state import ChangeState, finish
@@ -67,8 +68,6 @@ from workflow.targets import (
 )
 from workflow.template_check import check_template
 from workflow.validation import refuse_unsafe_facts
-
-ROLLBACK_TEMPLATE = "{% for line in lines %}{{ line }}\n{% endfor %}"
 
 
 @dataclass(frozen=True)
@@ -375,28 +374,6 @@ class Nodes:
             kind="still_invalid", stage=stage, attempts=state["attempt"], errors=errors
         )
         return finish("blocked" if blocked else "failed", ending, also={"errors": errors})
-
-
-def rollback_template(
-    plan: dict[str, list[str]], topology: Topology, deny_list: DenyList
-) -> TemplateProposal:
-    """A rollback is literal lines per device, shown and approved like any other change; it
-    may break the deny-list rules its own lines break (shown at its gate: workflow.allowances)."""
-    families = sorted({topology["devices"][name]["family"] for name in plan})
-    proposal = TemplateProposal(
-        name="rollback",
-        description="Restore the configuration saved before the change (literal lines).",
-        templates=dict.fromkeys(families, ROLLBACK_TEMPLATE),
-        params_schema={"lines": {"type": "list", "items": {"type": "str"}}},
-        example_params={"lines": next(lines for lines in plan.values() if lines)[:3]},
-        targets=sorted(name for name, lines in plan.items() if lines),
-        source="rollback",
-        sections=["*"],  # whatever the backup held; the deny-list still applies
-    )
-    of = {name: topology["devices"][name]["family"] for name in plan}
-    if allow := restoring_allowances(deny_list, plan, of):
-        proposal["allow"] = allow
-    return proposal
 
 
 def _topology(state: ChangeState) -> Topology:
