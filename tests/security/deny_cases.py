@@ -88,6 +88,7 @@ HOSTILE: list[tuple[str, str, list[str]]] = [
     ("kill-switch", "cisco_ios", ["router ospf 1", " shutdown"]),
     ("kill-switch", "arista_eos", ["system control-plane", " ip access-group DROP-ALL in"]),
     ("kill-switch", "arista_eos", ["no ip routing"]),
+    ("kill-switch", "arista_eos", ["no system control-plane"]),
     ("kill-switch", "arista_eos", ["router bgp 65001", " shutdown"]),
     ("kill-switch", "frr", ["no ip forwarding"]),
     ("kill-switch", "frr", ["no ipv6 forwarding"]),

@@ -108,10 +108,10 @@ KILL_SWITCH = family_rules(
         ("routing-process", "no ro[uter]", "removes a whole routing process"),
         (
             "copp",
-            "control-[plane]",
+            "~control-[plane]",
             "changes what reaches the device's CPU (control-plane policing)",
         ),
-        ("copp", "sys[tem] control-[plane]", "changes what reaches the device's CPU (CPU ACLs)"),
+        ("copp", "~sys[tem] control-[plane]", "changes what reaches the device's CPU (CPU ACLs)"),
         ("clear-logging", "cl[ear] log[ging]", "erases the device's logs"),
         ("clear", "cl[ear]", "resets sessions, tables or counters (BGP and OSPF sessions drop)"),
         ("logging-off", "no lo[gging]", "turns logging off or removes where logs go"),
