@@ -123,10 +123,12 @@ def test_an_allowance_naming_no_rule_is_refused() -> None:
 
 
 def test_only_the_labs_own_templates_may_allow() -> None:
-    for source in ("library", "saved"):
+    """Built-in and saved templates, and rollbacks (built by labbot from backups); never a
+    template the LLM wrote, nor one whose source is unknown."""
+    for source in ("library", "saved", "rollback"):
         template = {"source": source, "allow": ["logging-host"]}
         assert allowed_by(template) == ["logging-host"] and allowance_problems(template) == []
-    for source in ("llm", "rollback"):
+    for source in ("llm", "made-up"):
         template = {"source": source, "allow": ["logging-host"]}
         attempt("deny policy: a template allowing itself", not allowed_by(template))
         assert allowed_by(template) == []
