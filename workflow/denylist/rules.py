@@ -56,5 +56,10 @@ def family_rules(
 # Rules about a whole line rather than its words (workflow/safety.py applies them).
 CONTROL = Rule("control-character", "unreadable", "", "holds a control or line-separator character")
 HELP = Rule("help", "exec", "?", "`?` asks the device for help instead of configuring", False)
-REMOTE = Rule("remote-url", "exfiltration", "", "sends or fetches files over the network")
+REMOTE = Rule(
+    "remote-url",
+    "exfiltration",
+    "",
+    "exports the configuration or files to another host, or fetches them",
+)
 WHOLE_LINE_RULES = (CONTROL, HELP, REMOTE)
