@@ -7,13 +7,14 @@ import pytest
 
 from workflow.reads.device_commands import device_command
 
+_EXPORTS = "exports the configuration or files to another host, or fetches them"
 COMMANDS = {
     "do reload": "reloads the device",
     "rel": "reloads the device",
     "reload in 5": "reloads the device",
-    "copy run tftp://10.0.0.9/r1.cfg": "exports the configuration or files to another host, or fetches them",
-    "copy running-config scp:": "exports the configuration or files to another host, or fetches them",
-    "copy tftp://10.0.0.9/x.cfg running-config": "exports the configuration or files to another host, or fetches them",
+    "copy run tftp://10.0.0.9/r1.cfg": _EXPORTS,
+    "copy running-config scp:": _EXPORTS,
+    "copy tftp://10.0.0.9/x.cfg running-config": _EXPORTS,
     "write erase": "erases the startup configuration",
     "delete /force flash:vlan.dat": "deletes files from the device",
     "configure replace flash:old.cfg": "replaces the whole running configuration",
