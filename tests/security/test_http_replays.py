@@ -279,7 +279,7 @@ async def test_a_secret_over_slack_is_shown_masked_with_the_words_around_it(
     community = "Lab-Comm-7741"
     async with serving(tmp_path, slack_api) as lab:
         sender = lab.slack.senders[0]
-        request = f"apply snmp to R1 community={community} read_only=false"
+        request = f"apply snmp to R1 community={community}"
         thread = await lab.slack.mention(request, user="U1")
         template = await lab.slack.gate(thread, "Approve")
         await sender.interaction(click(template, "Approve", user="U2", name="bob"))
@@ -291,13 +291,13 @@ async def test_a_secret_over_slack_is_shown_masked_with_the_words_around_it(
         posted = [m.all_text.replace(f"“{request}”", "") for m in slack_api.messages.values()]
         notes = [str(e["text"]) for e in slack_api.ephemerals]
         pushed = lab.lab.device("R1").running_config()
-    exact = f"snmp-server community {masked(community)} RW" in preview.all_text
+    exact = f"snmp-server community {masked(community)} RO" in preview.all_text
     leaked = [t for t in posted + notes if community in t]
     attempt("over Slack: masking keeps the words around a secret", exact)
     attempt("over Slack: a secret value shown in clear", not leaked)
     assert exact, preview.all_text
     assert not leaked, leaked
-    assert f"snmp-server community {community} RW" in pushed  # the shown line, real value
+    assert f"snmp-server community {community} RO" in pushed  # the shown line, real value
 
 
 async def test_a_request_over_slack_cannot_print_fake_decision_lines_in_the_audit(

@@ -38,19 +38,19 @@ async def test_a_secret_value_is_masked_and_the_words_around_it_are_shown(
     chat = TeamChat()
     async with team_bot(tmp_path, lab, chat) as bot:
         await bot.service.handle(
-            ask(f"apply snmp to R1 community={community} read_only=false", "alice", HERE)
+            ask(f"apply snmp to R1 community={community}", "alice", HERE)
         )
         await bot.service.handle(press(chat, HERE, "bob"))
         found = chat.gate_in(HERE)
         assert found is not None
         preview = shown(found[1])
         await bot.service.handle(press(chat, HERE, "bob"))
-    line = f"snmp-server community {masked(community)} RW"
+    line = f"snmp-server community {masked(community)} RO"
     exact = line in preview and f"community {community} " not in preview
     attempt("masking: a secret value hides the words around it", exact)
     assert exact, preview
     # pushed: the shown line with the value whose hash was shown
-    assert f"snmp-server community {community} RW" in lab.device("R1").running_config()
+    assert f"snmp-server community {community} RO" in lab.device("R1").running_config()
 
 
 async def test_a_rollback_shows_no_secret_in_its_lines_or_parameters(
@@ -97,7 +97,7 @@ async def test_a_secret_typed_in_a_request_is_never_repeated_in_the_thread(
     typed, fed_back = "s3cr3t-Comm", "N3w-Comm-42"
     async with team_bot(tmp_path, lab, chat) as bot:
         await bot.service.handle(
-            ask(f"apply snmp to R1 community {typed} read_only=false", "alice", HERE)
+            ask(f"apply snmp to R1 community {typed}", "alice", HERE)
         )
         await bot.service.handle(click(chat, "bob", "modify", f"community {fed_back}", HERE))
         await bot.service.handle(press(chat, HERE, "bob"))
