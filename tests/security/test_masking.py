@@ -37,9 +37,7 @@ async def test_a_secret_value_is_masked_and_the_words_around_it_are_shown(
 ) -> None:
     chat = TeamChat()
     async with team_bot(tmp_path, lab, chat) as bot:
-        await bot.service.handle(
-            ask(f"apply snmp to R1 community={community}", "alice", HERE)
-        )
+        await bot.service.handle(ask(f"apply snmp to R1 community={community}", "alice", HERE))
         await bot.service.handle(press(chat, HERE, "bob"))
         found = chat.gate_in(HERE)
         assert found is not None
@@ -96,9 +94,7 @@ async def test_a_secret_typed_in_a_request_is_never_repeated_in_the_thread(
     chat = TeamChat()
     typed, fed_back = "s3cr3t-Comm", "N3w-Comm-42"
     async with team_bot(tmp_path, lab, chat) as bot:
-        await bot.service.handle(
-            ask(f"apply snmp to R1 community {typed}", "alice", HERE)
-        )
+        await bot.service.handle(ask(f"apply snmp to R1 community {typed}", "alice", HERE))
         await bot.service.handle(click(chat, "bob", "modify", f"community {fed_back}", HERE))
         await bot.service.handle(press(chat, HERE, "bob"))
         await bot.service.handle(press(chat, HERE, "bob"))
