@@ -132,12 +132,6 @@ class DenyList:
         """Every refused line with its reason; [] means the lines may be sent."""
         return self.judge(lines, family, allow).refused
 
-    def blocked_lines(
-        self, lines: Sequence[str], family: str, allow: Sequence[str] = ()
-    ) -> list[BlockedLine]:
-        """`check`, as the params gate shows each hit."""
-        return [shown(v) for v in self.check(lines, family, allow)]
-
     def _line_violations(self, line: str, number: int, rules: PlatformRules) -> Iterator[Violation]:
         if control_character(line, allowed="\t"):
             yield _violation(line, CONTROL, number)
