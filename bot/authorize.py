@@ -1,15 +1,15 @@
 """Authorize before anything is recorded: the policy (pure, bot.policy) applied with the facts
 the platform and the audit give — who the person is, where they are, what the gate targets,
-who approved it so far, how many changes are open."""
+who approved it so far. (How many changes are open is counted where a change is recorded:
+bot.requests reserves it within the caps of bot.door.)"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 
 from adapters.chat import Decision, Request, ThreadRef
 from bot import messages
-from bot.door import DoorLimits, refuse_open, refuse_size
+from bot.door import DoorLimits, refuse_size
 from bot.people import People, gate_targets
 from bot.policy import (
     Person,
@@ -33,27 +33,14 @@ class Authorizer:
     audit: DecisionRecords
     limits: DoorLimits
 
-    async def refuse_request(self, request: Request, now: datetime) -> str | None:
-        """Why this person may not open a change here now (nobody could approve it, or too
-        many are open), or None. Each refusal is the sentence shown to the person."""
-        reason = await self._refuse_asker(request)
-        if not reason:
-            since = now - timedelta(seconds=self.limits.window_seconds)
-            by_user = await self.audit.open_changes(since=since, requester_id=request.actor.id)
-            in_channel = await self.audit.open_changes(since=since, channel=request.thread.channel)
-            reason = refuse_open(self.limits, by_user=by_user, in_channel=in_channel)
-        return messages.REFUSED.format(reason=reason) if reason else None
-
-    async def refuse_read(self, request: Request) -> str | None:
-        """Why this person may not read the lab here: the same people and places as a change
-        request (LABBOT_REQUESTERS; a direct message needs a rule), or None."""
-        reason = await self._refuse_asker(request)
-        return messages.REFUSED.format(reason=reason) if reason else None
-
-    async def _refuse_asker(self, request: Request) -> str | None:
+    async def refuse_request(self, request: Request) -> str | None:
+        """Why this person may not open a change — or read the lab — here (not a requester;
+        nobody could approve here; a direct message needs a rule), or None. The refusal is the
+        sentence shown to the person."""
         channel = request.thread.channel
         person = await self.people.person(request.actor.id, channel)
-        return refuse_request(self.policy, person, await self.people.place(channel))
+        reason = refuse_request(self.policy, person, await self.people.place(channel))
+        return messages.REFUSED.format(reason=reason) if reason else None
 
     async def refuse_curation(self, request: Request) -> str | None:
         """Why this person may not save or pin templates here (approvers only), or None."""

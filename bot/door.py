@@ -1,11 +1,13 @@
 """Limits at the door: how long a request may be and how many changes may be open at once,
-per person and per channel. Pure; the decision service counts and asks."""
+per person, per channel and over all. Pure; storage counts and records in one transaction."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from bot import messages
+from storage.audit_records import CapReached, OpenCaps
 
 
 @dataclass(frozen=True)
@@ -13,6 +15,7 @@ class DoorLimits:
     max_request_chars: int = 4000  # LABBOT_MAX_REQUEST_CHARS
     max_open_per_user: int = 5  # LABBOT_MAX_OPEN_PER_USER
     max_open_per_channel: int = 20  # LABBOT_MAX_OPEN_PER_CHANNEL
+    max_open: int = 200  # LABBOT_MAX_OPEN: everyone's together
     window_seconds: float = 86400.0  # a change older than this (the gate TTL) no longer counts
 
 
@@ -23,10 +26,16 @@ def refuse_size(limits: DoorLimits, text: str) -> str | None:
     return messages.TOO_LONG.format(size=len(text), limit=limits.max_request_chars)
 
 
-def refuse_open(limits: DoorLimits, *, by_user: int, in_channel: int) -> str | None:
-    """The reason one more change may not be opened, given how many are open, or None."""
-    if by_user >= limits.max_open_per_user:
-        return messages.TOO_MANY_OPEN_BY_USER.format(count=by_user)
-    if in_channel >= limits.max_open_per_channel:
-        return messages.TOO_MANY_OPEN_IN_CHANNEL.format(count=in_channel)
-    return None
+def open_caps(limits: DoorLimits, now: datetime) -> OpenCaps:
+    """The caps storage reserves a new change against, counted over the window up to `now`."""
+    return OpenCaps(
+        since=now - timedelta(seconds=limits.window_seconds),
+        per_user=limits.max_open_per_user,
+        per_channel=limits.max_open_per_channel,
+        overall=limits.max_open,
+    )
+
+
+def refuse_open(reached: CapReached) -> str:
+    """Why one more change may not be opened: the cap storage found reached."""
+    return messages.TOO_MANY_OPEN[reached.scope].format(count=reached.count)

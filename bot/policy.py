@@ -10,7 +10,8 @@ an explicit rule.
 
 A "who" token is a user id (`U0123`, `@alice:example.org`, `console:alice`), a Slack user group
 handle (`@netops`) or a Matrix power level in the room (`power>=50`). What the platform says
-about a person (groups, power level) arrives as a `Person`; this module never asks anyone.
+about a person (groups, power level) arrives as a `Person`; this module never asks anyone. Ids
+are compared as their platform compares them (`adapters.chat.canonical_user_id`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
+from adapters.chat import canonical_user_id
 from base.vocabulary import Choice
 from bot import messages
 
@@ -109,7 +111,12 @@ def matches(person: Person, token: str) -> bool:
         return person.power >= int(power.group(1))
     if is_group(token):
         return token in person.groups
-    return token == person.id
+    return same_person(token, person.id)
+
+
+def same_person(one: str, other: str) -> bool:
+    """Whether two user ids name one person, as their platform compares ids."""
+    return canonical_user_id(one) == canonical_user_id(other)
 
 
 def named_by(person: Person, tokens: Iterable[str]) -> bool:
@@ -185,7 +192,7 @@ def refuse_decision(
     `places`: where the decision is made, then (for a rollback) where the undone change was
     made: the rules of each apply. The requester may always cancel or send back their own
     change; approving it takes someone else unless self-approval is allowed."""
-    own = person.id == requester_id
+    own = same_person(person.id, requester_id)
     if own and choice != "approve":
         return None
     for place in places:
@@ -241,7 +248,11 @@ def shortfall(
 ) -> Shortfall:
     """What the gate still needs after these approvals: N distinct people who count (the
     requester does not, unless self-approval is allowed), covering an owner of every target."""
-    counted = {p.id: p for p in approvers if policy.allow_self_approval or p.id != requester_id}
+    counted = {
+        canonical_user_id(p.id): p
+        for p in approvers
+        if policy.allow_self_approval or not same_person(p.id, requester_id)
+    }
     covered = {d for p in counted.values() for d in owned_by(policy, p, targets)}
     return Shortfall(
         people=policy.required_approvals(gate) - len(counted),

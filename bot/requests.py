@@ -1,5 +1,6 @@
 """Requests in a thread: the size door, chat commands (each given a narrow `CommandContext`) and
-the start of a change — authorized, then recorded and planned under the thread's lock."""
+the start of a change — authorized, then recorded within the caps on open changes and planned
+under the thread's lock."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ from bot import messages
 from bot.authorize import Authorizer
 from bot.commands.context import CommandContext, Commands
 from bot.commands.parsing import Command, CommandError, parse_command
-from bot.door import DoorLimits, refuse_size
+from bot.door import DoorLimits, open_caps, refuse_open, refuse_size
 from bot.ports import ChangeRunner, ThreadLock
 from bot.reporter import ChangeReporter
+from storage.audit_records import CapReached
 from storage.ports import DecisionRecords
 from workflow.state import Requester
 
@@ -93,7 +95,7 @@ class RequestDesk:
         self, request: Request, text: str, rollback_of: str | None = None
     ) -> None:
         thread = request.thread
-        reason = await self.authorizer.refuse_request(request, self.clock())
+        reason = await self.authorizer.refuse_request(request)
         if await self.reporter.refuse_if(request.actor, thread, reason, about="request"):
             return
         async with self.thread_lock(thread.key):  # one start per thread at a time
@@ -107,8 +109,9 @@ class RequestDesk:
             await self.reporter.say(thread, Message(busy))
             return
         change_id = new_change_id()
-        await self.audit.record_change(
+        recorded = await self.audit.record_change(
             change_id,
+            caps=open_caps(self.limits, self.clock()),
             thread_key=thread.key,
             platform=thread.platform,
             channel=thread.channel,
@@ -118,6 +121,10 @@ class RequestDesk:
             kind="rollback" if rollback_of else "change",
             rollback_of=rollback_of,
         )
+        if isinstance(recorded, CapReached):
+            reason = messages.REFUSED.format(reason=refuse_open(recorded))
+            await self.reporter.refuse(request.actor, thread, reason, about="request")
+            return
         note = (
             messages.ROLLBACK_PLANNING.format(change_id=rollback_of)
             if rollback_of

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from adapters.chat import (
@@ -24,6 +24,7 @@ from adapters.chat import (
     HomePublisher,
     Message,
     ThreadRef,
+    canonical_user_id,
 )
 from base.errors import DecisionConflict, GateRefused, LabbotError
 from base.vocabulary import GateProblem, Outcome, stamp, utc_now
@@ -105,7 +106,9 @@ class DecisionService:
         )
 
     async def handle(self, event: ChatEvent) -> None:
-        """Entry point for adapters. Never raises for a user's mistake: it answers in the thread."""
+        """Entry point for adapters. Never raises for a user's mistake: it answers in the thread.
+        Whoever acts is known by their id as the platform compares ids (one person, one id)."""
+        event = replace(event, actor=replace(event.actor, id=canonical_user_id(event.actor.id)))
         with self.metrics.handling(event):
             try:
                 if isinstance(event, Decision):

@@ -106,6 +106,7 @@ class Settings(BaseSettings):
     push_approvals: int = Field(1, ge=1, le=10, validation_alias="LABBOT_PUSH_APPROVALS")
     max_open_per_user: int = Field(5, ge=1, validation_alias="LABBOT_MAX_OPEN_PER_USER")
     max_open_per_channel: int = Field(20, ge=1, validation_alias="LABBOT_MAX_OPEN_PER_CHANNEL")
+    max_open: int = Field(200, ge=1, validation_alias="LABBOT_MAX_OPEN")
     max_request_chars: int = Field(
         4000, ge=100, le=100_000, validation_alias="LABBOT_MAX_REQUEST_CHARS"
     )

@@ -81,6 +81,7 @@ def limits_from(settings: Settings) -> DoorLimits:
         max_request_chars=settings.max_request_chars,
         max_open_per_user=settings.max_open_per_user,
         max_open_per_channel=settings.max_open_per_channel,
+        max_open=settings.max_open,
         window_seconds=settings.gate_ttl_seconds,
     )
 

@@ -17,13 +17,29 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from base.errors import DecisionConflict
 from base.vocabulary import CHOICES, Choice, GateName, stamp
 from storage import audit_chain
-from storage.audit_reads import AuditReader, as_record, resolution_in, voted_in, votes_in
-from storage.audit_records import ChangeKind, ChangeRecord, DecideResult, DevicePush, Resolution
+from storage.audit_reads import (
+    AuditReader,
+    as_record,
+    open_count_in,
+    resolution_in,
+    voted_in,
+    votes_in,
+)
+from storage.audit_records import (
+    CapReached,
+    CapScope,
+    ChangeKind,
+    ChangeRecord,
+    DecideResult,
+    DevicePush,
+    OpenCaps,
+    Resolution,
+)
 from storage.ports import Settles
 from storage.schema import change_events as events
 from storage.schema import changes, decisions, gate_resolutions, pushes, reads, refusals
@@ -75,7 +91,11 @@ class AuditStore(AuditReader):
         text: str,
         kind: ChangeKind = "change",
         rollback_of: str | None = None,
-    ) -> ChangeRecord:
+        caps: OpenCaps | None = None,
+    ) -> ChangeRecord | CapReached:
+        """Record a change — unless it would take its requester, its channel or everyone past
+        `caps`: then nothing is recorded and the cap reached is returned. Counting and recording
+        are one serialized transaction, so concurrent requests cannot pass a cap together."""
         content = {
             "change_id": change_id,
             "kind": kind,
@@ -87,7 +107,11 @@ class AuditStore(AuditReader):
             "requester_name": requester_name,
             "text": text,
         }
-        return as_record(ChangeRecord, await self._insert(changes, content))
+        async with self._append() as chain:
+            reached = caps and await _cap_reached(chain.conn, caps, requester_id, channel)
+            if reached:
+                return reached
+            return as_record(ChangeRecord, await chain.append(changes, self._clean(content)))
 
     async def decide(
         self,
@@ -234,6 +258,22 @@ class AuditStore(AuditReader):
                 }
                 await chain.append(reads, self._clean(content))
         return None
+
+
+async def _cap_reached(
+    conn: AsyncConnection, caps: OpenCaps, requester_id: str, channel: str
+) -> CapReached | None:
+    """The first cap one more change would pass (the requester's, the channel's, everyone's)."""
+    counted: list[tuple[CapScope, int, dict[str, str]]] = [
+        ("user", caps.per_user, {"requester_id": requester_id}),
+        ("channel", caps.per_channel, {"channel": channel}),
+        ("overall", caps.overall, {}),
+    ]
+    for scope, cap, where in counted:
+        count = await open_count_in(conn, since=caps.since, **where)
+        if count >= cap:
+            return CapReached(scope, count)
+    return None
 
 
 def _settled(existing: Resolution) -> DecisionConflict:

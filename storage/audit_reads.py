@@ -34,6 +34,25 @@ if TYPE_CHECKING:
 R = TypeVar("R", bound="DataclassInstance")
 
 
+async def open_count_in(
+    conn: AsyncConnection,
+    *,
+    since: datetime,
+    requester_id: str | None = None,
+    channel: str | None = None,
+) -> int:
+    """Changes requested since `since` (by `requester_id`, in `channel`) not yet ended."""
+    ended = sa.select(events.c.change_id)
+    query = sa.select(sa.func.count()).where(
+        changes.c.at >= since, changes.c.change_id.not_in(ended)
+    )
+    if requester_id is not None:
+        query = query.where(changes.c.requester_id == requester_id)
+    if channel is not None:
+        query = query.where(changes.c.channel == channel)
+    return int((await conn.execute(query)).scalar_one())
+
+
 def as_record(cls: type[R], row: Any) -> R:
     """A record dataclass from a row or dict, times as aware UTC."""
     data = row._mapping if hasattr(row, "_mapping") else row
@@ -55,21 +74,6 @@ class AuditReader:
     async def votes(self, interrupt_id: str) -> list[Vote]:
         async with self.engine.connect() as conn:
             return await votes_in(conn, interrupt_id)
-
-    async def open_changes(
-        self, *, since: datetime, requester_id: str | None = None, channel: str | None = None
-    ) -> int:
-        """Changes requested since `since` (by `requester_id`, in `channel`) not yet ended."""
-        ended = sa.select(events.c.change_id)
-        query = sa.select(sa.func.count()).where(
-            changes.c.at >= since, changes.c.change_id.not_in(ended)
-        )
-        if requester_id is not None:
-            query = query.where(changes.c.requester_id == requester_id)
-        if channel is not None:
-            query = query.where(changes.c.channel == channel)
-        async with self.engine.connect() as conn:
-            return int((await conn.execute(query)).scalar_one())
 
     async def open_change_records(self, platform: str | None = None) -> list[ChangeRecord]:
         """Changes not yet ended (no outcome recorded), oldest first; of `platform` if given."""

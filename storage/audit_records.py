@@ -31,6 +31,28 @@ class ChangeRecord:
 
 
 @dataclass(frozen=True)
+class OpenCaps:
+    """How many changes may be open at once, counted from `since` (older ones have expired):
+    per requester, per channel and over all."""
+
+    since: datetime
+    per_user: int
+    per_channel: int
+    overall: int
+
+
+CapScope = Literal["user", "channel", "overall"]
+
+
+@dataclass(frozen=True)
+class CapReached:
+    """No change was opened: `scope` already has `count` open, its cap."""
+
+    scope: CapScope
+    count: int
+
+
+@dataclass(frozen=True)
 class Vote:
     """One person's decision at one gate (approve, modify or cancel)."""
 

@@ -1,20 +1,21 @@
 """What the bot's decision side needs of the audit (`storage.audit.AuditStore` is one): record a
-change, a decision (first wins), a refusal, a push and an outcome; read a gate's votes and
-resolution, open and recent changes, and one change's summary."""
+change (within the caps on open changes), a decision (first wins), a refusal, a push and an
+outcome; read a gate's votes and resolution, open and recent changes, one change's summary."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import datetime
 from typing import Any, Protocol
 
 from base.vocabulary import Choice, GateName
 from storage.audit_records import (
+    CapReached,
     ChangeKind,
     ChangeRecord,
     ChangeSummary,
     DecideResult,
     DevicePush,
+    OpenCaps,
     Resolution,
     Vote,
 )
@@ -36,7 +37,8 @@ class DecisionRecords(Protocol):
         text: str,
         kind: ChangeKind = "change",
         rollback_of: str | None = None,
-    ) -> ChangeRecord: ...
+        caps: OpenCaps | None = None,
+    ) -> ChangeRecord | CapReached: ...
 
     async def decide(
         self,
@@ -81,10 +83,6 @@ class DecisionRecords(Protocol):
     async def resolution(self, interrupt_id: str) -> Resolution | None: ...
 
     async def votes(self, interrupt_id: str) -> list[Vote]: ...
-
-    async def open_changes(
-        self, *, since: datetime, requester_id: str | None = None, channel: str | None = None
-    ) -> int: ...
 
     async def open_change_records(self, platform: str | None = None) -> list[ChangeRecord]: ...
 

@@ -39,6 +39,7 @@ from adapters.chat import (
     Message,
     Request,
     ThreadRef,
+    canonical_user_id,
     decision_by_id,
     parse_button_value,
     parse_reply,
@@ -81,7 +82,7 @@ class ConsoleAdapter:
     @property
     def actor(self) -> Actor:
         """`as Bob` and `as bob` are one person: the id is case-folded, the name kept."""
-        return Actor(id=f"console:{self.user.casefold()}", name=self.user)
+        return Actor(id=canonical_user_id(f"console:{self.user}"), name=self.user)
 
     @property
     def interactive(self) -> bool:

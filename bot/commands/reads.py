@@ -51,7 +51,7 @@ class ReadCommand:
     diagnosis: LabDiagnosis | None = None  # with an LLM: free questions
 
     async def __call__(self, ctx: CommandContext) -> None:
-        refused = await ctx.authorizer.refuse_read(ctx.request)
+        refused = await ctx.authorizer.refuse_request(ctx.request)
         if refused:  # before the lab is asked anything
             await ctx.refuse(refused)
             return

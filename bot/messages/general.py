@@ -94,12 +94,14 @@ TOO_LONG = (
     "Refused: that message is {size:,} characters long; the limit is {limit:,} "
     "(LABBOT_MAX_REQUEST_CHARS). Nothing was stored."
 )
-TOO_MANY_OPEN_BY_USER = (
-    "you have {count} changes waiting already (LABBOT_MAX_OPEN_PER_USER); finish or cancel one"
-)
-TOO_MANY_OPEN_IN_CHANNEL = (
-    "{count} changes are waiting here already (LABBOT_MAX_OPEN_PER_CHANNEL); finish or cancel one"
-)
+TOO_MANY_OPEN = {
+    "user": "you have {count} changes waiting already (LABBOT_MAX_OPEN_PER_USER); finish or "
+    "cancel one",
+    "channel": "{count} changes are waiting here already (LABBOT_MAX_OPEN_PER_CHANNEL); finish "
+    "or cancel one",
+    "overall": "{count} changes are waiting across the team already (LABBOT_MAX_OPEN); finish "
+    "or cancel one",
+}
 NO_RULES_WARNING = (
     "no approval rule is set (LABBOT_OWNERS, LABBOT_APPROVERS, LABBOT_APPROVERS_BY_CHANNEL): "
     "anyone in a channel or room except the requester may approve; direct messages are refused"

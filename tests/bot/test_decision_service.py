@@ -17,11 +17,13 @@ from bot.policy import Policy
 from bot.service import DecisionService
 from storage.audit import ONE_APPROVAL
 from storage.audit_records import (
+    CapReached,
     ChangeKind,
     ChangeRecord,
     ChangeSummary,
     DecideResult,
     DevicePush,
+    OpenCaps,
     Resolution,
     Vote,
 )
@@ -116,7 +118,8 @@ class FakeAudit:
         text: str,
         kind: ChangeKind = "change",
         rollback_of: str | None = None,
-    ) -> ChangeRecord:
+        caps: OpenCaps | None = None,
+    ) -> ChangeRecord | CapReached:
         self.changes.append(text)
         return ChangeRecord(
             change_id, kind, rollback_of, thread_key, platform, channel, requester_id,
@@ -184,11 +187,6 @@ class FakeAudit:
         tokens: dict[str, Any] | None = None,
     ) -> None:
         self.events.append(status)
-
-    async def open_changes(
-        self, *, since: datetime, requester_id: str | None = None, channel: str | None = None
-    ) -> int:
-        return len(self.changes)
 
     async def open_change_records(self, platform: str | None = None) -> list[ChangeRecord]:
         return []

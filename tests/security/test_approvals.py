@@ -72,6 +72,30 @@ async def test_n_of_m_counts_distinct_people_other_than_the_requester(
     assert pushed(lab)
 
 
+async def test_one_console_name_in_another_case_is_the_same_person(
+    tmp_path: Path, lab: Lab
+) -> None:
+    chat = TeamChat()
+    settings = {
+        "template_approvals": 2,
+        "approvers": ["console:BOB", "console:carol", "console:Alice"],
+    }
+    async with team_bot(tmp_path, lab, chat, **settings) as bot:  # type: ignore[arg-type]
+        await bot.service.handle(ask(NTP, "alice", STRICT))
+        await bot.service.handle(press(chat, STRICT, "bob"))  # named BOB in the setting
+        await bot.service.handle(press(chat, STRICT, "Bob"))  # the same console user
+        await bot.service.handle(press(chat, STRICT, "ALICE"))  # the requester, shouting
+        waiting = not any("Step 2 of 2" in t for t in chat.texts())
+        attempt("approvals: N-of-M with the requester or twice", waiting)
+        await bot.service.handle(press(chat, STRICT, "Carol"))
+        votes = [e.actor_id for e in await bot.audit.entries() if e.kind == "decision"]
+    assert waiting
+    assert any("already approved this step" in t for t in chat.said_to("console:bob"))
+    assert "four-eyes" in chat.refusals_to("alice")[-1]
+    assert any("Step 2 of 2" in t for t in chat.texts())
+    assert votes == ["console:bob", "console:carol"]
+
+
 async def test_direct_messages_need_an_explicit_rule(tmp_path: Path, lab: Lab) -> None:
     chat = TeamChat(direct={DM.channel})
     policies = [{}, {"approvers_by_channel": {STRICT.channel: ["console:bob"]}}]
