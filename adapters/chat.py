@@ -88,6 +88,7 @@ class Decision:
     message_id: str = ""  # the platform id of the gate message clicked, when the platform says
     # why the platform cannot vouch that `actor` made it (an unverified device); refused if set
     untrusted_because: str = ""
+    typed: bool = False  # typed in reply to the gate message it decides (not a button)
 
 
 @dataclass(frozen=True)

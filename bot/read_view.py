@@ -1,11 +1,17 @@
 """Reads as people see them: per device its parsed table or its output (secrets masked), and
-the LLM's diagnosis with the reads it used. Pure."""
+the LLM's diagnosis with the reads it used. Pure (and picklable: `present_reads` runs in a worker
+process, off the event loop).
+
+Output is bounded: past `OutputBounds.inline_chars` a device's output is shown as its first lines
+plus a file holding all of it (not parsed); past `max_chars` it is not shown at all, only said."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 
-from adapters.chat import Message
+from adapters.chat import FileAttachment, Message
 from base.errors import ReadRefused
 from bot import messages
 from bot.blocks import sections_message
@@ -15,29 +21,77 @@ from workflow.reads.request import ReadRequest
 from workflow.reads.tables import parsed_table
 
 
+@dataclass(frozen=True)
+class OutputBounds:
+    inline_chars: int = 20_000  # LABBOT_READ_INLINE_CHARS: longer output is a head plus a file
+    max_chars: int = 4_000_000  # LABBOT_READ_MAX_CHARS: longer output is not shown at all
+    head_lines: int = 40  # lines shown of an output that goes as a file
+
+
 def present_reads(
-    request: ReadRequest, sent: Mapping[str, str], response: StandardResponse
+    request: ReadRequest,
+    sent: Mapping[str, str],
+    response: StandardResponse,
+    bounds: OutputBounds = OutputBounds(),
 ) -> Message:
     """One code block per device: its parsed table where a parser exists (unless `raw` was
-    asked), else its output with secrets masked; a failed device shows its error."""
-    sections = []
+    asked), else its output with secrets masked; a long output is its head and a file; a
+    failed device shows its error."""
+    sections, files = [], []
     for item in response["data"]:
         name, command = item["name"], sent[item["name"]]
+        title = f"✓ {name} · {command}"
         if item["status"] != "success":
             sections.append((f"✗ {name} · {command}", item.get("error", ""), "text"))
             continue
-        output = mask_secrets(item.get("result", ""))
+        output = item.get("result", "")
+        if len(output) > bounds.max_chars:  # neither masked, parsed nor posted
+            too_big = messages.READ_TOO_BIG.format(size=len(output), limit=bounds.max_chars)
+            sections.append((f"✗ {name} · {command}", too_big, "text"))
+            continue
+        output = mask_secrets(output)
+        if len(output) > bounds.inline_chars:
+            file = output_file(name, command, output)
+            sections.append((title, head(output, bounds, file.name), "text"))
+            files.append(file)
+            continue
         table = None  # `raw` asks for the text as it came
         if not request.raw:
             table = parsed_table(request.platforms[name], command, output, messages.READ_MORE_ROWS)
-        sections.append((f"✓ {name} · {command}", table or output or messages.NO_OUTPUT, "text"))
+        sections.append((title, table or output or messages.NO_OUTPUT, "text"))
     text = messages.READ_RESULT.format(
         command=request.asked,
         devices=", ".join(sent),
         ok=response["successful"],
         failed=response["failed"],
     )
-    return sections_message(text, sections, level="success" if response["success"] else "error")
+    level = "success" if response["success"] else "error"
+    return sections_message(text, sections, level=level, files=tuple(files))
+
+
+def head(output: str, bounds: OutputBounds, file_name: str) -> str:
+    """The first lines of a long output (at most `inline_chars` of them) and what was left out."""
+    lines = output.splitlines()
+    shown = "\n".join(lines[: bounds.head_lines])[: bounds.inline_chars]
+    cut = messages.READ_CUT.format(lines=len(lines), size=len(output), file=file_name)
+    return f"{shown}\n{cut}"
+
+
+def output_file(device: str, command: str, output: str) -> FileAttachment:
+    """A device's whole output as a text file named after the device and the command."""
+    words = re.sub(r"[^A-Za-z0-9]+", "-", command).strip("-")[:60] or "output"
+    return FileAttachment(f"{device}-{words}.txt", output.encode(), "text/plain")
+
+
+def posted_chars(message: Message) -> int:
+    """How much a message puts into the chat: its texts, code blocks and files."""
+    blocks = (*message.blocks, *message.attachments)
+    return (
+        len(message.text)
+        + len(message.footer)
+        + sum(len(b.text) for b in blocks)
+        + sum(len(f.data) for f in message.files)
+    )
 
 
 def present_diagnosis(answer: str, reads: list[tuple[str, str]], proposal: str | None) -> Message:

@@ -288,6 +288,15 @@ class DecisionService:
         if problem == "changed" and gate is not None:
             await self.reporter.refuse(actor, thread, messages.GATE_PROBLEM[problem], gate=gate)
             return "changed"
+        if decision.typed and gate is not None:  # typed for an earlier step than the pending one
+            await self.reporter.refuse(
+                actor,
+                thread,
+                messages.PREVIEW_CHANGED,
+                change_id=gate.change_id,
+                interrupt_id=decision.interrupt_id,
+            )
+            return "stale"
         resolution = await self.audit.resolution(decision.interrupt_id)
         text = already_decided(resolution) if resolution else messages.GATE_PROBLEM["stale"]
         await self.reporter.refuse(

@@ -54,6 +54,7 @@ class Settings(BaseSettings):
     matrix_rooms: Annotated[list[str], NoDecode] = Field(
         default_factory=list, validation_alias="LABBOT_MATRIX_ROOMS"
     )
+    matrix_authority_room: str | None = Field(None, validation_alias="LABBOT_MATRIX_AUTHORITY_ROOM")
     matrix_trust: Literal["tofu", "verified"] = Field(
         "tofu", validation_alias="LABBOT_MATRIX_TRUST"
     )
@@ -116,6 +117,15 @@ class Settings(BaseSettings):
     max_reads_per_minute: int = Field(
         30, ge=1, le=10_000, validation_alias="LABBOT_MAX_READS_PER_MINUTE"
     )
+    read_inline_chars: int = Field(
+        20_000, ge=1_000, le=1_000_000, validation_alias="LABBOT_READ_INLINE_CHARS"
+    )
+    read_max_chars: int = Field(
+        4_000_000, ge=10_000, le=100_000_000, validation_alias="LABBOT_READ_MAX_CHARS"
+    )
+    read_channel_budget: int = Field(
+        5_000_000, ge=1_000, validation_alias="LABBOT_READ_CHANNEL_BUDGET"
+    )
     audit_key: SecretStr | None = Field(None, validation_alias="LABBOT_AUDIT_KEY")
     # keys sealing device text at rest, comma-separated: the first seals, all open (rotation)
     storage_key: SecretStr | None = Field(None, validation_alias="LABBOT_STORAGE_KEY")
@@ -136,6 +146,7 @@ class Settings(BaseSettings):
         "matrix_user_id",
         "matrix_access_token",
         "matrix_password",
+        "matrix_authority_room",
         "openai_api_key",
         "openai_base_url",
         "gns3_url",

@@ -19,7 +19,8 @@ from bot.door import DoorLimits
 from bot.failures import failure_text
 from bot.people import People, directory_of
 from bot.policy_settings import policy_from
-from bot.read_view import read_refusal
+from bot.read_budget import ChannelBudget
+from bot.read_view import OutputBounds, read_refusal
 from bot.redact import ScrubbedAdapter, Scrubber
 from bot.service import DecisionService
 from bot.settings import Settings, secret_value
@@ -87,19 +88,29 @@ def limits_from(settings: Settings) -> DoorLimits:
 
 
 def read_limits(settings: Settings) -> ReadLimits:
-    return ReadLimits(max_targets=settings.max_targets, per_minute=settings.max_reads_per_minute)
+    return ReadLimits(
+        max_targets=settings.max_targets,
+        per_minute=settings.max_reads_per_minute,
+        output=OutputBounds(
+            inline_chars=settings.read_inline_chars, max_chars=settings.read_max_chars
+        ),
+    )
 
 
-def make_reads(settings: Settings, lab: LabReader) -> ReadCommand:
-    """The read commands; with an LLM configured, free questions are answered by reads too."""
+def make_reads(settings: Settings, lab: LabReader, workers: RenderPool | None) -> ReadCommand:
+    """The read commands, their output presented in the worker processes (else a thread); with
+    an LLM configured, free questions are answered by reads too."""
     limits = read_limits(settings)
-    if settings.openai_api_key is None:
-        return ReadCommand(lab, limits)
-    from workflow.llm import make_chat_model
-    from workflow.reads.diagnose import LabDiagnosis
+    budget = ChannelBudget(settings.read_channel_budget)
+    offload = workers.run if workers is not None else asyncio.to_thread
+    diagnosis = None
+    if settings.openai_api_key is not None:
+        from workflow.llm import make_chat_model
+        from workflow.reads.diagnose import LabDiagnosis
 
-    model = make_chat_model(**llm_options(settings))
-    return ReadCommand(lab, limits, LabDiagnosis(model, why_refused=read_refusal))
+        model = make_chat_model(**llm_options(settings))
+        diagnosis = LabDiagnosis(model, why_refused=read_refusal)
+    return ReadCommand(lab, limits, diagnosis, budget, offload)
 
 
 def llm_options(settings: Settings) -> dict[str, Any]:
@@ -229,7 +240,7 @@ async def open_runtime(
         audit = AuditStore(saver.engine, scrub=scrub, chain=chain)
         policy = policy_from(settings)
         pictures = LabPictures(gateway)
-        handlers = chat_commands(load_catalog(), templates, make_reads(settings, gateway))
+        handlers = chat_commands(load_catalog(), templates, make_reads(settings, gateway, renderer))
         service = DecisionService(
             workflow=workflow,
             audit=audit,

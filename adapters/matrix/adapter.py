@@ -3,7 +3,7 @@
 - `login()` (token or password, device kept in the store dir), then `run(handler)`: the sync loop
   (`sync.SyncLoop`: backlog skipped, long polls) until cancelled.
 - `rooms.Rooms`: which rooms are served (`rooms`, ids or aliases; empty = any room), invites,
-  direct chats. `receiving.Receiver`: events -> requests and decisions, handled in arrival order
+  direct chats, and where power levels count (`authority_room`, else the served rooms). `receiving.Receiver`: events -> requests and decisions, handled in arrival order
   per thread. `sending.Sender`: messages, files, edits, reactions and notices into the thread.
 - Encrypted rooms work the same with the `labbot[e2e]` extra (`e2ee.Encryption`: keys, trust,
   room keys for later joiners); a decision from a device the trust mode does not accept reaches
@@ -21,7 +21,7 @@ from pathlib import Path
 from nio import AsyncClient, ProfileGetDisplayNameResponse, RoomGetStateEventResponse
 
 from adapters.chat import EventHandler, Message, ThreadRef
-from adapters.matrix import inbound
+from adapters.matrix import inbound, texts
 from adapters.matrix.e2ee import Encryption, TrustMode, client_config
 from adapters.matrix.gates import GateIndex
 from adapters.matrix.receiving import Receiver
@@ -40,6 +40,7 @@ class MatrixAdapter:
     store_dir: Path
     rooms: tuple[str, ...] = ()  # allowed room ids or aliases; empty = any room
     trust: TrustMode = "tofu"  # whose devices' decisions count in encrypted rooms
+    authority_room: str = ""  # room id or alias whose power levels count (see rooms.Rooms)
     sync_timeout_ms: int = 30_000
     platform: str = "matrix"
     ready: asyncio.Event = field(default_factory=asyncio.Event)  # set once the backlog is skipped
@@ -60,7 +61,7 @@ class MatrixAdapter:
             config=client_config(SEND_RETRIES),
         )
         self._client = client
-        self._served = Rooms(client, self.rooms, self.store_dir)
+        self._served = Rooms(client, self.rooms, self.store_dir, self.authority_room)
         crypto = Encryption(client, self.store_dir, self.trust, self._warn, self._served.is_allowed)
         gates = GateIndex(client)
         self._sender = Sender(client, crypto, gates)
@@ -119,9 +120,14 @@ class MatrixAdapter:
         return frozenset()  # Matrix has no user groups; rules use power levels
 
     async def power_level(self, channel: str, user_id: str) -> int:
-        """The user's level in the room's current m.room.power_levels (0 when unreadable)."""
-        response = await self._client.room_get_state_event(channel, "m.room.power_levels")
+        """The user's level in the current m.room.power_levels of the room that has authority
+        over `channel` (`Rooms.authority_for`); 0 where none has, or when unreadable."""
+        room = self._served.authority_for(channel)
+        if room is None:
+            log.info(texts.NO_AUTHORITY, channel)
+            return 0
+        response = await self._client.room_get_state_event(room, "m.room.power_levels")
         if not isinstance(response, RoomGetStateEventResponse):
-            log.warning("cannot read the power levels of %s: %s", channel, response)
+            log.warning("cannot read the power levels of %s: %s", room, response)
             return 0
         return inbound.power_level(response.content, user_id)

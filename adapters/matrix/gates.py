@@ -3,6 +3,11 @@
 Gate messages carry their button value (`org.labbot.gate`), so the index is only a cache: an
 unknown event is fetched and read (decrypted in encrypted rooms); a thread's latest gate is found
 among the thread's events.
+
+A typed reply decides the gate its author saw: the one it replies to, directly or by the thread
+fallback (clients reply to the thread's latest event they show). So each thread event is noted,
+in the order the homeserver delivers them, with the gate that was the thread's latest then; a
+reply to an event labbot never noted (before a restart) is placed by reading the thread.
 """
 
 from __future__ import annotations
@@ -25,10 +30,32 @@ class GateIndex:
         self._client = client
         self._by_event: dict[str, GateRef | None] = {}
         self._by_thread: dict[str, str] = {}  # thread key -> latest gate event id
+        self._in_stream: dict[str, str] = {}  # thread key -> latest gate delivered by sync
+        self._seen_after: dict[str, str] = {}  # thread event id -> the gate delivered before it
 
     def remember(self, gate: GateRef) -> None:
         self._by_event[gate.event_id] = gate
         self._by_thread[gate.thread.key] = gate.event_id
+
+    def note(self, thread: ThreadRef, event: Any) -> None:
+        """A thread event as sync delivers it (in the homeserver's order): a gate of this bot
+        becomes the thread's latest from here on; any other event is seen after that gate."""
+        event_id = str(event.get("event_id", ""))
+        found = gate_ref(thread.channel, event, self._client.user_id)
+        if found is not None:
+            self.remember(found)
+            self._in_stream[thread.key] = found.event_id
+        if event_id and event_id not in self._seen_after and thread.key in self._in_stream:
+            self._seen_after[event_id] = self._in_stream[thread.key]
+
+    async def seen_with(self, thread: ThreadRef, event_id: str) -> GateRef | None:
+        """The gate that was the thread's latest when `event_id` was (None: there was none, as
+        for the thread's root, or the event is not in the thread)."""
+        if not event_id:
+            return None
+        if event_id in self._seen_after:
+            return self._by_event.get(self._seen_after[event_id])
+        return await self._scan_thread(thread, until=event_id)
 
     async def by_event(self, room_id: str, event_id: str) -> GateRef | None:
         """The gate posted as `event_id` (None: not a gate message of this bot)."""
@@ -62,7 +89,9 @@ class GateIndex:
             log.warning("cannot decrypt %s in %s: %s", event.event_id, room_id, exc)
             return event
 
-    async def _scan_thread(self, thread: ThreadRef) -> GateRef | None:
+    async def _scan_thread(self, thread: ThreadRef, until: str = "") -> GateRef | None:
+        """The latest gate in the thread, newest first; with `until`, the latest one at or
+        before that event (None when the scan never meets `until`)."""
         events = self._client.room_get_event_relations(
             thread.channel,
             thread.thread,
@@ -70,14 +99,15 @@ class GateIndex:
             direction=MessageDirection.back,
             limit=50,
         )
-        seen = 0
+        seen, reached = 0, not until
         try:
             async for event in events:
                 readable = self._readable(thread.channel, event)
+                reached = reached or readable.source.get("event_id") == until
                 found = gate_ref(thread.channel, readable.source, self._client.user_id)
                 seen += 1
-                if found is not None or seen >= THREAD_SCAN_LIMIT:
-                    return found
+                if (found is not None and reached) or seen >= THREAD_SCAN_LIMIT:
+                    return found if reached else None
         except AttributeError:
             # nio 0.26 reads `next_batch` of an error response: the thread cannot be read.
             log.warning("cannot read the thread %s to find its gate", thread.key)

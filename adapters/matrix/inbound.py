@@ -3,8 +3,9 @@
 - A message that mentions the bot (`m.mentions`, its user id, a pill, or its name followed by
   `:`/`,`) or starts with `!labbot` is a `Request` in the message's thread (the message itself
   roots a new thread when it is in none).
-- In a thread, a reply `approve` / `execute` / `modify: …` / `cancel` is a decision on that
-  thread's gate: a `Reply` (the adapter looks the gate up, then builds the `Decision`).
+- In a thread, a reply `approve` / `execute` / `modify: …` / `cancel` is a decision on the
+  thread's gate it replies to (directly or by the thread fallback): a `Reply` (the adapter looks
+  the gate up, then builds the `Decision`).
 - A reaction ✅ ✏️ ❌ is a decision on the message it annotates: a `Reaction`.
 - The bot's own events, edits, notices, redacted events and events older than the adapter's
   start are nothing.
@@ -42,13 +43,14 @@ class BotIdentity:
 
 @dataclass(frozen=True)
 class Reply:
-    """A decision word typed in a thread; it applies to that thread's latest gate."""
+    """A decision word typed in a thread; it applies to the gate its author saw last there."""
 
     thread: ThreadRef
     actor: Actor
     choice: Choice
     feedback: str | None
     addressed: bool = False  # it also mentioned the bot: answer even when no gate is pending
+    replies_to: str = ""  # the event it replies to (`m.in_reply_to`; the thread fallback too)
     untrusted_because: str = ""  # see `Decision.untrusted_because`
 
 
@@ -102,6 +104,13 @@ def thread_root(content: Mapping[str, Any]) -> str:
     return str(relation.get("event_id", "")) if relation.get("rel_type") == "m.thread" else ""
 
 
+def replied_to(content: Mapping[str, Any]) -> str:
+    """The event a message replies to ("" when none)."""
+    relation = content.get("m.relates_to") or {}
+    reply = relation.get("m.in_reply_to") or {}
+    return str(reply.get("event_id", "")) if isinstance(reply, Mapping) else ""
+
+
 def strip_reply_fallback(body: str) -> str:
     """Drop the `> <@user> quoted` lines older clients put before a reply."""
     lines = body.splitlines()
@@ -149,7 +158,8 @@ def message_event(
             text if text is not None else strip_reply_fallback(str(content.get("body", "")))
         )
         if reply is not None:
-            return Reply(thread, actor, reply[0], reply[1], addressed=text is not None)
+            addressed, replies_to = text is not None, replied_to(content)
+            return Reply(thread, actor, *reply, addressed=addressed, replies_to=replies_to)
     if text is None:
         return None
     return Request(thread, actor, text)
@@ -207,6 +217,7 @@ def decision(gate: GateRef, event: Reply | Reaction) -> Decision:
         feedback,
         message_id=gate.event_id,
         untrusted_because=event.untrusted_because,
+        typed=isinstance(event, Reply),
     )
 
 

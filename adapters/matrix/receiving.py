@@ -1,7 +1,8 @@
 """What a synced event means to the bot, and its delivery: in arrival order within each thread.
 
 - nio event -> `Request`, or a reply/reaction that becomes a `Decision` on its gate (marked
-  `untrusted_because` when the trust mode does not accept the sending device).
+  `untrusted_because` when the trust mode does not accept the sending device). A typed reply's
+  gate is the one its author saw (`GateIndex.seen_with`): a stale one is refused by the bot.
 - Ordering: a reply is matched to the thread's gate only after what came before it in the thread
   (the request posting that gate) is handled, and of two decisions the first sent is the first
   recorded. So each room's events are routed in arrival order (a reaction's thread may need its
@@ -65,7 +66,9 @@ class Receiver:
             self._crypto.note_member(room_id, dict(source))
         root = inbound.thread_root(source.get("content", {}))
         if root:
-            self._sender.saw(ThreadRef(inbound.PLATFORM, room_id, root), source["event_id"])
+            thread = ThreadRef(inbound.PLATFORM, room_id, root)
+            self._sender.saw(thread, source["event_id"])
+            self._gates.note(thread, source)
         actor = self._rooms.actor(room_id, str(source.get("sender", "")))
         meant = inbound.translate(room_id, source, actor, self._identity())
         if isinstance(meant, inbound.Reply | inbound.Reaction):
@@ -101,9 +104,14 @@ class Receiver:
         if isinstance(event, inbound.Reaction):
             gate = await self._gates.by_event(event.room_id, event.target)
         else:
-            gate = await self._gates.for_thread(event.thread)
-            if gate is None and event.addressed:  # the bot answers where this thread stands
+            latest = await self._gates.for_thread(event.thread)
+            if latest is None and event.addressed:  # the bot answers where this thread stands
                 return Request(event.thread, event.actor, "status")
+            gate = await self._gates.seen_with(event.thread, event.replies_to)
+            if latest is not None and gate is None:  # replied to no gate: which one is meant?
+                ask = Message(texts.REPLY_TO_GATE, ephemeral_to=event.actor.id)
+                await self._sender.post(latest.thread, ask, event.actor)
+                return None
         if gate is None or event.choice not in gate.choices:
             return None
         decision = inbound.decision(gate, event)

@@ -11,7 +11,15 @@ E2EE_LOG = (
     "room %s is end-to-end encrypted and matrix-nio's encryption support is not installed: "
     "install labbot[e2e] (pip install 'labbot[e2e]'), or invite the bot to an unencrypted room"
 )
+REPLY_TO_GATE = (
+    "Which step do you decide? Reply to the step's message (or react to it) so labbot knows "
+    "what you saw."
+)
 ASK_FEEDBACK = "What should change? Reply in this thread with `modify: <what to change>`."
+NO_AUTHORITY = (
+    "power levels in %s count for nothing: it is neither LABBOT_MATRIX_AUTHORITY_ROOM nor one of "
+    "LABBOT_MATRIX_ROOMS"
+)
 ROOM_NOT_ALLOWED = "declining the invite to %s: not in LABBOT_MATRIX_ROOMS"
 UNDECRYPTABLE = (
     "I could not decrypt a message {sender} sent here (their device did not share its key with "

@@ -10,13 +10,19 @@ device it names before anything is sent (workflow.reads); a refusal is told to t
 recorded, and nothing reaches a device. Every read is recorded in the audit BEFORE it is sent
 (who, device, command), and a person may send at most LABBOT_MAX_READS_PER_MINUTE device reads
 a minute (counted and recorded in one transaction).
+
+What comes back is bounded (bot.read_view.OutputBounds: a head plus a file, or refused) and
+presented off the event loop (the worker processes, when there are any); a channel may have
+LABBOT_READ_CHANNEL_BUDGET characters of reads posted a minute (bot.read_budget).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from adapters.chat import Message
 from base.errors import PlanningError, ReadRefused, TargetError
@@ -24,6 +30,8 @@ from bot import messages, read_view
 from bot.commands.context import CommandContext
 from bot.commands.parsing import ASK
 from bot.endings import target_problem
+from bot.read_budget import ChannelBudget
+from bot.read_view import OutputBounds
 from workflow.model import Device, StandardResponse
 from workflow.ports import LabReader
 from workflow.reads.questions import as_question
@@ -34,12 +42,15 @@ if TYPE_CHECKING:  # the LLM client (~1 s to import) loads when an LLM is config
     from workflow.reads.diagnose import LabDiagnosis
 
 RATE_WINDOW = timedelta(minutes=1)
+# runs a picklable function off the event loop: the worker pool's `run`, else a thread
+Offload = Callable[..., Awaitable[Any]]
 
 
 @dataclass(frozen=True)
 class ReadLimits:
     max_targets: int = 50  # devices one read may name (LABBOT_MAX_TARGETS)
     per_minute: int = 30  # device reads per person a minute (LABBOT_MAX_READS_PER_MINUTE)
+    output: OutputBounds = field(default_factory=OutputBounds)  # each device's output shown
 
 
 @dataclass(frozen=True)
@@ -49,6 +60,8 @@ class ReadCommand:
     lab: LabReader
     limits: ReadLimits = ReadLimits()
     diagnosis: LabDiagnosis | None = None  # with an LLM: free questions
+    budget: ChannelBudget = field(default_factory=ChannelBudget)
+    offload: Offload = asyncio.to_thread
 
     async def __call__(self, ctx: CommandContext) -> None:
         refused = await ctx.authorizer.refuse_request(ctx.request)
@@ -70,10 +83,26 @@ class ReadCommand:
         except PlanningError as refused:
             await ctx.refuse(messages.REFUSED.format(reason=str(refused).rstrip(".")))
             return
+        channel = ctx.request.thread.channel
+        if self.budget.spent(channel) >= self.budget.limit:  # nothing is sent to any device
+            await self._refuse_budget(ctx, 0)
+            return
         sent = _to_send(request)
         response = await self.send(ctx, sent)
-        if response is not None:
-            await ctx.say(read_view.present_reads(request, sent, response))
+        if response is None:
+            return
+        bounds = self.limits.output
+        shown = await self.offload(read_view.present_reads, request, sent, response, bounds)
+        chars = read_view.posted_chars(shown)
+        if self.budget.take(channel, chars):
+            await ctx.say(shown)
+        else:
+            await self._refuse_budget(ctx, chars)
+
+    async def _refuse_budget(self, ctx: CommandContext, chars: int) -> None:
+        spent = self.budget.spent(ctx.request.thread.channel)
+        over = messages.READ_BUDGET_SPENT.format(spent=spent, asked=chars, limit=self.budget.limit)
+        await ctx.refuse(messages.REFUSED.format(reason=over))
 
     async def send(self, ctx: CommandContext, sent: dict[str, str]) -> StandardResponse | None:
         """Record the reads, then send them; None (the person refused) over the rate limit."""

@@ -18,6 +18,10 @@ CHANGED_GATE = (
     "Refused: what this button approves differs from what is pending now. "
     "Review the latest message and decide there."
 )
+PREVIEW_CHANGED = (
+    "Refused: the preview changed; look again. Your reply answers an earlier step than the one "
+    "pending now: reply to the latest step's message."
+)
 GATE_PROBLEM: dict[GateProblem, str] = {"stale": STALE_GATE, "changed": CHANGED_GATE}
 EXPIRED_GATE = "This step expired at {at}; nothing was pushed. Ask again to start over."
 VOTE_RECORDED = "Approval by {actor} recorded ({count} of {required}); waiting for {missing}."

@@ -37,6 +37,15 @@ TOO_MANY_READS = (
     "is {limit} a minute (LABBOT_MAX_READS_PER_MINUTE)"
 )
 NO_READS = "none"
+READ_CUT = "… {lines:,} lines, {size:,} characters in all: the whole output is in the file {file}"
+READ_TOO_BIG = (
+    "the output is {size:,} characters long, over the limit of {limit:,} "
+    "(LABBOT_READ_MAX_CHARS); it is not shown: narrow the command (e.g. `| section router`)"
+)
+READ_BUDGET_SPENT = (
+    "reads in this channel have posted {spent:,} characters in the last minute and this one "
+    "would post {asked:,} more; the limit is {limit:,} a minute (LABBOT_READ_CHANNEL_BUDGET)"
+)
 
 # Why a read is refused (base.errors.ReadRefused); `allowed` lists what is allowed instead.
 READ_REFUSED: dict[ReadProblem, str] = {

@@ -85,3 +85,20 @@ def test_db_upgrade_and_serve_without_platforms_explain_themselves(tmp_path: Pat
         "serve", cwd=tmp_path, env={**env, "SLACK_BOT_TOKEN": "", "MATRIX_HOMESERVER": ""}
     )
     assert serve.returncode == 2 and "no chat platform configured" in serve.stderr
+
+
+def test_serve_with_power_level_rules_and_no_rooms_to_read_them_in_refuses_to_start(
+    tmp_path: Path,
+) -> None:
+    env = {
+        "LABBOT_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'x.db'}",
+        "MATRIX_HOMESERVER": "http://127.0.0.1:9",  # never reached: the check comes first
+        "MATRIX_USER_ID": "@labbot:localhost",
+        "MATRIX_PASSWORD": "secret",
+        "LABBOT_APPROVERS": "@alice:localhost,power>=50",
+        "SLACK_BOT_TOKEN": "",
+    }
+    refused = labbot("serve", cwd=tmp_path, env=env)
+    said = refused.stderr.strip().splitlines()
+    assert refused.returncode == 2 and len(said) == 1, refused.stderr
+    assert "LABBOT_MATRIX_AUTHORITY_ROOM" in said[0] and "power>=N" in said[0]

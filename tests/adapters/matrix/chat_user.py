@@ -211,14 +211,17 @@ class ChatUser:
                 raise AssertionError(f"{self.user_id} cannot decrypt {event_id} in {within}s")
             await asyncio.sleep(0.3)
 
-    async def say(self, room_id: str, body: str, *, thread: str = "") -> str:
+    async def say(self, room_id: str, body: str, *, thread: str = "", reply_to: str = "") -> str:
+        """In `thread`: a reply to `reply_to`, else (as Element does) to the thread's latest
+        event this user has seen, the thread fallback."""
         content: dict[str, Any] = {"msgtype": "m.text", "body": body}
         if thread:
+            seen = [e["event_id"] for e in self.in_thread(room_id, thread)]
             content["m.relates_to"] = {
                 "rel_type": "m.thread",
                 "event_id": thread,
-                "is_falling_back": True,
-                "m.in_reply_to": {"event_id": thread},
+                "is_falling_back": not reply_to,
+                "m.in_reply_to": {"event_id": reply_to or (seen[-1] if seen else thread)},
             }
         return await self.send(room_id, "m.room.message", content)
 

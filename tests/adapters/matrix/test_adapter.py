@@ -25,6 +25,7 @@ from adapters.chat import (
 from tests.adapters.matrix.chat_user import ChatUser
 from tests.adapters.matrix.recorder import GATE, GATE_VALUE, SHA, MakeBot, recording
 from tests.adapters.matrix.room_events import (
+    body_has,
     membership,
     reaction_by,
     shared_room,
@@ -71,7 +72,7 @@ async def test_prefix_reaction_and_thread_reply_are_decisions_on_the_gate(
         await recorder.next_event()
         await bob.react(room, recorder.gate_ids[0], "✅")
         approved = await recorder.next_event(2)
-        await bob.say(room, "modify: area 1 please", thread=asked)
+        await bob.say(room, "modify: area 1 please", thread=asked, reply_to=recorder.gate_ids[0])
         modified = await recorder.next_event(3)
         await asyncio.sleep(0.5)  # the bot's own three reactions must not have counted
     assert approved == Decision(
@@ -149,7 +150,7 @@ async def test_after_a_restart_old_gates_still_decide_and_old_requests_are_not_r
         assert second._client.device_id == device  # the same device, not a new login
         await bob.react(room, recorder.gate_ids[0], "❌")
         cancelled = await after.next_event()
-        await bob.say(room, "approve", thread=asked)
+        await bob.say(room, "approve", thread=asked, reply_to=recorder.gate_ids[0])
         approved = await after.next_event(2)
         await asyncio.sleep(0.5)
     assert isinstance(cancelled, Decision) and isinstance(approved, Decision)
@@ -186,17 +187,26 @@ async def test_rooms_outside_the_allow_list_are_declined_and_ignored(
     assert len(recorder.events) == 1
 
 
-async def test_a_reply_right_after_the_request_waits_for_its_gate(
+async def test_a_reply_sent_before_its_gate_was_shown_decides_nothing(
     make_bot: MakeBot, alice: ChatUser, bob: ChatUser
 ) -> None:
     adapter = make_bot()
     async with recording(adapter) as recorder:
-        room = await shared_room(alice, adapter.bot.user_id, bob)
+        bot_id = adapter.bot.user_id
+        room = await shared_room(alice, bot_id, bob)
         asked = await alice.say(room, "!labbot gate")
-        await bob.say(room, "execute", thread=asked)
+        await bob.say(room, "execute", thread=asked)  # replies to the request: no gate seen
+        asked_back = await bob.wait_for(thread_message(room, asked, bot_id, body_has("Which step")))
+        await bob.say(room, "execute", thread=asked, reply_to=recorder.gate_ids[0])
         decided = await recorder.next_event(2)
+    assert asked_back["content"]["m.mentions"] == {"user_ids": [bob.user_id]}
     assert isinstance(decided, Decision)
-    assert (decided.choice, decided.message_id) == ("approve", recorder.gate_ids[0])
+    assert (decided.choice, decided.message_id, decided.typed) == (
+        "approve",
+        recorder.gate_ids[0],
+        True,
+    )
+    assert len(recorder.events) == 2
 
 
 async def test_a_picture_is_an_m_image_in_the_thread_from_the_media_repository(

@@ -46,7 +46,7 @@ async def test_a_change_runs_from_request_to_audit_and_nothing_leaves_in_clear(
         await bob.react(room, template["event_id"], "✅")  # plain m.reaction, as Element sends
         params = await thread.gate(PARAMS_STEP)
         await alice.wait_for(edit_of(template["event_id"], "Approved by"))
-        await bob.say(room, "execute", thread=thread.root)  # encrypted
+        await bob.say(room, "execute", thread=thread.root, reply_to=params["event_id"])  # encrypted
         await thread.says("pushed", f"✓ {count} ✗ 0 of {count}", within=120)
         await alice.wait_for(edit_of(params["event_id"], "Approved by"))
         picture = await alice.wait_for(
@@ -132,7 +132,7 @@ async def test_under_verified_trust_an_unverified_device_is_refused_and_recorded
         verified = await asyncio.to_thread(
             cli, "matrix", "verify", bob.user_id, bob.device_id, as_shown, cwd=tmp_path, env=env
         )
-        await bob.say(room, "approve", thread=thread.root)
+        await bob.say(room, "approve", thread=thread.root, reply_to=template["event_id"])
         await thread.gate(PARAMS_STEP)
         entries = await runtime.audit.entries()
     assert listed.returncode == 0, listed.stderr

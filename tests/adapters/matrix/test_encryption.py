@@ -43,7 +43,7 @@ async def test_an_encrypted_room_works_like_a_plain_one_and_nothing_is_sent_in_c
         gate = await alice.wait_for(thread_message(room, asked, bot_id))
         await bob.react(room, recorder.gate_ids[0], "✅")  # plain, as Element sends it
         reacted = await recorder.next_event(2)
-        await bob.say(room, "modify: area 1 please", thread=asked)
+        await bob.say(room, "modify: area 1 please", thread=asked, reply_to=recorder.gate_ids[0])
         replied = await recorder.next_event(3)
         thread = ThreadRef("matrix", room, asked)
         await adapter.update(thread, recorder.gate_ids[0], Message("gate", footer="✅ by bob"))

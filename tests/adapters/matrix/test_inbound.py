@@ -17,7 +17,12 @@ SHA = "b" * 64
 
 
 def message(
-    body: str, *, thread: str = "", extra: dict[str, Any] | None = None, **content: str
+    body: str,
+    *,
+    thread: str = "",
+    reply_to: str = "",
+    extra: dict[str, Any] | None = None,
+    **content: str,
 ) -> dict[str, Any]:
     event: dict[str, Any] = {
         "type": "m.room.message",
@@ -30,8 +35,8 @@ def message(
         event["content"]["m.relates_to"] = {
             "rel_type": "m.thread",
             "event_id": thread,
-            "is_falling_back": True,
-            "m.in_reply_to": {"event_id": thread},
+            "is_falling_back": not reply_to,
+            "m.in_reply_to": {"event_id": reply_to or thread},
         }
     return event
 
@@ -75,16 +80,25 @@ IN_THREAD = ThreadRef("matrix", ROOM, "$root")
             message("!labbot audit", thread="$root"),
             Request(IN_THREAD, ALICE, "audit"),
         ),
-        (message("approve", thread="$root"), Reply(IN_THREAD, ALICE, "approve", None)),
-        (message("Execute", thread="$root"), Reply(IN_THREAD, ALICE, "approve", None)),
-        (message("cancel", thread="$root"), Reply(IN_THREAD, ALICE, "cancel", None)),
         (
-            message("modify: use area 1\nand md5", thread="$root"),
-            Reply(IN_THREAD, ALICE, "modify", "use area 1\nand md5"),
+            message("approve", thread="$root", reply_to="$gate"),
+            Reply(IN_THREAD, ALICE, "approve", None, replies_to="$gate"),
         ),
         (
-            message("> <@bob:hs> the gate\n\nlabbot: execute", thread="$root"),
-            Reply(IN_THREAD, ALICE, "approve", None, addressed=True),
+            message("Execute", thread="$root"),  # the thread fallback: its latest event
+            Reply(IN_THREAD, ALICE, "approve", None, replies_to="$root"),
+        ),
+        (
+            message("cancel", thread="$root", reply_to="$note"),
+            Reply(IN_THREAD, ALICE, "cancel", None, replies_to="$note"),
+        ),
+        (
+            message("modify: use area 1\nand md5", thread="$root", reply_to="$gate"),
+            Reply(IN_THREAD, ALICE, "modify", "use area 1\nand md5", replies_to="$gate"),
+        ),
+        (
+            message("> <@bob:hs> the gate\n\nlabbot: execute", thread="$root", reply_to="$gate"),
+            Reply(IN_THREAD, ALICE, "approve", None, addressed=True, replies_to="$gate"),
         ),
         (reaction("✅"), Reaction(ROOM, ALICE, "$gate", "approve")),
         (reaction("✅️"), Reaction(ROOM, ALICE, "$gate", "approve")),
@@ -165,6 +179,7 @@ def test_a_gate_is_recovered_from_the_bot_message_alone() -> None:
         "area 1",
         message_id="$gate",
         untrusted_because="unverified",
+        typed=True,
     )
 
 

@@ -1,8 +1,8 @@
 """The order Matrix events reach the bot in, on a real Synapse: a thread's events one at a time in
 the order people sent them, while other threads go on.
 
-Why the order matters: a reply sent right after a request must find the gate that request posts,
-and of two decisions on one gate the first sent must be the first recorded (first decision wins).
+Why the order matters: of two decisions on one gate the first sent must be the first recorded
+(first decision wins), and a request is handled before the replies to the gate it posts.
 """
 
 from __future__ import annotations
@@ -71,12 +71,12 @@ async def test_a_burst_in_one_thread_is_handled_in_order_while_another_thread_go
         room = await shared_room(alice, bot_id)
         asked = await alice.say(room, "!labbot gate")
         sent = ["gate"]
-        for n in range(1, REPLIES + 1):  # at once, most before the gate is even posted
-            await alice.say(room, f"modify: {n}", thread=asked)
-            sent.append(str(n))
         gate = await alice.wait_for(thread_message(room, asked, bot_id))
+        for n in range(1, REPLIES + 1):  # at once, each a reply to the gate
+            await alice.say(room, f"modify: {n}", thread=asked, reply_to=gate["event_id"])
+            sent.append(str(n))
         await alice.react(room, gate["event_id"], "✅")  # a decision found through its gate
-        await alice.say(room, "modify: last", thread=asked)
+        await alice.say(room, "modify: last", thread=asked)  # the thread fallback: the gate
         await alice.react(room, gate["event_id"], "❌")
         sent += ["approve", "last", "cancel"]
         other = await alice.say(room, "!labbot other")  # its own thread: not held up
