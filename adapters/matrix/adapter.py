@@ -3,8 +3,9 @@
 - `login()` (token or password, device kept in the store dir), then `run(handler)`: the sync loop
   (`sync.SyncLoop`: backlog skipped, long polls) until cancelled.
 - `rooms.Rooms`: which rooms are served (`rooms`, ids or aliases; empty = any room), invites,
-  direct chats, and where power levels count (`authority_room`, else the served rooms). `receiving.Receiver`: events -> requests and decisions, handled in arrival order
-  per thread. `sending.Sender`: messages, files, edits, reactions and notices into the thread.
+  direct chats, and where power levels count (`authority_room`, else the served rooms).
+  `receiving.Receiver`: events -> requests and decisions, handled in arrival order per thread.
+  `sending.Sender`: messages, files, edits, reactions and notices into the thread.
 - Encrypted rooms work the same with the `labbot[e2e]` extra (`e2ee.Encryption`: keys, trust,
   room keys for later joiners); a decision from a device the trust mode does not accept reaches
   the bot marked `untrusted_because`. Without the extra, labbot says once per room, in the log

@@ -86,3 +86,17 @@ async def test_the_model_gets_bounded_rounds_and_reads(llm: OpenAIStandIn) -> No
     assert found.answer == "No conclusion within 3 rounds of reads."
     assert len(llm.requests) == 3 and len(sent) == 2  # the third call was refused: max reads
     assert found.reads == [("R1", "show clock"), ("R1", "show clock")]
+
+
+async def test_a_10_mb_diagnosis_is_cut_with_a_note_before_it_is_shown(
+    tmp_path: Path, llm: OpenAIStandIn
+) -> None:
+    llm.script(text("R1 lacks the route. " + "y" * 10_000_000))
+    chat = RecordingAdapter()
+    options = {"openai_api_key": SecretStr("sk-lab"), "openai_base_url": llm.base_url}
+    async with bot_on_lab(tmp_path, chat, **options) as (_, bot):
+        await bot.service.handle(ask("why does R1 not learn R2's loopback?", "alice"))
+    said = next(m for m in chat.messages() if m.text.startswith("R1 lacks the route."))
+    assert len(said.text) < 4_200
+    cut = "[cut: the LLM wrote 10,000,020 characters; the first 4,000 are kept]"
+    assert said.text.endswith(cut)

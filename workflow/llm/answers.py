@@ -73,7 +73,12 @@ def answer_text(message: AIMessage) -> str:
 
 
 def estimate_tokens(text: str) -> int:
-    return math.ceil(len(text) / CHARS_PER_TOKEN)
+    return tokens_of_chars(len(text))
+
+
+def tokens_of_chars(chars: int) -> int:
+    """About how many tokens `chars` characters of model output are."""
+    return math.ceil(chars / CHARS_PER_TOKEN)
 
 
 def usage_of(message: AIMessage, sent: Iterable[BaseMessage], extra: str = "") -> TokenUsage:

@@ -34,6 +34,7 @@ from langchain_core.messages import (
     HumanMessage,
     SystemMessage,
 )
+from langchain_core.messages.ai import add_ai_message_chunks
 from pydantic import BaseModel, ValidationError
 
 from base.errors import PlanningError
@@ -47,6 +48,9 @@ OutputMode = Literal["auto", "tools", "json_schema", "json"]
 STRATEGIES: tuple[Strategy, ...] = ("tools", "json_schema", "json")
 LARGER_BUDGET = 4  # the one retry of a cut-off answer gets this many times the budget
 PROGRESS_EVERY_SECONDS = 0.5
+# A streamed answer is read up to this many characters per token of its budget: a server that
+# ignores max_tokens and streams megabytes is cut off there (as if it said finish_reason length)
+STREAM_CHARS_PER_TOKEN = 16
 # A refusal of the way of asking: any 400/422; a 500/501 only when it names what was asked
 # (llama.cpp: "500 tools param requires --jinja flag"), not "500 model overloaded".
 _REFUSING_STATUS = {400, 422}
@@ -177,7 +181,7 @@ class StructuredOutput:
         budget = self.max_tokens
         for _ in range(2):
             runnable = self._bound(strategy, tool, budget)
-            reply = await self._stream(strategy, runnable, messages, on_progress)
+            reply = await self._stream(strategy, runnable, messages, on_progress, budget)
             spent.append(answers.usage_of(reply, messages, json.dumps(tool)))
             if reply.response_metadata.get("finish_reason") != "length":
                 return reply
@@ -207,14 +211,18 @@ class StructuredOutput:
         runnable: Any,
         messages: Sequence[BaseMessage],
         on_progress: ProgressSink | None,
+        budget: int,
     ) -> AIMessage:
-        """The streamed answer, within `timeout` seconds in all. The stream runs as a task
-        given up at the deadline: cancelling it inside LangChain's stream is not always seen
-        in time (measured: about one run in five went on to the end)."""
+        """The streamed answer (at most `budget` tokens' worth), within `timeout` seconds in
+        all. The stream runs as a task given up at the deadline: cancelling it inside
+        LangChain's stream is not always seen in time (measured: about one run in five went on
+        to the end)."""
         key = endpoint_key(self.model)
         streaming = key not in _NOT_STREAMING
         receiving = asyncio.ensure_future(
-            _receive(runnable, messages, on_progress) if streaming else runnable.ainvoke(messages)
+            _receive(runnable, messages, on_progress, budget * STREAM_CHARS_PER_TOKEN)
+            if streaming
+            else runnable.ainvoke(messages)
         )
         try:
             done, _ = await asyncio.wait({receiving}, timeout=self.timeout)
@@ -234,29 +242,39 @@ class StructuredOutput:
             raise PlanningError(describe_llm_failure(err, self.model)) from err
         if written is None:  # no event at all: the server does not stream; ask it plainly
             _NOT_STREAMING.add(key)
-            return await self._stream(strategy, runnable, messages, on_progress)
+            return await self._stream(strategy, runnable, messages, on_progress, budget)
         return cast(AIMessage, written)
 
 
 async def _receive(
-    runnable: Any, messages: Sequence[BaseMessage], on_progress: ProgressSink | None
+    runnable: Any,
+    messages: Sequence[BaseMessage],
+    on_progress: ProgressSink | None,
+    max_chars: int,
 ) -> AIMessage | None:
-    """The chunks summed (None: no chunk came); progress at most every PROGRESS_EVERY_SECONDS."""
+    """The chunks summed once at the end (None: no chunk came; summing as they come parses the
+    tool call's JSON again with every chunk); progress at most every PROGRESS_EVERY_SECONDS.
+    Past `max_chars` the stream is left unread and the answer is cut off (finish_reason
+    length), so neither time nor memory grows with what a server sends."""
     started = reported = time.monotonic()
-    written: AIMessageChunk | None = None
+    chunks: list[AIMessageChunk] = []
+    size = 0
     try:
         async for chunk in runnable.astream(messages, stream_usage=True):
-            written = chunk if written is None else written + chunk
+            size += len(_streamed_text(chunk))
+            if size > max_chars:
+                return _cut_off()
+            chunks.append(chunk)
             now = time.monotonic()
             if on_progress is not None and now - reported >= PROGRESS_EVERY_SECONDS:
                 reported = now
-                tokens = answers.estimate_tokens(_streamed_text(written))
-                on_progress(LLMProgress(round(now - started, 1), tokens))
+                on_progress(LLMProgress(round(now - started, 1), answers.tokens_of_chars(size)))
     except ValueError:  # LangChain: "No generation chunks were returned"
-        if written is not None:
+        if chunks:
             raise
-    if written is None:
+    if not chunks:
         return None
+    written = add_ai_message_chunks(chunks[0], *chunks[1:])
     return AIMessage(
         content=written.content,
         tool_calls=written.tool_calls,
@@ -264,6 +282,12 @@ async def _receive(
         usage_metadata=written.usage_metadata,
         response_metadata=written.response_metadata,
     )
+
+
+def _cut_off() -> AIMessage:
+    """An answer stopped at its size, marked as cut off at the token budget (what was read of
+    it is dropped: a cut-off answer is asked again or refused)."""
+    return AIMessage(content="", response_metadata={"finish_reason": "length"})
 
 
 def _forget(task: asyncio.Future[Any]) -> None:

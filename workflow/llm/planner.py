@@ -28,6 +28,7 @@ from base.errors import PlanningError
 from workflow.library.catalog import Catalog
 from workflow.library.planner import NO_TOKENS, LibraryPlanner
 from workflow.llm import prompts
+from workflow.llm.capped import NAME_CHARS, capped
 from workflow.llm.output import StructuredOutput
 from workflow.llm.progress import graph_progress
 from workflow.llm.schemas import ParamsAnswer, TemplateAnswer, expand_schema
@@ -67,8 +68,8 @@ class LLMPlanner:
             proposal = self._library_proposal(answer.name, targets, families)
         else:
             proposal = TemplateProposal(
-                name=answer.name or "custom",
-                description=answer.description,
+                name=capped(answer.name, NAME_CHARS) or "custom",
+                description=capped(answer.description),
                 templates=answer.templates,
                 params_schema=expand_schema(answer.params_schema),
                 example_params=answer.example_params,

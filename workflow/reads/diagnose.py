@@ -16,6 +16,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from pydantic import BaseModel, Field
 
 from base.errors import PlanningError, ReadRefused
+from workflow.llm.capped import capped
 from workflow.llm.failures import describe_llm_failure
 from workflow.llm.schemas import tool_definition
 from workflow.model import Device, StandardResponse
@@ -84,7 +85,7 @@ class LabDiagnosis:
             reply = await self._ask(messages)
             messages.append(reply)
             if not reply.tool_calls:
-                return _concluded(diagnosis, str(reply.content))
+                return _concluded(diagnosis, capped(str(reply.content)))
             for call in reply.tool_calls:
                 result = await self._read(call.get("args", {}), by_name, send, diagnosis)
                 messages.append(ToolMessage(result, tool_call_id=call.get("id") or ""))

@@ -1,0 +1,229 @@
+"""Output under pressure: other threads' click → answer while 20 people read a 1.3 MB config at
+once, and the memory a 10 MB LLM answer costs.
+
+Reads: one bot per mode (SQLite, a recording gateway whose R1 answers `show running-config` with
+1.3 MB, R2 with a small config), N Cancel clicks on open gates timed (click → its answer
+posted) with nothing else going on, then again while waves of 20 concurrent `show
+running-config on R1` from 20 people in 20 channels keep coming. Side by side: the reads
+presented in the worker processes (the default) and in a thread of the bot's process
+(LABBOT_RENDER_WORKERS=0). Printed per mode: p50/p99 quiet and loaded, their ratio (goal p99
+ratio ≤ 1.2 with the workers), reads answered, and what they posted (inline and as files).
+
+LLM: a fresh bot process per size asks a free question the LLM stand-in (this process) answers
+with 3 KB and with 10 MB of text; printed: what was shown (cut with a note past 4,000
+characters) and the bot process's peak RSS growth over its start, side by side.
+
+    .venv/bin/python -m bench.read_pressure [--clicks 40] [--readers 20] [--config-mb 1.3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from pydantic import SecretStr
+
+from adapters.chat import Decision, Message, Request, ThreadRef
+from bot.read_view import posted_chars
+from bot.settings import load_settings
+from bot.wiring import Runtime, open_runtime
+from tests.bot.chat import RecordingAdapter, click, person
+from tests.fakes.openai_server import OpenAIStandIn, text
+from tests.workflow.gateways import RecordingGateway, ios_config
+
+GOAL_RATIO = 1.2
+READ = "show running-config on R1"
+QUESTION = "why does R1 not learn R2's loopback?"
+
+
+def big_config(megabytes: float) -> str:
+    """An IOS running config of about `megabytes` MB (loopbacks with descriptions)."""
+    lines, size, n = ["hostname R1"], 0, 0
+    while size < megabytes * 1_000_000:
+        block = (
+            f"interface Loopback{n}\n description customer circuit {n:06d} to the ring\n"
+            f" ip address 10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256} 255.255.255.255\n!"
+        )
+        lines.append(block)
+        size, n = size + len(block) + 1, n + 1
+    return "\n".join(lines) + "\n"
+
+
+def gateway(megabytes: float) -> RecordingGateway:
+    small = ios_config("R2", ("GigabitEthernet0/0", "10.0.12.2/24"))
+    return RecordingGateway(configs={"R1": big_config(megabytes), "R2": small})
+
+
+def thread(channel: str, name: str) -> ThreadRef:
+    return ThreadRef("console", channel, name)
+
+
+async def reading(bot: Runtime, readers: int, stop: asyncio.Event) -> int:
+    """Waves of `readers` concurrent reads of R1's config (each person in their own channel)
+    until `stop`; how many reads were asked."""
+    asked = 0
+    while not stop.is_set():
+        wave = [
+            bot.service.handle(Request(thread(f"C{n}", f"r{asked + n}"), person(f"r{n}"), READ))
+            for n in range(readers)
+        ]
+        await asyncio.gather(*wave)
+        asked += readers
+    return asked
+
+
+async def timed_cancels(bot: Runtime, clicks: list[Decision]) -> list[float]:
+    timings = []
+    for decision in clicks:
+        started = time.perf_counter()
+        await bot.service.handle(decision)
+        timings.append(time.perf_counter() - started)
+    return timings
+
+
+async def open_gates(bot: Runtime, chat: RecordingAdapter, count: int) -> list[Decision]:
+    """`count` changes waiting at their first gate; a Cancel click for each."""
+    clicks = []
+    for n in range(count):
+        where = thread("changes", f"t{n}")
+        await bot.service.handle(Request(where, person("alice"), "apply ospf to R2"))
+        mine = RecordingAdapter(posts=[p for p in chat.posts if p[1] == where])
+        clicks.append(click(mine, "bob", "cancel", thread=where))
+    return clicks
+
+
+def read_answers(chat: RecordingAdapter) -> list[Message]:
+    return [m for _, t, m in chat.posts if t.channel.startswith("C") and m.blocks]
+
+
+async def measure_reads(
+    workers: int, clicks: int, readers: int, megabytes: float
+) -> tuple[list[float], list[float], int, list[Message]]:
+    with tempfile.TemporaryDirectory(prefix="read-pressure-") as tmp:
+        settings = load_settings(
+            data_dir=Path(tmp),
+            database_url=f"sqlite+aiosqlite:///{tmp}/bench.db",
+            render_workers=workers,
+            render_cpu_seconds=30.0,  # the first call also starts the workers on a busy host
+            max_open_per_user=10_000,
+            max_open_per_channel=10_000,
+            max_open=10_000,
+            max_reads_per_minute=10_000,
+        )
+        chat = RecordingAdapter()
+        async with open_runtime(settings, chat, gateway=gateway(megabytes)) as bot:
+            pending = await open_gates(bot, chat, 2 * clicks)
+            await bot.service.handle(Request(thread("warm", "w"), person("w"), "show run on R2"))
+            quiet = await timed_cancels(bot, pending[:clicks])
+            stop = asyncio.Event()
+            load = asyncio.create_task(reading(bot, readers, stop))
+            await asyncio.sleep(0.5)  # the first wave is being read and presented
+            loaded = await timed_cancels(bot, pending[clicks:])
+            stop.set()
+            asked = await load
+    return quiet, loaded, asked, read_answers(chat)
+
+
+def p99(values: list[float]) -> float:
+    return statistics.quantiles(values, n=100)[98] if len(values) > 1 else values[0]
+
+
+async def reads_table(clicks: int, readers: int, megabytes: float) -> None:
+    print(f"{clicks} Cancel clicks each; waves of {readers} `{READ}` ({megabytes} MB each)")
+    print(
+        f"{'presented in':<20}{'p50 quiet':>10}{'p99 quiet':>10}{'p50 load':>10}"
+        f"{'p99 load':>10}{'p99 ratio':>10}{'reads':>7}{'inline MB':>10}{'files MB':>9}"
+    )
+    for label, workers in (("worker processes", 2), ("a thread (workers 0)", 0)):
+        quiet, loaded, asked, answers = await measure_reads(workers, clicks, readers, megabytes)
+        files = sum(len(f.data) for m in answers for f in m.files) / 1e6
+        inline = sum(posted_chars(m) for m in answers) / 1e6 - files
+        ratio = p99(loaded) / p99(quiet)
+        print(
+            f"{label:<20}{statistics.median(quiet) * 1000:>8.1f}ms{p99(quiet) * 1000:>8.1f}ms"
+            f"{statistics.median(loaded) * 1000:>8.1f}ms{p99(loaded) * 1000:>8.1f}ms"
+            f"{ratio:>10.2f}{asked:>7}{inline:>10.2f}{files:>9.1f}"
+        )
+        if workers:
+            verdict = "met" if ratio <= GOAL_RATIO else "MISSED"
+            print(f"  goal p99 ratio <= {GOAL_RATIO} with the worker processes: {verdict}")
+
+
+# --- the LLM's 10 MB answer, in a bot process of its own ----------------------------------------
+
+
+async def ask_once(base_url: str) -> dict[str, int]:
+    """Child process: one free question; what was shown and the peak RSS growth (KB)."""
+    with tempfile.TemporaryDirectory(prefix="llm-pressure-") as tmp:
+        settings = load_settings(
+            data_dir=Path(tmp),
+            database_url=f"sqlite+aiosqlite:///{tmp}/bench.db",
+            openai_api_key=SecretStr("sk-standin"),
+            openai_base_url=base_url,
+        )
+        chat = RecordingAdapter()
+        async with open_runtime(settings, chat, gateway=gateway(0.01)) as bot:
+            start_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+            started = time.perf_counter()
+            await bot.service.handle(Request(thread("q", "q"), person("alice"), QUESTION))
+            seconds = time.perf_counter() - started
+            peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    shown = max((m for m in chat.messages()), key=lambda m: len(m.text))
+    return {
+        "shown": len(shown.text),
+        "cut": int("[cut: the LLM wrote" in shown.text),
+        "rss_growth_kb": peak_kb - start_kb,
+        "ms": int(seconds * 1000),
+    }
+
+
+def llm_table() -> None:
+    print("\nA free question answered by the LLM stand-in with a long text (a bot process each)")
+    print(f"{'answer':>10}{'shown':>9}{'cut':>5}{'answer ms':>11}{'peak RSS growth':>17}")
+    growth = {}
+    for size in (3_000, 10_000_000):
+        with OpenAIStandIn() as llm:
+            llm.script(text("R1 lacks the route. " + "y" * size))
+            child = subprocess.run(
+                [sys.executable, "-m", "bench.read_pressure", "--llm-child", llm.base_url],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+        found = json.loads(child.stdout.strip().splitlines()[-1])
+        growth[size] = found["rss_growth_kb"]
+        print(
+            f"{size / 1e6:>8.2f}MB{found['shown']:>9,}{'yes' if found['cut'] else 'no':>5}"
+            f"{found['ms']:>11,}{found['rss_growth_kb'] / 1024:>15.1f}MB"
+        )
+    extra = (growth[10_000_000] - growth[3_000]) / 1024
+    print(f"the 10 MB answer cost {extra:.1f} MB more peak RSS than a 3 KB one (answer read whole)")
+
+
+async def main(clicks: int, readers: int, megabytes: float) -> None:
+    await reads_table(clicks, readers, megabytes)
+    llm_table()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clicks", type=int, default=40)
+    parser.add_argument("--readers", type=int, default=20)
+    parser.add_argument("--config-mb", type=float, default=1.3)
+    parser.add_argument("--llm-child", default="", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.llm_child:
+        with contextlib.redirect_stdout(sys.stderr):
+            found = asyncio.run(ask_once(args.llm_child))
+        print(json.dumps(found))
+    else:
+        asyncio.run(main(args.clicks, args.readers, args.config_mb))
