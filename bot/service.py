@@ -283,7 +283,8 @@ class DecisionService:
         self, decision: Decision, gate: PendingGate | None, problem: GateProblem
     ) -> Outcome:
         """A click on a gate that is not the pending one, or whose content changed: told who
-        settled it when storage knows, else why the button no longer works."""
+        settled it when storage knows, else why the button no longer works. A typed reply to
+        an earlier step while a newer one waits is told the preview changed."""
         actor, thread = decision.actor, decision.thread
         if problem == "changed" and gate is not None:
             await self.reporter.refuse(actor, thread, messages.GATE_PROBLEM[problem], gate=gate)

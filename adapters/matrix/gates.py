@@ -23,6 +23,7 @@ from adapters.matrix.inbound import GateRef, gate_ref
 
 log = logging.getLogger(__name__)
 THREAD_SCAN_LIMIT = 200  # events looked at, newest first, to find a thread's gate
+SEEN_LIMIT = 20_000  # thread events remembered with their gate (older ones: read the thread)
 
 
 class GateIndex:
@@ -47,6 +48,8 @@ class GateIndex:
             self._in_stream[thread.key] = found.event_id
         if event_id and event_id not in self._seen_after and thread.key in self._in_stream:
             self._seen_after[event_id] = self._in_stream[thread.key]
+            if len(self._seen_after) > SEEN_LIMIT:
+                del self._seen_after[next(iter(self._seen_after))]
 
     async def seen_with(self, thread: ThreadRef, event_id: str) -> GateRef | None:
         """The gate that was the thread's latest when `event_id` was (None: there was none, as
