@@ -16,7 +16,7 @@ from bot.settings import load_settings
 from bot.wiring import Runtime, open_runtime
 from tests.bot.chat import RecordingAdapter, person
 from tests.security.tally import attempt
-from tests.support.postgres import fresh_postgres_database
+from tests.support.postgres import SHARED_STORAGE_KEY, fresh_postgres_database
 from tests.workflow.gateways import two_router_lab
 
 BURST = 50
@@ -35,7 +35,8 @@ async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncI
 
 @asynccontextmanager
 async def capped_bot(tmp_path: Path, url: str, chat: RecordingAdapter) -> AsyncIterator[Runtime]:
-    settings = load_settings(data_dir=tmp_path, database_url=url, audit_key="caps-test-key", **CAPS)
+    keys = {"audit_key": "caps-test-key", "storage_key": SHARED_STORAGE_KEY}
+    settings = load_settings(data_dir=tmp_path, database_url=url, **keys, **CAPS)
     async with open_runtime(settings, chat, gateway=two_router_lab()) as runtime:
         yield runtime
 
