@@ -1,8 +1,8 @@
 """A real routing lab: FRRouting routers in Linux network namespaces, consoles on 127.0.0.1.
 
 Public API (see the modules for details):
-    FrrLab.run(topology=None, *, prefix, host, frr_dir)    sync context manager -> FrrLab
-    FrrLab.start(topology=None, *, prefix, host, frr_dir)  async context manager -> FrrLab
+    FrrLab.run(topology=None, *, prefix, host, frr_dir, ssh, kernel_addresses)  sync -> FrrLab
+    FrrLab.start(...)                                       the same, async
         lab.routers, lab.port(router), lab.nornir_hosts(), lab.write_inventory(path),
         lab.vtysh(router, *commands), lab.memory_bytes(), lab.namespace(router)
     serve_frr(topology, *, inventory, console)              `labbot lab --frr`

@@ -46,12 +46,13 @@ class RouterDir:
         return int((self.run / f"{daemon}.pid").read_text().strip())
 
 
-def prepare(root: Path, spec: DeviceSpec) -> RouterDir:
-    """Create the router's folders and startup configuration, owned by the FRR user."""
+def prepare(root: Path, spec: DeviceSpec, *, kernel_addresses: bool = False) -> RouterDir:
+    """Create the router's folders and startup configuration, owned by the FRR user.
+    `kernel_addresses`: the config holds no address (start_script sets them with `ip addr`)."""
     folders = RouterDir(root)
     for path in (folders.etc, folders.run, root / "tmp" / "frr", folders.log):
         path.mkdir(parents=True)
-    (folders.etc / "zebra.conf").write_text(zebra_config(spec))
+    (folders.etc / "zebra.conf").write_text(zebra_config(spec, addresses=not kernel_addresses))
     for daemon in (*DAEMONS[1:], "vtysh"):
         (folders.etc / f"{daemon}.conf").write_text("")
     for path in (root, *root.rglob("*")):
@@ -59,21 +60,26 @@ def prepare(root: Path, spec: DeviceSpec) -> RouterDir:
     return folders
 
 
-def zebra_config(spec: DeviceSpec) -> str:
-    """Hostname, interface descriptions and addresses: what a fresh router's config shows."""
+def zebra_config(spec: DeviceSpec, *, addresses: bool = True) -> str:
+    """Hostname, interface descriptions and (unless `addresses` is False) addresses: what a
+    fresh router's config shows."""
     lines = [f"hostname {spec.name}", "!"]
     for interface in spec.interfaces:
         lines.append(f"interface {interface.name}")
         if interface.description:
             lines.append(f" description {interface.description}")
-        if interface.address is not None:
+        if addresses and interface.address is not None:
             lines.append(f" ip address {interface.address.with_prefixlen}")
         lines += ["exit", "!"]
     return "\n".join(lines) + "\n"
 
 
-def start_script(folders: RouterDir, spec: DeviceSpec, frr_dir: Path) -> str:
-    """The shell script run inside the router's namespaces: mounts, hostname, links, daemons."""
+def start_script(
+    folders: RouterDir, spec: DeviceSpec, frr_dir: Path, *, kernel_addresses: bool = False
+) -> str:
+    """The shell script run inside the router's namespaces: mounts, hostname, links, daemons.
+    `kernel_addresses`: the addresses are set with `ip addr` before the daemons start, as
+    containerlab topologies and lab scripts set them (zebra then learns them from the kernel)."""
     q = shlex.quote
     root = folders.root
     lines = [
@@ -85,6 +91,12 @@ def start_script(folders: RouterDir, spec: DeviceSpec, frr_dir: Path) -> str:
     ]
     names = {interface.name for interface in spec.interfaces} | {LOOPBACK}
     lines += [f"ip link set dev {q(name)} up" for name in sorted(names)]
+    if kernel_addresses:
+        lines += [
+            f"ip addr add {i.address.with_prefixlen} dev {q(i.name)}"
+            for i in spec.interfaces
+            if i.address is not None
+        ]
     lines += [_daemon_command(folders, frr_dir, daemon) for daemon in DAEMONS]
     return "\n".join(lines) + "\n"
 

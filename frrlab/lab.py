@@ -59,6 +59,7 @@ class FrrLab:
         host: str = "127.0.0.1",
         frr_dir: Path = FRR_DIR,
         ssh: bool = False,
+        kernel_addresses: bool = False,
     ) -> None:
         self.topology = topology
         self.prefix = f"{prefix}-{secrets.token_hex(3)}"  # names are host-wide: one per run
@@ -68,6 +69,9 @@ class FrrLab:
         self.ssh = ssh  # also an SSH port per router, the login landing in vtysh (platform frr)
         self.ssh_ports: dict[str, Console] = {}
         self.ssh_login: SshLogin | None = None
+        # addresses set with `ip addr` in the namespaces, none in FRR's config (as containerlab
+        # labs and lab scripts set them): labbot must learn them from the routers' state
+        self.kernel_addresses = kernel_addresses
         self.dirs: dict[str, RouterDir] = {}
         self.zebra_pids: dict[str, int] = {}
         self._folder: Path | None = None
@@ -166,9 +170,10 @@ class FrrLab:
         started: dict[str, subprocess.Popen[str]] = {}
         try:
             for spec in self.topology.devices:
-                folders = daemons.prepare(folder / spec.name, spec)
+                kernel = self.kernel_addresses
+                folders = daemons.prepare(folder / spec.name, spec, kernel_addresses=kernel)
                 self.dirs[spec.name] = folders
-                script = daemons.start_script(folders, spec, self.frr_dir)
+                script = daemons.start_script(folders, spec, self.frr_dir, kernel_addresses=kernel)
                 started[spec.name] = daemons.launch(self.namespace(spec.name), script)
             for name, process in started.items():
                 self.zebra_pids[name] = daemons.finish(name, process, self.dirs[name])

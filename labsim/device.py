@@ -23,6 +23,7 @@ class SimInterface:
     description: str
     enabled: bool
     peer: tuple[str, str] | None  # (device, interface) at the other end of a link
+    leased: bool = False  # the address came by DHCP (the config says `ip address dhcp`)
 
     @property
     def link_up(self) -> bool:
@@ -43,11 +44,13 @@ class SimDevice:
         peers: Mapping[str, tuple[str, str]] | None = None,
         fault: Fault | str | Mapping[str, int] | None = None,
         reject: Iterable[str] = (),
+        leases: Mapping[str, ipaddress.IPv4Interface] | None = None,
     ) -> None:
         self.name = name
         self.platform = platform
         self.cli: Platform = platform_by_name(platform)
         self.peers = dict(peers or {})
+        self.leases = dict(leases or {})  # interface -> the address a DHCP server gave it
         self.fault = parse_fault(fault)
         self.reject = tuple(re.compile(pattern) for pattern in reject)
         self.ssh_port: int | None = None
@@ -61,8 +64,15 @@ class SimDevice:
     def from_spec(cls, spec: DeviceSpec, peers: Mapping[str, tuple[str, str]]) -> SimDevice:
         """A device freshly booted with the configuration its topology entry describes."""
         config = platform_by_name(spec.platform).initial_config(spec)
+        leases = {i.name: i.address for i in spec.interfaces if i.dhcp and i.address}
         return cls(
-            spec.name, spec.platform, config, peers=peers, fault=spec.fault, reject=spec.reject
+            spec.name,
+            spec.platform,
+            config,
+            peers=peers,
+            fault=spec.fault,
+            reject=spec.reject,
+            leases=leases,
         )
 
     @classmethod
@@ -100,15 +110,18 @@ class SimDevice:
 
     def _interface(self, node: ConfigNode) -> SimInterface:
         name = node.text.split(" ", 1)[1]
-        address, description, enabled = None, "", True
+        address, description, enabled, leased = None, "", True, False
         for child in node.children:
             if child.text == "shutdown":
                 enabled = False
             elif child.text.startswith("description "):
                 description = child.text.split(" ", 1)[1]
+            elif child.text == "ip address dhcp":
+                address, leased = self.leases.get(name), name in self.leases
             elif child.text.startswith("ip address ") and not child.text.endswith("secondary"):
                 address = parse_address(child.text.split()[2:])
-        return SimInterface(name, address, description, enabled, self.peers.get(name))
+        peer = self.peers.get(name)
+        return SimInterface(name, address, description, enabled, peer, leased)
 
     def rejects(self, line: str) -> bool:
         """True if a fault rule says this configuration line must fail."""

@@ -148,7 +148,8 @@ def initial_config(spec: DeviceSpec) -> str:
         if interface.address is not None:
             if interface.name.startswith("Ethernet"):
                 lines.append("   no switchport")
-            lines.append(f"   ip address {interface.address.with_prefixlen}")
+            shown = "dhcp" if interface.dhcp else interface.address.with_prefixlen
+            lines.append(f"   ip address {shown}")
         if not interface.enabled:
             lines.append("   shutdown")
         lines.append("!")

@@ -200,7 +200,9 @@ def initial_config(spec: DeviceSpec) -> str:
         lines.append(f"interface {interface.name}")
         if interface.description:
             lines.append(f" description {interface.description}")
-        if interface.address is None:
+        if interface.dhcp:
+            lines.append(" ip address dhcp")
+        elif interface.address is None:
             lines.append(" no ip address")
         else:
             lines.append(f" ip address {interface.address.ip} {interface.address.netmask}")
@@ -237,7 +239,7 @@ def show_ip_interface_brief(device: SimDevice, args: list[str]) -> str:
     rows = [f"{'Interface':<27}{'IP-Address':<16}OK? Method Status                Protocol"]
     for interface in device.interfaces:
         address = str(interface.address.ip) if interface.address else "unassigned"
-        method = "NVRAM" if interface.address else "unset"
+        method = "DHCP" if interface.leased else "NVRAM" if interface.address else "unset"
         status = "up" if interface.enabled else "administratively down"
         protocol = "up" if interface.link_up else "down"
         if interface.enabled and not interface.link_up:

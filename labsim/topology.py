@@ -9,6 +9,7 @@ A topology file looks like `labsim/topologies/demo.yaml`:
         interfaces:
           Loopback0: {address: 1.1.1.1/32}
           GigabitEthernet0/0: {address: 10.0.12.1/30, description: to R2}
+          GigabitEthernet0/1: {address: 10.0.99.7/24, dhcp: true}  # leased: `ip address dhcp`
         fault: refuse                  # or hang, {drop_after: 3}, {slow_start: 400}  (tests only)
         reject: ["^ntp server"]        # lines answered with "% Invalid input"
     links:
@@ -54,6 +55,8 @@ class InterfaceSpec:
     address: ipaddress.IPv4Interface | None = None
     description: str = ""
     enabled: bool = True
+    # the address is leased by DHCP: the config says `ip address dhcp`, only the state shows it
+    dhcp: bool = False
 
 
 @dataclass(frozen=True)
@@ -169,9 +172,11 @@ def _interface(device: str, name: str, raw: Mapping[str, Any]) -> InterfaceSpec:
         parsed = ipaddress.IPv4Interface(address) if address else None
     except ValueError as err:
         raise ValueError(f"device {device} interface {name}: bad address {address!r}") from err
-    return InterfaceSpec(
-        name, parsed, str(raw.get("description", "")), bool(raw.get("enabled", True))
-    )
+    dhcp = bool(raw.get("dhcp", False))
+    if dhcp and parsed is None:
+        raise ValueError(f"device {device} interface {name}: dhcp needs the leased address")
+    description = str(raw.get("description", ""))
+    return InterfaceSpec(name, parsed, description, bool(raw.get("enabled", True)), dhcp)
 
 
 def _link(raw: object, devices: Mapping[str, DeviceSpec]) -> Link:

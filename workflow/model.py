@@ -104,6 +104,8 @@ class DeviceFacts(TypedDict):
     interfaces: list[InterfaceFacts]
     running_config: str
     error: NotRequired[str]  # set when facts could not be read; the device is then not offered
+    # set when its interfaces come from its configuration alone: why its state was not used
+    state_unread: NotRequired[str]
 
 
 class Topology(TypedDict):

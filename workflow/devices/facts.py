@@ -1,4 +1,5 @@
-"""Interface facts read from a running config (pure): what the planners address devices by."""
+"""Interface facts (pure): what the planners address devices by, from the running config merged
+with the interfaces' state where it was read."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import ipaddress
 from hier_config import HConfigChild
 
 from workflow.devices.diffing import literal_config
+from workflow.devices.interface_state import StateRead, interfaces_from_state, merged
 from workflow.model import InterfaceFacts
 
 
@@ -38,3 +40,20 @@ def _primary_address(section: HConfigChild) -> str | None:
         except ValueError:
             continue  # not an address labbot understands; the interface is still listed
     return None
+
+
+def device_interfaces(
+    platform: str, running: str, state: StateRead | None
+) -> tuple[list[InterfaceFacts], str | None]:
+    """The device's interfaces: its configuration's merged with its state (interface_state.py);
+    when the state was not read or not understood, the configuration's alone and why."""
+    configured = interfaces_from_config(running)
+    if state is None:
+        return configured, "its state was not read"
+    if state.output is None:
+        where = f"`{state.command}`: " if state.command else ""
+        return configured, where + (state.problem or "no answer")
+    try:
+        return merged(configured, interfaces_from_state(platform, state.output)), None
+    except ValueError as exc:
+        return configured, f"`{state.command}` gave what labbot cannot read: {exc}"

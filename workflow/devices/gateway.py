@@ -19,7 +19,7 @@ from nornir.core.inventory import Host
 from nornir.core.task import AggregatedResult
 
 from workflow.devices.diffing import rollback_lines
-from workflow.devices.facts import interfaces_from_config
+from workflow.devices.facts import device_interfaces
 from workflow.devices.failure import SayFailure, failure
 from workflow.devices.postcheck import CheckJob, post_check
 from workflow.devices.runner import Credentials, LoopBridge, Timeouts, build_nornir
@@ -33,6 +33,7 @@ from workflow.devices.tasks import (
     push_config,
     read_command,
     read_config,
+    read_facts,
 )
 from workflow.devices.volatile import drift_diff
 from workflow.model import (
@@ -85,7 +86,8 @@ class NornirGateway:
 
     async def facts(self, names: Sequence[str]) -> dict[str, DeviceFacts]:
         known, unknown = await self._lookup(names)
-        configs = await self._read_configs(list(known.values()))
+        devices = list(known.values())
+        configs = await self._run(devices, read_facts, timeouts=self._timeouts) if devices else {}
         scrub = self._credentials.scrub  # a device config may hold the very password we use
         facts = {
             name: self._facts(known[name], scrub(result.text), result)
@@ -304,11 +306,17 @@ class NornirGateway:
             name=device.name,
             platform=device.platform,
             family=device.family,
-            interfaces=interfaces_from_config(config) if result.ok else [],
+            interfaces=[],
             running_config=config,
         )
         if result.failure is not None:
             facts["error"] = self._say(result.failure)
+        if result.ok:
+            interfaces, unread = device_interfaces(device.platform, config, result.state)
+            facts["interfaces"] = interfaces
+            if unread is not None:
+                log.warning("%s: interfaces from its configuration only: %s", device.name, unread)
+                facts["state_unread"] = unread
         return facts
 
     def _item(self, name: str, result: DeviceResult) -> ResponseItem:

@@ -31,6 +31,7 @@ from nornir_netmiko.tasks import netmiko_send_config
 from workflow.devices.cli_errors import config_error_pattern, error_reply
 from workflow.devices.diffing import missing_lines
 from workflow.devices.failure import DeviceFailure, FailureKind, failure
+from workflow.devices.interface_state import StateRead, state_command
 from workflow.devices.runner import LoopBridge, Timeouts, host_credentials
 from workflow.devices.sessions import connect
 from workflow.model import platform_family
@@ -64,6 +65,7 @@ class DeviceResult:
     failure: DeviceFailure | None = None
     config_after: str | None = None  # the running config after a push, for the "after" backup
     check: DeviceChecks | None = None  # what the post-checks showed (bot/postchecks.py words it)
+    state: StateRead | None = None  # the interfaces' state, read with the config for facts
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,31 @@ def read_config(task: Task, timeouts: Timeouts) -> Result:
         return _read(task, timeouts)
     finally:
         close_task(task)
+
+
+def read_facts(task: Task, timeouts: Timeouts) -> Result:
+    """Nornir task: the running config, then on the same session the interfaces' state (as
+    `state`); the session is closed. A state that cannot be read is said in `state`: the
+    config read still counts."""
+    platform = task.host.platform or ""
+    try:
+        result = _read(task, timeouts)
+        if result.failed:
+            return result
+        state = _read_state(task, state_command(platform), timeouts)
+        return Result(host=task.host, result=replace(result.result, state=state))
+    finally:
+        close_task(task)
+
+
+def _read_state(task: Task, command: str | None, timeouts: Timeouts) -> StateRead:
+    if command is None:
+        return StateRead(None, problem="labbot knows no read of this platform's interfaces")
+    scrub = host_credentials(task.host).scrub
+    try:
+        return StateRead(command, output=scrub(read_privileged(task, command, timeouts)))
+    except Exception as exc:
+        return StateRead(command, problem=scrub(describe(exc, task)["cause"]))
 
 
 def read_command(task: Task, job: ReadJob) -> Result:

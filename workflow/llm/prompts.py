@@ -88,7 +88,9 @@ def topology_lines(topology: Topology, names: Sequence[str] | None = None) -> li
             f"{i['name']}={i['address'] or '-'}{'' if i['enabled'] else '(down)'}"
             for i in facts["interfaces"]
         )
-        lines.append(f"{name} {facts['family']}: {ifaces}")
+        unread = facts.get("state_unread")
+        known = f" (from its configuration only: {unread})" if unread else ""
+        lines.append(f"{name} {facts['family']}: {ifaces}{known}")
     for link in topology["links"]:
         if names is None or {link["a_device"], link["b_device"]} & set(names):
             lines.append(
