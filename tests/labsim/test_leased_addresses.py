@@ -1,0 +1,66 @@
+"""An IOS device whose address came by DHCP: its running config says `ip address dhcp`, only
+its state (`show ip interface brief`, `show interfaces`) shows the address. labbot plans with
+that address as if it were configured."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.demo import DEMO_CREDENTIALS
+from labsim import Lab, demo_topology
+from labsim.ios import show_ip_interface_brief
+from labsim.topology import Topology, topology_from_dict
+from tests.bot.chat import RecordingAdapter, ask, click
+from tests.bot.test_e2e_console import running_bot
+
+
+def leased_lab() -> Topology:
+    """The demo's R1 and R2, R1's link to R2 addressed by DHCP."""
+    demo = demo_topology(2)
+    r1 = demo.device("R1")
+    interfaces = tuple(
+        dataclasses.replace(i, dhcp=True) if i.name == "GigabitEthernet0/0" else i
+        for i in r1.interfaces
+    )
+    devices = tuple(
+        dataclasses.replace(d, interfaces=interfaces) if d.name == "R1" else d for d in demo.devices
+    )
+    return dataclasses.replace(demo, devices=devices)
+
+
+@pytest.fixture
+async def lab() -> AsyncIterator[Lab]:
+    async with Lab.start(leased_lab(), **DEMO_CREDENTIALS) as lab:
+        yield lab
+
+
+async def test_the_leased_address_is_in_the_state_not_the_config(lab: Lab) -> None:
+    config = lab.device("R1").running_config()
+    brief = show_ip_interface_brief(lab.device("R1"), [])
+    assert "interface GigabitEthernet0/0\n description to R2\n ip address dhcp\n" in config
+    assert "10.0.0.1" not in config
+    row = next(line for line in brief.splitlines() if line.startswith("GigabitEthernet0/0 "))
+    assert row.split()[1:4] == ["10.0.0.1", "YES", "DHCP"]
+
+
+async def test_ospf_plans_the_leased_subnet_and_pushes_it(tmp_path: Path, lab: Lab) -> None:
+    chat = RecordingAdapter()
+    async with running_bot(tmp_path, lab, chat) as bot:
+        await bot.service.handle(ask("configure ospf on R1", "alice"))
+        await bot.service.handle(click(chat, "bob"))
+        _, gate = chat.last_gate()
+        preview = gate.text + "\n".join(block.text for block in gate.blocks)
+        assert " network 10.0.0.0 0.0.0.3 area 0" in preview, preview
+        await bot.service.handle(click(chat, "bob"))
+    assert "pushed: ✓ 1 ✗ 0 of 1" in chat.texts()[-1], chat.texts()[-1]
+    assert " network 10.0.0.0 0.0.0.3 area 0" in lab.device("R1").running_config()
+
+
+def test_a_leased_interface_needs_its_address() -> None:
+    raw = {"devices": {"R1": {"interfaces": {"Gi0/0": {"dhcp": True}}}}}
+    with pytest.raises(ValueError, match="dhcp needs the leased address"):
+        topology_from_dict(raw)
