@@ -167,6 +167,11 @@ def _params_sections(
     if blocked:
         text += messages.DENY_LIST_AT_GATE.format(count=len(blocked))
     text += _newer_note(payload)
+    text += "".join(
+        messages.FACTS_FROM_CONFIG.format(device=name, why=device["state_unread"])
+        for name, device in devices.items()
+        if "state_unread" in device
+    )
     drifted = payload.get("drifted") or {}
     if drifted:
         text += _drift_note(drifted, payload.get("pushed"))

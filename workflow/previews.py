@@ -32,6 +32,7 @@ class DevicePreview(TypedDict):
     blocked: list[BlockedLine]
     allowed: NotRequired[list[BlockedLine]]  # deny-list hits the template allows (shown)
     facts: NotRequired[TemplateFacts]  # the `facts` rendered, when the template reads them
+    state_unread: NotRequired[str]  # why its interfaces come from its configuration alone
 
 
 def preview_devices(
@@ -96,4 +97,6 @@ def _preview_one(
     )
     if view is not None:
         preview["facts"] = view
+    if "state_unread" in facts:
+        preview["state_unread"] = facts["state_unread"]
     return preview, []

@@ -102,6 +102,10 @@ TEMPLATE_TEST_PASSED = (
 )
 NEWER_AT_GATE = "\nℹ️ A newer version exists ({versions}); this change uses what you approve here."
 DENY_LIST_AT_GATE = "\n⚠️ {count} line(s) match the deny-list; Execute will be refused."
+FACTS_FROM_CONFIG = (
+    "\nℹ️ {device}: its interfaces' state could not be read ({why}); its addresses come from "
+    "its configuration alone."
+)
 ROLLBACK_GATE = (
     "*Post-checks failed* for change {change_id} on {failed} (of {total} checked). "
     "Roll back returns each device below to its configuration before the change; "

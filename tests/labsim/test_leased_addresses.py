@@ -16,6 +16,7 @@ from labsim.ios import show_ip_interface_brief
 from labsim.topology import Topology, topology_from_dict
 from tests.bot.chat import RecordingAdapter, ask, click
 from tests.bot.test_e2e_console import running_bot
+from workflow.devices.interface_state import STATE_COMMANDS
 
 
 def leased_lab() -> Topology:
@@ -64,3 +65,23 @@ def test_a_leased_interface_needs_its_address() -> None:
     raw = {"devices": {"R1": {"interfaces": {"Gi0/0": {"dhcp": True}}}}}
     with pytest.raises(ValueError, match="dhcp needs the leased address"):
         topology_from_dict(raw)
+
+
+async def test_a_refused_state_read_plans_from_the_config_and_the_gate_says_so(
+    tmp_path: Path, lab: Lab, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A device that refuses the state read (here: asked for an interface it does not have) is
+    planned from its configuration alone, which lacks the leased address; the gate says why."""
+    monkeypatch.setitem(STATE_COMMANDS, "cisco_ios", "show interfaces GigabitEthernet9/9")
+    chat = RecordingAdapter()
+    async with running_bot(tmp_path, lab, chat) as bot:
+        await bot.service.handle(ask("configure ospf on R1", "alice"))
+        await bot.service.handle(click(chat, "bob"))
+        _, gate = chat.last_gate()
+    preview = gate.text + "\n".join(block.text for block in gate.blocks)
+    assert "R1: its interfaces' state could not be read (`show interfaces GigabitEthernet9/9`" in (
+        gate.text
+    )
+    assert "its addresses come from its configuration alone" in gate.text
+    assert " network 10.0.100.0 0.0.0.255 area 0" in preview
+    assert "network 10.0.0.0" not in preview

@@ -51,8 +51,9 @@ def device_interfaces(
     if state is None:
         return configured, "its state was not read"
     if state.output is None:
-        where = f"`{state.command}`: " if state.command else ""
-        return configured, where + (state.problem or "no answer")
+        problem = state.problem or "no answer"
+        named = state.command is None or f"`{state.command}`" in problem
+        return configured, problem if named else f"`{state.command}`: {problem}"
     try:
         return merged(configured, interfaces_from_state(platform, state.output)), None
     except ValueError as exc:
