@@ -156,8 +156,12 @@ def make_inventory(settings: Settings) -> Inventory:
             device_types=settings.device_types,
         )
     if settings.inventory:
+        from workflow.devices.containerlab import ContainerlabInventory, lab_directory
         from workflow.devices.static import StaticInventory
 
+        deployed = lab_directory(settings.inventory)
+        if deployed is not None:
+            return ContainerlabInventory(deployed)
         return StaticInventory(settings.inventory, device_types=settings.device_types)
     raise ConfigError(NO_INVENTORY)
 
