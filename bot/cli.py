@@ -91,11 +91,17 @@ def lab(
         bool,
         typer.Option(help="With --frr: SSH logins landing in vtysh too (inventory platform frr)."),
     ] = False,
+    kernel_addresses: Annotated[
+        bool,
+        typer.Option(
+            help="With --frr: addresses set with `ip addr` in the namespaces, none in FRR's config."
+        ),
+    ] = False,
 ) -> None:
     """Run a lab on 127.0.0.1 until Ctrl-C: simulated, or with --frr real FRR routers."""
     path = topology_file or topology
-    if (sweep or ssh) and not frr:
-        flag = "--sweep" if sweep else "--ssh"
+    if (sweep or ssh or kernel_addresses) and not frr:
+        flag = "--sweep" if sweep else "--ssh" if ssh else "--kernel-addresses"
         raise typer.BadParameter(f"only FRR labs have it: use --frr {flag}", param_hint=flag)
     if frr and sweep:
         from frrlab import sweep_frr
@@ -105,7 +111,7 @@ def lab(
     if frr:
         from frrlab import serve_frr
 
-        serve_frr(path or devices, inventory=inventory, ssh=ssh)
+        serve_frr(path or devices, inventory=inventory, ssh=ssh, kernel_addresses=kernel_addresses)
         return
     from labsim import serve
 

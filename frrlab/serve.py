@@ -21,13 +21,15 @@ def serve_frr(
     inventory: str | Path | None = None,
     console: Console | None = None,
     ssh: bool = False,
+    kernel_addresses: bool = False,
 ) -> None:
     """Remove what killed labs left, start the lab, print its routers (and write `inventory`),
     run until a stop signal.
 
     The first Ctrl-C or SIGTERM stops the lab; later ones are ignored so the teardown finishes.
     With `ssh`, each router also takes SSH logins landing in vtysh, and the inventory lists
-    those (platform frr, with the lab's login).
+    those (platform frr, with the lab's login). With `kernel_addresses`, the addresses are set
+    with `ip addr` in the namespaces and FRR's configs hold none.
     """
     console = console or Console()
     swept = sweep_frr()
@@ -35,7 +37,7 @@ def serve_frr(
         console.print(swept.line())
     previous = {sig: signal.signal(sig, _stop_once) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        with FrrLab.run(topology, ssh=ssh) as lab:
+        with FrrLab.run(topology, ssh=ssh, kernel_addresses=kernel_addresses) as lab:
             console.print(lab_table(lab))
             if inventory is not None:
                 path = lab.write_inventory(inventory, "ssh" if ssh else "telnet")

@@ -227,3 +227,31 @@ def test_a_console_port_taken_meanwhile_is_replaced_by_another(
         taken.close()
     assert port != busy
     assert greeting.endswith("R1# ")
+
+
+def test_labbot_lab_frr_kernel_addresses_leaves_frr_s_config_without_them(tmp_path: Path) -> None:
+    """`--kernel-addresses`: the routers are addressed with `ip addr`; FRR shows the addresses
+    in its state, none in its running config."""
+    inventory = tmp_path / "hosts.yaml"
+    labbot = [sys.executable, "-m", "bot", "lab", "--frr", "--kernel-addresses"]
+    process = subprocess.Popen(
+        [*labbot, "--inventory", str(inventory)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        hosts = _wait_for_inventory(inventory, process)
+        port = hosts["R1"]["port"]
+        connection = ConnectHandler(device_type="cisco_ios_telnet", host="127.0.0.1", port=port)
+        try:
+            running = connection.send_command("show running-config")
+            state = connection.send_command("show interface lo")
+        finally:
+            connection.disconnect()
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert "ip address" not in running
+    assert "inet 10.255.0.1/32" in state
