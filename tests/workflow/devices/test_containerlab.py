@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from base.errors import InventoryError
+from bot.settings import load_settings
+from bot.wiring import make_inventory
 from workflow.devices.containerlab import ContainerlabInventory, lab_directory
 
 LAB = Path(__file__).with_name("fixtures") / "clab-frr01"
@@ -55,3 +57,14 @@ async def test_an_undeployed_lab_is_one_clear_error(tmp_path: Path) -> None:
     (tmp_path / "clab-frr01" / "topology-data.json").unlink()
     with pytest.raises(InventoryError, match="is the lab deployed"):
         await ContainerlabInventory(tmp_path / "clab-frr01").load()
+
+
+async def test_labbot_reads_a_containerlab_lab_named_by_labbot_inventory(tmp_path: Path) -> None:
+    """LABBOT_INVENTORY naming the lab's topology file: the lab directory beside it is read."""
+    shutil.copytree(LAB, tmp_path / "clab-frr01")
+    topology = tmp_path / "frr01.clab.yml"
+    topology.write_text("name: frr01\ntopology:\n  nodes: {}\n")
+    settings = load_settings(data_dir=tmp_path, inventory=topology)
+    devices, links, unusable = await make_inventory(settings).load()
+    assert sorted(d.name for d in devices) == ["ceos1", "router1", "router2", "router3"]
+    assert len(links) == 3 and {u.name for u in unusable} == {"PC1", "sros1"}
