@@ -16,7 +16,7 @@ from tests.bot.chat import THREAD, RecordingAdapter, ask, click
 from tests.bot.test_reads import bot_on_lab
 from tests.fakes import llm_profiles as servers
 from tests.fakes.llm_profiles import ServerProfile
-from tests.fakes.openai_server import OpenAIStandIn, structured
+from tests.fakes.openai_server import OpenAIStandIn, structured, text
 from tests.workflow.test_graph_llm import OSPF_TEMPLATE
 
 REQUEST = "configure OSPF area 0 on R1 and R2"
@@ -45,9 +45,29 @@ async def test_a_change_reaches_the_template_gate_with_each_server(
             pending = await bot.workflow.pending_gate(THREAD.key)
     _, gate = chat.last_gate()
     assert "Step 1 of 2" in gate.text and "router ospf {{ pid }}" in str(gate.blocks)
+    assert "Template `ospf-area0` (llm)" in gate.text  # the model's own, never the library's
     how = "estimated: the endpoint reports no usage" if not profile.usage else "measured"
     assert "LLM tokens for this template: " in gate.text and how in gate.text, gate.text
     assert pending is not None and pending.gate == "template"
+
+
+async def test_an_answer_with_no_object_after_the_thinking_ends_the_change_saying_so(
+    tmp_path: Path,
+) -> None:
+    """A pre-filled `<think>` (vLLM without a reasoning parser): the thinking drafts the
+    built-in {"name": "ospf"}, the answer after `</think>` has no object. The change ends
+    naming that; no library template is proposed in the model's stead."""
+    chat = RecordingAdapter()
+    with OpenAIStandIn(profile=servers.VLLM_R1_PREFILLED) as server:
+        unread = text(f"{servers.THINKING}\n</think>\n\nWhich OSPF process id do you want?")
+        server.script(*[unread] * 5)  # tools, json_schema, then JSON in the text three times
+        async with bot_on_lab(tmp_path, chat, **llm_settings(server)) as (_, bot):
+            await bot.service.handle(ask(REQUEST))
+            pending = await bot.workflow.pending_gate(THREAD.key)
+        assert server.pending_replies == 0
+    assert pending is None and not any(m.buttons for m in chat.messages())
+    said = [t for t in chat.texts() if "did not match the expected format after 3 tries" in t]
+    assert len(said) == 1 and "no JSON object in the answer" in said[0], chat.texts()
 
 
 async def test_the_working_message_shows_the_model_writing(tmp_path: Path) -> None:

@@ -15,6 +15,13 @@ Each profile reproduces the documented behaviour the planner must cope with; the
 - Reasoning models: DeepSeek's deepseek-reasoner (api-docs.deepseek.com guides/reasoning_model)
   puts its chain of thought in `reasoning_content` beside `content`, supports JSON output but
   not function calling; deepseek-r1 served by Ollama writes `<think>…</think>` into `content`.
+  DeepSeek-R1 distills whose chat template pre-fills `<think>\n` write only the thinking and
+  `</think>`, then the answer: vLLM without `--reasoning-parser` (vllm-project/vllm#13125) and
+  llama.cpp (ggml-org/llama.cpp#11861). Every thinking here drafts `{"name": "ospf"}`, a
+  built-in template's name, which must never be taken for the answer.
+- Ollama's streamed chunks repeat `"role": "assistant"` in every delta (ollama/ollama#7626;
+  OpenAI sends it in the first only); the OpenAI client's stream helper, which ChatOpenAI uses
+  with `response_format`, concatenates the repeats.
 - A server without `usage` (several proxies and small servers omit it, streaming or not), and
   one that ignores `"stream": true` and answers with one JSON body (no server documents this;
   it is the fallback the planner needs if one does).
@@ -27,8 +34,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 THINKING = (
-    'The request is about OSPF. A first idea was {"name": "draft"} but the schema wants '
-    "templates per family, so I will answer with the full object."
+    'The request is about OSPF. A first idea was the built-in {"name": "ospf"} but the '
+    "request wants its own template, so I will answer with the full object."
 )
 
 
@@ -42,10 +49,11 @@ class ServerProfile:
     json_schema: bool = True  # response_format {"type": "json_schema"} honoured
     json_schema_refusal: str = "This response_format type is unavailable now"
     arguments_as_object: bool = False
-    thinking: Literal["", "content", "reasoning_content"] = ""
+    thinking: Literal["", "content", "prefilled", "reasoning_content"] = ""
     usage: bool = True
     prose_around_text_json: bool = False  # JSON asked for in words comes fenced, with prose
     streams: bool = True  # False: `"stream": true` is ignored, the answer comes as one JSON body
+    role_every_chunk: bool = False  # Ollama: `"role": "assistant"` in every streamed delta
     extra_body: dict[str, Any] = field(default_factory=dict)  # the server's own fields
     extra_choice: dict[str, Any] = field(default_factory=dict)
 
@@ -73,7 +81,10 @@ class ServerProfile:
         message: dict[str, Any] = {"role": "assistant", "content": None}
         if self.thinking == "reasoning_content":
             message["reasoning_content"] = THINKING
-        think = f"<think>\n{THINKING}\n</think>\n\n" if self.thinking == "content" else ""
+        think = {
+            "content": f"<think>\n{THINKING}\n</think>\n\n",
+            "prefilled": f"{THINKING}\n</think>\n\n",
+        }.get(self.thinking, "")
         tools = body.get("tools") or []
         if tools and not in_text:
             arguments: Any = obj if self.arguments_as_object else json.dumps(obj)
@@ -110,7 +121,9 @@ LLAMA_CPP_FIELDS = {
     "system_fingerprint": "b5000-abcdef12",
     "timings": {"prompt_n": 1, "prompt_ms": 1.0, "predicted_n": 1, "predicted_ms": 1.0},
 }
-OLLAMA = ServerProfile("ollama", prose_around_text_json=True, extra_body=OLLAMA_FIELDS)
+OLLAMA = ServerProfile(
+    "ollama", prose_around_text_json=True, role_every_chunk=True, extra_body=OLLAMA_FIELDS
+)
 VLLM_TOOL_PARSER = ServerProfile(
     "vllm --tool-call-parser hermes", extra_body=VLLM_FIELDS, extra_choice=VLLM_CHOICE
 )
@@ -134,7 +147,23 @@ OLLAMA_THINK = ServerProfile(
     tools_refusal=(400, "registry.ollama.ai/library/deepseek-r1:8b does not support tools"),
     thinking="content",
     prose_around_text_json=True,
+    role_every_chunk=True,
     extra_body=OLLAMA_FIELDS,
+)
+VLLM_R1_PREFILLED = ServerProfile(
+    "vllm DeepSeek-R1-Distill (pre-filled <think>, no parsers)",
+    tools="named_only",
+    thinking="prefilled",
+    extra_body=VLLM_FIELDS,
+    extra_choice=VLLM_CHOICE,
+)
+LLAMA_CPP_R1_PREFILLED = ServerProfile(
+    "llama-server DeepSeek-R1-Distill (pre-filled <think>, no --jinja)",
+    tools="refused",
+    tools_refusal=(500, "tools param requires --jinja flag"),
+    thinking="prefilled",
+    prose_around_text_json=True,
+    extra_body=LLAMA_CPP_FIELDS,
 )
 DEEPSEEK_REASONER = ServerProfile(
     "deepseek-reasoner (reasoning_content)",
@@ -155,6 +184,8 @@ PROFILES = (
     LLAMA_CPP,
     LLAMA_CPP_JINJA,
     OLLAMA_THINK,
+    VLLM_R1_PREFILLED,
+    LLAMA_CPP_R1_PREFILLED,
     DEEPSEEK_REASONER,
     NO_USAGE,
     NO_STREAMING,

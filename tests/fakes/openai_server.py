@@ -241,7 +241,8 @@ def _handler_for(standin: OpenAIStandIn) -> type[BaseHTTPRequestHandler]:
             if status == 200 and request.body.get("stream") and standin.profile.streams:
                 options = request.body.get("stream_options") or {}
                 usage = bool(options.get("include_usage"))
-                self._stream(sse.chunks(body, usage=usage), seconds)
+                every = standin.profile.role_every_chunk
+                self._stream(sse.chunks(body, usage=usage, role_every_chunk=every), seconds)
                 return
             time.sleep(seconds)
             self._send(status, body)

@@ -5,7 +5,8 @@ with the role, then content (and `reasoning_content`) in small pieces, tool call
 name followed by argument pieces (an object is sent whole, in one event), a last chunk with
 `finish_reason`, then — only when the client asked with `stream_options: {"include_usage":
 true}` and the server reports usage — one chunk with empty `choices` and the `usage`, and
-`data: [DONE]`.
+`data: [DONE]`. `role_every_chunk`: Ollama's shape, `"role": "assistant"` in every delta
+(ollama/ollama#7626).
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ def pieces(text: str) -> list[str]:
     return _PIECE.findall(text) or [text]
 
 
-def chunks(completion: dict[str, Any], *, usage: bool) -> list[dict[str, Any]]:
+def chunks(
+    completion: dict[str, Any], *, usage: bool, role_every_chunk: bool = False
+) -> list[dict[str, Any]]:
     """The streamed form of a non-streamed `completion` body."""
     [choice] = completion["choices"]
     message = choice["message"]
@@ -50,6 +53,9 @@ def chunks(completion: dict[str, Any], *, usage: bool) -> list[dict[str, Any]]:
     out.append(
         {**common, "choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]}
     )
+    if role_every_chunk:
+        for chunk in out:
+            chunk["choices"][0]["delta"]["role"] = "assistant"
     if usage and "usage" in completion:
         out.append({**common, "choices": [], "usage": completion["usage"]})
     return out

@@ -2,8 +2,11 @@
 
 Tolerated, as real OpenAI-compatible servers send them: `<think>…</think>` before the answer
 (reasoning models served by Ollama or vLLM without a reasoning parser; `reasoning_content`
-never reaches here: ChatOpenAI leaves it out), JSON in a ```json fence or bare with prose after
-it. Tool-call arguments sent as a JSON object are mended before this (workflow/llm/wire.py).
+never reaches here: ChatOpenAI leaves it out), thinking that ends in `</think>` with no opening
+tag (DeepSeek-R1 distills whose chat template pre-fills `<think>`: vLLM without a reasoning
+parser, vllm-project/vllm#13125; llama.cpp, ggml-org/llama.cpp#11861), JSON in a ```json fence
+or bare with prose after it. Nothing inside the thinking is ever read as the answer. Tool-call
+arguments sent as a JSON object are mended before this (workflow/llm/wire.py).
 
 Token usage comes from the endpoint's `usage` when it sent one; without it, it is estimated
 from the characters sent and received (about four a token, OpenAI's rule of thumb for English
@@ -23,13 +26,15 @@ from langchain_core.messages import AIMessage, BaseMessage
 from workflow.model import TokenUsage
 
 CHARS_PER_TOKEN = 4
-_THINK = re.compile(r"<think>.*?(</think>|$)", re.DOTALL)
+_THOUGHT = re.compile(r"^.*</think>", re.DOTALL)  # up to the last closing tag, opened or not
+_UNCLOSED = re.compile(r"<think>.*$", re.DOTALL)  # still thinking when the answer ended
 _FENCE = re.compile(r"```(?:json|JSON)?\s*\n(.*?)```", re.DOTALL)
 
 
 def strip_thinking(text: str) -> str:
-    """The text without its `<think>` blocks (an unclosed one runs to the end)."""
-    return _THINK.sub("", text).strip()
+    """The text after its thinking: everything up to the last `</think>` (with or without its
+    `<think>`) goes, and so does an unclosed `<think>` to the end."""
+    return _UNCLOSED.sub("", _THOUGHT.sub("", text, count=1)).strip()
 
 
 def json_in_text(text: str) -> dict[str, Any] | None:

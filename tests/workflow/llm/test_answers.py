@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from workflow.llm.answers import json_in_text, strip_thinking
-from workflow.llm.wire import mend
+from workflow.llm.wire import drop_repeated_role, mend
 
 ANSWER = {"name": "ospf", "targets": ["R1"]}
 
@@ -23,6 +23,9 @@ ANSWER = {"name": "ospf", "targets": ["R1"]}
         ('["R1"] then {"name": "ospf", "targets": ["R1"]}', ANSWER),
         ('{"name": "ospf", "targets": ["R1"]', None),  # cut off
         ('<think>still thinking {"name": "draft"}', None),  # an unclosed think is no answer
+        # a chat template that pre-fills `<think>`: the model writes only its closing tag
+        ('maybe {"name": "draft"}?\n</think>\n\n{"name": "ospf", "targets": ["R1"]}', ANSWER),
+        ('a draft {"name": "ospf", "targets": ["R1"]}\n</think>\n\nWhich process id?', None),
         ("I cannot help with that.", None),
     ],
 )
@@ -32,8 +35,17 @@ def test_the_answer_is_the_first_whole_object_outside_thinking(
     assert json_in_text(text) == expected
 
 
-def test_thinking_is_removed_before_the_answer() -> None:
-    assert strip_thinking("<think>\na\n</think>\n\nanswer") == "answer"
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<think>\na\n</think>\n\nanswer",
+        "a (pre-filled <think>)\n</think>\n\nanswer",
+        "<think>a</think> <think>b</think>answer",
+        "a</think>answer<think>cut off",
+    ],
+)
+def test_thinking_is_removed_before_the_answer(text: str) -> None:
+    assert strip_thinking(text) == "answer"
 
 
 def test_object_arguments_become_json_text_in_answers_and_stream_chunks() -> None:
@@ -45,3 +57,21 @@ def test_object_arguments_become_json_text_in_answers_and_stream_chunks() -> Non
         "arguments": "[1]"
     }
     assert not mend(answer) and not mend({"choices": []}) and not mend([])
+
+
+def test_a_role_repeated_in_later_stream_chunks_is_dropped_per_choice() -> None:
+    """Ollama's chunks all carry `"role": "assistant"` (ollama/ollama#7626)."""
+    roled: set[int] = set()
+    chunks = [
+        {"choices": [{"index": 0, "delta": {"role": "assistant", "content": "{"}}]},
+        {"choices": [{"index": 0, "delta": {"role": "assistant", "content": "}"}}]},
+        {"choices": [{"index": 1, "delta": {"role": "assistant", "content": ""}}]},
+        {"choices": [], "usage": {"total_tokens": 3}},
+    ]
+    dropped = [drop_repeated_role(chunk, roled) for chunk in chunks]
+    assert dropped == [False, True, False, False]
+    assert [c["choices"][0]["delta"] for c in chunks[:3]] == [
+        {"role": "assistant", "content": "{"},
+        {"content": "}"},
+        {"role": "assistant", "content": ""},
+    ]

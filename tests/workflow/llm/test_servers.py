@@ -4,8 +4,10 @@ with token figures that say whether they were measured or estimated."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
+import httpx
 import pytest
 from langchain_openai import ChatOpenAI
 
@@ -14,6 +16,7 @@ from tests.fakes import llm_profiles as servers
 from tests.fakes.llm_profiles import ServerProfile
 from tests.fakes.openai_server import OpenAIStandIn, count_tokens, error, structured, text
 from tests.workflow.llm.test_planner import OSPF_ANSWER, TOPOLOGY
+from workflow.library.catalog import load_catalog
 from workflow.llm import LLMPlanner, make_chat_model
 from workflow.llm.output import OutputMode, StructuredOutput, remembered_strategy
 from workflow.model import PlanRequest
@@ -28,6 +31,8 @@ EXPECTED: list[tuple[ServerProfile, str, list[str]]] = [
     (servers.LLAMA_CPP, "json_schema", ["t", "s"]),
     (servers.LLAMA_CPP_JINJA, "tools", ["t"]),
     (servers.OLLAMA_THINK, "json_schema", ["t", "s"]),
+    (servers.VLLM_R1_PREFILLED, "tools", ["t"]),
+    (servers.LLAMA_CPP_R1_PREFILLED, "json_schema", ["t", "s"]),
     (servers.DEEPSEEK_REASONER, "json", ["t", "s", "j"]),
     (servers.NO_USAGE, "tools", ["t"]),
 ]
@@ -78,6 +83,44 @@ async def test_each_server_ends_in_a_template_by_the_strategy_it_supports(
     tokens = proposal["tokens"]
     assert isinstance(tokens, dict)
     assert tokens.get("estimated", False) is (not profile.usage)
+
+
+@pytest.mark.parametrize(
+    "profile", [servers.VLLM_R1_PREFILLED, servers.LLAMA_CPP_R1_PREFILLED], ids=lambda p: p.name
+)
+@pytest.mark.parametrize("mode", ["json_schema", "json"])
+async def test_a_draft_in_thinking_with_only_its_closing_tag_is_never_the_answer(
+    profile: ServerProfile, mode: OutputMode
+) -> None:
+    """The thinking drafts {"name": "ospf"}, a built-in's name: taking it would silently swap
+    the model's own template for the library's."""
+    with OpenAIStandIn(profile=profile) as server:
+        server.script(structured(OSPF_ANSWER))
+        model = chat(server)
+        plan = LLMPlanner(model, load_catalog(), StructuredOutput(model, mode=mode))
+        proposal = await propose(server, plan)
+    assert proposal["source"] == "llm" and proposal["name"] == OSPF_ANSWER["name"]
+    assert proposal["templates"] == OSPF_ANSWER["templates"]
+
+
+async def test_ollama_streaming_json_schema_reports_its_usage_as_measured() -> None:
+    """Ollama repeats the role in every chunk; ChatOpenAI streams `response_format` through
+    the openai client's helper, which would join the roles and lose the usage."""
+    with OpenAIStandIn(profile=servers.OLLAMA) as server:
+        server.script(structured(OSPF_ANSWER), structured(OSPF_ANSWER))
+        proposal = await propose(server, planner(server, mode="json_schema"))
+        [request] = server.requests
+        # the same request again, read raw: the stream as the client received it
+        async with httpx.AsyncClient() as client:
+            sent = await client.post(f"{server.base_url}/chat/completions", json=request.body)
+        raw = sent.text
+    chunks = [json.loads(line[6:]) for line in raw.splitlines() if line.startswith("data: {")]
+    assert all(c["choices"][0]["delta"]["role"] == "assistant" for c in chunks[:-1])
+    usage = chunks[-1]["usage"]
+    tokens = proposal["tokens"]
+    assert "estimated" not in tokens
+    assert tokens["input_tokens"] == usage["prompt_tokens"] == count_tokens(request.prompt_text())
+    assert tokens["output_tokens"] == usage["completion_tokens"] > 0
 
 
 async def test_without_usage_the_tokens_are_estimated_from_the_text() -> None:
