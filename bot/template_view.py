@@ -36,12 +36,14 @@ def post_checks_section(checks: PostChecks | None) -> list[tuple[str, str, str]]
 
 
 def schema_text(schema: Mapping[str, ParamSpec]) -> str:
-    """One `name: type (optional) — description` row per parameter."""
+    """One `name: type = default (optional) — description` row per parameter (the LLM's own
+    template carries the request's values as its defaults)."""
     rows = []
     for name, spec in schema.items():
         optional = "" if spec.get("required", True) else " (optional)"
+        default = f" = {json.dumps(spec['default'])}" if "default" in spec else ""
         description = spec.get("description", "")
-        row = f"{name}: {spec.get('type', '?')}{optional}"
+        row = f"{name}: {spec.get('type', '?')}{default}{optional}"
         rows.append(f"{row} — {description}" if description else row)
     return "\n".join(rows) or messages.NONE
 

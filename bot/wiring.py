@@ -109,7 +109,7 @@ def make_reads(settings: Settings, lab: LabReader, workers: RenderPool | None) -
         from workflow.reads.diagnose import LabDiagnosis
 
         model = make_chat_model(**llm_options(settings))
-        diagnosis = LabDiagnosis(model, why_refused=read_refusal)
+        diagnosis = LabDiagnosis(model, why_refused=read_refusal, output=settings.llm_output)
     return ReadCommand(lab, limits, diagnosis, budget, offload)
 
 

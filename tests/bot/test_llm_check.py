@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.fakes import llm_profiles as servers
-from tests.fakes.openai_server import OpenAIStandIn, Reply, error, structured
+from tests.fakes.openai_server import OpenAIStandIn, Reply, error, structured, text
 
 ROOT = Path(__file__).resolve().parents[2]
 ANSWER = {"device": "R1", "command": "show version"}
@@ -55,6 +55,17 @@ def test_llama_cpp_without_jinja_works_by_json_schema_and_says_tools_were_refuse
     assert lines[4].startswith("latency   ") and lines[4].endswith(" s")
     assert lines[5].startswith("tokens    ") and lines[5].endswith("(measured by the endpoint)")
     assert "answer    R1: show version" in lines
+
+
+def test_one_answer_without_an_object_does_not_hide_that_the_server_supports_tools(
+    tmp_path: Path,
+) -> None:
+    with OpenAIStandIn(profile=servers.VLLM_TOOL_PARSER) as server:
+        server.script(text("Let me think about which device you mean."), structured(ANSWER))
+        run = llm_check(tmp_path, **endpoint(server))
+    assert run.returncode == 0, run.stderr
+    assert "strategy  tools (LABBOT_LLM_OUTPUT=auto)\n" in run.stdout
+    assert "not tools" not in run.stdout and "answer    R1: show version" in run.stdout
 
 
 def test_a_server_without_usage_gets_estimated_tokens(tmp_path: Path) -> None:

@@ -60,7 +60,7 @@ async def test_an_answer_with_no_object_after_the_thinking_ends_the_change_sayin
     chat = RecordingAdapter()
     with OpenAIStandIn(profile=servers.VLLM_R1_PREFILLED) as server:
         unread = text(f"{servers.THINKING}\n</think>\n\nWhich OSPF process id do you want?")
-        server.script(*[unread] * 5)  # tools, json_schema, then JSON in the text three times
+        server.script(*[unread] * 7)  # tools twice, json_schema twice, JSON in the text 3 times
         async with bot_on_lab(tmp_path, chat, **llm_settings(server)) as (_, bot):
             await bot.service.handle(ask(REQUEST))
             pending = await bot.workflow.pending_gate(THREAD.key)

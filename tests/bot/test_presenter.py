@@ -48,7 +48,11 @@ def test_template_gate_shows_template_schema_example_and_buttons() -> None:
         description="OSPF everywhere",
         source="library",
         templates={"cisco_ios": "router ospf {{ process_id }}"},
-        params_schema={"process_id": {"type": "int", "description": "process"}},
+        params_schema={
+            "process_id": {"type": "int", "description": "process"},
+            "area": {"type": "int", "default": 0},
+            "networks": {"type": "list", "default": ["10.0.12.0/24"], "required": False},
+        },
         example_params={"process_id": 1},
         example_rendering={"cisco_ios": ["router ospf 1"]},
         targets=["R1", "R2"],
@@ -56,7 +60,10 @@ def test_template_gate_shows_template_schema_example_and_buttons() -> None:
     message = present_gate(TemplateGate("int-1", "template", "chg-1", review, SHA, EXPIRES))
     texts = [block.text for block in message.blocks]
     assert "router ospf {{ process_id }}" in texts and "router ospf 1" in texts
-    assert any("process_id: int" in text for text in texts)
+    assert (
+        "process_id: int — process\narea: int = 0\n"
+        'networks: list = ["10.0.12.0/24"] (optional)' in texts
+    ), texts
     assert [b.label for b in message.buttons] == ["Approve", "Modify", "Cancel"]
     assert parse_button_value(message.buttons[0].value) == ("int-1", SHA)
     assert "R1, R2" in message.text

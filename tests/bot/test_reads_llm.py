@@ -14,6 +14,7 @@ from bot import messages
 from bot.audit_view import entry_summary
 from tests.bot.chat import RecordingAdapter, ask
 from tests.bot.test_reads import bot_on_lab
+from tests.fakes import llm_profiles as servers
 from tests.fakes.openai_server import OpenAIStandIn, structured, text
 from workflow.model import Device, StandardResponse
 from workflow.reads.diagnose import LabDiagnosis
@@ -100,3 +101,32 @@ async def test_a_10_mb_diagnosis_is_cut_with_a_note_before_it_is_shown(
     assert len(said.text) < 4_200
     cut = "[cut: the LLM wrote 10,000,020 characters; the first 4,000 are kept]"
     assert said.text.endswith(cut)
+
+
+async def test_a_question_on_a_server_without_tool_calling_reads_by_the_text(
+    tmp_path: Path,
+) -> None:
+    """vLLM without a tool parser refuses the `Read` tool ("auto" tool choice needs
+    --enable-auto-tool-choice); the model asks its reads in JSON, audited the same way."""
+    chat = RecordingAdapter()
+    with OpenAIStandIn(profile=servers.VLLM_NO_TOOL_PARSER) as llm:
+        llm.script(
+            structured({"read": {"device": "R1", "command": "show ip route"}}),
+            structured({"read": {"device": "R1", "command": "reload"}}),
+            structured({"answer": ANSWER}),
+        )
+        options = {"openai_api_key": SecretStr("sk-lab"), "openai_base_url": llm.base_url}
+        async with bot_on_lab(tmp_path, chat, **options) as (lab, bot):
+            await bot.service.handle(ask("why does R1 not learn R2's loopback?", "alice"))
+            seen = list(lab.device("R1").commands_seen)
+            reads = await bot.audit.entries(user="alice")
+        asked = [r for r in llm.requests if "You diagnose" in r.messages[0]["content"]]
+    told = [m["content"] for m in asked[-1].messages if m["role"] == "user"]
+    said = next(m for m in chat.messages() if m.text.startswith("R1 has no OSPF route"))
+    assert "Reads I used: R1: show ip route" in said.footer
+    assert ["tools" in r.body for r in asked] == [True, False, False, False]
+    assert "10.0.0.0/30" in told[1] and "refused" in told[2], told
+    assert "show ip route" in seen and "reload" not in seen
+    assert [(e.kind, entry_summary(e)) for e in reads if e.kind == "read"] == [
+        ("read", "read on R1: show ip route")
+    ]

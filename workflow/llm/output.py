@@ -6,13 +6,15 @@
 - `json`: the schema in the system message and JSON in the text, fenced or not (any server).
 
 `auto` tries them in that order and moves on when the server refuses one (HTTP 400/422, or a
-500/501 naming tools, schemas or grammars) or answers with no object at all; what worked is
-remembered per endpoint (base URL + model) for the life of the process — never persisted, so a
-restarted bot tries again from the start. An answer that is not valid goes back to the model
-with the validation error (bounded); an answer cut off at the token budget (`finish_reason:
-"length"`) is asked once more with a larger budget. Answers are streamed (progress goes to
-`on_progress`) unless the endpoint sent no event when asked to stream (then it is asked plainly
-from then on, for this process); each request must finish within `timeout` seconds.
+500/501 naming tools, schemas or grammars) or answers twice in a row with no object at all (one
+such answer is asked again like any invalid one: a single bad answer says nothing of what the
+server supports); what worked is remembered per endpoint (base URL + model) for the life of the
+process — never persisted, so a restarted bot tries again from the start. An answer that is
+not valid goes back to the model with the validation error (bounded); an answer cut off at the
+token budget (`finish_reason: "length"`) is asked once more with a larger budget. Answers are
+streamed (progress goes to `on_progress`) unless the endpoint sent no event when asked to stream
+(then it is asked plainly from then on, for this process); each request must finish within
+`timeout` seconds.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ Strategy = Literal["tools", "json_schema", "json"]
 OutputMode = Literal["auto", "tools", "json_schema", "json"]
 STRATEGIES: tuple[Strategy, ...] = ("tools", "json_schema", "json")
 LARGER_BUDGET = 4  # the one retry of a cut-off answer gets this many times the budget
+UNREAD_BEFORE_NEXT = 2  # `auto`: answers in a row with no object before trying the next way
 PROGRESS_EVERY_SECONDS = 0.5
 # A streamed answer is read up to this many characters per token of its budget: a server that
 # ignores max_tokens and streams megabytes is cut off there (as if it said finish_reason length)
@@ -145,11 +148,13 @@ class StructuredOutput:
         if strategy == "json":
             system = system + "\n" + prompts.json_answer(tool["function"]["parameters"])
         messages: list[BaseMessage] = [SystemMessage(system), HumanMessage(human)]
+        unread = 0
         for attempt in range(self.repairs + 1):
             reply = await self._call(strategy, tool, messages, on_progress, spent)
             found = answers.answer_object(reply)
-            if found is None and attempt == 0 and self._may_fall_back(strategy):
-                raise _Unsupported("the answer had no tool call and no JSON")
+            unread = unread + 1 if found is None else 0
+            if unread == UNREAD_BEFORE_NEXT and self._may_fall_back(strategy):
+                raise _Unsupported(f"{unread} answers in a row had no tool call and no JSON")
             try:
                 if found is None:
                     raise ValueError("no JSON object in the answer")
@@ -235,7 +240,7 @@ class StructuredOutput:
         try:
             written = receiving.result()
         except openai.APIStatusError as err:
-            if _refuses_strategy(err) and self._may_fall_back(strategy):
+            if refuses_strategy(err) and self._may_fall_back(strategy):
                 raise _Unsupported(f"HTTP {err.status_code} {_error_message(err)}") from err
             raise PlanningError(describe_llm_failure(err, self.model)) from err
         except openai.APIError as err:
@@ -300,7 +305,8 @@ def _streamed_text(chunk: AIMessageChunk) -> str:
     return chunk.text + "".join(str(c.get("args") or "") for c in chunk.tool_call_chunks)
 
 
-def _refuses_strategy(err: openai.APIStatusError) -> bool:
+def refuses_strategy(err: openai.APIStatusError) -> bool:
+    """The server refused the way of asking (not a fault of its own)."""
     if err.status_code in _REFUSING_STATUS:
         return True
     return err.status_code in (500, 501) and bool(

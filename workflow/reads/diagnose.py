@@ -3,6 +3,11 @@ tool (`read(device, command)`), each checked against the same allow-list and dev
 a typed read (a refused call is told to the model, nothing is sent), in at most `max_rounds`
 rounds, then answers with a short diagnosis quoting the outputs it used. A line starting with
 `Proposed change:` is a change it suggests; the bot starts it as a request, through both gates.
+
+Servers without tool calling get the same loop in JSON written in the text
+(workflow/reads/diagnose_text.py), with the same checks: by LABBOT_LLM_OUTPUT (`tools`, or
+`json_schema`/`json` for the text), and with `auto` when planning already found the endpoint
+without tools or when it refuses the tool (HTTP 400/422, a 500/501 naming tools), from then on.
 """
 
 from __future__ import annotations
@@ -16,10 +21,13 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from pydantic import BaseModel, Field
 
 from base.errors import PlanningError, ReadRefused
+from workflow.llm.answers import strip_thinking
 from workflow.llm.capped import capped
 from workflow.llm.failures import describe_llm_failure
+from workflow.llm.output import OutputMode, refuses_strategy, remembered_strategy
 from workflow.llm.schemas import tool_definition
 from workflow.model import Device, StandardResponse
+from workflow.reads import diagnose_text
 from workflow.reads.allowlist import RULES, allowed_read
 
 MAX_OUTPUT_CHARS = 4000  # of one read, given back to the model
@@ -43,10 +51,11 @@ class Diagnosis:
     proposal: str | None = None  # a change request the model suggests
 
 
-def system_prompt(devices: list[Device]) -> str:
+def system_prompt(devices: list[Device], by_text: bool = False) -> str:
+    how = "ask for a read" if by_text else "call the `Read` tool"
     lines = [
-        "You diagnose a network lab by reading device state. You can only read: call the "
-        "`Read` tool with one device and one command. Allowed commands per platform family: "
+        f"You diagnose a network lab by reading device state. You can only read: {how} "
+        "with one device and one command. Allowed commands per platform family: "
         + "; ".join(f"{family}: {', '.join(rules.verbs)} …" for family, rules in RULES.items())
         + ". Pipes only to output filters. Anything else is refused.",
         "Devices: " + ", ".join(f"{d.name} ({d.family})" for d in devices),
@@ -54,7 +63,7 @@ def system_prompt(devices: list[Device]) -> str:
         f"If a configuration change would fix it, end with one line `{PROPOSAL} <request>` "
         "(for example `Proposed change: configure ospf on R3`).",
     ]
-    return "\n".join(lines)
+    return "\n".join([*lines, diagnose_text.PROTOCOL] if by_text else lines)
 
 
 class LabDiagnosis:
@@ -66,39 +75,66 @@ class LabDiagnosis:
         max_rounds: int = 4,
         max_reads: int = 8,
         why_refused: Callable[[ReadRefused], str] = str,
+        output: OutputMode = "auto",
     ) -> None:
         """`why_refused`: how a refused read is told to the model (the bot words it as it does
-        for people)."""
+        for people); `output`: LABBOT_LLM_OUTPUT."""
         self._chat = model
         self._model = model.bind_tools([tool_definition(Read)])
         self.max_rounds, self.max_reads = max_rounds, max_reads
         self._why_refused = why_refused
+        self._output = output
+        self._by_text = output in ("json_schema", "json")
+
+    @property
+    def by_text(self) -> bool:
+        """Whether questions go by JSON in the text (no tool calling)."""
+        return self._by_text or (
+            self._output == "auto" and remembered_strategy(self._chat) not in (None, "tools")
+        )
 
     async def answer(self, question: str, devices: list[Device], send: SendReads) -> Diagnosis:
         messages: list[BaseMessage] = [
-            SystemMessage(system_prompt(devices)),
+            SystemMessage(system_prompt(devices, self.by_text)),
             HumanMessage(question),
         ]
         diagnosis = Diagnosis("")
         by_name = {d.name.casefold(): d for d in devices}
         for _ in range(self.max_rounds):
-            reply = await self._ask(messages)
+            reply = await self._ask(messages, devices)
             messages.append(reply)
-            if not reply.tool_calls:
-                return _concluded(diagnosis, capped(str(reply.content)))
-            for call in reply.tool_calls:
-                result = await self._read(call.get("args", {}), by_name, send, diagnosis)
-                messages.append(ToolMessage(result, tool_call_id=call.get("id") or ""))
+            turn = self._turn(reply)
+            if turn.answer is not None:
+                return _concluded(diagnosis, capped(turn.answer))
+            if not turn.reads:
+                messages.append(HumanMessage(diagnose_text.UNREADABLE))
+            for args, call_id in zip(turn.reads, _call_ids(reply), strict=False):
+                result = await self._read(args, by_name, send, diagnosis)
+                messages.append(_result_message(args, result, call_id))
         diagnosis.answer = f"No conclusion within {self.max_rounds} rounds of reads."
         return diagnosis
 
-    async def _ask(self, messages: list[BaseMessage]) -> AIMessage:
+    def _turn(self, reply: AIMessage) -> diagnose_text.Turn:
+        if self.by_text:
+            return diagnose_text.read_turn(reply.text)
+        if not reply.tool_calls:
+            return diagnose_text.Turn(answer=strip_thinking(reply.text))
+        return diagnose_text.Turn(reads=[dict(call.get("args", {})) for call in reply.tool_calls])
+
+    async def _ask(self, messages: list[BaseMessage], devices: list[Device]) -> AIMessage:
+        """The model's next turn; with `auto`, a refused tool switches to the text for good."""
         try:
-            reply = await self._model.ainvoke(messages)
+            if not self.by_text:
+                try:
+                    return _message(await self._model.ainvoke(messages))
+                except openai.APIStatusError as err:
+                    if self._output != "auto" or not refuses_strategy(err):
+                        raise
+                self._by_text = True
+                messages[0] = SystemMessage(system_prompt(devices, by_text=True))
+            return _message(await self._chat.ainvoke(messages))
         except openai.APIError as err:
             raise PlanningError(describe_llm_failure(err, self._chat)) from err
-        assert isinstance(reply, AIMessage)
-        return reply
 
     async def _read(
         self, args: dict[str, object], by_name: dict[str, Device], send: SendReads, done: Diagnosis
@@ -120,6 +156,22 @@ class LabDiagnosis:
         item = response["data"][0]
         text = item.get("result", "") if item["status"] == "success" else item.get("error", "")
         return text[:MAX_OUTPUT_CHARS] or "(no output)"
+
+
+def _message(reply: object) -> AIMessage:
+    assert isinstance(reply, AIMessage)
+    return reply
+
+
+def _call_ids(reply: AIMessage) -> list[str | None]:
+    """The tool call ids to answer (None a turn in the text: it has no call to answer)."""
+    return [call.get("id") or "" for call in reply.tool_calls] or [None]
+
+
+def _result_message(args: dict[str, object], result: str, call_id: str | None) -> BaseMessage:
+    if call_id is None:
+        return HumanMessage(diagnose_text.output_text(args, result))
+    return ToolMessage(result, tool_call_id=call_id)
 
 
 def _concluded(diagnosis: Diagnosis, text: str) -> Diagnosis:

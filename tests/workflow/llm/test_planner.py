@@ -263,11 +263,11 @@ def test_tool_definitions_carry_no_implied_schema_keywords() -> None:
 async def test_an_answer_without_the_structured_form_is_a_clear_planning_error(
     llm: OpenAIStandIn,
 ) -> None:
-    llm.script(*[text("Sure! Here is your OSPF config: router ospf 1")] * 5)
+    llm.script(*[text("Sure! Here is your OSPF config: router ospf 1")] * 7)
     with pytest.raises(PlanningError, match="did not match the expected format after 3 tries"):
         await LLMPlanner(chat(llm)).propose_template(PlanRequest(text="x", topology=TOPOLOGY))
-    # tools, then response_format json_schema, then JSON in the text asked three times
-    assert len(llm.requests) == 5 and "tools" not in llm.requests[-1].body
+    # tools twice, then response_format json_schema twice, then JSON in the text three times
+    assert len(llm.requests) == 7 and "tools" not in llm.requests[-1].body
     assert "That answer is not valid" in llm.requests[-1].messages[-1]["content"]
 
 

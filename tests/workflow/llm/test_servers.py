@@ -200,9 +200,20 @@ async def test_a_forced_strategy_the_server_refuses_names_the_fix() -> None:
 
 async def test_prose_without_json_from_every_strategy_is_a_clear_error() -> None:
     with OpenAIStandIn(profile=servers.OLLAMA) as server:
-        server.script(*[text("I cannot help with that.")] * 5)
+        server.script(*[text("I cannot help with that.")] * 7)  # 2 tools, 2 json_schema, 3 json
         with pytest.raises(PlanningError, match="did not match the expected format after 3 tries"):
             await propose(server, planner(server))
+
+
+async def test_one_answer_without_an_object_does_not_change_the_strategy() -> None:
+    with OpenAIStandIn(profile=servers.OLLAMA) as server:
+        server.script(text("Let me look at the lab first."), structured(OSPF_ANSWER))
+        proposal = await propose(server, planner(server))
+        assert asked_for(server) == ["t", "t"]
+        assert remembered_strategy(chat(server)) == "tools"
+        again = server.requests[1].messages[-1]["content"]
+    assert "That answer is not valid" in again and "no JSON object" in again
+    assert proposal["templates"] == OSPF_ANSWER["templates"]
 
 
 async def test_a_server_that_does_not_stream_is_asked_plainly_from_then_on() -> None:
