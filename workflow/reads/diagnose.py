@@ -84,18 +84,13 @@ class LabDiagnosis:
         self.max_rounds, self.max_reads = max_rounds, max_reads
         self._why_refused = why_refused
         self._output = output
-        self._by_text = output in ("json_schema", "json")
-
-    @property
-    def by_text(self) -> bool:
-        """Whether questions go by JSON in the text (no tool calling)."""
-        return self._by_text or (
-            self._output == "auto" and remembered_strategy(self._chat) not in (None, "tools")
-        )
+        self._by_text = output in ("json_schema", "json")  # for good once true
 
     async def answer(self, question: str, devices: list[Device], send: SendReads) -> Diagnosis:
+        if self._output == "auto" and remembered_strategy(self._chat) not in (None, "tools"):
+            self._by_text = True  # planning found the endpoint without tool calling
         messages: list[BaseMessage] = [
-            SystemMessage(system_prompt(devices, self.by_text)),
+            SystemMessage(system_prompt(devices, self._by_text)),
             HumanMessage(question),
         ]
         diagnosis = Diagnosis("")
@@ -115,7 +110,7 @@ class LabDiagnosis:
         return diagnosis
 
     def _turn(self, reply: AIMessage) -> diagnose_text.Turn:
-        if self.by_text:
+        if self._by_text:
             return diagnose_text.read_turn(reply.text)
         if not reply.tool_calls:
             return diagnose_text.Turn(answer=strip_thinking(reply.text))
@@ -124,7 +119,7 @@ class LabDiagnosis:
     async def _ask(self, messages: list[BaseMessage], devices: list[Device]) -> AIMessage:
         """The model's next turn; with `auto`, a refused tool switches to the text for good."""
         try:
-            if not self.by_text:
+            if not self._by_text:
                 try:
                     return _message(await self._model.ainvoke(messages))
                 except openai.APIStatusError as err:

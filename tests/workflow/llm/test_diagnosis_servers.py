@@ -11,7 +11,8 @@ from base.errors import PlanningError
 from tests.fakes import llm_profiles as servers
 from tests.fakes.llm_profiles import ServerProfile
 from tests.fakes.openai_server import OpenAIStandIn, Reply, structured, text
-from tests.workflow.llm.test_servers import chat
+from tests.workflow.llm.test_planner import OSPF_ANSWER
+from tests.workflow.llm.test_servers import chat, planner, propose
 from workflow.llm.output import OutputMode
 from workflow.model import Device, StandardResponse
 from workflow.reads.diagnose import Diagnosis, LabDiagnosis
@@ -86,6 +87,17 @@ async def test_labbot_llm_output_json_asks_by_the_text_without_offering_the_tool
         _, found = await ask(server, output="json")
         assert not any("tools" in r.body for r in server.requests)
     assert found.reads == [("R1", "show ip route")]
+
+
+async def test_after_planning_found_no_tools_a_question_never_offers_the_tool() -> None:
+    with OpenAIStandIn(profile=servers.LLAMA_CPP) as server:
+        server.script(structured(OSPF_ANSWER), *by_text())
+        await propose(server, planner(server))  # tools refused, json_schema worked
+        planned = len(server.requests)
+        _, found = await ask(server)
+        asked = server.requests[planned:]
+    assert found.reads == [("R1", "show ip route")]
+    assert len(asked) == 3 and not any("tools" in r.body for r in asked)
 
 
 async def test_a_forced_tools_output_on_a_server_without_tools_is_one_clear_error() -> None:
