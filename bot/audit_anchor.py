@@ -12,7 +12,7 @@ from base.errors import ConfigError
 from bot import messages
 from bot.key_files import key_from_file
 from bot.settings import Settings
-from storage.audit_anchor import HeadFile, head_text
+from storage.audit_anchor import DatabaseName, HeadFile, head_text
 from storage.audit_chain import AuditChain, ChainHead
 from storage.schema import change_events
 
@@ -39,13 +39,24 @@ def head_file(settings: Settings) -> HeadFile:
 
 
 class AuditAnchor:
-    """Hears every new chain head: the file moves forward; a change's end is posted."""
+    """Hears every new chain head: the file moves forward (while it anchors this database); a
+    change's end is posted."""
 
-    def __init__(self, file: HeadFile, adapter: ChatAdapter | None, channel: str | None) -> None:
-        self.file, self.adapter, self.channel = file, adapter, channel
+    def __init__(
+        self,
+        file: HeadFile,
+        database: DatabaseName,
+        adapter: ChatAdapter | None,
+        channel: str | None,
+    ) -> None:
+        self.file, self.database, self.adapter, self.channel = file, database, adapter, channel
+        self._told = False
 
     async def __call__(self, head: ChainHead, table: str) -> None:
-        await asyncio.to_thread(self.file.write, head)
+        anchored = await asyncio.to_thread(self.file.write, head, self.database)
+        if not anchored and not self._told:
+            self._told = True
+            log.warning(messages.HEAD_OF_ANOTHER_DATABASE_KEPT.format(file=self.file.path))
         if self.adapter and self.channel and table == change_events.name:
             text = messages.AUDIT_HEAD.format(rows=head.rows, head=head_text(head))
             where = ThreadRef(self.adapter.platform, self.channel, "")
@@ -55,8 +66,10 @@ class AuditAnchor:
                 log.exception("could not post the audit head to %s", self.channel)
 
 
-def audit_chain_from(settings: Settings, adapter: ChatAdapter | None = None) -> AuditChain:
-    """The chain every store appends with: keyed, its head anchored in the file and, when the
-    bot runs (`adapter`), in the audit channel."""
-    anchor = AuditAnchor(head_file(settings), adapter, settings.audit_channel)
+def audit_chain_from(
+    settings: Settings, database: DatabaseName, adapter: ChatAdapter | None = None
+) -> AuditChain:
+    """The chain every store appends with: keyed, its head anchored in the file (for
+    `database`) and, when the bot runs (`adapter`), in the audit channel."""
+    anchor = AuditAnchor(head_file(settings), database, adapter, settings.audit_channel)
     return AuditChain(key=audit_key(settings), on_head=anchor)

@@ -1,4 +1,5 @@
-"""`labbot audit` and `labbot audit verify` on the command line."""
+"""`labbot audit`, `audit verify`, `audit anchor` and `audit report` on the command line: they
+read the database that is there (bot/data_place.py) and never create one."""
 
 from __future__ import annotations
 
@@ -12,11 +13,14 @@ from rich.console import Console
 from bot import messages
 from bot.audit_anchor import audit_key, head_file
 from bot.audit_view import Format, chain_break, render_entries, render_summary
+from bot.data_place import database_place, open_for_reading
+from bot.files import writable
 from bot.settings import Settings
 from storage.audit import AuditStore
-from storage.audit_anchor import head_text, parse_head
-from storage.audit_chain import AuditChain
-from storage.db import make_engine, upgrade_database
+from storage.audit_anchor import Anchor, DatabaseName, database_name, head_text, parse_head
+from storage.audit_chain import AuditChain, ChainHead
+from storage.audit_records import ChainReport
+from storage.db import make_engine
 
 if TYPE_CHECKING:
     from bot.report_data import Report
@@ -34,8 +38,10 @@ async def print_audit(
     since: datetime | None,
     until: datetime | None,
     fmt: Format,
+    *,
+    wide: bool = False,
 ) -> None:
-    await upgrade_database(settings.database_url)
+    await open_for_reading(settings)
     engine = make_engine(settings.database_url)
     try:
         store = AuditStore(engine)
@@ -45,30 +51,82 @@ async def print_audit(
         summary = await store.change_summary(change) if change else None
     finally:
         await engine.dispose()
-    print(render_entries(entries, fmt, width=Console().width))
+    if not entries and fmt == "table" and not (change or user or device or since or until):
+        print(messages.AUDIT_EMPTY.format(where=database_place(settings)))
+        return
+    print(render_entries(entries, fmt, width=Console().width, wide=wide))
     if change and fmt == "table" and summary is not None:
         print()
         print(render_summary(summary))
 
 
-async def verify_audit(settings: Settings, head: str | None = None) -> bool:
-    """The chain row by row with the HMAC key, then against the anchored head: `head` (as the
-    bot posted it) or the head file."""
-    anchor = parse_head(head) if head else head_file(settings).read()
-    await upgrade_database(settings.database_url)
+async def _verified(
+    settings: Settings, anchor: Anchor | None
+) -> tuple[ChainReport, DatabaseName, bool]:
+    """The chain row by row with the HMAC key, and against `anchor` when it anchors this
+    database; the last value says whether it anchors another one."""
+    await open_for_reading(settings)
     engine = make_engine(settings.database_url)
     try:
+        database = await database_name(engine)
+        other = anchor is not None and not anchor.anchors(database)
+        against = anchor.head if anchor is not None and not other else None
         store = AuditStore(engine, chain=AuditChain(key=audit_key(settings, create=False)))
-        report = await store.verify(anchor)
+        return await store.verify(against), database, other
     finally:
         await engine.dispose()
-    console = Console()
-    if report.ok:
-        against = messages.VERIFIED_ANCHORED.format(head=head_text(anchor)[:24]) if anchor else ""
-        console.print(messages.VERIFIED.format(rows=report.rows, against=against))
-    else:
+
+
+async def verify_audit(settings: Settings, head: str | None = None) -> bool:
+    """The chain row by row, then against the anchored head: `head` (as the bot posted it) or
+    the head file. A head file of another database is said to be one, not rows deleted."""
+    file = head_file(settings)
+    anchor = Anchor(parse_head(head)) if head else file.read()
+    report, database, other = await _verified(settings, anchor)
+    where = database_place(settings)
+    console = Console(soft_wrap=True, highlight=False)
+    if not report.ok:
         console.print(messages.VERIFY_BROKEN.format(at=chain_break(report.first_broken)))
-    return bool(report.ok)
+    elif other and anchor is not None and anchor.database is not None:
+        console.print(
+            messages.VERIFY_OTHER_DATABASE.format(
+                file=file.path,
+                anchored=anchor.database.id[:8],
+                was=anchor.database.where,
+                this=database.id[:8],
+                where=where,
+                rows=report.rows,
+            )
+        )
+    else:
+        against = (
+            messages.VERIFIED_ANCHORED.format(head=head_text(anchor.head)[:24]) if anchor else ""
+        )
+        console.print(messages.VERIFIED.format(rows=report.rows, where=where, against=against))
+    return bool(report.ok) and not other
+
+
+async def anchor_audit(settings: Settings) -> bool:
+    """`labbot audit anchor`: write this database's chain head to the head file, after checking
+    the chain (and against the file's head when that anchors this database: a truncation is
+    refused, not re-anchored)."""
+    file = head_file(settings)
+    report, database, _ = await _verified(settings, file.read())
+    console = Console(soft_wrap=True, highlight=False)
+    where = database_place(settings)
+    if not report.ok:
+        console.print(
+            messages.ANCHOR_REFUSED.format(where=where, at=chain_break(report.first_broken))
+        )
+        return False
+    head = ChainHead(report.rows, report.head)
+    await asyncio.to_thread(file.replace, Anchor(head, database))
+    console.print(
+        messages.ANCHORED.format(
+            where=where, rows=head.rows, head=head.row_hash[:16], file=file.path
+        )
+    )
+    return True
 
 
 async def write_report(
@@ -81,7 +139,12 @@ async def write_report(
     from bot.report_data import gather_report
     from bot.report_html import render_report
 
+    writable(output, "--output")
+    file = head_file(settings)
     async with reading_runtime(settings) as runtime:
+        anchor = file.read()
+        if anchor is not None and not anchor.anchors(await database_name(runtime.audit.engine)):
+            anchor = None  # another database's head: `labbot audit verify` says so
         report = await gather_report(
             audit=runtime.audit,
             workflow=runtime.workflow,
@@ -89,7 +152,7 @@ async def write_report(
             generated_at=runtime.service.clock(),
             since=_utc(since),
             change_id=change,
-            anchor=head_file(settings).read(),
+            anchor=anchor.head if anchor else None,
         )
     await asyncio.to_thread(output.write_text, render_report(report), "utf-8")
     return report

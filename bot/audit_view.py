@@ -106,10 +106,16 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def render_entries(entries: Sequence[Any], fmt: Format, *, width: int = 160) -> str:
-    rows = [_row(entry) for entry in entries]
+def render_entries(
+    entries: Sequence[Any], fmt: Format, *, width: int = 160, wide: bool = False
+) -> str:
+    """JSON and CSV carry every field; the table the columns a person reads, its summary
+    wrapped to `width` (`wide`: every field, as CSV has them)."""
     if fmt == "json":
         return json.dumps([_row_json(entry) for entry in entries], indent=2, default=str)
+    if fmt == "table" and not wide:
+        return _readable_table(entries, width)
+    rows = [_row(entry) for entry in entries]
     columns = list(rows[0]) if rows else []
     if fmt == "csv":
         out = io.StringIO()
@@ -118,6 +124,21 @@ def render_entries(entries: Sequence[Any], fmt: Format, *, width: int = 160) -> 
         writer.writerows(rows)
         return out.getvalue()
     return _table(rows, columns, width)
+
+
+def _readable_table(entries: Sequence[Any], width: int) -> str:
+    """seq, time, kind, change, who, gate or device on one line each; the summary wraps."""
+    if not entries:
+        return messages.AUDIT_NONE
+    table = Table(box=None, show_edge=False, pad_edge=False)
+    *fixed, summary, sha = messages.AUDIT_TABLE_COLUMNS
+    for column in fixed:
+        table.add_column(column, no_wrap=True)
+    table.add_column(summary, overflow="fold", ratio=1)
+    table.add_column(sha, no_wrap=True)
+    for entry in entries:
+        table.add_row(str(entry.seq), *_chat_row(entry, None)[:-1], (entry.sha256 or "")[:8])
+    return _printed(table, width)
 
 
 def _row_json(entry: Any) -> dict[str, Any]:
@@ -131,6 +152,10 @@ def _table(rows: list[dict[str, Any]], columns: list[str], width: int) -> str:
     table = Table(*columns, box=None, show_edge=False, pad_edge=False)
     for row in rows:
         table.add_row(*("" if row[c] is None else str(row[c]) for c in columns))
+    return _printed(table, width)
+
+
+def _printed(table: Table, width: int) -> str:
     out = io.StringIO()
     console = Console(file=out, width=width, color_system=None, legacy_windows=False)
     console.print(table)
@@ -145,9 +170,10 @@ def render_chat_table(entries: Sequence[Any], *, detail_width: int = 48) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
-def _chat_row(entry: Any, detail_width: int) -> tuple[str, ...]:
+def _chat_row(entry: Any, detail_width: int | None) -> tuple[str, ...]:
+    """when, kind, change, who, gate/device, summary (cut at `detail_width`), sha256."""
     summary = " ".join(entry_summary(entry).split())
-    if len(summary) > detail_width:
+    if detail_width is not None and len(summary) > detail_width:
         summary = summary[: detail_width - 1] + "…"
     return (
         table_stamp(entry.at),

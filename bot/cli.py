@@ -7,12 +7,13 @@ import asyncio
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 
 from base.errors import LabbotError
+from bot import messages
 from bot.llm_cli import llm_app
 from bot.matrix_cli import matrix_app
 from bot.templates_group import TemplatesGroup
@@ -44,6 +45,26 @@ policy_app = typer.Typer(help="Who may approve what.", no_args_is_help=True)
 app.add_typer(policy_app, name="policy")
 
 out = Console()
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        from importlib.metadata import version
+
+        typer.echo(f"labbot {version('labbot')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def labbot(
+    _version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """labbot: change your network lab safely from chat."""
 
 
 def _settings(**overrides: object) -> Settings:
@@ -100,6 +121,10 @@ def lab(
 ) -> None:
     """Run a lab on 127.0.0.1 until Ctrl-C: simulated, or with --frr real FRR routers."""
     path = topology_file or topology
+    if inventory is not None:
+        from bot.files import writable
+
+        writable(inventory, "--inventory")
     if (sweep or ssh or kernel_addresses) and not frr:
         flag = "--sweep" if sweep else "--ssh" if ssh else "--kernel-addresses"
         raise typer.BadParameter(f"only FRR labs have it: use --frr {flag}", param_hint=flag)
@@ -127,6 +152,7 @@ def audit(
     since: Annotated[datetime | None, typer.Option(help="From this time (UTC).")] = None,
     until: Annotated[datetime | None, typer.Option(help="Until this time (UTC).")] = None,
     fmt: Annotated[str, typer.Option("--format", help="table, csv or json.")] = "table",
+    wide: Annotated[bool, typer.Option("--wide", help="The table with every field.")] = False,
 ) -> None:
     """List audit records (requests, decisions, refusals, pushes)."""
     if ctx.invoked_subcommand is not None:
@@ -135,7 +161,7 @@ def audit(
 
     if fmt not in ("table", "csv", "json"):
         raise typer.BadParameter("use table, csv or json", param_hint="--format")
-    asyncio.run(print_audit(_settings(), change, user, device, since, until, fmt))  # type: ignore[arg-type]
+    asyncio.run(print_audit(_settings(), change, user, device, since, until, fmt, wide=wide))  # type: ignore[arg-type]
 
 
 @audit_app.command("verify")
@@ -152,6 +178,15 @@ def audit_verify(
         raise typer.Exit(1)
 
 
+@audit_app.command("anchor")
+def audit_anchor() -> None:
+    """Anchor this database's audit chain: write its head to the head file (after checking it)."""
+    from bot.audit_cli import anchor_audit
+
+    if not asyncio.run(anchor_audit(_settings())):
+        raise typer.Exit(1)
+
+
 @audit_app.command("report")
 def audit_report(
     output: Annotated[Path, typer.Option("-o", "--output", help="The HTML file to write.")],
@@ -160,9 +195,20 @@ def audit_report(
 ) -> None:
     """One self-contained HTML report (timeline, decisions, diffs, pushes, chain, charts)."""
     from bot.audit_cli import write_report
+    from bot.data_place import database_place
 
-    report = asyncio.run(write_report(_settings(), output, since, change))
-    out.print(f"wrote {output}: {len(report.changes)} change(s), chain ok: {report.chain.ok}")
+    settings = _settings()
+    report = asyncio.run(write_report(settings, output, since, change))
+    out.print(
+        messages.REPORT_WRITTEN.format(
+            path=output,
+            count=len(report.changes),
+            where=database_place(settings),
+            ok=report.chain.ok,
+        ),
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 @db_app.command("upgrade")
@@ -349,10 +395,28 @@ def rollback(
 def main() -> None:
     """Console entry point: a labbot error is one line on stderr, never a traceback."""
     try:
-        app()
+        _plain_flags(typer.main.get_command(app))(prog_name="labbot")
     except LabbotError as exc:
-        # soft_wrap: one line even without a terminal (container logs), however long
-        Console(stderr=True, soft_wrap=True).print(f"[red]labbot:[/red] {exc}", highlight=False)
-        sys.exit(2)
+        _fail(str(exc))
+    except OSError as exc:  # a file or folder it was told to use: where, and why
+        if exc.filename is None:
+            raise
+        _fail(messages.FILE_FAILED.format(path=exc.filename, why=exc.strerror))
     except KeyboardInterrupt:
         sys.exit(130)
+
+
+def _plain_flags(command: Any) -> Any:
+    """A flag takes no value: --help shows none after it (Typer would print `<bool>`)."""
+    for param in [*command.params, command.get_help_option(command.context_class(command))]:
+        if getattr(param, "is_flag", False):
+            param.metavar = ""
+    for sub in getattr(command, "commands", {}).values():
+        _plain_flags(sub)
+    return command
+
+
+def _fail(line: str) -> None:
+    # soft_wrap: one line even without a terminal (container logs), however long
+    Console(stderr=True, soft_wrap=True).print(f"[red]labbot:[/red] {line}", highlight=False)
+    sys.exit(2)

@@ -18,7 +18,7 @@ from adapters.console.render import styled
 from base.errors import ConfigError
 from bot import messages
 from bot.console_chat import database_shown, session_line
-from bot.settings import Settings
+from bot.settings import Settings, embedded_database_url
 from bot.wiring import open_runtime
 from labsim import Lab, demo_topology
 from workflow.devices.static import StaticInventory
@@ -28,11 +28,11 @@ DEMO_CREDENTIALS = {"username": "admin", "password": "labsim-pass", "secret": "l
 
 
 def demo_settings(settings: Settings) -> Settings:
-    """The demo keeps its own SQLite database under the data dir and the lab's credentials."""
-    data_dir = settings.data_dir.resolve()
+    """The demo keeps its records in the data dir's embedded database (where `labbot audit` and
+    `labbot pending` look without settings) and uses the lab's credentials."""
     return settings.model_copy(
         update={
-            "database_url": f"sqlite+aiosqlite:///{data_dir / 'demo.db'}",
+            "database_url": embedded_database_url(settings.data_dir),
             "device_username": DEMO_CREDENTIALS["username"],
             "device_password": SecretStr(DEMO_CREDENTIALS["password"]),
             "device_secret": SecretStr(DEMO_CREDENTIALS["secret"]),

@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 
 from adapters.chat import EventHandler, Message, ThreadRef
 from base.errors import ConfigError
+from bot.data_place import open_for_reading
 from bot.settings import Settings
 from bot.wiring import NO_INVENTORY, Runtime, make_inventory, open_runtime
 from workflow.model import Device, Link, UnusableNode
@@ -36,7 +37,9 @@ class _NoInventory:
 
 @asynccontextmanager
 async def reading_runtime(settings: Settings) -> AsyncIterator[Runtime]:
-    """The configured storage and workflow, for reading what they hold."""
+    """The configured storage and workflow, for reading what they hold: the database must be
+    there already (never created by a read)."""
+    await open_for_reading(settings)
     configured = settings.inventory or settings.gns3_url
     inventory = make_inventory(settings) if configured else _NoInventory()
     async with open_runtime(settings, _NoChat(), inventory=inventory) as runtime:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from adapters.chat import Actor
+from bot import messages
+from bot.data_place import database_place
 from bot.offline import reading_runtime
 from bot.pending import pending_for, pending_text
 from bot.settings import Settings
@@ -21,4 +23,7 @@ async def pending_report(settings: Settings, user: str) -> str:
             audit=runtime.audit,
             authorizer=service.authorizer,
         )
-        return pending_text(found, service.clock())
+        text = pending_text(found, service.clock())
+    if not found.to_decide and not found.requested:
+        text += "\n" + messages.PENDING_NONE_IN.format(where=database_place(settings))
+    return text

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import (
     BaseSettings,
     NoDecode,
@@ -22,6 +22,12 @@ from pydantic_settings.exceptions import SettingsError
 from base.errors import ConfigError
 
 DEFAULT_DATA_DIR = Path("./labbot-data")
+EMBEDDED_DATABASE = "labbot.db"
+
+
+def embedded_database_url(data_dir: Path) -> str:
+    """The one rule for the embedded database: `labbot.db` inside LABBOT_DATA_DIR."""
+    return f"sqlite+aiosqlite:///{data_dir.resolve() / EMBEDDED_DATABASE}"
 
 
 class Settings(BaseSettings):
@@ -33,9 +39,8 @@ class Settings(BaseSettings):
     )
 
     # storage
-    database_url: str = Field(
-        "sqlite+aiosqlite:///./labbot.db", validation_alias="LABBOT_DATABASE_URL"
-    )
+    # unset: the embedded SQLite file inside data_dir (embedded_database_url)
+    database_url: str = Field("", validation_alias="LABBOT_DATABASE_URL")
     data_dir: Path = Field(DEFAULT_DATA_DIR, validation_alias="LABBOT_DATA_DIR")
     db_wait_seconds: float = Field(30.0, ge=0, validation_alias="LABBOT_DB_WAIT_SECONDS")
     shutdown_seconds: float = Field(20.0, ge=0, validation_alias="LABBOT_SHUTDOWN_SECONDS")
@@ -209,11 +214,19 @@ class Settings(BaseSettings):
     @field_validator("database_url")
     @classmethod
     def _known_dialect(cls, value: str) -> str:
+        if not value.strip():
+            return ""
         if not value.startswith(("sqlite+aiosqlite://", "postgresql+psycopg://")):
             raise ValueError(
                 "use sqlite+aiosqlite:///PATH or postgresql+psycopg://USER:PASS@HOST/DB"
             )
         return value
+
+    @model_validator(mode="after")
+    def _database_in_data_dir(self) -> Settings:
+        if not self.database_url:
+            self.database_url = embedded_database_url(self.data_dir)
+        return self
 
     @classmethod
     def settings_customise_sources(

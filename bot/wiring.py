@@ -28,6 +28,7 @@ from bot.storage_key import storage_keys
 from bot.topology_view import LabPictures
 from labsim.trial import SimTrial
 from storage.audit import AuditStore
+from storage.audit_anchor import database_name
 from storage.checkpointer import SQLAlchemySaver
 from storage.config_backups import ConfigBackupStore
 from storage.encryption import encrypted_serde
@@ -224,7 +225,7 @@ async def open_runtime(
             backups = ConfigBackupStore(saver.engine, keys)
             inventory = inventory or make_inventory(settings)
             gateway = make_gateway(settings, inventory, backups, locks)
-        chain = audit_chain_from(settings, adapter)
+        chain = audit_chain_from(settings, await database_name(saver.engine), adapter)
         templates = TemplateStore(saver.engine, chain)
         workflow = ChangeWorkflow(
             checkpointer=saver,

@@ -9,7 +9,14 @@ python=${PYTHON:-python3}
   || { echo "labbot needs Python >= 3.11 (found $("$python" --version 2>&1))" >&2; exit 1; }
 [ -x .venv/bin/python ] || "$python" -m venv .venv
 stamp=".venv/.labbot-installed-${extra:-base}"
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+up_to_date() {  # an install with extras (e.g. test) holds the base one too
+  for done in .venv/.labbot-installed-*; do
+    [ -f "$done" ] && [ ! pyproject.toml -nt "$done" ] \
+      && { [ -z "$extra" ] || [ "$done" = "$stamp" ]; } && return 0
+  done
+  return 1
+}
+if ! up_to_date; then
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/python -m pip install -q -e ".${extra:+[$extra]}"
   touch "$stamp"

@@ -236,3 +236,12 @@ deliveries = sa.Table(
     sa.Column("key", sa.Text, primary_key=True),  # "event:Ev…", "action:U…:ts", …
     sa.Column("received_at", sa.DateTime(timezone=True), nullable=False, index=True),
 )
+
+# --- which database this is (one row, made by its first migration: the audit head names it) -----
+
+database_identity = sa.Table(
+    "database_identity",
+    metadata,
+    sa.Column("id", sa.Text, primary_key=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)

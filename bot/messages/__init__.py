@@ -10,9 +10,11 @@ lab        pictures, the inventory, reads and questions
 people     home, pending steps, `labbot policy check`
 postchecks what the post-checks showed on each device
 devices    why a device failed
+check      `labbot check` (the doctor), serve's checks at start, files the CLI writes
 """
 
 from bot.messages.audit import *  # noqa: F403
+from bot.messages.check import *  # noqa: F403
 from bot.messages.devices import *  # noqa: F403
 from bot.messages.endings import *  # noqa: F403
 from bot.messages.gates import *  # noqa: F403

@@ -52,6 +52,16 @@ AUDIT_HEAD = (
 )
 AUDIT_TABLE = "Audit: {count} record(s)"
 AUDIT_NONE = "no audit records match"
+AUDIT_TABLE_COLUMNS = (
+    "seq",
+    "when (UTC)",
+    "what",
+    "change",
+    "who",
+    "gate/device",
+    "summary",
+    "sha256",
+)
 AUDIT_CHAT_COLUMNS = ("when (UTC)", "what", "change", "who", "gate/device", "detail", "sha256")
 
 # One change's audit (bot/audit_view.render_summary): a line each; people's text comes quoted.
@@ -112,7 +122,27 @@ CHAIN_BREAK: dict[BreakKind, str] = {
         "row {expected} does not have the anchored hash {head}…: the chain was rewritten"
     ),
 }
-# `labbot audit verify`
-VERIFIED = "audit chain intact: {rows} row(s) verified{against}"
+# `labbot audit verify` and `labbot audit anchor`
+VERIFIED = "audit chain intact: {rows} row(s) verified in {where}{against}"
 VERIFIED_ANCHORED = ", matching the anchored head {head}…"
 VERIFY_BROKEN = "[red]audit chain broken[/red] at {at}"
+VERIFY_OTHER_DATABASE = (
+    "[red]not verified against the head[/red]: {file} anchors database {anchored} ({was}), "
+    "not this one ({this}, {where}); its {rows} row(s) are intact row by row — run "
+    "`labbot audit anchor` to anchor this one"
+)
+HEAD_OF_ANOTHER_DATABASE_KEPT = (
+    "the audit head file {file} anchors another database and is left as it is: run "
+    "`labbot audit anchor` to anchor this one"
+)
+ANCHORED = "anchored {where}: {rows} row(s), head {head}… written to {file}"
+ANCHOR_REFUSED = "[red]not anchored[/red]: the audit chain of {where} is broken at {at}"
+# Reading commands never create a database (bot/data_place.py).
+NO_DATABASE = (
+    "no database at {where}: nothing was recorded there — LABBOT_DATA_DIR (now {data_dir}) or "
+    "LABBOT_DATABASE_URL says where labbot keeps its records"
+)
+NO_SCHEMA = "{where} holds no labbot tables: run `labbot db upgrade`, or fix LABBOT_DATABASE_URL"
+AUDIT_EMPTY = "no audit records in {where}"
+PENDING_NONE_IN = "nothing open in {where}"
+REPORT_WRITTEN = "wrote {path}: {count} change(s) from {where}, chain ok: {ok}"

@@ -41,10 +41,7 @@ def test_scripted_demo_configures_ospf_and_audit_names_the_approver(tmp_path: Pa
     assert "pushed: ✓ 3 ✗ 0 of 3" in demo.stdout  # "all routers": R1-R3, not the switch SW1
     assert "SW1 (" not in demo.stdout and "R1 (router (" in demo.stdout
     assert "✅ Approved by bob" in demo.stdout
-    db = {
-        "LABBOT_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'data' / 'demo.db'}",
-        "LABBOT_DATA_DIR": str(tmp_path / "data"),  # the audit key and head file are there
-    }
+    db = {"LABBOT_DATA_DIR": str(tmp_path / "data")}  # the database, key and head are there
     audit = labbot("audit", "--format", "json", "--user", "bob", cwd=tmp_path, env=db)
     assert audit.returncode == 0, audit.stderr
     resolved = [e for e in json.loads(audit.stdout) if e["kind"] == "resolved"]
@@ -57,7 +54,7 @@ def test_scripted_demo_configures_ospf_and_audit_names_the_approver(tmp_path: Pa
     assert ",push," in pushes.stdout and "R1" in pushes.stdout
     verify = labbot("audit", "verify", cwd=tmp_path, env=db)
     assert verify.returncode == 0 and "intact" in verify.stdout
-    with sqlite3.connect(tmp_path / "data" / "demo.db") as conn:
+    with sqlite3.connect(tmp_path / "data" / "labbot.db") as conn:
         conn.execute("UPDATE pushes SET status = 'success', detail = 'forged' WHERE device = 'R2'")
     broken = labbot("audit", "verify", cwd=tmp_path, env=db)
     assert broken.returncode == 1 and "pushes" in broken.stdout

@@ -147,7 +147,7 @@ async def test_audit_in_three_formats_and_tampering_detected(tmp_path: Path, lab
     csv_lines = render_entries(entries, "csv").splitlines()
     assert csv_lines[0].startswith("seq,at,kind") and len(csv_lines) == len(entries) + 1
     assert "cancel" in render_entries(entries, "table")
-    database = tmp_path / "demo.db"
+    database = tmp_path / "labbot.db"
     engine = make_engine(f"sqlite+aiosqlite:///{database}")
     async with engine.begin() as conn:
         await conn.execute(sa.text("UPDATE decisions SET actor_name = 'mallory' WHERE seq = 2"))

@@ -82,7 +82,7 @@ async def test_a_wrong_secret_is_one_line_per_device_and_nothing_happens(
             assert not any("configure" in line for line in lab.device(name).commands_seen)
         assert "not-the-secret" not in said
         assert "Invalid input" not in said  # never taken for configuration
-    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path}/demo.db")
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path}/labbot.db")
     async with engine.connect() as conn:
         assert (
             await conn.execute(sa.select(sa.func.count()).select_from(config_backups))
