@@ -29,6 +29,7 @@ from nornir_netmiko.connections.netmiko import napalm_to_netmiko_map
 
 from base.errors import InventoryError
 from workflow.devices.device_types import TAG_PREFIX, NodeInfo, resolve_device_type
+from workflow.devices.hosts_file import host_lines
 from workflow.model import Device, Link, UnusableNode
 from workflow.targets import infer_kind
 
@@ -41,14 +42,15 @@ class StaticInventory:
     def __init__(self, path: Path | str, device_types: Mapping[str, str] | None = None) -> None:
         self._path = Path(path)
         self._rules = dict(device_types or {})
+        self._lines: dict[str, int] = {}  # each host's line in the file, for what is said of it
 
     async def load(self) -> tuple[list[Device], list[Link], list[UnusableNode]]:
-        inventory = await asyncio.to_thread(self._read)
+        inventory = await asyncio.to_thread(self.read)
         devices: list[Device] = []
         unusable: list[UnusableNode] = []
         links: dict[frozenset[tuple[str, str]], Link] = {}
         for name, host in inventory.hosts.items():
-            resolved = self._device_type(name, host)
+            resolved = self.device_type(name, host)
             if isinstance(resolved, UnusableNode):
                 unusable.append(resolved)
                 continue
@@ -67,9 +69,9 @@ class StaticInventory:
                 )
         return devices, list(links.values()), unusable
 
-    def _read(self) -> NornirInventory:
-        if not self._path.is_file():
-            raise InventoryError(f"LABBOT_INVENTORY: no such file {str(self._path)!r}")
+    def read(self) -> NornirInventory:
+        """The hosts as Nornir resolves them (groups, defaults); InventoryError in one line."""
+        self._lines = host_lines(self._path)
         folder = self._path.parent
         try:
             return SimpleInventory(
@@ -83,19 +85,27 @@ class StaticInventory:
                 f"({type(exc).__name__}: {exc})"
             ) from exc
 
-    def _device_type(self, name: str, host: Host) -> str | UnusableNode:
+    def device_type(self, name: str, host: Host) -> str | UnusableNode:
+        """The netmiko device type of a host read by `read`, or why there is none."""
         platform = host.platform
         tags = () if not platform else (TAG_PREFIX + napalm_to_netmiko_map.get(platform, platform),)
         resolved = resolve_device_type(NodeInfo(name=name, tags=tags), self._rules)
         if isinstance(resolved, UnusableNode) and not platform:
             return UnusableNode(
-                name, f"{self._path}: host {name} has no platform; add `platform: cisco_ios_telnet`"
+                name,
+                f"{self.where(name)}: host {name} has no platform; add `platform: cisco_ios_telnet`"
+                " (or a LABBOT_DEVICE_TYPES rule)",
             )
         return resolved
 
+    def where(self, name: str) -> str:
+        """The file, and the host's line in it once read."""
+        line = self._lines.get(name)
+        return f"{self._path} line {line}" if line else str(self._path)
+
     def _device(self, name: str, host: Host, platform: str) -> Device:
         if not host.hostname:
-            raise InventoryError(f"{self._path}: host {name} has no hostname")
+            raise InventoryError(f"{self.where(name)}: host {name} has no hostname")
         port = host.port or (23 if platform.endswith("_telnet") else 22)
         options = host.get_connection_parameters("netmiko")
         secret = (options.extras or {}).get("secret")

@@ -61,7 +61,7 @@ async def test_hosts_groups_links_and_unusable(tmp_path: Path) -> None:
     ]
     assert len(unusable) == 1
     assert unusable[0].name == "SRV"
-    assert "hosts.yaml: host SRV has no platform" in unusable[0].reason
+    assert "hosts.yaml line 20: host SRV has no platform" in unusable[0].reason
 
 
 async def test_credentials_resolve_host_then_group_then_defaults(tmp_path: Path) -> None:
@@ -101,14 +101,15 @@ async def test_rules_override_the_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("R1: [not, a, mapping]\n", "not a valid Nornir SimpleInventory hosts file"),
+        ("R1: [not, a, mapping]\n", "line 1: host R1 must be a mapping"),
+        ("- R1\n- R2\n", "hosts must be a mapping of device names to their settings (found a"),
         ("R1:\n  groups: [nosuchgroup]\n  platform: cisco_ios\n", "not a valid Nornir"),
         (
             "R1: {hostname: 127.0.0.1, platform: cisco_ios, data: {links: [x]}}\n",
             "host R1: data.links",
         ),
-        ("R1: {platform: cisco_ios}\n", "host R1 has no hostname"),
-        ("R1: {hostname: [unclosed\n", "not a valid Nornir"),
+        ("R1: {platform: cisco_ios}\n", "line 1: host R1 has no hostname"),
+        ("R1: {hostname: 10.0.0.1}\nR2: {hostname: [unclosed\n", "line 3: not YAML"),
     ],
 )
 async def test_bad_file_names_file_and_problem(tmp_path: Path, content: str, message: str) -> None:
@@ -116,7 +117,7 @@ async def test_bad_file_names_file_and_problem(tmp_path: Path, content: str, mes
     path.write_text(content)
     with pytest.raises(InventoryError) as caught:
         await StaticInventory(path).load()
-    assert str(path) in str(caught.value)
+    assert str(path) in str(caught.value) and "\n" not in str(caught.value)
     assert message in str(caught.value)
 
 
