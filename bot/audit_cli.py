@@ -60,7 +60,7 @@ async def print_audit(
         print(render_summary(summary))
 
 
-async def _verified(
+async def verified(
     settings: Settings, anchor: Anchor | None
 ) -> tuple[ChainReport, DatabaseName, bool]:
     """The chain row by row with the HMAC key, and against `anchor` when it anchors this
@@ -82,7 +82,7 @@ async def verify_audit(settings: Settings, head: str | None = None) -> bool:
     the head file. A head file of another database is said to be one, not rows deleted."""
     file = head_file(settings)
     anchor = Anchor(parse_head(head)) if head else file.read()
-    report, database, other = await _verified(settings, anchor)
+    report, database, other = await verified(settings, anchor)
     where = database_place(settings)
     console = Console(soft_wrap=True, highlight=False)
     if not report.ok:
@@ -111,7 +111,7 @@ async def anchor_audit(settings: Settings) -> bool:
     the chain (and against the file's head when that anchors this database: a truncation is
     refused, not re-anchored)."""
     file = head_file(settings)
-    report, database, _ = await _verified(settings, file.read())
+    report, database, _ = await verified(settings, file.read())
     console = Console(soft_wrap=True, highlight=False)
     where = database_place(settings)
     if not report.ok:

@@ -359,6 +359,33 @@ def serve(
 
 
 @app.command()
+def check(
+    as_json: Annotated[bool, typer.Option("--json", help="The findings as JSON.")] = False,
+) -> None:
+    """The doctor: settings, database, audit, chat, LLM, inventory and every device; one line
+    each with the fix; exit status 1 when anything is broken."""
+    from bot.check.doctor import run_checks
+    from bot.check.findings import as_json as findings_json
+    from bot.check.findings import failed, line
+
+    findings = asyncio.run(run_checks())
+    if as_json:
+        typer.echo(findings_json(findings))
+    else:
+        for finding in findings:
+            out.print(line(finding), highlight=False, soft_wrap=True, markup=False)
+        counts = {s: sum(f.status == s for f in findings) for s in ("fail", "warn", "ok")}
+        out.print(
+            messages.CHECK_SUMMARY.format(
+                failed=counts["fail"], warned=counts["warn"], fine=counts["ok"]
+            ),
+            highlight=False,
+        )
+    if failed(findings):
+        raise typer.Exit(1)
+
+
+@app.command()
 def pending(
     user: Annotated[
         str, typer.Option(help="Whose: a user id (U0123, @alice:example.org, console:bob).")

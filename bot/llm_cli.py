@@ -12,6 +12,7 @@ from base.errors import ConfigError
 
 if TYPE_CHECKING:
     from bot.settings import Settings
+    from workflow.llm.check import CheckResult
 
 llm_app = typer.Typer(help="The LLM endpoint: does it answer, and how.", no_args_is_help=True)
 out = Console(soft_wrap=True)
@@ -26,7 +27,8 @@ def check() -> None:
     out.print(asyncio.run(check_report(load_settings())), highlight=False)
 
 
-async def check_report(settings: Settings) -> str:
+async def ask_endpoint(settings: Settings) -> tuple[CheckResult, str, str]:
+    """The tiny structured question asked of the configured endpoint: (result, base, model)."""
     from bot import messages
     from bot.wiring import llm_options
     from workflow.llm import make_chat_model
@@ -43,8 +45,15 @@ async def check_report(settings: Settings) -> str:
         timeout=settings.llm_timeout_seconds,
     )
     result = await check_endpoint(asker)
-    usage = result.asked.usage
     base, model = endpoint_key(chat)
+    return result, base, model
+
+
+async def check_report(settings: Settings) -> str:
+    from bot import messages
+
+    result, base, model = await ask_endpoint(settings)
+    usage = result.asked.usage
     how = messages.TOKENS_ESTIMATED if usage.get("estimated") else messages.TOKENS_MEASURED
     tried = "".join(messages.LLM_CHECK_REFUSED.format(why=why) for why in result.asked.refused)
     return messages.LLM_CHECK_REPORT.format(

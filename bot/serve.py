@@ -17,6 +17,7 @@ from adapters.chat import ChatAdapter
 from base.errors import ConfigError, LabbotError
 from bot import messages
 from bot.audit_anchor import audit_key
+from bot.check.doctor import before_serving
 from bot.health import wait_for_database
 from bot.policy_settings import policy_from
 from bot.redact import scrub_logs
@@ -37,16 +38,17 @@ log = logging.getLogger(__name__)
 
 
 def configured_platforms(settings: Settings) -> list[str]:
+    """The chat platforms the settings configure; none is one line saying what to set."""
     flags = {"slack": settings.slack_configured, "matrix": settings.matrix_configured}
-    return [name for name, configured in flags.items() if configured]
+    platforms = [name for name, configured in flags.items() if configured]
+    if not platforms:
+        raise ConfigError(NOTHING_CONFIGURED)
+    return platforms
 
 
 async def make_adapters(
-    settings: Settings, *, http: bool, host: str, port: int
+    settings: Settings, platforms: list[str], *, http: bool, host: str, port: int
 ) -> list[ChatAdapter]:
-    platforms = configured_platforms(settings)
-    if not platforms:
-        raise ConfigError(NOTHING_CONFIGURED)
     adapters = []
     for platform in platforms:
         try:
@@ -92,10 +94,12 @@ async def run_serve(settings: Settings, *, http: bool, host: str, port: int) -> 
     configure_logging(settings)
     audit_key(settings, create=False)  # replicas on a shared database without one key: stop here
     storage_keys(settings)  # the same for the key sealing device text
+    platforms = configured_platforms(settings)
     stopping = asyncio.Event()
     on_stop_signal(stopping)
     await wait_for_database(settings.database_url, within=settings.db_wait_seconds)
-    adapters = await make_adapters(settings, http=http, host=host, port=port)
+    await before_serving(settings)  # the inventory: a broken one stops here, before any login
+    adapters = await make_adapters(settings, platforms, http=http, host=host, port=port)
     if not policy_from(settings).has_rules:  # after the settings' own errors: one line first
         log.warning(messages.NO_RULES_WARNING)
     try:

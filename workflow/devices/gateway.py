@@ -299,7 +299,7 @@ class NornirGateway:
     @staticmethod
     async def _run_on(nornir: Nornir, task: Any, **params: Any) -> dict[str, DeviceResult]:
         aggregated: AggregatedResult = await asyncio.to_thread(nornir.run, task=task, **params)
-        return {name: _device_result(multi[0].result) for name, multi in aggregated.items()}
+        return {name: device_result(multi[0].result) for name, multi in aggregated.items()}
 
     def _facts(self, device: Device, config: str, result: DeviceResult) -> DeviceFacts:
         facts = DeviceFacts(
@@ -340,7 +340,7 @@ class NornirGateway:
         return known, [name for name in names if name not in by_name]
 
 
-def _device_result(value: object) -> DeviceResult:
+def device_result(value: object) -> DeviceResult:
     # a task that died outside its own try (a Nornir fault) leaves a traceback string instead
     if isinstance(value, DeviceResult):
         return value

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from base.errors import InventoryError
@@ -31,12 +32,8 @@ def host_lines(path: Path) -> dict[str, int]:
         raise InventoryError(f"{path} line {line}: not YAML: {exc.problem}") from None
     except YAMLError as exc:
         raise InventoryError(f"{path}: not YAML: {exc}") from None
-    if not isinstance(hosts, dict):
-        found = (
-            "nothing"
-            if hosts is None
-            else f"a {type(hosts).__name__.removeprefix('Commented').lower()}"
-        )
+    if not isinstance(hosts, CommentedMap):
+        found = _shape(hosts)
         raise InventoryError(
             f"{path}: hosts must be a mapping of device names to their settings "
             f"(found {found}), e.g. `{EXAMPLE}`"
@@ -49,3 +46,11 @@ def host_lines(path: Path) -> dict[str, int]:
                 f"(hostname:, platform:, …), e.g. `{EXAMPLE}`"
             )
     return lines
+
+
+def _shape(value: object) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, list):
+        return "a list"
+    return "a single value"

@@ -258,7 +258,9 @@ def _privileged_prompt(connection: Any) -> str:
         if not connection.check_enable_mode():
             try:
                 connection.enable()
-            except ValueError:  # netmiko: still not privileged after `enable` (and the secret)
+            # netmiko: still not privileged after `enable` and the secret (IOS), or no `#`
+            # prompt ever came back (EOS answers a wrong secret so)
+            except (ValueError, ReadTimeout):
                 shown = connection.find_prompt().strip()
                 raise CliRefused("enable", f"still at `{shown}`", ENABLE_HINT) from None
         prompt = rf"{re.escape(whole_prompt(connection))}\s*$"

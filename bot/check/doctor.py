@@ -1,0 +1,63 @@
+"""`labbot check` runs every part of the doctor (the independent ones side by side) in a fixed
+order of findings; `labbot serve` runs the inventory part before it listens, refusing a broken
+inventory in one line and saying unreachable devices as warnings."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from base.errors import ConfigError
+from bot import messages
+from bot.check.chat_items import matrix_findings, slack_findings
+from bot.check.device_items import device_findings, down_finding, unreachable
+from bot.check.findings import Finding, line
+from bot.check.inventory_items import inventory_findings
+from bot.check.llm_item import llm_finding
+from bot.check.settings_items import settings_findings
+from bot.check.storage_items import storage_findings
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+async def _lab_findings(settings: Settings) -> list[Finding]:
+    devices, findings = await inventory_findings(settings)
+    return findings + await device_findings(devices, settings)
+
+
+async def run_checks() -> list[Finding]:
+    """Everything, from the settings on; without settings that load, only what is wrong there."""
+    settings, findings = settings_findings()
+    if settings is None:
+        return findings
+    parts = await asyncio.gather(
+        storage_findings(settings),
+        slack_findings(settings),
+        matrix_findings(settings),
+        _llm_findings(settings),
+        _lab_findings(settings),
+    )
+    return findings + [finding for part in parts for finding in part]
+
+
+async def _llm_findings(settings: Settings) -> list[Finding]:
+    return [await llm_finding(settings)]
+
+
+async def before_serving(settings: Settings) -> None:
+    """The inventory as `labbot check` sees it: a broken one stops `serve` (one line naming the
+    file and line); a device that does not answer is a warning, not a refusal."""
+    devices, findings = await inventory_findings(settings)
+    broken = [f for f in findings if f.status == "fail" and f.area == "inventory"]
+    if broken:
+        raise ConfigError(messages.SERVE_REFUSED.format(line=line(broken[0])))
+    for finding in findings:
+        report = log.info if finding.status == "ok" else log.warning
+        report(messages.SERVE_CHECKED.format(line=line(finding)))
+    down = await unreachable(devices, settings)
+    for device in devices:
+        if device.name in down:
+            log.warning(
+                messages.SERVE_CHECKED.format(line=line(down_finding(device, down[device.name])))
+            )

@@ -1,0 +1,54 @@
+"""What the doctor found: one `Finding` per item (✓ fine, ✗ broken, ! a warning, – not
+configured), each a line with its fix, or JSON. Pure."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Literal
+
+from bot import messages
+
+Status = Literal["ok", "fail", "warn", "off"]
+
+
+@dataclass(frozen=True)
+class Finding:
+    area: str  # settings, database, audit, slack, matrix, llm, inventory, owners, device R1, …
+    status: Status
+    said: str  # what was found
+    fix: str = ""  # what to do about it (a ✗ or a !)
+
+
+def ok(area: str, said: str) -> Finding:
+    return Finding(area, "ok", said)
+
+
+def fail(area: str, said: str, fix: str = "") -> Finding:
+    return Finding(area, "fail", said, fix)
+
+
+def warn(area: str, said: str, fix: str = "") -> Finding:
+    return Finding(area, "warn", said, fix)
+
+
+def off(area: str, said: str) -> Finding:
+    return Finding(area, "off", said)
+
+
+def line(finding: Finding) -> str:
+    fix = messages.CHECK_FIX.format(fix=finding.fix) if finding.fix else ""
+    return messages.CHECK_LINE.format(
+        mark=messages.CHECK_MARKS[finding.status], area=finding.area, said=finding.said, fix=fix
+    )
+
+
+def failed(findings: Sequence[Finding]) -> bool:
+    return any(finding.status == "fail" for finding in findings)
+
+
+def as_json(findings: Sequence[Finding]) -> str:
+    return json.dumps(
+        {"ok": not failed(findings), "findings": [asdict(f) for f in findings]}, indent=2
+    )

@@ -1,0 +1,93 @@
+"""The storage part of the doctor: the data dir, the database (reachable, at the newest schema;
+never created here), the audit key and the anchored head."""
+
+from __future__ import annotations
+
+import os
+
+from base.errors import LabbotError, StorageError
+from bot import messages
+from bot.audit_anchor import KEY_FILE, audit_key, head_file
+from bot.audit_cli import verified
+from bot.audit_view import chain_break
+from bot.check.findings import Finding, fail, ok
+from bot.data_place import database_place, sqlite_path
+from bot.settings import Settings
+from storage.db import check_database, schema_head
+
+
+def data_dir_finding(settings: Settings) -> Finding:
+    path = settings.data_dir.resolve()
+    folder = path if path.exists() else next(p for p in path.parents if p.exists())
+    if not os.access(folder, os.W_OK):
+        said = messages.DATA_DIR_UNWRITABLE.format(path=path)
+        return fail("data dir", said, messages.DATA_DIR_FIX)
+    return ok("data dir", messages.DATA_DIR.format(path=path))
+
+
+async def database_findings(settings: Settings) -> tuple[bool, list[Finding]]:
+    """(whether the database is there at the newest schema, what was found)."""
+    where = database_place(settings)
+    path = sqlite_path(settings.database_url)
+    if path is not None and not path.is_file():
+        return False, [ok("database", messages.DATABASE_NEW.format(where=where))]
+    try:
+        revision = await check_database(settings.database_url)
+    except StorageError as exc:
+        return False, [fail("database", str(exc), messages.DATABASE_FIX)]
+    head = schema_head()
+    if revision == head:
+        return True, [ok("database", messages.DATABASE_AT_HEAD.format(where=where, revision=head))]
+    shown = {"where": where, "revision": revision or "none", "head": head}
+    if path is not None:
+        return False, [ok("database", messages.DATABASE_BEHIND_EMBEDDED.format(**shown))]
+    said = messages.DATABASE_BEHIND.format(**shown)
+    return False, [fail("database", said, messages.DATABASE_BEHIND_FIX)]
+
+
+def audit_key_finding(settings: Settings) -> Finding:
+    try:
+        key = audit_key(settings, create=False)
+    except LabbotError as exc:
+        return fail("audit key", str(exc))
+    path = settings.data_dir.resolve() / KEY_FILE
+    if settings.audit_key is not None:
+        return ok("audit key", messages.AUDIT_KEY_SETTING)
+    if key is not None:
+        return ok("audit key", messages.AUDIT_KEY_FILE.format(path=path))
+    return ok("audit key", messages.AUDIT_KEY_LATER.format(path=path))
+
+
+async def audit_head_finding(settings: Settings) -> Finding:
+    """The chain against its anchored head, as `labbot audit verify` checks it."""
+    file = head_file(settings)
+    try:
+        anchor = file.read()
+        report, database, other = await verified(settings, anchor)
+    except LabbotError as exc:
+        return fail("audit head", str(exc))
+    if not report.ok:
+        said = messages.AUDIT_HEAD_BROKEN.format(at=chain_break(report.first_broken))
+        return fail("audit head", said, messages.AUDIT_HEAD_BROKEN_FIX)
+    if other and anchor is not None and anchor.database is not None:
+        said = messages.AUDIT_HEAD_OTHER.format(
+            file=file.path,
+            anchored=anchor.database.id[:8],
+            was=anchor.database.where,
+            where=f"{database.id[:8]}, {database_place(settings)}",
+        )
+        return fail("audit head", said, messages.AUDIT_HEAD_ANCHOR_FIX)
+    if anchor is None and report.rows:
+        said = messages.AUDIT_HEAD_MISSING.format(rows=report.rows, file=file.path)
+        return fail("audit head", said, messages.AUDIT_HEAD_ANCHOR_FIX)
+    if anchor is None:
+        return ok("audit head", messages.AUDIT_HEAD_EMPTY)
+    return ok("audit head", messages.AUDIT_HEAD_INTACT.format(rows=report.rows, file=file.path))
+
+
+async def storage_findings(settings: Settings) -> list[Finding]:
+    ready, found = await database_findings(settings)
+    findings = [data_dir_finding(settings), *found, audit_key_finding(settings)]
+    if ready:
+        findings.append(await audit_head_finding(settings))
+    return findings
