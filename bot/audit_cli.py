@@ -77,6 +77,18 @@ async def verified(
         await engine.dispose()
 
 
+def anchored_elsewhere(settings: Settings, anchor: Anchor, database: DatabaseName) -> str:
+    """ "FILE anchors database X (where it was), not this one (Y, where it is)"."""
+    named = anchor.database or DatabaseName("?")
+    return messages.HEAD_ANCHORS_OTHER.format(
+        file=head_file(settings).path,
+        anchored=named.id[:8],
+        was=named.where,
+        this=database.id[:8],
+        where=database_place(settings),
+    )
+
+
 async def verify_audit(settings: Settings, head: str | None = None) -> bool:
     """The chain row by row, then against the anchored head: `head` (as the bot posted it) or
     the head file. A head file of another database is said to be one, not rows deleted."""
@@ -87,17 +99,9 @@ async def verify_audit(settings: Settings, head: str | None = None) -> bool:
     console = Console(soft_wrap=True, highlight=False)
     if not report.ok:
         console.print(messages.VERIFY_BROKEN.format(at=chain_break(report.first_broken)))
-    elif other and anchor is not None and anchor.database is not None:
-        console.print(
-            messages.VERIFY_OTHER_DATABASE.format(
-                file=file.path,
-                anchored=anchor.database.id[:8],
-                was=anchor.database.where,
-                this=database.id[:8],
-                where=where,
-                rows=report.rows,
-            )
-        )
+    elif other and anchor is not None:
+        elsewhere = anchored_elsewhere(settings, anchor, database)
+        console.print(messages.VERIFY_OTHER_DATABASE.format(elsewhere=elsewhere, rows=report.rows))
     else:
         against = (
             messages.VERIFIED_ANCHORED.format(head=head_text(anchor.head)[:24]) if anchor else ""

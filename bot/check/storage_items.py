@@ -8,7 +8,7 @@ import os
 from base.errors import LabbotError, StorageError
 from bot import messages
 from bot.audit_anchor import KEY_FILE, audit_key, head_file
-from bot.audit_cli import verified
+from bot.audit_cli import anchored_elsewhere, verified
 from bot.audit_view import chain_break
 from bot.check.findings import Finding, fail, ok
 from bot.data_place import database_place, sqlite_path
@@ -69,13 +69,8 @@ async def audit_head_finding(settings: Settings) -> Finding:
     if not report.ok:
         said = messages.AUDIT_HEAD_BROKEN.format(at=chain_break(report.first_broken))
         return fail("audit head", said, messages.AUDIT_HEAD_BROKEN_FIX)
-    if other and anchor is not None and anchor.database is not None:
-        said = messages.AUDIT_HEAD_OTHER.format(
-            file=file.path,
-            anchored=anchor.database.id[:8],
-            was=anchor.database.where,
-            where=f"{database.id[:8]}, {database_place(settings)}",
-        )
+    if other and anchor is not None:
+        said = anchored_elsewhere(settings, anchor, database)
         return fail("audit head", said, messages.AUDIT_HEAD_ANCHOR_FIX)
     if anchor is None and report.rows:
         said = messages.AUDIT_HEAD_MISSING.format(rows=report.rows, file=file.path)

@@ -126,10 +126,10 @@ CHAIN_BREAK: dict[BreakKind, str] = {
 VERIFIED = "audit chain intact: {rows} row(s) verified in {where}{against}"
 VERIFIED_ANCHORED = ", matching the anchored head {head}…"
 VERIFY_BROKEN = "[red]audit chain broken[/red] at {at}"
+HEAD_ANCHORS_OTHER = "{file} anchors database {anchored} ({was}), not this one ({this}, {where})"
 VERIFY_OTHER_DATABASE = (
-    "[red]not verified against the head[/red]: {file} anchors database {anchored} ({was}), "
-    "not this one ({this}, {where}); its {rows} row(s) are intact row by row — run "
-    "`labbot audit anchor` to anchor this one"
+    "[red]not verified against the head[/red]: {elsewhere}; its {rows} row(s) are intact row by "
+    "row — run `labbot audit anchor` to anchor this one"
 )
 HEAD_OF_ANOTHER_DATABASE_KEPT = (
     "the audit head file {file} anchors another database and is left as it is: run "

@@ -42,7 +42,6 @@ AUDIT_HEAD_INTACT = "chain intact: {rows} row(s), matching the head in {file}"
 AUDIT_HEAD_EMPTY = "no audit rows yet"
 AUDIT_HEAD_MISSING = "{rows} audit row(s) and no anchored head in {file}"
 AUDIT_HEAD_ANCHOR_FIX = "run `labbot audit anchor` to anchor this database"
-AUDIT_HEAD_OTHER = "{file} anchors database {anchored} ({was}), not this one ({where})"
 AUDIT_HEAD_BROKEN = "chain broken at {at}"
 AUDIT_HEAD_BROKEN_FIX = "`labbot audit verify` names the row; restore the database from a backup"
 # chat

@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from labsim import Lab, demo_topology
+from tests.fakes import llm_profiles as servers
+from tests.fakes.openai_server import OpenAIStandIn, error, structured
 from tests.fakes.slack_api import APP_TOKEN, BOT_TOKEN, SlackApiStandIn
 from tests.support.postgres import SHARED_AUDIT_KEY, own_postgres_cluster
 
@@ -175,3 +177,18 @@ async def test_a_stopped_postgresql_is_one_line(tmp_path: Path) -> None:
         f"✗ database: cannot reach PostgreSQL at 127.0.0.1:{port}: connection refused — is the "
         "server running? — start the database or fix LABBOT_DATABASE_URL"
     ], out
+
+
+async def test_the_llm_is_asked_as_llm_check_asks_it(tmp_path: Path) -> None:
+    with OpenAIStandIn(profile=servers.LLAMA_CPP) as server:
+        server.script(structured({"device": "R1", "command": "show version"}))
+        server.script(error(401, "Incorrect API key"))
+        env = {"OPENAI_API_KEY": "sk-lab", "OPENAI_BASE_URL": server.base_url}
+        answered = await labbot("check", cwd=tmp_path, env=env)
+        refused = await labbot("check", cwd=tmp_path, env=env)
+    llm = [line for line in answered[1].splitlines() if " llm: " in line]
+    assert len(llm) == 1 and llm[0].startswith("✓ llm: ") and server.base_url in llm[0], llm
+    assert "json_schema" in llm[0]
+    llm = [line for line in refused[1].splitlines() if " llm: " in line]
+    assert len(llm) == 1 and llm[0].startswith("✗ llm: "), llm
+    assert "OPENAI_API_KEY" in llm[0] and llm[0].endswith("— see `labbot llm check`")

@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import pytest
 
 from base.errors import ConfigError
@@ -59,3 +61,17 @@ def test_env_example_documents_every_setting() -> None:
     }
     missing = {f.validation_alias for f in Settings.model_fields.values()} - documented
     assert not missing, f"deploy/.env.example lacks {sorted(missing)}"
+
+
+def test_the_database_is_in_the_data_dir_unless_a_url_is_set(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv("LABBOT_DATABASE_URL", raising=False)
+    monkeypatch.chdir(tmp_path)
+    default = load_settings()
+    assert default.database_url == f"sqlite+aiosqlite:///{tmp_path / 'labbot-data' / 'labbot.db'}"
+    monkeypatch.setenv("LABBOT_DATA_DIR", "elsewhere")
+    moved = load_settings()
+    assert moved.database_url == f"sqlite+aiosqlite:///{tmp_path / 'elsewhere' / 'labbot.db'}"
+    monkeypatch.setenv("LABBOT_DATABASE_URL", "postgresql+psycopg://labbot@db/labbot")
+    assert load_settings().database_url == "postgresql+psycopg://labbot@db/labbot"

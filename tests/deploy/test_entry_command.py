@@ -142,4 +142,4 @@ async def test_image_command_serves_health_and_metrics(
         await stop(replica)
     assert health == (200, "ok")
     assert status == 200 and "labbot_requests_total" in metrics
-    assert (tmp_path / "labbot.db").exists()  # the embedded default, upgraded on start
+    assert (tmp_path / "labbot-data" / "labbot.db").exists()  # the embedded default, upgraded
