@@ -56,8 +56,8 @@ async def matrix_findings(settings: Settings) -> list[Finding]:
     if not token:
         return [ok("matrix", messages.MATRIX_PASSWORD_ONLY), _store(store_dir, "", credentials)]
     found = await _whoami(credentials, token)
-    device = found.device_id if isinstance(found, WhoamiResponse) else ""
-    return [_whoami_finding(credentials, found), _store(store_dir, device or "", credentials)]
+    saved_device = saved.get("device_id", "")  # a saved session's device has a key store
+    return [_whoami_finding(credentials, found), _store(store_dir, saved_device, credentials)]
 
 
 async def _whoami(credentials: Credentials, token: str) -> WhoamiResponse | WhoamiError | str:
@@ -86,7 +86,8 @@ def _whoami_finding(credentials: Credentials, found: WhoamiResponse | WhoamiErro
 
 
 def _store(folder: Path, device: str, credentials: Credentials) -> Finding:
-    """The device's key store beside its session (only where encryption is installed)."""
+    """The saved session's key store beside it (only where encryption is installed); none
+    before the first login."""
     if not E2EE_AVAILABLE:
         return off("matrix", messages.MATRIX_NO_E2EE)
     if not device:
