@@ -366,21 +366,10 @@ def check(
     each with the fix; exit status 1 when anything is broken."""
     from bot.check.doctor import run_checks
     from bot.check.findings import as_json as findings_json
-    from bot.check.findings import failed, line
+    from bot.check.findings import as_text, failed
 
     findings = asyncio.run(run_checks())
-    if as_json:
-        typer.echo(findings_json(findings))
-    else:
-        for finding in findings:
-            out.print(line(finding), highlight=False, soft_wrap=True, markup=False)
-        counts = {s: sum(f.status == s for f in findings) for s in ("fail", "warn", "ok")}
-        out.print(
-            messages.CHECK_SUMMARY.format(
-                failed=counts["fail"], warned=counts["warn"], fine=counts["ok"]
-            ),
-            highlight=False,
-        )
+    typer.echo(findings_json(findings) if as_json else as_text(findings))
     if failed(findings):
         raise typer.Exit(1)
 

@@ -44,6 +44,17 @@ def line(finding: Finding) -> str:
     )
 
 
+def as_text(findings: Sequence[Finding]) -> str:
+    """A line per finding, then how many are broken, warned of and fine."""
+    counts = {
+        status: sum(f.status == status for f in findings) for status in ("fail", "warn", "ok")
+    }
+    summary = messages.CHECK_SUMMARY.format(
+        failed=counts["fail"], warned=counts["warn"], fine=counts["ok"]
+    )
+    return "\n".join([*(line(finding) for finding in findings), summary])
+
+
 def failed(findings: Sequence[Finding]) -> bool:
     return any(finding.status == "fail" for finding in findings)
 

@@ -100,7 +100,6 @@ DEVICE_FIXES = {
     "dropped": "is the console taken by another session?",
 }
 DEVICE_FIX_OTHER = "check the device's platform in the inventory"
-DEVICES_SKIPPED = "not checked: the inventory is broken"
 # `labbot serve` before it listens
 SERVE_REFUSED = "not serving: {line}"
 SERVE_CHECKED = "check: {line}"
