@@ -8,24 +8,16 @@ import os
 import pwd
 
 from rich.console import Console
-from sqlalchemy.engine import make_url
 
 from adapters.console.adapter import ConsoleAdapter
 from adapters.console.render import styled
 from bot import messages
+from bot.data_place import database_shown
 from bot.pending import open_gates
 from bot.settings import Settings
 from bot.wiring import Runtime, make_inventory, open_runtime
 
 PLATFORM = "console"
-
-
-def database_shown(url: str) -> str:
-    """Where the database is, without its password: a SQLite file's path, else the URL."""
-    parsed = make_url(url)
-    if parsed.drivername.startswith("sqlite"):
-        return parsed.database or url
-    return parsed.render_as_string(hide_password=True)
 
 
 def lab_shown(settings: Settings) -> str:

@@ -24,12 +24,17 @@ def sqlite_path(database_url: str) -> Path | None:
     return Path(url.database)
 
 
-def database_place(settings: Settings) -> str:
+def database_shown(url: str) -> str:
     """The database as a person recognises it: the file's path, or the URL without password."""
-    path = sqlite_path(settings.database_url)
+    path = sqlite_path(url)
     if path is not None:
         return str(path)
-    return make_url(settings.database_url).render_as_string(hide_password=True)
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def database_place(settings: Settings) -> str:
+    """The configured database, shown as `database_shown` shows it."""
+    return database_shown(settings.database_url)
 
 
 async def open_for_reading(settings: Settings) -> None:

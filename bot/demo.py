@@ -17,7 +17,8 @@ from adapters.console.adapter import ConsoleAdapter
 from adapters.console.render import styled
 from base.errors import ConfigError
 from bot import messages
-from bot.console_chat import database_shown, session_line
+from bot.console_chat import session_line
+from bot.data_place import database_shown
 from bot.settings import Settings, embedded_database_url
 from bot.wiring import open_runtime
 from labsim import Lab, demo_topology

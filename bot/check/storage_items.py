@@ -13,6 +13,8 @@ from bot.audit_view import chain_break
 from bot.check.findings import Finding, fail, ok
 from bot.data_place import database_place, sqlite_path
 from bot.settings import Settings
+from bot.storage_key import KEY_FILE as STORAGE_KEY_FILE
+from bot.storage_key import storage_keys
 from storage.db import check_database, schema_head
 
 
@@ -58,6 +60,21 @@ def audit_key_finding(settings: Settings) -> Finding:
     return ok("audit key", messages.AUDIT_KEY_LATER.format(path=path))
 
 
+def storage_key_finding(settings: Settings) -> Finding:
+    """The keys sealing device text at rest, read as `serve` reads them (none made here)."""
+    path = settings.data_dir.resolve() / STORAGE_KEY_FILE
+    embedded = settings.database_url.startswith("sqlite")
+    if settings.storage_key is None and embedded and not path.exists():
+        return ok("storage key", messages.STORAGE_KEY_LATER.format(path=path))
+    try:
+        storage_keys(settings)
+    except LabbotError as exc:
+        return fail("storage key", str(exc))
+    if settings.storage_key is not None:
+        return ok("storage key", messages.STORAGE_KEY_SETTING)
+    return ok("storage key", messages.AUDIT_KEY_FILE.format(path=path))
+
+
 async def audit_head_finding(settings: Settings) -> Finding:
     """The chain against its anchored head, as `labbot audit verify` checks it."""
     file = head_file(settings)
@@ -82,7 +99,12 @@ async def audit_head_finding(settings: Settings) -> Finding:
 
 async def storage_findings(settings: Settings) -> list[Finding]:
     ready, found = await database_findings(settings)
-    findings = [data_dir_finding(settings), *found, audit_key_finding(settings)]
+    findings = [
+        data_dir_finding(settings),
+        *found,
+        audit_key_finding(settings),
+        storage_key_finding(settings),
+    ]
     if ready:
         findings.append(await audit_head_finding(settings))
     return findings

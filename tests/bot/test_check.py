@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from labsim import Lab, demo_topology
+from storage.encryption import new_key
 from tests.fakes import llm_profiles as servers
 from tests.fakes.openai_server import OpenAIStandIn, error, structured
 from tests.fakes.slack_api import APP_TOKEN, BOT_TOKEN, SlackApiStandIn
@@ -64,7 +65,7 @@ async def test_a_healthy_lab_is_all_fine(tmp_path: Path, lab: dict[str, str]) ->
     assert status == 0, out + err
     assert not marked(out, "✗") and not marked(out, "!"), out
     fine = marked(out, "✓")
-    for area in ("settings", "database", "audit key", "slack", "inventory"):
+    for area in ("settings", "database", "audit key", "storage key", "slack", "inventory"):
         assert any(line.startswith(f"✓ {area}: ") for line in fine), (area, out)
     devices = [line for line in fine if line.startswith("✓ device ")]
     assert len(devices) == 4 and all("privileged, running config read" in d for d in devices)
@@ -160,7 +161,11 @@ async def test_a_wrong_slack_token_names_where_to_copy_it(tmp_path: Path) -> Non
 
 async def test_a_stopped_postgresql_is_one_line(tmp_path: Path) -> None:
     async with own_postgres_cluster() as cluster:
-        env = {"LABBOT_DATABASE_URL": cluster.url, "LABBOT_AUDIT_KEY": SHARED_AUDIT_KEY}
+        env = {
+            "LABBOT_DATABASE_URL": cluster.url,
+            "LABBOT_AUDIT_KEY": SHARED_AUDIT_KEY,
+            "LABBOT_STORAGE_KEY": new_key(),
+        }
         status, out, _ = await labbot("check", cwd=tmp_path, env=env)
         assert "✗ database: PostgreSQL" not in out
         assert "labbot needs" in out and "run `labbot db upgrade`" in out  # a new database
@@ -168,6 +173,7 @@ async def test_a_stopped_postgresql_is_one_line(tmp_path: Path) -> None:
         status, out, _ = await labbot("check", cwd=tmp_path, env=env)
         assert any(line.startswith("✓ database: ") for line in marked(out, "✓")), out
         assert "✓ audit head: no audit rows yet" in out
+        assert "✓ storage key: keys from LABBOT_STORAGE_KEY" in out
         await cluster.stop()
         status, out, _ = await labbot("check", cwd=tmp_path, env=env)
     assert status == 1

@@ -108,7 +108,7 @@ async def test_a_rollback_restores_the_running_config_exactly_and_nothing_is_sto
             change_id = await change(bot, chat, "apply ntp to R1 servers=10.66.0.9", HERE)
             changed = r1.running_config()
             await change(bot, chat, f"rollback {change_id}", UNDO)
-        engine = make_engine(url or f"sqlite+aiosqlite:///{tmp_path / 'demo.db'}")
+        engine = make_engine(url or f"sqlite+aiosqlite:///{tmp_path / 'labbot.db'}")
         try:
             in_clear = await found_in_database(engine, PLANTED)
         finally:
@@ -119,7 +119,7 @@ async def test_a_rollback_restores_the_running_config_exactly_and_nothing_is_sto
     assert restored == before, chat.texts()[-3:]
     assert "********" not in "\n".join(r1.commands_seen)  # no mask ever reached the device
     if url is None:  # every byte of the SQLite files, write-ahead log included
-        in_clear |= found_in_files(sqlite_files(tmp_path / "demo.db"), PLANTED)
+        in_clear |= found_in_files(sqlite_files(tmp_path / "labbot.db"), PLANTED)
     attempt("at rest: no planted secret in clear in the database", not in_clear)
     assert in_clear == {}
 
@@ -177,12 +177,12 @@ async def test_on_real_frr_a_rollback_restores_every_router_exactly_and_nothing_
             changed = {r: lab.vtysh(r, "show running-config") for r in lab.routers}
             await change(bot, chat, f"rollback {change_id}", UNDO)
         after = {r: lab.vtysh(r, "show running-config") for r in lab.routers}
-    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'demo.db'}")
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'labbot.db'}")
     try:
         in_clear = await found_in_database(engine, FRR_PLANTED)
     finally:
         await engine.dispose()
-    in_clear |= found_in_files(sqlite_files(tmp_path / "demo.db"), FRR_PLANTED)
+    in_clear |= found_in_files(sqlite_files(tmp_path / "labbot.db"), FRR_PLANTED)
     assert all("Pl4nted-Md5-3" in text and "router ospf" in text for text in changed.values())
     attempt("at rest: a rollback on real FRR restores the running configuration", after == before)
     assert after == before, chat.texts()[-3:]
