@@ -7,13 +7,14 @@ import asyncio
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
 from base.errors import LabbotError
 from bot import messages
+from bot.cli_look import plain_flags, print_version
 from bot.llm_cli import llm_app
 from bot.matrix_cli import matrix_app
 from bot.templates_group import TemplatesGroup
@@ -47,20 +48,12 @@ app.add_typer(policy_app, name="policy")
 out = Console()
 
 
-def _print_version(asked: bool) -> None:
-    if asked:
-        from importlib.metadata import version
-
-        typer.echo(f"labbot {version('labbot')}")
-        raise typer.Exit()
-
-
 @app.callback()
 def labbot(
     _version: Annotated[
         bool,
         typer.Option(
-            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+            "--version", callback=print_version, is_eager=True, help="Print the version and exit."
         ),
     ] = False,
 ) -> None:
@@ -411,7 +404,7 @@ def rollback(
 def main() -> None:
     """Console entry point: a labbot error is one line on stderr, never a traceback."""
     try:
-        _plain_flags(typer.main.get_command(app))(prog_name="labbot")
+        plain_flags(typer.main.get_command(app))(prog_name="labbot")
     except LabbotError as exc:
         _fail(str(exc))
     except OSError as exc:  # a file or folder it was told to use: where, and why
@@ -420,16 +413,6 @@ def main() -> None:
         _fail(messages.FILE_FAILED.format(path=exc.filename, why=exc.strerror))
     except KeyboardInterrupt:
         sys.exit(130)
-
-
-def _plain_flags(command: Any) -> Any:
-    """A flag takes no value: --help shows none after it (Typer would print `<bool>`)."""
-    for param in [*command.params, command.get_help_option(command.context_class(command))]:
-        if getattr(param, "is_flag", False):
-            param.metavar = ""
-    for sub in getattr(command, "commands", {}).values():
-        _plain_flags(sub)
-    return command
 
 
 def _fail(line: str) -> None:
