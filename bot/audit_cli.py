@@ -160,3 +160,13 @@ async def write_report(
         )
     await asyncio.to_thread(output.write_text, render_report(report), "utf-8")
     return report
+
+
+def report_written(settings: Settings, output: Path, report: Report) -> str:
+    """What `labbot audit report` says once the file is written: where, what, from where."""
+    return messages.REPORT_WRITTEN.format(
+        path=output,
+        count=len(report.changes),
+        where=database_place(settings),
+        ok=report.chain.ok,
+    )

@@ -187,21 +187,11 @@ def audit_report(
     change: Annotated[str | None, typer.Option(help="Only this change id.")] = None,
 ) -> None:
     """One self-contained HTML report (timeline, decisions, diffs, pushes, chain, charts)."""
-    from bot.audit_cli import write_report
-    from bot.data_place import database_place
+    from bot.audit_cli import report_written, write_report
 
     settings = _settings()
     report = asyncio.run(write_report(settings, output, since, change))
-    out.print(
-        messages.REPORT_WRITTEN.format(
-            path=output,
-            count=len(report.changes),
-            where=database_place(settings),
-            ok=report.chain.ok,
-        ),
-        highlight=False,
-        soft_wrap=True,
-    )
+    out.print(report_written(settings, output, report), highlight=False, soft_wrap=True)
 
 
 @db_app.command("upgrade")
@@ -358,11 +348,10 @@ def check(
     """The doctor: settings, database, audit, chat, LLM, inventory and every device; one line
     each with the fix; exit status 1 when anything is broken."""
     from bot.check.doctor import run_checks
-    from bot.check.findings import as_json as findings_json
-    from bot.check.findings import as_text, failed
+    from bot.check.findings import failed, shown
 
     findings = asyncio.run(run_checks())
-    typer.echo(findings_json(findings) if as_json else as_text(findings))
+    typer.echo(shown(findings, as_json=as_json))
     if failed(findings):
         raise typer.Exit(1)
 

@@ -59,7 +59,12 @@ def failed(findings: Sequence[Finding]) -> bool:
     return any(finding.status == "fail" for finding in findings)
 
 
-def as_json(findings: Sequence[Finding]) -> str:
+def json_text(findings: Sequence[Finding]) -> str:
     return json.dumps(
         {"ok": not failed(findings), "findings": [asdict(f) for f in findings]}, indent=2
     )
+
+
+def shown(findings: Sequence[Finding], *, as_json: bool) -> str:
+    """The findings as `labbot check` prints them: lines, or JSON."""
+    return json_text(findings) if as_json else as_text(findings)
