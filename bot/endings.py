@@ -9,6 +9,7 @@ from datetime import datetime
 from base.errors import TargetError
 from base.vocabulary import TargetProblem, stamp
 from bot import messages
+from bot.landing_view import outside_text
 from bot.postchecks import failures_text, item_body
 from workflow.api import Finished
 from workflow.endings import (
@@ -80,6 +81,12 @@ def rollback_line(ending: RollbackEnding | None) -> str:
     """How the offer to roll back failed post-checks ended ("" when there was none)."""
     if ending is None:
         return ""
+    if ending.get("outside"):
+        return messages.LANDED_OUTSIDE_ENDED[ending["kind"]].format(
+            outside=outside_text(ending.get("outside", {})),
+            at=_stamp(ending["at"]),
+            actor=ending["actor"],
+        )
     return messages.ROLLBACK_ENDED[ending["kind"]].format(
         failures=failures_text(ending["failures"]), at=_stamp(ending["at"]), actor=ending["actor"]
     )

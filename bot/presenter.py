@@ -12,6 +12,7 @@ from base.vocabulary import Choice, GateName, Status, stamp
 from bot import messages
 from bot.blocks import sections_message
 from bot.endings import ending_line, newer_line, rollback_line, target_problem
+from bot.landing_view import landed_outside_gate, landing_note, landing_sections
 from bot.postchecks import item_body, progress_detail
 from bot.redact import mask_param, mask_said, mask_secrets
 from bot.targets_view import because, targets_sections
@@ -93,6 +94,8 @@ def _template_sections(
         sections.append((messages.SECTION_MAY_TOUCH, "\n".join(payload["sections"]), "text"))
     if payload.get("allow"):
         sections.append((messages.SECTION_MAY_BREAK, "\n".join(payload["allow"]), "text"))
+    elif payload["source"] == "rollback":
+        text += messages.RESTORES
     sections.extend(post_checks_section(payload.get("post_checks")))
     for family, facts in payload.get("example_facts", {}).items():
         title = messages.SECTION_EXAMPLE_FACTS.format(family=family)
@@ -166,7 +169,7 @@ def _params_sections(
     blocked = _hit_rows(devices, "blocked")
     if blocked:
         text += messages.DENY_LIST_AT_GATE.format(count=len(blocked))
-    text += _newer_note(payload)
+    text += landing_note(devices) + _newer_note(payload)
     text += "".join(
         messages.FACTS_FROM_CONFIG.format(device=name, why=device["state_unread"])
         for name, device in devices.items()
@@ -195,6 +198,7 @@ def _params_sections(
         if device["diff"]:
             diff = mask_secrets(device["diff"])
             sections.append((messages.SECTION_DEVICE_DIFF.format(device=name), diff, "diff"))
+        sections.extend(landing_sections(name, device))
     return text, sections
 
 
@@ -208,7 +212,10 @@ def _drift_note(drifted: Mapping[str, str], pushed: StandardResponse | None) -> 
 def _rollback_sections(
     change_id: str, payload: RollbackReview
 ) -> tuple[str, list[tuple[str, str, str]]]:
-    """The failed post-checks with their evidence, and per device the lines that undo them."""
+    """The failed post-checks with their evidence (or the lines that landed outside the
+    sections), and per device the lines that undo them."""
+    if payload.get("outside"):
+        return landed_outside_gate(change_id, payload)
     checks = payload["post_checks"]
     failed = [item for item in checks["data"] if item["status"] != "success"]
     text = messages.ROLLBACK_GATE.format(

@@ -106,12 +106,12 @@ class CliSession:
         if negate and body == text:
             return self.cli.invalid(column + len(text))
         offset = len(text) - len(body)
+        modes = list(self.modes)
         expanded = self._fit(body)
-        if expanded is None:
-            return self.cli.invalid(column + offset)
-        problem = self._nonsense(expanded)
-        if problem is not None:
-            return self.cli.invalid(column + offset + problem)
+        problem = None if expanded is None else self._nonsense(expanded)
+        if expanded is None or problem is not None:
+            self.modes = modes  # refused everywhere: IOS stays in the mode it was in
+            return self.cli.invalid(column + offset + (problem or 0))
         node = self.mode.node
         assert node is not None
         top_level = self.mode.id == GLOBAL
@@ -127,7 +127,9 @@ class CliSession:
         return ""
 
     def _fit(self, body: str) -> str | None:
-        """The canonical line if it belongs to this mode or (leaving sub-modes) a parent."""
+        """The canonical line if it belongs to this mode or (leaving sub-modes) a parent: IOS
+        runs a command its sub-mode does not know in the first parent mode that knows it, up
+        to global configuration, whatever the line's indentation."""
         while True:
             expanded = self._expand(self.mode.id, body)
             if expanded is not None:
@@ -137,8 +139,9 @@ class CliSession:
             self.modes.pop()  # IOS leaves the sub-mode for a line that fits the parent
 
     def _expand(self, mode: str, body: str) -> str | None:
-        words = expand_words(body.split(), self.cli.vocab.get(mode, frozenset()))
-        if words is None:
+        typed = body.split()
+        words = expand_words(typed, self.cli.vocab.get(mode, frozenset()))
+        if words is None or (mode != GLOBAL and _global_word(self, typed[0], words[0])):
             return None
         line = " ".join(words)
         if mode != GLOBAL and (self.cli.global_only.match(line) or _opens_global(self, line)):
@@ -189,6 +192,13 @@ class CliSession:
             root = self.device.config
             node = add_line(self.cli.rules, root, header, top_level=True)
             node.body, node.closing = body, closing
+
+
+def _global_word(session: CliSession, typed: str, expanded: str) -> bool:
+    """`router` typed in router mode is not `router-id` cut short: a word spelled out in full
+    in global configuration goes there (IOS tries the sub-mode's reading first, which fails on
+    the arguments, then global's)."""
+    return typed != expanded and typed in session.cli.vocab[GLOBAL]
 
 
 def _opens_global(session: CliSession, line: str) -> bool:

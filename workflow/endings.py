@@ -8,7 +8,7 @@ workflow says what happened with these fields; it never builds the sentence a pe
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Literal, TypedDict, get_args
+from typing import Literal, NotRequired, TypedDict, get_args
 
 from base.errors import LabbotError, PlanningError, TargetError
 from base.vocabulary import GateName, TargetProblem
@@ -39,6 +39,8 @@ class RollbackEnding(TypedDict):
     failures: list[ResponseItem] | str  # the failed post-checks' devices (text: before typed)
     at: str  # ISO time
     actor: str  # "" when expired
+    # per device, the lines its push left outside the template's sections (the offer's reason)
+    outside: NotRequired[dict[str, list[str]]]
 
 
 class TargetsEnding(TypedDict):

@@ -39,6 +39,7 @@ from workflow.gates import (
     template_review,
 )
 from workflow.hashing import content_sha256
+from workflow.landing import landing_errors, twin_landings
 from workflow.model import (
     Device,
     ParamsProposal,
@@ -51,10 +52,10 @@ from workflow.ports import ConfigTrial, DeviceGateway, DeviceLocks, Planner, Sav
 from workflow.previews import preview_devices
 from workflow.pushing import progress_writer
 from workflow.render_pool import RenderPool, run_capped
-from workflow.reuse import newer_versions, template_tests
-from workflow.rollbacks import rollback_template
+from workflow.reuse import landed_outside_errors, newer_versions, template_tests
+from workflow.rollbacks import restore_refusals, rollback_template
 from workflow.safety import DenyList
-from workflow.sections import declared_sections, outside_sections
+from workflow.sections import declared_sections, is_restore, misplaced_lines
 from workflow.state import ChangeState, finish
 from workflow.targets import (
     Selection,
@@ -163,13 +164,16 @@ class Nodes:
             return self._retry_or_end(state, "template", [str(err)], blocked=False)
         if check.errors:
             return self._retry_or_end(state, "template", check.errors, blocked=check.blocked)
-        template = TemplateProposal(**{**template, "sections": check.sections})
+        if not is_restore(template):
+            template = TemplateProposal(**{**template, "sections": check.sections})
         newer = await newer_versions(self.saved, template)
         tests = None
         if self.trial is not None and state["rollback"] is None:
             tests = await template_tests(
                 self.trial, template, check.examples, _topology(state), self.trial_timeout
             )
+            if outside := landed_outside_errors(tests):
+                return self._retry_or_end(state, "template", outside, blocked=True)
         review = template_review(
             template,
             check.examples,
@@ -224,6 +228,19 @@ class Nodes:
             previews, errors = {}, [str(err)]
         if errors:
             return self._retry_or_end(state, "parameters", errors, blocked=False)
+        if self.trial is not None and not is_restore(template):
+            plan = {name: p["lines"] for name, p in previews.items()}
+            landings = await twin_landings(
+                self.trial,
+                plan,
+                _topology(state)["devices"],
+                template.get("sections"),
+                self.trial_timeout,
+            )
+            if outside := landing_errors(landings):
+                return self._retry_or_end(state, "parameters", outside, blocked=True)
+            for name, landing in landings.items():
+                previews[name]["landing"] = landing
         held = await self._hold(state["change_id"], sorted(previews))
         if held:
             return finish("blocked", DevicesHeld(kind="devices_held", held=held))
@@ -338,17 +355,20 @@ class Nodes:
         """The deny-list and the template's sections re-checked at push time (the deny-list
         may be stricter than at preview)."""
         topology = _topology(state)
-        sections = declared_sections(_template(state))
-        allow = allowed_by(_template(state))
+        template = _template(state)
+        sections = declared_sections(template)
+        allow = allowed_by(template)
         refusals = []
         for name, preview in sorted(state["previews"].items()):
             family = topology["devices"][name]["family"]
             lines = preview["lines"]
             refusals.extend(push_refusals(self.deny_list, name, lines, family, allow))
-            if sections is not None:
+            if is_restore(template):
+                refusals.extend(restore_refusals(state["rollback"], name, lines))
+            elif sections is not None:
                 refusals.extend(
-                    Refusal(device=name, line=line, rule="sections", detail="; ".join(sections))
-                    for _, line in outside_sections(preview["lines"], sections)
+                    Refusal(device=name, line=m.line, rule="sections", detail="; ".join(sections))
+                    for m in misplaced_lines(preview["lines"], sections)
                 )
         return refusals
 

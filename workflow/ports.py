@@ -64,6 +64,11 @@ class DeviceGateway(Protocol):
         """Lines per device that bring each device back to its backup from `change_id`."""
         ...
 
+    async def pushed_configs(self, change_id: str) -> dict[str, tuple[str, str]]:
+        """Per device `change_id` pushed: its running config (before, after) the push, as
+        backed up (devices without both backups are left out)."""
+        ...
+
     async def post_check(
         self,
         expected: Mapping[str, Sequence[Expectation]],
@@ -134,12 +139,32 @@ class SavedTemplates(Protocol):
     async def names(self) -> list[str]: ...
 
 
+class TwinRun(Protocol):
+    """What a twin did with the lines typed into it."""
+
+    @property
+    def refused(self) -> list[str]:
+        """`line: reply` for each line it refused."""
+        ...
+
+    @property
+    def before(self) -> str:
+        """Its running config before the lines, as it prints it."""
+        ...
+
+    @property
+    def after(self) -> str:
+        """Its running config after them."""
+        ...
+
+
 class ConfigTrial(Protocol):
-    """Tries configuration lines on a throwaway simulated copy of a device (no real device)."""
+    """Tries configuration lines on a throwaway copy of a device (the template's twin: a
+    simulated device, or a real router of its own; never a lab device)."""
 
     async def trial(
         self, device: str, platform: str, running_config: str, lines: Sequence[str]
-    ) -> list[str] | None:
-        """The device's complaints, one per refused line (`[]`: all accepted); None when no
-        simulator exists for `platform`."""
+    ) -> TwinRun | None:
+        """What the copy did with `lines` (started from `running_config`); None when no twin
+        exists for `platform`."""
         ...

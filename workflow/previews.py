@@ -16,6 +16,7 @@ from typing import Any, NotRequired, TypedDict
 from base.errors import TemplateError
 from workflow.allowances import allowed_by
 from workflow.devices.diffing import preview_diff
+from workflow.landing import Landing
 from workflow.model import TemplateProposal, Topology
 from workflow.rendering import reads_facts, render
 from workflow.safety import BlockedLine, DenyList, shown
@@ -33,6 +34,7 @@ class DevicePreview(TypedDict):
     allowed: NotRequired[list[BlockedLine]]  # deny-list hits the template allows (shown)
     facts: NotRequired[TemplateFacts]  # the `facts` rendered, when the template reads them
     state_unread: NotRequired[str]  # why its interfaces come from its configuration alone
+    landing: NotRequired[Landing]  # where the lines land on the device's twin (workflow.landing)
 
 
 def preview_devices(

@@ -79,9 +79,11 @@ class RollbackReview(TypedDict):
     that bring it back to its running config from before the change."""
 
     push: StandardResponse
-    post_checks: StandardResponse
+    post_checks: StandardResponse  # none run (total 0) when lines landed outside the sections
     devices: dict[str, RollbackLines]
     allow: NotRequired[list[str]]  # deny-list rules the lines break, described (allowed)
+    # per device, the lines the push left outside the template's sections, at their place
+    outside: NotRequired[dict[str, list[str]]]
 
 
 class ShownGate(TypedDict):

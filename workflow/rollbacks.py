@@ -1,10 +1,18 @@
 """A rollback as a change of its own: the lines that bring each device back to its
 configuration saved before a change, as a template of literal lines, shown and approved like any
-other change."""
+other change.
+
+A rollback declares no sections (`workflow.sections.is_restore`): its lines are computed by the
+gateway from the device's own "before" backup (`DeviceGateway.rollback_plan`), never by a
+planner, and the push sends exactly those lines (`restore_refusals` checks that they still are
+what the plan said); the deny-list still applies, with the allowances its own lines need."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from workflow.allowances import restoring_allowances
+from workflow.endings import Refusal
 from workflow.model import TemplateProposal, Topology
 from workflow.safety import DenyList
 
@@ -25,9 +33,20 @@ def rollback_template(
         example_params={"lines": next(lines for lines in plan.values() if lines)[:3]},
         targets=sorted(name for name, lines in plan.items() if lines),
         source="rollback",
-        sections=["*"],  # whatever the backup held; the deny-list still applies
     )
     of = {name: topology["devices"][name]["family"] for name in plan}
     if allow := restoring_allowances(deny_list, plan, of):
         proposal["allow"] = allow
     return proposal
+
+
+def restore_refusals(
+    plan: Mapping[str, Sequence[str]] | None, device: str, lines: Sequence[str]
+) -> list[Refusal]:
+    """The rendered lines of a rollback must be its plan's lines for `device`, exactly."""
+    if plan is not None and list(plan.get(device, ())) == list(lines):
+        return []
+    return [
+        Refusal(device=device, line=line, rule="sections", detail="not in the restore plan")
+        for line in lines
+    ]

@@ -1,25 +1,74 @@
-"""Policy over lines: the configuration sections a template may touch, and the lines outside.
+"""Policy over lines: the configuration sections a template may touch, judged where lines land.
 
 A section pattern is a path of levels separated by " / ", each a glob matched against a whole
-line (case-blind, runs of spaces as one): `router ospf *` is that section and everything under
-it; `interface * / ip ospf *` lets a template enter any interface but touch only its `ip ospf`
-lines; `*` is the whole configuration (a rollback). A rendered line's path is the section
-headers above it (by indentation) and the line itself. A line is inside when a pattern matches
-its path's first levels (it is at or under the pattern), or when its path is the first levels
-of a pattern (a header on the way down).
+line (case-blind, runs of spaces as one), each starting with a literal word: `*` is not a
+section. A pattern admits exactly its levels: `router ospf * / network *` admits the header
+`router ospf 1` and its `network` lines, nothing else under it (children are declared, never
+implied). A path is inside a pattern when it is as long as the pattern or shorter (a header on
+the way down) and every level matches.
+
+A line's path is read twice:
+- as written: the section headers above it by indentation. So that indentation can say where a
+  line is meant to go, rendered lines are laid out plainly (`layout_problems`): indentation is
+  ASCII spaces only, and mode changes (`exit`, `end`, `!`, `do …`), banners other than one
+  closed on its own line, and line continuations are refused;
+- as landed: the device's own before/after configuration diff (`workflow.devices.diffing.
+  landed_paths`), on the template's twin before the params gate and on each device after the
+  push. IOS drops a command its sub-mode does not know to global configuration: there the line
+  is global, whatever its indentation said.
 
 Every template declares its sections — a built-in or saved one in its YAML (`sections:`), an
 LLM's in its answer — and they are part of its sha256; the reviewer sees them at the template
-gate. Lines outside are blocked before any preview, and again before the push.
+gate. A rollback has none: it restores the backup taken before a change (`is_restore`), its
+lines come from that backup (never from a planner) and are pushed exactly as approved.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import re
+import unicodedata
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from workflow.model import TemplateProposal
+
+Why = Literal["outside", "indent", "whitespace", "mode", "do", "banner", "continuation"]
+WHY_TEXT: dict[Why, str] = {
+    "outside": "is outside the sections the template may touch",
+    "indent": "is indented with something other than ASCII spaces",
+    "whitespace": "holds a whitespace character other than an ASCII space",
+    "mode": "changes the CLI mode (exit, end, !, quit, return); indentation says the sections",
+    "do": "runs an exec command from configuration mode (do …)",
+    "banner": "is a banner not closed on its own line (the device would read the next lines "
+    "as its text)",
+    "continuation": "continues on the next line (ends with a backslash)",
+}
+_GLOB = frozenset("*?[]")
+_MODE_WORDS = ("exit", "end", "quit", "return")  # and their abbreviations
+_JUNOS_MOVES = frozenset({"edit", "top", "up"})  # Junos: move in the hierarchy
+_EXEC_PREFIXES = frozenset({"do", "run"})  # IOS-like, Junos: an exec command from config mode
+# `banner motd ^text^`: the delimiter is the first character after the keyword, as on IOS; the
+# text must not hold it (the device ends the banner at its second appearance)
+_ONE_LINE_BANNER = re.compile(r"^(banner|header)( [a-z-]+)+ (?P<d>[^\sa-z0-9])(?P<text>.*)(?P=d)$")
+
+
+@dataclass(frozen=True)
+class Misplaced:
+    """A line refused by the sections: `number` (1-based; 0 for a landed line), the line as
+    written, why, and where it is (its path: headers above it, then itself)."""
+
+    number: int
+    line: str
+    why: Why
+    place: tuple[str, ...]
+
+    def __str__(self) -> str:
+        where = f"line {self.number} " if self.number else ""
+        at = "written under" if self.number else "lands at"
+        place = f" ({at}: {' > '.join(self.place)})" if len(self.place) > 1 else ""
+        return f"{where}`{self.line.strip()}` {WHY_TEXT[self.why]}{place}"
 
 
 def _flat(text: str) -> str:
@@ -27,81 +76,157 @@ def _flat(text: str) -> str:
 
 
 def line_paths(lines: Sequence[str]) -> list[list[str]]:
-    """Each line's path: the headers above it (less indented lines before it), then itself."""
+    """Each line's path as written: the headers above it (less indented lines before it),
+    then itself."""
     stack: list[tuple[int, str]] = []
     paths = []
     for line in lines:
         depth = len(line) - len(line.lstrip())
         while stack and stack[-1][0] >= depth:
             stack.pop()
-        paths.append([text for _, text in stack] + [_flat(line)])
-        stack.append((depth, _flat(line)))
+        text = " ".join(line.split())
+        paths.append([header for _, header in stack] + [text])
+        stack.append((depth, text))
     return paths
 
 
 def _levels(pattern: str) -> list[str]:
-    return [_flat(level) for level in pattern.split(" / ") if level.strip()]
+    return [_flat(level) for level in pattern.split(" / ")]
 
 
-def _inside(path: list[str], pattern: list[str]) -> bool:
-    shared = min(len(path), len(pattern))
-    return all(fnmatch.fnmatchcase(path[i], pattern[i]) for i in range(shared))
+def _inside(path: Sequence[str], pattern: Sequence[str]) -> bool:
+    return len(path) <= len(pattern) and all(
+        fnmatch.fnmatchcase(level, glob) for level, glob in zip(path, pattern, strict=False)
+    )
+
+
+def _admitted(path: Sequence[str], sections: Sequence[str]) -> bool:
+    patterns = [_levels(p) for p in sections if not _pattern_problem(p)]
+    return any(_inside([_flat(level) for level in path], pattern) for pattern in patterns)
 
 
 def declared_sections(template: Mapping[str, Any]) -> Sequence[str] | None:
     """The sections `template` declared ([] = none: every line is outside); None for a template
     proposed before templates declared sections (a gate left pending by release 0.1.0): its
-    lines were shown to the approvers who decide it now, and the deny-list still applies."""
+    lines were shown to the approvers who decide it now, the deny-list still applies and what
+    lands is checked after the push, where every line counts as outside."""
     sections = template.get("sections")
     return None if sections is None else list(sections)
 
 
-def outside_sections(lines: Sequence[str], sections: Sequence[str]) -> list[tuple[int, str]]:
-    """(1-based number, line) of every line no section pattern covers."""
-    patterns = [_levels(pattern) for pattern in sections]
-    return [
-        (number, lines[number - 1])
+def is_restore(template: Mapping[str, Any]) -> bool:
+    """A rollback: the lines restore a device's backup from before a change (no sections)."""
+    return template.get("source") == "rollback"
+
+
+def layout_problems(lines: Sequence[str]) -> list[Misplaced]:
+    """Rendered lines whose place the indentation cannot tell (see the module docstring)."""
+    found = []
+    for number, (line, path) in enumerate(zip(lines, line_paths(lines), strict=True), start=1):
+        why = _layout_problem(line)
+        if why is not None:
+            found.append(Misplaced(number, line, why, tuple(path)))
+    return found
+
+
+def _layout_problem(line: str) -> Why | None:
+    body = line.lstrip(" ")
+    if body[:1].isspace() or unicodedata.category(body[:1] or "a") in ("Zs", "Cf"):
+        return "indent"
+    if any(ch.isspace() and ch != " " for ch in line):
+        return "whitespace"
+    words = _flat(body).split() or [""]
+    first = words[0]
+    if first.startswith(("!", "#", "exit-")) or first in _JUNOS_MOVES or _abbreviates(first):
+        return "mode"
+    if first in _EXEC_PREFIXES:
+        return "do"
+    if (first.startswith("ba") and "banner".startswith(first)) or first == "header":
+        return None if line == body and _closed_banner(_flat(body)) else "banner"
+    if body.rstrip().endswith("\\"):
+        return "continuation"
+    return None
+
+
+def _closed_banner(text: str) -> bool:
+    match = _ONE_LINE_BANNER.match(text)
+    return match is not None and match["d"] not in match["text"]
+
+
+def _abbreviates(word: str) -> bool:
+    return len(word) >= 2 and any(mode.startswith(word) for mode in _MODE_WORDS)
+
+
+def misplaced_lines(lines: Sequence[str], sections: Sequence[str]) -> list[Misplaced]:
+    """Rendered lines refused as written: laid out so their place is unclear, or outside."""
+    unclear = {problem.number: problem for problem in layout_problems(lines)}
+    outside = [
+        Misplaced(number, lines[number - 1], "outside", tuple(path))
         for number, path in enumerate(line_paths(lines), start=1)
-        if not any(_inside(path, pattern) for pattern in patterns)
+        if number not in unclear and not _admitted(path, sections)
     ]
+    return sorted([*unclear.values(), *outside], key=lambda m: m.number)
+
+
+def misplaced_landings(
+    landed: Sequence[Sequence[str]], sections: Sequence[str] | None
+) -> list[Misplaced]:
+    """Lines of a device's own configuration diff (paths; a removed line is `no <line>` at its
+    place) outside the sections; with none declared (None), every line is outside."""
+    return [
+        Misplaced(0, path[-1], "outside", tuple(path))
+        for path in landed
+        if sections is None or not _admitted(path, sections)
+    ]
+
+
+def outside_sections(lines: Sequence[str], sections: Sequence[str]) -> list[tuple[int, str]]:
+    """(1-based number, line) of every line refused as written (`misplaced_lines`)."""
+    return [(m.number, m.line) for m in misplaced_lines(lines, sections)]
 
 
 def section_errors(sections: object) -> list[str]:
     """What is wrong with a declared `sections` list."""
     if not isinstance(sections, list) or not sections:
         return [
-            "declare `sections`: the configuration sections the template may touch, e.g. "
-            "['router ospf *', 'interface * / ip ospf *']"
+            "declare `sections`: the configuration sections the template may touch, down to "
+            "the lines it writes, e.g. ['router ospf * / network *', 'interface * / ip ospf *']"
         ]
-    return [f"section {s!r} is not a non-empty text" for s in sections if not _is_text(s)]
+    return [problem for s in sections if (problem := _pattern_problem(s))]
 
 
-def _is_text(value: object) -> bool:
-    return isinstance(value, str) and bool(value.strip()) and "\n" not in value
+def _pattern_problem(pattern: object) -> str | None:
+    if not isinstance(pattern, str) or not pattern.strip() or "\n" in pattern:
+        return f"section {pattern!r} is not a non-empty text"
+    for level in pattern.split(" / "):
+        first = _flat(level).split()[:1]
+        if not first or _GLOB & set(first[0]):
+            return (
+                f"section {pattern!r}: every level must start with a literal word (`*` is not "
+                "a section; declare what it holds, e.g. 'router ospf * / network *')"
+            )
+    return None
 
 
 def outside_errors(lines: Sequence[str], sections: Sequence[str]) -> list[str]:
-    """Rendered lines outside the template's sections, as errors naming them."""
-    return [
-        f"line {number} `{line.strip()}` is outside the sections the template may touch "
-        f"({'; '.join(sections)})"
-        for number, line in outside_sections(lines, sections)
-    ]
+    """Rendered lines refused as written, as errors naming them and the sections."""
+    return [f"{problem} ({'; '.join(sections)})" for problem in misplaced_lines(lines, sections)]
 
 
 def example_section_errors(
     proposal: TemplateProposal, examples: Mapping[str, Sequence[str]]
 ) -> tuple[list[str], list[str]]:
-    """(the sections the template may touch, what is wrong): none declared, or an example line
-    outside them. Every template declares its own (built-in and saved ones in their YAML, an
-    LLM's in its answer, a rollback `*`)."""
+    """(the sections the template may touch, what is wrong): none declared, a pattern that is
+    not a section, or an example line refused as written. A rollback restores a backup and
+    declares none."""
+    if is_restore(proposal):
+        return [], []
     declared = proposal.get("sections")
     problems = section_errors(declared)
     if problems or declared is None:
         return [], problems
     return declared, [
-        f"{family} example line {number} `{line.strip()}` is outside the declared sections "
-        f"({'; '.join(declared)})"
+        f"{family} example {problem} ({'; '.join(declared)})"
         for family, lines in sorted(examples.items())
-        for number, line in outside_sections(lines, declared)
+        for problem in misplaced_lines(lines, declared)
     ]

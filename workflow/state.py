@@ -71,6 +71,8 @@ class ChangeState(TypedDict):
     undo_plan: dict[str, list[str]] | None  # lines the rollback gate offers, per device
     # Added with the drift check; read with .get().
     drifted: dict[str, str]  # device -> what changed since its preview (the push left it alone)
+    # Added with sections by effect; read with .get().
+    landed_outside: dict[str, list[str]] | None  # device -> lines its push left outside
 
 
 def initial_state(
@@ -107,6 +109,7 @@ def initial_state(
         post_check_result=None,
         undo_plan=None,
         drifted={},
+        landed_outside=None,
     )
 
 

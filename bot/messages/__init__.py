@@ -7,6 +7,7 @@ endings    why a change ended, its result and progress, a push cut short
 templates  the template library: listings, saving, versions, pins, diffs, figures
 audit      audit tables, one change's record, the HTML report, the chain's head
 lab        pictures, the inventory, reads and questions
+landing    where a change's lines land: on a copy before the gate, on the device after the push
 people     home, pending steps, `labbot policy check`
 postchecks what the post-checks showed on each device
 devices    why a device failed
@@ -20,6 +21,7 @@ from bot.messages.endings import *  # noqa: F403
 from bot.messages.gates import *  # noqa: F403
 from bot.messages.general import *  # noqa: F403
 from bot.messages.lab import *  # noqa: F403
+from bot.messages.landing import *  # noqa: F403
 from bot.messages.people import *  # noqa: F403
 from bot.messages.postchecks import *  # noqa: F403
 from bot.messages.templates import *  # noqa: F403

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from tests.bot.test_cli import labbot
 
+SECTIONS = 'sections: ["router ospf * / log-adjacency-changes", "router ospf * / network *"]\n'
 TEMPLATE = """\
 description: OSPF with logged adjacency changes
 derive: routing
@@ -17,7 +18,7 @@ params_schema:
   area: {type: str, default: "0"}
   networks: {type: list, items: {type: ipv4_network}, min: 1}
 example_params: {process_id: 1, area: "0", networks: [10.0.12.0/24]}
-sections: ["router ospf *"]
+sections: ["router ospf * / log-adjacency-changes", "router ospf * / network *"]
 templates:
   cisco_ios: |
     router ospf {{ process_id }}
@@ -69,7 +70,7 @@ def test_bad_files_and_names_are_refused_in_one_line_and_store_nothing(tmp_path:
     builtin = labbot("templates", "save", "ospf.yaml", cwd=tmp_path, env=env)
     evil = labbot("templates", "save", "evil.yaml", "--no-test", cwd=tmp_path, env=env)
     unknown = labbot("templates", "show", "broken", cwd=tmp_path, env=env)
-    (tmp_path / "undeclared.yaml").write_text(TEMPLATE.replace('sections: ["router ospf *"]\n', ""))
+    (tmp_path / "undeclared.yaml").write_text(TEMPLATE.replace(SECTIONS, ""))
     (tmp_path / "outside.yaml").write_text(TEMPLATE.replace("router ospf *", "router bgp *"))
     undeclared = labbot("templates", "save", "undeclared.yaml", cwd=tmp_path, env=env)
     outside = labbot("templates", "save", "outside.yaml", cwd=tmp_path, env=env)

@@ -46,6 +46,7 @@ class RecordingGateway:
     failing: set[str] = field(default_factory=set)  # devices whose push fails
     pushes: list[Push] = field(default_factory=list)
     backups: dict[str, dict[str, str]] = field(default_factory=dict)  # change -> device -> config
+    afters: dict[str, dict[str, str]] = field(default_factory=dict)  # the same, after the push
     unconverged: dict[str, Evidence] = field(default_factory=dict)  # device -> why all unmet
     checked: list[dict[str, list[Expectation]]] = field(default_factory=list)  # post-check calls
     reads: list[dict[str, str]] = field(default_factory=list)  # read calls: device -> command
@@ -90,6 +91,7 @@ class RecordingGateway:
                 await _tell(on_progress, PushProgress(name, "failed", "timed out", done, len(plan)))
                 continue
             self.configs[name] = apply_lines(self.configs[name], lines, self.platform(name))
+            self.afters.setdefault(change_id, {})[name] = self.configs[name]
             items.append(
                 ResponseItem(id=name, name=name, status="success", result="\n".join(lines))
             )
@@ -134,6 +136,11 @@ class RecordingGateway:
 
     def _answer(self, name: str, command: str) -> str:
         return self.configs[name] if command == "show running-config" else ""
+
+    async def pushed_configs(self, change_id: str) -> dict[str, tuple[str, str]]:
+        after = self.afters.get(change_id, {})
+        before = self.backups.get(change_id, {})
+        return {name: (before[name], config) for name, config in sorted(after.items())}
 
     async def rollback_plan(self, change_id: str) -> dict[str, list[str]]:
         return {

@@ -36,7 +36,7 @@ OSPF_TEMPLATE: dict[str, Any] = {
     },
     "example_params": {"pid": 1, "networks": [{"address": "10.0.12.0", "wildcard": "0.0.0.255"}]},
     "targets": ["R1", "R2"],
-    "sections": ["router ospf *"],
+    "sections": ["router ospf * / network *"],
 }
 OSPF_PARAMS = {
     "common": {"pid": 1, "networks": [{"address": "10.0.12.0", "wildcard": "0.0.0.255"}]},
@@ -205,10 +205,10 @@ async def test_a_blocked_line_is_shown_at_the_params_gate_and_refused_at_the_pus
         **OSPF_TEMPLATE,
         "templates": {"cisco_ios": "interface {{ ifname }}\n {{ command }}\n"},
         "params_schema": {"ifname": {"type": "interface"}, "command": {"type": "str"}},
-        "example_params": {"ifname": "GigabitEthernet0/0", "command": "description uplink"},
-        "sections": ["interface *"],
+        "example_params": {"ifname": "GigabitEthernet0/0", "command": "ip address 10.9.9.1/24"},
+        "sections": ["interface * / ip address *"],
     }
-    params = {"ifname": "GigabitEthernet0/0", "command": "do reload"}
+    params = {"ifname": "Management1", "command": "ip address 10.9.9.1/24"}
     llm.script(structured(raw), structured({"common": params}))
     wf = workflow(saver, llm, lab)
     gate = await start(wf)
@@ -238,7 +238,12 @@ FACTS_TEMPLATE: dict[str, Any] = {
     "params_schema": {"pid": "int", "cost": "int=10"},
     "example_params": {"pid": 1},
     "targets": ["*"],
-    "sections": ["router ospf *", "interface * / description *", "interface * / ip ospf *"],
+    "sections": [
+        "router ospf * / router-id *",
+        "router ospf * / network *",
+        "interface * / description *",
+        "interface * / ip ospf *",
+    ],
 }
 
 

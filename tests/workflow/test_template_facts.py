@@ -61,7 +61,7 @@ def proposal(source: str, targets: list[str]) -> TemplateProposal:
         example_params={},
         targets=targets,
         source="llm",
-        sections=["*"],
+        sections=["router ospf * / router-id *", "interface * / description *"],
     )
 
 

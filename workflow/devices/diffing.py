@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from hier_config import HConfig, HConfigChild, Platform, get_hconfig
 
 from workflow.devices.normalize import ShownLine, expand, normalize_text, shown_line
+from workflow.devices.volatile import stable_config
 from workflow.model import platform_family
 
 # netmiko family -> hier_config platform; anything else is parsed as indentation-only GENERIC.
@@ -72,6 +73,27 @@ def rollback_lines(backup: str, current: str, platform: str) -> list[str]:
     """Configuration lines that bring a device from `current` back to `backup`."""
     remediation = _parse(platform, current).config_to_get_to(_parse(platform, backup))
     return list(remediation.set_order_weight().dump_simple(sectional_exiting=True))
+
+
+def landed_paths(before: str, after: str, platform: str) -> list[list[str]]:
+    """Where a change landed, in the device's own view of its configuration: the path (headers,
+    then the line) of each line `after` holds that `before` did not, and of each line it no
+    longer holds as `no <line>` (a removed section once). Lines the platform changes by itself
+    (`workflow.devices.volatile`) are left out."""
+    old = _paths(_parse(platform, stable_config(platform, before)))
+    new = _paths(_parse(platform, stable_config(platform, after)))
+    kept = set(old)
+    added = [list(path) for path in new if path not in kept]
+    gone = set(old) - set(new)
+    removed = [
+        [*path[:-1], f"no {path[-1]}"] for path in old if path in gone and path[:-1] not in gone
+    ]
+    return added + removed
+
+
+def _paths(config: HConfig) -> list[tuple[str, ...]]:
+    """Every line's path (headers, then the line), in the order the device shows them."""
+    return [tuple(a.text for a in child.lineage()) for child in config.all_children()]
 
 
 # Lines that move between CLI modes; they never appear in a running config.

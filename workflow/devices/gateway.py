@@ -202,6 +202,11 @@ class NornirGateway:
                 plan[name] = lines
         return plan
 
+    async def pushed_configs(self, change_id: str) -> dict[str, tuple[str, str]]:
+        before = await self._backups.configs(change_id, "before")
+        after = await self._backups.configs(change_id, "after")
+        return {name: (before[name], after[name]) for name in sorted(before) if name in after}
+
     async def _push_locked(
         self, change_id: str, known: Mapping[str, Device], job: PushJob, drifted: dict[str, str]
     ) -> dict[str, ResponseItem]:

@@ -29,8 +29,10 @@ Other values go in params_schema as "type" or "type=default" (the request's valu
 mask vlan asn interface. Filters: network wildcard netmask prefixlen host.
 templates: one per platform family. targets: device names or globs (R*). post_checks: any
 of ospf_neighbors loopback_routes bgp_sessions bgp_prefixes {kind: routes, param: P}.
-sections: the config sections it may touch, levels joined by " / ", globs: "router ospf *",
-"interface * / ip ospf *"; rendered lines outside them are refused."""
+sections: the config lines it may touch, levels joined by " / ", globs, down to each line it
+writes: "router ospf * / network *", "interface * / ip ospf *" ("*" alone is not a section).
+Lines are checked where they land on a copy of the device; indent children with spaces only;
+no exit, end, !, do, multi-line banners."""
 
 PARAMS_SYSTEM = """\
 You set the parameters of an approved Jinja2 template from the request. Answer `common`

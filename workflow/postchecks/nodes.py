@@ -3,20 +3,23 @@ rollback push it approves.
 
 ```
 push ─► post_check ─► report                       (no checks, or all passed)
-            │ failed
+            │ failed, or a line landed outside the template's sections
             ▼
        rollback_gate ─► undo ─► END                (approve: the lines shown, exactly)
             └─────────► END                        (keep: the change stays as pushed)
 ```
-The post_check node prepares the gate (the failed checks and, per device, the lines that bring
-it back to its "before" backup); the gate node has no side effect before `interrupt()` and is
+The post_check node first reads where the push's lines landed on each device (its "before"
+and "after" backups, `workflow.landing`): a line outside the template's sections offers the
+rollback gate at once, before any post-check. Otherwise it prepares the gate for failed
+post-checks (the failed checks and, per device, the lines that bring it back to its "before"
+backup); the gate node has no side effect before `interrupt()` and is
 resumed by interrupt id like the other gates; its decision is recorded with who and when.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.types import Command, interrupt
 
@@ -33,22 +36,30 @@ from workflow.endings import (
     push_refusals,
 )
 from workflow.gates import Clock, decision_record, is_expired, open_rollback_gate
+from workflow.landing import pushed_outside
 from workflow.model import ResponseItem, StandardResponse
 from workflow.ports import DeviceGateway
 from workflow.postchecks.report import check_failures, planned_expectations, with_post_checks
 from workflow.pushing import progress_writer
+from workflow.responses import build_response
 from workflow.reviews import RollbackLines, RollbackReview
 from workflow.safety import DenyList
+from workflow.sections import declared_sections, is_restore
 from workflow.state import ChangeState, DecisionRecord, finish
 
 UNDO_SUFFIX = ":rollback"  # the rollback push's own change id (locks and backups of its own)
 
 
 def rollback_review(
-    push: StandardResponse, checks: StandardResponse, plan: dict[str, list[str]], allow: list[str]
+    push: StandardResponse,
+    checks: StandardResponse,
+    plan: dict[str, list[str]],
+    allow: list[str],
+    outside: dict[str, list[str]] | None = None,
 ) -> RollbackReview:
-    """What the rollback reviewer sees: the push with its post-checks, the failed post-checks,
-    per device the lines that undo the change, and the deny-list rules they break."""
+    """What the rollback reviewer sees: the push with its post-checks, the failed post-checks
+    (or the lines that landed outside the sections), per device the lines that undo the change,
+    and the deny-list rules they break."""
     review = RollbackReview(
         push=push,
         post_checks=checks,
@@ -56,6 +67,8 @@ def rollback_review(
     )
     if allow:
         review["allow"] = [describe_allowance(entry) for entry in allow]
+    if outside:
+        review["outside"] = outside
     return review
 
 
@@ -73,7 +86,16 @@ class PostCheckNodes:
         assert template is not None and push is not None, "post_check before a push"
         checks = template.get("post_checks")
         pushed = [item["name"] for item in push["data"] if item["status"] == "success"]
-        if not checks or state["rollback"] is not None or not pushed:
+        if state["rollback"] is not None or is_restore(template) or not pushed:
+            return Command(goto="report")
+        try:
+            landed = await self._landed_outside(state)
+        except LabbotError as err:
+            not_run = PostChecksNotRun(kind="post_checks_not_run", error=str(err))
+            return finish("failed", not_run, push)
+        if landed is not None:
+            return landed
+        if not checks:
             return Command(goto="report")
         assert state["topology"] is not None
         expected = planned_expectations(checks, state["previews"], pushed, state["topology"])
@@ -97,18 +119,31 @@ class PostCheckNodes:
         gate = open_rollback_gate(state, review, self.clock, self.gate_ttl_seconds)
         return Command(update={**update, "gate": gate, "undo_plan": plan}, goto="rollback_gate")
 
+    async def _landed_outside(self, state: ChangeState) -> Command[str] | None:
+        """The rollback gate at once when the push left a line outside the template's sections
+        on some device (its own before/after diff); None when every line is inside."""
+        template, push, topology = state["template"], state["push_result"], state["topology"]
+        assert template is not None and push is not None and topology is not None
+        configs = await self.gateway.pushed_configs(state["change_id"])
+        platforms = {name: topology["devices"][name]["platform"] for name in configs}
+        outside = pushed_outside(configs, platforms, declared_sections(template))
+        if not outside:
+            return None
+        plan = await self.gateway.rollback_plan(state["change_id"])
+        allow = self._restoring(state, plan)
+        review = rollback_review(push, build_response([]), plan, allow, outside)
+        gate = open_rollback_gate(state, review, self.clock, self.gate_ttl_seconds)
+        update = {"gate": gate, "undo_plan": plan, "landed_outside": outside}
+        return Command(update=update, goto="rollback_gate")
+
     async def rollback_gate(self, state: ChangeState) -> Command[str]:
         """Approve: push the rollback shown. Cancel (keep): the change stays as pushed."""
         info = state["gate"]
         assert info is not None and info["gate"] == "rollback", "rollback_gate without its gate"
         decision = interrupt(info)
         now = self.clock()
-        failures = _failures(state)
         if is_expired(info, now):
-            ending = RollbackEnding(
-                kind="expired", failures=failures, at=info["expires_at"], actor=""
-            )
-            return _ended(state, ending)
+            return _ended(state, _rollback_ending(state, "expired", info["expires_at"], ""))
         if not isinstance(decision, dict) or decision.get("sha256") != info["sha256"]:
             return Command(goto="rollback_gate")
         if decision.get("choice") not in CHOICES:
@@ -116,9 +151,7 @@ class PostCheckNodes:
         record = decision_record("rollback", decision, now)
         decisions = [*state["decisions"], record]
         if record["choice"] != "approve":
-            ending = RollbackEnding(
-                kind="kept", failures=failures, at=record["at"], actor=record["actor_name"]
-            )
+            ending = _rollback_ending(state, "kept", record["at"], record["actor_name"])
             return _ended(state, ending, decisions)
         approved = {**state["approved"], "rollback": info["sha256"]}
         update = {"decisions": decisions, "approved": approved, "gate": None}
@@ -155,9 +188,7 @@ class PostCheckNodes:
             )
             return finish("failed", not_started)
         approval = state["decisions"][-1]
-        ending = RollbackEnding(
-            kind="rolled_back", failures=failures, at=approval["at"], actor=approval["actor_name"]
-        )
+        ending = _rollback_ending(state, "rolled_back", approval["at"], approval["actor_name"])
         return finish("failed", Pushed(kind="pushed", rollback=True), result, rollback=ending)
 
 
@@ -165,6 +196,17 @@ def _families(state: ChangeState, plan: dict[str, list[str]]) -> dict[str, str]:
     topology = state["topology"]
     assert topology is not None
     return {name: topology["devices"][name]["family"] for name in plan}
+
+
+def _rollback_ending(
+    state: ChangeState, kind: Literal["expired", "kept", "rolled_back"], at: str, actor: str
+) -> RollbackEnding:
+    """How the rollback offer ended, with what led to it: failed post-checks, or lines that
+    landed outside the template's sections."""
+    ending = RollbackEnding(kind=kind, failures=_failures(state), at=at, actor=actor)
+    if state.get("landed_outside"):
+        ending["outside"] = state["landed_outside"] or {}
+    return ending
 
 
 def _ended(

@@ -33,7 +33,7 @@ OSPF_ANSWER: dict[str, Any] = {
     },
     "example_params": {"pid": 1, "networks": ["10.0.12.0 0.0.0.255"]},
     "targets": ["R1", "R2"],
-    "sections": ["router ospf *"],
+    "sections": ["router ospf * / network *"],
 }
 
 TOPOLOGY = Topology(

@@ -1,0 +1,77 @@
+"""Where a change's lines land, as the gates show it: the params gate's note and each device's
+landed lines (its twin's own view), and the rollback gate offered when a push left lines
+outside the template's sections. Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bot import messages
+from bot.redact import mask_secrets
+from workflow.previews import DevicePreview
+from workflow.reviews import RollbackReview
+
+Section = tuple[str, str, str]  # (title, body, language)
+
+
+def landing_note(devices: Mapping[str, DevicePreview]) -> str:
+    """Which devices' lines were tried on a copy (all inside the sections: the gate is shown
+    only then), which were not and why, and whether a copy refused some line."""
+    landings = {name: d["landing"] for name, d in devices.items() if "landing" in d}
+    if not landings:
+        return ""
+    checked = [name for name, landing in landings.items() if "skipped" not in landing]
+    skipped = [
+        messages.LANDING_SKIPPED_WHY[skip].format(device=name, platform=landing["twin"])
+        for name, landing in landings.items()
+        if (skip := landing.get("skipped"))
+    ]
+    note = messages.LANDING_CHECKED.format(checked=len(checked)) if checked else ""
+    if skipped:
+        note += messages.LANDING_NOT_CHECKED.format(devices=", ".join(skipped))
+    refused = sum(len(landing["refused"]) for landing in landings.values())
+    if refused:
+        note += messages.LANDING_REFUSED_AT_GATE.format(count=refused)
+    return note
+
+
+def landing_sections(name: str, device: DevicePreview) -> list[Section]:
+    """The device's lines where its twin placed them, and the lines the twin refused."""
+    landing = device.get("landing")
+    if landing is None or "skipped" in landing:
+        return []
+    found = []
+    if landing["landed"]:
+        landed = mask_secrets("\n".join(landing["landed"]))
+        found.append((messages.SECTION_LANDED.format(device=name), landed, "diff"))
+    if landing["refused"]:
+        refused = mask_secrets("\n".join(landing["refused"]))
+        found.append((messages.SECTION_TWIN_REFUSED.format(device=name), refused, "text"))
+    return found
+
+
+def landed_outside_gate(change_id: str, payload: RollbackReview) -> tuple[str, list[Section]]:
+    """The rollback gate after a push left lines outside the sections: where they are now, and
+    per device the lines that undo the change."""
+    outside = payload.get("outside", {})
+    text = messages.LANDED_OUTSIDE_GATE.format(change_id=change_id, devices=", ".join(outside))
+    sections = [
+        (
+            messages.SECTION_LANDED_OUTSIDE.format(device=name),
+            mask_secrets("\n".join(lines)),
+            "text",
+        )
+        for name, lines in outside.items()
+    ]
+    for name, device in payload["devices"].items():
+        lines = mask_secrets("\n".join(device["lines"]))
+        sections.append((messages.SECTION_ROLLBACK_LINES.format(device=name), lines, "text"))
+    return text, sections
+
+
+def outside_text(outside: Mapping[str, list[str]]) -> str:
+    """`R1: snmp-server community … RW; R2: …` (masked), for an ending."""
+    return "; ".join(
+        messages.OUTSIDE_ON.format(device=name, lines=mask_secrets(", ".join(lines)))
+        for name, lines in outside.items()
+    )
