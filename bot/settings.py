@@ -117,6 +117,8 @@ class Settings(BaseSettings):
         4000, ge=100, le=100_000, validation_alias="LABBOT_MAX_REQUEST_CHARS"
     )
     gate_ttl_seconds: float = Field(86400.0, gt=0, validation_alias="LABBOT_GATE_TTL_SECONDS")
+    # a device's lines tried on its twin before the params gate (an FRR twin starts in ~1 s)
+    twin_seconds: float = Field(20.0, gt=0, le=600, validation_alias="LABBOT_TWIN_SECONDS")
     max_targets: int = Field(50, ge=1, validation_alias="LABBOT_MAX_TARGETS")
     max_targets_confirmed: int = Field(500, ge=1, validation_alias="LABBOT_MAX_TARGETS_CONFIRMED")
     max_reads_per_minute: int = Field(

@@ -26,6 +26,8 @@ from bot.service import DecisionService
 from bot.settings import Settings, secret_value
 from bot.storage_key import storage_keys
 from bot.topology_view import LabPictures
+from bot.twins import Twins
+from frrlab.twin import FrrTwin
 from labsim.trial import SimTrial
 from storage.audit import AuditStore
 from storage.audit_anchor import database_name
@@ -235,7 +237,8 @@ async def open_runtime(
             gate_ttl_seconds=settings.gate_ttl_seconds,
             max_attempts=settings.plan_attempts,
             saved_templates=templates,
-            trial=SimTrial(),
+            trial=Twins(SimTrial(), FrrTwin()),
+            trial_timeout_seconds=settings.twin_seconds,
             max_targets=settings.max_targets,
             max_targets_confirmed=settings.max_targets_confirmed,
             renderer=renderer,

@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
@@ -220,12 +220,22 @@ class FrrLab:
         return self._history(router).read_text(errors="replace").splitlines()
 
     def vtysh(self, router: str, *commands: str) -> str:
-        """Run vtysh commands on a router (what its console would answer), for checks."""
-        argv = ["nsenter", "-t", str(self.zebra_pids[router]), "-n", "-u", "-m", "vtysh"]
-        argv += ["--vty_socket", str(self.dirs[router].run)]
+        """Run vtysh commands on a router (what its console would answer), for checks; the
+        first refused command ends the run with FrrLabError."""
+        argv = self._vtysh_argv(router)
         for command in commands:
             argv += ["-c", command]
         return run(argv, what=f"vtysh on {router}")
+
+    def type_lines(self, router: str, lines: Sequence[str]) -> str:
+        """Type `lines` into a vtysh session on a router as a console user would, one after
+        the other whatever each answers; what vtysh printed (each prompt and line echoed)."""
+        stdin = "".join(f"{line}\n" for line in lines)
+        return run(self._vtysh_argv(router), stdin=stdin, what=f"vtysh on {router}")
+
+    def _vtysh_argv(self, router: str) -> list[str]:
+        argv = ["nsenter", "-t", str(self.zebra_pids[router]), "-n", "-u", "-m", "vtysh"]
+        return [*argv, "--vty_socket", str(self.dirs[router].run)]
 
     def memory_bytes(self) -> dict[str, int]:
         """Resident memory of each router's daemons."""

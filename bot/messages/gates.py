@@ -86,19 +86,17 @@ GATE_EXPIRES = "expires {at} · "
 GATE_FOOTNOTE = "\n_{expires}content sha256 {sha}_"
 EXECUTE_CONFIRM = "Push this configuration now?"
 USES_TEMPLATES = "\nUses {templates}."
-TEMPLATE_TEST_SKIPPED = (
-    "\nTemplate test on a simulated copy of {device} ({family}): not run, {why}."
-)
+TEMPLATE_TEST_SKIPPED = "\nTemplate test on a copy of {device} ({family}): not run, {why}."
 TEMPLATE_TEST_SKIPPED_WHY = {
     "no_simulator": "no simulator for {platform}",
     "timeout": "the simulated device did not finish within {seconds:g} s",
 }
 TEMPLATE_TEST_FAILED = (
-    "\n⚠️ Template test on a simulated copy of {device} ({family}): {refused} of {lines} "
+    "\n⚠️ Template test on a copy of {device} ({family}): {refused} of {lines} "
     "line(s) refused; the real device would likely refuse them too."
 )
 TEMPLATE_TEST_PASSED = (
-    "\n✓ Template test on a simulated copy of {device} ({family}): {lines} line(s) accepted."
+    "\n✓ Template test on a copy of {device} ({family}): {lines} line(s) accepted."
 )
 NEWER_AT_GATE = "\nℹ️ A newer version exists ({versions}); this change uses what you approve here."
 DENY_LIST_AT_GATE = "\n⚠️ {count} line(s) match the deny-list; Execute will be refused."

@@ -258,7 +258,7 @@ def test_the_template_gate_says_why_a_template_test_did_not_run() -> None:
     )
     text = present_gate(TemplateGate("int-1", "template", "chg-1", review, SHA, EXPIRES)).text
     assert (
-        "Template test on a simulated copy of R1 (cisco_ios): not run, the simulated device did "
+        "Template test on a copy of R1 (cisco_ios): not run, the simulated device did "
         "not finish within 5 s." in text
     ), text
     assert "copy of J1 (juniper_junos): not run, no simulator for juniper_junos." in text, text

@@ -159,7 +159,7 @@ async def test_a_template_whose_test_fails_is_flagged_at_its_gate_and_cannot_be_
         await bot.service.handle(ask("save as odd_ospf_fixed"))
         refusal = chat.messages()[-1]
         names = await store.names()
-    assert "⚠️ Template test on a simulated copy of R1 (cisco_ios)" in gate.text
+    assert "⚠️ Template test on a copy of R1 (cisco_ios)" in gate.text
     failed = next(b for b in gate.blocks if b.title.startswith("Template test failed (R1"))
     assert "frobnicate everything: % Invalid input" in failed.text
     assert lab.device("R1").running_config() == before  # the test touched no real device

@@ -114,7 +114,7 @@ def test_console_demo_saves_an_approved_template_and_reuses_it(tmp_path: Path) -
     assert demo.returncode == 0, demo.stderr
     assert "Saved lab_ospf@1 (sha256" in demo.stdout
     assert "Uses lab_ospf@1 sha256" in demo.stdout
-    assert "Template test on a simulated copy of R1 (cisco_ios)" in demo.stdout
+    assert "Template test on a copy of R1 (cisco_ios)" in demo.stdout
     assert re.search(r"lab_ospf@1\s+1\s+1\s+0\s+0\s+R1 1/1", demo.stdout)
 
 

@@ -11,6 +11,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,9 +30,14 @@ CONVERGE_SECONDS = 30.0
 
 @asynccontextmanager
 async def bot_on(
-    lab: FrrLab, tmp_path: Path, chat: RecordingAdapter, transport: str = "telnet"
+    lab: FrrLab,
+    tmp_path: Path,
+    chat: RecordingAdapter,
+    transport: str = "telnet",
+    **options: Any,
 ) -> AsyncIterator[Runtime]:
-    settings = demo_settings(load_settings(data_dir=tmp_path))
+    """labbot on the lab (`options`: settings by field name)."""
+    settings = demo_settings(load_settings(data_dir=tmp_path, **options))
     inventory = StaticInventory(lab.write_inventory(tmp_path / "hosts.yaml", transport))
     async with open_runtime(settings, chat, inventory=inventory) as runtime:
         yield runtime

@@ -57,9 +57,8 @@ async def test_reusing_a_saved_template_costs_no_template_tokens_the_llm_sets_pa
     store = TemplateStore(saver.engine)
     schema = {"pid": {"type": "int"}, "area": {"type": "int"}}
     example = {"pid": 1, "area": 0}
-    await store.save(
-        draft("area_ospf", AREA_TEMPLATE, schema, example, ["router ospf * / network *"])
-    )
+    sections = ["router ospf * / network *"]
+    await store.save(draft("area_ospf", AREA_TEMPLATE, schema, example, sections))
     llm.script(structured({"common": {"pid": 7, "area": 3}, "devices": {}}))
     model = ChatOpenAI(api_key=SecretStr("sk"), base_url=llm.base_url, model="m", max_retries=0)
     planner = LLMPlanner(model)

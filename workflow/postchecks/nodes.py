@@ -86,16 +86,16 @@ class PostCheckNodes:
         assert template is not None and push is not None, "post_check before a push"
         checks = template.get("post_checks")
         pushed = [item["name"] for item in push["data"] if item["status"] == "success"]
-        if state["rollback"] is not None or is_restore(template) or not pushed:
+        if state["rollback"] is not None or is_restore(template):
             return Command(goto="report")
-        try:
+        try:  # every device the push changed, whether its verification passed or not
             landed = await self._landed_outside(state)
         except LabbotError as err:
             not_run = PostChecksNotRun(kind="post_checks_not_run", error=str(err))
             return finish("failed", not_run, push)
         if landed is not None:
             return landed
-        if not checks:
+        if not checks or not pushed:
             return Command(goto="report")
         assert state["topology"] is not None
         expected = planned_expectations(checks, state["previews"], pushed, state["topology"])
