@@ -38,7 +38,7 @@ Why = Literal["outside", "indent", "whitespace", "mode", "do", "banner", "contin
 WHY_TEXT: dict[Why, str] = {
     "outside": "is outside the sections the template may touch",
     "indent": "is indented with something other than ASCII spaces",
-    "whitespace": "holds a whitespace character other than an ASCII space",
+    "whitespace": "holds a whitespace or invisible character other than an ASCII space",
     "mode": "changes the CLI mode (exit, end, !, quit, return); indentation says the sections",
     "do": "runs an exec command from configuration mode (do …)",
     "banner": "is a banner not closed on its own line (the device would read the next lines "
@@ -46,6 +46,7 @@ WHY_TEXT: dict[Why, str] = {
     "continuation": "continues on the next line (ends with a backslash)",
 }
 _GLOB = frozenset("*?[]")
+_INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"})
 _MODE_WORDS = ("exit", "end", "quit", "return")  # and their abbreviations
 _JUNOS_MOVES = frozenset({"edit", "top", "up"})  # Junos: move in the hierarchy
 _EXEC_PREFIXES = frozenset({"do", "run"})  # IOS-like, Junos: an exec command from config mode
@@ -131,9 +132,9 @@ def layout_problems(lines: Sequence[str]) -> list[Misplaced]:
 
 def _layout_problem(line: str) -> Why | None:
     body = line.lstrip(" ")
-    if body[:1].isspace() or unicodedata.category(body[:1] or "a") in ("Zs", "Cf"):
+    if body[:1] and _unclear(body[0]):
         return "indent"
-    if any(ch.isspace() and ch != " " for ch in line):
+    if any(_unclear(ch) for ch in line):
         return "whitespace"
     words = _flat(body).split() or [""]
     first = words[0]
@@ -146,6 +147,12 @@ def _layout_problem(line: str) -> Why | None:
     if body.rstrip().endswith("\\"):
         return "continuation"
     return None
+
+
+def _unclear(ch: str) -> bool:
+    """Whitespace other than an ASCII space, or a character that shows nothing (control,
+    format, separator): the device may read it otherwise than the reviewer sees it."""
+    return ch != " " and (ch.isspace() or unicodedata.category(ch) in _INVISIBLE)
 
 
 def _closed_banner(text: str) -> bool:
