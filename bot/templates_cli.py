@@ -4,8 +4,8 @@
 params_schema, example_params, sections; optional name, derive, phrases, post_checks) and stores
 it as the next version of its name after the checks a template gate runs: syntax, variables, the
 example rendering, its declared sections and the deny-list, then the template test (the example
-pushed to a simulated device of each vendor family labsim knows). A file that fails them stores
-nothing.
+pushed to a simulated device of each vendor family labsim knows, where each line lands checked
+against the sections). A file that fails them stores nothing.
 """
 
 from __future__ import annotations
@@ -25,10 +25,12 @@ from bot.commands.parsing import CommandError
 from bot.commands.templates import save, templates_reply
 from bot.settings import Settings
 from labsim import demo_topology
-from labsim.trial import refused_lines
+from labsim.trial import twin_run
 from labsim.vendors import platform_by_name
 from storage.db import make_engine, upgrade_database
 from storage.templates import SaveResult, TemplateDraft, TemplateStore, name_problem
+from workflow.devices.diffing import landed_paths
+from workflow.landing import outside_places
 from workflow.library.catalog import load_catalog
 from workflow.library.derive import DERIVERS
 from workflow.model import TemplateProposal
@@ -116,8 +118,13 @@ def template_problems(data: dict[str, Any], *, test: bool = True) -> list[str]:
         running = _sim_config(family)
         if running is None:
             continue
-        refused = refused_lines(f"sim-{family}", family, running, lines)
-        problems += [f"template test ({family}): {complaint}" for complaint in refused]
+        run = twin_run(f"sim-{family}", family, running, lines)
+        problems += [f"template test ({family}): {complaint}" for complaint in run.refused]
+        landed = landed_paths(run.before, run.after, family)
+        problems += [
+            f"template test ({family}): `{place}` lands outside the sections"
+            for place in outside_places(landed, proposal["sections"])
+        ]
     return problems
 
 

@@ -85,7 +85,8 @@ SECTIONS = (
 
 GLOBAL_ONLY = re.compile(
     r"^(no )?(ip (route|domain|name-server|prefix-list|http|ssh|routing|cef|access-list|"
-    r"forward-protocol|scp)|ipv6 (route|unicast-routing)|logging (host|buffered|trap|console|"
+    r"forward-protocol|scp|nat (inside|outside) source|nat pool)|ipv6 (route|unicast-routing)|"
+    r"logging (host|buffered|trap|console|"
     r"source-interface|on|\d))\b"
 )
 

@@ -46,6 +46,7 @@ WHY_TEXT: dict[Why, str] = {
     "continuation": "continues on the next line (ends with a backslash)",
 }
 _GLOB = frozenset("*?[]")
+_SEQUENCE = re.compile(r"^\d+ (?=\D)")  # `10 permit …`: a list entry's place, not a command
 _INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"})
 _MODE_WORDS = ("exit", "end", "quit", "return")  # and their abbreviations
 _JUNOS_MOVES = frozenset({"edit", "top", "up"})  # Junos: move in the hierarchy
@@ -103,7 +104,8 @@ def _inside(path: Sequence[str], pattern: Sequence[str]) -> bool:
 
 def _admitted(path: Sequence[str], sections: Sequence[str]) -> bool:
     patterns = [_levels(p) for p in sections if not _pattern_problem(p)]
-    return any(_inside([_flat(level) for level in path], pattern) for pattern in patterns)
+    levels = [_flat(path[0]), *(_SEQUENCE.sub("", _flat(level)) for level in path[1:])]
+    return any(_inside(levels, pattern) for pattern in patterns)
 
 
 def declared_sections(template: Mapping[str, Any]) -> Sequence[str] | None:

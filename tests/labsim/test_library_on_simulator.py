@@ -1,14 +1,18 @@
-"""Every built-in template's example is accepted by the simulated device of its vendor.
+"""Every built-in template's example is accepted by the simulated device of its vendor, and
+every line lands inside the sections the template declares.
 
-The template test shows refused lines at the template gate, so a simulator that refused valid
-syntax would cry wolf on the library's own templates.
+The template test shows refused lines at the template gate and refuses a template whose lines
+land outside its sections, so a simulator that refused valid syntax, or put a line elsewhere
+than the device does, would cry wolf on the library's own templates.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from labsim.trial import refused_lines
+from labsim.trial import twin_run
+from workflow.devices.diffing import landed_paths
+from workflow.landing import outside_places
 from workflow.library.catalog import load_catalog
 from workflow.rendering import render
 from workflow.template_facts import example_facts
@@ -29,4 +33,7 @@ def test_example_is_accepted_by_the_simulated_device(name: str, family: str) -> 
     params, errors = validate_params(template.params_schema, template.example_params)
     assert not errors
     lines = render(template.templates[family], params, facts=example_facts(family))
-    assert refused_lines("R1", family, "hostname R1\n", lines) == []
+    run = twin_run("R1", family, "hostname twin\n", lines)
+    assert run.refused == []
+    landed = landed_paths(run.before, run.after, family)
+    assert landed and outside_places(landed, template.sections) == []

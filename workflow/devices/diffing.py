@@ -75,18 +75,24 @@ def rollback_lines(backup: str, current: str, platform: str) -> list[str]:
     return list(remediation.set_order_weight().dump_simple(sectional_exiting=True))
 
 
+HELD_ONCE = "hostname "  # a top-level line every platform holds once: a new one replaces it
+
+
 def landed_paths(before: str, after: str, platform: str) -> list[list[str]]:
     """Where a change landed, in the device's own view of its configuration: the path (headers,
     then the line) of each line `after` holds that `before` did not, and of each line it no
-    longer holds as `no <line>` (a removed section once). Lines the platform changes by itself
-    (`workflow.devices.volatile`) are left out."""
-    old = _paths(_parse(platform, stable_config(platform, before)))
-    new = _paths(_parse(platform, stable_config(platform, after)))
-    kept = set(old)
-    added = [list(path) for path in new if path not in kept]
-    gone = set(old) - set(new)
+    longer holds as `no <line>` (a removed section once; a line replaced by its new value, as
+    `hostname R9` replaces `hostname R1`, only as that new line). Lines the platform changes by
+    itself (`workflow.devices.volatile`) are left out."""
+    old_config = _parse(platform, stable_config(platform, before))
+    new_config = _parse(platform, stable_config(platform, after))
+    old, new = _paths(old_config), set(_paths(new_config))
+    added = [list(path) for path in _paths(new_config) if path not in set(old)]
+    gone = set(old) - new
     removed = [
-        [*path[:-1], f"no {path[-1]}"] for path in old if path in gone and path[:-1] not in gone
+        [*path[:-1], f"no {path[-1]}"]
+        for path, child in zip(old, old_config.all_children(), strict=True)
+        if path in gone and path[:-1] not in gone and not _replaced(child, new_config, path[:-1])
     ]
     return added + removed
 
@@ -94,6 +100,19 @@ def landed_paths(before: str, after: str, platform: str) -> list[list[str]]:
 def _paths(config: HConfig) -> list[tuple[str, ...]]:
     """Every line's path (headers, then the line), in the order the device shows them."""
     return [tuple(a.text for a in child.lineage()) for child in config.all_children()]
+
+
+def _replaced(child: HConfigChild, config: HConfig, parents: Sequence[str]) -> bool:
+    """`child` has a sibling under `parents` in `config` that takes its place (same key)."""
+    node: HConfig | HConfigChild | None = config
+    for text in parents:
+        node = node.get_child(equals=text) if node is not None else None
+    if node is None:
+        return False
+    once = child.text.startswith(HELD_ONCE) and not parents  # hier_config's IOS rules lack it
+    return child.is_idempotent_command(node.children) or (
+        once and any(c.text.startswith(HELD_ONCE) for c in node.children)
+    )
 
 
 # Lines that move between CLI modes; they never appear in a running config.
