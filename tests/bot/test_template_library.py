@@ -31,12 +31,15 @@ async def lab() -> AsyncIterator[Lab]:
 
 
 def ospf_draft(extra_line: str = "", name: str = "lab_ospf") -> TemplateDraft:
-    """The built-in OSPF template, with one more line under `router ospf` when asked."""
+    """The built-in OSPF template, with one more line under `router ospf` when asked (and
+    declared there)."""
     ospf = load_catalog().get("ospf")
     source = ospf.templates["cisco_ios"]
+    sections = ospf.sections
     if extra_line:
         first, rest = source.split("\n", 1)
         source = f"{first}\n {extra_line}\n{rest}"
+        sections = (*sections, f"router ospf * / {extra_line.split()[0]} *")
     return TemplateDraft(
         name=name,
         description=f"OSPF {extra_line or 'as built in'}",
@@ -45,7 +48,7 @@ def ospf_draft(extra_line: str = "", name: str = "lab_ospf") -> TemplateDraft:
         example_params=ospf.example_params,
         derive=ospf.derive,
         phrases=ospf.phrases,
-        sections=ospf.sections,
+        sections=sections,
         saved_by_id="console:dana",
         saved_by_name="dana",
     )

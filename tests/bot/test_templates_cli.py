@@ -8,7 +8,12 @@ from pathlib import Path
 
 from tests.bot.test_cli import labbot
 
-SECTIONS = 'sections: ["router ospf * / log-adjacency-changes", "router ospf * / network *"]\n'
+SECTIONS = """\
+sections:
+  - router ospf * / log-adjacency-changes
+  - router ospf * / log-adjacency-changes *
+  - router ospf * / network *
+"""
 TEMPLATE = """\
 description: OSPF with logged adjacency changes
 derive: routing
@@ -18,7 +23,10 @@ params_schema:
   area: {type: str, default: "0"}
   networks: {type: list, items: {type: ipv4_network}, min: 1}
 example_params: {process_id: 1, area: "0", networks: [10.0.12.0/24]}
-sections: ["router ospf * / log-adjacency-changes", "router ospf * / network *"]
+sections:
+  - router ospf * / log-adjacency-changes
+  - router ospf * / log-adjacency-changes *
+  - router ospf * / network *
 templates:
   cisco_ios: |
     router ospf {{ process_id }}
@@ -76,7 +84,7 @@ def test_bad_files_and_names_are_refused_in_one_line_and_store_nothing(tmp_path:
     outside = labbot("templates", "save", "outside.yaml", cwd=tmp_path, env=env)
     assert undeclared.returncode == 2 and "'undeclared.yaml' lacks sections" in undeclared.stderr
     assert outside.returncode == 2 and "outside was not saved" in outside.stderr
-    assert "cisco_ios example line 1 `router ospf 1` is outside the declared" in outside.stderr
+    assert "cisco_ios example line 1 `router ospf 1` is outside the sections" in outside.stderr
     assert broken.returncode == 2 and "broken was not saved" in broken.stderr
     assert "template test (cisco_ios): frobnicate: % Invalid input" in broken.stderr
     assert builtin.returncode == 2 and "ospf is a built-in template" in builtin.stderr

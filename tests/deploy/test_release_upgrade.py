@@ -1,7 +1,8 @@
 """Upgrade without Docker: release 0.1.0's database (fixtures/release-0.1.0.sql, written by that
 release's own code: a change pushed, one waiting at its parameter gate) restored into PostgreSQL
 and upgraded by today's `labbot db upgrade`: from the release's revision to today's head, the
-audit all there and intact, and the pending gate's click on its old message pushes."""
+audit all there and intact, and the pending gate's click on its old message pushes (its template
+declared no sections: the line it pushed is reported where it landed, the rollback offered)."""
 
 from __future__ import annotations
 
@@ -58,7 +59,7 @@ async def test_labbot_db_upgrade_migrates_the_release_database(
             gate = Posted(**old["gate"])  # the gate's message, as Slack still shows it
             api.messages[gate.ts] = gate
             status, _ = await lab.slack.senders[0].interaction(old["click"])
-            result = await lab.slack.said(old["thread"], "pushed")
+            result = await lab.slack.said(old["thread"], "Lines landed outside")
         after = json.loads(
             await asyncio.to_thread(labbot, env, tmp_path, "audit", "--format", "json")
         )
@@ -69,7 +70,9 @@ async def test_labbot_db_upgrade_migrates_the_release_database(
     assert as_released(kept, old["audit"]) == old["audit"]  # every row, as the release showed it
     assert as_released(after, old["audit"]) == old["audit"]
     assert "Approved by <@U3>" in gate.all_text
-    assert "✓ 1 ✗ 0 of 1" in result.all_text
+    # the release's template declared no sections: what its push did is reported where it
+    # landed, with the rollback offered
+    assert "ntp server 10.66.0.2" in result.all_text and "Roll back returns" in result.all_text
     assert pushes(after) == [
         (old["changes"]["pushed"], "R1", "success"),  # pushed by the release
         (old["changes"]["pending"], "R2", "success"),  # decided and pushed after the upgrade

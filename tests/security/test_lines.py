@@ -37,7 +37,7 @@ def test_ordinary_lines_pass(family: str, lines: list[str]) -> None:
     assert DenyList().check(lines, family) == []
 
 
-OSPF_ONLY = ["router ospf *", "interface * / ip ospf *"]
+OSPF_ONLY = ["router ospf * / router-id *", "router ospf * / network *", "interface * / ip ospf *"]
 SCOPE_CASES = [
     ["router ospf 1", " network 10.0.0.0 0.0.0.255 area 0", "ip route 0.0.0.0 0.0.0.0 Null0"],
     ["interface Gi0/1", " ip ospf cost 10", " shutdown"],
@@ -76,7 +76,7 @@ LLM_OSPF = {
     "params_schema": {"pid": {"type": "int"}, "extra": {"type": "bool", "default": False}},
     "example_params": {"pid": 1},
     "targets": ["R1"],
-    "sections": ["router ospf *"],
+    "sections": ["router ospf * / network *"],
 }
 SNEAKY = [
     ("in the example", "ip route 0.0.0.0 0.0.0.0 Null0\n", None),
@@ -94,7 +94,7 @@ async def ask_and_approve(
     await bot.service.handle(Request(thread("t"), person("mallory"), request))
     if any(m.buttons for m in chat.messages()):
         shown = {b.title: b.text for b in chat.last_gate()[1].blocks}
-        assert shown["May touch only"] == "router ospf *"  # at the template gate
+        assert shown["May touch only"] == "router ospf * / network *"  # at the template gate
         await bot.service.handle(click(chat, "bob", thread=thread("t")))
     said = "\n".join(chat.texts())
     previewed = any("Step 2 of 2" in text for text in chat.texts())

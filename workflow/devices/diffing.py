@@ -7,10 +7,14 @@ removal of each child line.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
 from hier_config import HConfig, HConfigChild, Platform, get_hconfig
+from hier_config.constructors import get_hconfig_driver
+from hier_config.models import IdempotentCommandsRule, MatchRule
+from hier_config.platforms.driver_base import HConfigDriverBase
 
 from workflow.devices.normalize import ShownLine, expand, normalize_text, shown_line
 from workflow.devices.volatile import stable_config
@@ -56,10 +60,31 @@ def _banners_on_lines(text: str) -> str:
     return "\n".join(lines)
 
 
-def _parse(platform: str, text: str) -> HConfig:
+def _parse(platform: str, text: str, driver: HConfigDriverBase | None = None) -> HConfig:
     if platform_family(platform) in EXIT_LINE_FAMILIES:
         text = "\n".join(_without_mode_lines(text.splitlines()))
-    return get_hconfig(hier_platform(platform), _banners_on_lines(text))
+    return get_hconfig(driver or hier_platform(platform), _banners_on_lines(text))
+
+
+@functools.cache
+def _landing_driver(platform: Platform) -> HConfigDriverBase:
+    """hier_config's driver, knowing the lines an IOS-like device holds once (a new value
+    replaces the old one): its IOS rules know few of them, its EOS rules (the same commands)
+    many more, and FRR writes `ospf router-id`."""
+    driver = get_hconfig_driver(platform)
+    if platform is Platform.CISCO_IOS:
+        driver.rules.idempotent_commands.extend(
+            [
+                *get_hconfig_driver(Platform.ARISTA_EOS).rules.idempotent_commands,
+                IdempotentCommandsRule(
+                    match_rules=(
+                        MatchRule(startswith="router ospf"),
+                        MatchRule(startswith="ospf router-id"),
+                    )
+                ),
+            ]
+        )
+    return driver
 
 
 def preview_diff(running: str, lines: Sequence[str], platform: str) -> str:
@@ -75,17 +100,15 @@ def rollback_lines(backup: str, current: str, platform: str) -> list[str]:
     return list(remediation.set_order_weight().dump_simple(sectional_exiting=True))
 
 
-HELD_ONCE = "hostname "  # a top-level line every platform holds once: a new one replaces it
-
-
 def landed_paths(before: str, after: str, platform: str) -> list[list[str]]:
     """Where a change landed, in the device's own view of its configuration: the path (headers,
     then the line) of each line `after` holds that `before` did not, and of each line it no
     longer holds as `no <line>` (a removed section once; a line replaced by its new value, as
     `hostname R9` replaces `hostname R1`, only as that new line). Lines the platform changes by
     itself (`workflow.devices.volatile`) are left out."""
-    old_config = _parse(platform, stable_config(platform, before))
-    new_config = _parse(platform, stable_config(platform, after))
+    driver = _landing_driver(hier_platform(platform))
+    old_config = _parse(platform, stable_config(platform, before), driver)
+    new_config = _parse(platform, stable_config(platform, after), driver)
     old, new = _paths(old_config), set(_paths(new_config))
     added = [list(path) for path in _paths(new_config) if path not in set(old)]
     gone = set(old) - new
@@ -107,12 +130,7 @@ def _replaced(child: HConfigChild, config: HConfig, parents: Sequence[str]) -> b
     node: HConfig | HConfigChild | None = config
     for text in parents:
         node = node.get_child(equals=text) if node is not None else None
-    if node is None:
-        return False
-    once = child.text.startswith(HELD_ONCE) and not parents  # hier_config's IOS rules lack it
-    return child.is_idempotent_command(node.children) or (
-        once and any(c.text.startswith(HELD_ONCE) for c in node.children)
-    )
+    return node is not None and child.is_idempotent_command(node.children)
 
 
 # Lines that move between CLI modes; they never appear in a running config.
