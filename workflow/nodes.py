@@ -49,7 +49,7 @@ from workflow.model import (
     add_tokens,
 )
 from workflow.ports import ConfigTrial, DeviceGateway, DeviceLocks, Planner, SavedTemplates
-from workflow.previews import preview_devices
+from workflow.previews import DevicePreview, preview_devices
 from workflow.pushing import progress_writer
 from workflow.render_pool import RenderPool, run_capped
 from workflow.reuse import landed_outside_errors, newer_versions, template_tests
@@ -228,19 +228,13 @@ class Nodes:
             previews, errors = {}, [str(err)]
         if errors:
             return self._retry_or_end(state, "parameters", errors, blocked=False)
-        if self.trial is not None and not is_restore(template):
-            plan = {name: p["lines"] for name, p in previews.items()}
-            landings = await twin_landings(
-                self.trial,
-                plan,
-                _topology(state)["devices"],
-                template.get("sections"),
-                self.trial_timeout,
-            )
+        if self.trial is not None and not is_restore(template):  # where the lines land
+            plan = {n: p["lines"] for n, p in previews.items()}
+            devices, sections = _topology(state)["devices"], template.get("sections")
+            landings = await twin_landings(self.trial, plan, devices, sections, self.trial_timeout)
             if outside := landing_errors(landings):
                 return self._retry_or_end(state, "parameters", outside, blocked=True)
-            for name, landing in landings.items():
-                previews[name]["landing"] = landing
+            previews = {n: DevicePreview(**p, landing=landings[n]) for n, p in previews.items()}
         held = await self._hold(state["change_id"], sorted(previews))
         if held:
             return finish("blocked", DevicesHeld(kind="devices_held", held=held))
