@@ -16,7 +16,6 @@ import pytest
 from pydantic import SecretStr
 
 from adapters.chat import Request
-from bot.redact import masked
 from bot.wiring import Runtime
 from labsim import Lab
 from tests.bot.chat import RecordingAdapter, click, person
@@ -24,8 +23,8 @@ from tests.fakes.openai_server import OpenAIStandIn, structured
 from tests.security.replay import attacked_bot, attacked_lab, configs, thread
 from tests.security.tally import attempt
 
-SNMP = "snmp-server community X RW"
-LENIENT = ["router ospf * / network *", "router ospf * / snmp-server *", "router ospf * / no *"]
+NTP = "ntp server 10.6.6.6"  # not deny-listed: only where it lands tells
+LENIENT = ["router ospf * / network *", "router ospf * / ntp server *", "router ospf * / ip *"]
 LENIENT += ["interface * / ip *", "interface * / description *"]
 
 
@@ -65,8 +64,8 @@ def said(chat: RecordingAdapter) -> str:
 
 
 LANDS_GLOBAL = [
-    (f"router ospf 1\n network 10.0.12.0 0.0.0.255 area 0\n {SNMP}\n", SNMP),
-    ("router ospf 1\n no ip routing\n", "no ip routing"),
+    (f"router ospf 1\n network 10.0.12.0 0.0.0.255 area 0\n {NTP}\n", NTP),
+    ("router ospf 1\n ip domain-name evil.example\n", "ip domain-name evil.example"),
     ("interface GigabitEthernet0/1\n ip http server\n", "ip http server"),
     ("interface GigabitEthernet0/1\n ip route 0.0.0.0 0.0.0.0 Null0\n", "ip route 0.0.0.0"),
 ]
@@ -92,7 +91,7 @@ async def test_a_line_landing_outside_behind_a_parameter_never_reaches_the_param
     tmp_path: Path,
 ) -> None:
     source = (
-        "router ospf 1\n network 10.0.12.0 0.0.0.255 area 0\n{% if x %} " + SNMP + "\n{% endif %}"
+        "router ospf 1\n network 10.0.12.0 0.0.0.255 area 0\n{% if x %} " + NTP + "\n{% endif %}"
     )
     chat = RecordingAdapter()
     answers = (template(source, LENIENT, "x"), {"common": {"x": True}})
@@ -106,20 +105,20 @@ async def test_a_line_landing_outside_behind_a_parameter_never_reaches_the_param
     refused = "Step 2 of 2" not in text and unchanged
     attempt("sections via chat: a parameter's line landing outside (labsim twin)", refused)
     assert refused, text
-    assert f"R1: `{SNMP}` lands outside the sections" in text, text
+    assert f"R1: `{NTP}` lands outside the sections" in text, text
 
 
 WRITTEN = [
-    ("tab indentation", f"router ospf 1\n\t{SNMP}\n", LENIENT, "ASCII spaces"),
-    ("NBSP indentation", f"router ospf 1\n\u00a0{SNMP}\n", LENIENT, "ASCII spaces"),
-    ("U+3000 indentation", f"router ospf 1\n\u3000{SNMP}\n", LENIENT, "ASCII spaces"),
-    ("exit", f"router ospf 1\n exit\n {SNMP}\n", LENIENT, "changes the CLI mode"),
+    ("tab indentation", f"router ospf 1\n\t{NTP}\n", LENIENT, "ASCII spaces"),
+    ("NBSP indentation", f"router ospf 1\n\u00a0{NTP}\n", LENIENT, "ASCII spaces"),
+    ("U+3000 indentation", f"router ospf 1\n\u3000{NTP}\n", LENIENT, "ASCII spaces"),
+    ("exit", f"router ospf 1\n exit\n {NTP}\n", LENIENT, "changes the CLI mode"),
     ("end", "router ospf 1\nend\n", LENIENT, "changes the CLI mode"),
-    ("!", f"router ospf 1\n !\n {SNMP}\n", LENIENT, "changes the CLI mode"),
+    ("!", f"router ospf 1\n !\n {NTP}\n", LENIENT, "changes the CLI mode"),
     ("do", "router ospf 1\n do clear ip bgp *\n", LENIENT, "exec command"),
-    ("open banner", f"banner motd ^C\n{SNMP}\n^C\n", ["banner motd *"], "banner"),
-    ("* section", f"{SNMP}\n", ["*"], "literal word"),
-    ("bare top level", f"router ospf 1\n {SNMP}\n", ["router ospf *"], "outside the sections"),
+    ("open banner", f"banner motd ^C\n{NTP}\n^C\n", ["banner motd *"], "banner"),
+    ("* section", f"{NTP}\n", ["*"], "literal word"),
+    ("bare top level", f"router ospf 1\n {NTP}\n", ["router ospf *"], "outside the sections"),
 ]
 
 
@@ -160,7 +159,7 @@ async def test_pushed_anyway_a_line_outside_is_reported_at_once_and_rolled_back(
 ) -> None:
     """The twin cannot answer in time (as for a gate opened by an older release, which had no
     twin): the push happens, R1's own before/after diff shows the line in global config."""
-    source = f"router ospf 1\n network 10.0.12.0 0.0.0.255 area 0\n {SNMP}\n"
+    source = f"router ospf 1\n network 10.0.12.0 0.0.0.255 area 0\n {NTP}\n"
     chat = RecordingAdapter()
     answers = (template(source, LENIENT), {"common": {}})
     async with hostile(tmp_path, chat, *answers, twin_seconds=0.000001) as (lab, bot):
@@ -176,7 +175,7 @@ async def test_pushed_anyway_a_line_outside_is_reported_at_once_and_rolled_back(
     reported = "Lines landed outside the template's sections" in gate.text
     attempt("sections via chat: landed outside after the push, reported", reported)
     assert reported, said(chat)
-    assert f"\n{SNMP}\n" in pushed  # IOS put it in global configuration
-    assert blocks["R1: outside the sections"] == f"snmp-server community {masked('X')} RW"
+    assert f"\n{NTP}\n" in pushed  # IOS put it in global configuration
+    assert blocks["R1: outside the sections"] == NTP
     assert after == before
     assert "rolled back as approved by carol" in said(chat)

@@ -216,11 +216,15 @@ async def test_a_blocked_line_is_shown_at_the_params_gate_and_refused_at_the_pus
     params_gate = await wf.resume("slack:C1:1.0", gate.interrupt_id, decide(gate))
     assert isinstance(params_gate, Gate)
     [hit] = params_gate.payload["devices"]["R1"]["blocked"]
-    reason = "destructive exec, rule reload: reloads the device"
-    assert (hit["line"], hit["reason"], hit["family"]) == (" do reload", reason, "exec")
+    reason = (
+        "management-plane access, rule mgmt-interface: "
+        "would cut off management access to the device"
+    )
+    line = " ip address 10.9.9.1/24"
+    assert (hit["line"], hit["reason"], hit["family"]) == (line, reason, "management")
     finished = await wf.resume("slack:C1:1.0", params_gate.interrupt_id, decide(params_gate))
     assert isinstance(finished, Finished) and finished.status == "blocked"
-    assert f"R1: ' do reload' is not allowed ({reason})" in ending_line(finished)
+    assert f"R1: '{line}' is not allowed ({reason})" in ending_line(finished)
     assert lab.pushes == []
 
 
