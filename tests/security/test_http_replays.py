@@ -27,6 +27,7 @@ from tests.security.tally import attempt
 from tests.security.test_audit_anchor import FORGED
 from tests.security.test_limits import BOMB_PROPOSAL, OK_TEMPLATE
 from tests.security.test_targets import SPELLINGS
+from workflow.sections import line_paths
 
 PEOPLE = {"U1": "alice", "U2": "bob", "U3": "carol", "U4": "dave"}
 NTP = "apply ntp to R1,R2 servers=10.7.7.7"
@@ -181,6 +182,17 @@ def llm_template(family: str, lines: list[str], sections: list[str] | None) -> d
 
 
 HOSTILE_ON_LAB = [(k, f, lines) for k, f, lines in HOSTILE if f in ON_LAB]
+
+
+def admitting(lines: list[str]) -> list[str]:
+    """Sections that admit exactly these lines where they stand, so the deny-list (not where a
+    line lands) is what must refuse them."""
+    return [
+        " / ".join(re.sub(r"([*?[])", r"[\1]", level) for level in path)
+        for path in line_paths(lines)
+    ]
+
+
 NULL_ROUTE = "ip route 0.0.0.0 0.0.0.0 Null0"
 OUTSIDE: list[tuple[str, list[str], list[str] | None]] = [  # what, lines, sections declared
     (
@@ -197,7 +209,8 @@ async def test_hostile_and_outside_lines_from_an_llm_over_slack_are_never_shown_
 ) -> None:
     settings = answered_by(llm)
     cases: list[tuple[str, str, list[str], list[str] | None]] = [
-        (f"deny-list: {kind}", family, lines, ["*"]) for kind, family, lines in HOSTILE_ON_LAB
+        (f"deny-list: {kind}", family, lines, admitting(lines))
+        for kind, family, lines in HOSTILE_ON_LAB
     ]
     cases += [(f"sections: {what}", "cisco_ios", lines, s) for what, lines, s in OUTSIDE]
     async with serving(tmp_path, slack_api, **settings) as lab:
