@@ -9,6 +9,7 @@ import secrets
 
 from adapters.chat import ChatAdapter, Message, ThreadRef
 from base.errors import ConfigError
+from base.masking import SecretMask
 from bot import messages
 from bot.key_files import key_from_file
 from bot.settings import Settings
@@ -32,6 +33,14 @@ def audit_key(settings: Settings, *, create: bool = True) -> bytes | None:
     path = settings.data_dir / KEY_FILE
     key = key_from_file(path, lambda: secrets.token_hex(32), "LABBOT_AUDIT_KEY", create=create)
     return None if key is None else key.encode()
+
+
+def secret_mask(settings: Settings) -> SecretMask:
+    """How every command and replica shows a secret value: keyed from the audit key, so the
+    same value shows the same token in chat, in the report and on the CLI."""
+    key = audit_key(settings)
+    assert key is not None  # created when missing
+    return SecretMask.derived_from(key)
 
 
 def head_file(settings: Settings) -> HeadFile:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 
 from bot import messages
-from bot.audit_anchor import audit_key, head_file
+from bot.audit_anchor import audit_key, head_file, secret_mask
 from bot.audit_view import Format, chain_break, render_entries, render_summary
 from bot.data_place import database_place, open_for_reading
 from bot.files import writable
@@ -54,10 +54,11 @@ async def print_audit(
     if not entries and fmt == "table" and not (change or user or device or since or until):
         print(messages.AUDIT_EMPTY.format(where=database_place(settings)))
         return
-    print(render_entries(entries, fmt, width=Console().width, wide=wide))
+    mask = secret_mask(settings)
+    print(render_entries(entries, fmt, mask, width=Console().width, wide=wide))
     if change and fmt == "table" and summary is not None:
         print()
-        print(render_summary(summary))
+        print(render_summary(summary, mask))
 
 
 async def verified(
@@ -158,7 +159,8 @@ async def write_report(
             change_id=change,
             anchor=anchor.head if anchor else None,
         )
-    await asyncio.to_thread(output.write_text, render_report(report), "utf-8")
+        page = render_report(report, runtime.service.mask)
+    await asyncio.to_thread(output.write_text, page, "utf-8")
     return report
 
 

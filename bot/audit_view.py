@@ -13,9 +13,9 @@ from typing import Any, Literal
 from rich.console import Console
 from rich.table import Table
 
+from base.masking import SecretMask
 from base.vocabulary import stamp, table_stamp
 from bot import messages
-from bot.redact import mask_said
 from storage.audit_records import (
     AuditEntry,
     ChainBreak,
@@ -36,19 +36,19 @@ def _fields(entry: Any) -> dict[str, Any]:
     return dict(entry)
 
 
-def _row(entry: Any) -> dict[str, Any]:
-    return {key: _plain(value) for key, value in _with_summary(entry).items()}
+def _row(entry: Any, mask: SecretMask) -> dict[str, Any]:
+    return {key: _plain(value) for key, value in _with_summary(entry, mask).items()}
 
 
-def _with_summary(entry: Any) -> dict[str, Any]:
+def _with_summary(entry: Any, mask: SecretMask) -> dict[str, Any]:
     """The entry's fields, an audit entry's one-line summary before its sha256."""
     if not isinstance(entry, AuditEntry):
         return _fields(entry)
-    fields = _fields(shown_entry(entry))
+    fields = _fields(shown_entry(entry, mask))
     shown: dict[str, Any] = {}
     for key, value in fields.items():
         if key == "sha256":
-            shown["summary"] = entry_summary(entry)
+            shown["summary"] = entry_summary(entry, mask)
         shown[key] = value
     return shown
 
@@ -65,16 +65,18 @@ def chain_break(found: ChainBreak | None) -> str:
     return messages.CHAIN_BREAK_AT.format(table=found.table, row=found.row_id, problem=problem)
 
 
-def shown_entry(entry: AuditEntry) -> AuditEntry:
+def shown_entry(entry: AuditEntry, mask: SecretMask) -> AuditEntry:
     """An entry as people read it: what someone typed (a request, a read, a Modify feedback)
-    with its secret values masked. The stored row keeps it as typed (its hash covers that)."""
-    detail = mask_said(entry.detail) if entry.kind == "decision" else entry.detail
-    return dataclasses.replace(entry, text=mask_said(entry.text), detail=detail)
+    and what a device answered (a push's output) with their secret values masked. The stored
+    row keeps them as they were (its hash covers that)."""
+    said = entry.kind == "decision"
+    detail = mask.said(entry.detail) if said else mask.config(entry.detail)
+    return dataclasses.replace(entry, text=mask.said(entry.text), detail=detail)
 
 
-def entry_summary(entry: AuditEntry) -> str:
+def entry_summary(entry: AuditEntry, mask: SecretMask) -> str:
     """What an audit entry says, in one line (the `summary` of tables, CSV and JSON)."""
-    entry = shown_entry(entry)
+    entry = shown_entry(entry, mask)
     kind = entry.kind
     if kind == "push":
         first = entry.detail.splitlines()[0] if entry.detail.strip() else ""
@@ -107,15 +109,20 @@ def _plain(value: Any) -> Any:
 
 
 def render_entries(
-    entries: Sequence[Any], fmt: Format, *, width: int = 160, wide: bool = False
+    entries: Sequence[Any],
+    fmt: Format,
+    mask: SecretMask,
+    *,
+    width: int = 160,
+    wide: bool = False,
 ) -> str:
     """JSON and CSV carry every field; the table the columns a person reads, its summary
     wrapped to `width` (`wide`: every field, as CSV has them)."""
     if fmt == "json":
-        return json.dumps([_row_json(entry) for entry in entries], indent=2, default=str)
+        return json.dumps([_row_json(entry, mask) for entry in entries], indent=2, default=str)
     if fmt == "table" and not wide:
-        return _readable_table(entries, width)
-    rows = [_row(entry) for entry in entries]
+        return _readable_table(entries, mask, width)
+    rows = [_row(entry, mask) for entry in entries]
     columns = list(rows[0]) if rows else []
     if fmt == "csv":
         out = io.StringIO()
@@ -126,7 +133,7 @@ def render_entries(
     return _table(rows, columns, width)
 
 
-def _readable_table(entries: Sequence[Any], width: int) -> str:
+def _readable_table(entries: Sequence[Any], mask: SecretMask, width: int) -> str:
     """seq, time, kind, change, who, gate or device on one line each; the summary wraps."""
     if not entries:
         return messages.AUDIT_NONE
@@ -137,12 +144,12 @@ def _readable_table(entries: Sequence[Any], width: int) -> str:
     table.add_column(summary, overflow="fold", ratio=1)
     table.add_column(sha, no_wrap=True)
     for entry in entries:
-        table.add_row(str(entry.seq), *_chat_row(entry, None)[:-1], (entry.sha256 or "")[:8])
+        table.add_row(str(entry.seq), *_chat_row(entry, mask, None)[:-1], (entry.sha256 or "")[:8])
     return _printed(table, width)
 
 
-def _row_json(entry: Any) -> dict[str, Any]:
-    row = _with_summary(entry)
+def _row_json(entry: Any, mask: SecretMask) -> dict[str, Any]:
+    row = _with_summary(entry, mask)
     return {k: v.isoformat() if isinstance(v, datetime) else v for k, v in row.items()}
 
 
@@ -162,17 +169,18 @@ def _printed(table: Table, width: int) -> str:
     return out.getvalue().rstrip()
 
 
-def render_chat_table(entries: Sequence[Any], *, detail_width: int = 48) -> str:
+def render_chat_table(entries: Sequence[Any], mask: SecretMask, *, detail_width: int = 48) -> str:
     """A narrow fixed-width table for a chat code block: one line per record."""
-    rows = [messages.AUDIT_CHAT_COLUMNS] + [_chat_row(entry, detail_width) for entry in entries]
+    rows: list[tuple[str, ...]] = [messages.AUDIT_CHAT_COLUMNS]
+    rows += [_chat_row(entry, mask, detail_width) for entry in entries]
     widths = [max(len(row[i]) for row in rows) for i in range(len(messages.AUDIT_CHAT_COLUMNS))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)) for row in rows]
     return "\n".join(line.rstrip() for line in lines)
 
 
-def _chat_row(entry: Any, detail_width: int | None) -> tuple[str, ...]:
+def _chat_row(entry: Any, mask: SecretMask, detail_width: int | None) -> tuple[str, ...]:
     """when, kind, change, who, gate/device, summary (cut at `detail_width`), sha256."""
-    summary = " ".join(entry_summary(entry).split())
+    summary = " ".join(entry_summary(entry, mask).split())
     if detail_width is not None and len(summary) > detail_width:
         summary = summary[: detail_width - 1] + "…"
     return (
@@ -186,18 +194,18 @@ def _chat_row(entry: Any, detail_width: int | None) -> tuple[str, ...]:
     )
 
 
-def render_summary(summary: ChangeSummary) -> str:
+def render_summary(summary: ChangeSummary, mask: SecretMask) -> str:
     """Everything about one change: requester, approvers per gate, pushes, refusals, rollbacks.
     Built from the structured records; text people or the LLM wrote is quoted or flattened onto
     its line, so a request carrying line breaks cannot print lines that look like decisions;
-    what people typed shows no secret value (bot.redact.mask_said)."""
-    lines = [_requested(summary), messages.AUDIT_REQUEST.format(text=_said(summary.text))]
+    what people typed and what devices answered show no secret value (`mask`)."""
+    lines = [_requested(summary), messages.AUDIT_REQUEST.format(text=_said(summary.text, mask))]
     if summary.rollback_of:
         lines.append(messages.AUDIT_ROLLS_BACK.format(change_id=_flat(summary.rollback_of)))
     for gate in summary.gates:
-        lines.append(messages.AUDIT_GATE.format(gate=gate.gate, outcome=_gate_outcome(gate)))
+        lines.append(messages.AUDIT_GATE.format(gate=gate.gate, outcome=_gate_outcome(gate, mask)))
         lines.extend(_vote_line(vote) for vote in gate.votes)
-    lines.extend(_push_line(p) for p in summary.pushes)
+    lines.extend(_push_line(p, mask) for p in summary.pushes)
     lines.extend(_refusal_line(r) for r in summary.refusals)
     lines.extend(
         messages.AUDIT_ROLLED_BACK.format(
@@ -206,7 +214,9 @@ def render_summary(summary: ChangeSummary) -> str:
         for r in summary.rollbacks
     )
     lines.extend(
-        messages.AUDIT_OUTCOME.format(status=e.status, at=stamp(e.at), detail=_flat(e.detail))
+        messages.AUDIT_OUTCOME.format(
+            status=e.status, at=stamp(e.at), detail=_flat(mask.config(e.detail))
+        )
         for e in summary.events
     )
     return "\n".join(lines)
@@ -242,18 +252,18 @@ def _refusal_line(refusal: Refusal) -> str:
     )
 
 
-def _push_line(push: PushRecord) -> str:
+def _push_line(push: PushRecord, mask: SecretMask) -> str:
     return messages.AUDIT_PUSH.format(
         device=_flat(push.device),
         icon="✓" if push.status == "success" else "✗",
         status=push.status,
         at=stamp(push.at),
         sha=push.lines_sha256[:12],
-        detail=_flat(push.detail),
+        detail=_flat(mask.config(push.detail)),
     )
 
 
-def _gate_outcome(gate: GateSummary) -> str:
+def _gate_outcome(gate: GateSummary, mask: SecretMask) -> str:
     resolution = gate.resolution
     if resolution is None:
         return messages.AUDIT_PENDING
@@ -264,13 +274,13 @@ def _gate_outcome(gate: GateSummary) -> str:
         id=_flat(resolution.actor_id),
         at=stamp(resolution.at),
         sha=resolution.content_sha256[:12],
-        feedback=messages.AUDIT_FEEDBACK.format(text=_said(feedback)) if feedback else "",
+        feedback=messages.AUDIT_FEEDBACK.format(text=_said(feedback, mask)) if feedback else "",
     )
 
 
-def _said(text: str) -> str:
+def _said(text: str, mask: SecretMask) -> str:
     """What someone typed, quoted on one line, with no secret value."""
-    return _quoted(mask_said(text))
+    return _quoted(mask.said(text))
 
 
 def _quoted(text: str) -> str:

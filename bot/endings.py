@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from datetime import datetime
 
 from base.errors import TargetError
+from base.masking import SecretMask
 from base.vocabulary import TargetProblem, stamp
 from bot import messages
 from bot.landing_view import outside_text
@@ -77,13 +78,13 @@ def target_problem(fields: TargetsEnding | TargetError) -> str:
     )
 
 
-def rollback_line(ending: RollbackEnding | None) -> str:
+def rollback_line(ending: RollbackEnding | None, mask: SecretMask) -> str:
     """How the offer to roll back failed post-checks ended ("" when there was none)."""
     if ending is None:
         return ""
     if ending.get("outside"):
         return messages.LANDED_OUTSIDE_ENDED[ending["kind"]].format(
-            outside=outside_text(ending.get("outside", {})),
+            outside=outside_text(ending.get("outside", {}), mask),
             at=_stamp(ending["at"]),
             actor=ending["actor"],
         )

@@ -13,12 +13,12 @@ from datetime import datetime
 
 from adapters.chat import Actor, Home, HomePublisher, HomeSection
 from adapters.links import thread_link, thread_of
+from base.masking import SecretMask
 from base.vocabulary import stamp
 from bot import messages
 from bot.authorize import Authorizer
 from bot.pending import describe, pending_for
 from bot.ports import GateReader
-from bot.redact import mask_said
 from storage.ports import DecisionRecords
 
 log = logging.getLogger(__name__)
@@ -34,6 +34,7 @@ class HomeBoard:
     audit: DecisionRecords
     authorizer: Authorizer
     clock: Callable[[], datetime]
+    mask: SecretMask
     _viewers: OrderedDict[str, Actor] = field(default_factory=OrderedDict)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
@@ -97,7 +98,7 @@ class HomeBoard:
                     change_id=change.change_id,
                     status=status,
                     requester=change.requester_name,
-                    text=mask_said(change.text)[:80],
+                    text=self.mask.said(change.text)[:80],
                     at=stamp(change.at),
                     link=thread_link(thread),
                 )

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from base.masking import SecretMask
 from bot import messages
-from bot.redact import mask_secrets
 from workflow.previews import DevicePreview
 from workflow.reviews import RollbackReview
 
@@ -35,22 +35,24 @@ def landing_note(devices: Mapping[str, DevicePreview]) -> str:
     return note
 
 
-def landing_sections(name: str, device: DevicePreview) -> list[Section]:
+def landing_sections(name: str, device: DevicePreview, mask: SecretMask) -> list[Section]:
     """The device's lines where its twin placed them, and the lines the twin refused."""
     landing = device.get("landing")
     if landing is None or "skipped" in landing:
         return []
     found = []
     if landing["landed"]:
-        landed = mask_secrets("\n".join(landing["landed"]))
+        landed = mask.config("\n".join(landing["landed"]))
         found.append((messages.SECTION_LANDED.format(device=name), landed, "diff"))
     if landing["refused"]:
-        refused = mask_secrets("\n".join(landing["refused"]))
+        refused = mask.config("\n".join(landing["refused"]))
         found.append((messages.SECTION_TWIN_REFUSED.format(device=name), refused, "text"))
     return found
 
 
-def landed_outside_gate(change_id: str, payload: RollbackReview) -> tuple[str, list[Section]]:
+def landed_outside_gate(
+    change_id: str, payload: RollbackReview, mask: SecretMask
+) -> tuple[str, list[Section]]:
     """The rollback gate after a push left lines outside the sections: where they are now, and
     per device the lines that undo the change."""
     outside = payload.get("outside", {})
@@ -58,20 +60,20 @@ def landed_outside_gate(change_id: str, payload: RollbackReview) -> tuple[str, l
     sections = [
         (
             messages.SECTION_LANDED_OUTSIDE.format(device=name),
-            mask_secrets("\n".join(lines)),
+            mask.config("\n".join(lines)),
             "text",
         )
         for name, lines in outside.items()
     ]
     for name, device in payload["devices"].items():
-        lines = mask_secrets("\n".join(device["lines"]))
+        lines = mask.config("\n".join(device["lines"]))
         sections.append((messages.SECTION_ROLLBACK_LINES.format(device=name), lines, "text"))
     return text, sections
 
 
-def outside_text(outside: Mapping[str, list[str]]) -> str:
+def outside_text(outside: Mapping[str, list[str]], mask: SecretMask) -> str:
     """`R1: snmp-server community … RW; R2: …` (masked), for an ending."""
     return "; ".join(
-        messages.OUTSIDE_ON.format(device=name, lines=mask_secrets(", ".join(lines)))
+        messages.OUTSIDE_ON.format(device=name, lines=mask.config(", ".join(lines)))
         for name, lines in outside.items()
     )

@@ -8,13 +8,13 @@ from datetime import datetime
 from typing import Any, Literal
 
 from adapters.chat import Button, CodeBlock, Message, button_value
+from base.masking import SecretMask
 from base.vocabulary import Choice, GateName, Status, stamp
 from bot import messages
 from bot.blocks import sections_message
 from bot.endings import ending_line, newer_line, rollback_line, target_problem
 from bot.landing_view import landed_outside_gate, landing_note, landing_sections
 from bot.postchecks import item_body, progress_detail
-from bot.redact import mask_param, mask_said, mask_secrets
 from bot.targets_view import because, targets_sections
 from bot.template_view import post_checks_section, schema_text
 from workflow.api import Finished, PendingGate, RollbackGate, TargetsGate, TemplateGate
@@ -52,15 +52,16 @@ def gate_buttons(gate: GateName, interrupt_id: str, sha256: str) -> tuple[Button
     )
 
 
-def present_gate(gate: PendingGate) -> Message:
+def present_gate(gate: PendingGate, mask: SecretMask) -> Message:
+    """The gate's message with its buttons; secret values masked (`mask`) in every line."""
     if isinstance(gate, TargetsGate):
         text, sections = targets_sections(gate.change_id, gate.payload)
     elif isinstance(gate, TemplateGate):
-        text, sections = _template_sections(gate.change_id, gate.payload)
+        text, sections = _template_sections(gate.change_id, gate.payload, mask)
     elif isinstance(gate, RollbackGate):
-        text, sections = _rollback_sections(gate.change_id, gate.payload)
+        text, sections = _rollback_sections(gate.change_id, gate.payload, mask)
     else:
-        text, sections = _params_sections(gate.change_id, gate.payload)
+        text, sections = _params_sections(gate.change_id, gate.payload, mask)
     expires = (
         messages.GATE_EXPIRES.format(at=_short_time(gate.expires_at)) if gate.expires_at else ""
     )
@@ -70,7 +71,7 @@ def present_gate(gate: PendingGate) -> Message:
 
 
 def _template_sections(
-    change_id: str, payload: TemplateReview
+    change_id: str, payload: TemplateReview, mask: SecretMask
 ) -> tuple[str, list[tuple[str, str, str]]]:
     chosen = payload.get("chosen", {})
     targets = ", ".join(
@@ -88,8 +89,10 @@ def _template_sections(
     sections: list[tuple[str, str, str]] = []
     for family, source in payload["templates"].items():
         title = messages.SECTION_TEMPLATE.format(family=family)
-        sections.append((title, mask_secrets(source), "jinja"))
-    sections.append((messages.SECTION_PARAMETERS, schema_text(payload["params_schema"]), "yaml"))
+        sections.append((title, mask.config(source), "jinja"))
+    sections.append(
+        (messages.SECTION_PARAMETERS, schema_text(payload["params_schema"], mask), "yaml")
+    )
     if payload.get("sections"):
         sections.append((messages.SECTION_MAY_TOUCH, "\n".join(payload["sections"]), "text"))
     if payload.get("allow"):
@@ -99,14 +102,14 @@ def _template_sections(
     sections.extend(post_checks_section(payload.get("post_checks")))
     for family, facts in payload.get("example_facts", {}).items():
         title = messages.SECTION_EXAMPLE_FACTS.format(family=family)
-        sections.append((title, _params_text(facts), "yaml"))
+        sections.append((title, _params_text(facts, mask), "yaml"))
     for family, lines in payload["example_rendering"].items():
         title = messages.SECTION_EXAMPLE_RENDERING.format(family=family)
-        sections.append((title, mask_secrets("\n".join(lines)), "text"))
+        sections.append((title, mask.config("\n".join(lines)), "text"))
     for family, test in payload.get("template_test", {}).items():
         if test["errors"]:
             title = messages.SECTION_TEST_FAILED.format(device=test["device"], family=family)
-            sections.append((title, "\n".join(test["errors"]), "text"))
+            sections.append((title, mask.config("\n".join(test["errors"])), "text"))
     return text, sections
 
 
@@ -150,23 +153,23 @@ def _newer_note(payload: TemplateReview | ParamsReview) -> str:
 
 
 def _hit_rows(
-    devices: Mapping[str, DevicePreview], key: Literal["blocked", "allowed"]
+    devices: Mapping[str, DevicePreview], key: Literal["blocked", "allowed"], mask: SecretMask
 ) -> list[str]:
     """One row per deny-list hit of the devices' previews (refused, or allowed by the template)."""
     return [
-        f"{name}: {mask_secrets(entry['line'].strip())!r} — {entry['reason']}"
+        f"{name}: {mask.config(entry['line'].strip())!r} — {entry['reason']}"
         for name, device in devices.items()
         for entry in device.get(key, [])
     ]
 
 
 def _params_sections(
-    change_id: str, payload: ParamsReview
+    change_id: str, payload: ParamsReview, mask: SecretMask
 ) -> tuple[str, list[tuple[str, str, str]]]:
     devices = payload["devices"]
     line_count = sum(len(d["lines"]) for d in devices.values())
     text = messages.PARAMS_GATE.format(change_id=change_id, devices=len(devices), lines=line_count)
-    blocked = _hit_rows(devices, "blocked")
+    blocked = _hit_rows(devices, "blocked", mask)
     if blocked:
         text += messages.DENY_LIST_AT_GATE.format(count=len(blocked))
     text += landing_note(devices) + _newer_note(payload)
@@ -179,26 +182,26 @@ def _params_sections(
     if drifted:
         text += _drift_note(drifted, payload.get("pushed"))
     sections: list[tuple[str, str, str]] = [
-        (messages.DRIFT_SECTION.format(device=name), mask_secrets(diff), "diff")
+        (messages.DRIFT_SECTION.format(device=name), mask.config(diff), "diff")
         for name, diff in sorted(drifted.items())
     ]
     if blocked:
         sections.append((messages.SECTION_BLOCKED, "\n".join(blocked), "text"))
-    allowed = _hit_rows(devices, "allowed")
+    allowed = _hit_rows(devices, "allowed", mask)
     if allowed:
         sections.append((messages.SECTION_ALLOWED, "\n".join(allowed), "text"))
     for name, device in devices.items():
-        params = _params_text(device["params"])
+        params = _params_text(device["params"], mask)
         sections.append((messages.SECTION_DEVICE_PARAMS.format(device=name), params, "yaml"))
         if device.get("facts"):
-            facts = _params_text(device.get("facts", {}))
+            facts = _params_text(device.get("facts", {}), mask)
             sections.append((messages.SECTION_DEVICE_FACTS.format(device=name), facts, "yaml"))
-        lines = mask_secrets("\n".join(device["lines"]))
+        lines = mask.config("\n".join(device["lines"]), device["platform"])
         sections.append((messages.SECTION_DEVICE_LINES.format(device=name), lines, "text"))
         if device["diff"]:
-            diff = mask_secrets(device["diff"])
+            diff = mask.config(device["diff"], device["platform"])
             sections.append((messages.SECTION_DEVICE_DIFF.format(device=name), diff, "diff"))
-        sections.extend(landing_sections(name, device))
+        sections.extend(landing_sections(name, device, mask))
     return text, sections
 
 
@@ -210,12 +213,12 @@ def _drift_note(drifted: Mapping[str, str], pushed: StandardResponse | None) -> 
 
 
 def _rollback_sections(
-    change_id: str, payload: RollbackReview
+    change_id: str, payload: RollbackReview, mask: SecretMask
 ) -> tuple[str, list[tuple[str, str, str]]]:
     """The failed post-checks with their evidence (or the lines that landed outside the
     sections), and per device the lines that undo them."""
     if payload.get("outside"):
-        return landed_outside_gate(change_id, payload)
+        return landed_outside_gate(change_id, payload, mask)
     checks = payload["post_checks"]
     failed = [item for item in checks["data"] if item["status"] != "success"]
     text = messages.ROLLBACK_GATE.format(
@@ -232,7 +235,7 @@ def _rollback_sections(
         for item in checks["data"]
     ]
     for name, device in payload["devices"].items():
-        lines = mask_secrets("\n".join(device["lines"]))
+        lines = mask.config("\n".join(device["lines"]))
         sections.append((messages.SECTION_ROLLBACK_LINES.format(device=name), lines, "text"))
     if payload.get("allow"):
         sections.append((messages.SECTION_MAY_BREAK, "\n".join(payload["allow"]), "text"))
@@ -243,11 +246,11 @@ def _icon(item: Mapping[str, Any]) -> str:
     return "✓" if item["status"] == "success" else "✗"
 
 
-def _params_text(params: Mapping[str, Any]) -> str:
+def _params_text(params: Mapping[str, Any], mask: SecretMask) -> str:
     """One `key: value` line per parameter, values as compact JSON, secret values masked
     (a rollback's lines, a `password` parameter)."""
     return "\n".join(
-        f"{key}: {json.dumps(mask_param(key, value), separators=(', ', ': '), ensure_ascii=False)}"
+        f"{key}: {json.dumps(mask.param(key, value), separators=(', ', ': '), ensure_ascii=False)}"
         for key, value in sorted(params.items())
     )
 
@@ -259,11 +262,13 @@ def _short_time(iso: str) -> str:
         return iso
 
 
-def present_feedback_problem(change_id: str, feedback: str, problem: FeedbackProblem) -> Message:
+def present_feedback_problem(
+    change_id: str, feedback: str, problem: FeedbackProblem, mask: SecretMask
+) -> Message:
     """A Modify that could not be read without an LLM: why, and how to say it at this gate."""
     lines = [
         messages.FEEDBACK_UNREAD.format(
-            feedback=mask_said(feedback), gate=problem.gate, change_id=change_id
+            feedback=mask.said(feedback), gate=problem.gate, change_id=change_id
         ),
         *(f"- {reason}" for reason in problem.reasons),
         *([f"- {target_problem(problem.targets)}"] if problem.targets else []),
@@ -274,9 +279,11 @@ def present_feedback_problem(change_id: str, feedback: str, problem: FeedbackPro
     return Message("\n".join(lines), level="warning")
 
 
-def decided_footer(choice: Choice, actor: str, at: str, feedback: str | None = None) -> str:
+def decided_footer(
+    choice: Choice, actor: str, at: str, mask: SecretMask, feedback: str | None = None
+) -> str:
     """Who decided; a Modify's feedback repeated with no secret value (the team reads it)."""
-    shown = mask_said(feedback or "")
+    shown = mask.said(feedback or "")
     return messages.DECIDED_FOOTER[choice].format(actor=actor, at=at, feedback=shown)
 
 
@@ -334,7 +341,7 @@ def _ending(change_id: str, status: Status, message: str) -> Message:
     )
 
 
-def present_result(finished: Finished) -> Message:
+def present_result(finished: Finished, mask: SecretMask) -> Message:
     result = finished.result
     if result is None:
         return _ending(finished.change_id, finished.status, ending_line(finished))
@@ -343,7 +350,7 @@ def present_result(finished: Finished) -> Message:
         title=title, ok=result["successful"], failed=result["failed"], total=result["total"]
     )
     newer = newer_line(finished.newer_versions, finished.templates)
-    for note in [newer, rollback_line(finished.rollback)]:
+    for note in [newer, rollback_line(finished.rollback, mask)]:
         summary += f"\n{note}" if note else ""
     if result.get("error"):
         summary += f"\n{result['error']}"
@@ -351,5 +358,5 @@ def present_result(finished: Finished) -> Message:
     for item in result["data"]:
         body = item_body(item)
         title = f"{_icon(item)} {item['name']}"
-        sections.append((title, mask_secrets(body) or messages.NO_OUTPUT, "text"))
+        sections.append((title, mask.config(body) or messages.NO_OUTPUT, "text"))
     return sections_message(summary, sections, level="success" if result["success"] else "error")

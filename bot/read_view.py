@@ -1,6 +1,6 @@
-"""Reads as people see them: per device its parsed table or its output (secrets masked), and
-the LLM's diagnosis with the reads it used. Pure (and picklable: `present_reads` runs in a worker
-process, off the event loop).
+"""Reads as people see them: per device its parsed table or its output (secret values masked
+by the device's platform rules), and the LLM's diagnosis with the reads it used. Pure (and
+picklable: `present_reads` runs in a worker process, off the event loop).
 
 Output is bounded: past `OutputBounds.inline_chars` a device's output is shown as its first lines
 plus a file holding all of it (not parsed); past `max_chars` it is not shown at all, only said."""
@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from adapters.chat import FileAttachment, Message
 from base.errors import ReadRefused
+from base.masking import SecretMask
 from bot import messages
 from bot.blocks import sections_message
-from bot.redact import mask_secrets
 from workflow.model import StandardResponse
 from workflow.reads.request import ReadRequest
 from workflow.reads.tables import parsed_table
@@ -32,24 +32,26 @@ def present_reads(
     request: ReadRequest,
     sent: Mapping[str, str],
     response: StandardResponse,
+    mask: SecretMask,
     bounds: OutputBounds = OutputBounds(),
 ) -> Message:
     """One code block per device: its parsed table where a parser exists (unless `raw` was
-    asked), else its output with secrets masked; a long output is its head and a file; a
+    asked), else its output, secret values masked; a long output is its head and a file; a
     failed device shows its error."""
     sections, files = [], []
     for item in response["data"]:
         name, command = item["name"], sent[item["name"]]
-        title = f"✓ {name} · {command}"
+        title, platform = f"✓ {name} · {command}", request.platforms[name]
         if item["status"] != "success":
-            sections.append((f"✗ {name} · {command}", item.get("error", ""), "text"))
+            error = mask.config(item.get("error", ""), platform)
+            sections.append((f"✗ {name} · {command}", error, "text"))
             continue
         output = item.get("result", "")
         if len(output) > bounds.max_chars:  # neither masked, parsed nor posted
             too_big = messages.READ_TOO_BIG.format(size=len(output), limit=bounds.max_chars)
             sections.append((f"✗ {name} · {command}", too_big, "text"))
             continue
-        output = mask_secrets(output)
+        output = mask.config(output, platform)
         if len(output) > bounds.inline_chars:
             file = output_file(name, command, output)
             sections.append((title, head(output, bounds, file.name), "text"))
@@ -57,7 +59,7 @@ def present_reads(
             continue
         table = None  # `raw` asks for the text as it came
         if not request.raw:
-            table = parsed_table(request.platforms[name], command, output, messages.READ_MORE_ROWS)
+            table = parsed_table(platform, command, output, messages.READ_MORE_ROWS)
         sections.append((title, table or output or messages.NO_OUTPUT, "text"))
     text = messages.READ_RESULT.format(
         command=request.asked,
@@ -94,13 +96,15 @@ def posted_chars(message: Message) -> int:
     )
 
 
-def present_diagnosis(answer: str, reads: list[tuple[str, str]], proposal: str | None) -> Message:
-    """The LLM's answer (secrets masked), the reads it used and the change it proposes."""
+def present_diagnosis(
+    answer: str, reads: list[tuple[str, str]], proposal: str | None, mask: SecretMask
+) -> Message:
+    """The LLM's answer (secret values masked), the reads it used and the change it proposes."""
     used = "; ".join(f"{device}: {command}" for device, command in reads) or messages.NO_READS
     notes = [messages.DIAGNOSIS_READS.format(reads=used)]
     if proposal:
         notes.append(messages.DIAGNOSIS_PROPOSAL.format(proposal=proposal))
-    return Message(mask_secrets(answer), footer="\n".join(notes))
+    return Message(mask.config(answer), footer="\n".join(notes))
 
 
 def read_refusal(refused: ReadRefused) -> str:

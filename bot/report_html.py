@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from html import escape
 
+from base.masking import SecretMask
 from base.vocabulary import stamp
 from bot import messages
 from bot.audit_view import chain_break
-from bot.redact import mask_said, mask_secrets
 from bot.report_chart import grouped_bars
 from bot.report_data import Report, ReportChange, per_day, per_person
 from storage.audit_records import ChangeSummary, GateSummary
@@ -33,13 +33,15 @@ section.change{border:1px solid #cbd5e0;border-radius:6px;padding:0 1em 1em;marg
 """
 
 
-def render_report(report: Report) -> str:
+def render_report(report: Report, mask: SecretMask) -> str:
+    """The self-contained page; what people typed and what devices hold or answered show no
+    secret value (`mask`)."""
     body = [
         _heading(report),
         _chain(report),
         _charts(report),
-        _timeline(report),
-        *(_change(change) for change in report.changes),
+        _timeline(report, mask),
+        *(_change(change, mask) for change in report.changes),
     ]
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -88,11 +90,11 @@ def _charts(report: Report) -> str:
     )
 
 
-def _timeline(report: Report) -> str:
+def _timeline(report: Report, mask: SecretMask) -> str:
     rows = "".join(
         f'<tr><td>{escape(stamp(c.summary.at))}</td><td><a href="#{escape(c.summary.change_id)}">'
         f"{escape(c.summary.change_id)}</a></td><td>{escape(c.summary.requester_name)}</td>"
-        f"<td>{escape(mask_said(c.summary.text))}</td><td>{escape(_outcome(c.summary))}</td></tr>"
+        f"<td>{escape(mask.said(c.summary.text))}</td><td>{escape(_outcome(c.summary))}</td></tr>"
         for c in report.changes
     )
     head = "".join(f"<th>{escape(h)}</th>" for h in messages.REPORT_TIMELINE_COLUMNS)
@@ -106,7 +108,7 @@ def _outcome(summary: ChangeSummary) -> str:
     return summary.events[-1].status if summary.events else messages.REPORT_OPEN
 
 
-def _change(change: ReportChange) -> str:
+def _change(change: ReportChange, mask: SecretMask) -> str:
     s = change.summary
     asked = messages.REPORT_REQUEST.format(
         name=s.requester_name,
@@ -117,10 +119,10 @@ def _change(change: ReportChange) -> str:
     )
     head = (
         f'<section class="change" id="{escape(s.change_id)}"><h2>{escape(s.change_id)}</h2>'
-        f"<p>{escape(asked)}</p><pre>{escape(mask_said(s.text))}</pre>"
+        f"<p>{escape(asked)}</p><pre>{escape(mask.said(s.text))}</pre>"
     )
-    parts = [head, _templates(change), _diffs(change), _decisions(s.gates), _refusals(s)]
-    parts += [_pushes(s), _events(s), "</section>"]
+    parts = [head, _templates(change), _diffs(change, mask), _decisions(s.gates, mask)]
+    parts += [_refusals(s), _pushes(s, mask), _events(s, mask), "</section>"]
     return "".join(parts)
 
 
@@ -163,12 +165,13 @@ def _allowed(allow: object) -> str:
     return ", ".join(map(str, allow)) if isinstance(allow, list) and allow else "—"
 
 
-def _diffs(change: ReportChange) -> str:
+def _diffs(change: ReportChange, mask: SecretMask) -> str:
     if not change.previews:
         return ""
     parts = [f"<h3>{escape(messages.REPORT_DIFFS)}</h3>"]
     for device, preview in sorted(change.previews.items()):
-        parts.append(f"<h4>{escape(device)}</h4><pre>{_diff_lines(preview['diff'])}</pre>")
+        diff = mask.config(preview["diff"], preview["platform"])  # as the params gate showed it
+        parts.append(f"<h4>{escape(device)}</h4><pre>{_diff_lines(diff)}</pre>")
     return "".join(parts)
 
 
@@ -177,12 +180,12 @@ def _diff_lines(diff: str) -> str:
     for line in diff.splitlines():
         sign = line.lstrip()[:1]  # nested lines are indented before their sign
         kind = {"+": "add", "-": "del"}.get(sign, "")
-        text = escape(mask_secrets(line))  # as the params gate showed it
+        text = escape(line)
         out.append(f'<span class="{kind}">{text}</span>' if kind else text)
     return "\n".join(out)
 
 
-def _decisions(gates: tuple[GateSummary, ...]) -> str:
+def _decisions(gates: tuple[GateSummary, ...], mask: SecretMask) -> str:
     rows = (
         [
             g.gate,
@@ -190,7 +193,7 @@ def _decisions(gates: tuple[GateSummary, ...]) -> str:
             f"{v.actor_name} ({v.actor_id})",
             stamp(v.at),
             Code(v.content_sha256[:16] + "…"),
-            mask_said(v.feedback or ""),
+            mask.said(v.feedback or ""),
         ]
         for g in gates
         for v in g.votes
@@ -208,19 +211,19 @@ def _refusals(summary: ChangeSummary) -> str:
     return _table(messages.REPORT_REFUSALS, messages.REPORT_REFUSAL_COLUMNS, rows)
 
 
-def _pushes(summary: ChangeSummary) -> str:
+def _pushes(summary: ChangeSummary, mask: SecretMask) -> str:
     if not summary.pushes:
         return f"<p>{escape(messages.REPORT_NOTHING_PUSHED)}</p>"
     rows = (
-        [p.device, p.status, stamp(p.at), Code(p.lines_sha256[:16] + "…"), p.detail]
+        [p.device, p.status, stamp(p.at), Code(p.lines_sha256[:16] + "…"), mask.config(p.detail)]
         for p in summary.pushes
     )
     return _table(messages.REPORT_PUSHES, messages.REPORT_PUSH_COLUMNS, rows)
 
 
-def _events(summary: ChangeSummary) -> str:
+def _events(summary: ChangeSummary, mask: SecretMask) -> str:
     items = "".join(
-        f"<li>{escape(stamp(e.at))}: {escape(e.status)} {escape(e.detail)}</li>"
+        f"<li>{escape(stamp(e.at))}: {escape(e.status)} {escape(mask.config(e.detail))}</li>"
         for e in summary.events
     )
     still_open = f"<li>{escape(messages.REPORT_STILL_OPEN)}</li>"

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from adapters.chat import Actor, ChatAdapter, Decision, FilesNotAttached, Message, ThreadRef
+from base.masking import SecretMask
 from base.vocabulary import stamp, utc_now
 from bot import messages, presenter
 from bot.endings import ending_line
@@ -47,6 +48,7 @@ class ChangeReporter:
     clock: Callable[[], datetime] = utc_now
     pushes: PushesInFlight = field(default_factory=PushesInFlight)  # for a stop (bot/shutdown.py)
     pictures: LabPictures | None = None  # topology pictures at the params gate and after a push
+    mask: SecretMask = field(default_factory=SecretMask.random)  # secret values as shown
     on_gates_changed: Callable[[], None] | None = None  # a gate opened or a change ended
     # gate interrupt id -> platform message id, for adapters whose decisions do not carry it
     _gate_message_ids: OrderedDict[str, str] = field(default_factory=OrderedDict)
@@ -87,7 +89,8 @@ class ChangeReporter:
             pushed = _push_before(step)
             if pushed is not None:
                 await self._record_pushes(step.change_id, pushed, pushed_lines or {})
-            message_id = await self._say_with_picture(thread, presenter.present_gate(step), step)
+            shown = presenter.present_gate(step, self.mask)
+            message_id = await self._say_with_picture(thread, shown, step)
             self._gate_message_ids[step.interrupt_id] = message_id
             while len(self._gate_message_ids) > GATE_IDS_KEPT:
                 self._gate_message_ids.popitem(last=False)
@@ -99,7 +102,7 @@ class ChangeReporter:
     async def mark_decided(self, gate: PendingGate, decision: Decision) -> None:
         """Replace the gate's buttons by who decided (any replica can: the gate is in storage)."""
         footer = presenter.decided_footer(
-            decision.choice, decision.actor.shown, stamp(self.clock()), decision.feedback
+            decision.choice, decision.actor.shown, stamp(self.clock()), self.mask, decision.feedback
         )
         mentions = (decision.actor.mention,) if decision.actor.mention else ()
         await self._replace_buttons(gate, decision, footer, mentions)
@@ -116,7 +119,7 @@ class ChangeReporter:
         if not message_id:
             await self.say(decision.thread, Message(footer, mentions=mentions))
             return
-        decided = presenter.decided(presenter.present_gate(gate), footer, mentions)
+        decided = presenter.decided(presenter.present_gate(gate, self.mask), footer, mentions)
         await self.adapter.update(decision.thread, message_id, decided)
 
     async def _record_pushes(
@@ -156,7 +159,8 @@ class ChangeReporter:
         if self.templates is not None and finished.templates:
             await self.templates.record_use(finished.change_id, finished.templates, finished.status)
         self.metrics.change_finished(finished.status)
-        await self._say_with_picture(thread, presenter.present_result(finished), finished)
+        shown = presenter.present_result(finished, self.mask)
+        await self._say_with_picture(thread, shown, finished)
 
     async def _say_with_picture(self, thread: ThreadRef, message: Message, step: Step) -> str:
         """`message` with the step's picture when it has one; one that cannot be drawn is one

@@ -81,6 +81,7 @@ class RequestDesk:
             audit=commands.audit,
             authorizer=self.authorizer,
             clock=self.clock,
+            mask=self.reporter.mask,
             templates=commands.templates,
             pictures=commands.pictures,
         )

@@ -16,7 +16,7 @@ import os
 from adapters.chat import ChatAdapter
 from base.errors import ConfigError, LabbotError
 from bot import messages
-from bot.audit_anchor import audit_key
+from bot.audit_anchor import audit_key, secret_mask
 from bot.check.doctor import before_serving
 from bot.health import wait_for_database
 from bot.policy_settings import policy_from
@@ -83,11 +83,12 @@ async def run_adapter(settings: Settings, adapter: ChatAdapter, stopping: asynci
 
 def configure_logging(settings: Settings) -> None:
     """A service logs to stderr: labbot's own news from INFO up, the libraries' from WARNING;
-    the credentials it holds never appear in a line."""
+    the credentials it holds and secret values (a device's output quoted) never appear in a
+    line."""
     logging.basicConfig(level=logging.WARNING, format=LOG_FORMAT)
     for name in OUR_LOGGERS:
         logging.getLogger(name).setLevel(logging.INFO)
-    scrub_logs(scrubber_from(settings))
+    scrub_logs(scrubber_from(settings), secret_mask(settings))
 
 
 async def run_serve(settings: Settings, *, http: bool, host: str, port: int) -> None:

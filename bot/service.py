@@ -27,6 +27,7 @@ from adapters.chat import (
     canonical_user_id,
 )
 from base.errors import DecisionConflict, GateRefused, LabbotError
+from base.masking import SecretMask
 from base.vocabulary import GateProblem, Outcome, stamp, utc_now
 from bot import messages, presenter
 from bot.authorize import Authorizer
@@ -66,6 +67,7 @@ class DecisionService:
     pushes: PushesInFlight = field(default_factory=PushesInFlight)  # for a stop (bot/shutdown.py)
     pictures: LabPictures | None = None  # topology pictures in the thread (bot.topology_view)
     home: HomePublisher | None = None  # the platform's per-person home page (Slack App Home)
+    mask: SecretMask = field(default_factory=SecretMask.random)  # secret values as shown
     home_board: HomeBoard | None = field(init=False, default=None)
     authorizer: Authorizer = field(init=False)
     reporter: ChangeReporter = field(init=False)
@@ -82,6 +84,7 @@ class DecisionService:
             self.clock,
             self.pushes,
             pictures=self.pictures,
+            mask=self.mask,
         )
         if self.home is not None:
             self.home_board = HomeBoard(
@@ -91,6 +94,7 @@ class DecisionService:
                 self.audit,
                 self.authorizer,
                 self.clock,
+                self.mask,
             )
             self.reporter.on_gates_changed = self.home_board.refresh
         self.requests = RequestDesk(
@@ -169,7 +173,7 @@ class DecisionService:
         problem = await self.workflow.feedback_problem(decision.thread.key, feedback)
         if problem is None:
             return False
-        answer = presenter.present_feedback_problem(gate.change_id, feedback, problem)
+        answer = presenter.present_feedback_problem(gate.change_id, feedback, problem, self.mask)
         await self.reporter.say(decision.thread, answer)
         return True
 

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from adapters.chat import Message
+from base.masking import SecretMask
 from bot import messages
 from bot.blocks import sections_message
 from storage.template_stats import TemplateStats
@@ -35,13 +36,14 @@ def post_checks_section(checks: PostChecks | None) -> list[tuple[str, str, str]]
     return [(title, "\n".join(lines), "text")]
 
 
-def schema_text(schema: Mapping[str, ParamSpec]) -> str:
+def schema_text(schema: Mapping[str, ParamSpec], mask: SecretMask) -> str:
     """One `name: type = default (optional) — description` row per parameter (the LLM's own
-    template carries the request's values as its defaults)."""
+    template carries the request's values as its defaults: a secret one is shown masked)."""
     rows = []
     for name, spec in schema.items():
         optional = "" if spec.get("required", True) else " (optional)"
-        default = f" = {json.dumps(spec['default'])}" if "default" in spec else ""
+        shown = mask.param(name, spec.get("default"))
+        default = f" = {json.dumps(shown, ensure_ascii=False)}" if "default" in spec else ""
         description = spec.get("description", "")
         row = f"{name}: {spec.get('type', '?')}{default}{optional}"
         rows.append(f"{row} — {description}" if description else row)
@@ -63,34 +65,36 @@ def template_sections(
     post_checks: PostChecks | None,
     example_params: Mapping[str, Any],
     may_touch: Sequence[str],
+    mask: SecretMask,
     allow: Sequence[str] = (),
 ) -> list[tuple[str, str, str]]:
     """A template as people read it (built-in or saved): its source per family, its parameters,
     the sections it may touch, the deny-list rules it may break, its post-checks and its
-    example parameters."""
+    example parameters; secret values masked (`mask`)."""
     sections = [
-        (messages.SECTION_TEMPLATE.format(family=family), source, "jinja")
+        (messages.SECTION_TEMPLATE.format(family=family), mask.config(source), "jinja")
         for family, source in templates.items()
     ]
-    sections.append((messages.SECTION_PARAMETERS, schema_text(params_schema), "yaml"))
+    sections.append((messages.SECTION_PARAMETERS, schema_text(params_schema, mask), "yaml"))
     touch = "\n".join(may_touch) or messages.NO_SECTIONS
     sections.append((messages.SECTION_MAY_TOUCH, touch, "text"))
     if allow:
         described = "\n".join(describe_allowance(entry) for entry in allow)
         sections.append((messages.SECTION_MAY_BREAK, described, "text"))
     sections.extend(post_checks_section(post_checks))
-    example = json.dumps(example_params, indent=1, sort_keys=True)
+    example = json.dumps(mask.param("", dict(example_params)), indent=1, sort_keys=True)
     sections.append((messages.SECTION_EXAMPLE_PARAMS, example, "json"))
     return sections
 
 
-def present_template(template: LibraryTemplate) -> Message:
+def present_template(template: LibraryTemplate, mask: SecretMask) -> Message:
     sections = template_sections(
         template.templates,
         template.params_schema,
         template.post_checks,
         template.example_params,
         template.sections,
+        mask,
         template.allow,
     )
     text = messages.TEMPLATE_SHOWN.format(name=template.name, description=template.description)
@@ -143,7 +147,7 @@ def template_text(template: SavedTemplate) -> str:
     return "\n".join(parts) + "\n"
 
 
-def present_saved(template: SavedTemplate) -> Message:
+def present_saved(template: SavedTemplate, mask: SecretMask) -> Message:
     change = template.source_change_id
     origin = messages.FROM_CHANGE.format(change_id=change) if change else ""
     text = messages.SAVED_TEMPLATE_SHOWN.format(
@@ -160,6 +164,7 @@ def present_saved(template: SavedTemplate) -> Message:
         template.post_checks,
         template.example_params,
         template.sections,
+        mask,
         template.allow,
     )
     return sections_message(text, sections)

@@ -21,6 +21,7 @@ import yaml
 from adapters.chat import Actor, Message
 from base.errors import ConfigError, TemplateError
 from bot import messages, template_view
+from bot.audit_anchor import secret_mask
 from bot.commands.parsing import CommandError
 from bot.commands.templates import save, templates_reply
 from bot.settings import Settings
@@ -169,7 +170,8 @@ async def library_reply(settings: Settings, args: tuple[str, ...]) -> Message:
     """`templates …` as in chat, without a channel (no pins)."""
     async with open_store(settings) as store:
         try:
-            return await templates_reply(load_catalog(), store, args, "", CLI_ACTOR)
+            mask = secret_mask(settings)
+            return await templates_reply(load_catalog(), store, args, "", CLI_ACTOR, mask)
         except CommandError as exc:
             raise TemplateError(str(exc)) from None
 

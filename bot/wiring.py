@@ -11,7 +11,7 @@ from typing import Any
 
 from adapters.chat import ChatAdapter, HomePublisher
 from base.errors import ConfigError
-from bot.audit_anchor import audit_chain_from
+from bot.audit_anchor import audit_chain_from, secret_mask
 from bot.commands.context import Commands
 from bot.commands.reads import ReadCommand, ReadLimits
 from bot.commands.registry import chat_commands
@@ -111,19 +111,27 @@ def make_reads(settings: Settings, lab: LabReader, workers: RenderPool | None) -
         from workflow.llm import make_chat_model
         from workflow.reads.diagnose import LabDiagnosis
 
-        model = make_chat_model(**llm_options(settings))
-        diagnosis = LabDiagnosis(model, why_refused=read_refusal, output=settings.llm_output)
+        options = llm_options(settings)
+        model = make_chat_model(**options)
+        diagnosis = LabDiagnosis(
+            model, options["secrets"], why_refused=read_refusal, output=settings.llm_output
+        )
     return ReadCommand(lab, limits, diagnosis, budget, offload)
 
 
 def llm_options(settings: Settings) -> dict[str, Any]:
-    """How to reach the LLM endpoint (`make_chat_model`'s arguments); needs OPENAI_API_KEY."""
+    """How to reach the LLM endpoint (`make_chat_model`'s arguments); needs OPENAI_API_KEY.
+    What is sent is masked: secret values by the rules, and the credentials labbot holds."""
     assert settings.openai_api_key is not None
+    from workflow.llm import LLMSecrets
+
+    credentials = scrubber_from(settings).secrets.values()
     return {
         "api_key": settings.openai_api_key.get_secret_value(),
         "base_url": settings.openai_base_url,
         "model": settings.llm_model,
         "timeout": settings.llm_timeout_seconds,
+        "secrets": LLMSecrets(secret_mask(settings), credentials),
     }
 
 
@@ -244,7 +252,7 @@ async def open_runtime(
             renderer=renderer,
             preview_locks=locks if settings.lock_from_preview else None,
         )
-        scrub = scrubber_from(settings)
+        scrub, mask = scrubber_from(settings), secret_mask(settings)
         audit = AuditStore(saver.engine, scrub=scrub, chain=chain)
         policy = policy_from(settings)
         pictures = LabPictures(gateway)
@@ -252,7 +260,7 @@ async def open_runtime(
         service = DecisionService(
             workflow=workflow,
             audit=audit,
-            adapter=ScrubbedAdapter(adapter, scrub),
+            adapter=ScrubbedAdapter(adapter, scrub, mask),
             policy=policy,
             people=People(policy, directory_of(adapter)),
             limits=limits_from(settings),
@@ -261,5 +269,6 @@ async def open_runtime(
             templates=templates,
             pictures=pictures,
             home=adapter if isinstance(adapter, HomePublisher) else None,
+            mask=mask,
         )
         yield Runtime(service, workflow, audit, locks, templates)

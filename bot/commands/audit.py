@@ -28,11 +28,13 @@ async def audit_command(ctx: CommandContext) -> None:
         since=flt.since,
         until=flt.until,
     )
-    table = render_chat_table(entries)
+    table = render_chat_table(entries, ctx.mask)
     await ctx.say(blocks.present_table(messages.AUDIT_TABLE.format(count=len(entries)), table))
     summary = await ctx.audit.change_summary(flt.change_id) if flt.change_id else None
     if summary is not None:
-        await ctx.say(blocks.present_table(messages.AUDIT_SUMMARY, render_summary(summary)))
+        await ctx.say(
+            blocks.present_table(messages.AUDIT_SUMMARY, render_summary(summary, ctx.mask))
+        )
 
 
 async def report_command(ctx: CommandContext) -> None:
@@ -46,7 +48,7 @@ async def report_command(ctx: CommandContext) -> None:
         since=flt.since,
         change_id=flt.change_id,
     )
-    page = await asyncio.to_thread(render_report, report)
+    page = await asyncio.to_thread(render_report, report, ctx.mask)
     text = messages.REPORT_ATTACHED.format(
         count=len(report.changes),
         chain=messages.CHAIN_OK if report.chain.ok else messages.CHAIN_BROKEN,

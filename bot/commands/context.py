@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Protocol
 
 from adapters.chat import Decision, Message, Request
+from base.masking import SecretMask
 from bot.authorize import Authorizer
 from bot.commands.parsing import Command
 from bot.ports import GateReader
@@ -46,6 +47,7 @@ class CommandContext:
     audit: AuditStore
     authorizer: Authorizer  # the approval policy with the platform's facts (who may decide)
     clock: Callable[[], datetime]
+    mask: SecretMask  # how secret values are shown (reads, audit views)
     templates: TemplateStore | None = None
     pictures: LabPictures | None = None  # the lab drawn (topology command)
 

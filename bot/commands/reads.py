@@ -92,7 +92,9 @@ class ReadCommand:
         if response is None:
             return
         bounds = self.limits.output
-        shown = await self.offload(read_view.present_reads, request, sent, response, bounds)
+        shown = await self.offload(
+            read_view.present_reads, request, sent, response, ctx.mask, bounds
+        )
         chars = read_view.posted_chars(shown)
         if self.budget.take(channel, chars):
             await ctx.say(shown)
@@ -130,7 +132,8 @@ class ReadCommand:
         found = await self.diagnosis.answer(
             ctx.request.text, devices, lambda sent: self.send(ctx, sent)
         )
-        await ctx.say(read_view.present_diagnosis(found.answer, found.reads, found.proposal))
+        shown = read_view.present_diagnosis(found.answer, found.reads, found.proposal, ctx.mask)
+        await ctx.say(shown)
         if found.proposal:  # a change is never made here: it starts at the first gate
             await ctx.start_change(found.proposal, None)
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from adapters.chat import Actor, Message
 from base.errors import VersionConflict
+from base.masking import SecretMask
 from bot import messages, template_view
 from bot.commands.parsing import CommandError
 from storage.templates import SaveResult, TemplateDraft, TemplateStore, name_problem
@@ -155,7 +156,7 @@ def catalog_command(catalog: Catalog) -> CommandHandler:
         if not args:
             await ctx.say(template_view.present_catalog(catalog))
             return
-        await ctx.say(template_view.present_template(catalog.get(args[0])))
+        await ctx.say(template_view.present_template(catalog.get(args[0]), ctx.mask))
 
     return handler
 
@@ -167,15 +168,21 @@ def templates_command(catalog: Catalog, store: TemplateStore) -> CommandHandler:
         if pinning and not await ctx.may_curate():
             return
         scope = f"{thread.platform}:{thread.channel}"
-        await ctx.say(await templates_reply(catalog, store, args, scope, ctx.request.actor))
+        reply = await templates_reply(catalog, store, args, scope, ctx.request.actor, ctx.mask)
+        await ctx.say(reply)
 
     return handler
 
 
 async def templates_reply(
-    catalog: Catalog, store: TemplateStore, args: tuple[str, ...], scope: str, actor: Actor
+    catalog: Catalog,
+    store: TemplateStore,
+    args: tuple[str, ...],
+    scope: str,
+    actor: Actor,
+    mask: SecretMask,
 ) -> Message:
-    """The answer to `templates …` in a channel (`scope`)."""
+    """The answer to `templates …` in a channel (`scope`); secret values masked (`mask`)."""
     if not args:
         return template_view.present_library(catalog, await store.latest(), await store.pins(scope))
     verb, rest = args[0].lower(), args[1:]
@@ -192,8 +199,8 @@ async def templates_reply(
         return await _pin(store, verb, rest, scope, actor)
     name, version = parse_ref(args[0])
     if name in catalog.names() and version is None:
-        return template_view.present_template(catalog.get(name))
-    return template_view.present_saved(await lookup(store, name, version))
+        return template_view.present_template(catalog.get(name), mask)
+    return template_view.present_saved(await lookup(store, name, version), mask)
 
 
 async def _diff_pair(

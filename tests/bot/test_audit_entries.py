@@ -10,10 +10,12 @@ from typing import get_args
 
 import pytest
 
+from base.masking import SecretMask
 from bot import messages
 from bot.audit_view import chain_break, entry_summary, render_entries
-from bot.redact import masked
 from storage.audit_records import AuditEntry, AuditKind, BreakKind, ChainBreak, TemplateRef
+
+MASK = SecretMask(b"test key")
 
 BASE = AuditEntry(
     seq=1,
@@ -64,13 +66,13 @@ CASES: list[tuple[AuditEntry, str]] = [
 
 @pytest.mark.parametrize(("entry", "said"), CASES, ids=[e.kind for e, _ in CASES])
 def test_each_audit_entry_is_said_in_one_line(entry: AuditEntry, said: str) -> None:
-    assert entry_summary(entry) == said
+    assert entry_summary(entry, MASK) == said
 
 
 def test_every_kind_of_entry_has_words_and_the_cli_json_keeps_the_summary() -> None:
     assert set(messages.AUDIT_ENTRY) == set(get_args(AuditKind))
     assert {entry.kind for entry, _ in CASES} == set(get_args(AuditKind))
-    rows = json.loads(render_entries([entry for entry, _ in CASES], "json"))
+    rows = json.loads(render_entries([entry for entry, _ in CASES], "json", MASK))
     assert [row["summary"] for row in rows] == [said for _, said in CASES]
     assert rows[7]["templates"][0]["name"] == "lab_ospf"
 
@@ -82,14 +84,14 @@ def test_what_people_typed_shows_no_secret_value_in_any_format() -> None:
     feedback = replace(BASE, kind="decision", gate="params", choice="modify", detail="key Xyz12")
     entries = [request, feedback]
     assert (
-        entry_summary(request)
-        == f"requested: set the snmp community to {masked('s3cr3t-Comm')} on R1"
+        entry_summary(request, MASK)
+        == f"requested: set the snmp community to {MASK.token('s3cr3t-Comm')} on R1"
     )
     for fmt in ("json", "csv", "table"):
-        shown = render_entries(entries, fmt, width=400)
+        shown = render_entries(entries, fmt, MASK, width=400)
         shown = json.dumps(json.loads(shown), ensure_ascii=False) if fmt == "json" else shown
         assert "s3cr3t-Comm" not in shown and "Xyz12" not in shown, shown
-        assert masked("s3cr3t-Comm") in shown and masked("Xyz12") in shown
+        assert MASK.token("s3cr3t-Comm") in shown and MASK.token("Xyz12") in shown
     assert "s3cr3t-Comm" in request.text  # the record itself is untouched
 
 

@@ -28,6 +28,7 @@ from bot.wiring import Runtime, open_runtime
 from labsim import Lab, demo_topology
 from storage.db import make_engine
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click, person
+from tests.support.masks import MASK
 from tests.support.postgres import SHARED_AUDIT_KEY, SHARED_STORAGE_KEY, fresh_postgres_database
 from workflow.devices.static import StaticInventory
 
@@ -141,12 +142,12 @@ async def test_audit_in_three_formats_and_tampering_detected(tmp_path: Path, lab
         entries = await bot.audit.entries(user="bob")
         assert (await bot.audit.verify()).ok
     assert "Audit:" in chat.texts()[-1] and "bob" in chat.messages()[-1].blocks[0].text
-    as_json = json.loads(render_entries(entries, "json"))
+    as_json = json.loads(render_entries(entries, "json", MASK))
     assert {e["kind"] for e in as_json} >= {"decision", "resolved"}
     assert all(e["actor_name"] == "bob" for e in as_json)
-    csv_lines = render_entries(entries, "csv").splitlines()
+    csv_lines = render_entries(entries, "csv", MASK).splitlines()
     assert csv_lines[0].startswith("seq,at,kind") and len(csv_lines) == len(entries) + 1
-    assert "cancel" in render_entries(entries, "table")
+    assert "cancel" in render_entries(entries, "table", MASK)
     database = tmp_path / "labbot.db"
     engine = make_engine(f"sqlite+aiosqlite:///{database}")
     async with engine.begin() as conn:

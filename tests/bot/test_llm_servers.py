@@ -17,6 +17,7 @@ from tests.bot.test_reads import bot_on_lab
 from tests.fakes import llm_profiles as servers
 from tests.fakes.llm_profiles import ServerProfile
 from tests.fakes.openai_server import OpenAIStandIn, structured, text
+from tests.support.masks import MASK
 from tests.workflow.test_graph_llm import OSPF_TEMPLATE
 
 REQUEST = "configure OSPF area 0 on R1 and R2"
@@ -117,6 +118,6 @@ async def test_a_timeout_ends_the_change_in_one_line_with_nothing_open(tmp_path:
     said = [t for t in chat.texts() if line in t]
     assert len(said) == 1 and "\n" not in said[0], chat.texts()
     assert any(
-        e.kind == "event" and "failed" in entry_summary(e) and line in entry_summary(e)
+        e.kind == "event" and "failed" in entry_summary(e, MASK) and line in entry_summary(e, MASK)
         for e in entries
-    ), [entry_summary(e) for e in entries]
+    ), [entry_summary(e, MASK) for e in entries]

@@ -12,6 +12,7 @@ from bot import messages
 from bot.endings import rollback_line
 from bot.postchecks import checks_text, failures_text, item_body, progress_detail
 from bot.presenter import present_gate
+from tests.support.masks import MASK
 from workflow.api import RollbackGate
 from workflow.endings import RollbackEnding
 from workflow.model import PushProgress, ResponseItem
@@ -115,7 +116,7 @@ def test_the_rollback_gate_shows_each_devices_outcome_and_the_push_output() -> N
     review = RollbackReview(
         push=result, post_checks=result, devices={"R2": RollbackLines(lines=["no router ospf 1"])}
     )
-    message = present_gate(RollbackGate("int-3", "rollback", "chg-9", review, "s" * 64, ""))
+    message = present_gate(RollbackGate("int-3", "rollback", "chg-9", review, "s" * 64, ""), MASK)
     blocks = {block.title: block.text for block in message.blocks}
     assert blocks["✓ R1 post-checks"].startswith("pushed 1 line\npost-checks passed after 30.0 s")
     assert blocks["✗ R2 post-checks"] == (
@@ -138,13 +139,13 @@ def test_the_rollback_offer_names_the_failed_devices_typed_or_from_an_old_checkp
     kept = RollbackEnding(
         kind="kept", failures=[failed], at="2026-11-30T07:20:00+00:00", actor="bob"
     )
-    assert rollback_line(kept) == (
+    assert rollback_line(kept, MASK) == (
         "post-checks failed (R2: route 10.99.0.0/16: not in the routing table (after 30 s)); "
         "bob kept the change as pushed (no rollback)."
     )
     old = RollbackEnding(
         kind="kept", failures="R2: no route", at="2026-11-30T07:20:00+00:00", actor="bob"
     )
-    assert rollback_line(old).startswith("post-checks failed (R2: no route); bob kept")
+    assert rollback_line(old, MASK).startswith("post-checks failed (R2: no route); bob kept")
     assert failures_text([]) == ""
     assert item_body(ResponseItem(id="R4", name="R4", status="failed", error="gone")) == "gone"

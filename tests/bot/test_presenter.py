@@ -9,6 +9,7 @@ from bot.presenter import (
     present_result,
     present_status,
 )
+from tests.support.masks import MASK
 from workflow.api import Finished, ParamsGate, RollbackGate, TargetsGate, TemplateGate
 from workflow.chosen import Because, chosen
 from workflow.endings import GateEnding, RollbackEnding
@@ -57,7 +58,7 @@ def test_template_gate_shows_template_schema_example_and_buttons() -> None:
         example_rendering={"cisco_ios": ["router ospf 1"]},
         targets=["R1", "R2"],
     )
-    message = present_gate(TemplateGate("int-1", "template", "chg-1", review, SHA, EXPIRES))
+    message = present_gate(TemplateGate("int-1", "template", "chg-1", review, SHA, EXPIRES), MASK)
     texts = [block.text for block in message.blocks]
     assert "router ospf {{ process_id }}" in texts and "router ospf 1" in texts
     assert (
@@ -75,7 +76,7 @@ def test_params_gate_asks_to_confirm_execute_and_shows_each_device() -> None:
         "R1": {"params": {"area": 0}, "lines": line, "diff": "+router ospf 1", "blocked": []},
         "R2": {"params": {"area": 0}, "lines": line, "diff": "", "blocked": []},
     }
-    message = present_gate(params_gate("int-2", devices))
+    message = present_gate(params_gate("int-2", devices), MASK)
     assert message.buttons[0].label == "Execute" and message.buttons[0].confirm
     titles = [block.title for block in message.blocks]
     assert "R1 configuration" in titles and "R1 diff against running config" in titles
@@ -90,7 +91,7 @@ def test_long_output_is_split_and_huge_output_attached() -> None:
     assert "\n".join(b.text for b in blocks) == text
     assert blocks[0].title == f"R1 (1/{len(blocks)})"
     huge = build_response([{"id": "R1", "name": "R1", "status": "success", "result": "y" * 50_000}])
-    message = present_result(finished("chg-1", "done", huge))
+    message = present_result(finished("chg-1", "done", huge), MASK)
     assert message.attachments and message.attachments[0].text == "y" * 50_000
 
 
@@ -101,7 +102,7 @@ def test_result_summary_counts_and_marks_each_device() -> None:
             {"id": "R2", "name": "R2", "status": "failed", "error": "Connection refused"},
         ]
     )
-    message = present_result(finished("chg-9", "done", result))
+    message = present_result(finished("chg-9", "done", result), MASK)
     assert "✓ 1 ✗ 1 of 2" in message.text
     assert [b.title for b in message.blocks] == ["✓ R1", "✗ R2"]
     assert message.blocks[1].text == "Connection refused" and message.level == "error"
@@ -144,7 +145,7 @@ def test_blocked_lines_and_facts_are_shown_at_the_params_gate() -> None:
             "blocked": [{"line": "do reload", "rule": "reload", "reason": "reloads the device"}],
         }
     }
-    message = present_gate(params_gate("int-3", devices))
+    message = present_gate(params_gate("int-3", devices), MASK)
     assert "Execute will be refused" in message.text
     blocks = {block.title: block.text for block in message.blocks}
     assert blocks["Blocked lines"] == "R1: 'do reload' — reloads the device"
@@ -171,7 +172,7 @@ def test_rollback_gate_shows_the_evidence_the_lines_and_two_choices() -> None:
             "R1": RollbackLines(lines=["no router ospf 1"]),
         },
     )
-    message = present_gate(RollbackGate("int-3", "rollback", "chg-9", review, SHA, EXPIRES))
+    message = present_gate(RollbackGate("int-3", "rollback", "chg-9", review, SHA, EXPIRES), MASK)
     assert message.text.startswith("*Post-checks failed* for change chg-9 on R2 (of 2 checked)")
     titles = [block.title for block in message.blocks]
     assert titles == [
@@ -200,7 +201,7 @@ def test_a_change_ended_at_a_gate_is_worded_by_the_bot_with_a_readable_stamp() -
     cancelled = GateEnding(
         kind="cancelled", gate="params", at="2026-11-30T07:16:00+00:00", actor="bob", pushed=True
     )
-    message = present_result(Finished("chg-2", "cancelled", "", None, {}, ending=cancelled))
+    message = present_result(Finished("chg-2", "cancelled", "", None, {}, ending=cancelled), MASK)
     assert message.text == (
         "Change chg-2 cancelled: bob cancelled the change at the params review; "
         "nothing more was pushed."
@@ -212,7 +213,7 @@ def test_how_the_offer_to_roll_back_ended_is_said_under_the_result() -> None:
     kept = RollbackEnding(
         kind="expired", failures="R2: no route", at="2026-11-30T07:20:00+00:00", actor=""
     )
-    message = present_result(Finished("chg-3", "failed", "", result, {}, rollback=kept))
+    message = present_result(Finished("chg-3", "failed", "", result, {}, rollback=kept), MASK)
     assert message.text == (
         "Change chg-3 failed: ✓ 0 ✗ 1 of 1\npost-checks failed (R2: no route); the rollback "
         "review expired at 2026-11-30 07:20:00 UTC, the change stays as pushed."
@@ -224,7 +225,7 @@ def test_a_targets_gate_says_how_many_and_lists_a_bounded_part() -> None:
     gate = TargetsGate(
         "int-9", "targets", "chg-9", TargetsReview(limit=50, devices=devices), SHA, ""
     )
-    message = present_gate(gate)
+    message = present_gate(gate, MASK)
     lines = "\n".join(b.text for b in message.blocks).splitlines()
     assert "selects *400* devices, more than LABBOT_MAX_TARGETS (50)" in message.text
     assert lines[0] == "R0001 (matches R*)" and lines[49] == "R0050 (matches R*)"
@@ -256,7 +257,7 @@ def test_the_template_gate_says_why_a_template_test_did_not_run() -> None:
         targets=["R1", "J1"],
         template_test={"cisco_ios": timed_out, "juniper_junos": no_simulator},
     )
-    text = present_gate(TemplateGate("int-1", "template", "chg-1", review, SHA, EXPIRES)).text
+    text = present_gate(TemplateGate("int-1", "template", "chg-1", review, SHA, EXPIRES), MASK).text
     assert (
         "Template test on a copy of R1 (cisco_ios): not run, the simulated device did "
         "not finish within 5 s." in text

@@ -10,12 +10,15 @@ from pathlib import Path
 from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
+from base.masking import SecretMask
 from bot import messages
 from bot.audit_view import entry_summary
 from tests.bot.chat import RecordingAdapter, ask
 from tests.bot.test_reads import bot_on_lab
 from tests.fakes import llm_profiles as servers
 from tests.fakes.openai_server import OpenAIStandIn, structured, text
+from tests.support.masks import MASK
+from workflow.llm.secrets import LLMSecrets
 from workflow.model import Device, StandardResponse
 from workflow.reads.diagnose import LabDiagnosis
 from workflow.responses import build_response
@@ -56,12 +59,15 @@ async def test_a_free_question_is_answered_with_reads_the_model_chose(
     assert "`| redirect` is not an output filter" in tool_results[1]
     assert "no device 'R9'" in tool_results[2]
     assert "show ip route" in seen and not any("redirect" in line for line in seen)
-    assert [(e.kind, entry_summary(e)) for e in reads if e.kind == "read"] == [
+    assert [(e.kind, entry_summary(e, bot.service.mask)) for e in reads if e.kind == "read"] == [
         ("read", "read on R1: show ip route")
     ]
     # the proposed change went to the change workflow, as alice's request (its first gate)
     assert messages.PLANNING in chat.texts()
-    assert any(e.kind == "change" and "configure ospf on R1,R2" in entry_summary(e) for e in reads)
+    assert any(
+        e.kind == "change" and "configure ospf on R1,R2" in entry_summary(e, bot.service.mask)
+        for e in reads
+    )
 
 
 async def test_without_an_llm_a_free_question_says_what_can_be_asked(tmp_path: Path) -> None:
@@ -83,7 +89,8 @@ async def test_the_model_gets_bounded_rounds_and_reads(llm: OpenAIStandIn) -> No
 
     model = ChatOpenAI(api_key=SecretStr("k"), base_url=llm.base_url, model="m", max_retries=0)
     lab = [Device("R1", "cisco_ios_telnet", "127.0.0.1", 1)]
-    found = await LabDiagnosis(model, max_rounds=3, max_reads=2).answer("why?", lab, send)
+    diagnosis = LabDiagnosis(model, LLMSecrets(SecretMask(b"k")), max_rounds=3, max_reads=2)
+    found = await diagnosis.answer("why?", lab, send)
     assert found.answer == "No conclusion within 3 rounds of reads."
     assert len(llm.requests) == 3 and len(sent) == 2  # the third call was refused: max reads
     assert found.reads == [("R1", "show clock"), ("R1", "show clock")]
@@ -127,6 +134,6 @@ async def test_a_question_on_a_server_without_tool_calling_reads_by_the_text(
     assert ["tools" in r.body for r in asked] == [True, False, False, False]
     assert "10.0.0.0/30" in told[1] and "refused" in told[2], told
     assert "show ip route" in seen and "reload" not in seen
-    assert [(e.kind, entry_summary(e)) for e in reads if e.kind == "read"] == [
+    assert [(e.kind, entry_summary(e, MASK)) for e in reads if e.kind == "read"] == [
         ("read", "read on R1: show ip route")
     ]

@@ -1,95 +1,16 @@
-"""Secret values are masked, never the words around them; known credentials are scrubbed."""
+"""Known credentials are scrubbed from everything the bot says and logs; secret values in
+configuration are masked in every code block it posts and every log line."""
 
 import logging
 
 import pytest
 
-from adapters.chat import CodeBlock, Message
-from bot.redact import Scrubber, ScrubLogs, mask_param, mask_said, mask_secrets, masked
+from adapters.chat import CodeBlock, Message, ThreadRef
+from base.masking import SecretMask
+from bot.redact import ScrubbedAdapter, Scrubber, ScrubLogs
+from tests.bot.chat import RecordingAdapter
 
-
-@pytest.mark.parametrize(
-    ("line", "shown"),
-    [
-        (
-            "username admin privilege 15 secret 5 $1$abc",
-            f"username admin privilege 15 secret 5 {masked('$1$abc')}",
-        ),
-        ("enable secret XYZ", f"enable secret {masked('XYZ')}"),
-        ("+ snmp-server community public RO", f"+ snmp-server community {masked('public')} RO"),
-        ("no snmp-server community old RW", f"no snmp-server community {masked('old')} RW"),
-        # the value "secret" is not a keyword: the words around it stay (issue 13)
-        ("snmp-server community secret RW", f"snmp-server community {masked('secret')} RW"),
-        ("snmp-server community password RO", f"snmp-server community {masked('password')} RO"),
-        (" neighbor 10.0.0.2 password s3cret", f" neighbor 10.0.0.2 password {masked('s3cret')}"),
-        (
-            " ip ospf message-digest-key 1 md5 k3y",
-            f" ip ospf message-digest-key 1 md5 {masked('k3y')}",
-        ),
-        (" ip ospf authentication-key 7 0822", f" ip ospf authentication-key 7 {masked('0822')}"),
-        (
-            "tacacs-server host 10.0.0.5 key 7 abc",
-            f"tacacs-server host 10.0.0.5 key 7 {masked('abc')}",
-        ),
-        (" key-string 7 0822455D", f" key-string 7 {masked('0822455D')}"),
-        (" description password reset desk", " description password reset desk"),
-        ("ntp server 10.0.0.1", "ntp server 10.0.0.1"),
-        # a template's placeholders are not values; a literal in a template is
-        ("snmp-server community {{ community }} RW", "snmp-server community {{ community }} RW"),
-        ("snmp-server community hardcoded RW", f"snmp-server community {masked('hardcoded')} RW"),
-    ],
-)
-def test_secret_values_are_masked_and_the_rest_kept(line: str, shown: str) -> None:
-    assert mask_secrets(line) == shown
-
-
-def test_the_mask_is_a_short_hash_of_the_value() -> None:
-    assert masked("secret") == "‹secret sha256:2bb8…›"
-    assert masked("a") != masked("b")
-
-
-def test_parameters_mask_secret_values_and_secret_named_parameters() -> None:
-    shown = mask_param("lines", ["username admin password hunter22", "ntp server 10.0.0.1"])
-    assert shown == [f"username admin password {masked('hunter22')}", "ntp server 10.0.0.1"]
-    assert mask_param("snmp_community", "public") == masked("public")
-    assert mask_param("area", 0) == 0
-
-
-@pytest.mark.parametrize(
-    ("said", "value"),
-    [
-        ("set the snmp community to s3cr3t-Comm on R1", "s3cr3t-Comm"),
-        ("configure tacacs key Xyz123", "Xyz123"),
-        ("username admin secret hunter22", "hunter22"),
-        ("apply snmp to R1 community=Lab-Comm read_only=false", "Lab-Comm"),
-        ("enable secret 5 $1$abc on R1", "$1$abc"),
-        ("ip ospf message-digest-key 1 md5 k3y on R1", "k3y"),
-        ("ipsec pre-shared-key Pr3Sh4red on R1,R2", "Pr3Sh4red"),
-        ("bgp auth-key: 'two words' on R1", "two words"),
-        ("the password is hunter2", "hunter2"),
-        ("snmp community string to XYZ on R2", "XYZ"),
-        ('{"community": "abc"} on R1', "abc"),
-    ],
-)
-def test_a_secret_value_people_typed_is_masked_and_the_rest_kept(said: str, value: str) -> None:
-    shown = mask_said(said)
-    assert shown == said.replace(value, masked(value))
-    assert mask_said(shown) == shown  # shown twice, masked once
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "configure ospf md5 authentication on R1",  # a keyword followed by a word of the sentence
-        "set key chain OSPF on R1",
-        "param 'community' is required (community string)",
-        "password ‹LABBOT_DEVICE_PASSWORD›",  # already scrubbed
-        "snmp-server community {{ community }} RO",
-        "configure ospf on all routers",
-    ],
-)
-def test_words_that_are_not_secret_values_stay(said: str) -> None:
-    assert mask_said(said) == said
+MASK = SecretMask(b"test key")
 
 
 SCRUB = Scrubber.of(
@@ -136,10 +57,30 @@ def test_a_value_containing_a_shorter_one_is_replaced_whole() -> None:
 
 def test_log_lines_and_tracebacks_are_scrubbed(caplog: pytest.LogCaptureFixture) -> None:
     logger = logging.getLogger("tests.redact")
-    caplog.handler.addFilter(ScrubLogs(SCRUB))
+    caplog.handler.addFilter(ScrubLogs(SCRUB, MASK))
     try:
         raise RuntimeError("connect with Lab-Pass-9931 failed")
     except RuntimeError:
         logger.exception("device %s said %s", "R1", "sk-abcdef123456")
+    logger.warning("R1 refused %r", "snmp-server community Log-Comm-1 RO")
     assert "Lab-Pass-9931" not in caplog.text and "sk-abcdef123456" not in caplog.text
     assert "‹OPENAI_API_KEY›" in caplog.text and "‹LABBOT_DEVICE_PASSWORD›" in caplog.text
+    assert "Log-Comm-1" not in caplog.text and MASK.token("Log-Comm-1") in caplog.text
+
+
+async def test_every_code_block_posted_or_updated_has_its_secret_values_masked() -> None:
+    """Whatever built it (a device's error, a refused line): blocks and attachments masked,
+    the sentence around them as written."""
+    chat = RecordingAdapter()
+    adapter = ScrubbedAdapter(chat, SCRUB, MASK)
+    thread = ThreadRef("console", "C1", "t1")
+    error = CodeBlock("% Invalid input: ntp authentication-key 1 md5 Err-Key-9")
+    long = CodeBlock("enable secret 5 $1$Att$x\n" * 3)
+    message_id = await adapter.post(
+        thread, Message("R1 said", blocks=(error,), attachments=(long,))
+    )
+    await adapter.update(thread, message_id, Message("again", blocks=(error,)))
+    shown = [m for _, _, m in chat.posts] + [m for _, m in chat.updates]
+    texts = [b.text for m in shown for b in (*m.blocks, *m.attachments)]
+    assert not any("Err-Key-9" in text or "$1$Att$x" in text for text in texts)
+    assert f"md5 {MASK.token('Err-Key-9')}" in texts[0] and shown[0].text == "R1 said"

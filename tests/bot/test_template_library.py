@@ -19,6 +19,7 @@ from labsim import Lab, demo_topology
 from storage.templates import TemplateDraft, TemplateStore
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click
 from tests.bot.test_e2e_console import running_bot
+from tests.support.masks import MASK
 from workflow.library.catalog import load_catalog
 
 OTHER = ThreadRef("console", "lab-channel", "t2")
@@ -91,11 +92,11 @@ async def test_save_the_approved_template_then_reuse_it_and_the_audit_names_the_
     assert saved_reply.startswith("Saved lab_ospf@1 (sha256 ")
     assert f"Uses lab_ospf@1 sha256 {saved.sha256[:12]}" in reuse_gate.text
     [used] = [e for e in entries if e.kind == "template"]
-    assert entry_summary(used).startswith("template: lab_ospf@1 (saved) sha256")
+    assert entry_summary(used, MASK).startswith("template: lab_ospf@1 (saved) sha256")
     assert used.sha256 == saved.sha256
     [event] = [e for e in entries if e.kind == "event"]
     assert '"template":{"input_tokens":0,"output_tokens":0,"total_tokens":0}' in entry_summary(
-        event
+        event, MASK
     )
     assert "lab_ospf@1" in listing.blocks[0].text and "by carol" in listing.blocks[0].text
     assert "lab_ospf@1" in stats.blocks[0].text and "R1 1/1" in stats.blocks[0].text
@@ -145,7 +146,7 @@ async def test_combined_templates_render_as_one_configuration_per_device(
     assert "interface Loopback7" in config and "router ospf 1" in config
     assert "ntp server 10.0.0.123" in config
     [used] = [e for e in entries if e.kind == "template"]
-    assert entry_summary(used).count("(builtin)") == 3
+    assert entry_summary(used, MASK).count("(builtin)") == 3
 
 
 async def test_a_template_whose_test_fails_is_flagged_at_its_gate_and_cannot_be_saved(

@@ -12,6 +12,7 @@ from bot.audit_view import render_entries
 from frrlab import FrrLab
 from tests.bot.chat import RecordingAdapter, click
 from tests.frrlab.test_chat_changes import bot_on, change, post_checks_within
+from tests.support.masks import MASK
 
 pytestmark = [pytest.mark.frr, pytest.mark.usefixtures("frr_host")]
 
@@ -40,5 +41,5 @@ async def test_failed_post_checks_lead_to_an_approved_rollback(
     assert after == before
     said = "\n".join(chat.texts())
     assert "rolled back as approved by carol" in said, said
-    trail = render_entries(entries, "csv")
+    trail = render_entries(entries, "csv", MASK)
     assert "rollback" in trail and "carol" in trail

@@ -18,6 +18,7 @@ from tests.bot.chat import RecordingAdapter, ask
 from tests.bot.test_reads import INJECTIONS
 from tests.bot.test_reads_refusals import DEVICE_COMMANDS
 from tests.frrlab.test_chat_changes import bot_on, change, eventually, full_neighbours
+from tests.support.masks import MASK
 
 pytestmark = [pytest.mark.frr, pytest.mark.usefixtures("frr_host")]
 
@@ -70,7 +71,7 @@ async def test_show_ospf_neighbours_on_two_routers_is_a_table_from_frr_json(
         ("read", "R2"),
         ("read", "R3"),
     ]
-    assert entry_summary(reads[0]) == "read on R1: show ip ospf neighbor json"
+    assert entry_summary(reads[0], MASK) == "read on R1: show ip ospf neighbor json"
 
 
 async def test_injections_and_device_commands_reach_no_router(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from tests.fakes.openai_server import OpenAIStandIn, error, structured
 from tests.fakes.slack_api import SlackApiStandIn
 from tests.scale.deployment import deployment, running_lab
 from tests.scale.harness import TcpProxy, metric, scrape, serve_env, start_replica
+from tests.support.masks import MASK
 
 pytestmark = pytest.mark.postgres
 
@@ -54,8 +55,10 @@ async def test_slow_then_failing_llm_is_told_in_the_thread_and_asking_again_work
     assert "LABBOT_LLM_TIMEOUT" in slow.all_text and "failed" in slow.all_text
     assert "model overloaded" in failing.all_text
     requests = [e for e in entries if e.kind == "change"]
-    assert len(requests) == 3 and all(REQUEST in entry_summary(e) for e in requests)  # none lost
-    ended = [entry_summary(e) for e in entries if e.kind == "event"]
+    assert len(requests) == 3 and all(
+        REQUEST in entry_summary(e, MASK) for e in requests
+    )  # none lost
+    ended = [entry_summary(e, MASK) for e in entries if e.kind == "event"]
     assert len(ended) == 2 and all(s.startswith("failed") for s in ended)
     assert metric(metrics, "labbot_failures_total", kind="change") == 2
     assert len(llm.requests) == 3

@@ -21,6 +21,7 @@ from storage.db import make_engine
 from tests.fakes.slack_api import Posted, SlackApiStandIn
 from tests.scale.deployment import running_lab
 from tests.scale.harness import SlackSide, TcpProxy, serve_env, start_replica
+from tests.support.masks import MASK
 
 pytestmark = pytest.mark.postgres
 
@@ -80,12 +81,14 @@ async def test_sigterm_during_a_push_records_the_device_it_could_not_finish(
     assert "Their locks are released: to retry, ask again" in told.all_text
     assert "✓ 1 ✗ 0 of 1" in retried.all_text  # not "R2 is locked by change …" for 900 s
     pushed = [
-        (e.device, entry_summary(e).partition(": ")[2].split(" ")[0])
+        (e.device, entry_summary(e, MASK).partition(": ")[2].split(" ")[0])
         for e in entries
         if e.kind == "push"
     ]
     assert pushed == [("R1", "success"), ("R2", "interrupted"), ("R2", "success")]
-    assert any(e.kind == "event" and entry_summary(e).startswith("interrupted") for e in entries)
+    assert any(
+        e.kind == "event" and entry_summary(e, MASK).startswith("interrupted") for e in entries
+    )
     assert verified.ok
 
 

@@ -16,6 +16,7 @@ from labsim import Lab, demo_topology
 from tests.bot.chat import ask
 from tests.security.service import TeamChat, configs, place, press, team_bot
 from tests.security.tally import attempt
+from tests.support.masks import MASK
 
 NTP = "apply ntp to R1,R2 servers=10.9.9.9"
 STRICT, SANDBOX, DM = place("C-strict"), place("C-sandbox"), place("D-alice")
@@ -44,7 +45,7 @@ async def test_the_requester_never_approves_alone(tmp_path: Path, lab: Lab) -> N
         refusals = [e for e in await bot.audit.entries() if e.kind == "refusal"]
         await bot.service.handle(press(chat, STRICT, "bob"))
     assert [r.gate for r in refusals if r.actor_name == "alice"] == ["template", "params"]
-    assert all("four-eyes" in entry_summary(r) for r in refusals)
+    assert all("four-eyes" in entry_summary(r, MASK) for r in refusals)
     assert pushed(lab)  # bob's approval of what was shown
 
 
@@ -164,7 +165,7 @@ async def test_every_targeted_device_needs_an_approving_owner(tmp_path: Path, la
         refusals = [e for e in await bot.audit.entries() if e.kind == "refusal"]
     assert waiting and unowned
     assert "ntp server 10.9.9.8" not in configs(lab)["R3"]
-    reasons = " ".join(entry_summary(r) for r in refusals)
+    reasons = " ".join(entry_summary(r, MASK) for r in refusals)
     assert "you own none of R1, R2" in reasons and "R3 has no owner" in reasons
 
 
@@ -204,7 +205,7 @@ async def test_limits_at_the_door(tmp_path: Path, lab: Lab) -> None:
     echoed = any(
         "AAAAAAAAAA" in m.text + "".join(b.text for b in m.blocks) for m in chat.messages()
     )
-    stored = any("AAAAAAAAAA" in entry_summary(e) for e in entries)
+    stored = any("AAAAAAAAAA" in entry_summary(e, MASK) for e in entries)
     attempt("door: oversized request", one_line and not echoed and not stored)
     assert by_user and by_channel
     assert one_line and not echoed and not stored

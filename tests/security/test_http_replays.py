@@ -16,12 +16,13 @@ from typing import Any
 
 import pytest
 
-from bot.redact import masked
+from base.masking import SecretMask
 from labsim import Lab, demo_topology
 from tests.adapters.slack.payloads import click
 from tests.fakes.openai_server import OpenAIStandIn, structured
 from tests.fakes.slack_api import Posted, SlackApiStandIn
 from tests.scale.deployment import deployment
+from tests.scale.harness import AUDIT_KEY
 from tests.security.hostile_lines import HOSTILE
 from tests.security.tally import attempt
 from tests.security.test_audit_anchor import FORGED
@@ -304,7 +305,8 @@ async def test_a_secret_over_slack_is_shown_masked_with_the_words_around_it(
         posted = [m.all_text.replace(f"“{request}”", "") for m in slack_api.messages.values()]
         notes = [str(e["text"]) for e in slack_api.ephemerals]
         pushed = lab.lab.device("R1").running_config()
-    exact = f"snmp-server community {masked(community)} RO" in preview.all_text
+    masked = SecretMask.derived_from(AUDIT_KEY.encode()).token(community)  # the replicas' key
+    exact = f"snmp-server community {masked} RO" in preview.all_text
     leaked = [t for t in posted + notes if community in t]
     attempt("over Slack: masking keeps the words around a secret", exact)
     attempt("over Slack: a secret value shown in clear", not leaked)

@@ -20,6 +20,7 @@ from tests.adapters.slack.payloads import click, fixture, mention, submission
 from tests.fakes.slack_api import SIGNING_SECRET, Posted, SlackApiStandIn
 from tests.scale.deployment import Deployment, deployment
 from tests.security.tally import attempt
+from tests.support.masks import MASK
 
 PEOPLE = {"U1": "alice", "U2": "bob", "U3": "carol", "U4": "dave"}
 NTP = "apply ntp to R1,R2 servers=10.7.7.7"
@@ -184,7 +185,7 @@ async def test_the_door_and_what_slack_shows(tmp_path: Path, slack_api: SlackApi
     assert not live and any("&lt;!channel&gt;" in t for t in posted)
     assert status == 200 and "LABBOT_MAX_REQUEST_CHARS" in tooling and "\n" not in tooling
     echoed = any("BBBBBBBBBB" in t for t in posted + ephemeral)
-    stored = any("BBBBBBBBBB" in entry_summary(row) for row in rows)
+    stored = any("BBBBBBBBBB" in entry_summary(row, MASK) for row in rows)
     attempt("door over Slack: oversized request", not echoed and not stored)
     assert not echoed and not stored
     assert not [m for m in lab.slack.thread(second) if "Step 1" in m.all_text]
@@ -211,7 +212,7 @@ async def test_credentials_never_reach_chat_logs_or_audit(
         log = "\n".join(lab.replicas[0].log)
     seen = {
         "chat": any(key in m.all_text for m in slack_api.messages.values()),
-        "audit": any(key in entry_summary(row) for row in rows),
+        "audit": any(key in entry_summary(row, MASK) for row in rows),
         "log": key in log,
     }
     for where, leaked in seen.items():

@@ -9,15 +9,18 @@ from pydantic import SecretStr
 from workflow.library.catalog import load_catalog
 from workflow.llm.output import OutputMode, StructuredOutput
 from workflow.llm.planner import LLMPlanner
+from workflow.llm.secrets import LLMSecrets, MaskedRequests
 from workflow.llm.wire import ArgumentsAsText
 
 
 def make_chat_model(
-    *, api_key: str, base_url: str | None, model: str, timeout: float
+    *, api_key: str, base_url: str | None, model: str, timeout: float, secrets: LLMSecrets
 ) -> ChatOpenAI:
     """`ChatOpenAI` on the endpoint. `max_retries=0`: a timeout is reported after `timeout`
     seconds, as its message says, not after three silent attempts. Its async HTTP client
-    mends tool arguments sent as objects (workflow/llm/wire.py)."""
+    masks every request's secret values (workflow/llm/secrets.py) and mends tool arguments
+    sent as objects (workflow/llm/wire.py)."""
+    transport = ArgumentsAsText(MaskedRequests(secrets))
     return ChatOpenAI(
         api_key=SecretStr(api_key),
         base_url=base_url,
@@ -25,7 +28,7 @@ def make_chat_model(
         timeout=timeout,
         max_retries=0,
         temperature=0,
-        http_async_client=httpx.AsyncClient(transport=ArgumentsAsText(), timeout=timeout),
+        http_async_client=httpx.AsyncClient(transport=transport, timeout=timeout),
     )
 
 
@@ -35,13 +38,19 @@ def make_llm_planner(
     base_url: str | None,
     model: str,
     timeout: float,
+    secrets: LLMSecrets,
     output: OutputMode = "auto",
     max_tokens: int = 4096,
 ) -> LLMPlanner:
-    """An LLMPlanner on `ChatOpenAI`, offered the built-in library as ready-made choices."""
-    chat = make_chat_model(api_key=api_key, base_url=base_url, model=model, timeout=timeout)
-    asker = StructuredOutput(chat, mode=output, max_tokens=max_tokens, timeout=timeout)
+    """An LLMPlanner on `ChatOpenAI`, offered the built-in library as ready-made choices; its
+    answers get the secret values back where the model used their tokens."""
+    chat = make_chat_model(
+        api_key=api_key, base_url=base_url, model=model, timeout=timeout, secrets=secrets
+    )
+    asker = StructuredOutput(
+        chat, mode=output, max_tokens=max_tokens, timeout=timeout, reveal=secrets.reveal
+    )
     return LLMPlanner(chat, load_catalog(), asker)
 
 
-__all__ = ["LLMPlanner", "make_chat_model", "make_llm_planner"]
+__all__ = ["LLMPlanner", "LLMSecrets", "make_chat_model", "make_llm_planner"]

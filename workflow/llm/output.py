@@ -99,12 +99,16 @@ class StructuredOutput:
         max_tokens: int = 4096,
         timeout: float | None = None,
         repairs: int = 2,
+        reveal: Callable[[Any], Any] | None = None,
     ) -> None:
+        """`reveal`: what the answer's object becomes before it is read (workflow.llm.secrets
+        gives back the secret values whose tokens the model used)."""
         self.model = model
         self.mode = mode
         self.max_tokens = max_tokens
         self.timeout = timeout if timeout is not None else getattr(model, "request_timeout", None)
         self.repairs = repairs
+        self.reveal = reveal
 
     def strategies(self) -> tuple[Strategy, ...]:
         if self.mode != "auto":
@@ -158,7 +162,7 @@ class StructuredOutput:
             try:
                 if found is None:
                     raise ValueError("no JSON object in the answer")
-                return schema.model_validate(found)
+                return schema.model_validate(self.reveal(found) if self.reveal else found)
             except (ValidationError, ValueError) as err:
                 problem = str(err)
             if attempt == self.repairs:

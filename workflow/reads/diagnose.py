@@ -8,6 +8,8 @@ Servers without tool calling get the same loop in JSON written in the text
 (workflow/reads/diagnose_text.py), with the same checks: by LABBOT_LLM_OUTPUT (`tools`, or
 `json_schema`/`json` for the text), and with `auto` when planning already found the endpoint
 without tools or when it refuses the tool (HTTP 400/422, a 500/501 naming tools), from then on.
+The model reads every output masked (its client's transport, workflow.llm.secrets); its answer
+is masked again, every value it was not shown included, before anyone reads it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from workflow.llm.capped import capped
 from workflow.llm.failures import describe_llm_failure
 from workflow.llm.output import OutputMode, refuses_strategy, remembered_strategy
 from workflow.llm.schemas import tool_definition
+from workflow.llm.secrets import LLMSecrets
 from workflow.model import Device, StandardResponse
 from workflow.reads import diagnose_text
 from workflow.reads.allowlist import RULES, allowed_read
@@ -33,7 +36,7 @@ from workflow.reads.allowlist import RULES, allowed_read
 MAX_OUTPUT_CHARS = 4000  # of one read, given back to the model
 PROPOSAL = "Proposed change:"
 # Sends allow-listed reads (device -> command) the way a typed read is sent (audited, rate
-# limited, secrets masked); None when the person's read budget is spent.
+# limited); None when the person's read budget is spent.
 SendReads = Callable[[dict[str, str]], Awaitable[StandardResponse | None]]
 
 
@@ -72,14 +75,17 @@ class LabDiagnosis:
     def __init__(
         self,
         model: BaseChatModel,
+        secrets: LLMSecrets,
         max_rounds: int = 4,
         max_reads: int = 8,
         why_refused: Callable[[ReadRefused], str] = str,
         output: OutputMode = "auto",
     ) -> None:
-        """`why_refused`: how a refused read is told to the model (the bot words it as it does
-        for people); `output`: LABBOT_LLM_OUTPUT."""
+        """`secrets`: those of the model's client (what it was sent, masked); `why_refused`:
+        how a refused read is told to the model (the bot words it as it does for people);
+        `output`: LABBOT_LLM_OUTPUT."""
         self._chat = model
+        self._secrets = secrets
         self._model = model.bind_tools([tool_definition(Read)])
         self.max_rounds, self.max_reads = max_rounds, max_reads
         self._why_refused = why_refused
@@ -100,7 +106,7 @@ class LabDiagnosis:
             messages.append(reply)
             turn = self._turn(reply)
             if turn.answer is not None:
-                return _concluded(diagnosis, capped(turn.answer))
+                return _concluded(diagnosis, self._secrets.hide(capped(turn.answer)))
             if not turn.reads:
                 messages.append(HumanMessage(diagnose_text.UNREADABLE))
             for args, call_id in zip(turn.reads, _call_ids(reply), strict=False):

@@ -24,6 +24,7 @@ from tests.adapters.matrix.labbot_harness import (
 from tests.adapters.matrix.room_events import edit_of, shared_room
 from tests.bot.test_cli import labbot as cli
 from tests.fakes.synapse import MatrixAccount
+from tests.support.masks import MASK
 from workflow.ports import Inventory
 
 pytestmark = pytest.mark.synapse
@@ -143,5 +144,5 @@ async def test_under_verified_trust_an_unverified_device_is_refused_and_recorded
     assert refused["content"]["m.mentions"] == {"user_ids": [bob.user_id]}
     refusals = [e for e in entries if e.kind == "refusal"]
     assert [(e.actor_id, e.gate) for e in refusals] == [(bob.user_id, "template")] * 2
-    assert "not verified" in entry_summary(refusals[0])
+    assert "not verified" in entry_summary(refusals[0], MASK)
     assert decisions(entries) == {"template": bob.user_id}

@@ -11,9 +11,11 @@ from base.errors import PlanningError
 from tests.fakes import llm_profiles as servers
 from tests.fakes.llm_profiles import ServerProfile
 from tests.fakes.openai_server import OpenAIStandIn, Reply, structured, text
+from tests.support.masks import MASK
 from tests.workflow.llm.test_planner import OSPF_ANSWER
 from tests.workflow.llm.test_servers import chat, planner, propose
 from workflow.llm.output import OutputMode
+from workflow.llm.secrets import LLMSecrets
 from workflow.model import Device, StandardResponse
 from workflow.reads.diagnose import Diagnosis, LabDiagnosis
 from workflow.reads.diagnose_text import PROTOCOL
@@ -58,7 +60,9 @@ class Lab:
 
 async def ask(server: OpenAIStandIn, output: OutputMode = "auto") -> tuple[Lab, Diagnosis]:
     lab = Lab()
-    found = await LabDiagnosis(chat(server), output=output).answer("why?", LAB, lab.send)
+    found = await LabDiagnosis(chat(server), LLMSecrets(MASK), output=output).answer(
+        "why?", LAB, lab.send
+    )
     return lab, found
 
 

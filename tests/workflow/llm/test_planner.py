@@ -11,10 +11,11 @@ from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
 from base.errors import PlanningError
+from base.masking import SecretMask
 from tests.fakes.openai_server import OpenAIStandIn, count_tokens, error, structured, text
 from workflow.library.catalog import load_catalog
 from workflow.library.planner import NO_TOKENS
-from workflow.llm import LLMPlanner, make_llm_planner
+from workflow.llm import LLMPlanner, LLMSecrets, make_llm_planner
 from workflow.llm.prompts import name_ranges
 from workflow.llm.schemas import ParamsAnswer, tool_definition
 from workflow.model import PlanRequest, TemplateProposal, Topology
@@ -316,7 +317,11 @@ async def test_make_llm_planner_sends_the_key_to_the_configured_endpoint(
 ) -> None:
     llm.script(structured(OSPF_ANSWER))
     planner = make_llm_planner(
-        api_key="sk-lab", base_url=llm.base_url, model="lab-model", timeout=5
+        api_key="sk-lab",
+        base_url=llm.base_url,
+        model="lab-model",
+        timeout=5,
+        secrets=LLMSecrets(SecretMask(b"test key")),
     )
     await planner.propose_template(PlanRequest(text="x", topology=TOPOLOGY))
     [request] = llm.requests

@@ -12,12 +12,13 @@ import pytest
 from langchain_openai import ChatOpenAI
 
 from base.errors import PlanningError
+from base.masking import SecretMask
 from tests.fakes import llm_profiles as servers
 from tests.fakes.llm_profiles import ServerProfile
 from tests.fakes.openai_server import OpenAIStandIn, count_tokens, error, structured, text
 from tests.workflow.llm.test_planner import OSPF_ANSWER, TOPOLOGY
 from workflow.library.catalog import load_catalog
-from workflow.llm import LLMPlanner, make_chat_model
+from workflow.llm import LLMPlanner, LLMSecrets, make_chat_model
 from workflow.llm.output import OutputMode, StructuredOutput, remembered_strategy
 from workflow.model import PlanRequest
 
@@ -41,7 +42,11 @@ EXPECTED: list[tuple[ServerProfile, str, list[str]]] = [
 def chat(server: OpenAIStandIn, timeout: float = 10) -> ChatOpenAI:
     """The client as the bot builds it (its HTTP client mends object arguments)."""
     return make_chat_model(
-        api_key="sk-test", base_url=server.base_url, model=server.profile.name, timeout=timeout
+        api_key="sk-test",
+        base_url=server.base_url,
+        model=server.profile.name,
+        timeout=timeout,
+        secrets=LLMSecrets(SecretMask(b"test key")),
     )
 
 

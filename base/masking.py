@@ -1,0 +1,103 @@
+"""How a secret value is shown: `‹secret:3f9a1c›`, a short keyed hash (HMAC-SHA256 with a key
+kept outside the database), so a changed secret shows as a change and the same value shows the
+same everywhere, while nobody can look a short value up in a dictionary of hashes.
+
+- `config`: configuration or show output, by the per-platform rules (base.secret_rules).
+- `said`: what people typed (a request, a Modify feedback), by base.said_secrets.
+- `param`: a template parameter: its strings by the rules; a parameter named like a secret
+  (`password`, `community`, `*_key`) shown only as its hash.
+- `literals`: known values wherever they stand (an LLM may paraphrase a secret it read).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from base.said_secrets import SAID_SECRET, value_span
+from base.secret_rules import secret_spans
+
+TOKEN = re.compile(r"‹secret:[0-9a-f]{6}›")
+HASH_CHARS = 6
+ANYWHERE_CHARS = 8  # a shorter value is replaced only as a word of its own, not inside words
+_SECRET_NAME = re.compile(r"password|secret|community|(?:^|_)key$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class SecretMask:
+    """Masks secret values with tokens keyed by `key` (never shown, never stored with them)."""
+
+    key: bytes
+
+    def __repr__(self) -> str:
+        return "SecretMask(key=***)"
+
+    @classmethod
+    def derived_from(cls, key: bytes) -> SecretMask:
+        """A mask keyed apart from `key` (the audit key): one key kept outside the database,
+        and a token never helps to forge an audit row."""
+        return cls(hmac.new(key, b"labbot secret mask", hashlib.sha256).digest())
+
+    @classmethod
+    def random(cls) -> SecretMask:
+        """A mask with a key of its own (a service built without settings): tokens are stable
+        within the process only."""
+        return cls(os.urandom(32))
+
+    def token(self, value: str) -> str:
+        digest = hmac.new(self.key, value.encode(), hashlib.sha256).hexdigest()
+        return f"‹secret:{digest[:HASH_CHARS]}›"
+
+    def config(self, text: str, platform: str | None = None) -> str:
+        """Configuration or device output with each secret value replaced by its token."""
+        return "\n".join(self._line(line, platform) for line in text.split("\n"))
+
+    def _line(self, line: str, platform: str | None) -> str:
+        for start, end in reversed(secret_spans(line, platform)):
+            line = line[:start] + self._quoted_token(line[start:end]) + line[end:]
+        return line
+
+    def _quoted_token(self, value: str) -> str:
+        """A quoted value keeps its quotes, so the line still reads as the device wrote it."""
+        if len(value) >= 2 and value[0] == value[-1] == '"':
+            return f'"{self.token(value[1:-1])}"'
+        return self.token(value)
+
+    def said(self, text: str) -> str:
+        """Someone's words: each value after a secret-ish keyword masked (inside its quotes,
+        when quoted), everything else as typed."""
+        return SAID_SECRET.sub(self._said_value, text)
+
+    def _said_value(self, match: re.Match[str]) -> str:
+        start, end = (at - match.start() for at in value_span(match))
+        said = match.group(0)
+        return said[:start] + self.token(said[start:end]) + said[end:]
+
+    def param(self, name: str, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.token(value) if _SECRET_NAME.search(name) else self.config(value)
+        if isinstance(value, list):
+            return [self.param(name, item) for item in value]
+        if isinstance(value, dict):
+            return {k: self.param(k, v) for k, v in value.items()}
+        return value
+
+    def literals(self, text: str, values: Iterable[str]) -> str:
+        """`text` with each of `values` replaced by its token wherever it stands: as a word of
+        its own, or, when 8 characters or longer, inside other text too. Longest first."""
+        for value in sorted({v for v in values if v}, key=len, reverse=True):
+            text = occurrences(value).sub(self.token(value), text)
+        return text
+
+
+def occurrences(value: str) -> re.Pattern[str]:
+    """Where a known value is replaced: as a token of its own (`cisco` in `password cisco`, not
+    in `ciscolab`); a long value anywhere (inside a URL, a quoted error body)."""
+    if len(value) >= ANYWHERE_CHARS:
+        return re.compile(re.escape(value))
+    return re.compile(rf"(?<!\w){re.escape(value)}(?!\w)")

@@ -1,0 +1,118 @@
+"""Where the secret values are in device configuration and show output, per platform family:
+the one rule set behind every view (bot) and every LLM request (workflow.llm).
+
+Each rule is a regular expression whose `value` group is the secret; the words around it
+(`snmp-server community`, `md5`, `RO`) are not. Covered: type 0/5/7/8/9 passwords and secrets
+(`enable secret`, `username … secret|password`), EOS `secret sha512 …`, SNMP communities
+(`snmp-server community X`, `snmp-server host … [version 2c] X`) and SNMPv3 auth/priv keys,
+ISAKMP/IKE keys, NTP, OSPF, BGP, TACACS+ and RADIUS keys, key-chain strings, FRR `password`
+and `enable password`, IS-IS area/domain passwords, Junos `$9$…`, `encrypted-password` and SNMP
+communities, Huawei VRP `cipher`/`irreversible-cipher`/`plain` values.
+
+netutils.config.clean.sanitize_config applies filters it is given (it ships two private
+examples), and replaces a line's value by a fixed word; labbot needs the value's span to show
+a keyed hash of it, so the rules are written here, one table per family.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WORD = r"(?P<value>\"[^\"\n]*\"|\S+)"  # a quoted value (Junos, VRP) or one word
+_TYPE = r"(?:\s+[0-9])?"  # an encryption type: 0 (clear), 5, 7, 8, 9
+# words between a secret keyword and its value: a type, a hash name, a level, a VRP mode
+_QUALIFIERS = (
+    r"(?:\s+(?:level\s+\d+|[0-9]|sha512|sha256|md5|hmac-md5|clear|encrypted|hashed|simple"
+    r"|plain|cipher|irreversible-cipher)(?![\w-]))*"
+)
+
+
+def _rules(*patterns: str) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(pattern, re.IGNORECASE) for pattern in patterns)
+
+
+# IOS, IOS-XE, NX-OS, EOS and FRR write these the same way.
+COMMON = _rules(
+    rf"(?<![\w-])(?:password|secret){_QUALIFIERS}\s+{_WORD}",
+    rf"\bsnmp-server\s+community{_TYPE}\s+{_WORD}",
+    # snmp-server host H [vrf V] [traps|informs] [version 1|2c|3 LEVEL] COMMUNITY
+    r"\bsnmp-server\s+host\s+\S+(?:\s+vrf\s+\S+)?(?:\s+(?:traps|informs))?"
+    rf"(?:\s+version\s+(?:1|2c|3\s+\S+))?\s+(?!version\s){_WORD}",
+    rf"\bsnmp-server\s+user\s.*?\bauth\s+(?:md5|sha\S*)(?:\s+encrypted)?\s+{_WORD}",
+    r"\bsnmp-server\s+user\s.*?\bpriv\s+(?:des\S*|3des|aes\S*)(?:\s+(?:128|192|256))?"
+    rf"(?:\s+encrypted)?\s+{_WORD}",
+    rf"\bcrypto\s+isakmp\s+key{_TYPE}\s+{_WORD}",
+    r"\bpre-shared-key(?:\s+(?:local|remote|ascii-text|hex))?"
+    rf"{_TYPE}\s+(?!(?:address|local|remote|ascii-text|hex)\s){_WORD}",
+    rf"\bpre-shared-key\s+address\s+\S+(?:\s+\S+)?\s+key{_TYPE}\s+{_WORD}",
+    # ntp authentication-key 1 md5 KEY [7]: the key, never the key number or `md5`
+    rf"\bntp\s+authentication-key\s+\d+\s+\S+{_TYPE}\s+{_WORD}",
+    rf"(?<![\w-])(?<!ntp )(?:key-string|authentication-key){_TYPE}\s+{_WORD}",
+    rf"\bmessage-digest-key\s+\d+\s+md5{_TYPE}\s+{_WORD}",
+    rf"\b(?:tacacs-server|radius-server|server-private)\s(?:.*\s)?key{_TYPE}\s+{_WORD}",
+    rf"(?<![\w-])key\s+[0-9]\s+{_WORD}",  # `key 7 …` under `tacacs server`, `radius server`
+    # a bare `key VALUE` line (`tacacs server` sub-mode); key-chain ids (`key 1`) are numbers
+    r"^[-+]?\s+key\s+(?P<value>(?!\d+\s*$)(?!chain\s)\S+)\s*$",
+    rf"\b(?:area|domain)-password(?:\s+(?:clear|md5))?\s+{_WORD}",
+    rf"\bCommunity\s+name:\s*{_WORD}",  # `show snmp community`
+)
+JUNOS = _rules(  # Junos quotes every secret it keeps
+    r"(?P<value>\$9\$[^\s\";]+)",
+    r"\b(?:encrypted-password|authentication-key|ascii-text|secret)\s+(?P<value>\"[^\"\n]*\")",
+    r"\bsnmp\s+community\s+(?P<value>\"[^\"\n]*\"|[^\s;{]+)",
+    r"(?<![\w-])community\s+(?P<value>\"[^\"\n]*\"|[^\s;{]+)\s*(?:\{|authorization\b)",
+)
+VRP = _rules(
+    rf"\b(?:irreversible-cipher|cipher|plain)\s+{_WORD}",
+    rf"\bsnmp-agent\s+community\s+(?:read|write)\s+(?!cipher\s){_WORD}",
+)
+
+RULES: dict[str, tuple[re.Pattern[str], ...]] = {
+    "cisco_ios": COMMON,
+    "cisco_xe": COMMON,
+    "cisco_nxos": COMMON,
+    "arista_eos": COMMON,
+    "frr": COMMON,
+    "juniper_junos": JUNOS,
+    "huawei_vrp": COMMON + VRP,
+}
+ANY_PLATFORM = COMMON + JUNOS + VRP  # where the text's platform is not known (LLM, chat)
+
+_FREE_TEXT = re.compile(r"^[-+ ]*\s*(?:description|remark|alias)\b", re.IGNORECASE)
+_FAMILY_SUFFIXES = ("_telnet", "_ssh", "_serial")
+
+
+def rules_for(platform: str | None) -> tuple[re.Pattern[str], ...]:
+    """The rules of a platform (`cisco_ios_telnet` is `cisco_ios`); every family's when the
+    platform is not given or not known: a view masks too much rather than too little."""
+    if platform is None:
+        return ANY_PLATFORM
+    for suffix in _FAMILY_SUFFIXES:
+        platform = platform.removesuffix(suffix)
+    return RULES.get(platform, ANY_PLATFORM)
+
+
+def secret_spans(line: str, platform: str | None = None) -> list[tuple[int, int]]:
+    """Where the secret values of one line are, left to right, never overlapping. A value that
+    is a template placeholder (`{{ community }}`) or already masked (`‹…›`) is not one."""
+    if _FREE_TEXT.match(line):  # people's words, not secrets
+        return []
+    found = sorted(
+        (match.span("value"), match.start())
+        for rule in rules_for(platform)
+        for match in rule.finditer(line)
+    )
+    spans: list[tuple[int, int]] = []
+    for (start, end), keyword in found:
+        if line[start:end].lstrip("\"'").startswith(("{", "‹")) or start == end:
+            continue
+        # a keyword inside a value found before is part of that value (`community secret RW`)
+        if not any(at <= keyword < to for at, to in spans) and (not spans or start >= spans[-1][1]):
+            spans.append((start, end))
+    return spans
+
+
+def secret_values(text: str, platform: str | None = None) -> set[str]:
+    """Every secret value in `text`, without the quotes around a quoted one."""
+    values = (line[s:e] for line in text.split("\n") for s, e in secret_spans(line, platform))
+    return {v[1:-1] if len(v) >= 2 and v[0] == v[-1] == '"' else v for v in values}

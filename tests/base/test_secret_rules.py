@@ -1,0 +1,150 @@
+"""The per-platform secret rule set, table-driven: on each platform, each kind of secret a
+device keeps (`line`) has exactly its value (`value`) found, and the words around it are not."""
+
+from __future__ import annotations
+
+import pytest
+
+from base.secret_rules import secret_spans, secret_values
+
+IOS = [  # IOS, IOS-XE (and NX-OS) configuration lines
+    ("enable secret 5 $1$mERr$hx5rVt7rPNoS4wqbXKX7m0", "$1$mERr$hx5rVt7rPNoS4wqbXKX7m0"),
+    (
+        "enable secret 9 $9$nhEmQVczB7dqsO$X.HsgL6x1il0RxkOSSvyQY",
+        "$9$nhEmQVczB7dqsO$X.HsgL6x1il0RxkOSSvyQY",
+    ),
+    ("enable secret level 15 5 $1$lvl$abc", "$1$lvl$abc"),
+    ("enable password 7 0822455D0A16", "0822455D0A16"),
+    ("enable password Cl3ar-En", "Cl3ar-En"),
+    ("username admin privilege 15 secret 8 $8$dsYGNam3K1SIJO$7nv", "$8$dsYGNam3K1SIJO$7nv"),
+    ("username bob password 0 hunter22", "hunter22"),
+    ("username carol password 7 02050D480809", "02050D480809"),
+    ("snmp-server community Pub-Comm-1 RO", "Pub-Comm-1"),
+    ("snmp-server community 0 Comm0 RW 10", "Comm0"),
+    ("no snmp-server community old-comm RW", "old-comm"),
+    ("snmp-server community secret RW", "secret"),  # a keyword as the value
+    ("snmp-server host 10.0.0.9 version 2c Host-Comm", "Host-Comm"),
+    ("snmp-server host 10.0.0.9 traps version 2c Trap-Comm udp-port 162", "Trap-Comm"),
+    ("snmp-server host 10.0.0.9 informs version 2c Inf-Comm", "Inf-Comm"),
+    ("snmp-server host 10.0.0.9 Old-Comm", "Old-Comm"),
+    ("snmp-server host 10.0.0.9 vrf MGMT version 2c Vrf-Comm", "Vrf-Comm"),
+    ("crypto isakmp key Isa-Key-1 address 10.0.0.2", "Isa-Key-1"),
+    ("crypto isakmp key 6 Isa-Key-6 address 10.0.0.2", "Isa-Key-6"),
+    (" pre-shared-key address 10.0.0.2 key Ring-Key", "Ring-Key"),
+    (" pre-shared-key local Local-Psk", "Local-Psk"),
+    (" pre-shared-key Ike-Psk", "Ike-Psk"),
+    ("ntp authentication-key 1 md5 Ntp-Key-1 7", "Ntp-Key-1"),  # the key, not `1` nor `md5`
+    ("ntp authentication-key 2 md5 7 Ntp-Key-7", "Ntp-Key-7"),
+    (" ip ospf authentication-key Ospf-Key", "Ospf-Key"),
+    (" ip ospf authentication-key 7 0822OSPF", "0822OSPF"),
+    (" ip ospf message-digest-key 1 md5 Md5-Key", "Md5-Key"),
+    (" ip ospf message-digest-key 1 md5 7 Md5-Key-7", "Md5-Key-7"),
+    (" neighbor 10.0.0.2 password Bgp-Pw", "Bgp-Pw"),
+    (" neighbor 10.0.0.2 password 7 Bgp-Pw-7", "Bgp-Pw-7"),
+    ("tacacs-server key 7 Tac-Key-7", "Tac-Key-7"),
+    ("tacacs-server key Tac-Key", "Tac-Key"),
+    ("tacacs-server host 10.0.0.5 key Tac-Host-Key", "Tac-Host-Key"),
+    ("radius-server host 10.0.0.6 auth-port 1812 acct-port 1813 key Rad-Key", "Rad-Key"),
+    (" server-private 10.0.0.7 key 7 Priv-Key", "Priv-Key"),
+    (" key 7 Tac-New-7", "Tac-New-7"),  # under `tacacs server NAME`
+    (" key Tac-Bare", "Tac-Bare"),
+    (" key-string Chain-Key", "Chain-Key"),
+    (" key-string 7 0822455D", "0822455D"),
+    ("+ snmp-server community Diff-Comm RO", "Diff-Comm"),  # a diff's line
+]
+EOS = [
+    ("username admin privilege 15 role network-admin secret sha512 $6$salt$hash", "$6$salt$hash"),
+    ("enable password sha512 $6$en$hash", "$6$en$hash"),
+    ("snmp-server community Eos-Comm ro", "Eos-Comm"),
+    ("snmp-server host 10.0.0.9 version 2c Eos-Host-Comm", "Eos-Host-Comm"),
+    ("ntp authentication-key 1 md5 7 Eos-Ntp", "Eos-Ntp"),
+    ("   neighbor 10.0.0.2 password 7 Eos-Bgp", "Eos-Bgp"),
+    ("tacacs-server host 10.0.0.5 key 7 Eos-Tac", "Eos-Tac"),
+]
+FRR = [
+    ("password Frr-Vty", "Frr-Vty"),
+    ("enable password Frr-Enable", "Frr-Enable"),
+    (" ip ospf authentication-key Frr-Ospf", "Frr-Ospf"),
+    (" ip ospf message-digest-key 1 md5 Frr-Md5", "Frr-Md5"),
+    (" neighbor 10.0.0.2 password Frr-Bgp", "Frr-Bgp"),
+    (" area-password md5 Isis-Area", "Isis-Area"),
+    (" domain-password clear Isis-Domain", "Isis-Domain"),
+]
+JUNOS = [
+    ('    encrypted-password "$6$junos$hash"; ## SECRET-DATA', "$6$junos$hash"),
+    ('    authentication-key "$9$abcDEF"; ## SECRET-DATA', "$9$abcDEF"),
+    ('set security ike policy P pre-shared-key ascii-text "$9$psk"', "$9$psk"),
+    ('set system radius-server 10.0.0.6 secret "$9$rad"', "$9$rad"),
+    ("set snmp community Jun-Comm authorization read-only", "Jun-Comm"),
+    ("    community Jun-Comm-2 {", "Jun-Comm-2"),
+]
+VRP = [
+    (" local-user admin password irreversible-cipher $1a$vrp$", "$1a$vrp$"),
+    (" local-user bob password cipher %^%#Vrp-Ci%^%#", "%^%#Vrp-Ci%^%#"),
+    (" snmp-agent community read cipher %^%#Vrp-Comm%^%#", "%^%#Vrp-Comm%^%#"),
+    (" snmp-agent community read Vrp-Plain", "Vrp-Plain"),
+    (" ospf authentication-mode simple plain Vrp-Ospf", "Vrp-Ospf"),
+]
+SHOWN = [  # show output carrying a secret
+    ("Community name: Show-Comm", "Show-Comm"),
+]
+TABLE = [
+    *(("cisco_ios", line, value) for line, value in IOS + SHOWN),
+    *(("cisco_ios_telnet", line, value) for line, value in IOS[:3]),
+    *(("cisco_nxos", line, value) for line, value in IOS[:3]),
+    *(("arista_eos", line, value) for line, value in EOS + IOS[8:20]),
+    *(("frr", line, value) for line, value in FRR),
+    *(("juniper_junos", line, value) for line, value in JUNOS),
+    *(("huawei_vrp", line, value) for line, value in VRP),
+    *((None, line, value) for line, value in IOS + EOS + FRR + JUNOS + VRP),  # any platform
+]
+
+
+@pytest.mark.parametrize(("platform", "line", "value"), TABLE)
+def test_each_secret_is_found_and_only_its_value(
+    platform: str | None, line: str, value: str
+) -> None:
+    spans = secret_spans(line, platform)
+    assert [line[start:end].strip('"') for start, end in spans] == [value]
+
+
+@pytest.mark.parametrize("platform", ["cisco_ios", "arista_eos", "frr"])
+def test_snmpv3_auth_and_priv_keys_are_both_found(platform: str) -> None:
+    line = "snmp-server user u1 g1 v3 auth sha Auth-Key priv aes 128 Priv-Key"
+    assert secret_values(line, platform) == {"Auth-Key", "Priv-Key"}
+
+
+NOT_SECRETS = [
+    ("cisco_ios", " description password reset desk"),
+    ("cisco_ios", "service password-encryption"),
+    ("cisco_ios", "ntp server 10.0.0.1"),
+    ("cisco_ios", " key chain OSPF"),
+    ("cisco_ios", " key 1"),  # a key chain's key id
+    ("cisco_ios", "snmp-server community {{ community }} RW"),  # a template's placeholder
+    ("cisco_ios", "snmp-server community ‹secret:3f9a1c› RW"),  # already masked
+    ("cisco_ios", "snmp-server location lab rack 4"),
+    ("cisco_ios", " ip ospf message-digest-key"),
+    ("frr", "router ospf"),
+    ("frr", " set community 65000:100"),  # a BGP community is no secret
+    ("juniper_junos", "set policy-options community C members 65000:1"),
+    ("arista_eos", "ip routing"),
+]
+
+
+@pytest.mark.parametrize(("platform", "line"), NOT_SECRETS)
+def test_lines_without_a_secret_have_none(platform: str, line: str) -> None:
+    assert secret_spans(line, platform) == []
+
+
+def test_a_platform_uses_its_own_rules() -> None:
+    """Another vendor's syntax is no secret on a platform; unknown, every family's rules hold."""
+    vrp, junos = " snmp-agent community read Vrp-C", "set snmp community Jun-C"
+    assert secret_values(vrp, "cisco_ios") == set()
+    assert secret_values(vrp, "huawei_vrp") == secret_values(vrp) == {"Vrp-C"}
+    assert secret_values(junos, "frr") == set()
+    assert secret_values(junos, "juniper_junos") == secret_values(junos) == {"Jun-C"}
+
+
+def test_every_value_of_a_text_is_found() -> None:
+    config = "hostname R1\nenable secret 5 $1$a$b\n!\nsnmp-server community C-1 RO\n"
+    assert secret_values(config, "cisco_ios") == {"$1$a$b", "C-1"}

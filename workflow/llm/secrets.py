@@ -1,0 +1,126 @@
+"""No secret value reaches an LLM: every request to the endpoint is masked on the wire.
+
+`MaskedRequests` is an httpx transport: each JSON request that carries `messages` (a chat
+completion, whichever step sent it: templates, parameters, a diagnosis and its reads, an error
+given back) has every message text masked by `LLMSecrets.hide`: the per-platform rules of
+base.secret_rules (any platform: a request mixes them), the words people typed by
+base.said_secrets (user messages), and every value masked before, wherever it stands now, plus
+the credentials labbot holds. The values are kept in memory only (the latest `REMEMBERED`):
+
+- `reveal`: a planner's answer gets the real value back where the model used a token (a
+  community typed in the request becomes the template's default, as typed);
+- `hide`: a diagnosis's answer is masked before it is posted, the values the model read
+  included, in case it quotes one it paraphrased.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from collections.abc import Iterable
+from typing import Any
+
+import httpx
+
+from base.masking import TOKEN, SecretMask
+from base.said_secrets import SAID_SECRET, value_span
+from base.secret_rules import secret_values
+
+REMEMBERED = 10_000  # values kept for `reveal` and `hide`, the latest
+MIN_LITERAL_CHARS = 4  # a shorter value is masked where a rule finds it, not as a bare word
+
+
+class LLMSecrets:
+    """Masks what is sent to the LLM and remembers each value behind its token."""
+
+    def __init__(self, mask: SecretMask, credentials: Iterable[str] = ()) -> None:
+        self.mask = mask
+        self._pinned = {mask.token(value): value for value in credentials if value}
+        self._seen: OrderedDict[str, str] = OrderedDict()  # token -> value
+
+    def __repr__(self) -> str:
+        return f"LLMSecrets({len(self._seen)} values)"
+
+    def hide(self, text: str, *, said: bool = False) -> str:
+        """`text` with no secret value: by the rules (and, `said`, as people type them) and
+        every value known, wherever it stands."""
+        found = secret_values(text) | (_said_values(text) if said else set())
+        for value in found:
+            self._remember(value)
+        known = [*self._pinned.values(), *self._seen.values()]
+        text = self.mask.literals(text, (v for v in known if len(v) >= MIN_LITERAL_CHARS))
+        text = self.mask.config(text)
+        return self.mask.said(text) if said else text
+
+    def reveal(self, value: Any) -> Any:
+        """An answer (strings, lists, dicts) with each known token replaced by its value."""
+        if isinstance(value, str):
+            return TOKEN.sub(lambda m: self._value_of(m.group(0)), value)
+        if isinstance(value, list):
+            return [self.reveal(item) for item in value]
+        if isinstance(value, dict):
+            return {key: self.reveal(item) for key, item in value.items()}
+        return value
+
+    def _value_of(self, token: str) -> str:
+        return self._seen.get(token) or token  # a credential is never given back
+
+    def _remember(self, value: str) -> None:
+        token = self.mask.token(value)
+        self._seen[token] = value
+        self._seen.move_to_end(token)
+        while len(self._seen) > REMEMBERED:
+            self._seen.popitem(last=False)
+
+    def request_body(self, body: bytes) -> bytes:
+        """A chat request's JSON with its messages masked; any other body as masked text."""
+        try:
+            payload = json.loads(body)
+        except ValueError:
+            return self.hide(body.decode(errors="replace")).encode()
+        if not isinstance(payload, dict):
+            return self.hide(body.decode(errors="replace")).encode()
+        for message in payload.get("messages") or []:
+            self._hide_message(message)
+        return json.dumps(payload).encode()
+
+    def _hide_message(self, message: dict[str, Any]) -> None:
+        said = message.get("role") == "user"
+        content = message.get("content")
+        if isinstance(content, str):
+            message["content"] = self.hide(content, said=said)
+        for part in content if isinstance(content, list) else []:
+            if isinstance(part, dict) and isinstance(part.get("text"), str):
+                part["text"] = self.hide(part["text"], said=said)
+        for call in message.get("tool_calls") or []:
+            function = call.get("function") or {}
+            if isinstance(function.get("arguments"), str):
+                function["arguments"] = self.hide(function["arguments"])
+
+
+def _said_values(text: str) -> set[str]:
+    return {text[start:end] for start, end in map(value_span, SAID_SECRET.finditer(text))}
+
+
+class MaskedRequests(httpx.AsyncBaseTransport):
+    """An httpx transport around another: every request body masked (`LLMSecrets`)."""
+
+    def __init__(self, secrets: LLMSecrets, inner: httpx.AsyncBaseTransport | None = None) -> None:
+        self._secrets = secrets
+        self._inner = inner or httpx.AsyncHTTPTransport()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        body = await request.aread()
+        if body:
+            headers = [(k, v) for k, v in request.headers.items() if k.lower() != "content-length"]
+            request = httpx.Request(
+                request.method,
+                request.url,
+                headers=headers,
+                content=self._secrets.request_body(body),
+                extensions=request.extensions,
+            )
+        return await self._inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
