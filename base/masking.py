@@ -11,6 +11,7 @@ same everywhere, while nobody can look a short value up in a dictionary of hashe
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import os
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from base.said_secrets import SAID_SECRET, value_span
-from base.secret_rules import secret_spans
+from base.secret_rules import secret_spans, unquoted
 
 TOKEN = re.compile(r"‹secret:[0-9a-f]{6}›")
 HASH_CHARS = 6
@@ -55,18 +56,21 @@ class SecretMask:
 
     def config(self, text: str, platform: str | None = None) -> str:
         """Configuration or device output with each secret value replaced by its token."""
-        return "\n".join(self._line(line, platform) for line in text.split("\n"))
+        return self.config_values(text, platform)[0]
 
-    def _line(self, line: str, platform: str | None) -> str:
+    def config_values(self, text: str, platform: str | None = None) -> tuple[str, set[str]]:
+        """`config`, and the values it masked (without their quotes)."""
+        found: set[str] = set()
+        lines = [self._line(line, platform, found) for line in text.split("\n")]
+        return "\n".join(lines), found
+
+    def _line(self, line: str, platform: str | None, found: set[str]) -> str:
         for start, end in reversed(secret_spans(line, platform)):
-            line = line[:start] + self._quoted_token(line[start:end]) + line[end:]
+            value = unquoted(line[start:end])
+            found.add(value)
+            shown = self.token(value)
+            line = line[:start] + (shown if value == line[start:end] else f'"{shown}"') + line[end:]
         return line
-
-    def _quoted_token(self, value: str) -> str:
-        """A quoted value keeps its quotes, so the line still reads as the device wrote it."""
-        if len(value) >= 2 and value[0] == value[-1] == '"':
-            return f'"{self.token(value[1:-1])}"'
-        return self.token(value)
 
     def said(self, text: str) -> str:
         """Someone's words: each value after a secret-ish keyword masked (inside its quotes,
@@ -90,9 +94,20 @@ class SecretMask:
     def literals(self, text: str, values: Iterable[str]) -> str:
         """`text` with each of `values` replaced by its token wherever it stands: as a word of
         its own, or, when 8 characters or longer, inside other text too. Longest first."""
-        for value in sorted({v for v in values if v}, key=len, reverse=True):
-            text = occurrences(value).sub(self.token(value), text)
-        return text
+        present = {v for v in values if v and v in text}  # a substring search each: quick
+        if not present:
+            return text
+        pattern = _any_of(tuple(sorted(present, key=lambda v: (-len(v), v))))
+        parts = TOKEN.split(text)  # a token already shown is never masked inside
+        tokens = TOKEN.findall(text)
+        masked = [pattern.sub(lambda found: self.token(found.group(0)), part) for part in parts]
+        return "".join(part + token for part, token in zip(masked, [*tokens, ""], strict=True))
+
+
+@functools.lru_cache(maxsize=16)
+def _any_of(values: tuple[str, ...]) -> re.Pattern[str]:
+    """One pattern for all `values` (longest first): one pass over a text, however many."""
+    return re.compile("|".join(occurrences(value).pattern for value in values))
 
 
 def occurrences(value: str) -> re.Pattern[str]:

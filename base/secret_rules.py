@@ -78,6 +78,8 @@ RULES: dict[str, tuple[re.Pattern[str], ...]] = {
 }
 ANY_PLATFORM = COMMON + JUNOS + VRP  # where the text's platform is not known (LLM, chat)
 
+# a word every rule above needs: a line without one is not searched (most lines of a config)
+_MAY_HOLD_ONE = re.compile(r"password|secret|communit|key|cipher|plain|snmp|\$9\$", re.IGNORECASE)
 _FREE_TEXT = re.compile(r"^[-+ ]*\s*(?:description|remark|alias)\b", re.IGNORECASE)
 _FAMILY_SUFFIXES = ("_telnet", "_ssh", "_serial")
 
@@ -94,8 +96,9 @@ def rules_for(platform: str | None) -> tuple[re.Pattern[str], ...]:
 
 def secret_spans(line: str, platform: str | None = None) -> list[tuple[int, int]]:
     """Where the secret values of one line are, left to right, never overlapping. A value that
-    is a template placeholder (`{{ community }}`) or already masked (`‹…›`) is not one."""
-    if _FREE_TEXT.match(line):  # people's words, not secrets
+    is a template placeholder (`{{ community }}`), a section's glob (`snmp-server community *`)
+    or already masked (`‹…›`) is not one."""
+    if not _MAY_HOLD_ONE.search(line) or _FREE_TEXT.match(line):  # people's words: no secret
         return []
     found = sorted(
         (match.span("value"), match.start())
@@ -104,7 +107,8 @@ def secret_spans(line: str, platform: str | None = None) -> list[tuple[int, int]
     )
     spans: list[tuple[int, int]] = []
     for (start, end), keyword in found:
-        if line[start:end].lstrip("\"'").startswith(("{", "‹")) or start == end:
+        value = line[start:end].strip("\"'")
+        if not value.strip("*") or value.startswith(("{", "‹")):  # a glob, a placeholder
             continue
         # a keyword inside a value found before is part of that value (`community secret RW`)
         if not any(at <= keyword < to for at, to in spans) and (not spans or start >= spans[-1][1]):
@@ -112,7 +116,6 @@ def secret_spans(line: str, platform: str | None = None) -> list[tuple[int, int]
     return spans
 
 
-def secret_values(text: str, platform: str | None = None) -> set[str]:
-    """Every secret value in `text`, without the quotes around a quoted one."""
-    values = (line[s:e] for line in text.split("\n") for s, e in secret_spans(line, platform))
-    return {v[1:-1] if len(v) >= 2 and v[0] == v[-1] == '"' else v for v in values}
+def unquoted(value: str) -> str:
+    """A quoted value (Junos, VRP) without its quotes: they are the device's, not the secret's."""
+    return value[1:-1] if len(value) >= 2 and value[0] == value[-1] == '"' else value

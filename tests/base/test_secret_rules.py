@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from base.secret_rules import secret_spans, secret_values
+from base.secret_rules import secret_spans, unquoted
 
 IOS = [  # IOS, IOS-XE (and NX-OS) configuration lines
     ("enable secret 5 $1$mERr$hx5rVt7rPNoS4wqbXKX7m0", "$1$mERr$hx5rVt7rPNoS4wqbXKX7m0"),
@@ -100,6 +100,11 @@ TABLE = [
 ]
 
 
+def secret_values(text: str, platform: str | None = None) -> set[str]:
+    lines = text.split("\n")
+    return {unquoted(line[s:e]) for line in lines for s, e in secret_spans(line, platform)}
+
+
 @pytest.mark.parametrize(("platform", "line", "value"), TABLE)
 def test_each_secret_is_found_and_only_its_value(
     platform: str | None, line: str, value: str
@@ -122,6 +127,7 @@ NOT_SECRETS = [
     ("cisco_ios", " key 1"),  # a key chain's key id
     ("cisco_ios", "snmp-server community {{ community }} RW"),  # a template's placeholder
     ("cisco_ios", "snmp-server community ‹secret:3f9a1c› RW"),  # already masked
+    ("cisco_ios", "snmp-server community *"),  # a template's section
     ("cisco_ios", "snmp-server location lab rack 4"),
     ("cisco_ios", " ip ospf message-digest-key"),
     ("frr", "router ospf"),

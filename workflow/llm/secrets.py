@@ -24,9 +24,8 @@ import httpx
 
 from base.masking import TOKEN, SecretMask
 from base.said_secrets import SAID_SECRET, value_span
-from base.secret_rules import secret_values
 
-REMEMBERED = 10_000  # values kept for `reveal` and `hide`, the latest
+REMEMBERED = 2_000  # values kept for `reveal` and `hide`, the latest
 MIN_LITERAL_CHARS = 4  # a shorter value is masked where a rule finds it, not as a bare word
 
 
@@ -44,13 +43,14 @@ class LLMSecrets:
     def hide(self, text: str, *, said: bool = False) -> str:
         """`text` with no secret value: by the rules (and, `said`, as people type them) and
         every value known, wherever it stands."""
-        found = secret_values(text) | (_said_values(text) if said else set())
+        text, found = self.mask.config_values(text)
+        if said:
+            found |= _said_values(text)
+            text = self.mask.said(text)
         for value in found:
             self._remember(value)
         known = [*self._pinned.values(), *self._seen.values()]
-        text = self.mask.literals(text, (v for v in known if len(v) >= MIN_LITERAL_CHARS))
-        text = self.mask.config(text)
-        return self.mask.said(text) if said else text
+        return self.mask.literals(text, (v for v in known if len(v) >= MIN_LITERAL_CHARS))
 
     def reveal(self, value: Any) -> Any:
         """An answer (strings, lists, dicts) with each known token replaced by its value."""
