@@ -23,8 +23,8 @@ from typing import Any
 from base.said_secrets import SAID_SECRET, value_span
 from base.secret_rules import secret_spans, unquoted
 
-TOKEN = re.compile(r"‹secret:[0-9a-f]{6}›")
 HASH_CHARS = 6
+TOKEN = re.compile(rf"‹secret:[0-9a-f]{{{HASH_CHARS}}}›")
 ANYWHERE_CHARS = 8  # a shorter value is replaced only as a word of its own, not inside words
 _SECRET_NAME = re.compile(r"password|secret|community|(?:^|_)key$", re.IGNORECASE)
 

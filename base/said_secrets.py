@@ -1,13 +1,13 @@
-"""Secret values in what people type (a request, a Modify feedback): one rule, used by the bot,
-which masks each value wherever it shows the words again (bot.redact.mask_said), and by the
+"""Secret values in what people type (a request, a Modify feedback): one rule, used by every view
+that shows the words again and by the LLM's wire (base.masking.SecretMask.said), and by the
 workflow, which never reads one as a device name (workflow.targets).
 
 The rule: a secret-ish keyword (`community`, `password`, `secret`, `psk`, `md5`, `key` and any
 `…-key` such as `pre-shared-key` or `auth-key`), then `:`/`=` or filler words (`to`, `is`,
 `string`, an encryption type digit, …), then the value: a quoted string or one word, never a
 filler or a connecting word itself (`md5 authentication on R1`, `key chain OSPF`). It is broader
-than bot.redact's configuration rule (a sentence has no fixed syntax), so it is never applied
-to configuration lines approvers must read exactly.
+than the configuration rules (base.secret_rules: a sentence has no fixed syntax), so it is never
+applied to configuration lines approvers must read exactly.
 """
 
 from __future__ import annotations

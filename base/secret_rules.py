@@ -63,7 +63,8 @@ JUNOS = _rules(  # Junos quotes every secret it keeps
     r"(?<![\w-])community\s+(?P<value>\"[^\"\n]*\"|[^\s;{]+)\s*(?:\{|authorization\b)",
 )
 VRP = _rules(
-    rf"\b(?:irreversible-cipher|cipher|plain)\s+{_WORD}",
+    rf"\b(?:irreversible-cipher|cipher)\s+{_WORD}",
+    rf"\b(?:simple|md5|hmac-sha256|hmac-md5)(?:\s+\d+)?\s+plain\s+{_WORD}",
     rf"\bsnmp-agent\s+community\s+(?:read|write)\s+(?!cipher\s){_WORD}",
 )
 

@@ -84,6 +84,7 @@ VRP = [
     (" snmp-agent community read cipher %^%#Vrp-Comm%^%#", "%^%#Vrp-Comm%^%#"),
     (" snmp-agent community read Vrp-Plain", "Vrp-Plain"),
     (" ospf authentication-mode simple plain Vrp-Ospf", "Vrp-Ospf"),
+    (" ospf authentication-mode md5 1 plain Vrp-Md5", "Vrp-Md5"),
 ]
 SHOWN = [  # show output carrying a secret
     ("Community name: Show-Comm", "Show-Comm"),
@@ -134,6 +135,7 @@ NOT_SECRETS = [
     ("frr", " set community 65000:100"),  # a BGP community is no secret
     ("juniper_junos", "set policy-options community C members 65000:1"),
     ("arista_eos", "ip routing"),
+    (None, "Ask for a change in plain words, for example:"),
 ]
 
 

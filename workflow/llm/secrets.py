@@ -36,6 +36,7 @@ class LLMSecrets:
         self.mask = mask
         self._pinned = {mask.token(value): value for value in credentials if value}
         self._seen: OrderedDict[str, str] = OrderedDict()  # token -> value
+        self._ambiguous: set[str] = set()  # tokens two values share: never given back
 
     def __repr__(self) -> str:
         return f"LLMSecrets({len(self._seen)} values)"
@@ -63,10 +64,16 @@ class LLMSecrets:
         return value
 
     def _value_of(self, token: str) -> str:
-        return self._seen.get(token) or token  # a credential is never given back
+        """The value behind `token`; the token itself for a credential (never given back) or a
+        token two values share (a line carrying it is refused before any push)."""
+        if token in self._ambiguous:
+            return token
+        return self._seen.get(token) or token
 
     def _remember(self, value: str) -> None:
         token = self.mask.token(value)
+        if self._seen.get(token, value) != value:
+            self._ambiguous.add(token)
         self._seen[token] = value
         self._seen.move_to_end(token)
         while len(self._seen) > REMEMBERED:
@@ -80,8 +87,10 @@ class LLMSecrets:
             return self.hide(body.decode(errors="replace")).encode()
         if not isinstance(payload, dict):
             return self.hide(body.decode(errors="replace")).encode()
-        for message in payload.get("messages") or []:
-            self._hide_message(message)
+        messages = payload.get("messages") or []
+        for _ in range(2):  # a value found in a later message is hidden in the earlier ones too
+            for message in messages:
+                self._hide_message(message)
         return json.dumps(payload).encode()
 
     def _hide_message(self, message: dict[str, Any]) -> None:

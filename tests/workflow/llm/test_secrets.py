@@ -1,0 +1,96 @@
+"""What the LLM is sent carries no secret value, and what it answers with a token gets the value
+back: the wire's masking as the real OpenAI client sends through it to the stand-in."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+from base.masking import SecretMask
+from tests.fakes.openai_server import OpenAIStandIn, structured
+from tests.workflow.llm.test_planner import TOPOLOGY
+from workflow.llm import LLMSecrets, make_llm_planner
+from workflow.model import PlanRequest
+
+MASK = SecretMask(b"test key")
+t = MASK.token
+
+
+def body(*messages: dict[str, object]) -> bytes:
+    return json.dumps({"model": "m", "messages": list(messages)}).encode()
+
+
+def test_every_message_is_masked_by_the_rules_people_s_words_and_known_values() -> None:
+    secrets = LLMSecrets(MASK, credentials=["Lab-Login-77"])
+    sent = json.loads(
+        secrets.request_body(
+            body(
+                {"role": "system", "content": "Devices: R1 (cisco_ios)"},
+                {"role": "user", "content": "why is community Pub-C refused on R1?"},
+                {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [{"function": {"name": "Read", "arguments": '{"q":"Ntp-K9"}'}}],
+                },
+                {
+                    "role": "tool",
+                    "content": "ntp authentication-key 1 md5 Ntp-K9 7\nlogin Lab-Login-77",
+                },
+                {"role": "user", "content": [{"type": "text", "text": "is Ntp-K9 the key?"}]},
+            )
+        )
+    )
+    said = json.dumps(sent, ensure_ascii=False)
+    assert not any(v in said for v in ("Pub-C", "Ntp-K9", "Lab-Login-77")), said
+    messages = sent["messages"]
+    assert messages[1]["content"] == f"why is community {t('Pub-C')} refused on R1?"
+    assert messages[3]["content"].startswith(f"ntp authentication-key 1 md5 {t('Ntp-K9')} 7")
+    assert t("Ntp-K9") in messages[2]["tool_calls"][0]["function"]["arguments"]  # known after
+    assert messages[4]["content"][0]["text"] == f"is {t('Ntp-K9')} the key?"
+    assert messages[0]["content"] == "Devices: R1 (cisco_ios)"
+
+
+def test_an_answer_gets_the_values_back_but_never_a_credential() -> None:
+    secrets = LLMSecrets(MASK, credentials=["Lab-Login-77"])
+    secrets.hide("set community Pub-C on R1", said=True)
+    answer = {"defaults": [f"community {t('Pub-C')}", t("Lab-Login-77")], "n": 1}
+    assert secrets.reveal(answer) == {"defaults": ["community Pub-C", t("Lab-Login-77")], "n": 1}
+    assert secrets.hide(f"the answer quoted Pub-C and {t('Other')}") == (
+        f"the answer quoted {t('Pub-C')} and {t('Other')}"
+    )
+
+
+def test_a_token_two_values_share_is_never_given_back() -> None:
+    secrets = LLMSecrets(MASK)
+    seen: dict[str, str] = {}
+    for n in itertools.count():  # two values whose short tokens collide (birthday: ~5000)
+        value = f"comm-{n}"
+        if (token := t(value)) in seen:
+            break
+        seen[token] = value
+    secrets.hide(f"snmp-server community {seen[token]} RO\nsnmp-server community {value} RO")
+    assert secrets.reveal(token) == token  # neither: a line carrying it is refused, not pushed
+
+
+async def test_a_typed_secret_reaches_the_llm_as_its_token_and_the_change_as_typed(
+    llm: OpenAIStandIn,
+) -> None:
+    """The planner's request carries the token; the model uses it as the default; the proposal
+    has the value the person typed."""
+    answer = {
+        "name": "snmp_ro",
+        "templates": {"cisco_ios": "snmp-server community {{ community }} RO\n"},
+        "params_schema": {"community": f"str={t('Typed-C-1')}"},
+        "targets": ["R1"],
+        "sections": ["snmp-server community *"],
+    }
+    llm.script(structured(answer))
+    planner = make_llm_planner(
+        api_key="sk-lab", base_url=llm.base_url, model="m", timeout=5, secrets=LLMSecrets(MASK)
+    )
+    request = PlanRequest(text="configure snmp community Typed-C-1 RO on R1", topology=TOPOLOGY)
+    proposal = await planner.propose_template(request)
+    [sent] = llm.requests
+    assert "Typed-C-1" not in json.dumps(sent.body, ensure_ascii=False)
+    assert f"community {t('Typed-C-1')} RO on R1" in sent.prompt_text()
+    assert proposal["params_schema"]["community"]["default"] == "Typed-C-1"
