@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from labsim import Lab
+from labsim.cli import CliSession
 from tests.adapters.matrix.chat_user import ChatUser
 from tests.adapters.matrix.labbot_harness import (
     PARAMS_STEP,
@@ -124,3 +127,29 @@ async def test_a_room_outside_labbot_matrix_rooms_is_ignored(
     assert alice.membership(other, bot_id) != "join"
     assert not alice.in_thread(other, ignored)
     assert {e.channel for e in entries if e.kind == "change"} == {served}
+
+
+async def test_a_read_of_a_configuration_shows_its_secrets_masked_in_the_room(
+    serve_labbot: ServeLabbot,
+    bot_account: MatrixAccount,
+    lab: tuple[Lab, Inventory],
+    alice: ChatUser,
+    bob: ChatUser,
+) -> None:
+    """What the room receives (body and formatted_body) holds tokens, no secret value."""
+    planted = {
+        "Mx-Comm-42": "snmp-server community Mx-Comm-42 RO",
+        "$1$Mx$En": "enable secret 5 $1$Mx$En",
+    }
+    console = CliSession(lab[0].device("R1"), privileged=True, secret="")
+    for line in ["configure terminal", *planted.values(), "end"]:
+        console.feed_line(line)
+    async with serve_labbot(approvers=[bob.user_id]) as runtime:
+        room = await shared_room(alice, bot_account.user_id, bob)
+        root = await alice.say(room, "!labbot show running-config on R1")
+        thread = BotThread(alice, room, root, bot_account.user_id)
+        await thread.says("✓ R1")
+        mask = runtime.service.mask
+    received = json.dumps(alice.raw_events(room), ensure_ascii=False)
+    assert [value for value in planted if value in received] == []
+    assert f"snmp-server community {mask.token('Mx-Comm-42')} RO" in received
