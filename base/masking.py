@@ -24,7 +24,10 @@ from base.said_secrets import SAID_SECRET, value_span
 from base.secret_rules import secret_spans, unquoted
 
 HASH_CHARS = 6
-TOKEN = re.compile(rf"‹secret:[0-9a-f]{{{HASH_CHARS}}}›")
+TOKEN_START = (
+    "‹secret"  # how every masked value begins (an older release showed `‹secret sha256:…›`)
+)
+TOKEN = re.compile(rf"{TOKEN_START}:[0-9a-f]{{{HASH_CHARS}}}›")
 ANYWHERE_CHARS = 8  # a shorter value is replaced only as a word of its own, not inside words
 _SECRET_NAME = re.compile(r"password|secret|community|(?:^|_)key$", re.IGNORECASE)
 
@@ -52,7 +55,7 @@ class SecretMask:
 
     def token(self, value: str) -> str:
         digest = hmac.new(self.key, value.encode(), hashlib.sha256).hexdigest()
-        return f"‹secret:{digest[:HASH_CHARS]}›"
+        return f"{TOKEN_START}:{digest[:HASH_CHARS]}›"
 
     def config(self, text: str, platform: str | None = None) -> str:
         """Configuration or device output with each secret value replaced by its token."""

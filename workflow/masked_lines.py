@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import re
 
+from base.masking import TOKEN_START
+
 SECRET_MASK = "********"  # what the login labbot holds is replaced with where it is shown
-VIEW_MASK = "‹secret"  # how a masked value begins in views (`‹secret:3f9a1c›`, `‹secret sha256:…›`)
+VIEW_MASK = TOKEN_START  # how a masked value begins in views (`‹secret:3f9a1c›`)
 # the login's mask as a word of its own: a banner's row of stars is not one
 _MASKS = re.compile(rf"(?:^|\s)({re.escape(SECRET_MASK)})(?:\s|$)|({re.escape(VIEW_MASK)})")
 
