@@ -14,6 +14,7 @@ from tests.adapters.matrix.labbot_harness import (
     PARAMS_STEP,
     REQUEST,
     TEMPLATE_STEP,
+    BotThread,
     ServeLabbot,
     ask,
     decisions,
