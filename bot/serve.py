@@ -31,6 +31,11 @@ NOTHING_CONFIGURED = (
     "SLACK_SIGNING_SECRET (--http), or MATRIX_HOMESERVER with MATRIX_USER_ID; "
     "`labbot demo` needs none"
 )
+NO_AUTHORITY = (
+    "LABBOT_MATRIX_ROOMS or LABBOT_MATRIX_AUTHORITY_ROOM: the approval rules name power levels "
+    "(power>=N), so set the rooms whose power levels count (a room anyone creates gives its "
+    "creator power 100)"
+)
 FACTORIES = {"slack": "bot.serve_slack", "matrix": "bot.serve_matrix"}
 OUR_LOGGERS = ("bot", "adapters", "workflow", "storage")
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -38,12 +43,22 @@ log = logging.getLogger(__name__)
 
 
 def configured_platforms(settings: Settings) -> list[str]:
-    """The chat platforms the settings configure; none is one line saying what to set."""
+    """The chat platforms the settings configure; none is one line saying what to set, and so is
+    Matrix with power-level rules but no room where power levels count."""
     flags = {"slack": settings.slack_configured, "matrix": settings.matrix_configured}
     platforms = [name for name, configured in flags.items() if configured]
     if not platforms:
         raise ConfigError(NOTHING_CONFIGURED)
+    if "matrix" in platforms:
+        check_authority(settings)
     return platforms
+
+
+def check_authority(settings: Settings) -> None:
+    """Power-level rules need the rooms where power levels count; without them, refuse to start."""
+    configured = settings.matrix_rooms or settings.matrix_authority_room
+    if policy_from(settings).reads_power and not configured:
+        raise ConfigError(NO_AUTHORITY)
 
 
 async def make_adapters(

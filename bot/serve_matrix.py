@@ -5,14 +5,8 @@ from __future__ import annotations
 from adapters.matrix.adapter import MatrixAdapter
 from adapters.matrix.session import Credentials, MatrixLoginError
 from base.errors import ConfigError
-from bot.policy_settings import policy_from
 from bot.settings import Settings
 
-NO_AUTHORITY = (
-    "LABBOT_MATRIX_ROOMS or LABBOT_MATRIX_AUTHORITY_ROOM: the approval rules name power levels "
-    "(power>=N), so set the rooms whose power levels count (a room anyone creates gives its "
-    "creator power 100)"
-)
 # under LABBOT_DATA_DIR: the session (device id, token) and nio's key store survive restarts
 STORE_SUBDIR = "matrix"
 
@@ -33,16 +27,8 @@ def credentials_from(settings: Settings) -> Credentials:
     )
 
 
-def check_authority(settings: Settings) -> None:
-    """Power-level rules need the rooms where power levels count; without them, refuse to start."""
-    configured = settings.matrix_rooms or settings.matrix_authority_room
-    if policy_from(settings).reads_power and not configured:
-        raise ConfigError(NO_AUTHORITY)
-
-
 async def make_adapter(settings: Settings, *, http: bool, host: str, port: int) -> MatrixAdapter:
     """Matrix needs no listening port (it long-polls the homeserver): http/host/port are unused."""
-    check_authority(settings)
     adapter = MatrixAdapter(
         credentials_from(settings),
         store_dir=settings.data_dir / STORE_SUBDIR,
