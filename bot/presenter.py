@@ -90,9 +90,8 @@ def _template_sections(
     for family, source in payload["templates"].items():
         title = messages.SECTION_TEMPLATE.format(family=family)
         sections.append((title, mask.config(source), "jinja"))
-    sections.append(
-        (messages.SECTION_PARAMETERS, schema_text(payload["params_schema"], mask), "yaml")
-    )
+    schema = schema_text(payload["params_schema"], mask, payload.get("requested"))
+    sections.append((messages.SECTION_PARAMETERS, schema, "yaml"))
     if payload.get("sections"):
         sections.append((messages.SECTION_MAY_TOUCH, "\n".join(payload["sections"]), "text"))
     if payload.get("allow"):

@@ -36,18 +36,34 @@ def post_checks_section(checks: PostChecks | None) -> list[tuple[str, str, str]]
     return [(title, "\n".join(lines), "text")]
 
 
-def schema_text(schema: Mapping[str, ParamSpec], mask: SecretMask) -> str:
-    """One `name: type = default (optional) — description` row per parameter (the LLM's own
-    template carries the request's values as its defaults: a secret one is shown masked)."""
+def schema_text(
+    schema: Mapping[str, ParamSpec], mask: SecretMask, requested: Mapping[str, Any] | None = None
+) -> str:
+    """One `name: type = default (optional) — description` row per parameter; a value the
+    request gave shows as `= 1 (from the request; default 0)`. The LLM's own template carries
+    the request's values as its defaults. Secret values are shown masked."""
     rows = []
     for name, spec in schema.items():
         optional = "" if spec.get("required", True) else " (optional)"
-        shown = mask.param(name, spec.get("default"))
-        default = f" = {json.dumps(shown, ensure_ascii=False)}" if "default" in spec else ""
+        value = _value_text(name, spec, requested or {}, mask)
         description = spec.get("description", "")
-        row = f"{name}: {spec.get('type', '?')}{default}{optional}"
+        row = f"{name}: {spec.get('type', '?')}{value}{optional}"
         rows.append(f"{row} — {description}" if description else row)
     return "\n".join(rows) or messages.NONE
+
+
+def _value_text(name: str, spec: ParamSpec, requested: Mapping[str, Any], mask: SecretMask) -> str:
+    """` = default`, ` = value (from the request...)`, or nothing when there is neither."""
+
+    def shown(value: Any) -> str:
+        return json.dumps(mask.param(name, value), ensure_ascii=False)
+
+    if name not in requested:
+        return f" = {shown(spec['default'])}" if "default" in spec else ""
+    given = shown(requested[name])
+    if "default" not in spec:
+        return " = " + messages.FROM_REQUEST.format(value=given)
+    return " = " + messages.FROM_REQUEST_DEFAULT.format(value=given, default=shown(spec["default"]))
 
 
 def present_catalog(catalog: Catalog) -> Message:

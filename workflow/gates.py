@@ -58,7 +58,8 @@ def template_review(
     chosen: dict[str, Because] | None = None,
     tokens: TokenUsage | None = None,
 ) -> TemplateReview:
-    """What the template reviewer sees: the templates, their schema and an example rendering;
+    """What the template reviewer sees: the templates, their schema (with the values the
+    request gave) and an example rendering;
     for templates reading `facts`, the facts the example was rendered with; the templates it
     is made of (`parts`), its post-checks, the template test, newer versions and why each
     target was chosen, when there are any."""
@@ -72,6 +73,8 @@ def template_review(
         example_params=template["example_params"],
         example_rendering=examples,
     )
+    if template.get("requested"):
+        review["requested"] = template["requested"]
     if example_facts:
         review["example_facts"] = example_facts
     if template.get("parts"):

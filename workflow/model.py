@@ -225,6 +225,7 @@ class TemplateProposal(TypedDict):
     post_checks: NotRequired[PostChecks]  # what must hold after the push (workflow.postchecks)
     sections: NotRequired[list[str]]  # configuration sections it may touch (workflow.sections)
     allow: NotRequired[list[str]]  # deny-list rules it may break (workflow.allowances)
+    requested: NotRequired[dict[str, Any]]  # param -> the value the request gave (library)
 
 
 @dataclass(frozen=True)

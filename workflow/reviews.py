@@ -37,6 +37,7 @@ class TemplateReview(TypedDict):
     targets: list[str]
     templates: dict[str, str]  # platform family -> Jinja2 source
     params_schema: dict[str, ParamSpec]
+    requested: NotRequired[dict[str, Any]]  # param -> the value the request gave (library)
     example_params: dict[str, Any]
     example_rendering: dict[str, list[str]]  # platform family -> rendered lines
     example_facts: NotRequired[dict[str, TemplateFacts]]  # family -> facts the example read

@@ -69,3 +69,6 @@ SECTION_BUILTIN = "Built-in"
 NOT_A_REF = "{text!r} is not NAME or NAME@VERSION (e.g. lab_ospf@2)"
 NONE_SAVED_YET = "none yet"
 ONE_VERSION = "{name} has one version only; nothing to compare"
+# a parameter row's value when the request gave it (`area: int = 1 (from the request; default 0)`)
+FROM_REQUEST = "{value} (from the request)"
+FROM_REQUEST_DEFAULT = "{value} (from the request; default {default})"

@@ -280,6 +280,20 @@ async def test_modify_sends_feedback_to_the_planner_and_shows_a_new_preview(
     assert "area=1" in chat.updates[-1][1].footer
 
 
+async def test_the_template_gate_shows_the_values_the_request_gave(
+    tmp_path: Path, lab: Lab
+) -> None:
+    chat = RecordingAdapter()
+    async with running_bot(tmp_path, lab, chat) as bot:
+        await bot.service.handle(ask("configure OSPF area 1 on all routers hello-interval 5"))
+    gate = chat.last_gate()[1]
+    assert "Step 1 of 2" in gate.text
+    shown = "\n".join(block.text for block in gate.blocks)
+    assert 'area: str = "1" (from the request; default "0")' in shown
+    assert "hello_interval: int = 5 (from the request) (optional)" in shown
+    assert "process_id: int = 1 — OSPF process id" in shown  # not given: its default
+
+
 async def test_push_gate_waits_for_two_different_approvers(tmp_path: Path, lab: Lab) -> None:
     chat = RecordingAdapter()
     async with running_bot(tmp_path, lab, chat, push_approvals=2) as bot:

@@ -70,6 +70,34 @@ def test_template_gate_shows_template_schema_example_and_buttons() -> None:
     assert "R1, R2" in message.text
 
 
+def test_template_gate_shows_each_value_the_request_gave_a_secret_one_masked() -> None:
+    review = TemplateReview(
+        name="snmp_ntp",
+        description="SNMP and NTP",
+        source="library",
+        templates={"cisco_ios": "snmp-server community {{ community }} RO"},
+        params_schema={
+            "community": {"type": "str"},
+            "read_only": {"type": "bool", "default": True},
+            "servers": {"type": "list", "items": {"type": "ip"}},
+            "area": {"type": "str", "default": "0"},
+        },
+        requested={"community": "Typed-C-1", "servers": ["10.66.0.1"], "area": "1"},
+        example_params={"community": "labro"},
+        example_rendering={"cisco_ios": ["snmp-server community labro RO"]},
+        targets=["R1"],
+    )
+    message = present_gate(TemplateGate("int-1", "template", "chg-1", review, SHA, EXPIRES), MASK)
+    rows = next(b.text for b in message.blocks if b.text.startswith("community"))
+    assert rows.splitlines() == [
+        f'community: str = "{MASK.token("Typed-C-1")}" (from the request)',
+        "read_only: bool = true",
+        'servers: list = ["10.66.0.1"] (from the request)',
+        'area: str = "1" (from the request; default "0")',
+    ]
+    assert all("Typed-C-1" not in block.text for block in message.blocks)
+
+
 def test_params_gate_asks_to_confirm_execute_and_shows_each_device() -> None:
     line = ["router ospf 1"]
     devices = {

@@ -209,6 +209,8 @@ class LibraryPlanner:
         families = {request.topology["devices"][name]["family"] for name in targets}
         proposal = self._catalog.as_proposal(template.name, targets, families)
         proposal["tokens"] = NO_TOKENS
+        if parsed.overrides:
+            proposal["requested"] = _requested(template, parsed.overrides)
         if excluded:
             proposal["description"] += f" Excluded: {'; '.join(excluded)}."
         return proposal
@@ -250,6 +252,14 @@ def _device_params(
     schema = template.params_schema
     known = {key: value for key, value in derived.items() if key in schema}
     return validate_params(schema, {**known, **parsed.overrides})
+
+
+def _requested(template: LibraryTemplate, overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """The values the request gave, as the schema reads them ("area 0" -> 0); as typed when
+    the schema refuses one (the params step then says why)."""
+    schema = {key: template.params_schema[key] for key in overrides}
+    normalized, errors = validate_params(schema, overrides)
+    return dict(overrides) if errors else normalized
 
 
 def feedback_help(
