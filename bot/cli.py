@@ -85,7 +85,11 @@ def demo(
 @app.command()
 def lab(
     topology_file: Annotated[
-        Path | None, typer.Argument(metavar="TOPOLOGY", help="Topology YAML file.")
+        Path | None,
+        typer.Argument(
+            metavar="TOPOLOGY",
+            help="Topology YAML file (with --frr also a containerlab *.clab.yml).",
+        ),
     ] = None,
     frr: Annotated[
         bool, typer.Option("--frr", help="Real FRRouting routers in network namespaces (root).")

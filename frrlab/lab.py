@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ from typing import Any
 import yaml
 
 from frrlab import daemons, netns
+from frrlab.clab import ClabLab, is_clab_file, load_clab_topology
 from frrlab.console import Console, close_console, console_logins, open_console
 from frrlab.daemons import RouterDir
 from frrlab.host import FRR_DIR, FrrLabError, check_host, run
@@ -39,8 +40,16 @@ DEFAULT_PREFIX = "frr-lab"
 TopologySource = Topology | str | Path | int | None
 
 
+def _lab_source(source: TopologySource) -> ClabLab:
+    """The routers to run (with startup configs and nodes not run, from a `*.clab.yml`)."""
+    if isinstance(source, str | Path) and is_clab_file(source):
+        return load_clab_topology(source)
+    return ClabLab(resolve_frr_topology(source))
+
+
 def resolve_frr_topology(source: TopologySource) -> Topology:
-    """A Topology as is, a YAML path, a router count (a chain), or None for the default file."""
+    """A Topology as is, a YAML path (frrlab's form), a router count (a chain), or None for
+    the default file."""
     if isinstance(source, Topology):
         return source
     if isinstance(source, int):
@@ -60,8 +69,12 @@ class FrrLab:
         frr_dir: Path = FRR_DIR,
         ssh: bool = False,
         kernel_addresses: bool = False,
+        startup_configs: Mapping[str, str] | None = None,
+        not_run: Mapping[str, str] | None = None,
     ) -> None:
         self.topology = topology
+        self.startup_configs = startup_configs or {}  # frr.conf text loaded once daemons run
+        self.not_run = not_run or {}  # nodes of the file not run here, with the reason
         self.prefix = f"{prefix}-{secrets.token_hex(3)}"  # names are host-wide: one per run
         self.host = host
         self.frr_dir = frr_dir
@@ -81,7 +94,7 @@ class FrrLab:
     @contextmanager
     def run(cls, topology: TopologySource = None, **options: Any) -> Iterator[FrrLab]:
         """Start the lab, yield it, end it (also on errors and Ctrl-C)."""
-        lab = cls(resolve_frr_topology(topology), **options)
+        lab = cls._of(topology, options)
         try:
             lab._start()
             yield lab
@@ -92,12 +105,18 @@ class FrrLab:
     @asynccontextmanager
     async def start(cls, topology: TopologySource = None, **options: Any) -> AsyncIterator[FrrLab]:
         """`run` for async code: starting and stopping happen in a worker thread."""
-        lab = cls(resolve_frr_topology(topology), **options)
+        lab = cls._of(topology, options)
         try:
             await asyncio.to_thread(lab._start)
             yield lab
         finally:
             await asyncio.to_thread(lab.stop)
+
+    @classmethod
+    def _of(cls, topology: TopologySource, options: dict[str, Any]) -> FrrLab:
+        source = _lab_source(topology)
+        configs, not_run = source.startup_configs, source.not_run
+        return cls(source.topology, startup_configs=configs, not_run=not_run, **options)
 
     @property
     def routers(self) -> list[str]:
@@ -119,6 +138,7 @@ class FrrLab:
             write_run_file(self._folder, self.prefix)  # a `kill -9`ed owner: sweep() finds it
             self._create_namespaces()
             self._start_daemons(self._folder)
+            self._load_startup_configs(self._folder)
             for router in self.routers:
                 log = self._console_log(router)
                 vty = self.dirs[router].run
@@ -127,6 +147,13 @@ class FrrLab:
                 )
             if self.ssh:
                 self._open_ssh(self._folder)
+
+    def _load_startup_configs(self, folder: Path) -> None:
+        """Load each router's startup config (an frr.conf) into its running daemons."""
+        for router, config in self.startup_configs.items():
+            path = folder / router / "startup.conf"
+            path.write_text(config, encoding="utf-8")
+            run([*self._vtysh_argv(router), "-f", str(path)], what=f"startup-config of {router}")
 
     def _open_ssh(self, folder: Path) -> None:
         self.ssh_login = add_user(self.prefix)

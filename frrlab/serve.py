@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import signal
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 from types import FrameType
 
@@ -39,6 +40,8 @@ def serve_frr(
     try:
         with FrrLab.run(topology, ssh=ssh, kernel_addresses=kernel_addresses) as lab:
             console.print(lab_table(lab))
+            if lab.not_run:
+                console.print(not_run_line(lab.not_run))
             if inventory is not None:
                 path = lab.write_inventory(inventory, "ssh" if ssh else "telnet")
                 platform = "frr, SSH" if ssh else "frr_telnet"
@@ -50,6 +53,12 @@ def serve_frr(
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def not_run_line(not_run: Mapping[str, str]) -> str:
+    """One line naming the topology's nodes that are hosts, not routers, and so not run."""
+    nodes = "; ".join(f"{name} ({reason})" for name, reason in not_run.items())
+    return f"Not run here (hosts, not FRR routers): {nodes}"
 
 
 def sweep_frr() -> Swept:
