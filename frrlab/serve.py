@@ -41,7 +41,7 @@ def serve_frr(
         with FrrLab.run(topology, ssh=ssh, kernel_addresses=kernel_addresses) as lab:
             console.print(lab_table(lab))
             if lab.not_run:
-                console.print(not_run_line(lab.not_run))
+                console.print(not_run_line(lab.not_run), soft_wrap=True)  # one line
             if inventory is not None:
                 path = lab.write_inventory(inventory, "ssh" if ssh else "telnet")
                 platform = "frr, SSH" if ssh else "frr_telnet"
