@@ -9,10 +9,12 @@ each a `node` and an `interface`) and `nornir-simple-inventory.yml` (its templat
 `hostname`). Nodes and links come from the first, logins from the second; LABBOT_DEVICE_* fill
 what it leaves empty.
 
-Kind -> platform: ceos -> arista_eos, crpd -> juniper_junos, srl -> nokia_srl (netmiko's), all
-over SSH to the management address. containerlab has no FRR kind: FRR routers are `linux` nodes
-of an FRR image, driven as platform `frr` (SSH landing in vtysh); any other linux node is a
-host, and a kind labbot cannot drive is listed unusable with the reason.
+Kind -> platform: frr/frrouting -> frr (containerlab's `nodes/frr/frr.go`: an `admin` user,
+password `admin` unless the topology says otherwise, whose login shell is vtysh), ceos ->
+arista_eos, crpd -> juniper_junos, srl -> nokia_srl (netmiko's), all over SSH to the management
+address. A `linux` node of an FRR image (containerlab's older FRR examples) is driven as `frr`
+too; any other linux node is a host, and a kind labbot cannot drive is listed unusable with the
+reason. Logins: the inventory file's, else the kind's default, else LABBOT_DEVICE_*.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from workflow.targets import infer_kind
 TOPOLOGY_DATA = "topology-data.json"
 NORNIR_INVENTORY = "nornir-simple-inventory.yml"
 KIND_PLATFORMS: Mapping[str, str] = {
+    "frr": "frr",
+    "frrouting": "frr",
     "ceos": "arista_eos",
     "arista_ceos": "arista_eos",
     "crpd": "juniper_junos",
@@ -41,6 +45,11 @@ KIND_PLATFORMS: Mapping[str, str] = {
     "nokia_srlinux": "nokia_srl",
 }
 HOST_REASON = "a Linux host (kind linux), not a network device"
+# the login a kind's nodes get when the topology names none (containerlab's defaultCredentials)
+KIND_LOGINS: Mapping[str, tuple[str, str]] = {
+    "frr": ("admin", "admin"),
+    "frrouting": ("admin", "admin"),
+}
 
 
 def lab_directory(path: Path) -> Path | None:
@@ -105,13 +114,14 @@ class ContainerlabInventory:
         if not address:
             raise InventoryError(f"{self._directory}: node {name} has no management address")
         kind, source, detail = infer_kind(groups=(str(node.get("group") or ""),))
+        username, password = KIND_LOGINS.get(str(node.get("kind", "")), (None, None))
         return Device(
             name=name,
             platform=platform,
             host=address,
             port=22,
-            username=str(login["username"]) if login.get("username") else None,
-            password=str(login["password"]) if login.get("password") else None,
+            username=str(login["username"]) if login.get("username") else username,
+            password=str(login["password"]) if login.get("password") else password,
             kind=kind,
             kind_source=source,
             kind_detail=detail,

@@ -4,6 +4,7 @@ fixtures/clab-frr01/FIELDS.md)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -68,3 +69,18 @@ async def test_labbot_reads_a_containerlab_lab_named_by_labbot_inventory(tmp_pat
     devices, links, unusable = await make_inventory(settings).load()
     assert sorted(d.name for d in devices) == ["ceos1", "router1", "router2", "router3"]
     assert len(links) == 3 and {u.name for u in unusable} == {"PC1", "sros1"}
+
+
+async def test_the_frr_kind_is_driven_over_ssh_with_its_default_login(tmp_path: Path) -> None:
+    """containerlab's `frr` kind (nodes/frr/frr.go): admin/admin, vtysh as the login shell, when
+    the generated inventory names no login for the node."""
+    lab = tmp_path / "clab-frr01"
+    shutil.copytree(LAB, lab)
+    data = json.loads((lab / "topology-data.json").read_text())
+    data["nodes"]["router9"] = dict(data["nodes"]["router1"], kind="frr", image="frr:10.4.0")
+    (lab / "topology-data.json").write_text(json.dumps(data))
+    devices, _, unusable = await ContainerlabInventory(lab).load()
+    router9 = next(device for device in devices if device.name == "router9")
+    assert (router9.platform, router9.port) == ("frr", 22)
+    assert (router9.username, router9.password) == ("admin", "admin")
+    assert "router9" not in {node.name for node in unusable}
