@@ -32,6 +32,9 @@ async def test_a_shared_database_without_an_audit_key_refuses_to_start(
     tmp_path: Path, postgres_url: str
 ) -> None:
     async with fresh_postgres_database(postgres_url) as url:
+        # the migration job has run (a database without labbot's tables is told as such first)
+        upgraded = await asyncio.to_thread(_on, url, tmp_path, "db", "upgrade")
+        assert upgraded.returncode == 0, upgraded.stderr
         serve, verify, keyed = await asyncio.gather(
             asyncio.to_thread(_on, url, tmp_path, "serve", "--http", "--port", "0"),
             asyncio.to_thread(_on, url, tmp_path, "audit", "verify"),
