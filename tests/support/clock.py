@@ -14,3 +14,10 @@ def clock_env() -> dict[str, str]:
         for name, value in os.environ.items()
         if name == "LD_PRELOAD" or name.startswith("FAKETIME")
     }
+
+
+def machine_clock_env() -> dict[str, str]:
+    """This process's environment without libfaketime's variables: for a server that is not
+    labbot's (PostgreSQL refuses to start under libfaketime), which keeps the machine's clock."""
+    faked = clock_env()
+    return {name: value for name, value in os.environ.items() if name not in faked}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import shutil
 import subprocess
 import uuid
@@ -14,6 +13,7 @@ import sqlalchemy as sa
 
 from storage.db import make_engine, parse_url
 from tests.fakes.synapse import free_port
+from tests.support.clock import machine_clock_env
 
 # Processes on one shared database key the audit chain alike (labbot requires the setting there).
 SHARED_AUDIT_KEY = "postgres-test-audit-key"
@@ -49,7 +49,11 @@ class own_postgres_cluster:
 
     def __init__(self) -> None:
         self.directory = Path("/tmp") / f"labbot-own-pg-{uuid.uuid4().hex[:12]}"
-        self.env = {**os.environ, "PGPORT": str(free_port()), "PGDATA_DIR": str(self.directory)}
+        self.env = {
+            **machine_clock_env(),
+            "PGPORT": str(free_port()),
+            "PGDATA_DIR": str(self.directory),
+        }
         self.url = ""
 
     async def _script(self, command: str) -> str:
