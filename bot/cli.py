@@ -115,6 +115,13 @@ def lab(
             help="With --frr: addresses set with `ip addr` in the namespaces, none in FRR's config."
         ),
     ] = False,
+    management: Annotated[
+        bool,
+        typer.Option(
+            help="With --frr: SSH on port 22 of each router's own 127.X.Y.N address, login "
+            "admin/admin landing in vtysh (as containerlab's frr kind)."
+        ),
+    ] = False,
 ) -> None:
     """Run a lab on 127.0.0.1 until Ctrl-C: simulated, or with --frr real FRR routers."""
     path = topology_file or topology
@@ -122,8 +129,10 @@ def lab(
         from bot.files import writable
 
         writable(inventory, "--inventory")
-    if (sweep or ssh or kernel_addresses) and not frr:
-        flag = "--sweep" if sweep else "--ssh" if ssh else "--kernel-addresses"
+    frr_only = {"--sweep": sweep, "--ssh": ssh, "--kernel-addresses": kernel_addresses}
+    frr_only["--management"] = management
+    if any(frr_only.values()) and not frr:
+        flag = next(name for name, given in frr_only.items() if given)
         raise typer.BadParameter(f"only FRR labs have it: use --frr {flag}", param_hint=flag)
     if frr and sweep:
         from frrlab import sweep_frr
@@ -133,7 +142,13 @@ def lab(
     if frr:
         from frrlab import serve_frr
 
-        serve_frr(path or devices, inventory=inventory, ssh=ssh, kernel_addresses=kernel_addresses)
+        serve_frr(
+            path or devices,
+            inventory=inventory,
+            ssh=ssh,
+            management=management,
+            kernel_addresses=kernel_addresses,
+        )
         return
     from labsim import serve
 

@@ -17,12 +17,11 @@ from typing import Any
 
 import yaml
 
+from base.containerlab_kinds import FRR, node_platform
 from frrlab.topology import LOOPBACK, frr_topology_from_dict
 from labsim.topology import Topology, TopologyError
-from workflow.devices.containerlab import node_platform
 
 SUFFIXES = (".clab.yml", ".clab.yaml")
-FRR_KIND = "frr"
 # `interface eth1` then ` ip address 10.0.12.1/30` in an frr.conf
 _INTERFACE = re.compile(r"^interface (\S+)", re.MULTILINE)
 _ADDRESS = re.compile(r"^\s+ip address (\S+/\d+)\s*$", re.MULTILINE)
@@ -66,7 +65,7 @@ def _clab_lab(raw: object, folder: Path) -> ClabLab:
     routers, not_run = {}, {}
     for name, node in nodes.items():
         platform, reason = node_platform(node)
-        if node.get("kind") == FRR_KIND or platform == FRR_KIND:
+        if platform == FRR:
             routers[name] = node
         else:
             not_run[name] = reason or f"kind {node.get('kind')!r} is not an FRR router"

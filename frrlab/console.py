@@ -49,18 +49,20 @@ def open_console(
     return serve_command(router, host, f"{vtysh},{PTY_OPTIONS}", log, "console")
 
 
-def serve_command(router: str, host: str, command: str, log: Path, what: str) -> Console:
-    """Listen on a free port of `host` and run socat's EXEC `command` per connection, its
-    notices going to `log`; FrrLabError naming `what` when no port could be opened."""
-    for _ in range(ATTEMPTS):
-        port = _probe_free_port(host)
+def serve_command(
+    router: str, host: str, command: str, log: Path, what: str, port: int | None = None
+) -> Console:
+    """Listen on `port` of `host` (by default a free one) and run socat's EXEC `command` per
+    connection, its notices going to `log`; FrrLabError naming `what` when it could not open."""
+    for _ in range(ATTEMPTS if port is None else 1):
+        listen = port or _probe_free_port(host)
         with log.open("ab") as stderr:
             process = subprocess.Popen(
                 [
                     "socat",
                     "-d",  # notices: one "accepting connection" line per login, for console_logins
                     "-d",
-                    f"TCP-LISTEN:{port},bind={host},reuseaddr,fork,nodelay",
+                    f"TCP-LISTEN:{listen},bind={host},reuseaddr,fork,nodelay",
                     f"EXEC:{command}",
                 ],
                 stdin=subprocess.DEVNULL,
@@ -68,11 +70,12 @@ def serve_command(router: str, host: str, command: str, log: Path, what: str) ->
                 stderr=stderr,
                 start_new_session=True,  # its connection handlers share its process group
             )
-        if _listening(host, port, process):
-            return Console(router, host, port, process)
+        if _listening(host, listen, process):
+            return Console(router, host, listen, process)
         close_console(process)
     reason = summary(log.read_text(errors="replace")) or "no reason given"
-    raise FrrLabError(f"router {router}: the {what} did not open after {ATTEMPTS} ports ({reason})")
+    tried = f"{ATTEMPTS} ports" if port is None else f"port {port} of {host}"
+    raise FrrLabError(f"router {router}: the {what} did not open on {tried} ({reason})")
 
 
 def console_logins(log: Path) -> int:

@@ -26,6 +26,13 @@ from frrlab.clab import ClabLab, is_clab_file, load_clab_topology
 from frrlab.console import Console, close_console, console_logins, open_console
 from frrlab.daemons import RouterDir
 from frrlab.host import FRR_DIR, FrrLabError, check_host, run
+from frrlab.management import (
+    KIND_LOGIN,
+    SSH_PORT,
+    account_files,
+    management_addresses,
+    mount_accounts,
+)
 from frrlab.ssh import SshLogin, add_user, check_sshd, host_key, open_ssh, remove_user
 from frrlab.sweep import write_run_file
 from frrlab.topology import (
@@ -68,6 +75,7 @@ class FrrLab:
         host: str = "127.0.0.1",
         frr_dir: Path = FRR_DIR,
         ssh: bool = False,
+        management: bool = False,
         kernel_addresses: bool = False,
         startup_configs: Mapping[str, str] | None = None,
         not_run: Mapping[str, str] | None = None,
@@ -79,7 +87,10 @@ class FrrLab:
         self.host = host
         self.frr_dir = frr_dir
         self.consoles: dict[str, Console] = {}
-        self.ssh = ssh  # also an SSH port per router, the login landing in vtysh (platform frr)
+        # also an SSH port per router, the login landing in vtysh (platform frr); with
+        # `management`, port 22 of the router's own address, login admin/admin, as containerlab
+        self.ssh = ssh or management
+        self.management = management
         self.ssh_ports: dict[str, Console] = {}
         self.ssh_login: SshLogin | None = None
         # addresses set with `ip addr` in the namespaces, none in FRR's config (as containerlab
@@ -156,11 +167,24 @@ class FrrLab:
             run([*self._vtysh_argv(router), "-f", str(path)], what=f"startup-config of {router}")
 
     def _open_ssh(self, folder: Path) -> None:
-        self.ssh_login = add_user(self.prefix)
+        lab_user = add_user(self.prefix)
         key = host_key(folder)
+        addresses = {router: self.host for router in self.routers}
+        self.ssh_login, port = lab_user, None
+        if self.management:
+            accounts = account_files(folder, lab_user.username)
+            addresses, self.ssh_login, port = (
+                management_addresses(self.routers),
+                KIND_LOGIN,
+                SSH_PORT,
+            )
         for router in self.routers:
             pid, dirs = self.zebra_pids[router], self.dirs[router]
-            self.ssh_ports[router] = open_ssh(router, self.host, pid, dirs, key, self.ssh_login)
+            if self.management:
+                mount_accounts(pid, accounts)
+            self.ssh_ports[router] = open_ssh(
+                router, addresses[router], pid, dirs, key, self.ssh_login, port
+            )
 
     @property
     def _stub_namespace(self) -> str:
@@ -286,7 +310,8 @@ class FrrLab:
                 raise FrrLabError("this lab has no SSH ports: start it with ssh=True (--ssh)")
             login = {"username": self.ssh_login.username, "password": self.ssh_login.password}
             for name, host in hosts.items():
-                host |= {"port": self.ssh_ports[name].port, "platform": "frr", **login}
+                ssh = self.ssh_ports[name]
+                host |= {"hostname": ssh.host, "port": ssh.port, "platform": "frr", **login}
         return hosts
 
     def write_inventory(self, path: str | Path, transport: str = "telnet") -> Path:

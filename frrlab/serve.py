@@ -11,6 +11,7 @@ from types import FrameType
 from rich.console import Console
 from rich.table import Table
 
+from frrlab.console import Console as SshPort
 from frrlab.host import check_host
 from frrlab.lab import DEFAULT_PREFIX, FrrLab, TopologySource
 from frrlab.sweep import Swept, sweep
@@ -22,6 +23,7 @@ def serve_frr(
     inventory: str | Path | None = None,
     console: Console | None = None,
     ssh: bool = False,
+    management: bool = False,
     kernel_addresses: bool = False,
 ) -> None:
     """Remove what killed labs left, start the lab, print its routers (and write `inventory`),
@@ -29,7 +31,8 @@ def serve_frr(
 
     The first Ctrl-C or SIGTERM stops the lab; later ones are ignored so the teardown finishes.
     With `ssh`, each router also takes SSH logins landing in vtysh, and the inventory lists
-    those (platform frr, with the lab's login). With `kernel_addresses`, the addresses are set
+    those (platform frr, with the lab's login); with `management` on port 22 of each router's
+    own address, login admin/admin. With `kernel_addresses`, the addresses are set
     with `ip addr` in the namespaces and FRR's configs hold none.
     """
     console = console or Console()
@@ -38,13 +41,14 @@ def serve_frr(
         console.print(swept.line())
     previous = {sig: signal.signal(sig, _stop_once) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        with FrrLab.run(topology, ssh=ssh, kernel_addresses=kernel_addresses) as lab:
+        options = {"ssh": ssh, "management": management, "kernel_addresses": kernel_addresses}
+        with FrrLab.run(topology, **options) as lab:
             console.print(lab_table(lab))
             if lab.not_run:
                 console.print(not_run_line(lab.not_run), soft_wrap=True)  # one line
             if inventory is not None:
-                path = lab.write_inventory(inventory, "ssh" if ssh else "telnet")
-                platform = "frr, SSH" if ssh else "frr_telnet"
+                path = lab.write_inventory(inventory, "ssh" if lab.ssh else "telnet")
+                platform = "frr, SSH" if lab.ssh else "frr_telnet"
                 console.print(f"Nornir inventory (platform {platform}) written to {path}")
             if lab.ssh_login is not None:
                 console.print(f"SSH login: {lab.ssh_login.username} (password in the inventory)")
@@ -83,7 +87,12 @@ def lab_table(lab: FrrLab) -> Table:
         addresses = ", ".join(
             f"{i.name} {i.address.with_prefixlen}" for i in spec.interfaces if i.address
         )
-        ssh = [str(lab.ssh_ports[spec.name].port)] if lab.ssh_ports else []
+        ssh = [_address(lab.ssh_ports[spec.name], lab.host)] if lab.ssh_ports else []
         port = str(lab.port(spec.name))
         table.add_row(spec.name, port, *ssh, lab.namespace(spec.name), addresses)
     return table
+
+
+def _address(port: SshPort, lab_host: str) -> str:
+    """The port alone on the lab's host; `address:port` at a router's own address."""
+    return str(port.port) if port.host == lab_host else f"{port.host}:{port.port}"

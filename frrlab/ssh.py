@@ -75,9 +75,15 @@ def host_key(folder: Path) -> Path:
 
 
 def open_ssh(
-    router: str, host: str, zebra_pid: int, folders: RouterDir, key: Path, login: SshLogin
+    router: str,
+    host: str,
+    zebra_pid: int,
+    folders: RouterDir,
+    key: Path,
+    login: SshLogin,
+    port: int | None = None,
 ) -> Console:
-    """Start `router`'s SSH port; FrrLabError when it cannot open."""
+    """Start `router`'s SSH port (`port`, or a free one); FrrLabError when it cannot open."""
     privsep = folders.root / "run" / "sshd"  # the router's /run: sshd's privilege separation
     privsep.mkdir(mode=0o755, exist_ok=True)
     shutil.chown(privsep, "root", "root")
@@ -100,4 +106,4 @@ def open_ssh(
     )
     sshd = f"nsenter -t {zebra_pid} -n -u -m {SSHD} -i -e -f {config}"
     log = folders.root.parent / f"{router}.ssh.log"
-    return serve_command(router, host, sshd, log, "SSH port")
+    return serve_command(router, host, sshd, log, "SSH port", port)

@@ -9,10 +9,12 @@ from fnmatch import fnmatchcase
 from base.errors import LabbotError
 from bot import messages
 from bot.check.findings import Finding, fail, ok, warn
+from bot.commands.lab import link_line
 from bot.policy_settings import read_owners
 from bot.settings import Settings
 from bot.wiring import make_inventory
-from workflow.model import Device, UnusableNode
+from workflow.devices.static import StaticInventory
+from workflow.model import Device, Link, UnusableNode
 
 NAMES_SHOWN = 8
 
@@ -22,12 +24,14 @@ async def inventory_findings(settings: Settings) -> tuple[list[Device], list[Fin
     if not settings.inventory and not settings.gns3_url:
         return [], [fail("inventory", messages.INVENTORY_OFF)]
     try:
-        devices, _, unusable = await make_inventory(settings).load()
+        inventory = make_inventory(settings)
+        devices, links, unusable = await inventory.load()
     except LabbotError as exc:
         return [], [fail("inventory", str(exc), messages.INVENTORY_FIX)]
     source = str(settings.inventory) if settings.inventory else f"GNS3 {settings.gns3_url}"
-    findings = [_listed(source, devices)]
-    findings += [_unusable(node, settings) for node in unusable]
+    findings = [_listed(source, devices)] + ([_wired(links)] if links else [])
+    broken = isinstance(inventory, StaticInventory)
+    findings += [_unusable(node, broken=broken) for node in unusable]
     findings += [
         _no_login(device, settings) for device in devices if _lacks_login(device, settings)
     ]
@@ -42,10 +46,17 @@ def _listed(source: str, devices: list[Device]) -> Finding:
     )
 
 
-def _unusable(node: UnusableNode, settings: Settings) -> Finding:
-    """A hosts file's host without a platform is broken; a GNS3 node of no known type (a
-    cloud, a switch without CLI) is only said."""
-    if settings.inventory:
+def _wired(links: list[Link]) -> Finding:
+    """The links between the devices, both ends named."""
+    shown = ", ".join(link_line(link) for link in links[:NAMES_SHOWN])
+    shown += "…" if len(links) > NAMES_SHOWN else ""
+    return ok("links", messages.LINKS_OK.format(count=len(links), links=shown))
+
+
+def _unusable(node: UnusableNode, *, broken: bool) -> Finding:
+    """A hosts file's host without a platform is `broken`; a GNS3 node of no known type (a
+    cloud, a switch without CLI) or a containerlab host is only said."""
+    if broken:
         return fail("inventory", node.reason, messages.INVENTORY_FIX)
     return warn("inventory", f"{node.name}: {node.reason}", messages.INVENTORY_UNUSABLE_FIX)
 

@@ -1,6 +1,7 @@
 """The `lab` command: the inventory — each device's platform, kind, address or console and
 whether it answers there now (a bounded, parallel connect: workflow.devices.reachability) —
-the nodes labbot does not use with the reason, and the lab drawn as a picture."""
+the links with the interfaces at both ends, the nodes labbot does not use with the reason, and
+the lab drawn as a picture."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from bot import blocks, messages
 from bot.commands.context import CommandContext
 from workflow.api import LabLayout
 from workflow.devices.reachability import probe
-from workflow.model import Device, UnusableNode
+from workflow.model import Device, Link, UnusableNode
 from workflow.ports import LabReader
 from workflow.reads.tables import grid
 from workflow.targets import device_kinds
@@ -27,7 +28,7 @@ class LabCommand:
     async def __call__(self, ctx: CommandContext) -> None:
         devices, links, unusable = await self.lab.devices()
         answers = await probe(devices)
-        message = present_inventory(devices, answers, unusable)
+        message = present_inventory(devices, answers, unusable, links)
         if ctx.pictures is not None:
             title = messages.PICTURE_LAB.format(count=len(devices))
             picture = await ctx.pictures.picture({}, title, LabLayout.of(devices, links))
@@ -36,9 +37,13 @@ class LabCommand:
 
 
 def present_inventory(
-    devices: Sequence[Device], answers: Mapping[str, str | None], unusable: Sequence[UnusableNode]
+    devices: Sequence[Device],
+    answers: Mapping[str, str | None],
+    unusable: Sequence[UnusableNode],
+    links: Sequence[Link] = (),
 ) -> Message:
-    """One row per device (unreachable said with why), then the nodes left out and why."""
+    """One row per device (unreachable said with why), then the links, then the nodes left out
+    and why."""
     kinds = device_kinds(list(devices))
     rows = [
         dict(
@@ -63,11 +68,17 @@ def present_inventory(
     message = blocks.present_table(
         text, grid(rows, messages.LAB_MORE) if rows else messages.LAB_EMPTY
     )
-    if not unusable:
-        return message
-    left_out = "\n".join(f"{node.name}: {node.reason}" for node in unusable)
-    unused = blocks.code_blocks(left_out, "text", messages.SECTION_UNUSABLE)
-    return replace(message, blocks=(*message.blocks, *unused))
+    wired = "\n".join(link_line(link) for link in links)
+    shown = blocks.code_blocks(wired, "text", messages.SECTION_LINKS) if links else []
+    if unusable:
+        left_out = "\n".join(f"{node.name}: {node.reason}" for node in unusable)
+        shown += blocks.code_blocks(left_out, "text", messages.SECTION_UNUSABLE)
+    return replace(message, blocks=(*message.blocks, *shown)) if shown else message
+
+
+def link_line(link: Link) -> str:
+    """`R1 eth1 — R2 eth1`: a link with the interface at each end."""
+    return messages.LINK_ENDS.format(**link)
 
 
 def _answer(why: str | None) -> str:

@@ -78,6 +78,7 @@ LLM_FIX = "see `labbot llm check`"
 # the inventory and owners
 INVENTORY_OFF = "not configured: set LABBOT_INVENTORY (a Nornir hosts.yaml) or GNS3_URL"
 INVENTORY_OK = "{source}: {count} device(s): {names}"
+LINKS_OK = "{count} link(s) between the devices: {links}"
 INVENTORY_FIX = "fix the file, then run `labbot check` again"
 INVENTORY_UNUSABLE_FIX = "the device cannot be used until then"
 DEVICE_NO_LOGIN = "{where}: host {name} has no login (username and password)"

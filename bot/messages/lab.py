@@ -13,6 +13,8 @@ LAB_COLUMNS = ("device", "platform", "kind", "address", "reachable")
 LAB_ANSWERS = "yes"
 LAB_NO_ANSWER = "NO: {why}"
 LAB_EMPTY = "(the inventory lists no device)"
+LINK_ENDS = "{a_device} {a_interface} — {b_device} {b_interface}"
+SECTION_LINKS = "Links (the interface at each end)"
 LAB_MORE = "… and {count} more devices"  # the inventory table is cut (workflow.reads.tables)
 NO_PICTURE = "I cannot draw the lab now (no inventory, or it could not be read); see the log."
 # a picture or file that could not be drawn or uploaded: the message above it stands without it

@@ -9,12 +9,9 @@ each a `node` and an `interface`) and `nornir-simple-inventory.yml` (its templat
 `hostname`). Nodes and links come from the first, logins from the second; LABBOT_DEVICE_* fill
 what it leaves empty.
 
-Kind -> platform: frr/frrouting -> frr (containerlab's `nodes/frr/frr.go`: an `admin` user,
-password `admin` unless the topology says otherwise, whose login shell is vtysh), ceos ->
-arista_eos, crpd -> juniper_junos, srl -> nokia_srl (netmiko's), all over SSH to the management
-address. A `linux` node of an FRR image (containerlab's older FRR examples) is driven as `frr`
-too; any other linux node is a host, and a kind labbot cannot drive is listed unusable with the
-reason. Logins: the inventory file's, else the kind's default, else LABBOT_DEVICE_*.
+Kind -> platform and each kind's default login: base.containerlab_kinds; a kind labbot cannot
+drive is listed unusable with the reason. Logins: the inventory file's, else the kind's default,
+else LABBOT_DEVICE_*.
 """
 
 from __future__ import annotations
@@ -27,29 +24,13 @@ from typing import Any
 
 import yaml
 
+from base.containerlab_kinds import KIND_LOGINS, node_platform
 from base.errors import InventoryError
-from workflow.devices.device_types import KEYWORD_FAMILIES
 from workflow.model import Device, Link, UnusableNode
 from workflow.targets import infer_kind
 
 TOPOLOGY_DATA = "topology-data.json"
 NORNIR_INVENTORY = "nornir-simple-inventory.yml"
-KIND_PLATFORMS: Mapping[str, str] = {
-    "frr": "frr",
-    "frrouting": "frr",
-    "ceos": "arista_eos",
-    "arista_ceos": "arista_eos",
-    "crpd": "juniper_junos",
-    "juniper_crpd": "juniper_junos",
-    "srl": "nokia_srl",
-    "nokia_srlinux": "nokia_srl",
-}
-HOST_REASON = "a Linux host (kind linux), not a network device"
-# the login a kind's nodes get when the topology names none (containerlab's defaultCredentials)
-KIND_LOGINS: Mapping[str, tuple[str, str]] = {
-    "frr": ("admin", "admin"),
-    "frrouting": ("admin", "admin"),
-}
 
 
 def lab_directory(path: Path) -> Path | None:
@@ -126,18 +107,6 @@ class ContainerlabInventory:
             kind_source=source,
             kind_detail=detail,
         )
-
-
-def node_platform(node: Mapping[str, Any]) -> tuple[str | None, str]:
-    """The platform labbot drives a node with, or None and the reason it cannot."""
-    kind = str(node.get("kind", ""))
-    if kind in KIND_PLATFORMS:
-        return KIND_PLATFORMS[kind], ""
-    if kind == "linux":
-        image = str(node.get("image", "")).lower()
-        frr = any(word in image for word, family in KEYWORD_FAMILIES if family == "frr")
-        return ("frr", "") if frr else (None, HOST_REASON)
-    return None, f"labbot cannot drive containerlab kind {kind!r}"
 
 
 def _links(data: Mapping[str, Any]) -> list[Link]:

@@ -22,6 +22,7 @@ from nornir.core.plugins.connections import ConnectionPluginRegister
 from nornir.plugins.runners import ThreadedRunner
 from nornir_netmiko.connections import CONNECTION_NAME, Netmiko
 
+from base.masking import occurrences
 from workflow.devices.device_types import netmiko_type
 from workflow.devices.failure import DeviceFailure, SayFailure
 from workflow.masked_lines import SECRET_MASK
@@ -47,9 +48,12 @@ class Credentials:
     secret: str | None
 
     def scrub(self, text: str) -> str:
+        """`text` with the password and secret masked as the chat's scrubber masks them: a
+        short one only as a token of its own, so a password `admin` (containerlab's default)
+        leaves FRR's `administrativeStatus` and IOS's `administratively down` readable."""
         for value in (self.password, self.secret):
             if value and len(value) >= 3:  # masking "a" everywhere would garble the output
-                text = text.replace(value, SECRET_MASK)
+                text = occurrences(value).sub(SECRET_MASK, text)
         return text
 
     def __repr__(self) -> str:  # never let a traceback or log line show them

@@ -149,6 +149,21 @@ async def test_ssh_push_keeps_credentials_out_of_results_and_logs(
     assert PASSWORD not in repr(Credentials("u", PASSWORD, SECRET))
 
 
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("username admin password admin", "username ******** password ********"),
+        ('{"pw": "admin"}', '{"pw": "********"}'),
+        # part of a longer word stays: FRR's and IOS's state reads stay readable
+        ('"administrativeStatus":"up"', '"administrativeStatus":"up"'),
+        ("Ethernet0/1 is administratively down", "Ethernet0/1 is administratively down"),
+    ],
+)
+def test_a_short_device_password_is_masked_only_as_a_word_of_its_own(text: str, shown: str) -> None:
+    """containerlab's frr kind logs in as admin/admin: a read must not lose `admin…` words."""
+    assert Credentials("admin", "admin", None).scrub(text) == shown
+
+
 def test_workers_sized_to_the_batch_up_to_the_cap() -> None:
     devices = [Device(f"R{i}", "cisco_ios_telnet", "127.0.0.1", 2000 + i) for i in range(37)]
     nornir = build_nornir(devices[:17], Credentials(None, None, None), Timeouts(1, 1))
