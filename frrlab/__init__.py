@@ -1,7 +1,7 @@
 """A real routing lab: FRRouting routers in Linux network namespaces, consoles on 127.0.0.1.
 
 Public API (see the modules for details):
-    FrrLab.run(topology=None, *, prefix, host, frr_dir, ssh, kernel_addresses)  sync -> FrrLab
+    FrrLab.run(topology=None, *, prefix, host, frr_dir, ssh, management, kernel_addresses) -> FrrLab
     FrrLab.start(...)                                       the same, async
         lab.routers, lab.port(router), lab.nornir_hosts(), lab.write_inventory(path),
         lab.vtysh(router, *commands), lab.memory_bytes(), lab.namespace(router)

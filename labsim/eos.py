@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from ipaddress import IPv4Interface
 from typing import TYPE_CHECKING
 
 from labsim import ios, shows
@@ -10,7 +12,7 @@ from labsim.configtree import TreeRules
 from labsim.platform import GLOBAL, Platform, Section
 
 if TYPE_CHECKING:
-    from labsim.device import SimDevice
+    from labsim.device import SimDevice, SimInterface
     from labsim.topology import DeviceSpec
 
 _ROUTER_WORDS = ios.VOCAB["router"] | {"vlan", "vrf", "bfd", "max-lsa", "graceful-restart"}
@@ -179,21 +181,58 @@ def show_version(device: SimDevice, args: list[str]) -> str:
     )
 
 
+def show_ip_interface_json(device: SimDevice, args: list[str]) -> str:
+    """`show ip interface | json` in eAPI's shape (Arista's rbeapi, `ipinterfaces.rb`; ANTA's
+    VerifyInterfaceIPv4 data): the routed interfaces by name, each with its status and
+    `interfaceAddress.primaryIp` {address, maskLen}."""
+    shown = {}
+    for interface, address in _routed(device):
+        status = "connected" if interface.link_up else "notconnect"
+        loopback = interface.name.startswith("Loopback")
+        shown[interface.name] = {
+            "name": interface.name,
+            "lineProtocolStatus": "up" if interface.link_up else "down",
+            "interfaceStatus": status if interface.enabled else "disabled",
+            "enabled": interface.enabled,
+            "mtu": 65535 if loopback else 1500,
+            "description": interface.description,
+            "vrf": "default",
+            "urpf": "disable",
+            "proxyArp": False,
+            "localProxyArp": False,
+            "interfaceAddress": {
+                "primaryIp": {
+                    "address": str(address.ip),
+                    "maskLen": address.network.prefixlen,
+                },
+                "secondaryIps": {},
+                "secondaryIpsOrderedList": [],
+                "virtualIp": {"address": "0.0.0.0", "maskLen": 0},
+                "broadcastAddress": "255.255.255.255",
+                "dhcp": interface.leased,
+            },
+        }
+    return json.dumps({"interfaces": shown}, indent=4) + "\n"
+
+
+def _routed(device: SimDevice) -> list[tuple[SimInterface, IPv4Interface]]:
+    """The interfaces `show ip interface` lists (those with an address), with the address."""
+    return [(i, i.address) for i in device.interfaces if i.address is not None]
+
+
 def show_ip_interface_brief(device: SimDevice, args: list[str]) -> str:
     rows = [
         "                                                                          Address",
         "Interface         IP Address           Status       Protocol           MTU    Owner",
         "----------------- -------------------- ------------ -------------- ---------- -------",
     ]
-    for interface in device.interfaces:
-        if interface.address is None:
-            continue
+    for interface, address in _routed(device):
         status = "up" if interface.link_up else "down"
         if not interface.enabled:
             status = "admin down"
         protocol = "up" if interface.link_up else "down"
-        address = interface.address.with_prefixlen
-        rows.append(f"{interface.name:<18}{address:<21}{status:<13}{protocol:<15}{1500:>10}")
+        shown = address.with_prefixlen
+        rows.append(f"{interface.name:<18}{shown:<21}{status:<13}{protocol:<15}{1500:>10}")
     return "\n".join(rows) + "\n"
 
 
@@ -244,4 +283,5 @@ PLATFORM = Platform(
     show_run_header=show_run_header,
     address_style="prefix",
     interface_names=("Ethernet", "Loopback", "Management", "Vlan", "Port-Channel"),
+    json_shows={("ip", "interface"): show_ip_interface_json},
 )

@@ -118,6 +118,8 @@ class ExecCommands:
     def show(self, args: list[str], column: int) -> str:
         text, _, pipe = " ".join(args).partition("|")
         words = text.split()
+        if pipe.strip() == JSON_PIPE:
+            return self._show_json(words, column + len(text) + 2)
         found = _find_show(self.session.cli.shows, words)
         if found is None:
             return self.session.cli.invalid(column)
@@ -131,6 +133,14 @@ class ExecCommands:
                 self.session.cli.invalid(column + len(text) + 2) if filtered is None else filtered
             )
         return output
+
+    def _show_json(self, words: list[str], pipe_column: int) -> str:
+        """`show … | json`: the show's JSON where the platform has it, else refused at `|`."""
+        found = _find_show(self.session.cli.json_shows, words)
+        if found is None:
+            return self.session.cli.invalid(pipe_column)
+        handler, used = found
+        return handler(self.session.device, words[used:])
 
     def ping(self, args: list[str], column: int) -> str:
         """Success when the target is on a connected, up subnet (the simulator has no routing)."""
@@ -147,6 +157,7 @@ class ExecCommands:
         )
 
 
+JSON_PIPE = "json"
 # The configuration, which IOS and EOS show in privileged EXEC only.
 PRIVILEGED_SHOWS = (show_running, show_startup)
 

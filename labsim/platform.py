@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from labsim.configtree import ConfigNode, TreeRules
@@ -62,6 +62,8 @@ class Platform:
     show_run_header: Callable[[SimDevice, str], str]  # (device, config body) -> header
     interface_names: tuple[str, ...]  # canonical interface type names for abbreviations
     address_style: str  # "mask" (10.0.0.1 255.255.255.0) or "prefix" (10.0.0.1/24)
+    # show keywords -> handler of `show … | json` (EOS); a show without one refuses `| json`
+    json_shows: Mapping[tuple[str, ...], ShowHandler] = field(default_factory=dict)
 
     def section_for(self, mode: str, line: str) -> tuple[Section, re.Match[str]] | None:
         """The section `line` opens when typed in `mode`, if any."""

@@ -1,6 +1,6 @@
-"""An IOS device whose address came by DHCP: its running config says `ip address dhcp`, only
-its state (`show ip interface brief`, `show interfaces`) shows the address. labbot plans with
-that address as if it were configured."""
+"""IOS and EOS devices whose address came by DHCP: the running config says `ip address dhcp`,
+only the state (IOS `show ip interface brief`, `show interfaces`; EOS `show ip interface |
+json`) shows the address. labbot plans with that address as if it were configured."""
 
 from __future__ import annotations
 
@@ -19,16 +19,17 @@ from tests.bot.test_e2e_console import running_bot
 from workflow.devices.interface_state import STATE_COMMANDS
 
 
-def leased_lab() -> Topology:
-    """The demo's R1 and R2, R1's link to R2 addressed by DHCP."""
+def leased_lab(device: str = "R1", interface: str = "GigabitEthernet0/0") -> Topology:
+    """The demo's R1, R2 and SW1, `device`'s `interface` addressed by DHCP (by default R1's
+    link to R2)."""
     demo = demo_topology(2)
-    r1 = demo.device("R1")
     interfaces = tuple(
-        dataclasses.replace(i, dhcp=True) if i.name == "GigabitEthernet0/0" else i
-        for i in r1.interfaces
+        dataclasses.replace(i, dhcp=True) if i.name == interface else i
+        for i in demo.device(device).interfaces
     )
     devices = tuple(
-        dataclasses.replace(d, interfaces=interfaces) if d.name == "R1" else d for d in demo.devices
+        dataclasses.replace(d, interfaces=interfaces) if d.name == device else d
+        for d in demo.devices
     )
     return dataclasses.replace(demo, devices=devices)
 
@@ -37,6 +38,27 @@ def leased_lab() -> Topology:
 async def lab() -> AsyncIterator[Lab]:
     async with Lab.start(leased_lab(), **DEMO_CREDENTIALS) as lab:
         yield lab
+
+
+async def test_an_eos_leased_address_is_read_from_show_ip_interface_json(tmp_path: Path) -> None:
+    """EOS: the config says `ip address dhcp`; `show ip interface | json` (read over the
+    device's own session, eAPI's shape) has the address, and OSPF is planned on it."""
+    chat = RecordingAdapter()
+    async with Lab.start(leased_lab("SW1", "Ethernet1"), **DEMO_CREDENTIALS) as lab:
+        config = lab.device("SW1").running_config()
+        async with running_bot(tmp_path, lab, chat) as bot:
+            await bot.service.handle(ask("configure ospf on SW1", "alice"))
+            await bot.service.handle(click(chat, "bob"))
+            _, gate = chat.last_gate()
+        seen = list(lab.device("SW1").commands_seen)
+    assert "interface Ethernet1\n   description to R1\n   no switchport\n   ip address dhcp\n" in (
+        config
+    )
+    assert "10.0.100.2" not in config
+    assert STATE_COMMANDS["arista_eos"] in seen, seen
+    preview = gate.text + "\n".join(block.text for block in gate.blocks)
+    assert "could not be read" not in gate.text, gate.text
+    assert "network 10.0.100.0/24 area 0" in preview, preview
 
 
 async def test_the_leased_address_is_in_the_state_not_the_config(lab: Lab) -> None:

@@ -2,10 +2,11 @@
 interfaces its configuration declares.
 
 An address counts wherever it was configured: in the NOS configuration, with Linux `ip addr`
-(FRR's zebra learns it from the kernel), by DHCP. The state is read with FRR's own JSON, else
-through ntc-templates (TextFSM): IOS `show interfaces` (`show ip interface brief` has no prefix
-length), EOS `show ip interface brief` (its addresses carry one). A platform with neither is
-read from its configuration alone, and so is a device whose state cannot be read or understood.
+(FRR's zebra learns it from the kernel), by DHCP. The state is read as the device's own JSON
+where it has it (FRR `show interface json`, EOS `show ip interface | json`), else through
+ntc-templates (TextFSM): IOS `show interfaces` (`show ip interface brief` has no prefix length).
+A platform with neither is read from its configuration alone, and so is a device whose state
+cannot be read or understood.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ STATE_COMMANDS = {
     "frr": "show interface json",
     "cisco_ios": "show interfaces",
     "cisco_xe": "show interfaces",
-    "arista_eos": "show ip interface brief",
+    "arista_eos": "show ip interface | json",
 }
 
 
@@ -45,8 +46,11 @@ def state_command(platform: str) -> str | None:
 def interfaces_from_state(platform: str, output: str) -> list[InterfaceFacts]:
     """The interfaces `state_command(platform)` showed; ValueError on output it cannot read."""
     family = platform_family(platform)
-    if family == "frr":
-        return _frr(output)
+    if family in _JSON_READERS:
+        try:
+            return _JSON_READERS[family](_json_object(output))
+        except (AttributeError, TypeError) as exc:  # JSON, but not in the command's shape
+            raise ValueError(f"not the shape `{STATE_COMMANDS[family]}` gives ({exc})") from None
     rows: list[dict[str, Any]] = parse_output(
         platform=family, command=STATE_COMMANDS[family], data=output
     )
@@ -72,15 +76,19 @@ def merged(
     return facts + list(live.values())
 
 
-def _frr(output: str) -> list[InterfaceFacts]:
-    """`show interface json`: {name: {administrativeStatus, ipAddresses: [{address,
-    secondary}]}} (FRR 8 and later)."""
+def _json_object(output: str) -> dict[str, Any]:
     try:
         data = json.loads(output)
     except json.JSONDecodeError as exc:
         raise ValueError(f"not JSON ({exc.msg}): {output.strip()[:80]!r}") from None
     if not isinstance(data, dict):
         raise ValueError(f"expected an object of interfaces, got {output.strip()[:80]!r}")
+    return data
+
+
+def _frr(data: dict[str, Any]) -> list[InterfaceFacts]:
+    """`show interface json`: {name: {administrativeStatus, ipAddresses: [{address,
+    secondary}]}} (FRR 8 and later)."""
     return [
         InterfaceFacts(
             name=str(name),
@@ -106,19 +114,29 @@ def _ios_row(row: dict[str, Any]) -> InterfaceFacts:
     )
 
 
-def _eos_row(row: dict[str, Any]) -> InterfaceFacts:
-    """arista_eos_show_ip_interface_brief: INTERFACE, IP_ADDRESS (`A/LEN`), STATUS."""
-    return InterfaceFacts(
-        name=str(row["interface"]),
-        address=_usable([str(row.get("ip_address") or "")]),
-        enabled=str(row.get("status", "")).lower() != "admin",
-    )
+def _eos(data: dict[str, Any]) -> list[InterfaceFacts]:
+    """`show ip interface | json` (eAPI's shape): {"interfaces": {name: {interfaceStatus
+    (`disabled` when shut down), interfaceAddress: {primaryIp: {address, maskLen}}}}}; an
+    interface with no address shows `0.0.0.0/0` or no interfaceAddress."""
+    interfaces = data.get("interfaces")
+    if not isinstance(interfaces, dict):
+        raise ValueError(f'expected {{"interfaces": {{…}}}}, got keys {sorted(data)[:5]}')
+    facts = []
+    for name, shown in interfaces.items():
+        primary = (shown.get("interfaceAddress") or {}).get("primaryIp") or {}
+        address = f"{primary.get('address')}/{primary.get('maskLen')}" if primary else ""
+        enabled = shown.get("interfaceStatus") != "disabled"
+        facts.append(InterfaceFacts(name=str(name), address=_usable([address]), enabled=enabled))
+    return facts
 
 
+_JSON_READERS: dict[str, Callable[[dict[str, Any]], list[InterfaceFacts]]] = {
+    "frr": _frr,
+    "arista_eos": _eos,
+}
 _TEXTFSM_ROWS: dict[str, Callable[[dict[str, Any]], InterfaceFacts]] = {
     "cisco_ios": _ios_row,
     "cisco_xe": _ios_row,
-    "arista_eos": _eos_row,
 }
 
 

@@ -3,6 +3,8 @@ configured; a state that cannot be read or understood leaves the config's facts 
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import pytest
@@ -45,13 +47,33 @@ GigabitEthernet0/1 is administratively down, line protocol is down
   Hardware is iGbE, address is 5254.0012.3402 (bia 5254.0012.3402)
   MTU 1500 bytes, BW 1000000 Kbit/sec, DLY 10 usec,
 """
-EOS_STATE = """                                                                          Address
-Interface         IP Address           Status       Protocol           MTU    Owner
------------------ -------------------- ------------ -------------- ---------- -------
-Ethernet1         10.0.13.2/30         up           up                1500
-Loopback0         10.255.0.9/32        up           up               65535
-Management1       192.168.0.14/24      up           up                1500
-"""
+# EOS `show ip interface | json` in eAPI's shape (Arista's rbeapi `ipinterfaces.rb`, ANTA's
+# VerifyInterfaceIPv4 data): Ethernet2 is shut down and has no address.
+EOS_STATE = json.dumps(
+    {
+        "interfaces": {
+            name: {
+                "name": name,
+                "lineProtocolStatus": "down" if status == "disabled" else "up",
+                "interfaceStatus": status,
+                "mtu": 1500,
+                "interfaceAddress": {
+                    "primaryIp": {"address": address, "maskLen": length},
+                    "secondaryIpsOrderedList": [],
+                    "virtualIp": {"address": "0.0.0.0", "maskLen": 0},
+                    "broadcastAddress": "255.255.255.255",
+                    "dhcp": name == "Management1",
+                },
+            }
+            for name, address, length, status in (
+                ("Ethernet1", "10.0.13.2", 30, "connected"),
+                ("Ethernet2", "0.0.0.0", 0, "disabled"),
+                ("Loopback0", "10.255.0.9", 32, "connected"),
+                ("Management1", "192.168.0.14", 24, "connected"),
+            )
+        }
+    }
+)
 
 
 def test_frr_addresses_set_outside_frr_count() -> None:
@@ -79,11 +101,25 @@ def test_ios_dhcp_address_and_admin_state_from_show_interfaces() -> None:
 def test_eos_interfaces_only_the_state_shows_are_added() -> None:
     config = "hostname SW1\ninterface Ethernet1\n   no switchport\n   ip address 10.0.13.2/30\n"
     interfaces, _ = device_interfaces("arista_eos", config, StateRead("x", EOS_STATE))
-    assert [(i["name"], i["address"]) for i in interfaces] == [
-        ("Ethernet1", "10.0.13.2/30"),
-        ("Loopback0", "10.255.0.9/32"),
-        ("Management1", "192.168.0.14/24"),
+    assert [(i["name"], i["address"], i["enabled"]) for i in interfaces] == [
+        ("Ethernet1", "10.0.13.2/30", True),
+        ("Ethernet2", None, False),
+        ("Loopback0", "10.255.0.9/32", True),
+        ("Management1", "192.168.0.14/24", True),
     ]
+
+
+@pytest.mark.parametrize(
+    ("output", "said"),
+    [
+        ('{"Ethernet1": {}}', 'expected {"interfaces"'),
+        ('{"interfaces": {"Ethernet1": ["10.0.0.1"]}}', "not the shape"),
+        ("% Invalid input", "not JSON"),
+    ],
+)
+def test_eos_output_not_in_eapi_s_shape_is_not_read(output: str, said: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(said)):
+        interfaces_from_state("arista_eos", output)
 
 
 def test_a_config_address_the_state_does_not_show_still_counts() -> None:
