@@ -169,18 +169,15 @@ class FrrLab:
     def _open_ssh(self, folder: Path) -> None:
         lab_user = add_user(self.prefix)
         key = host_key(folder)
-        addresses = {router: self.host for router in self.routers}
-        self.ssh_login, port = lab_user, None
         if self.management:
-            accounts = account_files(folder, lab_user.username)
-            addresses, self.ssh_login, port = (
-                management_addresses(self.routers),
-                KIND_LOGIN,
-                SSH_PORT,
-            )
+            self.ssh_login, accounts = KIND_LOGIN, account_files(folder, lab_user.username)
+            addresses, port = management_addresses(self.routers), SSH_PORT
+        else:
+            self.ssh_login, accounts = lab_user, None
+            addresses, port = dict.fromkeys(self.routers, self.host), None
         for router in self.routers:
             pid, dirs = self.zebra_pids[router], self.dirs[router]
-            if self.management:
+            if accounts is not None:
                 mount_accounts(pid, accounts)
             self.ssh_ports[router] = open_ssh(
                 router, addresses[router], pid, dirs, key, self.ssh_login, port
