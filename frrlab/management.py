@@ -4,9 +4,10 @@ containerlab's `frr` kind gives (`admin`, password `admin`, landing in vtysh).
 containerlab reaches a node at its management address on port 22. Here each router gets one
 address of a /24 drawn at random from 127/8 (all of it is local on Linux, so nothing is added to
 the host's network; a random block keeps parallel labs apart), and its SSH listener binds there.
-The `admin` login exists only inside the routers' mount namespaces: their /etc/passwd, shadow
-and group are bind-mounted copies of the host's with `admin` added, under the lab user's uid and
-the frrvty group (so vtysh reaches the daemons). The host gains no user called admin.
+The `admin` login exists only inside the routers' mount namespaces: their /etc/passwd and group
+are bind-mounted copies of the host's with `admin` added, under the lab user's uid and the frrvty
+group (so vtysh reaches the daemons), and their /etc/shadow holds admin's line alone. The host
+gains no user called admin.
 """
 
 from __future__ import annotations
@@ -38,31 +39,33 @@ def management_addresses(routers: Sequence[str]) -> dict[str, str]:
 
 
 def account_files(folder: Path, lab_user: str, login: SshLogin = KIND_LOGIN) -> Path:
-    """Write the host's passwd, shadow and group with `login` added (the lab user's uid, the
-    frrvty group) into `folder/accounts`; that folder."""
-    accounts = folder / "accounts"
-    accounts.mkdir(mode=0o700)
+    """Write the routers' passwd and group (the host's, with `login` added under the lab user's
+    uid and the frrvty group) and a shadow holding `login` alone (no host password hash is
+    copied) into `folder/accounts`; that folder."""
+    passwd = _host_lines("passwd")
+    if any(line.partition(":")[0] == login.username for line in passwd):
+        raise FrrLabError(f"the host already has a user {login.username!r}")
     uid = pwd.getpwnam(lab_user).pw_uid
     gid = grp.getgrnam(VTY_GROUP).gr_gid
     hashed = run(
         ["openssl", "passwd", "-6", "-stdin"], stdin=login.password, what="hashing the login"
     ).strip()
-    added = {
-        "passwd": f"{login.username}:x:{uid}:{gid}:{USER_MARK}:/nonexistent:/bin/sh",
-        "shadow": f"{login.username}:{hashed}:20000:0:99999:7:::",
+    files = {
+        "passwd": [*passwd, f"{login.username}:x:{uid}:{gid}:{USER_MARK}:/nonexistent:/bin/sh"],
+        "shadow": [f"{login.username}:{hashed}:20000:0:99999:7:::"],
+        "group": [_with_member(line, login.username) for line in _host_lines("group")],
     }
-    for name in ACCOUNT_FILES:
-        lines = Path("/etc", name).read_text(encoding="utf-8").splitlines()
-        if name in added and any(line.partition(":")[0] == login.username for line in lines):
-            raise FrrLabError(f"the host already has a {login.username!r} in /etc/{name}")
-        if name in added:
-            lines.append(added[name])
-        else:
-            lines = [_with_member(line, login.username) for line in lines]
+    accounts = folder / "accounts"
+    accounts.mkdir(mode=0o700)
+    for name, lines in files.items():
         path = accounts / name
         path.touch(mode=0o600 if name == "shadow" else 0o644)
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return accounts
+
+
+def _host_lines(name: str) -> list[str]:
+    return Path("/etc", name).read_text(encoding="utf-8").splitlines()
 
 
 def mount_accounts(zebra_pid: int, accounts: Path) -> None:

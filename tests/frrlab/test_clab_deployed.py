@@ -20,6 +20,7 @@ from bot.demo import demo_settings
 from bot.settings import load_settings
 from bot.wiring import open_runtime
 from frrlab import FrrLab, generated_topology
+from frrlab.host import run
 from tests.bot.chat import RecordingAdapter, ask
 from tests.bot.test_check import labbot, marked
 from tests.frrlab.deployed_clab import HOST, write_deployed_lab
@@ -93,9 +94,13 @@ def test_the_admin_login_lands_in_vtysh_at_port_22_of_the_router_s_own_address()
             ConnectHandler(
                 device_type="cisco_ios", host=r2.host, port=22, username="admin", password="x"
             )
+        inside = ["nsenter", "-t", str(lab.zebra_pids["R1"]), "-m", "cat", "/etc/shadow"]
+        shadow = run(inside, what="reading R1's /etc/shadow")
     assert (r1.port, r2.port) == (22, 22) and r1.host != r2.host
     assert r1.host.startswith("127.") and r1.host.rsplit(".", 1)[0] == r2.host.rsplit(".", 1)[0]
     assert prompt == "R1#"
     assert "uid=" not in shell and "Unknown command" in shell
+    # the routers' shadow holds admin alone: no password hash of the host's users is copied
+    assert [line.partition(":")[0] for line in shadow.splitlines()] == ["admin"]
     with pytest.raises(KeyError):
         pwd.getpwnam("admin")
