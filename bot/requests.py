@@ -22,6 +22,8 @@ from storage.audit_records import CapReached
 from storage.ports import DecisionRecords
 from workflow.state import Requester
 
+Decide = Callable[[ChatEvent], Awaitable[None]]
+
 
 def new_change_id() -> str:
     return CHANGE_ID_PREFIX + secrets.token_hex(4)
@@ -37,13 +39,13 @@ class RequestDesk:
     reporter: ChangeReporter
     authorizer: Authorizer
     thread_lock: ThreadLock
-    decide: Callable[[ChatEvent], Awaitable[None]]  # the service's entry point (commands click)
     clock: Callable[[], datetime]
     limits: DoorLimits
     commands: Commands | None = None
 
-    async def handle(self, request: Request) -> None:
-        """A change request or a command; a mistake in it is answered in the thread."""
+    async def handle(self, request: Request, decide: Decide) -> None:
+        """A change request or a command; a mistake in it is answered in the thread. `decide`:
+        where a command's decision goes (the service's entry point, as a click's would)."""
         too_long = refuse_size(self.limits, request.text)
         if too_long:  # neither stored nor echoed: the refusal names only the size
             await self.reporter.refuse(request.actor, request.thread, too_long, about="request")
@@ -53,19 +55,21 @@ class RequestDesk:
             if command is None:
                 await self.start_change(request, request.text)
             else:
-                await self._command(request, command)
+                await self._command(request, command, decide)
         except CommandError as exc:
             await self.reporter.say(request.thread, Message(str(exc), level="error"))
 
-    async def _command(self, request: Request, command: Command) -> None:
+    async def _command(self, request: Request, command: Command, decide: Decide) -> None:
         commands = self.commands
         handler = commands.handlers.get(command.name) if commands is not None else None
         if commands is None or handler is None:
             await self.reporter.say(request.thread, Message(messages.HELP))
             return
-        await handler(self._context(request, command, commands))
+        await handler(self._context(request, command, commands, decide))
 
-    def _context(self, request: Request, command: Command, commands: Commands) -> CommandContext:
+    def _context(
+        self, request: Request, command: Command, commands: Commands, decide: Decide
+    ) -> CommandContext:
         """What a command may do: speak in its thread, read the thread's change, and start or
         decide one through the same doors as everyone else."""
         return CommandContext(
@@ -76,7 +80,7 @@ class RequestDesk:
             refuse=partial(self.reporter.refuse, request.actor, request.thread, about=command.name),
             may_curate=partial(self._may_curate, request),
             start_change=partial(self.start_change, request),
-            decide=self.decide,
+            decide=decide,
             changes=commands.changes,
             audit=commands.audit,
             authorizer=self.authorizer,

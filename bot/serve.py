@@ -93,7 +93,7 @@ async def run_adapter(settings: Settings, adapter: ChatAdapter, stopping: asynci
             await serving
         if await drain.wait(settings.shutdown_seconds):
             return 0
-        return await record_cut_short(runtime.service.pushes, runtime.audit, runtime.locks, adapter)
+        return await record_cut_short(runtime.pushes, runtime.audit, runtime.locks, adapter)
 
 
 def configure_logging(settings: Settings) -> None:

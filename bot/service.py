@@ -17,11 +17,9 @@ from datetime import datetime
 
 from adapters.chat import (
     Actor,
-    ChatAdapter,
     ChatEvent,
     Decision,
     HomeOpened,
-    HomePublisher,
     Message,
     ThreadRef,
     canonical_user_id,
@@ -31,83 +29,35 @@ from base.masking import SecretMask
 from base.vocabulary import GateProblem, Outcome, stamp, utc_now
 from bot import messages, presenter
 from bot.authorize import Authorizer
-from bot.commands.context import Commands
-from bot.door import DoorLimits
 from bot.home import HomeBoard
 from bot.metrics import Metrics, process_metrics
-from bot.people import NoDirectory, People
 from bot.policy import Policy
 from bot.ports import ChangeRunner, ThreadLock
 from bot.reporter import ChangeReporter, already_decided
 from bot.requests import RequestDesk
-from bot.shutdown import PushesInFlight
-from bot.topology_view import LabPictures
 from storage.audit_records import Resolution, Vote
 from storage.db import is_unreachable
 from storage.ports import DecisionRecords
-from storage.templates import TemplateStore
 from workflow.api import GateDecision, ParamsGate, PendingGate, RollbackGate, gate_problem
 
 log = logging.getLogger(__name__)
 
 
-@dataclass
+@dataclass(frozen=True)
 class DecisionService:
+    """Given its collaborators (bot/wiring.decision_service builds them)."""
+
     workflow: ChangeRunner
     audit: DecisionRecords
-    adapter: ChatAdapter
     policy: Policy
     thread_lock: ThreadLock
-    commands: Commands | None = None  # the chat commands and the stores they read
+    authorizer: Authorizer  # who may request, decide, curate
+    reporter: ChangeReporter  # what each step shows in the thread and books
+    requests: RequestDesk  # change requests and commands
+    mask: SecretMask  # secret values as shown
+    home_board: HomeBoard | None = None  # the per-person home pages (Slack App Home)
     clock: Callable[[], datetime] = utc_now
     metrics: Metrics = field(default_factory=process_metrics)
-    templates: TemplateStore | None = None  # the team's template library (saves, uses)
-    people: People | None = None  # facts about people and places (default: the policy alone)
-    limits: DoorLimits = field(default_factory=DoorLimits)
-    pushes: PushesInFlight = field(default_factory=PushesInFlight)  # for a stop (bot/shutdown.py)
-    pictures: LabPictures | None = None  # topology pictures in the thread (bot.topology_view)
-    home: HomePublisher | None = None  # the platform's per-person home page (Slack App Home)
-    mask: SecretMask = field(default_factory=SecretMask.random)  # secret values as shown
-    home_board: HomeBoard | None = field(init=False, default=None)
-    authorizer: Authorizer = field(init=False)
-    reporter: ChangeReporter = field(init=False)
-    requests: RequestDesk = field(init=False)  # change requests and commands
-
-    def __post_init__(self) -> None:
-        people = self.people or People(self.policy, NoDirectory())
-        self.authorizer = Authorizer(self.policy, people, self.audit, self.limits)
-        self.reporter = ChangeReporter(
-            self.adapter,
-            self.audit,
-            self.metrics,
-            self.templates,
-            self.clock,
-            self.pushes,
-            pictures=self.pictures,
-            mask=self.mask,
-        )
-        if self.home is not None:
-            self.home_board = HomeBoard(
-                self.home,
-                self.adapter.platform,
-                self.workflow,
-                self.audit,
-                self.authorizer,
-                self.clock,
-                self.mask,
-            )
-            self.reporter.on_gates_changed = self.home_board.refresh
-        self.requests = RequestDesk(
-            self.workflow,
-            self.audit,
-            self.reporter,
-            self.authorizer,
-            self.thread_lock,
-            self.handle,
-            self.clock,
-            self.limits,
-            self.commands,
-        )
 
     async def handle(self, event: ChatEvent) -> None:
         """Entry point for adapters. Never raises for a user's mistake: it answers in the thread.
@@ -121,7 +71,7 @@ class DecisionService:
                     if self.home_board is not None:
                         await self.home_board.opened(event.actor)
                 else:
-                    await self.requests.handle(event)
+                    await self.requests.handle(event, self.handle)
             except LabbotError as exc:
                 self.metrics.failure("error")
                 await self.reporter.say(event.thread, Message(str(exc), level="error"))

@@ -2,10 +2,11 @@
 
 `save FILE` takes a YAML or JSON file shaped like a built-in template (description, templates,
 params_schema, example_params, sections; optional name, derive, phrases, post_checks) and stores
-it as the next version of its name after the checks a template gate runs: syntax, variables, the
-example rendering, its declared sections and the deny-list, then the template test (the example
-pushed to a simulated device of each vendor family labsim knows, where each line lands checked
-against the sections). A file that fails them stores nothing.
+it as the next version of its name after the assessment a template gate runs
+(workflow.template_assessment: syntax, variables, the example rendering, its declared sections
+and the deny-list, then the template test on the graph's twins, where each example line lands
+checked against the sections), on a made-up lab whose routers boot as labsim's do. A file that
+fails it, or whose example a twin refuses, stores nothing.
 """
 
 from __future__ import annotations
@@ -26,22 +27,17 @@ from bot.commands.parsing import CommandError
 from bot.commands.templates import save, templates_reply
 from bot.settings import Settings
 from labsim import demo_topology
-from labsim.trial import twin_run
 from labsim.vendors import platform_by_name
 from storage.db import make_engine, upgrade_database
 from storage.templates import SaveResult, TemplateDraft, TemplateStore, name_problem
-from workflow.devices.diffing import landed_paths
-from workflow.landing import outside_places
 from workflow.library.catalog import load_catalog
 from workflow.library.derive import DERIVERS
 from workflow.model import TemplateProposal
+from workflow.ports import ConfigTrial
 from workflow.postchecks.spec import parse_post_checks
-from workflow.rendering import render
 from workflow.safety import DenyList
-from workflow.sections import example_section_errors
-from workflow.template_check import validate_template
-from workflow.template_facts import example_facts
-from workflow.validation import validate_params
+from workflow.template_assessment import assess_template, refused_example_lines
+from workflow.template_facts import example_lab, example_targets
 
 REQUIRED = ("description", "templates", "params_schema", "example_params", "sections")
 CLI_ACTOR = Actor(id="cli", name="cli")
@@ -87,8 +83,12 @@ def _reserved(name: str) -> str | None:
     return None
 
 
-def template_problems(data: dict[str, Any], *, test: bool = True) -> list[str]:
-    """What a template gate would refuse, then (`test`) what the simulated devices refuse."""
+async def template_problems(
+    data: dict[str, Any], deny_list: DenyList, trial: ConfigTrial | None, seconds: float
+) -> list[str]:
+    """What the template gate would refuse (the graph's own assessment, on a made-up lab whose
+    routers start from the simulated ones' boot configurations), then the example lines its
+    twins refused: a file is stored with no reviewer to read such complaints at a gate."""
     proposal = TemplateProposal(
         name="file",
         description=str(data["description"]),
@@ -103,45 +103,29 @@ def template_problems(data: dict[str, Any], *, test: bool = True) -> list[str]:
         proposal["post_checks"] = data["post_checks"]
     if "allow" in data:
         proposal["allow"] = data["allow"]
-    errors = validate_template(proposal, deny=DenyList())
-    if errors:
-        return errors
-    params, _ = validate_params(proposal["params_schema"], proposal["example_params"])
-    examples = {
-        family: render(source, params, facts=example_facts(family))
-        for family, source in sorted(proposal["templates"].items())
-    }
-    errors = example_section_errors(proposal, examples)[1]
-    if errors or not test:
-        return errors
-    problems = []
-    for family, lines in examples.items():
-        running = _sim_config(family)
-        if running is None:
-            continue
-        run = twin_run(f"sim-{family}", family, running, lines)
-        problems += [f"template test ({family}): {complaint}" for complaint in run.refused]
-        landed = landed_paths(run.before, run.after, family)
-        problems += [
-            f"template test ({family}): `{place}` lands outside the sections"
-            for place in outside_places(landed, proposal["sections"])
-        ]
-    return problems
+    lab = example_lab({family: _sim_config(family) for family in proposal["templates"]})
+    proposal["targets"] = example_targets(lab)
+    assessed = await assess_template(proposal, lab, deny_list, trial, seconds)
+    return assessed.errors or refused_example_lines(assessed.tests or {})
 
 
-def _sim_config(family: str) -> str | None:
-    """The boot configuration of the demo lab's device of `family` (None: no simulator)."""
+def _sim_config(family: str) -> str:
+    """The boot configuration of the demo lab's device of `family` ("" when none is simulated)."""
     for spec in demo_topology(2).devices:
         if spec.platform == family:
             return platform_by_name(family).initial_config(spec)
-    return None
+    return ""
 
 
 async def save_file(
     settings: Settings, path: Path, *, name: str | None, version: int | None, user: str, test: bool
 ) -> SaveResult:
     chosen, data = read_template_file(path, name)
-    problems = template_problems(data, test=test)
+    from bot.twins import template_twins  # FRR's twin drives vtysh through netmiko: only here
+
+    trial = template_twins() if test else None
+    deny_list = DenyList(settings.deny_extra)
+    problems = await template_problems(data, deny_list, trial, settings.twin_seconds)
     if problems:
         listed = "\n".join(f"  - {p}" for p in problems)
         raise TemplateError(f"{chosen} was not saved:\n{listed}")

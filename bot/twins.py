@@ -1,11 +1,14 @@
 """The template's twin per platform (`workflow.ports.ConfigTrial`): the first of the given twins
 that has one for the device's platform — a simulated device (labsim: IOS, EOS) or a real FRR
-router of its own (frrlab, where this host can run FRR)."""
+router of its own (frrlab, where this host can run FRR). The graph and `labbot templates save`
+try templates on the same twins (`template_twins`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from frrlab.twin import FrrTwin
+from labsim.trial import SimTrial
 from workflow.ports import ConfigTrial, TwinRun
 
 
@@ -21,3 +24,9 @@ class Twins:
             if run is not None:
                 return run
         return None
+
+
+def template_twins() -> ConfigTrial:
+    """Where a template's lines are tried before anyone relies on it: a simulated device
+    (IOS, EOS), else a real FRR router of its own."""
+    return Twins(SimTrial(), FrrTwin())

@@ -3,44 +3,56 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from functools import partial
 from typing import Any
 
 from adapters.chat import ChatAdapter, HomePublisher
 from base.errors import ConfigError
+from base.masking import SecretMask
+from base.vocabulary import utc_now
 from bot.audit_anchor import audit_chain_from, secret_mask
+from bot.authorize import Authorizer
 from bot.commands.context import Commands
 from bot.commands.reads import ReadCommand, ReadLimits
 from bot.commands.registry import chat_commands
 from bot.door import DoorLimits
 from bot.failures import failure_text
-from bot.people import People, directory_of
+from bot.home import HomeBoard
+from bot.metrics import Metrics, process_metrics
+from bot.people import NoDirectory, People, directory_of
+from bot.policy import Policy
 from bot.policy_settings import policy_from
+from bot.ports import ChangeRunner, ThreadLock
 from bot.read_budget import ChannelBudget
 from bot.read_view import OutputBounds, read_refusal
 from bot.redact import ScrubbedAdapter, Scrubber
+from bot.reporter import ChangeReporter
+from bot.requests import RequestDesk
 from bot.service import DecisionService
 from bot.settings import Settings, secret_value
+from bot.shutdown import PushesInFlight
 from bot.storage_key import storage_keys
 from bot.topology_view import LabPictures
-from bot.twins import Twins
-from frrlab.twin import FrrTwin
-from labsim.trial import SimTrial
+from bot.twins import template_twins
 from storage.audit import AuditStore
 from storage.audit_anchor import database_name
 from storage.checkpointer import SQLAlchemySaver
 from storage.config_backups import ConfigBackupStore
 from storage.encryption import encrypted_serde
 from storage.locks import DeviceLockStore, thread_lock
+from storage.ports import DecisionRecords
 from storage.templates import TemplateStore
 from workflow.api import ChangeWorkflow
 from workflow.devices.gateway import NornirGateway
 from workflow.library.catalog import load_catalog
 from workflow.library.planner import LibraryPlanner
 from workflow.library.saved import SavedTemplatePlanner
+from workflow.nodes import Nodes
+from workflow.options import WorkflowOptions
 from workflow.ports import DeviceGateway, Inventory, LabReader, Planner
 from workflow.render_pool import RenderPool
 from workflow.safety import DenyList
@@ -57,6 +69,7 @@ class Runtime:
     workflow: ChangeWorkflow
     audit: AuditStore
     locks: DeviceLockStore
+    pushes: PushesInFlight  # the pushes running now (a stop records those it cuts short)
     templates: TemplateStore | None = None
 
 
@@ -194,6 +207,13 @@ def make_gateway(
     )
 
 
+def workflow_options(settings: Settings) -> WorkflowOptions:
+    """The settings the workflow's nodes read, each from the setting of its name (an option
+    that names no setting fails here, at start)."""
+    named = {name: getattr(settings, name) for name in WorkflowOptions.model_fields}
+    return WorkflowOptions.model_validate(named)
+
+
 def make_renderer(settings: Settings) -> RenderPool | None:
     """Worker processes for rendering (LABBOT_RENDER_WORKERS=0: render in the bot's process)."""
     if settings.render_workers == 0:
@@ -237,38 +257,90 @@ async def open_runtime(
             gateway = make_gateway(settings, inventory, backups, locks)
         chain = audit_chain_from(settings, await database_name(saver.engine), adapter)
         templates = TemplateStore(saver.engine, chain)
-        workflow = ChangeWorkflow(
-            checkpointer=saver,
+        nodes = Nodes(
             planner=with_saved_templates(planner or make_planner(settings), templates),
             gateway=gateway,
             deny_list=DenyList(settings.deny_extra),
-            gate_ttl_seconds=settings.gate_ttl_seconds,
-            max_attempts=settings.plan_attempts,
-            saved_templates=templates,
-            trial=Twins(SimTrial(), FrrTwin()),
-            trial_timeout_seconds=settings.twin_seconds,
-            max_targets=settings.max_targets,
-            max_targets_confirmed=settings.max_targets_confirmed,
+            options=workflow_options(settings),
+            saved=templates,
+            trial=template_twins(),
             renderer=renderer,
             preview_locks=locks if settings.lock_from_preview else None,
         )
+        workflow = ChangeWorkflow(checkpointer=saver, nodes=nodes)
         scrub, mask = scrubber_from(settings), secret_mask(settings)
         audit = AuditStore(saver.engine, scrub=scrub, chain=chain)
         policy = policy_from(settings)
         pictures = LabPictures(gateway)
         handlers = chat_commands(load_catalog(), templates, make_reads(settings, gateway, renderer))
-        service = DecisionService(
+        pushes = PushesInFlight()
+        service = decision_service(
             workflow=workflow,
             audit=audit,
             adapter=ScrubbedAdapter(adapter, scrub, mask),
             policy=policy,
+            thread_lock=partial(thread_lock, saver.engine),
             people=People(policy, directory_of(adapter)),
             limits=limits_from(settings),
-            thread_lock=partial(thread_lock, saver.engine),
             commands=Commands(handlers, workflow, audit, templates, pictures),
             templates=templates,
             pictures=pictures,
             home=adapter if isinstance(adapter, HomePublisher) else None,
             mask=mask,
+            pushes=pushes,
         )
-        yield Runtime(service, workflow, audit, locks, templates)
+        yield Runtime(service, workflow, audit, locks, pushes, templates)
+
+
+def decision_service(
+    *,
+    workflow: ChangeRunner,
+    audit: DecisionRecords,
+    adapter: ChatAdapter,
+    policy: Policy,
+    thread_lock: ThreadLock,
+    people: People | None = None,  # facts about people and places (default: the policy alone)
+    limits: DoorLimits | None = None,
+    commands: Commands | None = None,  # the chat commands and the stores they read
+    templates: TemplateStore | None = None,  # the team's template library (saves, uses)
+    pictures: LabPictures | None = None,  # topology pictures in the thread
+    home: HomePublisher | None = None,  # the platform's per-person home page (Slack App Home)
+    mask: SecretMask | None = None,  # secret values as shown (default: a random key)
+    pushes: PushesInFlight | None = None,  # the pushes running now, for a stop
+    clock: Callable[[], datetime] = utc_now,
+    metrics: Metrics | None = None,
+) -> DecisionService:
+    """The decision service and the collaborators it is given: who may do what (authorizer),
+    what is shown and booked (reporter), the home pages, and the request desk."""
+    limits, mask = limits or DoorLimits(), mask or SecretMask.random()
+    metrics = metrics or process_metrics()
+    people = people or People(policy, NoDirectory())
+    authorizer = Authorizer(policy, people, audit, limits)
+    board = None
+    if home is not None:
+        board = HomeBoard(home, adapter.platform, workflow, audit, authorizer, clock, mask)
+    reporter = ChangeReporter(
+        adapter,
+        audit,
+        metrics,
+        templates,
+        clock,
+        pushes or PushesInFlight(),
+        pictures=pictures,
+        mask=mask,
+        on_gates_changed=board.refresh if board is not None else None,
+    )
+    desk = RequestDesk(workflow, audit, reporter, authorizer, thread_lock, clock, limits, commands)
+    return DecisionService(
+        workflow=workflow,
+        audit=audit,
+        policy=policy,
+        thread_lock=thread_lock,
+        authorizer=authorizer,
+        reporter=reporter,
+        requests=desk,
+        mask=mask,
+        home_board=board,
+        clock=clock,
+        metrics=metrics,
+    )

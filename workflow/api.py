@@ -14,9 +14,7 @@ Callers serialize the calls of one thread: the decision service holds the thread
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any, cast
 
 from langchain_core.runnables import RunnableConfig
@@ -24,7 +22,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Command
 
 from base.errors import GateError, GateRefused
-from base.vocabulary import CHOICES, utc_now
+from base.vocabulary import CHOICES
 from workflow.feedback import FeedbackProblem, FeedbackReader
 from workflow.graph import build_graph
 from workflow.hashing import content_sha256
@@ -38,12 +36,9 @@ from workflow.model import (
     TemplateProposal,
 )
 from workflow.nodes import Nodes
-from workflow.ports import ConfigTrial, DeviceGateway, DeviceLocks, Planner, SavedTemplates
 from workflow.previews import DevicePreview
-from workflow.render_pool import RenderPool
 from workflow.reviews import GateDecision as GateDecision
 from workflow.reviews import GateExpiry, TemplateReview
-from workflow.safety import DenyList
 from workflow.state import Requester, initial_state
 from workflow.steps import Finished as Finished
 from workflow.steps import Gate as Gate
@@ -72,50 +67,13 @@ class ApprovedTemplate:
 
 
 class ChangeWorkflow:
-    """One compiled graph over the given checkpointer, planner and device gateway."""
+    """One compiled graph of the given nodes (planner, device gateway, …) over the checkpointer."""
 
-    def __init__(
-        self,
-        *,
-        checkpointer: BaseCheckpointSaver[Any],
-        planner: Planner,
-        gateway: DeviceGateway,
-        deny_list: DenyList | None = None,
-        gate_ttl_seconds: float = 86400,
-        max_attempts: int = 3,
-        clock: Callable[[], datetime] = utc_now,
-        saved_templates: SavedTemplates | None = None,
-        trial: ConfigTrial | None = None,
-        trial_timeout_seconds: float = 5.0,
-        max_targets: int = 50,
-        max_targets_confirmed: int = 500,
-        renderer: RenderPool | None = None,
-        preview_locks: DeviceLocks | None = None,
-    ) -> None:
-        """`saved_templates`: the team's library, so gates say when a newer version exists.
-        `trial`: tests each template on a simulated copy of a target before its gate.
-        `max_targets`: a request selecting more devices waits for a confirmation of them (the
-        targets gate, LABBOT_MAX_TARGETS); `max_targets_confirmed`: more are refused.
-        `renderer`: worker processes the rendering checks run in, under CPU and memory caps.
-        `preview_locks`: the devices previewed are locked from the params gate to the push
-        (LABBOT_LOCK_FROM_PREVIEW); a change that ends releases them."""
-        nodes = Nodes(
-            planner=planner,
-            gateway=gateway,
-            deny_list=deny_list or DenyList(),
-            clock=clock,
-            gate_ttl_seconds=gate_ttl_seconds,
-            max_attempts=max_attempts,
-            saved=saved_templates,
-            trial=trial,
-            trial_timeout=trial_timeout_seconds,
-            max_targets=max_targets,
-            max_targets_confirmed=max_targets_confirmed,
-            renderer=renderer,
-            preview_locks=preview_locks,
-        )
-        self._preview_locks = preview_locks
-        self._planner = planner
+    def __init__(self, *, checkpointer: BaseCheckpointSaver[Any], nodes: Nodes) -> None:
+        """`nodes`: the graph's working nodes with their collaborators and settings (built by
+        bot/wiring; workflow.nodes says what each is for)."""
+        self._preview_locks = nodes.preview_locks
+        self._planner = nodes.planner
         self._graph = build_graph(nodes, checkpointer)
 
     async def start(

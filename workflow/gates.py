@@ -27,7 +27,6 @@ from workflow.endings import GateEnding
 from workflow.hashing import content_sha256
 from workflow.model import StandardResponse, TemplateProposal, TokenUsage
 from workflow.previews import DevicePreview
-from workflow.reuse import TemplateTest
 from workflow.reviews import (
     GateInfo,
     ParamsGateInfo,
@@ -43,6 +42,7 @@ from workflow.reviews import (
     TemplateReview,
 )
 from workflow.state import ChangeState, DecisionRecord, finish
+from workflow.template_assessment import TemplateTest
 from workflow.template_facts import TemplateFacts
 
 Clock = Callable[[], datetime]

@@ -63,7 +63,9 @@ def build_graph(
         destinations=("push", "propose_params", "params_gate"),
     )
     graph.add_node("push", nodes.push, destinations=("post_check",))
-    after = PostCheckNodes(nodes.gateway, nodes.deny_list, nodes.clock, nodes.gate_ttl_seconds)
+    after = PostCheckNodes(
+        nodes.gateway, nodes.deny_list, nodes.clock, nodes.options.gate_ttl_seconds
+    )
     graph.add_node("post_check", after.post_check, destinations=("report", "rollback_gate"))
     graph.add_node("rollback_gate", after.rollback_gate, destinations=("undo", "rollback_gate"))
     graph.add_node("undo", after.undo)

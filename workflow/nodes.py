@@ -6,13 +6,13 @@ rather than in a table of conditional edges.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from langgraph.types import Command
 
 from base.errors import LabbotError, PlanningError, TargetError, TemplateError
-from base.vocabulary import Status
+from base.vocabulary import Status, utc_now
 from workflow.allowances import allowed_by
 from workflow.chosen import Because, chosen
 from workflow.endings import (
@@ -48,11 +48,12 @@ from workflow.model import (
     Topology,
     add_tokens,
 )
+from workflow.newer_versions import newer_versions
+from workflow.options import WorkflowOptions
 from workflow.ports import ConfigTrial, DeviceGateway, DeviceLocks, Planner, SavedTemplates
 from workflow.previews import DevicePreview, preview_devices
 from workflow.pushing import progress_writer
 from workflow.render_pool import RenderPool, run_capped
-from workflow.reuse import landed_outside_errors, newer_versions, template_tests
 from workflow.rollbacks import restore_refusals, rollback_template
 from workflow.safety import DenyList
 from workflow.sections import declared_sections, is_restore, misplaced_lines
@@ -67,25 +68,25 @@ from workflow.targets import (
     unread_devices,
     usable_devices,
 )
-from workflow.template_check import check_template
+from workflow.template_assessment import assess_template
 from workflow.validation import refuse_unsafe_facts
 
 
 @dataclass(frozen=True)
 class Nodes:
+    """The nodes' collaborators (built by bot/wiring) and the workflow's settings (`options`)."""
+
     planner: Planner
     gateway: DeviceGateway
-    deny_list: DenyList
-    clock: Clock
-    gate_ttl_seconds: float
-    max_attempts: int
+    deny_list: DenyList = field(default_factory=DenyList)
+    clock: Clock = utc_now
+    options: WorkflowOptions = field(default_factory=WorkflowOptions)
     saved: SavedTemplates | None = None  # the team's library, for "a newer version exists"
-    trial: ConfigTrial | None = None  # the template test on a simulated device
-    trial_timeout: float = 5.0
-    max_targets: int = 50  # more devices than this need an explicit confirmation (targets gate)
-    max_targets_confirmed: int = 500  # more than this are refused, confirmed or not
+    trial: ConfigTrial | None = None  # the template's twin: where its lines land, before a gate
     renderer: RenderPool | None = None  # worker processes with caps (None: render in-process)
-    preview_locks: DeviceLocks | None = None  # hold the targets from the params gate to the push
+    # hold the targets from the params gate to the push (LABBOT_LOCK_FROM_PREVIEW); a change
+    # that ends releases them (ChangeWorkflow)
+    preview_locks: DeviceLocks | None = None
 
     async def gather(self, state: ChangeState) -> Command[str]:
         """The devices the request selects (fail closed) and their read-only facts, nobody
@@ -96,8 +97,8 @@ class Nodes:
             if state["rollback_of"]:
                 rollback = await self.gateway.rollback_plan(state["rollback_of"])
             selection = self._selection(state, devices, rollback)
-            limit = self.max_targets if rollback is None else len(selection.reasons)
-            ttl = self.gate_ttl_seconds
+            limit = self.options.max_targets if rollback is None else len(selection.reasons)
+            ttl = self.options.gate_ttl_seconds
             confirm = confirm_targets(state, selection.reasons, limit, self.clock, ttl)
             if confirm is not None:  # nothing read from them before someone confirms
                 return confirm
@@ -130,8 +131,8 @@ class Nodes:
             return Selection({name: changed for name, lines in rollback.items() if lines})
         words = target_words(state["feedback"] or "") or target_words(state["text"])
         selection = select_targets(words, device_kinds(devices))
-        if len(selection.reasons) > self.max_targets_confirmed:
-            count, limit = len(selection.reasons), self.max_targets_confirmed
+        if len(selection.reasons) > self.options.max_targets_confirmed:
+            count, limit = len(selection.reasons), self.options.max_targets_confirmed
             raise TargetError("too_many", count=count, limit=limit)
         return selection
 
@@ -155,35 +156,29 @@ class Nodes:
         )
 
     async def check_template(self, state: ChangeState) -> Command[str]:
-        template = _template(state)
-        try:
-            check = await run_capped(
-                self.renderer, check_template, template, _topology(state), self.deny_list
-            )
-        except TemplateError as err:
-            return self._retry_or_end(state, "template", [str(err)], blocked=False)
-        if check.errors:
-            return self._retry_or_end(state, "template", check.errors, blocked=check.blocked)
-        if not is_restore(template):
-            template = TemplateProposal(**{**template, "sections": check.sections})
+        trial = self.trial if state["rollback"] is None else None
+        assessed = await assess_template(
+            _template(state),
+            _topology(state),
+            self.deny_list,
+            trial,
+            self.options.twin_seconds,
+            self.renderer,
+        )
+        if assessed.errors or assessed.check is None:
+            return self._retry_or_end(state, "template", assessed.errors, blocked=assessed.blocked)
+        template, check = assessed.template, assessed.check
         newer = await newer_versions(self.saved, template)
-        tests = None
-        if self.trial is not None and state["rollback"] is None:
-            tests = await template_tests(
-                self.trial, template, check.examples, _topology(state), self.trial_timeout
-            )
-            if outside := landed_outside_errors(tests):
-                return self._retry_or_end(state, "template", outside, blocked=True)
         review = template_review(
             template,
             check.examples,
             check.example_facts,
-            template_test=tests,
+            template_test=assessed.tests,
             newer_versions=newer,
             chosen=chosen_because(template["targets"], _topology(state)),
             tokens=state["tokens"].get("template"),
         )
-        gate = open_template_gate(state, review, self.clock, self.gate_ttl_seconds)
+        gate = open_template_gate(state, review, self.clock, self.options.gate_ttl_seconds)
         update = {
             "template": template,
             "examples": check.examples,
@@ -231,7 +226,9 @@ class Nodes:
         if self.trial is not None and not is_restore(template):  # where the lines land
             plan = {n: p["lines"] for n, p in previews.items()}
             devices, sections = _topology(state)["devices"], template.get("sections")
-            landings = await twin_landings(self.trial, plan, devices, sections, self.trial_timeout)
+            landings = await twin_landings(
+                self.trial, plan, devices, sections, self.options.twin_seconds
+            )
             if outside := landing_errors(landings):
                 return self._retry_or_end(state, "parameters", outside, blocked=True)
             previews = {n: DevicePreview(**p, landing=landings[n]) for n, p in previews.items()}
@@ -247,7 +244,7 @@ class Nodes:
             state.get("drifted"),
             state["push_result"],
         )
-        gate = open_params_gate(state, review, self.clock, self.gate_ttl_seconds)
+        gate = open_params_gate(state, review, self.clock, self.options.gate_ttl_seconds)
         update = {"previews": previews, "gate": gate, "newer_versions": newer}
         return Command(update=update, goto="params_gate")
 
@@ -342,7 +339,7 @@ class Nodes:
         expiry); [] when they are this change's now, else who holds which."""
         if self.preview_locks is None:
             return []
-        held = await self.preview_locks.acquire(change_id, devices, self.gate_ttl_seconds)
+        held = await self.preview_locks.acquire(change_id, devices, self.options.gate_ttl_seconds)
         return [HeldDevice(device=lock.device, change_id=lock.change_id) for lock in held]
 
     def _blocked_now(self, state: ChangeState) -> list[Refusal]:
@@ -380,7 +377,7 @@ class Nodes:
         self, state: ChangeState, stage: Stage, errors: list[str], *, blocked: bool
     ) -> Command[str]:
         """Errors go back to the planner until max_attempts; then the change ends, saying why."""
-        retryable = state["rollback"] is None and state["attempt"] < self.max_attempts
+        retryable = state["rollback"] is None and state["attempt"] < self.options.plan_attempts
         if retryable:
             back_to = "propose_template" if stage == "template" else "propose_params"
             return Command(update={"errors": errors}, goto=back_to)

@@ -15,7 +15,7 @@ from workflow.chosen import Because
 from workflow.model import ParamSpec, StandardResponse, TemplatePart, TokenUsage
 from workflow.postchecks.spec import PostChecks
 from workflow.previews import DevicePreview
-from workflow.reuse import TemplateTest
+from workflow.template_assessment import TemplateTest
 from workflow.template_facts import TemplateFacts
 
 

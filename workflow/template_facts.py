@@ -19,10 +19,10 @@ whose facts hold one (`workflow.previews.facts_errors`) before any rendering.
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import NotRequired, TypedDict
 
-from workflow.model import DeviceFacts, InterfaceFacts, Topology, link_ends
+from workflow.model import DeviceFacts, InterfaceFacts, Link, Topology, link_ends
 
 
 class FactsInterface(TypedDict):
@@ -135,26 +135,40 @@ _EXAMPLE_NAMES = {
 def example_facts(family: str) -> TemplateFacts:
     """Facts of a made-up router R1 (linked to R2, a loopback, one unaddressed interface down),
     for rendering a template's example when no lab device of `family` is at hand."""
-    link, spare, loopback = _EXAMPLE_NAMES.get(
-        family, ("GigabitEthernet0/0", "GigabitEthernet0/1", "Loopback0")
-    )
+    return lab_facts(example_lab({family: ""}))["R1"]
 
-    def device(name: str, host: int) -> DeviceFacts:
-        return DeviceFacts(
-            name=name,
-            platform=family,
-            family=family,
-            interfaces=[
-                InterfaceFacts(name=link, address=f"10.0.12.{host}/24", enabled=True),
-                InterfaceFacts(name=spare, address=None, enabled=False),
-                InterfaceFacts(name=loopback, address=f"10.255.0.{host}/32", enabled=True),
-            ],
-            running_config="",
+
+def example_lab(configs: Mapping[str, str]) -> Topology:
+    """A made-up lab for templates checked away from any lab: per family (sorted), a router
+    holding its `configs[family]` running configuration linked to a second one, each with an
+    address on the link, a loopback and one unaddressed interface down. The first family's pair
+    is R1 and R2, the next R3 and R4, and so on; the first of each pair is its family's target."""
+    devices: dict[str, DeviceFacts] = {}
+    links: list[Link] = []
+    for index, (family, config) in enumerate(sorted(configs.items())):
+        link, spare, loopback = _EXAMPLE_NAMES.get(
+            family, ("GigabitEthernet0/0", "GigabitEthernet0/1", "Loopback0")
         )
+        first, second = f"R{2 * index + 1}", f"R{2 * index + 2}"
+        for name, host, running in ((first, 1, config), (second, 2, "")):
+            devices[name] = DeviceFacts(
+                name=name,
+                platform=family,
+                family=family,
+                interfaces=[
+                    InterfaceFacts(name=link, address=f"10.0.12.{host}/24", enabled=True),
+                    InterfaceFacts(name=spare, address=None, enabled=False),
+                    InterfaceFacts(name=loopback, address=f"10.255.0.{host}/32", enabled=True),
+                ],
+                running_config=running,
+            )
+        links.append(Link(a_device=first, a_interface=link, b_device=second, b_interface=link))
+    return Topology(devices=devices, links=links, unusable=[])
 
-    topology = Topology(
-        devices={"R1": device("R1", 1), "R2": device("R2", 2)},
-        links=[{"a_device": "R1", "a_interface": link, "b_device": "R2", "b_interface": link}],
-        unusable=[],
-    )
-    return lab_facts(topology)["R1"]
+
+def example_targets(lab: Topology) -> list[str]:
+    """The target of each family in an `example_lab`: the first router of its pair."""
+    firsts: dict[str, str] = {}
+    for name, facts in lab["devices"].items():
+        firsts.setdefault(facts["family"], name)
+    return list(firsts.values())

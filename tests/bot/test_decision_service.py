@@ -15,6 +15,7 @@ from base.vocabulary import Choice, GateName
 from bot.metrics import Metrics
 from bot.policy import Policy
 from bot.service import DecisionService
+from bot.wiring import decision_service
 from storage.audit import ONE_APPROVAL
 from storage.audit_records import (
     CapReached,
@@ -220,7 +221,7 @@ async def no_lock(key: str) -> AsyncIterator[None]:
 
 
 def service(workflow: FakeWorkflow, audit: FakeAudit, chat: FakeChat) -> DecisionService:
-    return DecisionService(
+    return decision_service(
         workflow=workflow,
         audit=audit,
         adapter=chat,

@@ -17,7 +17,6 @@ from workflow.model import PushProgress, StandardResponse
 from workflow.postchecks.outcome import DeviceChecks, Fact, Missing
 from workflow.previews import DevicePreview
 from workflow.responses import build_response
-from workflow.reuse import TemplateTest
 from workflow.reviews import (
     ParamsReview,
     ReviewedTemplate,
@@ -26,6 +25,7 @@ from workflow.reviews import (
     TargetsReview,
     TemplateReview,
 )
+from workflow.template_assessment import TemplateTest
 
 SHA = "a" * 64
 EXPIRES = "2026-12-01T00:00:00+00:00"

@@ -97,7 +97,7 @@ async def test_the_params_gate_and_the_result_carry_the_lab_picture(
     settings = demo_settings(load_settings(data_dir=tmp_path, inventory=inventory))
     chat = RecordingAdapter()
     async with open_runtime(settings, chat) as bot:
-        reads = count_inventory_reads(bot.service.pictures)
+        reads = count_inventory_reads(bot.service.reporter.pictures)
         await bot.service.handle(ask("apply ospf to R1,R2"))
         assert pictures_of(chat) == []  # not at the template gate
         await bot.service.handle(click(chat, "bob"))

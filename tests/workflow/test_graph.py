@@ -22,6 +22,7 @@ from workflow.library.catalog import load_catalog
 from workflow.library.planner import LibraryPlanner
 from workflow.model import PushProgress, Topology
 from workflow.nodes import Nodes
+from workflow.options import WorkflowOptions
 from workflow.previews import preview_devices
 from workflow.safety import DenyList
 from workflow.state import initial_state
@@ -62,8 +63,12 @@ def lab() -> RecordingGateway:
     return two_router_lab()
 
 
+TEN_MINUTES = WorkflowOptions(gate_ttl_seconds=600)  # gates expire after ten minutes
+
+
 def workflow(saver: SQLAlchemySaver, lab: RecordingGateway, **options: Any) -> ChangeWorkflow:
-    return ChangeWorkflow(checkpointer=saver, planner=LibraryPlanner(), gateway=lab, **options)
+    nodes = Nodes(planner=LibraryPlanner(), gateway=lab, **options)
+    return ChangeWorkflow(checkpointer=saver, nodes=nodes)
 
 
 def decide(gate: Gate, choice: str = "approve", feedback: str | None = None) -> GateDecision:
@@ -186,7 +191,7 @@ async def test_a_decision_after_expiry_ends_the_change_as_expired(
     saver: SQLAlchemySaver, lab: RecordingGateway
 ) -> None:
     clock = Clock()
-    wf = workflow(saver, lab, clock=clock, gate_ttl_seconds=600)
+    wf = workflow(saver, lab, clock=clock, options=TEN_MINUTES)
     params_gate = await to_params_gate(wf)
     assert params_gate.expires_at == (clock.now + timedelta(seconds=600)).isoformat()
     clock.now += timedelta(seconds=601)
@@ -202,7 +207,7 @@ async def test_an_expired_gate_ends_in_nobodys_name_and_only_once_expired(
     saver: SQLAlchemySaver, lab: RecordingGateway
 ) -> None:
     clock = Clock()
-    wf = workflow(saver, lab, clock=clock, gate_ttl_seconds=600)
+    wf = workflow(saver, lab, clock=clock, options=TEN_MINUTES)
     params_gate = await to_params_gate(wf)
     shown_again = await wf.expire(THREAD, params_gate.interrupt_id)  # not expired yet
     assert isinstance(shown_again, Gate) and shown_again.sha256 == params_gate.sha256
@@ -220,7 +225,7 @@ async def test_a_decision_just_before_expiry_counts(
     saver: SQLAlchemySaver, lab: RecordingGateway
 ) -> None:
     clock = Clock()
-    wf = workflow(saver, lab, clock=clock, gate_ttl_seconds=600)
+    wf = workflow(saver, lab, clock=clock, options=TEN_MINUTES)
     params_gate = await to_params_gate(wf)
     clock.now += timedelta(seconds=599)
     done = await wf.resume(THREAD, params_gate.interrupt_id, decide(params_gate))
@@ -316,7 +321,7 @@ async def test_a_request_the_library_does_not_understand_fails_with_its_help(
 
 async def test_push_refuses_a_plan_whose_hash_was_not_approved(lab: RecordingGateway) -> None:
     """The push node's own check, on a state whose approval does not cover the previews."""
-    nodes = Nodes(LibraryPlanner(), lab, DenyList(), Clock(), 600, 3)
+    nodes = Nodes(LibraryPlanner(), lab, clock=Clock(), options=TEN_MINUTES)
     state = initial_state("chg-1", OSPF, {}, None)
     topology: Topology = {"devices": await lab.facts(["R1"]), "links": [], "unusable": []}
     template = load_catalog().as_proposal("hostname", ["R1"])

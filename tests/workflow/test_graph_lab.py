@@ -21,6 +21,7 @@ from workflow.devices.gateway import NornirGateway
 from workflow.devices.static import StaticInventory
 from workflow.library.planner import LibraryPlanner
 from workflow.model import PushProgress
+from workflow.nodes import Nodes
 
 USERNAME, PASSWORD, SECRET = "labadmin", "lab-pw-1", "lab-enable-1"
 
@@ -49,7 +50,8 @@ async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
             connect_timeout=3,
             read_timeout=6,
         )
-        workflow = ChangeWorkflow(checkpointer=saver, planner=LibraryPlanner(), gateway=gateway)
+        nodes = Nodes(LibraryPlanner(), gateway)
+        workflow = ChangeWorkflow(checkpointer=saver, nodes=nodes)
         yield Rig(lab, workflow)
 
 

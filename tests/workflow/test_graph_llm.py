@@ -19,6 +19,8 @@ from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision
 from workflow.hashing import content_sha256
 from workflow.llm import LLMPlanner
 from workflow.model import Link
+from workflow.nodes import Nodes
+from workflow.options import WorkflowOptions
 
 OSPF_TEMPLATE: dict[str, Any] = {
     "name": "ospf-area0",
@@ -51,12 +53,15 @@ def lab() -> RecordingGateway:
 
 
 def workflow(
-    saver: SQLAlchemySaver, llm: OpenAIStandIn, lab: RecordingGateway, **options: Any
+    saver: SQLAlchemySaver, llm: OpenAIStandIn, lab: RecordingGateway, attempts: int = 3
 ) -> ChangeWorkflow:
+    """The graph with the LLM planner, which proposes each step up to `attempts` times."""
     model = ChatOpenAI(
         api_key=SecretStr("sk-test"), base_url=llm.base_url, model="m", max_retries=0
     )
-    return ChangeWorkflow(checkpointer=saver, planner=LLMPlanner(model), gateway=lab, **options)
+    options = WorkflowOptions(plan_attempts=attempts)
+    nodes = Nodes(planner=LLMPlanner(model), gateway=lab, options=options)
+    return ChangeWorkflow(checkpointer=saver, nodes=nodes)
 
 
 def decide(gate: Gate, choice: str = "approve", feedback: str | None = None) -> GateDecision:
@@ -124,7 +129,7 @@ async def test_retries_are_bounded_then_the_change_fails_saying_why(
 ) -> None:
     broken = {**OSPF_TEMPLATE, "templates": {"cisco_ios": "router ospf {{ process }}\n"}}
     llm.script(structured(broken), structured(broken), structured(OSPF_TEMPLATE))
-    finished = await start(workflow(saver, llm, lab, max_attempts=2))
+    finished = await start(workflow(saver, llm, lab, attempts=2))
     assert isinstance(finished, Finished) and finished.status == "failed"
     assert ending_line(finished).startswith(
         "the template proposal was still invalid after 2 attempt(s)"
@@ -164,7 +169,7 @@ async def test_a_forbidden_command_in_the_template_never_reaches_a_device(
     sneaky["params_schema"] = {"pid": {"type": "int"}}
     sneaky["example_params"] = {"pid": 1}
     llm.script(structured(sneaky), structured(sneaky))
-    finished = await start(workflow(saver, llm, lab, max_attempts=2))
+    finished = await start(workflow(saver, llm, lab, attempts=2))
     assert isinstance(finished, Finished) and finished.status == "blocked"
     assert "do wr er" in ending_line(
         finished
@@ -189,7 +194,7 @@ async def test_a_command_injected_through_params_never_reaches_a_device(
         structured({"common": injected}),
         structured({"devices": {"R1": injected, "R2": injected}}),
     )
-    wf = workflow(saver, llm, lab, max_attempts=2)
+    wf = workflow(saver, llm, lab, attempts=2)
     gate = await start(wf)
     assert isinstance(gate, Gate)
     finished = await wf.resume("slack:C1:1.0", gate.interrupt_id, decide(gate))
@@ -333,7 +338,7 @@ async def test_lab_facts_holding_a_line_break_never_reach_a_device(
     )
     named = {**FACTS_TEMPLATE, "targets": ["R1", "R2", "R3"]}
     llm.script(structured(named))
-    finished = await start(workflow(saver, llm, lab, max_attempts=1), "OSPF on R1, R2 and R3")
+    finished = await start(workflow(saver, llm, lab, attempts=1), "OSPF on R1, R2 and R3")
     assert isinstance(finished, Finished) and finished.status == "failed"
     assert "device R3 cannot be targeted (its lab facts cannot be used" in ending_line(finished)
     assert "facts.interfaces" not in ending_line(finished)  # R3's own interfaces are fine...

@@ -18,6 +18,7 @@ from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision
 from workflow.library.planner import LibraryPlanner
 from workflow.library.saved import SavedTemplatePlanner
 from workflow.llm import LLMPlanner
+from workflow.nodes import Nodes
 
 AREA_TEMPLATE = "router ospf {{ pid }}\n network 0.0.0.0 255.255.255.255 area {{ area }}\n"
 
@@ -63,12 +64,8 @@ async def test_reusing_a_saved_template_costs_no_template_tokens_the_llm_sets_pa
     model = ChatOpenAI(api_key=SecretStr("sk"), base_url=llm.base_url, model="m", max_retries=0)
     planner = LLMPlanner(model)
     lab = two_router_lab()
-    workflow = ChangeWorkflow(
-        checkpointer=saver,
-        planner=SavedTemplatePlanner(planner, store, llm=planner),
-        gateway=lab,
-        saved_templates=store,
-    )
+    nodes = Nodes(SavedTemplatePlanner(planner, store, llm=planner), lab, saved=store)
+    workflow = ChangeWorkflow(checkpointer=saver, nodes=nodes)
     gates, finished = await run(workflow, "apply area_ospf to R1,R2 in area 3")
     assert gates[0].payload["parts"][0]["name"] == "area_ospf"
     assert gates[0].payload["parts"][0]["version"] == 1
@@ -92,12 +89,8 @@ async def test_the_deny_list_covers_a_combination(saver: SQLAlchemySaver) -> Non
         )
     )
     lab = two_router_lab()
-    workflow = ChangeWorkflow(
-        checkpointer=saver,
-        planner=SavedTemplatePlanner(LibraryPlanner(), store),
-        gateway=lab,
-        saved_templates=store,
-    )
+    nodes = Nodes(SavedTemplatePlanner(LibraryPlanner(), store), lab, saved=store)
+    workflow = ChangeWorkflow(checkpointer=saver, nodes=nodes)
     gates, finished = await run(workflow, "apply ospf + tidy to R1 minutes=5")
     assert gates == [] and finished.status == "blocked"
     assert "reload" in ending_line(finished) and not lab.pushes
@@ -108,12 +101,8 @@ async def test_the_template_test_runs_on_a_copy_of_the_target_within_the_gate(
 ) -> None:
     store = TemplateStore(saver.engine)
     lab: RecordingGateway = two_router_lab()
-    workflow = ChangeWorkflow(
-        checkpointer=saver,
-        planner=SavedTemplatePlanner(LibraryPlanner(), store),
-        gateway=lab,
-        trial=SimTrial(),
-    )
+    nodes = Nodes(SavedTemplatePlanner(LibraryPlanner(), store), lab, trial=SimTrial())
+    workflow = ChangeWorkflow(checkpointer=saver, nodes=nodes)
     step = await workflow.start("t1", change_id="chg-1", text="apply ospf to R1,R2", requester={})
     assert isinstance(step, Gate)
     test = step.payload["template_test"]["cisco_ios"]

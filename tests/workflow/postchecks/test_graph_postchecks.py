@@ -17,6 +17,7 @@ from tests.support.masks import MASK
 from tests.workflow.gateways import RecordingGateway, two_router_lab
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision
 from workflow.library.planner import LibraryPlanner
+from workflow.nodes import Nodes
 
 THREAD = "console:terminal:t1"
 STATIC = "apply static_route to R1,R2 prefix=10.99.0.0/16 next_hop=10.0.12.9"
@@ -35,7 +36,7 @@ def decide(gate: Gate, choice: str = "approve", who: str = "bob") -> GateDecisio
 async def pushed(
     saver: SQLAlchemySaver, lab: RecordingGateway
 ) -> tuple[ChangeWorkflow, Gate | Finished]:
-    wf = ChangeWorkflow(checkpointer=saver, planner=LibraryPlanner(), gateway=lab)
+    wf = ChangeWorkflow(checkpointer=saver, nodes=Nodes(LibraryPlanner(), lab))
     template = await wf.start(THREAD, change_id="chg-7", text=STATIC, requester={"id": "alice"})
     assert isinstance(template, Gate) and template.payload["post_checks"]["checks"] == [
         {"kind": "routes", "param": "prefix", "protocol": "static"}
