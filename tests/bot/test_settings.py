@@ -1,9 +1,12 @@
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from base.errors import ConfigError
-from bot.settings import load_settings
+from bot.settings import Settings, load_settings
+from bot.wiring import workflow_options
+from workflow.options import WorkflowOptions
 
 
 def test_lists_and_rules_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -75,3 +78,18 @@ def test_the_database_is_in_the_data_dir_unless_a_url_is_set(
     assert moved.database_url == f"sqlite+aiosqlite:///{tmp_path / 'elsewhere' / 'labbot.db'}"
     monkeypatch.setenv("LABBOT_DATABASE_URL", "postgresql+psycopg://labbot@db/labbot")
     assert load_settings().database_url == "postgresql+psycopg://labbot@db/labbot"
+
+
+def test_the_workflow_reads_its_settings_by_their_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LABBOT_TWIN_SECONDS", "2.5")
+    monkeypatch.setenv("LABBOT_PLAN_ATTEMPTS", "5")
+    options = workflow_options(load_settings())
+    assert (options.twin_seconds, options.plan_attempts) == (2.5, 5)
+    with pytest.raises(ValidationError):  # the nodes are handed their settings, never edited
+        options.twin_seconds = 60  # type: ignore[misc]
+
+
+def test_a_workflow_built_without_settings_has_the_settings_defaults() -> None:
+    """Tests and library users build the graph with WorkflowOptions(): the same defaults."""
+    for name, option in WorkflowOptions.model_fields.items():
+        assert option.default == Settings.model_fields[name].default, name

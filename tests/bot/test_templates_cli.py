@@ -6,7 +6,17 @@ import json
 import re
 from pathlib import Path
 
+import yaml
+
+from bot.twins import template_twins
+from storage.checkpointer import SQLAlchemySaver
+from storage.templates import TemplateDraft, TemplateStore
 from tests.bot.test_cli import labbot
+from tests.workflow.gateways import two_router_lab
+from workflow.api import ChangeWorkflow, Finished
+from workflow.library.planner import LibraryPlanner
+from workflow.library.saved import SavedTemplatePlanner
+from workflow.nodes import Nodes
 
 SECTIONS = """\
 sections:
@@ -94,8 +104,6 @@ def test_bad_files_and_names_are_refused_in_one_line_and_store_nothing(tmp_path:
 
 
 def _yaml(text: str) -> dict[str, object]:
-    import yaml
-
     loaded: dict[str, object] = yaml.safe_load(text)
     return loaded
 
@@ -153,3 +161,53 @@ def test_a_saved_template_allows_only_rules_its_file_names(tmp_path: Path) -> No
     assert wrong.returncode != 0 and "`allow: logging-hots` names no deny-list rule" in wrong.stderr
     assert saved.returncode == 0, saved.stderr
     assert "logging-host (exfiltration): sends the device's logs to another host" in show.stdout
+
+
+NTP_UNDER_OSPF = """\
+description: OSPF with the lab's time server
+params_schema:
+  area: {type: str, default: "0"}
+example_params: {area: "0"}
+sections: ["router ospf * / network *", "router ospf * / ntp server *"]
+templates:
+  cisco_ios: |
+    router ospf 1
+     network 10.0.12.0 0.0.0.255 area {{ area }}
+     ntp server 10.6.6.6
+"""
+
+
+async def test_the_command_line_and_the_graph_refuse_a_template_for_the_same_reason(
+    tmp_path: Path,
+) -> None:
+    """A line written inside its section that IOS runs in global configuration: `templates
+    save` refuses the file with the reason the graph ends a change with when the same template
+    comes from the library (one assessment, on the same twins)."""
+    env = {"LABBOT_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'lib.db'}"}
+    (tmp_path / "lab_ntp.yaml").write_text(NTP_UNDER_OSPF)
+    cli = labbot("templates", "save", "lab_ntp.yaml", cwd=tmp_path, env=env)
+    data = yaml.safe_load(NTP_UNDER_OSPF)
+    async with SQLAlchemySaver.from_url(f"sqlite+aiosqlite:///{tmp_path / 'graph.db'}") as saver:
+        store = TemplateStore(saver.engine)
+        await store.save(
+            TemplateDraft(
+                name="lab_ntp",
+                description=str(data["description"]),
+                templates=data["templates"],
+                params_schema=data["params_schema"],
+                example_params=data["example_params"],
+                saved_by_id="U1",
+                saved_by_name="alice",
+                sections=data["sections"],
+            )
+        )
+        planner = SavedTemplatePlanner(LibraryPlanner(), store)
+        nodes = Nodes(planner, two_router_lab(), trial=template_twins())
+        graph = ChangeWorkflow(checkpointer=saver, nodes=nodes)
+        ended = await graph.start("t1", change_id="chg-1", text="apply lab_ntp to R1", requester={})
+    assert isinstance(ended, Finished) and ended.status == "blocked"
+    assert ended.ending is not None and ended.ending["kind"] == "still_invalid"
+    [reason] = ended.ending["errors"]
+    assert reason.startswith("cisco_ios example line `ntp server 10.6.6.6` lands outside the")
+    assert cli.returncode == 2 and "lab_ntp was not saved" in cli.stderr
+    assert " ".join(f"- {reason}".split()) in " ".join(cli.stderr.split())
