@@ -3,7 +3,7 @@ kept outside the database), so a changed secret shows as a change and the same v
 same everywhere, while nobody can look a short value up in a dictionary of hashes.
 
 - `config`: configuration or show output, by the per-platform rules (base.secret_rules).
-- `said`: what people typed (a request, a Modify feedback), by base.said_secrets.
+- `said`: what people typed (a request, a Modify feedback), by base.secrets_in_requests.
 - `param`: a template parameter: its strings by the rules; a parameter named like a secret
   (`password`, `community`, `*_key`) shown only as its hash.
 - `literals`: known values wherever they stand (an LLM may paraphrase a secret it read).
@@ -20,8 +20,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from base.said_secrets import SAID_SECRET, value_span
 from base.secret_rules import secret_spans, unquoted
+from base.secrets_in_requests import SAID_SECRET, value_span
 
 HASH_CHARS = 6
 TOKEN_START = (

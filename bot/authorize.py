@@ -1,7 +1,7 @@
 """Authorize before anything is recorded: the policy (pure, bot.policy) applied with the facts
 the platform and the audit give — who the person is, where they are, what the gate targets,
 who approved it so far. (How many changes are open is counted where a change is recorded:
-bot.requests reserves it within the caps of bot.door.)"""
+bot.requests reserves it within the caps of bot.request_limits.)"""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 from adapters.chat import Decision, Request, ThreadRef
 from bot import messages
-from bot.door import DoorLimits, refuse_size
 from bot.people import People, gate_targets
 from bot.policy import (
     Person,
@@ -21,6 +20,7 @@ from bot.policy import (
     refuse_request,
     shortfall,
 )
+from bot.request_limits import RequestLimits, refuse_size
 from storage.audit_records import ChangeSummary
 from storage.ports import DecisionRecords, Settles
 from workflow.api import PendingGate
@@ -31,7 +31,7 @@ class Authorizer:
     policy: Policy
     people: People
     audit: DecisionRecords
-    limits: DoorLimits
+    limits: RequestLimits
 
     async def refuse_request(self, request: Request) -> str | None:
         """Why this person may not open a change — or read the lab — here (not a requester;

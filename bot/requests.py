@@ -15,9 +15,9 @@ from bot import messages
 from bot.authorize import Authorizer
 from bot.commands.context import CommandContext, Commands
 from bot.commands.parsing import Command, CommandError, parse_command
-from bot.door import DoorLimits, open_caps, refuse_open, refuse_size
 from bot.ports import ChangeRunner, ThreadLock
 from bot.reporter import ChangeReporter
+from bot.request_limits import RequestLimits, open_caps, refuse_open, refuse_size
 from storage.audit_records import CapReached
 from storage.ports import DecisionRecords
 from workflow.state import Requester
@@ -40,7 +40,7 @@ class RequestDesk:
     authorizer: Authorizer
     thread_lock: ThreadLock
     clock: Callable[[], datetime]
-    limits: DoorLimits
+    limits: RequestLimits
     commands: Commands | None = None
 
     async def handle(self, request: Request, decide: Decide) -> None:

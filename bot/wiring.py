@@ -19,7 +19,6 @@ from bot.authorize import Authorizer
 from bot.commands.context import Commands
 from bot.commands.reads import ReadCommand, ReadLimits
 from bot.commands.registry import chat_commands
-from bot.door import DoorLimits
 from bot.failures import failure_text
 from bot.home import HomeBoard
 from bot.metrics import Metrics, process_metrics
@@ -31,6 +30,7 @@ from bot.read_budget import ChannelBudget
 from bot.read_view import OutputBounds, read_refusal
 from bot.redact import ScrubbedAdapter, Scrubber
 from bot.reporter import ChangeReporter
+from bot.request_limits import RequestLimits
 from bot.requests import RequestDesk
 from bot.service import DecisionService
 from bot.settings import Settings, secret_value
@@ -93,8 +93,8 @@ def scrubber_from(settings: Settings) -> Scrubber:
     return Scrubber.of(values)
 
 
-def limits_from(settings: Settings) -> DoorLimits:
-    return DoorLimits(
+def limits_from(settings: Settings) -> RequestLimits:
+    return RequestLimits(
         max_request_chars=settings.max_request_chars,
         max_open_per_user=settings.max_open_per_user,
         max_open_per_channel=settings.max_open_per_channel,
@@ -300,7 +300,7 @@ def decision_service(
     policy: Policy,
     thread_lock: ThreadLock,
     people: People | None = None,  # facts about people and places (default: the policy alone)
-    limits: DoorLimits | None = None,
+    limits: RequestLimits | None = None,
     commands: Commands | None = None,  # the chat commands and the stores they read
     templates: TemplateStore | None = None,  # the team's template library (saves, uses)
     pictures: LabPictures | None = None,  # topology pictures in the thread
@@ -312,7 +312,7 @@ def decision_service(
 ) -> DecisionService:
     """The decision service and the collaborators it is given: who may do what (authorizer),
     what is shown and booked (reporter), the home pages, and the request desk."""
-    limits, mask = limits or DoorLimits(), mask or SecretMask.random()
+    limits, mask = limits or RequestLimits(), mask or SecretMask.random()
     metrics = metrics or process_metrics()
     people = people or People(policy, NoDirectory())
     authorizer = Authorizer(policy, people, audit, limits)

@@ -52,7 +52,7 @@ from workflow.newer_versions import newer_versions
 from workflow.options import WorkflowOptions
 from workflow.ports import ConfigTrial, DeviceGateway, DeviceLocks, Planner, SavedTemplates
 from workflow.previews import DevicePreview, preview_devices
-from workflow.pushing import progress_writer
+from workflow.progress import progress_writer
 from workflow.render_pool import RenderPool, run_capped
 from workflow.rollbacks import restore_refusals, rollback_template
 from workflow.safety import DenyList

@@ -16,7 +16,7 @@ the list is:
 A plain word after the list (`on all routers hello-interval 1`) ends it. Anything else —
 `../R1`, `R1.lab`, `core-router`, `R9`, a line break — is an error naming the word and the known
 devices, never "every device". A request naming no device is an error too. A secret value
-and its keyword (base.said_secrets) are left out before: `set the snmp community to s3cr3t`
+and its keyword (base.secrets_in_requests) are left out before: `set the snmp community to s3cr3t`
 names no device, and the error does not repeat the value.
 """
 
@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from base.errors import TargetError
-from base.said_secrets import SAID_SECRET
+from base.secrets_in_requests import SAID_SECRET
 from workflow.chosen import Because, Chosen, KindSource, chosen
 from workflow.model import Device, DeviceFacts, Link, Topology, link_ends
 

@@ -4,8 +4,9 @@
 completion, whichever step sent it: templates, parameters, a diagnosis and its reads, an error
 given back) has every message text masked by `LLMSecrets.hide`: the per-platform rules of
 base.secret_rules (any platform: a request mixes them), the words people typed by
-base.said_secrets (user messages), and every value masked before, wherever it stands now, plus
-the credentials labbot holds. The values are kept in memory only (the latest `REMEMBERED`):
+base.secrets_in_requests (user messages), and every value masked before, wherever it stands
+now, plus the credentials labbot holds. The values are kept in memory only (the latest
+`REMEMBERED`):
 
 - `reveal`: a planner's answer gets the real value back where the model used a token (a
   community typed in the request becomes the template's default, as typed);
@@ -23,7 +24,7 @@ from typing import Any
 import httpx
 
 from base.masking import TOKEN, SecretMask
-from base.said_secrets import SAID_SECRET, value_span
+from base.secrets_in_requests import SAID_SECRET, value_span
 
 REMEMBERED = 2_000  # values kept for `reveal` and `hide`, the latest
 MIN_LITERAL_CHARS = 4  # a shorter value is masked where a rule finds it, not as a bare word

@@ -40,7 +40,7 @@ from workflow.landing import pushed_outside
 from workflow.model import ResponseItem, StandardResponse
 from workflow.ports import DeviceGateway
 from workflow.postchecks.report import check_failures, planned_expectations, with_post_checks
-from workflow.pushing import progress_writer
+from workflow.progress import progress_writer
 from workflow.responses import build_response
 from workflow.reviews import RollbackLines, RollbackReview
 from workflow.safety import DenyList

@@ -11,7 +11,7 @@ from storage.audit_records import CapReached, OpenCaps
 
 
 @dataclass(frozen=True)
-class DoorLimits:
+class RequestLimits:
     max_request_chars: int = 4000  # LABBOT_MAX_REQUEST_CHARS
     max_open_per_user: int = 5  # LABBOT_MAX_OPEN_PER_USER
     max_open_per_channel: int = 20  # LABBOT_MAX_OPEN_PER_CHANNEL
@@ -19,14 +19,14 @@ class DoorLimits:
     window_seconds: float = 86400.0  # a change older than this (the gate TTL) no longer counts
 
 
-def refuse_size(limits: DoorLimits, text: str) -> str | None:
+def refuse_size(limits: RequestLimits, text: str) -> str | None:
     """The reason a text is too long to take in (it is neither stored nor echoed), or None."""
     if len(text) <= limits.max_request_chars:
         return None
     return messages.TOO_LONG.format(size=len(text), limit=limits.max_request_chars)
 
 
-def open_caps(limits: DoorLimits, now: datetime) -> OpenCaps:
+def open_caps(limits: RequestLimits, now: datetime) -> OpenCaps:
     """The caps storage reserves a new change against, counted over the window up to `now`."""
     return OpenCaps(
         since=now - timedelta(seconds=limits.window_seconds),
