@@ -1,19 +1,25 @@
 """What an audit report shows, gathered from storage: the changes of a period with everything
-recorded about each (decisions, refusals, pushes, outcomes, templates used, the previews shown)
-and the chain's verification."""
+recorded about each (decisions, refusals, pushes, outcomes, templates used, the previews shown,
+the lab's picture after the push) and the chain's verification."""
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
+from bot.topology_view import step_picture
 from storage.audit import AuditStore
 from storage.audit_chain import ChainHead
 from storage.audit_records import ChainReport, ChangeSummary, Vote
 from storage.templates import TemplateStore
+from workflow.api import Finished
 from workflow.previews import DevicePreview
+
+if TYPE_CHECKING:
+    from bot.topology_picture import Picture
 
 MAX_CHANGES = 500  # changes one report holds (the newest); the report says when it left some out
 
@@ -21,12 +27,15 @@ MAX_CHANGES = 500  # changes one report holds (the newest); the report says when
 class PreviewReader(Protocol):
     async def previews_of(self, thread_id: str, change_id: str) -> dict[str, DevicePreview]: ...
 
+    async def ended(self, thread_id: str, change_id: str) -> Finished | None: ...
+
 
 @dataclass(frozen=True)
 class ReportChange:
     summary: ChangeSummary
     templates: tuple[dict[str, object], ...]  # parts used: name, version, sha256, source
     previews: dict[str, DevicePreview]  # per device: lines and diff shown at the params gate
+    picture: Picture | None = None  # the lab after the push: devices by result, links by session
 
 
 @dataclass(frozen=True)
@@ -66,7 +75,9 @@ async def gather_report(
         if summary is None:
             continue
         previews = await workflow.previews_of(summary.thread_key, cid)
-        changes.append(ReportChange(summary, tuple(uses.get(cid, ())), previews))
+        ended = await workflow.ended(summary.thread_key, cid)
+        picture = await asyncio.to_thread(step_picture, ended) if ended else None
+        changes.append(ReportChange(summary, tuple(uses.get(cid, ())), previews, picture))
     return Report(
         changes=tuple(changes),
         chain=await audit.verify(anchor),

@@ -1,9 +1,11 @@
-"""The audit report as one self-contained HTML page: inline CSS (with print rules) and inline
-SVG charts, no script, no external asset. Every recorded text is escaped: requests, feedback,
-names, diffs and LLM output are hostile input; what people typed shows no secret value."""
+"""The audit report as one self-contained HTML page: inline CSS (with print rules), inline
+SVG charts and each change's lab picture as an inline PNG, no script, no external asset.
+Every recorded text is escaped: requests, feedback, names, diffs and LLM output are hostile
+input; what people typed shows no secret value."""
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Iterable, Sequence
 from html import escape
 
@@ -25,6 +27,7 @@ pre{background:#f7fafc;border:1px solid #e2e8f0;padding:.5em;overflow-x:auto;whi
 .add{color:#22543d;background:#f0fff4}.del{color:#742a2a;background:#fff5f5}
 .ok{color:#22543d;font-weight:bold}.bad{color:#9b2c2c;font-weight:bold}
 .charts{display:flex;flex-wrap:wrap;gap:2em}figure{margin:0}
+figure.lab img{max-width:100%;height:auto;border:1px solid #e2e8f0}
 section.change{border:1px solid #cbd5e0;border-radius:6px;padding:0 1em 1em;margin:1.5em 0}
 @media print{body{margin:0;max-width:none;font-size:11px}
  section.change{break-inside:avoid-page;border:none;border-top:1px solid #000}
@@ -121,8 +124,9 @@ def _change(change: ReportChange, mask: SecretMask) -> str:
         f'<section class="change" id="{escape(s.change_id)}"><h2>{escape(s.change_id)}</h2>'
         f"<p>{escape(asked)}</p><pre>{escape(mask.said(s.text))}</pre>"
     )
-    parts = [head, _templates(change), _diffs(change, mask), _decisions(s.gates, mask)]
-    parts += [_refusals(s), _pushes(s, mask), _events(s, mask), "</section>"]
+    parts = [head, _picture(change), _templates(change), _diffs(change, mask)]
+    parts += [_decisions(s.gates, mask), _refusals(s), _pushes(s, mask), _events(s, mask)]
+    parts.append("</section>")
     return "".join(parts)
 
 
@@ -219,6 +223,20 @@ def _pushes(summary: ChangeSummary, mask: SecretMask) -> str:
         for p in summary.pushes
     )
     return _table(messages.REPORT_PUSHES, messages.REPORT_PUSH_COLUMNS, rows)
+
+
+def _picture(change: ReportChange) -> str:
+    """The lab after the push as the thread showed it (a PNG in the page itself)."""
+    picture = change.picture
+    if picture is None:
+        return ""
+    data = base64.b64encode(picture.png).decode("ascii")
+    alt = escape(messages.REPORT_PICTURE.format(change_id=change.summary.change_id))
+    return (
+        f'<h3>{escape(messages.REPORT_LAB)}</h3><figure class="lab"><img alt="{alt}" '
+        f'width="{picture.width}" height="{picture.height}" src="data:image/png;base64,{data}">'
+        "</figure>"
+    )
 
 
 def _events(summary: ChangeSummary, mask: SecretMask) -> str:

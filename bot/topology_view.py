@@ -1,5 +1,6 @@
 """Topology pictures for the thread: the lab at the params gate (targets highlighted), after the
-push (coloured by each device's result), and on demand (`topology`). Drawn in a worker thread
+push (devices by their result, links by their sessions' post-checks), and on demand
+(`topology`). Drawn in a worker thread
 so the event loop keeps serving; a picture that cannot be made is logged, never a failure of the
 message it goes with."""
 
@@ -13,12 +14,13 @@ from typing import TYPE_CHECKING
 
 from adapters.chat import FileAttachment
 from bot import messages
+from bot.lab_scene import MAX_DEVICES, Role, scene_of
 from workflow.api import Finished, LabLayout, ParamsGate, RollbackGate, Step
 from workflow.model import StandardResponse
 from workflow.ports import LabReader
 
-if TYPE_CHECKING:  # Pillow loads with the first picture, not with the bot
-    from bot.topology_picture import Role
+if TYPE_CHECKING:
+    from bot.topology_picture import Picture
 
 log = logging.getLogger(__name__)
 PICTURE_NAME = "topology.png"
@@ -29,15 +31,17 @@ class LabPictures:
     lab: LabReader
 
     async def picture(
-        self, roles: Mapping[str, Role], title: str, lab: LabLayout | None = None
+        self,
+        title: str,
+        lab: LabLayout | None = None,
+        roles: Mapping[str, Role] | None = None,
+        result: StandardResponse | None = None,
     ) -> FileAttachment | None:
-        """The lab drawn with `roles`: `lab` as already read, else read now; None (logged) when
-        it cannot be read or drawn."""
+        """The lab drawn (bot.lab_scene: `roles`, else `result`'s): `lab` as already read,
+        else read now; None (logged) when it cannot be read or drawn."""
         try:
-            from bot.topology_picture import draw_lab
-
             lab = lab or await self.read()
-            drawn = await asyncio.to_thread(draw_lab, lab.devices, lab.links, dict(roles), title)
+            drawn = await asyncio.to_thread(draw_scene, lab, title, roles, result)
         except Exception as exc:  # a picture is a convenience: the change goes on without it
             log.warning("no topology picture for %r: %s", title, exc)
             return None
@@ -52,9 +56,12 @@ class LabPictures:
         )
 
     async def read(self) -> LabLayout:
-        """The lab as the inventory holds it now."""
+        """The lab as the inventory holds it now, with every device's facts (interfaces and
+        addresses: configuration merged with state) where they can be read."""
         devices, links, _ = await self.lab.devices()
-        return LabLayout.of(devices, links)
+        facts = await self.lab.facts([device.name for device in devices][:MAX_DEVICES])
+        usable = {name: device for name, device in facts.items() if "error" not in device}
+        return LabLayout.of(devices, links, usable)
 
     async def of_step(self, step: Step) -> FileAttachment | None:
         """The picture a step carries: the params gate's targets, a push's results; else None.
@@ -62,38 +69,54 @@ class LabPictures:
         subject = _subject(step)
         if subject is None:
             return None
-        roles, title = subject
-        picture = await self.picture(roles, title, step.lab)  # the lab as the change read it
+        title, roles, result = subject
+        picture = await self.picture(title, step.lab, roles, result)  # the lab the change read
         if picture is None:
             raise PictureNotDrawn(title)
         return picture
+
+
+def step_picture(step: Step) -> Picture | None:
+    """A step's picture drawn here (the report's: no inventory read, the lab the change read);
+    None when the step has none or it cannot be drawn (logged)."""
+    subject = _subject(step)
+    if subject is None or step.lab is None:
+        return None
+    title, roles, result = subject
+    try:
+        return draw_scene(step.lab, title, roles, result)
+    except Exception as exc:  # a picture is a convenience: the report goes on without it
+        log.warning("no topology picture for %r: %s", title, exc)
+        return None
+
+
+def draw_scene(
+    lab: LabLayout,
+    title: str,
+    roles: Mapping[str, Role] | None = None,
+    result: StandardResponse | None = None,
+) -> Picture:
+    """The lab's picture, drawn here (Pillow loads with the first picture, not with the bot)."""
+    from bot.topology_picture import draw_lab
+
+    return draw_lab(scene_of(lab, roles, result), title)
 
 
 class PictureNotDrawn(Exception):
     """A step's picture could not be drawn; why is in the log."""
 
 
-def _subject(step: Step) -> tuple[dict[str, Role], str] | None:
-    """Who is coloured how, and the title, in a step's picture; None: the step has none."""
+Subject = tuple[str, dict[str, Role] | None, StandardResponse | None]
+
+
+def _subject(step: Step) -> Subject | None:
+    """A step picture's title and who is coloured how (targets, or a push's result with its
+    post-checks); None: the step has none."""
     if isinstance(step, ParamsGate):
         roles: dict[str, Role] = {name: "target" for name in step.payload["devices"]}
-        return roles, messages.PICTURE_TARGETS.format(change_id=step.change_id)
+        return messages.PICTURE_TARGETS.format(change_id=step.change_id), roles, None
     if isinstance(step, RollbackGate):
-        roles = push_roles(step.payload["push"], step.payload["post_checks"])
-        return roles, messages.PICTURE_RESULTS.format(change_id=step.change_id)
+        return messages.PICTURE_RESULTS.format(change_id=step.change_id), None, step.payload["push"]
     if isinstance(step, Finished) and step.result is not None and step.result["data"]:
-        return push_roles(step.result), messages.PICTURE_RESULTS.format(change_id=step.change_id)
+        return messages.PICTURE_RESULTS.format(change_id=step.change_id), None, step.result
     return None
-
-
-def push_roles(
-    push: StandardResponse, post_checks: StandardResponse | None = None
-) -> dict[str, Role]:
-    """Each pushed device: pushed, failed, or pushed with a failed post-check."""
-    roles: dict[str, Role] = {
-        item["name"]: "pushed" if item["status"] == "success" else "failed" for item in push["data"]
-    }
-    for item in post_checks["data"] if post_checks else []:
-        if item["status"] != "success" and roles.get(item["name"]) == "pushed":
-            roles[item["name"]] = "postcheck_failed"
-    return roles

@@ -163,6 +163,17 @@ class ChangeWorkflow:
                 return dict(values["previews"])
         return {}
 
+    async def ended(self, thread_id: str, change_id: str) -> Finished | None:
+        """How `change_id` ended, with the lab it read (the thread's checkpoints, newest first,
+        at most PREVIEW_HISTORY of them); None while it is open or when none is kept."""
+        config = _config(thread_id)
+        async for snapshot in self._graph.aget_state_history(config, limit=PREVIEW_HISTORY):
+            if snapshot.values.get("change_id") == change_id:
+                found = finished_of(snapshot)
+                if found is not None:
+                    return found
+        return None
+
     async def approved_template(self, thread_id: str) -> ApprovedTemplate | None:
         """The template approved in this thread's latest change, checked against the approved
         hash; None when no template was approved (or what is kept no longer matches it)."""

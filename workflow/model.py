@@ -113,6 +113,7 @@ class Topology(TypedDict):
     links: list[Link]
     unusable: list[dict[str, str]]  # {"name","reason"}
     selection: NotRequired[dict[str, Because]]  # the request's devices -> why each was chosen
+    kinds: NotRequired[dict[str, str]]  # device -> its kind (router, switch, host; "" unknown)
 
 
 # --- the standard response format ----------------------------------------------------------------

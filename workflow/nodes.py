@@ -111,6 +111,7 @@ class Nodes:
                 links=links,
                 unusable=[asdict(node) for node in unusable],
                 selection=dict[str, Because](selection.reasons),
+                kinds={name: kind for name, (kind, _, _) in device_kinds(devices).items()},
             )
         )
         if not usable_devices(topology):

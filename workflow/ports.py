@@ -91,6 +91,10 @@ class LabReader(Protocol):
 
     async def read(self, commands: Mapping[str, str]) -> StandardResponse: ...
 
+    async def facts(self, names: Sequence[str]) -> dict[str, DeviceFacts]:
+        """Each device's interfaces and addresses (configuration merged with state)."""
+        ...
+
 
 class DeviceLocks(Protocol):
     """Per-device locks with expiry (implemented in storage)."""

@@ -4,7 +4,7 @@ the hash of that, its expiry) or a finished change — read from the graph's che
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -15,6 +15,7 @@ from workflow.endings import Ending, RollbackEnding
 from workflow.library.compose import proposal_parts
 from workflow.model import (
     Device,
+    DeviceFacts,
     Link,
     StandardResponse,
     TemplatePart,
@@ -31,19 +32,41 @@ from workflow.reviews import (
     TemplateReview,
 )
 from workflow.state import ChangeOutcome
+from workflow.targets import device_kinds, infer_kind
 
 
 @dataclass(frozen=True)
 class LabLayout:
-    """The lab as a change read it: every device's name and the links between them."""
+    """The lab as a change read it: every device's name, the links between them, each device's
+    kind (router, switch, host, ...; "" unknown) and the interface addresses known (device ->
+    interface -> "10.0.12.1/30", from the facts read: configuration merged with state)."""
 
     devices: tuple[str, ...]
     links: tuple[Link, ...]
+    kinds: Mapping[str, str] = field(default_factory=dict)
+    addresses: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, devices: Iterable[Device], links: Iterable[Link]) -> LabLayout:
-        """The layout of an inventory read (`DeviceGateway.devices`)."""
-        return cls(tuple(device.name for device in devices), tuple(links))
+    def of(
+        cls,
+        devices: Iterable[Device],
+        links: Iterable[Link],
+        facts: Mapping[str, DeviceFacts] | None = None,
+    ) -> LabLayout:
+        """The layout of an inventory read (`DeviceGateway.devices`), with `facts` where read."""
+        listed = list(devices)
+        kinds = {name: kind for name, (kind, _, _) in device_kinds(listed).items()}
+        return cls(
+            tuple(device.name for device in listed), tuple(links), kinds, addresses_of(facts or {})
+        )
+
+
+def addresses_of(facts: Mapping[str, DeviceFacts]) -> dict[str, dict[str, str]]:
+    """device -> interface -> address, for every interface with one."""
+    return {
+        name: {i["name"]: i["address"] for i in device["interfaces"] if i["address"]}
+        for name, device in facts.items()
+    }
 
 
 @dataclass(frozen=True)
@@ -142,7 +165,15 @@ def _lab(snapshot: StateSnapshot) -> LabLayout | None:
     topology: Topology | None = snapshot.values.get("topology")
     if topology is None:
         return None
-    return LabLayout(tuple(topology["devices"]), tuple(topology["links"]))
+    kinds = topology.get("kinds") or {
+        name: infer_kind(family=facts["family"])[0] for name, facts in topology["devices"].items()
+    }  # a checkpoint from before kinds were kept: each device's family's usual kind
+    return LabLayout(
+        tuple(topology["devices"]),
+        tuple(topology["links"]),
+        kinds,
+        addresses_of(topology["devices"]),
+    )
 
 
 def finished_of(snapshot: StateSnapshot) -> Finished | None:

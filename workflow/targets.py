@@ -40,6 +40,8 @@ KIND_WORDS = {
     "firewall": "firewall",
     "firewalls": "firewall",
 }
+# an inventory may also say a device is a host (drawn as one; no request word selects hosts)
+DECLARED_KINDS = {**KIND_WORDS, "host": "host"}
 _EVERY = {"all", "every", "each", "devices", "device", "nodes", "node", "*"}
 _FILLER = {"and", "the", "of", "a", "lab", "our", "my", "both"}
 _LIST_END = {"in", "with", "using", "via", "where", "at"}  # "on R1,R2 in area 3": R1, R2
@@ -155,8 +157,8 @@ def infer_kind(
     """A device's kind and where it comes from: the inventory's `kind:`/`role:` when it is a
     kind word, a group named after a kind, the GNS3 node type or symbol, else what its vendor
     family usually is."""
-    if declared.casefold() in KIND_WORDS:
-        return KIND_WORDS[declared.casefold()], "inventory", ""
+    if declared.casefold() in DECLARED_KINDS:
+        return DECLARED_KINDS[declared.casefold()], "inventory", ""
     for group in groups:
         if group.casefold() in KIND_WORDS:
             return KIND_WORDS[group.casefold()], "group", group

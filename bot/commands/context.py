@@ -32,6 +32,8 @@ class ThreadChange(GateReader, Protocol):
 
     async def previews_of(self, thread_id: str, change_id: str) -> dict[str, DevicePreview]: ...
 
+    async def ended(self, thread_id: str, change_id: str) -> Finished | None: ...
+
 
 @dataclass(frozen=True)
 class CommandContext:

@@ -31,7 +31,7 @@ class LabCommand:
         message = present_inventory(devices, answers, unusable, links)
         if ctx.pictures is not None:
             title = messages.PICTURE_LAB.format(count=len(devices))
-            picture = await ctx.pictures.picture({}, title, LabLayout.of(devices, links))
+            picture = await ctx.pictures.picture(title, LabLayout.of(devices, links))
             message = replace(message, files=(picture,)) if picture else message
         await ctx.say(message)
 

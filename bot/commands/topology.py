@@ -1,4 +1,5 @@
-"""The `topology` command: the lab drawn from the inventory's links, as a picture."""
+"""The `topology` command: the lab drawn from the inventory's links, each labelled with its
+interfaces and subnet from the devices' facts, as a picture."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ async def topology_command(ctx: CommandContext) -> None:
     if ctx.pictures is not None:
         lab = await ctx.pictures.read()
         title = messages.PICTURE_LAB.format(count=len(lab.devices))
-        picture = await ctx.pictures.picture({}, title, lab)
+        picture = await ctx.pictures.picture(title, lab)
     if picture is None:
         await ctx.say(Message(messages.NO_PICTURE, level="warning"))
         return

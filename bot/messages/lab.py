@@ -7,6 +7,21 @@ from base.vocabulary import ReadProblem
 PICTURE_TARGETS = "{change_id}: the devices this change touches (blue)"
 PICTURE_RESULTS = "{change_id}: the push, device by device"
 PICTURE_LAB = "The lab: {count} device(s)"
+# the picture's legend: what each device colour, link colour and shape means
+PICTURE_ROLES = {
+    "target": "changed by this request",
+    "other": "not touched",
+    "pushed": "pushed, not checked",
+    "passed": "post-checks passed",
+    "failed": "push failed",
+    "postcheck_failed": "post-check failed",
+}
+PICTURE_LINKS = {
+    "up": "OSPF Full / BGP Established",
+    "down": "session down",
+    "unchecked": "link not checked",
+}
+PICTURE_SHAPES = {"router": "router", "switch": "switch", "host": "host", "other": "other"}
 LAB_INVENTORY = "The lab: {count} device(s), {up} answering now."
 LAB_UNREACHABLE = "Unreachable: {devices} (no connection to the address or console below)."
 LAB_COLUMNS = ("device", "platform", "kind", "address", "reachable")

@@ -14,9 +14,11 @@ from adapters.chat import Actor, Request, ThreadRef
 from bot.audit_cli import write_report
 from bot.demo import DEMO_CREDENTIALS, demo_settings
 from bot.settings import Settings, load_settings
+from bot.topology_shapes import COLOURS
 from bot.wiring import open_runtime
 from labsim import Lab, demo_topology
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click
+from tests.bot.pictures import colours_in, rgb
 from tests.support.browser import show
 
 HOSTILE = (
@@ -65,7 +67,9 @@ async def test_report_shows_the_change_its_decisions_diff_and_chain(
     assert "@media print" in html and "<svg" in html
     dom = shown.dom
     assert "PWNED" not in dom.split("<body", 1)[0]  # the title was not rewritten by a script
-    assert "<script" not in dom and "<img" not in dom  # hostile text stayed text
+    assert "<script" not in dom and "<img src=x" not in dom  # hostile text stayed text
+    images = re.findall(r"<img [^>]*>", dom)  # the only images: the lab's picture, inline
+    assert len(images) == 1 and 'src="data:image/png;base64,' in images[0]
     assert "&lt;script&gt;document.title='PWNED'" in dom  # and is shown as such
     assert f'<section class="change" id="{change_id}">' in dom
     assert 'Chain verification: <span class="ok">intact</span>' in dom
@@ -80,6 +84,9 @@ async def test_report_shows_the_change_its_decisions_diff_and_chain(
     assert "ospf" in section and re.search(r"<code>[0-9a-f]{64}</code>", section)  # template
     assert "Changes and decisions per day" in dom and "Changes and decisions per person" in dom
     assert shown.screenshot.stat().st_size > 20_000  # a page with content, not a blank one
+    assert f"{change_id}: the lab after the push" in section  # the picture, in its change
+    # on screen: the pushed routers' colour (the simulator runs no post-check: not checked)
+    assert rgb(COLOURS["pushed"]) in colours_in(shown.screenshot.read_bytes())
 
 
 async def test_audit_report_in_chat_attaches_the_page(tmp_path: Path, lab: Lab) -> None:
