@@ -11,6 +11,7 @@ from typing import Literal, get_args
 
 from netutils.interface import abbreviated_interface_name
 
+from bot import messages
 from workflow.api import LabLayout
 from workflow.model import Link, StandardResponse
 from workflow.postchecks.sessions import SessionState, session_states
@@ -30,7 +31,7 @@ class SceneLink:
     b: str
     a_interface: str  # as engineers write it short (Gi0/1, eth0)
     b_interface: str
-    subnet: str  # "10.0.12.0/30"; both when the ends' differ ("10.0.23.0/30 ≠ …"); "" unknown
+    subnet: str  # "10.0.12.0/30"; both when the ends' differ ("10.0.23.0/30 != …"); "" unknown
     state: LinkState = "unchecked"
 
 
@@ -97,7 +98,9 @@ def link_subnet(link: Link, addresses: Mapping[str, Mapping[str, str]]) -> str:
             network = str(ipaddress.ip_interface(address).network)
             if network not in networks:
                 networks.append(network)
-    return " ≠ ".join(networks)
+    if len(networks) == 2:
+        return messages.PICTURE_SUBNETS_DIFFER.format(a=networks[0], b=networks[1])
+    return networks[0] if networks else ""
 
 
 def link_state(link: Link, sessions: Sequence[SessionState]) -> LinkState:

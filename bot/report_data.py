@@ -15,7 +15,7 @@ from storage.audit import AuditStore
 from storage.audit_chain import ChainHead
 from storage.audit_records import ChainReport, ChangeSummary, Vote
 from storage.templates import TemplateStore
-from workflow.api import Finished
+from workflow.api import Step
 from workflow.previews import DevicePreview
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ MAX_CHANGES = 500  # changes one report holds (the newest); the report says when
 class PreviewReader(Protocol):
     async def previews_of(self, thread_id: str, change_id: str) -> dict[str, DevicePreview]: ...
 
-    async def ended(self, thread_id: str, change_id: str) -> Finished | None: ...
+    async def last_step(self, thread_id: str, change_id: str) -> Step | None: ...
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class ReportChange:
     summary: ChangeSummary
     templates: tuple[dict[str, object], ...]  # parts used: name, version, sha256, source
     previews: dict[str, DevicePreview]  # per device: lines and diff shown at the params gate
-    picture: Picture | None = None  # the lab after the push: devices by result, links by session
+    picture: Picture | None = None  # the lab: targets, or devices by result, links by session
 
 
 @dataclass(frozen=True)
@@ -75,8 +75,8 @@ async def gather_report(
         if summary is None:
             continue
         previews = await workflow.previews_of(summary.thread_key, cid)
-        ended = await workflow.ended(summary.thread_key, cid)
-        picture = await asyncio.to_thread(step_picture, ended) if ended else None
+        step = await workflow.last_step(summary.thread_key, cid)
+        picture = await asyncio.to_thread(step_picture, step) if step else None
         changes.append(ReportChange(summary, tuple(uses.get(cid, ())), previews, picture))
     return Report(
         changes=tuple(changes),

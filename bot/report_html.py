@@ -226,7 +226,8 @@ def _pushes(summary: ChangeSummary, mask: SecretMask) -> str:
 
 
 def _picture(change: ReportChange) -> str:
-    """The lab after the push as the thread showed it (a PNG in the page itself)."""
+    """The lab as the thread last showed it (targets, or the push's result and sessions), a PNG
+    in the page itself."""
     picture = change.picture
     if picture is None:
         return ""

@@ -130,7 +130,7 @@ def middle_spots(a: Point, b: Point, size: tuple[float, float]) -> tuple[Point, 
     return tuple(
         (middle[0] + ux * step + nx * side, middle[1] + uy * step + ny * side)
         for step in steps
-        for nx, ny, side in _sides(ux, uy, size)
+        for nx, ny, side in _sides(ux, uy, size, far=False)
     )
 
 
@@ -145,13 +145,16 @@ def _along(
     return tuple(
         (near[0] + ux * away + nx * side, near[1] + uy * away + ny * side)
         for away in (first + k * STEP for k in range(count))
-        for nx, ny, side in _sides(ux, uy, size)
+        for nx, ny, side in _sides(ux, uy, size, far=True)
     )
 
 
-def _sides(ux: float, uy: float, size: tuple[float, float]) -> list[tuple[float, float, float]]:
-    """Clear of the line on either side (so its colour shows), then twice as far, then on it
-    (normal, how far)."""
+def _sides(
+    ux: float, uy: float, size: tuple[float, float], *, far: bool
+) -> list[tuple[float, float, float]]:
+    """(normal, how far): clear of the line on either side (so its colour shows), then (`far`:
+    a short label) twice as far, then on it."""
     nx, ny = -uy, ux
     clear = abs(nx) * size[0] / 2 + abs(ny) * size[1] / 2 + GAP
-    return [(nx, ny, side) for side in (clear, -clear, 2 * clear, -2 * clear, 0.0)]
+    sides = (clear, -clear, 2 * clear, -2 * clear, 0.0) if far else (clear, -clear, 0.0)
+    return [(nx, ny, side) for side in sides]

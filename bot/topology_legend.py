@@ -22,7 +22,7 @@ INK = "#1a202c"
 
 def legend(scene: Scene) -> list[Entry]:
     """The colours and shapes this scene uses, in a fixed order."""
-    roles = {*scene.roles.values(), "other"}
+    roles = {scene.roles.get(name, "other") for name in scene.devices}
     states = {link.state for link in scene.links}
     shapes = {scene.shapes.get(name, "other") for name in scene.devices}
     entries: list[Entry] = [("role", r, messages.PICTURE_ROLES[r]) for r in COLOURS if r in roles]

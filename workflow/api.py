@@ -163,15 +163,13 @@ class ChangeWorkflow:
                 return dict(values["previews"])
         return {}
 
-    async def ended(self, thread_id: str, change_id: str) -> Finished | None:
-        """How `change_id` ended, with the lab it read (the thread's checkpoints, newest first,
-        at most PREVIEW_HISTORY of them); None while it is open or when none is kept."""
+    async def last_step(self, thread_id: str, change_id: str) -> Step | None:
+        """Where `change_id` stands, with the lab it read: how it ended, else the gate it waits
+        at (the thread's newest checkpoint of it, within PREVIEW_HISTORY); None when none."""
         config = _config(thread_id)
         async for snapshot in self._graph.aget_state_history(config, limit=PREVIEW_HISTORY):
             if snapshot.values.get("change_id") == change_id:
-                found = finished_of(snapshot)
-                if found is not None:
-                    return found
+                return finished_of(snapshot) or pending_gate_of(snapshot)
         return None
 
     async def approved_template(self, thread_id: str) -> ApprovedTemplate | None:

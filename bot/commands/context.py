@@ -19,7 +19,7 @@ from bot.ports import GateReader
 from bot.topology_view import LabPictures
 from storage.audit import AuditStore
 from storage.templates import TemplateStore
-from workflow.api import ApprovedTemplate, Finished, PendingGate
+from workflow.api import ApprovedTemplate, Finished, PendingGate, Step
 from workflow.previews import DevicePreview
 
 
@@ -32,7 +32,7 @@ class ThreadChange(GateReader, Protocol):
 
     async def previews_of(self, thread_id: str, change_id: str) -> dict[str, DevicePreview]: ...
 
-    async def ended(self, thread_id: str, change_id: str) -> Finished | None: ...
+    async def last_step(self, thread_id: str, change_id: str) -> Step | None: ...
 
 
 @dataclass(frozen=True)

@@ -43,8 +43,8 @@ REPORT_NOTHING_PUSHED = "Nothing was pushed."
 REPORT_PUSHES = "Push and post-checks"
 REPORT_PUSH_COLUMNS = ("device", "result", "when", "lines sha256", "detail")
 REPORT_OUTCOME = "Outcome"
-REPORT_LAB = "The lab after the push"
-REPORT_PICTURE = "{change_id}: the lab after the push, devices by result, links by session state"
+REPORT_LAB = "The lab"
+REPORT_PICTURE = "{change_id}: the lab as the change left it"
 REPORT_STILL_OPEN = "still open"
 
 # The audit chain's head, posted to LABBOT_AUDIT_CHANNEL when a change ends.

@@ -21,6 +21,7 @@ PICTURE_LINKS = {
     "down": "session down",
     "unchecked": "link not checked",
 }
+PICTURE_SUBNETS_DIFFER = "{a} != {b}"  # a link whose two ends are numbered in different subnets
 PICTURE_SHAPES = {"router": "router", "switch": "switch", "host": "host", "other": "other"}
 LAB_INVENTORY = "The lab: {count} device(s), {up} answering now."
 LAB_UNREACHABLE = "Unreachable: {devices} (no connection to the address or console below)."

@@ -84,7 +84,7 @@ async def test_report_shows_the_change_its_decisions_diff_and_chain(
     assert "ospf" in section and re.search(r"<code>[0-9a-f]{64}</code>", section)  # template
     assert "Changes and decisions per day" in dom and "Changes and decisions per person" in dom
     assert shown.screenshot.stat().st_size > 20_000  # a page with content, not a blank one
-    assert f"{change_id}: the lab after the push" in section  # the picture, in its change
+    assert f"{change_id}: the lab as the change left it" in section  # its picture
     # on screen: the pushed routers' colour (the simulator runs no post-check: not checked)
     assert rgb(COLOURS["pushed"]) in colours_in(shown.screenshot.read_bytes())
 

@@ -23,7 +23,7 @@ from bot.lab_scene import MAX_DEVICES, Scene, SceneLink, scene_of
 from bot.settings import load_settings
 from bot.topology_picture import Picture, TooManyDevices, draw_lab
 from bot.topology_shapes import COLOURS, LINK_COLOURS, RADIUS
-from bot.topology_view import LabPictures
+from bot.topology_view import LabPictures, draw_scene
 from bot.wiring import open_runtime
 from labsim import Lab, demo_topology
 from tests.bot.chat import RecordingAdapter, ask, click
@@ -84,7 +84,7 @@ def test_every_device_and_link_end_is_labelled_and_no_label_covers_another(count
         x, y = picture.nodes[name]
         role = "target" if name in targets else "other"
         assert near(image.getpixel((x, y - RADIUS + 4)), COLOURS[role]), name  # type: ignore[arg-type]
-    assert len(picture.png) < 600_000  # a phone on mobile data
+    assert len(picture.png) < 600_000 and picture.width < 3600  # a phone on mobile data
     assert all(label.box[3] - label.box[1] >= 15 for label in picture.labels)  # 13 px text+
 
 
@@ -201,6 +201,8 @@ async def test_the_params_gate_and_the_result_carry_the_lab_picture(
         assert reads == [1]  # the pictures draw the lab as the change read it (one GNS3 call)
         await bot.service.handle(ask("topology", "carol"))
         assert reads == [2]  # on demand: read once more, not twice
+        assert bot.service.pictures is not None
+        now = await bot.service.pictures.read()  # the lab and its facts, as `topology` read them
     at_gate, after_push, on_demand = pictures_of(chat)
     assert gate_picture == [at_gate] and at_gate.mime == "image/png"
     assert chat.last_gate()[1].files == (at_gate,)  # on the params gate's own message
@@ -210,6 +212,10 @@ async def test_the_params_gate_and_the_result_carry_the_lab_picture(
     assert rgb(COLOURS["failed"]) not in push_colours
     assert "The lab: 4 device(s)" in on_demand.alt  # R1-R3 and SW1
     assert rgb(COLOURS["target"]) not in colours_in(on_demand.data)
+    drawn = draw_scene(now, on_demand.alt)
+    assert drawn.png == on_demand.data  # the picture posted: its labels read back
+    texts = {label.text for label in drawn.labels}
+    assert {"Gi0/0", "Gi0/1", "Et1", "10.0.0.0/30", "10.0.0.4/30", "10.0.100.0/24"} <= texts
 
 
 def count_inventory_reads(pictures: LabPictures | None) -> list[int]:
