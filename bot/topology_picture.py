@@ -91,14 +91,17 @@ class _Fonts:
     def __init__(self) -> None:
         self.name = ImageFont.load_default(size=NAME_SIZE)
         self.label = ImageFont.load_default(size=LABEL_SIZE)
+        self._sizes: dict[tuple[str, str], tuple[float, float]] = {}  # measured once per text
 
     def of(self, label: Label | Wanted) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
         return self.name if label.kind == "device" else self.label
 
     def size(self, text: str, kind: str) -> tuple[float, float]:
-        font, height = (self.name, NAME_SIZE) if kind == "device" else (self.label, LABEL_SIZE)
-        left, _, right, _ = font.getbbox(text)
-        return right - left + 2 * PAD, height + 2 * PAD
+        if (text, kind) not in self._sizes:
+            font, height = (self.name, NAME_SIZE) if kind == "device" else (self.label, LABEL_SIZE)
+            left, _, right, _ = font.getbbox(text)
+            self._sizes[text, kind] = (right - left + 2 * PAD, height + 2 * PAD)
+        return self._sizes[text, kind]
 
 
 def _fitted(scene: Scene, fonts: _Fonts) -> tuple[dict[str, Point], list[Label], int]:

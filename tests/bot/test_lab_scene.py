@@ -8,10 +8,11 @@ import pytest
 
 from bot.lab_scene import link_state, link_subnet, result_roles, scene_of, short_interface
 from workflow.api import LabLayout
-from workflow.model import Link, ResponseItem, StandardResponse
+from workflow.model import Device, Link, ResponseItem, StandardResponse
 from workflow.postchecks.outcome import DeviceChecks, Fact, Missing, OutcomeKind
 from workflow.postchecks.sessions import SessionState
 from workflow.responses import build_response
+from workflow.targets import infer_kind
 
 R1_R2: Link = {"a_device": "R1", "a_interface": "eth0", "b_device": "R2", "b_interface": "eth0"}
 R2_R3: Link = {"a_device": "R2", "a_interface": "eth1", "b_device": "R3", "b_interface": "eth0"}
@@ -90,3 +91,15 @@ def test_a_links_subnet_from_its_ends(addresses: dict[str, dict[str, str]], subn
 )
 def test_interface_names_as_engineers_write_them(name: str, short: str) -> None:
     assert short_interface(name) == short
+
+
+def test_a_host_the_inventory_declares_is_drawn_as_one() -> None:
+    kind, source, _ = infer_kind(declared="host")
+    assert (kind, source) == ("host", "inventory")
+    devices = [
+        Device("PC1", "linux", "10.0.0.9", 22, kind=kind, kind_source=source),
+        Device("R1", "frr", "10.0.0.1", 22),  # no kind given: its family's (a router)
+        Device("SW1", "arista_eos", "10.0.0.2", 22),
+    ]
+    scene = scene_of(LabLayout.of(devices, []))
+    assert scene.shapes == {"PC1": "host", "R1": "router", "SW1": "switch"}
