@@ -88,6 +88,8 @@ def draw_lab(scene: Scene, title: str) -> Picture:
 
 
 class _Fonts:
+    """The picture's two fonts (names, link labels) and each text's box in them."""
+
     def __init__(self) -> None:
         self.name = ImageFont.load_default(size=NAME_SIZE)
         self.label = ImageFont.load_default(size=LABEL_SIZE)
