@@ -201,8 +201,9 @@ async def test_the_params_gate_and_the_result_carry_the_lab_picture(
         assert reads == [1]  # the pictures draw the lab as the change read it (one GNS3 call)
         await bot.service.handle(ask("topology", "carol"))
         assert reads == [2]  # on demand: read once more, not twice
-        assert bot.service.pictures is not None
-        now = await bot.service.pictures.read()  # the lab and its facts, as `topology` read them
+        pictures = bot.service.reporter.pictures
+        assert pictures is not None
+        now = await pictures.read()  # the lab and its facts, as `topology` read them
     at_gate, after_push, on_demand = pictures_of(chat)
     assert gate_picture == [at_gate] and at_gate.mime == "image/png"
     assert chat.last_gate()[1].files == (at_gate,)  # on the params gate's own message
