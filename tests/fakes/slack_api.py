@@ -19,7 +19,7 @@ import itertools
 import json
 import time
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,8 +32,10 @@ APP_TOKEN = "xapp-standin"
 SIGNING_SECRET = "standin-signing-secret"
 BOT_USER_ID = "UBOT"
 JSON_FIELDS = ("blocks", "files", "view", "file_uploads")
+RECHECK_SECONDS = 0.2  # how often a wait reads its condition while nothing came here
 
 Json = dict[str, Any]
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 @dataclass
@@ -90,11 +92,16 @@ class SlackApiStandIn:
     _runner: web.AppRunner | None = None
     _socket: web.WebSocketResponse | None = None
     _socket_ready: asyncio.Event = field(default_factory=asyncio.Event)
+    # (channel, ts) -> ts of the messages in that thread, in the order posted: waits that read a
+    # thread many times a second (50 changes at once) read its messages, not all of them
+    _threads: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    _indexed: int = 0  # how many of `messages` are in _threads (tests may add some directly)
+    _changes: int = 0  # requests answered and socket acks received: waits read again after one
 
     # --- lifecycle ----------------------------------------------------------------------------
 
     async def __aenter__(self) -> SlackApiStandIn:
-        app = web.Application()
+        app = web.Application(middlewares=[self._counted])
         app.router.add_route("*", "/api/{method}", self._api)
         app.router.add_post("/upload/{file_id}", self._upload)
         app.router.add_get("/link", self._link)
@@ -128,20 +135,33 @@ class SlackApiStandIn:
 
     def thread(self, channel: str, thread_ts: str) -> list[Posted]:
         """Messages in a thread, root first, in the order posted, as they look now."""
-        return [
-            m
-            for m in list(self.messages.values())  # a copy: the bench serves it on a thread
-            if m.channel == channel and (m.ts == thread_ts or m.thread_ts == thread_ts)
-        ]
+        added = list(self.messages.values())[self._indexed :]  # a copy: the bench serves it
+        for m in added:  # on a thread
+            for key in {m.ts, m.thread_ts or m.ts}:
+                self._threads.setdefault((m.channel, key), []).append(m.ts)
+        self._indexed += len(added)
+        return [self.messages[ts] for ts in self._threads.get((channel, thread_ts), ())]
 
     async def wait_for(self, predicate: Callable[[], Any], within: float = 20.0) -> Any:
+        """`predicate()` once it holds: read again within 20 ms of anything the app sends here,
+        and every RECHECK_SECONDS anyway (it may read something else too)."""
         deadline = time.monotonic() + within
-        while time.monotonic() < deadline:
-            result = predicate()
-            if result:
-                return result
+        read_at, seen = -RECHECK_SECONDS, -1
+        while (now := time.monotonic()) < deadline:
+            if seen != self._changes or now - read_at >= RECHECK_SECONDS:
+                read_at, seen = now, self._changes
+                result = predicate()
+                if result:
+                    return result
             await asyncio.sleep(0.02)
         raise AssertionError(f"Slack stand-in: condition not met within {within} s")
+
+    @web.middleware
+    async def _counted(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        try:
+            return await handler(request)
+        finally:
+            self._changes += 1
 
     # --- Web API ------------------------------------------------------------------------------
 
@@ -299,6 +319,7 @@ class SlackApiStandIn:
         async for message in socket:
             if message.type == aiohttp.WSMsgType.TEXT:
                 self.socket_acks.append(json.loads(message.data))
+                self._changes += 1
         return socket
 
     async def send_socket(self, kind: str, payload: Json) -> Json:
