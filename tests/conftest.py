@@ -10,6 +10,9 @@ import pytest
 from frrlab import FrrLabError, check_host
 from tests.fakes.openai_server import OpenAIStandIn
 
+# the security attempts table, printed at the end of every run (xdist workers' counts added up)
+pytest_plugins = ("tests.security.summary",)
+
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -23,6 +23,8 @@ as alice
 configure ntp on R1 servers=10.0.0.1
 """
 SETTINGS_PREFIXES = ("LABBOT_", "SLACK_", "MATRIX_", "OPENAI_", "GNS3_")
+# one worker runs the module (under xdist), so the demo runs once
+pytestmark = pytest.mark.xdist_group("data_place")
 
 
 def no_settings(**extra: str) -> dict[str, str]:

@@ -24,6 +24,8 @@ from tests.support.clock import clock_env
 from tests.support.postgres import fresh_postgres_database
 
 ROOT = Path(__file__).resolve().parents[2]
+# one worker runs the module (under xdist), so the venv is built once
+pytestmark = pytest.mark.xdist_group("entry_command")
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,12 @@ from workflow.rendering import render
 from workflow.template_facts import example_facts
 from workflow.validation import validate_params
 
-pytestmark = [pytest.mark.frr, pytest.mark.usefixtures("frr_host")]
+# one worker runs the module (under xdist), so its router starts once
+pytestmark = [
+    pytest.mark.frr,
+    pytest.mark.usefixtures("frr_host"),
+    pytest.mark.xdist_group("library_on_frr"),
+]
 
 FRR_TEMPLATES = [
     name for name in load_catalog().names() if "frr" in load_catalog().get(name).templates

@@ -1,7 +1,8 @@
 """Counts of hostile attempts replayed by tests/security, per class: tried and refused.
 
-Each test records what it tried (`attempt(cls, refused)`); the conftest prints the table at the
-end of the run, so the closing note can quote the counts.
+Each test records what it tried (`attempt(cls, refused)`); tests/security/summary.py prints the
+table at the end of the run (adding up the counts of every xdist worker), so the closing note can
+quote the counts.
 """
 
 from __future__ import annotations
@@ -16,6 +17,17 @@ def attempt(kind: str, refused: bool) -> None:
     """Record one attempt of class `kind` and whether it was refused (or harmless)."""
     TRIED[kind] += 1
     REFUSED[kind] += int(refused)
+
+
+def counts() -> dict[str, dict[str, int]]:
+    """This process's counts, as plain data an xdist worker can send to the controller."""
+    return {"tried": dict(TRIED), "refused": dict(REFUSED)}
+
+
+def add(counted: dict[str, dict[str, int]]) -> None:
+    """Add another process's `counts()` to this one's."""
+    TRIED.update(counted["tried"])
+    REFUSED.update(counted["refused"])
 
 
 def table() -> list[str]:

@@ -19,7 +19,7 @@ from tests.workflow.devices.rig import SECRET, Stores
 from workflow.devices.gns3 import GNS3Inventory, nodes_to_devices
 from workflow.model import Device, Link
 
-pytestmark = pytest.mark.gns3
+pytestmark = [pytest.mark.gns3, pytest.mark.xdist_group("gns3")]  # each server starts once
 
 
 @dataclass

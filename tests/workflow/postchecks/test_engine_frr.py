@@ -19,7 +19,12 @@ from workflow.model import PushProgress, StandardResponse, Topology
 from workflow.postchecks.evaluate import expectations
 from workflow.postchecks.spec import parse_post_checks
 
-pytestmark = [pytest.mark.frr, pytest.mark.usefixtures("frr_host")]
+# one worker runs the module (under xdist), so its lab starts once
+pytestmark = [
+    pytest.mark.frr,
+    pytest.mark.usefixtures("frr_host"),
+    pytest.mark.xdist_group("engine_frr"),
+]
 
 FAST_HELLOS = ["ip ospf hello-interval 1", "ip ospf dead-interval 4"]
 
