@@ -1,5 +1,8 @@
 """Fixtures of the scale tests: a fresh PostgreSQL database and the Slack stand-in per test
-(the deployment itself: tests.scale.deployment)."""
+(the deployment itself: tests.scale.deployment).
+
+Every scale test carries `xdist_group("scale")`: under pytest-xdist they run one after another on
+one worker, so two of these many-process deployments never share the cores at once."""
 
 from __future__ import annotations
 
