@@ -1,5 +1,7 @@
-"""The container tests' engine and images: built once per run. Without an engine they are
-skipped with one line — except under CI (CI=true), where a missing engine is a failure."""
+"""The container tests' engine and images: built once per run (under pytest-xdist the container
+tests share one worker with the scale tests: `xdist_group("deployments")`, see
+tests/scale/conftest.py). Without an engine they are skipped with one line — except under CI
+(CI=true), where a missing engine is a failure."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from tests.deploy.containers import deployed, pushes
 from tests.deploy.engine import Images, docker
 from tests.scale.harness import clicks, metric, scrape
 
-pytestmark = [pytest.mark.docker, pytest.mark.xdist_group("docker")]  # one images build
+pytestmark = [pytest.mark.docker, pytest.mark.xdist_group("deployments")]  # see conftest
 
 
 def approvals(metrics: list[str]) -> float:

@@ -16,7 +16,7 @@ from tests.deploy.engine import Images
 from tests.fakes.slack_api import Posted
 from tests.scale.harness import Json, clicks
 
-pytestmark = [pytest.mark.docker, pytest.mark.xdist_group("docker")]  # one images build
+pytestmark = [pytest.mark.docker, pytest.mark.xdist_group("deployments")]  # see conftest
 
 GRACE = 30  # docker stop -t: what compose's stop_grace_period gives
 SHUTDOWN_SECONDS = 6  # LABBOT_SHUTDOWN_SECONDS: how long running pushes may take after SIGTERM

@@ -15,7 +15,7 @@ from tests.deploy.engine import Images
 from tests.deploy.release import DUMP, as_released, dumped_revision, head_revision, release
 from tests.fakes.slack_api import Posted
 
-pytestmark = [pytest.mark.docker, pytest.mark.xdist_group("docker")]  # one images build
+pytestmark = [pytest.mark.docker, pytest.mark.xdist_group("deployments")]  # see conftest
 KEYED = {"LABBOT_AUDIT_KEY": "upgrade-test-audit-key"}  # the release's rows stay sha256
 
 

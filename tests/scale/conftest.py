@@ -1,8 +1,9 @@
 """Fixtures of the scale tests: a fresh PostgreSQL database and the Slack stand-in per test
 (the deployment itself: tests.scale.deployment).
 
-Every scale test carries `xdist_group("scale")`: under pytest-xdist they run one after another on
-one worker, so two of these many-process deployments never share the cores at once."""
+Every scale test carries `xdist_group("deployments")`, as the container tests do: under
+pytest-xdist they run one after another on one worker, so two of these many-process deployments
+never share the cores at once (and the container images are built once)."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from labsim import demo_topology
 from tests.fakes.slack_api import SlackApiStandIn
 from tests.scale.deployment import Deployment, deployment
 
-pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("scale")]  # see conftest
+pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("deployments")]  # see conftest
 
 CHANGES = 50
 MEMORY_LIMIT = 1024**3  # deploy/kubernetes/deployment.yaml: limits.memory 1Gi

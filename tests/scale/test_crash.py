@@ -14,7 +14,7 @@ from tests.fakes.slack_api import Posted, SlackApiStandIn
 from tests.scale.deployment import Deployment, deployment
 from tests.scale.harness import Replica, start_replica
 
-pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("scale")]  # see conftest
+pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("deployments")]  # see conftest
 
 CHANGES = 20
 ROUTERS = 4

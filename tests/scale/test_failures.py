@@ -19,7 +19,7 @@ from tests.scale.deployment import deployment, running_lab
 from tests.scale.harness import TcpProxy, metric, scrape, serve_env, start_replica
 from tests.support.masks import MASK
 
-pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("scale")]  # see conftest
+pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("deployments")]  # see conftest
 
 NTP_BY_NAME = {"name": "ntp", "targets": ["R1"]}  # the LLM picks the built-in template
 REQUEST = "configure ntp server 10.5.5.5 on R1"

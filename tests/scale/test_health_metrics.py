@@ -14,7 +14,7 @@ from tests.fakes.slack_api import SlackApiStandIn
 from tests.scale.deployment import deployment
 from tests.scale.harness import TcpProxy, clicks, metric, scrape
 
-pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("scale")]  # see conftest
+pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("deployments")]  # see conftest
 
 
 async def test_counters_follow_one_change_through_both_gates(

@@ -14,7 +14,7 @@ from tests.fakes.slack_api import SlackApiStandIn
 from tests.scale.deployment import Deployment, deployment
 from tests.scale.harness import has_button
 
-pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("scale")]  # see conftest
+pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("deployments")]  # see conftest
 
 ROUTERS = 10
 THREADS = 90  # 90 template gates ...

@@ -14,7 +14,7 @@ from tests.adapters.slack.payloads import mention
 from tests.fakes.slack_api import SlackApiStandIn
 from tests.scale.deployment import deployment
 
-pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("scale")]  # see conftest
+pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("deployments")]  # see conftest
 
 
 async def test_a_retry_on_another_replica_starts_no_second_change(

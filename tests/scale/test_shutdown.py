@@ -23,7 +23,7 @@ from tests.scale.deployment import running_lab
 from tests.scale.harness import SlackSide, TcpProxy, serve_env, start_replica
 from tests.support.masks import MASK
 
-pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("scale")]  # see conftest
+pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("deployments")]  # see conftest
 
 SHUTDOWN_SECONDS = 2
 AUDIT_KEY = "shutdown-test-audit-key"
