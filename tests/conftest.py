@@ -10,8 +10,9 @@ import pytest
 from frrlab import FrrLabError, check_host
 from tests.fakes.openai_server import OpenAIStandIn
 
-# the security attempts table, printed at the end of every run (xdist workers' counts added up)
-pytest_plugins = ("tests.security.summary",)
+# the security attempts table, printed at the end of every run (xdist workers' counts added up);
+# the guard that xdist_group marks reach pytest-xdist's scheduler
+pytest_plugins = ("tests.security.summary", "tests.support.xdist_groups")
 
 
 @pytest.hookimpl(tryfirst=True)
