@@ -23,7 +23,11 @@ from tests.bot.chat import THREAD, RecordingAdapter, ask, click
 from workflow.devices.static import StaticInventory
 from workflow.library.catalog import load_catalog
 
-pytestmark = [pytest.mark.frr, pytest.mark.usefixtures("frr_host")]
+pytestmark = [
+    pytest.mark.frr,
+    pytest.mark.usefixtures("frr_host"),
+    pytest.mark.xdist_group("frr-lab"),
+]
 
 CONVERGE_SECONDS = 30.0
 

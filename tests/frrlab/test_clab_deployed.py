@@ -27,7 +27,11 @@ from tests.frrlab.deployed_clab import HOST, write_deployed_lab
 from tests.frrlab.test_chat_changes import change, eventually, full_neighbours, post_check_results
 from tests.frrlab.test_facts_from_state import neighbours
 
-pytestmark = [pytest.mark.frr, pytest.mark.usefixtures("frr_host")]
+pytestmark = [
+    pytest.mark.frr,
+    pytest.mark.usefixtures("frr_host"),
+    pytest.mark.xdist_group("frr-lab"),
+]
 
 
 async def test_a_deployed_containerlab_lab_is_listed_and_takes_ospf_over_ssh(

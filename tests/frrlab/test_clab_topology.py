@@ -17,6 +17,7 @@ from labsim import TopologyError
 
 OSPF3 = Path(__file__).with_name("fixtures") / "ospf3" / "ospf3.clab.yml"
 LABBOT = str(Path(sys.executable).parent / "labbot")
+pytestmark = pytest.mark.xdist_group("frr-lab")  # see tests/frrlab/__init__.py
 CONVERGE_SECONDS = 40.0
 
 

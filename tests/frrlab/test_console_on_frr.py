@@ -16,7 +16,11 @@ from frrlab import FrrLab
 from tests.bot.test_cli import labbot
 from tests.frrlab.test_chat_changes import eventually, full_neighbours
 
-pytestmark = [pytest.mark.frr, pytest.mark.usefixtures("frr_host")]
+pytestmark = [
+    pytest.mark.frr,
+    pytest.mark.usefixtures("frr_host"),
+    pytest.mark.xdist_group("frr-lab"),
+]
 
 TYPED = """\
 configure ospf on all routers with hello-interval 1

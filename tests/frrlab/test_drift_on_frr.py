@@ -13,7 +13,11 @@ from tests.bot.chat import RecordingAdapter, ask, click
 from tests.frrlab.test_chat_changes import bot_on
 from workflow.devices.volatile import drift_diff
 
-pytestmark = [pytest.mark.frr, pytest.mark.usefixtures("frr_host")]
+pytestmark = [
+    pytest.mark.frr,
+    pytest.mark.usefixtures("frr_host"),
+    pytest.mark.xdist_group("frr-lab"),
+]
 
 BY_HAND = "ip prefix-list by-hand seq 5 permit 10.99.0.0/16"
 

@@ -21,7 +21,11 @@ from tests.frrlab.test_chat_changes import (
     routes,
 )
 
-pytestmark = [pytest.mark.frr, pytest.mark.usefixtures("frr_host")]
+pytestmark = [
+    pytest.mark.frr,
+    pytest.mark.usefixtures("frr_host"),
+    pytest.mark.xdist_group("frr-lab"),
+]
 
 
 def neighbours(lab: FrrLab) -> dict[str, set[str]]:

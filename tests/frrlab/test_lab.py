@@ -21,7 +21,11 @@ from frrlab.daemons import alive
 from frrlab.host import DAEMONS
 from frrlab.topology import DEFAULT_TOPOLOGY_FILE, frr_topology_from_dict
 
-pytestmark = [pytest.mark.frr, pytest.mark.usefixtures("frr_host")]
+pytestmark = [
+    pytest.mark.frr,
+    pytest.mark.usefixtures("frr_host"),
+    pytest.mark.xdist_group("frr-lab"),
+]
 
 SYSTEM_FRR_FOLDERS = (Path("/var/tmp/frr"), Path("/var/run/frr"), Path("/etc/frr"))
 

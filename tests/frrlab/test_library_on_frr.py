@@ -15,11 +15,10 @@ from workflow.rendering import render
 from workflow.template_facts import example_facts
 from workflow.validation import validate_params
 
-# one worker runs the module (under xdist), so its router starts once
 pytestmark = [
     pytest.mark.frr,
     pytest.mark.usefixtures("frr_host"),
-    pytest.mark.xdist_group("library_on_frr"),
+    pytest.mark.xdist_group("frr-lab"),
 ]
 
 FRR_TEMPLATES = [

@@ -14,7 +14,11 @@ from tests.bot.chat import RecordingAdapter, click
 from tests.frrlab.test_chat_changes import bot_on, change, post_checks_within
 from tests.support.masks import MASK
 
-pytestmark = [pytest.mark.frr, pytest.mark.usefixtures("frr_host")]
+pytestmark = [
+    pytest.mark.frr,
+    pytest.mark.usefixtures("frr_host"),
+    pytest.mark.xdist_group("frr-lab"),
+]
 
 # FRR takes the route, but its next hop is on no connected network: it is never installed
 UNREACHABLE = "apply static_route to R1 prefix=10.99.0.0/16 next_hop=10.77.0.1"

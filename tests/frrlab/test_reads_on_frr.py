@@ -20,7 +20,11 @@ from tests.bot.test_reads_refusals import DEVICE_COMMANDS
 from tests.frrlab.test_chat_changes import bot_on, change, eventually, full_neighbours
 from tests.support.masks import MASK
 
-pytestmark = [pytest.mark.frr, pytest.mark.usefixtures("frr_host")]
+pytestmark = [
+    pytest.mark.frr,
+    pytest.mark.usefixtures("frr_host"),
+    pytest.mark.xdist_group("frr-lab"),
+]
 
 # vtysh 8.4 has `ping WORD` and `traceroute WORD` only: the host's tool, with no count or timeout
 UNBOUNDED_PROBES = [

@@ -19,7 +19,11 @@ from tests.bot.chat import RecordingAdapter, ask
 from tests.fakes.openai_server import OpenAIStandIn, structured, text
 from tests.frrlab.test_chat_changes import bot_on
 
-pytestmark = [pytest.mark.frr, pytest.mark.usefixtures("frr_host")]
+pytestmark = [
+    pytest.mark.frr,
+    pytest.mark.usefixtures("frr_host"),
+    pytest.mark.xdist_group("frr-lab"),
+]
 
 FRR = {  # a line of each kind vtysh keeps, and its value
     "password Frr-Vty-Pw": "Frr-Vty-Pw",

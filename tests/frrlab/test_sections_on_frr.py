@@ -19,7 +19,11 @@ from tests.bot.chat import THREAD, RecordingAdapter, click, person
 from tests.frrlab.test_chat_changes import bot_on, change
 from tests.security.tally import attempt
 
-pytestmark = [pytest.mark.frr, pytest.mark.usefixtures("frr_host")]
+pytestmark = [
+    pytest.mark.frr,
+    pytest.mark.usefixtures("frr_host"),
+    pytest.mark.xdist_group("frr-lab"),
+]
 
 SOURCE = (
     "router ospf\n ospf router-id {{ router_id }}\n"

@@ -14,7 +14,11 @@ from frrlab import FrrLab, generated_topology, netns
 from tests.bot.chat import RecordingAdapter, ask
 from tests.frrlab.test_chat_changes import bot_on, change, eventually, full_neighbours
 
-pytestmark = [pytest.mark.frr, pytest.mark.usefixtures("frr_host")]
+pytestmark = [
+    pytest.mark.frr,
+    pytest.mark.usefixtures("frr_host"),
+    pytest.mark.xdist_group("frr-lab"),
+]
 
 
 async def test_labbot_reads_and_pushes_over_ssh_with_platform_frr(tmp_path: Path) -> None:

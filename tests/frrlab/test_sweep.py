@@ -18,7 +18,11 @@ from frrlab.console import listening_ports
 from frrlab.daemons import alive
 from tests.frrlab.test_lab import _wait_for_inventory, console_greeting
 
-pytestmark = [pytest.mark.frr, pytest.mark.usefixtures("frr_host")]
+pytestmark = [
+    pytest.mark.frr,
+    pytest.mark.usefixtures("frr_host"),
+    pytest.mark.xdist_group("frr-lab"),
+]
 
 LABBOT = [sys.executable, "-m", "bot", "lab", "--frr"]
 

@@ -162,6 +162,7 @@ FRR_PLANTED = [LOGIN, "Pl4nted-En-2", "Pl4ntOsp", "Pl4nted-Md5-3"]
 
 @pytest.mark.frr
 @pytest.mark.usefixtures("frr_host")
+@pytest.mark.xdist_group("frr-lab")  # see tests/frrlab/__init__.py
 async def test_on_real_frr_a_rollback_restores_every_router_exactly_and_nothing_is_in_clear(
     tmp_path: Path,
 ) -> None:
