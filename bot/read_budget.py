@@ -1,38 +1,37 @@
 """How much read output each channel may have posted in a sliding minute: one person's `show
 running-config` on twenty routers is fine, twenty people's at once would flood the channel.
 
-Counted in this process (each replica keeps its own); the check and the charge happen with no
-await between them, so concurrent reads in one process cannot pass the budget together."""
+Kept in the database (storage.read_budget): replicas on one database spend one budget, and the
+check and the charge are one serialized transaction, so concurrent reads cannot pass it together."""
 
 from __future__ import annotations
 
-import time
-from collections import defaultdict, deque
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
-WINDOW_SECONDS = 60.0
+from adapters.chat import ThreadRef
+from storage.read_budget import ReadBudgetStore
+
+WINDOW = timedelta(minutes=1)
 
 
-@dataclass
+@dataclass(frozen=True)
 class ChannelBudget:
+    store: ReadBudgetStore
     limit: int = 5_000_000  # LABBOT_READ_CHANNEL_BUDGET: characters a minute per channel
-    clock: Callable[[], float] = time.monotonic
-    _posted: defaultdict[str, deque[tuple[float, int]]] = field(
-        default_factory=lambda: defaultdict(deque)
-    )
 
-    def spent(self, channel: str) -> int:
-        """Characters posted in `channel` within the last minute."""
-        posted = self._posted[channel]
-        since = self.clock() - WINDOW_SECONDS
-        while posted and posted[0][0] < since:
-            posted.popleft()
-        return sum(chars for _, chars in posted)
+    async def spent(self, where: ThreadRef, now: datetime) -> int:
+        """Characters posted in `where`'s channel within the minute before `now`."""
+        return await self.store.spent(where.platform, where.channel, now - WINDOW)
 
-    def take(self, channel: str, chars: int) -> bool:
-        """Charge `chars` to `channel` if they fit in its budget; False (nothing charged) if not."""
-        if self.spent(channel) + chars > self.limit:
-            return False
-        self._posted[channel].append((self.clock(), chars))
-        return True
+    async def take(self, where: ThreadRef, chars: int, now: datetime) -> int | None:
+        """Charge `chars` to `where`'s channel if they fit in its budget (None); if not, nothing
+        is charged and what the channel spent in the minute before `now` is returned."""
+        return await self.store.take(
+            platform=where.platform,
+            channel=where.channel,
+            chars=chars,
+            at=now,
+            since=now - WINDOW,
+            limit=self.limit,
+        )

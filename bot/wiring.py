@@ -10,6 +10,8 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
+from sqlalchemy.ext.asyncio import AsyncEngine
+
 from adapters.chat import ChatAdapter, HomePublisher
 from base.errors import ConfigError
 from base.masking import SecretMask
@@ -45,6 +47,7 @@ from storage.config_backups import ConfigBackupStore
 from storage.encryption import encrypted_serde
 from storage.locks import DeviceLockStore, thread_lock
 from storage.ports import DecisionRecords
+from storage.read_budget import ReadBudgetStore
 from storage.templates import TemplateStore
 from workflow.api import ChangeWorkflow
 from workflow.devices.gateway import NornirGateway
@@ -113,11 +116,14 @@ def read_limits(settings: Settings) -> ReadLimits:
     )
 
 
-def make_reads(settings: Settings, lab: LabReader, workers: RenderPool | None) -> ReadCommand:
-    """The read commands, their output presented in the worker processes (else a thread); with
-    an LLM configured, free questions are answered by reads too."""
+def make_reads(
+    settings: Settings, lab: LabReader, workers: RenderPool | None, engine: AsyncEngine
+) -> ReadCommand:
+    """The read commands, their output presented in the worker processes (else a thread),
+    within the channel's read budget on `engine`; with an LLM configured, free questions are
+    answered by reads too."""
     limits = read_limits(settings)
-    budget = ChannelBudget(settings.read_channel_budget)
+    budget = ChannelBudget(ReadBudgetStore(engine), settings.read_channel_budget)
     offload = workers.run if workers is not None else asyncio.to_thread
     diagnosis = None
     if settings.openai_api_key is not None:
@@ -129,7 +135,7 @@ def make_reads(settings: Settings, lab: LabReader, workers: RenderPool | None) -
         diagnosis = LabDiagnosis(
             model, options["secrets"], why_refused=read_refusal, output=settings.llm_output
         )
-    return ReadCommand(lab, limits, diagnosis, budget, offload)
+    return ReadCommand(lab, budget, limits, diagnosis, offload)
 
 
 def llm_options(settings: Settings) -> dict[str, Any]:
@@ -272,7 +278,8 @@ async def open_runtime(
         audit = AuditStore(saver.engine, scrub=scrub, chain=chain)
         policy = policy_from(settings)
         pictures = LabPictures(gateway)
-        handlers = chat_commands(load_catalog(), templates, make_reads(settings, gateway, renderer))
+        reads = make_reads(settings, gateway, renderer, saver.engine)
+        handlers = chat_commands(load_catalog(), templates, reads)
         pushes = PushesInFlight()
         service = decision_service(
             workflow=workflow,

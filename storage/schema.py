@@ -167,7 +167,7 @@ AUDIT_TABLES = (
 )
 CHAIN_COLUMNS = frozenset({"id", "seq", "at", "prev_hash", "row_hash", "hash_scheme"})
 
-# --- device locks and configuration backups (mutable working state, not audit) ------------------
+# --- device locks, the read budget and configuration backups (working state, not audit) --------
 
 device_locks = sa.Table(
     "device_locks",
@@ -177,6 +177,20 @@ device_locks = sa.Table(
     sa.Column("acquired_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
 )
+
+read_budget = sa.Table(  # read output charged to a channel (storage.read_budget)
+    "read_budget",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("platform", sa.Text, nullable=False),
+    sa.Column("channel", sa.Text, nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("chars", sa.Integer, nullable=False),
+)
+sa.Index(
+    "ix_read_budget_channel_at", read_budget.c.platform, read_budget.c.channel, read_budget.c.at
+)
+sa.Index("ix_read_budget_at", read_budget.c.at)
 
 config_backups = sa.Table(
     "config_backups",

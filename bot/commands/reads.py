@@ -13,7 +13,8 @@ a minute (counted and recorded in one transaction).
 
 What comes back is bounded (bot.read_view.OutputBounds: a head plus a file, or refused) and
 presented off the event loop (the worker processes, when there are any); a channel may have
-LABBOT_READ_CHANNEL_BUDGET characters of reads posted a minute (bot.read_budget).
+LABBOT_READ_CHANNEL_BUDGET characters of reads posted a minute (bot.read_budget: in the
+database, one budget for every replica).
 """
 
 from __future__ import annotations
@@ -58,9 +59,9 @@ class ReadCommand:
     """The handler of the read verbs (`show`, `display`, `ping`, `run`) and of questions."""
 
     lab: LabReader
+    budget: ChannelBudget
     limits: ReadLimits = ReadLimits()
     diagnosis: LabDiagnosis | None = None  # with an LLM: free questions
-    budget: ChannelBudget = field(default_factory=ChannelBudget)
     offload: Offload = asyncio.to_thread
 
     async def __call__(self, ctx: CommandContext) -> None:
@@ -83,9 +84,10 @@ class ReadCommand:
         except PlanningError as refused:
             await ctx.refuse(messages.REFUSED.format(reason=str(refused).rstrip(".")))
             return
-        channel = ctx.request.thread.channel
-        if self.budget.spent(channel) >= self.budget.limit:  # nothing is sent to any device
-            await self._refuse_budget(ctx, 0)
+        where = ctx.request.thread
+        spent = await self.budget.spent(where, ctx.clock())
+        if spent >= self.budget.limit:  # nothing is sent to any device
+            await self._refuse_budget(ctx, spent, 0)
             return
         sent = _to_send(request)
         response = await self.send(ctx, sent)
@@ -96,13 +98,13 @@ class ReadCommand:
             read_view.present_reads, request, sent, response, ctx.mask, bounds
         )
         chars = read_view.posted_chars(shown)
-        if self.budget.take(channel, chars):
+        over = await self.budget.take(where, chars, ctx.clock())
+        if over is None:
             await ctx.say(shown)
         else:
-            await self._refuse_budget(ctx, chars)
+            await self._refuse_budget(ctx, over, chars)
 
-    async def _refuse_budget(self, ctx: CommandContext, chars: int) -> None:
-        spent = self.budget.spent(ctx.request.thread.channel)
+    async def _refuse_budget(self, ctx: CommandContext, spent: int, chars: int) -> None:
         over = messages.READ_BUDGET_SPENT.format(spent=spent, asked=chars, limit=self.budget.limit)
         await ctx.refuse(messages.REFUSED.format(reason=over))
 

@@ -9,28 +9,17 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-import pytest
-
 from adapters.chat import Request, ThreadRef
 from bot.settings import load_settings
 from bot.wiring import Runtime, open_runtime
 from tests.bot.chat import RecordingAdapter, person
 from tests.security.tally import attempt
-from tests.support.postgres import SHARED_STORAGE_KEY, fresh_postgres_database
+from tests.support.postgres import SHARED_STORAGE_KEY
 from tests.workflow.gateways import two_router_lab
 
 BURST = 50
 CAPS = {"max_open_per_user": 5, "max_open_per_channel": 20, "max_open": 30}
 NTP = "apply ntp to R1 servers=10.9.9.9"
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite+aiosqlite:///{tmp_path / 'labbot.db'}"
-        return
-    async with fresh_postgres_database(request.getfixturevalue("postgres_url")) as url:
-        yield url
 
 
 @asynccontextmanager

@@ -1,0 +1,52 @@
+"""The per-channel read budget in the database: how many characters of read output each channel
+was sent in the last minute, counted and charged in one serialized transaction (as a person's
+read rate limit, `AuditStore.record_reads`), so every replica on the database spends one budget
+and concurrent reads cannot pass it together. Working state, not audit: rows older than the
+window are deleted as new ones are charged."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from storage.db import serialized_transaction
+from storage.schema import read_budget
+
+READ_BUDGET_KEY = 0x1AB_B07_004
+
+
+class ReadBudgetStore:
+    """Read output charged to channels, shared by every process on the database."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    async def spent(self, platform: str, channel: str, since: datetime) -> int:
+        """Characters charged to `channel` since `since`."""
+        async with self.engine.connect() as conn:
+            return await _spent_in(conn, platform, channel, since)
+
+    async def take(
+        self, *, platform: str, channel: str, chars: int, at: datetime, since: datetime, limit: int
+    ) -> int | None:
+        """Charge `chars` to `channel` at `at`, unless that would take what it was charged since
+        `since` past `limit`: then nothing is charged and what it was charged is returned."""
+        async with serialized_transaction(self.engine, READ_BUDGET_KEY) as conn:
+            await conn.execute(sa.delete(read_budget).where(read_budget.c.at < since))
+            spent = await _spent_in(conn, platform, channel, since)
+            if spent + chars > limit:
+                return spent
+            row = {"platform": platform, "channel": channel, "at": at, "chars": chars}
+            await conn.execute(sa.insert(read_budget).values(row))
+        return None
+
+
+async def _spent_in(conn: AsyncConnection, platform: str, channel: str, since: datetime) -> int:
+    query = sa.select(sa.func.coalesce(sa.func.sum(read_budget.c.chars), 0)).where(
+        read_budget.c.platform == platform,
+        read_budget.c.channel == channel,
+        read_budget.c.at >= since,
+    )
+    return int((await conn.execute(query)).scalar_one())
