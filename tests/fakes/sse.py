@@ -5,7 +5,8 @@ with the role, then content (and `reasoning_content`) in small pieces, tool call
 name followed by argument pieces (an object is sent whole, in one event), a last chunk with
 `finish_reason`, then — only when the client asked with `stream_options: {"include_usage":
 true}` and the server reports usage — one chunk with empty `choices` and the `usage`, and
-`data: [DONE]`. `role_every_chunk`: Ollama's shape, `"role": "assistant"` in every delta
+`data: [DONE]`. A word longer than 1,000 characters comes in pieces of that size, as
+a server streams tokens. `role_every_chunk`: Ollama's shape, `"role": "assistant"` in every delta
 (ollama/ollama#7626).
 """
 
@@ -16,7 +17,7 @@ import re
 from typing import Any
 
 DONE = b"data: [DONE]\n\n"
-_PIECE = re.compile(r"(?:\S+\s*){1,3}|\s+")  # about three words a chunk
+_PIECE = re.compile(r"(?:\S{1,1000}\s*){1,3}|\s+")  # about three words a chunk
 
 
 def event(chunk: dict[str, Any]) -> bytes:

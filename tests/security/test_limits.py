@@ -160,30 +160,31 @@ async def test_r_star_over_10000_hosts_is_refused_without_reading_or_threads(
     assert peak < 64 and elapsed < 60, (peak, elapsed)
 
 
-async def test_a_long_llm_description_is_cut_with_a_note_before_it_is_shown_or_stored(
+async def test_a_10_mb_llm_description_is_cut_with_a_note_and_the_change_proceeds(
     tmp_path: Path,
 ) -> None:
-    """~100 KB in ~2,500 long words, streamed in small pieces: the first answer passes the
-    stream's size for its token budget and is asked again with a larger one, as a cut-off
-    answer is; the second fits, and its description is cut to 4,000 characters with a note."""
+    """10 MB in one long word (a few tokens to the stand-in, so it sends them all, as a server
+    ignoring max_tokens would), streamed in pieces: the wire keeps 16,000 characters of it,
+    so the answer fits its first budget; the gate shows 4,000 and the note of all the rest, the
+    stored description too, and Approve leads to the parameters gate."""
     chat = RecordingAdapter()
-    words = ("x" * 39 + " ") * 2_500
-    huge = {**OK_TEMPLATE, "description": "NTP server " + words}
+    huge = {**OK_TEMPLATE, "description": "NTP server " + "y" * 10_000_000}
     with OpenAIStandIn() as llm:
-        llm.script(structured(huge), structured(huge))
+        llm.script(structured(huge), structured({"common": {"server": "10.0.0.1"}}))
         settings = {"openai_api_key": SecretStr("sk-standin"), "openai_base_url": llm.base_url}
         async with attacked_lab() as lab, attacked_bot(tmp_path, lab, chat, **settings) as bot:
             await bot.service.handle(Request(thread("big"), person("alice"), "ntp on R1"))
             gate = await bot.workflow.pending_gate(thread("big").key)
-        budgets = [
-            r.body.get("max_completion_tokens") or r.body.get("max_tokens") for r in llm.requests
-        ]
+            gate_message, asked = chat.last_gate()[1], len(llm.requests)
+            await bot.service.handle(click(chat, "bob", "approve", thread=thread("big")))
+            after = await bot.workflow.pending_gate(thread("big").key)
     assert gate is not None, chat.texts()
     stored = gate.payload["description"]
-    gate_message = chat.last_gate()[1]
     shown = gate_message.text + "".join(b.text for b in gate_message.blocks)
-    cut = f"[cut: the LLM wrote {len(huge['description']):,} characters; the first 4,000 are kept]"
-    attempt("limits: LLM text", cut in stored and len(stored) < 4_200 and len(shown) < 20_000)
-    assert budgets == [4096, 4 * 4096]
-    assert stored.startswith("NTP server xxx") and cut in stored and len(stored) < 4_200
+    cut = f" … [cut: {len(huge['description']) - 4_000:,} characters more]"
+    proceeds = after is not None and after.gate == "params"
+    attempt("limits: LLM text", stored.endswith(cut) and cut in shown and proceeds)
+    assert stored.startswith("NTP server yyy") and stored.endswith(cut) and len(stored) < 4_100
     assert cut in shown and len(shown) < 20_000
+    assert asked == 1  # the wire kept the answer within its first budget
+    assert proceeds, chat.texts()[-3:]

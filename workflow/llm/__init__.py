@@ -18,8 +18,8 @@ def make_chat_model(
 ) -> ChatOpenAI:
     """`ChatOpenAI` on the endpoint. `max_retries=0`: a timeout is reported after `timeout`
     seconds, as its message says, not after three silent attempts. Its async HTTP client
-    masks every request's secret values (workflow/llm/secrets.py) and mends tool arguments
-    sent as objects (workflow/llm/wire.py)."""
+    masks every request's secret values (workflow/llm/secrets.py), mends tool arguments
+    sent as objects and bounds what it reads of an answer (workflow/llm/wire.py)."""
     transport = ArgumentsAsText(MaskedRequests(secrets))
     return ChatOpenAI(
         api_key=SecretStr(api_key),

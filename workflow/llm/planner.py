@@ -28,7 +28,8 @@ from base.errors import PlanningError
 from workflow.library.catalog import Catalog
 from workflow.library.planner import NO_TOKENS, LibraryPlanner
 from workflow.llm import prompts
-from workflow.llm.capped import NAME_CHARS, capped
+from workflow.llm.bounded import STRING_CHARS
+from workflow.llm.capped import NAME_CHARS, capped, holds_cut_text
 from workflow.llm.output import StructuredOutput
 from workflow.llm.progress import graph_progress
 from workflow.llm.schemas import ParamsAnswer, TemplateAnswer, expand_schema
@@ -67,6 +68,7 @@ class LLMPlanner:
             }
             proposal = self._library_proposal(answer.name, targets, families)
         else:
+            _refuse_cut_parts(answer)
             proposal = TemplateProposal(
                 name=capped(answer.name, NAME_CHARS) or "custom",
                 description=capped(answer.description),
@@ -146,3 +148,14 @@ class LLMPlanner:
     ) -> tuple[AnswerT, TokenUsage]:
         asked = await self._output.ask(schema, system, human, graph_progress())
         return asked.answer, asked.usage
+
+
+def _refuse_cut_parts(answer: TemplateAnswer) -> None:
+    """A template, schema or check cut on the wire is not what the model meant: refused (a
+    name or description cut is only shortened, with its note)."""
+    parts = answer.model_dump(exclude={"name", "description"})
+    if holds_cut_text(parts):
+        raise PlanningError(
+            f"the LLM wrote a template part longer than {STRING_CHARS:,} characters, cut "
+            "there; ask for a smaller change"
+        )
