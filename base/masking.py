@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from base.secret_rules import secret_spans, unquoted
+from base.secret_rules import keyword_lines, secret_spans, unquoted
 from base.secrets_in_requests import SAID_SECRET, value_span
 
 HASH_CHARS = 6
@@ -64,7 +64,9 @@ class SecretMask:
     def config_values(self, text: str, platform: str | None = None) -> tuple[str, set[str]]:
         """`config`, and the values it masked (without their quotes)."""
         found: set[str] = set()
-        lines = [self._line(line, platform, found) for line in text.split("\n")]
+        lines = text.split("\n")
+        for index in keyword_lines(text):  # only lines with a keyword may hold a secret
+            lines[index] = self._line(lines[index], platform, found)
         return "\n".join(lines), found
 
     def _line(self, line: str, platform: str | None, found: set[str]) -> str:

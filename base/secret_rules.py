@@ -79,8 +79,9 @@ RULES: dict[str, tuple[re.Pattern[str], ...]] = {
 }
 ANY_PLATFORM = COMMON + JUNOS + VRP  # where the text's platform is not known (LLM, chat)
 
-# a word every rule above needs: a line without one is not searched (most lines of a config)
-_MAY_HOLD_ONE = re.compile(r"password|secret|communit|key|cipher|plain|snmp|\$9\$", re.IGNORECASE)
+# a word every rule above needs (lower case): a line without one is not searched (most lines of
+# a config); found by substring searches, ~10x quicker than one case-blind pattern
+KEYWORDS = ("password", "secret", "communit", "key", "cipher", "plain", "snmp", "$9$")
 _FREE_TEXT = re.compile(r"^[-+ ]*\s*(?:description|remark|alias)\b", re.IGNORECASE)
 _FAMILY_SUFFIXES = ("_telnet", "_ssh", "_serial")
 
@@ -95,12 +96,34 @@ def rules_for(platform: str | None) -> tuple[re.Pattern[str], ...]:
     return RULES.get(platform, ANY_PLATFORM)
 
 
+def keyword_lines(text: str) -> set[int]:
+    """Which lines of `text` (split at newlines, counted from 0) hold a keyword of the rules,
+    in any case: only these may hold a secret. Found by substring searches of the whole text."""
+    lowered = text.lower()
+    if len(lowered) != len(text):  # a character whose lower case is longer: positions shift
+        return set(range(text.count("\n") + 1))
+    lines, line, last = set(), 0, 0
+    for at in sorted(at for word in KEYWORDS for at in _places(lowered, word)):
+        line, last = line + lowered.count("\n", last, at), at
+        lines.add(line)
+    return lines
+
+
+def _places(text: str, word: str) -> list[int]:
+    places, at = [], text.find(word)
+    while at >= 0:
+        places.append(at)
+        at = text.find(word, at + 1)
+    return places
+
+
 def secret_spans(line: str, platform: str | None = None) -> list[tuple[int, int]]:
     """Where the secret values of one line are, left to right, never overlapping. A value that
     is a template placeholder (`{{ community }}`), a section's glob (`snmp-server community *`)
     or already masked (`‹…›`) is not one."""
-    if not _MAY_HOLD_ONE.search(line) or _FREE_TEXT.match(line):  # people's words: no secret
-        return []
+    lowered = line.lower()
+    if not any(word in lowered for word in KEYWORDS) or _FREE_TEXT.match(line):
+        return []  # no keyword, or people's words: no secret
     found = sorted(
         (match.span("value"), match.start())
         for rule in rules_for(platform)
