@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from hier_config import get_hconfig
 
 from workflow.devices.diffing import hier_platform, rollback_lines
-from workflow.devices.facts import interfaces_from_config
+from workflow.devices.facts import device_interfaces
+from workflow.devices.interface_state import StateRead, state_command
 from workflow.model import (
     Device,
     DeviceFacts,
@@ -50,6 +51,8 @@ class RecordingGateway:
     unconverged: dict[str, Evidence] = field(default_factory=dict)  # device -> why all unmet
     checked: list[dict[str, list[Expectation]]] = field(default_factory=list)  # post-check calls
     reads: list[dict[str, str]] = field(default_factory=list)  # read calls: device -> command
+    # device -> what its interfaces' state read showed (else its config alone, as unread)
+    states: dict[str, str] = field(default_factory=dict)
 
     def platform(self, name: str) -> str:
         return self.platforms.get(name, "cisco_ios_telnet")
@@ -62,16 +65,21 @@ class RecordingGateway:
         return devices, list(self.links), []
 
     async def facts(self, names: Sequence[str]) -> dict[str, DeviceFacts]:
-        return {
-            name: DeviceFacts(
-                name=name,
-                platform=self.platform(name),
-                family=Device(name, self.platform(name), "", 0).family,
-                interfaces=interfaces_from_config(self.configs[name]),
-                running_config=self.configs[name],
-            )
-            for name in names
-        }
+        return {name: self._facts(name) for name in names}
+
+    def _facts(self, name: str) -> DeviceFacts:
+        """As the real gateway: the config's interfaces merged with the state, when shown."""
+        platform = self.platform(name)
+        state = self.states.get(name)
+        read = None if state is None else StateRead(state_command(platform), state)
+        interfaces, _ = device_interfaces(platform, self.configs[name], read)
+        return DeviceFacts(
+            name=name,
+            platform=platform,
+            family=Device(name, platform, "", 0).family,
+            interfaces=interfaces,
+            running_config=self.configs[name],
+        )
 
     async def push(
         self,

@@ -30,6 +30,7 @@ HIER_PLATFORMS: dict[str, Platform] = {
     "juniper_junos": Platform.JUNIPER_JUNOS,
     "vyos": Platform.VYOS,
     "huawei": Platform.HUAWEI_VRP,
+    "huawei_vrp": Platform.HUAWEI_VRP,
     "hp_comware": Platform.HP_COMWARE5,
     "hp_procurve": Platform.HP_PROCURVE,
     "fortinet": Platform.FORTINET_FORTIOS,

@@ -4,21 +4,33 @@ with the interfaces' state where it was read."""
 from __future__ import annotations
 
 import ipaddress
+import re
 
-from hier_config import HConfigChild
+from hier_config import HConfigChild, Platform, get_hconfig
 
-from workflow.devices.diffing import literal_config
+from workflow.devices.diffing import hier_platform, literal_config
 from workflow.devices.interface_state import StateRead, interfaces_from_state, merged
-from workflow.model import InterfaceFacts
+from workflow.model import InterfaceFacts, platform_family
+
+# `set interfaces IF [unit N] REST`, the form hier_config gives a Junos configuration in
+JUNOS_INTERFACE_LINE = re.compile(r"^set interfaces (\S+) (?:unit (\d+) )?(.*)$")
 
 
-def interfaces_from_config(running: str) -> list[InterfaceFacts]:
-    """Every `interface X` section with its primary IPv4 address and admin state.
+def interfaces_from_config(running: str, platform: str = "") -> list[InterfaceFacts]:
+    """Every interface the configuration declares, with its primary IPv4 address and admin
+    state.
 
-    Parsed by indentation only, so IOS (`ip address A MASK`) and EOS (`ip address A/LEN`)
-    configs read the same way.
+    Junos (braces or `set` lines) is read through hier_config, by logical unit (`ge-0/0/0.0`,
+    the name Junos protocols and its state use); any other platform by indentation, so IOS
+    (`ip address A MASK`), EOS (`ip address A/LEN`) and VRP configs read the same way (VRP's
+    `#` separator lines dropped by its hier_config driver).
     """
-    config = literal_config(running.splitlines())
+    if platform_family(platform) == "juniper_junos":
+        return _junos_interfaces(running)
+    if hier_platform(platform) is Platform.HUAWEI_VRP:
+        config = get_hconfig(Platform.HUAWEI_VRP, running)
+    else:
+        config = literal_config(running.splitlines())
     return [
         InterfaceFacts(
             name=section.text.removeprefix("interface ").strip(),
@@ -29,16 +41,45 @@ def interfaces_from_config(running: str) -> list[InterfaceFacts]:
     ]
 
 
+def _junos_interfaces(running: str) -> list[InterfaceFacts]:
+    """Each `interfaces IF unit N` with its first `family inet address`; a unit is disabled
+    when it or its interface says `disable`."""
+    disabled: set[str] = set()
+    units: dict[str, InterfaceFacts] = {}
+    for line in get_hconfig(Platform.JUNIPER_JUNOS, running).dump_simple():
+        match = JUNOS_INTERFACE_LINE.match(line)
+        if match is None:
+            continue
+        interface, unit, rest = match.groups()
+        name = interface if unit is None else f"{interface}.{unit}"
+        if rest == "disable":
+            disabled.add(name)
+        if unit is None:
+            continue
+        facts = units.setdefault(name, InterfaceFacts(name=name, address=None, enabled=True))
+        address = rest.removeprefix("family inet address ").split(" ")[0]
+        if rest.startswith("family inet address ") and facts["address"] is None:
+            facts["address"] = _address(address)
+    for name, facts in units.items():
+        facts["enabled"] = not {name, name.rpartition(".")[0]} & disabled
+    return list(units.values())
+
+
+def _address(spec: str) -> str | None:
+    try:
+        return ipaddress.ip_interface(spec).with_prefixlen
+    except ValueError:
+        return None  # not an address labbot understands; the interface is still listed
+
+
 def _primary_address(section: HConfigChild) -> str | None:
     for line in section.get_children(startswith="ip address "):
         words = line.text.split()[2:]
         if not words or "secondary" in words or words[0] == "dhcp":
             continue
-        spec = words[0] if "/" in words[0] else "/".join(words[:2])
-        try:
-            return ipaddress.ip_interface(spec).with_prefixlen
-        except ValueError:
-            continue  # not an address labbot understands; the interface is still listed
+        address = _address(words[0] if "/" in words[0] else "/".join(words[:2]))
+        if address is not None:
+            return address
     return None
 
 
@@ -47,7 +88,7 @@ def device_interfaces(
 ) -> tuple[list[InterfaceFacts], str | None]:
     """The device's interfaces: its configuration's merged with its state (interface_state.py);
     when the state was not read or not understood, the configuration's alone and why."""
-    configured = interfaces_from_config(running)
+    configured = interfaces_from_config(running, platform)
     if state is None:
         return configured, "its state was not read"
     if state.output is None:

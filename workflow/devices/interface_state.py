@@ -3,8 +3,10 @@ interfaces its configuration declares.
 
 An address counts wherever it was configured: in the NOS configuration, with Linux `ip addr`
 (FRR's zebra learns it from the kernel), by DHCP. The state is read as the device's own JSON
-where it has it (FRR `show interface json`, EOS `show ip interface | json`), else through
-ntc-templates (TextFSM): IOS `show interfaces` (`show ip interface brief` has no prefix length).
+where it has it (FRR `show interface json`, EOS `show ip interface | json`, Junos `show
+interfaces | display json`: ntc-templates' Junos template has no prefix length), else through
+ntc-templates (TextFSM): IOS `show interfaces` (`show ip interface brief` has no prefix length),
+VRP `display interface`.
 A platform with neither is read from its configuration alone, and so is a device whose state
 cannot be read or understood.
 """
@@ -13,11 +15,13 @@ from __future__ import annotations
 
 import ipaddress
 import json
-from collections.abc import Callable, Iterable, Sequence
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ntc_templates.parse import parse_output
+from textfsm import TextFSMError
 
 from workflow.model import InterfaceFacts, platform_family
 
@@ -26,7 +30,13 @@ STATE_COMMANDS = {
     "cisco_ios": "show interfaces",
     "cisco_xe": "show interfaces",
     "arista_eos": "show ip interface | json",
+    "juniper_junos": "show interfaces | display json",
+    "huawei": "display interface",
+    "huawei_vrp": "display interface",
 }
+TEXTFSM_PLATFORMS = {"huawei": "huawei_vrp"}  # netmiko family -> ntc-templates platform
+# The line a Junos member of a chassis prints after the JSON, above its prompt
+JUNOS_CHASSIS_LINE = re.compile(r"\n\{(master|backup|primary|linecard)(:\d+)?\}\s*$")
 
 
 @dataclass(frozen=True)
@@ -46,14 +56,23 @@ def state_command(platform: str) -> str | None:
 def interfaces_from_state(platform: str, output: str) -> list[InterfaceFacts]:
     """The interfaces `state_command(platform)` showed; ValueError on output it cannot read."""
     family = platform_family(platform)
+    if family == "juniper_junos":
+        output = JUNOS_CHASSIS_LINE.sub("", output)
     if family in _JSON_READERS:
         try:
             return _JSON_READERS[family](_json_object(output))
-        except (AttributeError, TypeError) as exc:  # JSON, but not in the command's shape
+        except (AttributeError, TypeError, KeyError, IndexError) as exc:  # not the JSON's shape
             raise ValueError(f"not the shape `{STATE_COMMANDS[family]}` gives ({exc})") from None
-    rows: list[dict[str, Any]] = parse_output(
-        platform=family, command=STATE_COMMANDS[family], data=output
-    )
+    try:
+        rows: list[dict[str, Any]] = parse_output(
+            platform=TEXTFSM_PLATFORMS.get(family, family),
+            command=STATE_COMMANDS[family],
+            data=output,
+        )
+    except TextFSMError as exc:  # a line the template cannot place
+        raise ValueError(f"not the shape `{STATE_COMMANDS[family]}` gives ({exc})") from None
+    if output.strip() and not rows:
+        raise ValueError(f"no interface in {output.strip()[:80]!r}")
     parse_row = _TEXTFSM_ROWS[family]
     return [parse_row(row) for row in rows]
 
@@ -130,13 +149,63 @@ def _eos(data: dict[str, Any]) -> list[InterfaceFacts]:
     return facts
 
 
+def _junos(data: dict[str, Any]) -> list[InterfaceFacts]:
+    """`show interfaces | display json` (Junos's JSON of its XML: every element a list of
+    objects, text under "data"): interface-information / physical-interface (name,
+    admin-status) / logical-interface (name `ge-0/0/0.0`, address-family). A logical interface
+    is enabled when its physical interface is."""
+    information = data.get("interface-information")
+    if not isinstance(information, list):
+        raise ValueError(
+            f'expected {{"interface-information": [...]}}, got keys {sorted(data)[:5]}'
+        )
+    facts = []
+    for physical in information[0].get("physical-interface", []):
+        enabled = _junos_text(physical, "admin-status") == "up"
+        for logical in physical.get("logical-interface", []):
+            name = _junos_text(logical, "name")
+            address = _usable(_junos_addresses(logical))
+            facts.append(InterfaceFacts(name=name, address=address, enabled=enabled))
+    return facts
+
+
+def _junos_addresses(logical: dict[str, Any]) -> Iterator[str]:
+    """The `inet` family's addresses: ifa-local (10.0.0.1) with the length of ifa-destination
+    (its subnet, 10.0.0.0/30); an address without a destination (lo0) is a host address."""
+    for family in logical.get("address-family", []):
+        if _junos_text(family, "address-family-name") != "inet":
+            continue
+        for address in family.get("interface-address", []):
+            local = _junos_text(address, "ifa-local")
+            subnet = _junos_text(address, "ifa-destination") if "ifa-destination" in address else ""
+            yield local if "/" in local else f"{local}/{subnet.partition('/')[2] or 32}"
+
+
+def _junos_text(element: dict[str, Any], key: str) -> str:
+    """The text of `element`'s child `key` (`{"name": [{"data": "ge-0/0/0"}]}`)."""
+    return str(element[key][0]["data"])
+
+
+def _vrp_row(row: dict[str, Any]) -> InterfaceFacts:
+    """huawei_vrp_display_interface: INTERFACE, LINK_STATUS (`Administratively DOWN` when shut
+    down), IP_ADDRESS as A/LEN (configured, allocated by DHCP or negotiated)."""
+    return InterfaceFacts(
+        name=str(row["interface"]),
+        address=_usable([str(row.get("ip_address") or "")]),
+        enabled="administratively" not in str(row.get("link_status", "")).lower(),
+    )
+
+
 _JSON_READERS: dict[str, Callable[[dict[str, Any]], list[InterfaceFacts]]] = {
     "frr": _frr,
     "arista_eos": _eos,
+    "juniper_junos": _junos,
 }
 _TEXTFSM_ROWS: dict[str, Callable[[dict[str, Any]], InterfaceFacts]] = {
     "cisco_ios": _ios_row,
     "cisco_xe": _ios_row,
+    "huawei": _vrp_row,
+    "huawei_vrp": _vrp_row,
 }
 
 

@@ -148,7 +148,7 @@ def test_an_unread_state_falls_back_to_the_config_and_says_why(
 
 
 def test_unknown_platform_has_no_state_read() -> None:
-    assert state_command("juniper_junos") is None
+    assert state_command("nokia_sros") is None
     assert state_command("frr_telnet") == "show interface json"
     with pytest.raises(ValueError, match="not JSON"):
         interfaces_from_state("frr", "garbage")
