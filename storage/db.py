@@ -8,9 +8,11 @@ given the async driver. Every failure to reach, open or migrate a database becom
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 import time
+import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -153,15 +155,29 @@ def sqlite_file_twin(engine: AsyncEngine) -> Engine | None:
     return twin
 
 
+# One queue per engine, event loop and lock key: within a process, writers of one kind wait here,
+# not holding a pooled connection each (50 waiters would empty the pool and time out).
+_LOCAL_QUEUES: weakref.WeakKeyDictionary[
+    AsyncEngine, dict[tuple[asyncio.AbstractEventLoop, int], asyncio.Lock]
+] = weakref.WeakKeyDictionary()
+
+
+def _local_queue(engine: AsyncEngine, lock_key: int) -> asyncio.Lock:
+    queues = _LOCAL_QUEUES.setdefault(engine, {})
+    return queues.setdefault((asyncio.get_running_loop(), lock_key), asyncio.Lock())
+
+
 @asynccontextmanager
 async def serialized_transaction(engine: AsyncEngine, lock_key: int) -> AsyncIterator[Any]:
     """A transaction no other writer of the same kind runs beside (read-then-write safe).
 
+    In this process the writers queue first without a connection; then, across processes,
     PostgreSQL: a transaction-scoped advisory lock on `lock_key`, so replicas queue up.
     SQLite: BEGIN IMMEDIATE takes the database write lock before the first read, so the rows
     read are still the latest when the transaction writes (no SQLITE_BUSY on upgrade).
     """
-    async with transactional(engine).begin() as conn:  # a real one even on autocommit engines
+    # transactional: a real transaction even on autocommit engines
+    async with _local_queue(engine, lock_key), transactional(engine).begin() as conn:
         if is_sqlite(engine):
             await conn.exec_driver_sql("BEGIN IMMEDIATE")
         else:
