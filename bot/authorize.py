@@ -1,7 +1,10 @@
 """Authorize before anything is recorded: the policy (pure, bot.policy) applied with the facts
 the platform and the audit give — who the person is, where they are, what the gate targets,
 who approved it so far. (How many changes are open is counted where a change is recorded:
-bot.requests reserves it within the caps of bot.request_limits.)"""
+bot.requests reserves it within the caps of bot.request_limits.)
+
+An AI agent (bot.agents) asks with its principal's rights and is the principal as far as
+four-eyes goes; it never decides, whatever door its decision came through."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from dataclasses import dataclass
 
 from adapters.chat import Decision, Request, ThreadRef
 from bot import messages
+from bot.agents import NO_AGENTS, Agents, is_agent_id
 from bot.people import People, gate_targets
 from bot.policy import (
     Person,
@@ -32,18 +36,22 @@ class Authorizer:
     people: People
     audit: DecisionRecords
     limits: RequestLimits
+    agents: Agents = NO_AGENTS  # the configured agents and their principals (bot.agents)
 
     async def refuse_request(self, request: Request) -> str | None:
         """Why this person may not open a change — or read the lab — here (not a requester;
         nobody could approve here; a direct message needs a rule), or None. The refusal is the
         sentence shown to the person."""
         channel = request.thread.channel
-        person = await self.people.person(request.actor.id, channel)
+        person = await self.people.person(self.agents.acting_for(request.actor.id), channel)
         reason = refuse_request(self.policy, person, await self.people.place(channel))
         return messages.REFUSED.format(reason=reason) if reason else None
 
     async def refuse_curation(self, request: Request) -> str | None:
-        """Why this person may not save or pin templates here (approvers only), or None."""
+        """Why this person may not save or pin templates here (approvers only; never an AI
+        agent: what it saves would decide later changes), or None."""
+        if is_agent_id(request.actor.id):
+            return messages.REFUSED.format(reason=messages.AGENTS_NEVER_DECIDE)
         channel = request.thread.channel
         reason = refuse_curation(
             self.policy,
@@ -59,6 +67,8 @@ class Authorizer:
         too long, or the policy says no), or None."""
         if decision.untrusted_because:
             return messages.REFUSED.format(reason=decision.untrusted_because)
+        if is_agent_id(decision.actor.id):
+            return messages.REFUSED.format(reason=messages.AGENTS_NEVER_DECIDE)
         if decision.feedback:
             too_long = refuse_size(self.limits, decision.feedback)
             if too_long:
@@ -67,11 +77,15 @@ class Authorizer:
             self.policy,
             person=await self.people.person(decision.actor.id, decision.thread.channel),
             places=await self._places(decision.thread, change),
-            requester_id=change.requester_id if change else "",
+            requester_id=self.requester(change.requester_id if change else ""),
             choice=decision.choice,
             targets=gate_targets(gate),
         )
         return messages.REFUSED.format(reason=reason) if reason else None
+
+    def requester(self, requester_id: str) -> str:
+        """Who counts as the requester of a change: an agent's principal, else the requester."""
+        return self.agents.acting_for(requester_id)
 
     async def _places(self, thread: ThreadRef, change: ChangeSummary | None) -> list[Place]:
         """Where the decision is made; for a rollback also where the undone change was made
@@ -124,6 +138,6 @@ class Authorizer:
             self.policy,
             gate=gate.gate,
             approvers=[people.get(i, Person(i)) for i in approvers],
-            requester_id=requester,
+            requester_id=self.requester(requester),
             targets=gate_targets(gate),
         )

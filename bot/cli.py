@@ -1,5 +1,5 @@
-"""The `labbot` command line: demo, console, serve, lab, pending, rollback, audit, templates,
-policy, llm, matrix, db."""
+"""The `labbot` command line: demo, console, serve, mcp, lab, pending, rollback, audit,
+templates, policy, llm, matrix, db."""
 
 from __future__ import annotations
 
@@ -44,6 +44,12 @@ app.add_typer(matrix_app, name="matrix")
 app.add_typer(llm_app, name="llm")
 policy_app = typer.Typer(help="Who may approve what.", no_args_is_help=True)
 app.add_typer(policy_app, name="policy")
+mcp_app = typer.Typer(
+    help="The MCP server for AI agents (stdio): reads, templates, change requests and their "
+    "status; agents never decide.",
+    invoke_without_command=True,
+)
+app.add_typer(mcp_app, name="mcp")
 
 out = Console()
 
@@ -358,6 +364,36 @@ def serve(
     from bot.serve import run_serve
 
     asyncio.run(run_serve(_settings(), http=http, host=host, port=port))
+
+
+@mcp_app.callback()
+def mcp(
+    ctx: typer.Context,
+    agent: Annotated[
+        str | None, typer.Option(help="The agent served (default: LABBOT_MCP_AGENT).")
+    ] = None,
+) -> None:
+    """Serve one AI agent over stdin/stdout (its client starts this command)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from bot.mcp_cli import run_mcp_stdio
+
+    asyncio.run(run_mcp_stdio(_settings(mcp_agent=agent)))
+
+
+@mcp_app.command("token")
+def mcp_token(
+    name: Annotated[str, typer.Argument(help="The agent's name (claude-code, copilot, …).")],
+    principal: Annotated[
+        str, typer.Option(help="The person it acts for (U0123, @alice:example.org, console:bob).")
+    ],
+) -> None:
+    """Print a new token for an agent and the LABBOT_MCP_AGENTS entry holding only its hash."""
+    from bot.agents import new_token, token_hash
+
+    token = new_token()
+    out.print(f"token (give it to the agent, it is not kept): {token}", highlight=False)
+    out.print(f"LABBOT_MCP_AGENTS entry: {name}={principal} {token_hash(token)}", highlight=False)
 
 
 @app.command()

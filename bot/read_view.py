@@ -16,9 +16,10 @@ from base.errors import ReadRefused
 from base.masking import SecretMask
 from bot import messages
 from bot.blocks import sections_message
-from workflow.model import StandardResponse
+from workflow.model import ResponseItem, StandardResponse
 from workflow.reads.request import ReadRequest
 from workflow.reads.tables import parsed_table
+from workflow.responses import build_response
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,32 @@ def present_reads(
     )
     level = "success" if response["success"] else "error"
     return sections_message(text, sections, level=level, files=tuple(files))
+
+
+def masked_response(
+    request: ReadRequest,
+    sent: Mapping[str, str],
+    response: StandardResponse,
+    mask: SecretMask,
+    bounds: OutputBounds = OutputBounds(),
+) -> StandardResponse:
+    """The reads as a program is given them (an MCP tool's answer): one item per device with
+    its output or error, secret values masked by the device's platform rules as in chat; an
+    output past `max_chars` is that device's failure, neither masked nor given."""
+    items: list[ResponseItem] = []
+    for item in response["data"]:
+        name, platform = item["name"], request.platforms[item["name"]]
+        shown = ResponseItem(id=item["id"], name=name, status=item["status"])
+        output = item.get("result", "")
+        if item["status"] != "success":
+            shown["error"] = mask.config(item.get("error", ""), platform)
+        elif len(output) > bounds.max_chars:
+            too_big = messages.READ_TOO_BIG.format(size=len(output), limit=bounds.max_chars)
+            shown["status"], shown["error"] = "failed", too_big
+        else:
+            shown["result"] = mask.config(output, platform)
+        items.append(shown)
+    return build_response(items, metadata={"command": request.asked, "sent": dict(sent)})
 
 
 def head(output: str, bounds: OutputBounds, file_name: str) -> str:

@@ -21,6 +21,7 @@ from adapters.chat import Actor, ChatAdapter, Decision, FilesNotAttached, Messag
 from base.masking import SecretMask
 from base.vocabulary import stamp, utc_now
 from bot import messages, presenter
+from bot.agents import is_agent_id
 from bot.endings import ending_line
 from bot.metrics import Metrics, process_metrics
 from bot.postchecks import item_body
@@ -71,8 +72,10 @@ class ChangeReporter:
         await self.adapter.post(thread, Message(text, level="warning"))
 
     async def tell(self, thread: ThreadRef, actor: Actor, text: str) -> None:
-        """A message only `actor` sees, where the platform allows it."""
-        await self.say(thread, Message(text, ephemeral_to=actor.id, level="warning"))
+        """A message only `actor` sees, where the platform allows it. An AI agent is no chat
+        user: what it is told is said in the thread, for the people it acts for."""
+        only = "" if is_agent_id(actor.id) else actor.id
+        await self.say(thread, Message(text, ephemeral_to=only, level="warning"))
 
     async def present(
         self,

@@ -36,6 +36,9 @@ def open_caps(limits: RequestLimits, now: datetime) -> OpenCaps:
     )
 
 
-def refuse_open(reached: CapReached) -> str:
-    """Why one more change may not be opened: the cap storage found reached."""
+def refuse_open(reached: CapReached, *, agent: bool = False) -> str:
+    """Why one more change may not be opened: the cap storage found reached (an AI agent's
+    own cap is LABBOT_MCP_MAX_OPEN_PER_AGENT, counted where a person's is)."""
+    if agent and reached.scope == "user":
+        return messages.AGENT_TOO_MANY_OPEN.format(count=reached.count)
     return messages.TOO_MANY_OPEN[reached.scope].format(count=reached.count)

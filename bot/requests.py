@@ -12,6 +12,7 @@ from functools import partial
 
 from adapters.chat import CHANGE_ID_PREFIX, ChatEvent, Message, Request
 from bot import messages
+from bot.agents import is_agent_id
 from bot.authorize import Authorizer
 from bot.commands.context import CommandContext, Commands
 from bot.commands.parsing import Command, CommandError, parse_command
@@ -27,6 +28,14 @@ Decide = Callable[[ChatEvent], Awaitable[None]]
 
 def new_change_id() -> str:
     return CHANGE_ID_PREFIX + secrets.token_hex(4)
+
+
+@dataclass(frozen=True)
+class Started:
+    """What became of a request to start a change: its id, or why it was not started."""
+
+    change_id: str = ""
+    refused: str = ""  # the sentence the person was told
 
 
 @dataclass(frozen=True)
@@ -98,21 +107,24 @@ class RequestDesk:
 
     async def start_change(
         self, request: Request, text: str, rollback_of: str | None = None
-    ) -> None:
+    ) -> Started:
+        """Start a change: its id once recorded and planned, or why not (refused: told and
+        recorded; another change waits in the thread: said there)."""
         thread = request.thread
         reason = await self.authorizer.refuse_request(request)
-        if await self.reporter.refuse_if(request.actor, thread, reason, about="request"):
-            return
+        if reason:
+            await self.reporter.refuse(request.actor, thread, reason, about="request")
+            return Started(refused=reason)
         async with self.thread_lock(thread.key):  # one start per thread at a time
-            await self._start_locked(request, text, rollback_of)
+            return await self._start_locked(request, text, rollback_of)
 
-    async def _start_locked(self, request: Request, text: str, rollback_of: str | None) -> None:
+    async def _start_locked(self, request: Request, text: str, rollback_of: str | None) -> Started:
         thread = request.thread
         pending = await self.workflow.pending_gate(thread.key)
         if pending is not None:
             busy = messages.PENDING_IN_THREAD.format(change_id=pending.change_id)
             await self.reporter.say(thread, Message(busy))
-            return
+            return Started(refused=busy)
         change_id = new_change_id()
         recorded = await self.audit.record_change(
             change_id,
@@ -127,9 +139,10 @@ class RequestDesk:
             rollback_of=rollback_of,
         )
         if isinstance(recorded, CapReached):
-            reason = messages.REFUSED.format(reason=refuse_open(recorded))
+            agent = is_agent_id(request.actor.id)
+            reason = messages.REFUSED.format(reason=refuse_open(recorded, agent=agent))
             await self.reporter.refuse(request.actor, thread, reason, about="request")
-            return
+            return Started(refused=reason)
         note = (
             messages.ROLLBACK_PLANNING.format(change_id=rollback_of)
             if rollback_of
@@ -146,3 +159,4 @@ class RequestDesk:
             scope=f"{thread.platform}:{thread.channel}",
         )
         await self.reporter.present(thread, step)
+        return Started(change_id)

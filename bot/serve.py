@@ -21,6 +21,7 @@ from bot.check.doctor import before_serving
 from bot.health import wait_for_database
 from bot.policy_settings import policy_from
 from bot.redact import scrub_logs
+from bot.serve_mcp import check_agents, serve_agents, serves_agents
 from bot.settings import Settings
 from bot.shutdown import Drain, on_stop_signal, record_cut_short
 from bot.storage_key import storage_keys
@@ -83,8 +84,14 @@ async def run_adapter(settings: Settings, adapter: ChatAdapter, stopping: asynci
         drain = Drain()
         serving = asyncio.create_task(adapter.run(drain.wrap(runtime.service.handle)))
         stopped = asyncio.create_task(stopping.wait())
-        await asyncio.wait({serving, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        agents = None
+        if serves_agents(settings, adapter):  # the MCP endpoint beside the place's adapter
+            agents = asyncio.create_task(serve_agents(settings, runtime))
+        running = {serving, stopped} | ({agents} if agents else set())
+        await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
         stopped.cancel()
+        if agents is not None:
+            await _stop_agents(agents)  # an endpoint that could not start: its error
         if serving.done():
             serving.result()  # the adapter's error, if it ended on one
             return 0
@@ -94,6 +101,16 @@ async def run_adapter(settings: Settings, adapter: ChatAdapter, stopping: asynci
         if await drain.wait(settings.shutdown_seconds):
             return 0
         return await record_cut_short(runtime.pushes, runtime.audit, runtime.locks, adapter)
+
+
+async def _stop_agents(agents: asyncio.Task[None]) -> None:
+    """Stop the MCP endpoint; if it ended by itself, its error (a port in use) is raised."""
+    if agents.done():
+        agents.result()
+        return
+    agents.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await agents
 
 
 def configure_logging(settings: Settings) -> None:
@@ -111,6 +128,7 @@ async def run_serve(settings: Settings, *, http: bool, host: str, port: int) -> 
     audit_key(settings, create=False)  # replicas on a shared database without one key: stop here
     storage_keys(settings)  # the same for the key sealing device text
     platforms = configured_platforms(settings)
+    check_agents(settings, platforms)  # the MCP endpoint's place is one `serve` runs
     stopping = asyncio.Event()
     on_stop_signal(stopping)
     await wait_for_database(settings.database_url, within=settings.db_wait_seconds)

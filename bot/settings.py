@@ -145,6 +145,24 @@ class Settings(BaseSettings):
         default_factory=list, validation_alias="LABBOT_DENY_EXTRA"
     )
 
+    # AI agents over MCP (bot.agents, docs/mcp.md)
+    # `NAME=PRINCIPAL sha256:HEX [sha256:HEX];…`: each agent, the person it acts for, its tokens
+    mcp_agents: Annotated[dict[str, list[str]], NoDecode] = Field(
+        default_factory=dict, validation_alias="LABBOT_MCP_AGENTS"
+    )
+    mcp_agent: str | None = Field(None, validation_alias="LABBOT_MCP_AGENT")  # `labbot mcp`'s
+    # where agents' changes open: slack:CHANNEL, matrix:ROOM or console
+    mcp_channel: str | None = Field(None, validation_alias="LABBOT_MCP_CHANNEL")
+    mcp_port: int = Field(0, ge=0, le=65535, validation_alias="LABBOT_MCP_PORT")  # 0: none
+    mcp_host: str = Field("127.0.0.1", validation_alias="LABBOT_MCP_HOST")
+    mcp_calls_per_minute: int = Field(
+        60, ge=1, le=10_000, validation_alias="LABBOT_MCP_CALLS_PER_MINUTE"
+    )
+    mcp_max_open_per_agent: int = Field(3, ge=1, validation_alias="LABBOT_MCP_MAX_OPEN_PER_AGENT")
+    mcp_max_wait_seconds: float = Field(
+        600.0, gt=0, le=3600, validation_alias="LABBOT_MCP_MAX_WAIT_SECONDS"
+    )
+
     @field_validator(
         "slack_bot_token",
         "slack_app_token",
@@ -167,6 +185,8 @@ class Settings(BaseSettings):
         "device_secret",
         "audit_key",
         "storage_key",
+        "mcp_agent",
+        "mcp_channel",
         mode="before",
     )
     @classmethod
@@ -213,6 +233,25 @@ class Settings(BaseSettings):
             result[channel.strip()] = users.replace(",", " ").split()
         return result
 
+    @field_validator("mcp_agents", mode="before")
+    @classmethod
+    def _agents(cls, value: Any) -> Any:
+        """`claude=U1 sha256:HEX;bot2=@b:hs sha256:HEX` -> {"claude": ["U1", "sha256:HEX"], …}."""
+        if not isinstance(value, str):
+            return value
+        agents: dict[str, list[str]] = {}
+        for entry in filter(None, (part.strip() for part in value.split(";"))):
+            name, sep, rest = entry.partition("=")
+            words = rest.split()
+            hashes = words[1:]
+            if not sep or not name.strip() or not hashes or not all(map(_is_hash, hashes)):
+                raise ValueError(
+                    f"entry {entry[:40]!r}… is not NAME=PRINCIPAL sha256:HEX [sha256:HEX] "
+                    "(`labbot mcp token NAME` prints one)"
+                )
+            agents[name.strip()] = words
+        return agents
+
     @field_validator("database_url")
     @classmethod
     def _known_dialect(cls, value: str) -> str:
@@ -256,6 +295,15 @@ class Settings(BaseSettings):
     @property
     def matrix_configured(self) -> bool:
         return self.matrix_homeserver is not None
+
+
+def _is_hash(word: str) -> bool:
+    digest = word.removeprefix("sha256:")
+    return (
+        word.startswith("sha256:")
+        and len(digest) == 64
+        and all(c in "0123456789abcdef" for c in digest)
+    )
 
 
 def load_settings(**overrides: Any) -> Settings:

@@ -16,6 +16,7 @@ from adapters.chat import ChatAdapter, HomePublisher
 from base.errors import ConfigError
 from base.masking import SecretMask
 from base.vocabulary import utc_now
+from bot.agents import NO_AGENTS, Agent, Agents
 from bot.audit_anchor import audit_chain_from, secret_mask
 from bot.authorize import Authorizer
 from bot.commands.context import Commands
@@ -152,6 +153,12 @@ def llm_options(settings: Settings) -> dict[str, Any]:
         "timeout": settings.llm_timeout_seconds,
         "secrets": LLMSecrets(secret_mask(settings), credentials),
     }
+
+
+def agents_from(settings: Settings) -> Agents:
+    """The agents LABBOT_MCP_AGENTS names (the settings checked each: a principal, hashes)."""
+    named = settings.mcp_agents.items()
+    return Agents.of(Agent(name, words[0], tuple(words[1:])) for name, words in named)
 
 
 def make_planner(settings: Settings) -> Planner:
@@ -295,6 +302,7 @@ async def open_runtime(
             home=adapter if isinstance(adapter, HomePublisher) else None,
             mask=mask,
             pushes=pushes,
+            agents=agents_from(settings),
         )
         yield Runtime(service, workflow, audit, locks, pushes, templates)
 
@@ -316,13 +324,14 @@ def decision_service(
     pushes: PushesInFlight | None = None,  # the pushes running now, for a stop
     clock: Callable[[], datetime] = utc_now,
     metrics: Metrics | None = None,
+    agents: Agents = NO_AGENTS,  # AI agents (MCP) and the people they act for
 ) -> DecisionService:
     """The decision service and the collaborators it is given: who may do what (authorizer),
     what is shown and booked (reporter), the home pages, and the request desk."""
     limits, mask = limits or RequestLimits(), mask or SecretMask.random()
     metrics = metrics or process_metrics()
     people = people or People(policy, NoDirectory())
-    authorizer = Authorizer(policy, people, audit, limits)
+    authorizer = Authorizer(policy, people, audit, limits, agents)
     board = None
     if home is not None:
         board = HomeBoard(home, adapter.platform, workflow, audit, authorizer, clock, mask)

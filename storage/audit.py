@@ -41,8 +41,16 @@ from storage.audit_records import (
     Resolution,
 )
 from storage.ports import Settles
+from storage.schema import (
+    agent_calls,
+    changes,
+    decisions,
+    gate_resolutions,
+    pushes,
+    reads,
+    refusals,
+)
 from storage.schema import change_events as events
-from storage.schema import changes, decisions, gate_resolutions, pushes, reads, refusals
 
 
 def at_least(count: int) -> Settles:
@@ -223,6 +231,33 @@ class AuditStore(AuditReader):
         usage = json.dumps(tokens, sort_keys=True, separators=(",", ":")) if tokens else None
         content = {"change_id": change_id, "status": status, "detail": detail, "tokens": usage}
         await self._insert(events, content)
+
+    async def record_agent_call(
+        self,
+        *,
+        agent_id: str,
+        agent_name: str,
+        principal: str,
+        transport: str,
+        tool: str,
+        arguments: dict[str, Any],
+        outcome: str,
+        change_id: str | None = None,
+    ) -> None:
+        """One MCP tool call of an AI agent: what it asked (canonical JSON), for whom, and
+        whether it was answered or refused."""
+        content = {
+            "change_id": change_id,
+            "actor_id": agent_id,
+            "actor_name": agent_name,
+            "principal": principal,
+            "platform": "mcp",
+            "channel": transport,
+            "tool": tool,
+            "arguments": json.dumps(arguments, sort_keys=True, separators=(",", ":")),
+            "outcome": outcome,
+        }
+        await self._insert(agent_calls, content)
 
     async def record_reads(
         self,

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from base.vocabulary import as_utc
 from storage.audit_records import AuditEntry, TemplateRef
 from storage.schema import (
+    agent_calls,
     change_events,
     changes,
     decisions,
@@ -93,6 +94,11 @@ def _read(r: Row) -> dict[str, Any]:
     return dict(kind="read", **who, device=r.device, text=r.command)
 
 
+def _agent_call(r: Row) -> dict[str, Any]:
+    who = _said(r, r.actor_id, r.actor_name)
+    return dict(kind="agent", **who, gate=r.tool, text=r.arguments, status=r.outcome)
+
+
 # table -> (row to entry fields, columns a `user` filter matches)
 _SHAPES: dict[sa.Table, tuple[Callable[[Row], dict[str, Any]], tuple[str, ...]]] = {
     changes: (_change, ("requester_id", "requester_name")),
@@ -103,6 +109,7 @@ _SHAPES: dict[sa.Table, tuple[Callable[[Row], dict[str, Any]], tuple[str, ...]]]
     change_events: (_event, ()),
     template_uses: (_template_use, ()),
     reads: (_read, ("actor_id", "actor_name")),
+    agent_calls: (_agent_call, ("actor_id", "actor_name", "principal")),
 }
 
 

@@ -12,7 +12,16 @@ ChangeKind = Literal["change", "rollback"]
 # What an audit entry records: a change or rollback asked for, a vote, a gate settled, a
 # refusal, a device pushed, how a change ended, the templates it used, a device read.
 AuditKind = Literal[
-    "change", "rollback", "decision", "resolved", "refusal", "push", "event", "template", "read"
+    "change",
+    "rollback",
+    "decision",
+    "resolved",
+    "refusal",
+    "push",
+    "event",
+    "template",
+    "read",
+    "agent",
 ]
 
 
@@ -170,10 +179,11 @@ class AuditEntry:
     device: str
     sha256: str
     # What the row holds, by kind (the bot words it; empty where the kind has none):
-    text: str = ""  # change/rollback: the request; read: the command sent
+    text: str = ""  # change/rollback: the request; read: the command sent; agent: its arguments
     rollback_of: str = ""  # rollback: the change it undoes
     choice: str = ""  # decision, resolved: approve / modify / cancel
-    status: str = ""  # push: the device's result; event, template: how the change ended
+    status: str = ""  # push: the device's result; event, template: how the change ended;
+    # agent: answered, or why the call was refused (`gate` holds the tool called)
     detail: str = ""  # decision: feedback; refusal: the reason; push, event: what happened
     tokens: str = ""  # event: LLM tokens spent (canonical JSON), "" when none
     templates: tuple[TemplateRef, ...] = ()  # template: the parts the change used, in order

@@ -155,6 +155,18 @@ reads = _audit_table(
     _text("command"),  # exactly what was sent to the device
 )
 sa.Index("ix_reads_actor_at", reads.c.actor_id, reads.c.at)  # the per-user rate limit counts
+agent_calls = _audit_table(
+    "agent_calls",
+    _text("change_id", nullable=True),  # the change the call asked or asked about
+    _text("actor_id"),  # agent:NAME
+    _text("actor_name"),  # NAME (agent of PRINCIPAL)
+    _text("principal"),  # the person it acts for
+    _text("platform"),  # mcp
+    _text("channel"),  # the transport: stdio or http
+    _text("tool"),
+    _text("arguments"),  # canonical JSON of what the agent sent
+    _text("outcome"),  # answered, or the reason it was refused
+)
 AUDIT_TABLES = (
     changes,
     decisions,
@@ -164,6 +176,7 @@ AUDIT_TABLES = (
     change_events,
     template_uses,
     reads,
+    agent_calls,
 )
 CHAIN_COLUMNS = frozenset({"id", "seq", "at", "prev_hash", "row_hash", "hash_scheme"})
 

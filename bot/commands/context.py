@@ -43,7 +43,7 @@ class CommandContext:
     show: Callable[[PendingGate | Finished], Awaitable[None]]  # post a step as the service does
     refuse: Callable[[str], Awaitable[None]]  # tell the person only, and record the refusal
     may_curate: Callable[[], Awaitable[bool]]  # may this person save/pin templates (else told)
-    start_change: Callable[[str, str | None], Awaitable[None]]  # text, rollback_of
+    start_change: Callable[[str, str | None], Awaitable[object]]  # text, rollback_of
     decide: Callable[[Decision], Awaitable[None]]  # as if the person had clicked
     changes: ThreadChange
     audit: AuditStore

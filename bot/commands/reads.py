@@ -55,6 +55,15 @@ class ReadLimits:
 
 
 @dataclass(frozen=True)
+class DeviceReads:
+    """A read as sent: what was asked, each device's command, and what came back."""
+
+    request: ReadRequest
+    sent: dict[str, str]
+    response: StandardResponse
+
+
+@dataclass(frozen=True)
 class ReadCommand:
     """The handler of the read verbs (`show`, `display`, `ping`, `run`) and of questions."""
 
@@ -65,37 +74,23 @@ class ReadCommand:
     offload: Offload = asyncio.to_thread
 
     async def __call__(self, ctx: CommandContext) -> None:
-        refused = await ctx.authorizer.refuse_request(ctx.request)
-        if refused:  # before the lab is asked anything
-            await ctx.refuse(refused)
+        if not await self.admitted(ctx):  # before the lab is asked anything
             return
         devices, _, _ = await self.lab.devices()
         if ctx.command.name == ASK and as_question(ctx.request.text) is None:
             await self._diagnose(ctx, devices)
-            return
-        try:
-            request = _request(ctx, devices, self.limits.max_targets)
-        except TargetError as unclear:  # an unknown device, none named
-            await ctx.refuse(messages.REFUSED.format(reason=target_problem(unclear)))
-            return
-        except ReadRefused as not_read:
-            await ctx.refuse(messages.REFUSED.format(reason=read_view.read_refusal(not_read)))
-            return
-        except PlanningError as refused:
-            await ctx.refuse(messages.REFUSED.format(reason=str(refused).rstrip(".")))
             return
         where = ctx.request.thread
         spent = await self.budget.spent(where, ctx.clock())
         if spent >= self.budget.limit:  # nothing is sent to any device
             await self._refuse_budget(ctx, spent, 0)
             return
-        sent = _to_send(request)
-        response = await self.send(ctx, sent)
-        if response is None:
+        done = await self.read(ctx, devices)
+        if done is None:
             return
         bounds = self.limits.output
         shown = await self.offload(
-            read_view.present_reads, request, sent, response, ctx.mask, bounds
+            read_view.present_reads, done.request, done.sent, done.response, ctx.mask, bounds
         )
         chars = read_view.posted_chars(shown)
         over = await self.budget.take(where, chars, ctx.clock())
@@ -103,6 +98,31 @@ class ReadCommand:
             await ctx.say(shown)
         else:
             await self._refuse_budget(ctx, over, chars)
+
+    async def admitted(self, ctx: CommandContext) -> bool:
+        """Whether this person may read the lab here; a refusal is told and recorded."""
+        refused = await ctx.authorizer.refuse_request(ctx.request)
+        if refused:
+            await ctx.refuse(refused)
+        return not refused
+
+    async def read(self, ctx: CommandContext, devices: list[Device]) -> DeviceReads | None:
+        """The read the request asks for, checked against every device's allow-list, recorded
+        and sent; None when it is refused (told and recorded through `ctx.refuse`)."""
+        try:
+            request = _request(ctx, devices, self.limits.max_targets)
+        except TargetError as unclear:  # an unknown device, none named
+            await ctx.refuse(messages.REFUSED.format(reason=target_problem(unclear)))
+            return None
+        except ReadRefused as not_read:
+            await ctx.refuse(messages.REFUSED.format(reason=read_view.read_refusal(not_read)))
+            return None
+        except PlanningError as refused:
+            await ctx.refuse(messages.REFUSED.format(reason=str(refused).rstrip(".")))
+            return None
+        sent = _to_send(request)
+        response = await self.send(ctx, sent)
+        return None if response is None else DeviceReads(request, sent, response)
 
     async def _refuse_budget(self, ctx: CommandContext, spent: int, chars: int) -> None:
         over = messages.READ_BUDGET_SPENT.format(spent=spent, asked=chars, limit=self.budget.limit)

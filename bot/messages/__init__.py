@@ -3,6 +3,7 @@ path (`from bot import messages`, then `messages.NAME`).
 
 general    help, the demo, refusals and faults, limits, the LLM's progress
 gates      the gates' texts, buttons and block titles; what a click is told
+agents     what AI agents are told over MCP, an agent's request in a thread
 endings    why a change ended, its result and progress, a push cut short
 templates  the template library: listings, saving, versions, pins, diffs, figures
 audit      audit tables, one change's record, the HTML report, the chain's head
@@ -14,6 +15,7 @@ devices    why a device failed
 check      `labbot check` (the doctor), serve's checks at start, files the CLI writes
 """
 
+from bot.messages.agents import *  # noqa: F403
 from bot.messages.audit import *  # noqa: F403
 from bot.messages.check import *  # noqa: F403
 from bot.messages.devices import *  # noqa: F403

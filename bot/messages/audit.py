@@ -93,6 +93,7 @@ AUDIT_ENTRY: dict[AuditKind, str] = {
     "event": "{entry.status}{detail}",
     "template": "template: {detail} — change {entry.status}",
     "read": "read on {entry.device}: {entry.text}",
+    "agent": "MCP {entry.gate} {entry.text}: {entry.status}",
 }
 AUDIT_ENTRY_DETAIL = " — {detail}"
 AUDIT_EVENT_DETAIL = ": {detail}"

@@ -61,6 +61,10 @@ CASES: list[tuple[AuditEntry, str]] = [
         " — change done",
     ),
     (replace(BASE, kind="read", device="R1", text="show clock"), "read on R1: show clock"),
+    (
+        replace(BASE, kind="agent", gate="show", text='{"command":"reload"}', status="refused"),
+        'MCP show {"command":"reload"}: refused',
+    ),
 ]
 
 

@@ -3,6 +3,8 @@
 Tests script the answers (`server.script(structured({...}), text("..."), ...)`), point the real
 `ChatOpenAI` client at `server.base_url`, and read back every request in `server.requests`.
 
+- A `tool_call(name, arguments)` reply calls that tool, as a model driving an agent's tools
+  does; `arguments` may be a function of the request's body (read what earlier tools answered).
 - A `structured(obj)` reply is answered the way the request asks for structured output: as a
   tool call when the request carries `tools` (ChatOpenAI's `function_calling` method), otherwise
   as JSON in the message content (`json_schema` / `json_mode`), in the shapes of the server
@@ -23,6 +25,7 @@ import re
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -42,7 +45,7 @@ def count_tokens(text: str) -> int:
 class Reply:
     """One scripted answer. Build it with `structured`, `text` or `error`."""
 
-    kind: str  # "structured", "text" or "error"
+    kind: str  # "structured", "text", "tool_call" or "error"
     body: Any = None
     status: int = 200
     delay_seconds: float = 0.0  # streamed: spread over the chunks
@@ -59,6 +62,14 @@ def text(content: str, *, delay_seconds: float = 0.0) -> Reply:
 
 def error(status: int, message: str) -> Reply:
     return Reply("error", message, status=status)
+
+
+Arguments = dict[str, Any] | Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def tool_call(name: str, arguments: Arguments) -> Reply:
+    """The model calls the tool `name` (arguments given, or made from the request's body)."""
+    return Reply("tool_call", (name, arguments))
 
 
 @dataclass
@@ -182,6 +193,12 @@ class OpenAIStandIn:
 def _message_for(reply: Reply, body: dict[str, Any], profile: ServerProfile) -> dict[str, Any]:
     if reply.kind == "text":
         return {"role": "assistant", "content": str(reply.body)}
+    if reply.kind == "tool_call":
+        name, arguments = reply.body
+        called = arguments(body) if callable(arguments) else arguments
+        function = {"name": name, "arguments": json.dumps(called)}
+        call = {"id": f"call_{name}", "type": "function", "function": function}
+        return {"role": "assistant", "content": None, "tool_calls": [call]}
     return profile.structured_message(reply.body, body, reply.in_text)
 
 

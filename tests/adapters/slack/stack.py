@@ -14,7 +14,7 @@ from typing import Any
 
 from adapters.slack import SlackAdapter
 from bot.demo import DEMO_CREDENTIALS
-from bot.settings import load_settings
+from bot.settings import Settings, load_settings
 from bot.wiring import Runtime, open_runtime
 from labsim import Lab, demo_topology
 from tests.adapters.slack.payloads import mention
@@ -30,6 +30,7 @@ class SlackLab:
     adapter: SlackAdapter
     runtime: Runtime
     lab: Lab
+    settings: Settings
 
     async def mention(self, text: str, *, user: str = "U1", thread_ts: str = "") -> str:
         """Say "@labbot TEXT" in #C1 (in a thread when given); return the thread's ts."""
@@ -91,4 +92,4 @@ async def slack_lab(
             running(adapter, runtime.service.handle),
             SlackSender(adapter.transport.url) as slack,  # type: ignore[attr-defined]
         ):
-            yield SlackLab(api, slack, adapter, runtime, lab)
+            yield SlackLab(api, slack, adapter, runtime, lab, config)

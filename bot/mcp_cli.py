@@ -1,0 +1,45 @@
+"""`labbot mcp`: one local AI agent over stdio (the HTTP endpoint is bot/serve_mcp.py).
+
+Over stdio nothing but MCP may reach stdout: logs and a console place's messages go to stderr.
+Over stdio the chat adapter only posts; people's clicks reach `labbot serve` (or `labbot
+console`), which shares the database and resumes the change wherever it was opened.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+
+from rich.console import Console
+
+from adapters.chat import ChatAdapter
+from adapters.mcp import mcp_server
+from bot.agent_tools import agent_tools, place_from, serving_agent
+from bot.serve import configure_logging, make_adapters
+from bot.settings import Settings
+from bot.wiring import agents_from, make_inventory, open_runtime
+
+
+async def run_mcp_stdio(settings: Settings) -> None:
+    """Serve the configured agent (LABBOT_MCP_AGENT) over stdin/stdout until the client ends."""
+    configure_logging(settings)  # stderr
+    agent = serving_agent(settings, agents_from(settings))
+    place = place_from(settings)
+    adapter = await _poster(settings, place.platform)
+    inventory = make_inventory(settings)
+    async with open_runtime(settings, adapter, inventory=inventory) as runtime:
+        server = mcp_server(agent_tools(settings, runtime, "stdio"), lambda: agent.name)
+        await server.run_stdio_async()
+
+
+async def _poster(settings: Settings, platform: str) -> ChatAdapter:
+    """The adapter that opens agents' threads in the place (posting only, never run)."""
+    if platform == "console":
+        from adapters.console.adapter import ConsoleAdapter
+
+        user = pwd.getpwuid(os.getuid()).pw_name
+        return ConsoleAdapter(Console(stderr=True, highlight=False), user=user)
+    host = "127.0.0.1"
+    http = settings.slack_app_token is None
+    (adapter,) = await make_adapters(settings, [platform], http=http, host=host, port=0)
+    return adapter

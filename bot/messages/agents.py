@@ -1,0 +1,45 @@
+"""What AI agents are told over MCP, and what people see of an agent's request in a thread."""
+
+from __future__ import annotations
+
+AGENTS_NEVER_DECIDE = "an AI agent never decides a gate: people approve or refuse in the thread"
+AGENT_ASKS = "🤖 *{agent}* asks on behalf of {principal}: {text}"
+AGENT_UNKNOWN_TOKEN = (
+    "labbot MCP: missing or unknown bearer token; send `Authorization: Bearer <token>` with "
+    "a token LABBOT_MCP_AGENTS lists for your agent (`labbot mcp token NAME` makes one)"
+)
+AGENT_NOT_A_READ = (
+    "`{command}` is not a read: `show` takes the read-only commands chat takes (show, "
+    "display, bounded ping, run CLI-READ); a change goes through `request_change`"
+)
+AGENT_TOO_MANY_CALLS = (
+    "{agent} made {count} calls in the last minute (at most {limit} a minute, "
+    "LABBOT_MCP_CALLS_PER_MINUTE); wait a little"
+)
+AGENT_NO_SUCH_CHANGE = "no change {change_id} was asked by {agent}"
+AGENT_NOT_OPENED = "the change was not opened: {reason}"
+AGENT_NO_PLACE = (
+    "LABBOT_MCP_CHANNEL: set where agents' changes open (slack:CHANNEL, matrix:ROOM or console)"
+)
+AGENT_PLACE_PLATFORM = (
+    "LABBOT_MCP_CHANNEL: {place!r} is on {platform}, but this process serves {serves}"
+)
+AGENT_UNKNOWN = (
+    "LABBOT_MCP_AGENT: {name!r} is not one of LABBOT_MCP_AGENTS ({known}); name the agent "
+    "this process serves"
+)
+AGENT_DECIDERS = "{people} (never {requester}, who asked through the agent, nor any agent)"
+AGENT_ANYONE_BUT = "anyone in the place but {requester} (who asked through the agent) or an agent"
+AGENT_NO_LAB = "the MCP tools need the lab: set LABBOT_INVENTORY or GNS3_URL and GNS3_PROJECT"
+AGENT_WAITS_AT = "{change_id} waits at the {step} gate"
+AGENT_RUNNING = {
+    "planning": "{change_id}: the per-device parameters are being prepared",
+    "push": "{change_id}: the approved lines are being pushed",
+}
+AGENT_ANSWERED = "answered"
+AGENT_TOO_MANY_OPEN = (
+    "{count} changes this agent asked for wait already (LABBOT_MCP_MAX_OPEN_PER_AGENT); people "
+    "finish or cancel one first"
+)
+AGENT_NO_LISTEN = "LABBOT_MCP_PORT: cannot listen on {where} for agents ({why})"
+AGENT_NOT_KEPT = "({size:,} characters, not kept)"
