@@ -17,7 +17,11 @@ from tests.adapters.mcp.agent_stack import AGENT, TOKEN, agent_session, call, en
 from tests.bot.chat import RecordingAdapter, click
 from workflow.devices.static import StaticInventory
 
-pytestmark = [pytest.mark.frr, pytest.mark.usefixtures("frr_host")]
+pytestmark = [
+    pytest.mark.frr,
+    pytest.mark.usefixtures("frr_host"),
+    pytest.mark.xdist_group("frr-lab"),
+]
 
 
 async def test_an_agent_asks_for_ospf_on_frr_and_reads_the_post_checks(tmp_path: Path) -> None:
