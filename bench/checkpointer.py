@@ -1,13 +1,14 @@
 """Benchmark: SQLAlchemySaver against the official LangGraph savers, side by side in one run.
 
-    .venv/bin/python -m bench.checkpointer [--threads 8] [--steps 100] [--runs 5]
+    .venv/bin/python -m bench.checkpointer [--threads 8 40 100] [--steps 50] [--runs 3]
 
-Each simulated graph thread does, per step: put a checkpoint (a changing dict channel, a counter
-and a short text), put two writes, get the latest tuple, list the last three checkpoints. Threads
-run concurrently (asyncio.gather), as a bot serving several chat threads does. SQLite is compared
-with langgraph-checkpoint-sqlite's AsyncSqliteSaver; PostgreSQL with AsyncPostgresSaver when
-LABBOT_TEST_POSTGRES_URL points at a server (each saver gets a fresh database). Prints every run
-and the median ratio per backend.
+The mixed workload: each simulated graph thread does, per step, put a checkpoint (a changing dict
+channel, a counter and a short text), put two writes, get the latest tuple, list the last three
+checkpoints. Threads run concurrently (asyncio.gather), as a bot serving several chat threads
+does, at each concurrency given. SQLite is compared with langgraph-checkpoint-sqlite's
+AsyncSqliteSaver; PostgreSQL with AsyncPostgresSaver when LABBOT_TEST_POSTGRES_URL points at a
+server (each saver gets a fresh database). Prints every run, the median ratio per backend and
+concurrency, and last a table of the ratios side by side (goal: ≥ 1.5x everywhere).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from tests.support.postgres import fresh_postgres_database
 
 SaverFactory = Callable[[], AbstractAsyncContextManager[BaseCheckpointSaver[Any]]]
 OPS_PER_STEP = 4
+GOAL_RATIO = 1.5
 
 
 async def run_thread(saver: BaseCheckpointSaver[Any], thread_id: str, steps: int) -> None:
@@ -81,25 +83,40 @@ async def measure(factory: SaverFactory, threads: int, steps: int) -> float:
 
 
 async def compare(
-    backend: str, ours: SaverFactory, official: SaverFactory, args: argparse.Namespace
-) -> float:
+    backend: str,
+    ours: SaverFactory,
+    official: SaverFactory,
+    threads: int,
+    args: argparse.Namespace,
+) -> list[float]:
     """`runs` runs side by side (each on fresh databases, which saver goes first alternating, so
-    drift in the machine's load falls on both); prints each run and returns the median ratio."""
-    print(f"{backend}: SQLAlchemySaver vs the official saver, ops/s")
+    drift in the machine's load falls on both); prints each run and returns the ratios."""
+    print(f"{backend}, {threads} threads: SQLAlchemySaver vs the official saver, ops/s")
     ratios = []
     for run in range(1, args.runs + 1):
         order = [("ours", ours), ("official", official)]
         if run % 2 == 0:
             order.reverse()
-        rates = {name: await measure(f, args.threads, args.steps) for name, f in order}
+        rates = {name: await measure(f, threads, args.steps) for name, f in order}
         ratios.append(rates["ours"] / rates["official"])
         print(
             f"  run {run}: {rates['ours']:7.0f} vs {rates['official']:7.0f}   "
             f"ratio {ratios[-1]:.2f}x"
         )
     median = statistics.median(ratios)
-    print(f"  median ratio SQLAlchemySaver / official ({backend}): {median:.2f}x")
-    return median
+    print(f"  median ratio SQLAlchemySaver / official ({backend}, {threads}): {median:.2f}x")
+    return ratios
+
+
+def summary(ratios: dict[tuple[str, int], list[float]]) -> None:
+    """One line per backend and concurrency: the range and median of the ratios."""
+    print(f"ratio SQLAlchemySaver / official (goal >= {GOAL_RATIO}x), min-max and median:")
+    for (backend, threads), found in ratios.items():
+        verdict = "meets" if min(found) >= GOAL_RATIO else "MISSES"
+        print(
+            f"  {backend:>10} {threads:4d} threads: {min(found):.2f}-{max(found):.2f}x, "
+            f"median {statistics.median(found):.2f}x — {verdict}"
+        )
 
 
 def sqlite_factories(tmp: Path) -> tuple[SaverFactory, SaverFactory]:
@@ -143,23 +160,28 @@ def postgres_factories(server_url: str) -> tuple[SaverFactory, SaverFactory]:
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--threads", type=int, default=8)
-    parser.add_argument("--steps", type=int, default=100)
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--threads", type=int, nargs="+", default=[8, 40, 100])
+    parser.add_argument("--steps", type=int, default=50)
+    parser.add_argument("--runs", type=int, default=3)
     parser.add_argument(
         "--dir", default=None, help="where the SQLite files go (/dev/shm: no fsync cost)"
     )
     args = parser.parse_args()
+    shown = ", ".join(str(t) for t in args.threads)
     print(
-        f"{args.threads} threads x {args.steps} steps x {OPS_PER_STEP} ops, "
-        f"{args.runs} runs per backend"
+        f"{shown} threads x {args.steps} steps x {OPS_PER_STEP} ops, "
+        f"{args.runs} runs per backend and concurrency"
     )
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         backends = {"SQLite": sqlite_factories(Path(tmp))}
         if url := os.environ.get("LABBOT_TEST_POSTGRES_URL"):
             backends["PostgreSQL"] = postgres_factories(url)
+        ratios = {}
         for backend, (ours, official) in backends.items():
-            await compare(backend, ours, official, args)
+            for threads in args.threads:
+                found = await compare(backend, ours, official, threads, args)
+                ratios[backend, threads] = found
+    summary(ratios)
 
 
 if __name__ == "__main__":

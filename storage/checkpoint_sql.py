@@ -142,12 +142,10 @@ class CheckpointSQL:
 
     # --- reads ----------------------------------------------------------------------------------
 
-    def read(
-        self, conn: sa.Connection, shape: ReadShape, params: dict[str, Any]
-    ) -> list[CheckpointTuple]:
-        """The checkpoints a `plan` selects, newest first, with their blobs and pending writes:
-        one query, one round trip."""
-        return self.decode(conn.execute(self._statement(shape), params))
+    def fetch(self, conn: sa.Connection, shape: ReadShape, params: dict[str, Any]) -> list[Any]:
+        """The rows of the checkpoints a `plan` selects, with their blobs and pending writes
+        (one query, one round trip); `decode` makes them tuples, outside the worker."""
+        return list(conn.execute(self._statement(shape), params))
 
     def decode(self, rows: Iterable[Any]) -> list[CheckpointTuple]:
         """The checkpoint tuples in the rows of a read query (`_read_query`), newest first."""

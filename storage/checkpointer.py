@@ -8,8 +8,10 @@ retried task cannot duplicate them. Metadata filters are bound parameters, never
 Each operation runs whole in one call (see storage.checkpoint_sql). On PostgreSQL, reads and
 puts are one statement each, sent straight to psycopg by the saver's worker
 (storage.postgres_worker), which pipelines those queued together in one transaction; on a SQLite
-file, the saver's worker thread (storage.sqlite_worker) does the same for SQLite. The rarer
-operations (deletes, copies, pruning) run inside `AsyncConnection.run_sync`.
+file, the saver's worker thread (storage.sqlite_worker) does the same for SQLite, and a second
+one runs the reads on a connection of its own (WAL: readers never wait for the writer's commit).
+Rows are decoded into tuples on the caller's loop, outside the workers. The rarer operations
+(deletes, copies, pruning) run inside `AsyncConnection.run_sync`.
 
 Values are stored as `serde` makes them: labbot passes `storage.encryption.encrypted_serde`, so
 every checkpoint, blob and write is sealed at rest (`storage.reseal` seals older ones).
@@ -69,8 +71,9 @@ class SQLAlchemySaver(SyncFacade):
             engine if autocommit else engine.execution_options(isolation_level="AUTOCOMMIT")
         )
         self._transactional = transactional(engine) if autocommit else engine
-        twin = sqlite_file_twin(engine)
+        twin, reads_twin = sqlite_file_twin(engine), sqlite_file_twin(engine)
         self._worker = SQLiteWorker(twin) if twin is not None else None
+        self._reader = SQLiteWorker(reads_twin, "sqlite-saver-reads") if reads_twin else None
         self._postgres = None if is_sqlite(engine) else PostgresWorker(self._autocommit)
         try:
             self.loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
@@ -96,8 +99,9 @@ class SQLAlchemySaver(SyncFacade):
             await engine.dispose()
 
     async def aclose(self) -> None:
-        if self._worker is not None:
-            await self._worker.close()
+        for worker in (self._reader, self._worker):
+            if worker is not None:
+                await worker.close()
         if self._postgres is not None:
             await self._postgres.close()
 
@@ -159,8 +163,11 @@ class SQLAlchemySaver(SyncFacade):
     async def _read(self, shape: ReadShape, params: dict[str, Any]) -> list[CheckpointTuple]:
         if self._postgres is not None:
             rows = await self._postgres.run(self.sql.read_statement(shape, params))
-            return self.sql.decode(rows or [])
-        return await self._run(self.sql.read, shape, params, atomic=False)
+        elif self._reader is not None:
+            rows = await self._reader.run(self.sql.fetch, shape, params)
+        else:
+            rows = await self._run(self.sql.fetch, shape, params, atomic=False)
+        return self.sql.decode(rows or [])
 
     # --- writes ---------------------------------------------------------------------------------
 

@@ -1,13 +1,15 @@
-"""One PostgreSQL connection that runs a saver's statements, those queued together in one go.
+"""A few PostgreSQL connections that run a saver's statements, those queued together in one go.
 
 Through SQLAlchemy every statement costs a pool checkout, a greenlet switch and a round trip of
-its own. The worker keeps one psycopg connection and, while a batch is on the wire, queues what
-arrives; the next batch goes out in pipeline mode inside one transaction: one round trip and one
-commit for all of them (group commit, as storage.sqlite_worker does for SQLite). Statements are
-prepared by psycopg after a few uses. Every caller gets its rows only after the commit. If a batch
-fails, its statements run again one by one, so only the one at fault sees the error; when the
-failure was a dropped connection (server restart, failover), they run on a new one (every
-statement is idempotent). One slow statement delays those queued behind it.
+its own. The worker keeps a few psycopg connections (lanes); a lane takes what is queued and sends
+it in pipeline mode inside one transaction: one round trip and one commit for all of them (group
+commit, as storage.sqlite_worker does for SQLite). While one lane's batch is on the wire, the next
+lane sends what arrived meanwhile, so the server works on several batches at once (one
+connection made every batch wait for the one before) and a slow statement holds up only its own
+batch. Statements are prepared by psycopg after a few uses. Every caller gets its rows only after
+the commit. If a batch fails, its statements run again one by one, so only the one at fault sees
+the error; when the failure was a dropped connection (server restart, failover), they run on a
+new one (every statement is idempotent).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from storage.sqlite_worker import settle
 
 MAX_BATCH = 64
+LANES = 4  # connections; more lanes than the server has cores only adds waiting
 
 
 @dataclass(frozen=True)
@@ -42,52 +45,67 @@ class _Job:
 
 
 class PostgresWorker:
-    """Runs `Statement`s on one connection borrowed from `engine` (an AUTOCOMMIT engine)."""
+    """Runs `Statement`s on up to `lanes` connections borrowed from `engine` (AUTOCOMMIT)."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, *, lanes: int = LANES) -> None:
         self.engine = engine
         self._jobs: asyncio.Queue[_Job] = asyncio.Queue()
-        self._task: asyncio.Task[None] | None = None
-        self._borrowed: AsyncConnection | None = None
+        self._lanes = [_Lane(engine) for _ in range(lanes)]
+        self._tasks: list[asyncio.Task[None]] = []
         self._closed = False
 
     async def run(self, statement: Statement) -> list[Any] | None:
         """The statement's rows (None when it returns none), once its batch is committed."""
         if self._closed:
             raise RuntimeError("the PostgreSQL worker is closed: the saver was closed")
-        if self._task is None:
-            self._task = asyncio.create_task(self._serve(), name="postgres-saver")
+        if not self._tasks:
+            self._tasks = [
+                asyncio.create_task(self._serve(lane), name=f"postgres-saver-{n}")
+                for n, lane in enumerate(self._lanes)
+            ]
         job = _Job(statement, asyncio.get_running_loop().create_future())
         self._jobs.put_nowait(job)
         rows: list[Any] | None = await job.future
         return rows
 
     async def close(self) -> None:
-        """Finish the queued work, then give the connection back."""
+        """Finish the queued work, then give the connections back."""
         self._closed = True
-        if self._task is not None:
+        if self._tasks:
             await self._jobs.join()
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-        if self._borrowed is not None:
-            await self._borrowed.close()
-            self._borrowed = None
+            for task in self._tasks:
+                task.cancel()
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        for lane in self._lanes:
+            await lane.close()
 
-    async def _serve(self) -> None:
+    async def _serve(self, lane: _Lane) -> None:
         while True:
             batch = [await self._jobs.get()]
             while len(batch) < MAX_BATCH and not self._jobs.empty():
                 batch.append(self._jobs.get_nowait())
             try:
-                outcomes = await self._run_batch(batch)
+                outcomes = await lane.run_batch([job.statement for job in batch])
             except Exception as exc:  # no connection at all: every caller hears why
                 outcomes = [exc] * len(batch)
             for job, outcome in zip(batch, outcomes, strict=True):
                 settle(job.future, outcome)
                 self._jobs.task_done()
 
-    async def _run_batch(self, batch: list[_Job]) -> list[Any]:
-        statements = [job.statement for job in batch]
+
+class _Lane:
+    """One connection borrowed from the engine's pool, opened on first use, replaced if broken."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self._borrowed: AsyncConnection | None = None
+
+    async def close(self) -> None:
+        if self._borrowed is not None:
+            await self._borrowed.close()
+            self._borrowed = None
+
+    async def run_batch(self, statements: Sequence[Statement]) -> list[Any]:
         try:
             return await self._pipeline(await self._driver(), statements)
         except psycopg.Error:

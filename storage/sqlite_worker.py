@@ -31,11 +31,11 @@ class _Job:
 
 
 class SQLiteWorker:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, name: str = "sqlite-saver") -> None:
         self.engine = engine
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._closed = False
-        self._thread = threading.Thread(target=self._serve, name="sqlite-saver", daemon=True)
+        self._thread = threading.Thread(target=self._serve, name=name, daemon=True)
         self._thread.start()
 
     async def run(self, work: Callable[..., T], *args: Any) -> T:

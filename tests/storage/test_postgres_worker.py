@@ -1,5 +1,5 @@
-"""The PostgreSQL worker: queued statements share one transaction, one failure stays its own,
-and a connection the server dropped is replaced."""
+"""The PostgreSQL worker: queued statements share one transaction, one failure stays its own, a
+statement that waits holds up no other lane, and a connection the server dropped is replaced."""
 
 from __future__ import annotations
 
@@ -75,6 +75,22 @@ async def test_work_is_committed_when_the_caller_hears_of_it(worker: PostgresWor
     async with other.connect() as conn:
         assert (await conn.execute(sa.text("SELECT n FROM rows"))).scalars().all() == [7]
     await other.dispose()
+
+
+async def test_a_waiting_statement_holds_up_no_other_lane(worker: PostgresWorker) -> None:
+    other = make_engine(worker.engine.url.render_as_string(hide_password=False))
+    async with other.connect() as holder:
+        await holder.exec_driver_sql("SELECT pg_advisory_lock(42)")
+        blocked = asyncio.ensure_future(
+            worker.run(Statement("SELECT pg_advisory_xact_lock(42)", {}))
+        )
+        await asyncio.sleep(0.1)  # the blocked one is on the wire, waiting for the lock
+        await worker.run(insert(5))  # another lane runs it meanwhile
+        assert not blocked.done()
+        await holder.exec_driver_sql("SELECT pg_advisory_unlock(42)")
+        await blocked
+    await other.dispose()
+    assert await stored(worker) == [5]
 
 
 async def test_a_dropped_connection_is_replaced(worker: PostgresWorker) -> None:
