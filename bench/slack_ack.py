@@ -1,17 +1,18 @@
-"""Click → ack latency of the Slack adapter in HTTP mode, its server on the bot's loop or its own.
+"""Click → ack latency of the Slack adapter under a burst, in HTTP mode and in Socket Mode.
 
 The whole bot runs (simulated lab, SQLite, library planner, the decision service): one Approve
 click decides the gate (and the bot goes on planning the parameters in the background), every
 later click is refused as "already approved" (recorded, answered ephemerally) — all of it in
-background tasks on the bot's loop while the acks are measured as Slack would (the clicks are
-sent from a thread of their own, the Web API stand-in answers from another). Goal: p99 ≤ 50 ms.
+background tasks on the bot's loop while the acks are measured as Slack would. HTTP: signed
+clicks from another process (Slack is not in the bot's interpreter), timed until the response.
+Socket Mode: interactive envelopes over the stand-in's websocket, timed until the app's ack
+reaches it (the stand-in serves on a thread of its own, in the bot's process: it shares the
+interpreter, so these figures are the harder ones). Goal: p99 ≤ 50 ms.
 
-Both ways of serving run side by side in one invocation, alternating which goes first, several
-runs at each concurrency: bolt's aiohttp server on its own thread and event loop, and on the
-bot's loop (bolt's usual single-loop pattern). Printed: each run's p50/p99, the medians over the
-runs, and per run the ratios bot's loop / own loop of p50 and p99 with their medians.
+Both modes run side by side in one invocation, alternating which goes first, several runs at
+each concurrency. Printed: each run's p50/p99, the medians and the range of p99 over the runs.
 
-    .venv/bin/python -m bench.slack_ack [--runs 5] [--clicks 200] [--concurrency 1 10]
+    .venv/bin/python -m bench.slack_ack [--runs 3] [--clicks 200] [--concurrency 1 10 50]
 """
 
 from __future__ import annotations
@@ -19,59 +20,104 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import multiprocessing
 import statistics
 import tempfile
 import threading
 import time
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
 from tests.adapters.slack.payloads import click
 from tests.adapters.slack.stack import slack_lab
-from tests.fakes.slack_api import SlackApiStandIn, SlackSender
+from tests.fakes.slack_api import Json, SlackApiStandIn, SlackSender, SocketSender
 
 GOAL_P99_MS = 50.0
-MODES = {True: "own thread+loop", False: "bot's loop"}
+MODES = ("HTTP", "Socket Mode")
 T = TypeVar("T")
+Send = Callable[[Json], Awaitable[tuple[int, str]]]
 
 
 @contextlib.asynccontextmanager
-async def slack_elsewhere(users: dict[str, str]) -> AsyncIterator[SlackApiStandIn]:
+async def slack_elsewhere(
+    users: dict[str, str],
+) -> AsyncIterator[tuple[SlackApiStandIn, asyncio.AbstractEventLoop]]:
     """The Web API stand-in on a thread and loop of its own: Slack is not on the bot's loop."""
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name="slack-web-api")
     thread.start()
-
-    async def there(work: Coroutine[Any, Any, T]) -> T:
-        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, loop))
-
     try:
-        api = await there(SlackApiStandIn(users=users).__aenter__())
+        api = await there(loop, SlackApiStandIn(users=users).__aenter__())
         try:
-            yield api
+            yield api, loop
         finally:
-            await there(api.__aexit__(None, None, None))
+            await there(loop, api.__aexit__(None, None, None))
     finally:
         loop.call_soon_threadsafe(loop.stop)
         await asyncio.to_thread(thread.join)
         loop.close()
 
 
-async def _send_all(url: str, payloads: list[dict[str, Any]], concurrency: int) -> list[float]:
+async def there(loop: asyncio.AbstractEventLoop, work: Coroutine[Any, Any, T]) -> T:
+    return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, loop))
+
+
+async def timed(send: Send, payloads: list[Json], concurrency: int) -> list[float]:
     """Send the clicks, `concurrency` at a time; return each one's latency in ms."""
     latencies: list[float] = []
-    async with SlackSender(url) as slack:
 
-        async def one(payload: dict[str, Any]) -> None:
-            started = time.perf_counter()
-            status, _ = await slack.interaction(payload)
-            latencies.append((time.perf_counter() - started) * 1000)
-            assert status == 200, status
+    async def one(payload: Json) -> None:
+        started = time.perf_counter()
+        status, _ = await send(payload)
+        latencies.append((time.perf_counter() - started) * 1000)
+        assert status == 200, status
 
-        for start in range(0, len(payloads), concurrency):
-            await asyncio.gather(*(one(p) for p in payloads[start : start + concurrency]))
+    for start in range(0, len(payloads), concurrency):
+        await asyncio.gather(*(one(p) for p in payloads[start : start + concurrency]))
     return latencies
+
+
+def http_clicks(url: str, payloads: list[Json], concurrency: int) -> list[float]:
+    """Slack's side of HTTP mode, run in another process."""
+
+    async def send_all() -> list[float]:
+        async with SlackSender(url) as slack:
+            return await timed(slack.interaction, payloads, concurrency)
+
+    return asyncio.run(send_all())
+
+
+async def measure(
+    mode: str, clicks: int, concurrency: int, slack: ProcessPoolExecutor
+) -> tuple[float, float]:
+    """p50 and p99 of `clicks` clicks on one gate, in ms."""
+    people = {f"U{n}": f"user{n}" for n in range(clicks)}
+    socket_mode = mode == "Socket Mode"
+    async with slack_elsewhere(people) as (api, api_loop):
+        with tempfile.TemporaryDirectory() as tmp:
+            # a loaded machine can take seconds to start the (spawned) render workers
+            lab = slack_lab(
+                Path(tmp), api, socket_mode=socket_mode, api_loop=api_loop, render_cpu_seconds=30
+            )
+            async with lab as bot:
+                thread = await bot.mention("configure ospf on all routers")
+                gate = await bot.gate(thread, "Approve")
+                payloads = [click(gate, "Approve", user=u, name=n) for u, n in people.items()]
+                if socket_mode:
+                    sender = SocketSender(api)
+                    latencies = await there(
+                        api_loop, timed(sender.interaction, payloads, concurrency)
+                    )
+                else:
+                    url = bot.adapter.transport.url  # type: ignore[attr-defined]
+                    latencies = await asyncio.get_running_loop().run_in_executor(
+                        slack, http_clicks, url, payloads, concurrency
+                    )
+                await bot.adapter.idle()
+                assert len(api.ephemerals) == clicks - 1, "every later click is refused"
+    return percentile(latencies, 0.50), percentile(latencies, 0.99)
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -79,64 +125,37 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
-async def measure(clicks: int, concurrency: int, own_loop: bool) -> tuple[float, float]:
-    """p50 and p99 of `clicks` signed clicks on one gate, in ms."""
-    people = {f"U{n}": f"user{n}" for n in range(clicks)}
-    async with slack_elsewhere(people) as api:
-        with tempfile.TemporaryDirectory() as tmp:
-            async with slack_lab(Path(tmp), api, own_loop=own_loop) as bot:
-                thread = await bot.mention("configure ospf on all routers")
-                gate = await bot.gate(thread, "Approve")
-                payloads = [click(gate, "Approve", user=u, name=n) for u, n in people.items()]
-                url = bot.adapter.transport.url  # type: ignore[attr-defined]
-                latencies = await asyncio.to_thread(
-                    asyncio.run, _send_all(url, payloads, concurrency)
-                )
-                await bot.adapter.idle()
-                assert len(api.ephemerals) == clicks - 1, "every later click is refused"
-    return percentile(latencies, 0.50), percentile(latencies, 0.99)
-
-
-def compare(runs: int, clicks: int, concurrency: int) -> float:
-    """Both modes `runs` times, alternating which goes first; median p99 bot's loop / own."""
-    p50s: dict[bool, list[float]] = {True: [], False: []}
-    p99s: dict[bool, list[float]] = {True: [], False: []}
+def compare(runs: int, clicks: int, concurrency: int, slack: ProcessPoolExecutor) -> None:
+    """Both modes `runs` times, alternating which goes first; the medians and p99 ranges."""
+    p50s: dict[str, list[float]] = {mode: [] for mode in MODES}
+    p99s: dict[str, list[float]] = {mode: [] for mode in MODES}
     for run in range(runs):
-        for own_loop in (True, False) if run % 2 == 0 else (False, True):
-            p50, p99 = asyncio.run(measure(clicks, concurrency, own_loop))
-            p50s[own_loop].append(p50)
-            p99s[own_loop].append(p99)
-            print(f"  run {run + 1} {MODES[own_loop]:>15}: p50 {p50:6.1f} ms  p99 {p99:6.1f} ms")
-    for own_loop, label in MODES.items():
-        p99 = statistics.median(p99s[own_loop])
-        verdict = "meets" if p99 <= GOAL_P99_MS else "MISSES"
+        for mode in MODES if run % 2 == 0 else MODES[::-1]:
+            p50, p99 = asyncio.run(measure(mode, clicks, concurrency, slack))
+            p50s[mode].append(p50)
+            p99s[mode].append(p99)
+            print(f"  run {run + 1} {mode:>11}: p50 {p50:6.1f} ms  p99 {p99:6.1f} ms")
+    for mode in MODES:
+        p99 = p99s[mode]
+        verdict = "meets" if max(p99) <= GOAL_P99_MS else "MISSES"
         print(
-            f"  median {label:>15}: p50 {statistics.median(p50s[own_loop]):6.1f} ms  "
-            f"p99 {p99:6.1f} ms — {verdict} p99 ≤ {GOAL_P99_MS:.0f} ms"
+            f"  {mode:>11}: p50 median {statistics.median(p50s[mode]):6.1f} ms, p99 median "
+            f"{statistics.median(p99):6.1f} ms, range {min(p99):.1f}-{max(p99):.1f} ms — "
+            f"{verdict} p99 ≤ {GOAL_P99_MS:.0f} ms"
         )
-    for name, values in (("p50", p50s), ("p99", p99s)):
-        ratios = [bot / own for bot, own in zip(values[False], values[True], strict=True)]
-        shown = " ".join(f"{r:.2f}" for r in ratios)
-        wins = sum(r > 1 for r in ratios)
-        print(
-            f"  {name} bot's loop / own loop, per run: {shown}; median "
-            f"{statistics.median(ratios):.2f}; own loop faster in {wins} of {runs} runs"
-        )
-    return statistics.median(p99s[False]) / statistics.median(p99s[True])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--clicks", type=int, default=200)
-    parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 10])
+    parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 10, 50])
     args = parser.parse_args()
-    medians = {}
-    for concurrency in args.concurrency:
-        print(f"{args.clicks} signed clicks, {concurrency} at a time, {args.runs} runs:")
-        medians[concurrency] = compare(args.runs, args.clicks, concurrency)
-    summary = ", ".join(f"{c} at a time ×{m:.2f}" for c, m in medians.items())
-    print(f"median p99 on the bot's loop / median p99 on its own loop: {summary}")
+    spawn = multiprocessing.get_context("spawn")  # no copy of the bot's threads and loops
+    with ProcessPoolExecutor(1, mp_context=spawn) as slack:
+        for concurrency in args.concurrency:
+            print(f"{args.clicks} clicks, {concurrency} at a time, {args.runs} runs:")
+            compare(args.runs, args.clicks, concurrency, slack)
 
 
 if __name__ == "__main__":

@@ -138,7 +138,6 @@ def slack_adapter(
     host: str = "127.0.0.1",
     port: int = 3000,
     ops: OpsEndpoints | None = None,
-    own_loop: bool = True,
     deliveries: FirstDelivery | None = None,
 ) -> SlackAdapter:
     """HTTP mode (signatures verified with `signing_secret`; `ops` answers /healthz and
@@ -148,9 +147,7 @@ def slack_adapter(
     if http:
         if not signing_secret:
             raise ValueError("HTTP mode needs the signing secret")
-        transport = HttpTransport(
-            host, port, signing_secret=signing_secret, ops=ops, own_loop=own_loop
-        )
+        transport = HttpTransport(host, port, signing_secret=signing_secret, ops=ops)
         return SlackAdapter(client, transport, signing_secret=signing_secret, deliveries=deliveries)
     if not app_token:
         raise ValueError("Socket Mode needs the app-level token")

@@ -4,8 +4,8 @@ Every listener acks at once and hands the translated event to the bot in a backg
 Slack wants an answer within 3 s and a workflow step can take minutes. The app runs with
 `process_before_response=True`, so bolt returns the ack as soon as the listener returns instead
 of polling for it, and the background work is ours to track (`idle()` waits for it). The
-listeners may run on the HTTP server's own loop (see transport.py): the work always goes to the
-loop the adapter runs on, the bot's.
+listeners run on the transport's own loop (the HTTP server's or the Socket Mode websocket's, see
+transport.py): the work always goes to the loop the adapter runs on, the bot's.
 """
 
 from __future__ import annotations

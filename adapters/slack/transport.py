@@ -10,10 +10,12 @@ import hmac
 import logging
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from concurrent.futures import Future
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from functools import partial
+from typing import Any, Protocol, TypeVar
 
 from aiohttp import web
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
@@ -27,6 +29,7 @@ log = logging.getLogger(__name__)
 EVENTS_PATH = "/slack/events"  # bolt's default: events, interactivity and the slash command
 HEALTH_PATH = "/healthz"
 METRICS_PATH = "/metrics"
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -52,7 +55,7 @@ class HttpTransport:
 
     The server runs on its own thread and event loop, so verifying and acking a request never
     queues behind the bot's work on its loop; the listeners hand each event over to the bot's
-    loop. `bench.slack_ack` measured acks 2-3x faster at p50 this way (README, Slack).
+    loop. `bench.slack_ack` measured acks 2-3x faster at p50 this way (docs/benchmarks.md).
     """
 
     def __init__(
@@ -63,32 +66,19 @@ class HttpTransport:
         *,
         signing_secret: str,
         ops: OpsEndpoints | None = None,
-        own_loop: bool = True,
     ) -> None:
         self.host, self.port, self.path = host, port, path
         self.ops = ops
-        self.own_loop = own_loop  # False: serve on the bot's loop (bench.slack_ack compares)
         self.signing_secret = signing_secret
         self.ready = asyncio.Event()
 
     async def serve(self, app: AsyncApp) -> None:
-        bound: Future[int] = Future()
-        stop: Future[None] = Future()
-        server = self._serve(app, bound, stop)
-        if self.own_loop:
-            thread = threading.Thread(target=asyncio.run, args=(server,), name="slack-http")
-            thread.start()
-            finished: Awaitable[None] = asyncio.to_thread(thread.join)
-        else:
-            finished = asyncio.ensure_future(server)
-        try:
-            self.port = await asyncio.wrap_future(bound)
+        server = partial(self._serve, app)
+        async with on_own_loop(server, "slack-http") as port:
+            self.port = port
             log.info("Slack HTTP mode: listening on %s", self.url)
             self.ready.set()
             await asyncio.Event().wait()
-        finally:
-            stop.set_result(None)
-            await finished
 
     async def _serve(self, app: AsyncApp, bound: Future[int], stop: Future[None]) -> None:
         web_app = app.web_app(path=self.path)
@@ -180,17 +170,48 @@ def _add_ops_routes(web_app: web.Application, ops: OpsEndpoints) -> None:
 
 
 class SocketModeTransport:
-    """Open Slack's Socket Mode websocket with the app-level token (xapp-…)."""
+    """Open Slack's Socket Mode websocket with the app-level token (xapp-…).
+
+    Like the HTTP server, the websocket is read and acked on a thread and loop of its own, so
+    an envelope's ack never waits for the bot's work on its loop."""
 
     def __init__(self, app_token: str) -> None:
         self.app_token = app_token
         self.ready = asyncio.Event()
 
     async def serve(self, app: AsyncApp) -> None:
+        async with on_own_loop(partial(self._connect, app), "slack-socket-mode"):
+            self.ready.set()
+            await asyncio.Event().wait()
+
+    async def _connect(self, app: AsyncApp, opened: Future[None], stop: Future[None]) -> None:
         handler = AsyncSocketModeHandler(app, self.app_token)
         try:
             await handler.connect_async()  # type: ignore[no-untyped-call]
-            self.ready.set()
-            await asyncio.Event().wait()
+        except Exception as exc:  # told to `serve`'s caller, on the bot's loop
+            opened.set_exception(exc)
+            return
+        opened.set_result(None)
+        try:
+            await asyncio.wrap_future(stop)
         finally:
             await handler.close_async()  # type: ignore[no-untyped-call]
+
+
+# (started with its answer, told to stop) -> runs until told to stop
+Server = Callable[[Future[T], Future[None]], Coroutine[Any, Any, None]]
+
+
+@asynccontextmanager
+async def on_own_loop(server: Server[T], name: str) -> AsyncIterator[T]:
+    """Run `server` on a thread and event loop of its own while the block runs; yield what it
+    answered once started, then tell it to stop and wait until it has."""
+    started: Future[T] = Future()
+    stop: Future[None] = Future()
+    thread = threading.Thread(target=asyncio.run, args=(server(started, stop),), name=name)
+    thread.start()
+    try:
+        yield await asyncio.wrap_future(started)
+    finally:
+        stop.set_result(None)
+        await asyncio.to_thread(thread.join)

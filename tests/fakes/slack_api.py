@@ -97,6 +97,7 @@ class SlackApiStandIn:
     _threads: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     _indexed: int = 0  # how many of `messages` are in _threads (tests may add some directly)
     _changes: int = 0  # requests answered and socket acks received: waits read again after one
+    _acks_due: dict[str, asyncio.Future[Json]] = field(default_factory=dict)  # by envelope id
 
     # --- lifecycle ----------------------------------------------------------------------------
 
@@ -318,8 +319,12 @@ class SlackApiStandIn:
         self._socket_ready.set()
         async for message in socket:
             if message.type == aiohttp.WSMsgType.TEXT:
-                self.socket_acks.append(json.loads(message.data))
+                ack = json.loads(message.data)
+                self.socket_acks.append(ack)
                 self._changes += 1
+                due = self._acks_due.pop(ack.get("envelope_id", ""), None)
+                if due is not None and not due.done():
+                    due.set_result(ack)
         return socket
 
     async def send_socket(self, kind: str, payload: Json) -> Json:
@@ -327,6 +332,7 @@ class SlackApiStandIn:
         await asyncio.wait_for(self._socket_ready.wait(), 10)
         assert self._socket is not None
         envelope_id = f"env-{next(self._ids)}"
+        acked = self._acks_due[envelope_id] = asyncio.get_running_loop().create_future()
         await self._socket.send_json(
             {
                 "envelope_id": envelope_id,
@@ -336,9 +342,7 @@ class SlackApiStandIn:
                 "retry_attempt": 0,
             }
         )
-        return await self.wait_for(
-            lambda: next((a for a in self.socket_acks if a["envelope_id"] == envelope_id), None)
-        )
+        return await asyncio.wait_for(acked, 20)
 
 
 def _group_id(handle: str) -> str:
@@ -414,3 +418,29 @@ class SlackSender:
             headers["X-Slack-Retry-Reason"] = "http_timeout"
         async with self.session.post(self.url, data=body.encode(), headers=headers) as response:
             return response.status, await response.text()
+
+
+@dataclass
+class SocketSender:
+    """Slack's side of Socket Mode: envelopes over the stand-in's websocket, answered 200 once
+    the app acked them; `loop` is the stand-in's when it serves on another thread."""
+
+    api: SlackApiStandIn
+    loop: asyncio.AbstractEventLoop | None = None
+
+    async def event(self, body: Json) -> tuple[int, str]:
+        return await self._send("events_api", body)
+
+    async def interaction(self, payload: Json) -> tuple[int, str]:
+        return await self._send("interactive", payload)
+
+    async def command(self, form: dict[str, str]) -> tuple[int, str]:
+        return await self._send("slash_commands", dict(form))
+
+    async def _send(self, kind: str, payload: Json) -> tuple[int, str]:
+        sent = self.api.send_socket(kind, payload)
+        if self.loop is None:
+            await sent
+        else:
+            await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(sent, self.loop))
+        return 200, ""

@@ -12,7 +12,7 @@ from adapters.slack import SlackAdapter, slack_adapter
 from tests.fakes.slack_api import APP_TOKEN, BOT_TOKEN, SIGNING_SECRET, SlackApiStandIn, SlackSender
 
 
-def http_adapter(api: SlackApiStandIn, *, own_loop: bool = True) -> SlackAdapter:
+def http_adapter(api: SlackApiStandIn) -> SlackAdapter:
     return slack_adapter(
         bot_token=BOT_TOKEN,
         api_url=api.base_url,
@@ -20,7 +20,6 @@ def http_adapter(api: SlackApiStandIn, *, own_loop: bool = True) -> SlackAdapter
         http=True,
         host="127.0.0.1",
         port=0,
-        own_loop=own_loop,
     )
 
 

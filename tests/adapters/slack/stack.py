@@ -1,16 +1,18 @@
 """labbot on Slack end to end: the simulated lab, the real runtime (SQLite, library planner,
-Nornir to the lab over telnet), the adapter in HTTP mode and Slack's signed requests.
+Nornir to the lab over telnet), the adapter in HTTP mode and Slack's signed requests (or in
+Socket Mode, Slack's side then being the stand-in's websocket).
 
 Shared by the end-to-end tests and bench/slack_ack.py.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from adapters.slack import SlackAdapter
 from bot.demo import DEMO_CREDENTIALS
@@ -18,15 +20,33 @@ from bot.settings import Settings, load_settings
 from bot.wiring import Runtime, open_runtime
 from labsim import Lab, demo_topology
 from tests.adapters.slack.payloads import mention
-from tests.adapters.slack.serving import http_adapter, running
-from tests.fakes.slack_api import BOT_TOKEN, SIGNING_SECRET, Posted, SlackApiStandIn, SlackSender
+from tests.adapters.slack.serving import http_adapter, running, socket_adapter
+from tests.fakes.slack_api import (
+    BOT_TOKEN,
+    SIGNING_SECRET,
+    Json,
+    Posted,
+    SlackApiStandIn,
+    SlackSender,
+    SocketSender,
+)
 from workflow.devices.static import StaticInventory
+
+
+class SlackSide(Protocol):
+    """Slack delivering to the app: over HTTP (`SlackSender`) or Socket Mode (`SocketSender`)."""
+
+    async def event(self, body: Json) -> tuple[int, str]: ...
+
+    async def interaction(self, payload: Json) -> tuple[int, str]: ...
+
+    async def command(self, form: dict[str, str]) -> tuple[int, str]: ...
 
 
 @dataclass
 class SlackLab:
     api: SlackApiStandIn
-    slack: SlackSender
+    slack: SlackSide
     adapter: SlackAdapter
     runtime: Runtime
     lab: Lab
@@ -51,7 +71,7 @@ class SlackLab:
             ]
             return gates[0] if gates else None
 
-        return await self.api.wait_for(offered, within=60)
+        return await self.api.wait_for(offered, within=120)
 
     async def said(self, thread_ts: str, words: str) -> Posted:
         """Wait for a message in the thread whose text contains `words`."""
@@ -65,8 +85,14 @@ class SlackLab:
 
 @contextlib.asynccontextmanager
 async def slack_lab(
-    tmp_path: Path, api: SlackApiStandIn, *, own_loop: bool = True, **settings: Any
+    tmp_path: Path,
+    api: SlackApiStandIn,
+    *,
+    socket_mode: bool = False,
+    api_loop: asyncio.AbstractEventLoop | None = None,
+    **settings: Any,
 ) -> AsyncIterator[SlackLab]:
+    """`api_loop`: the loop the stand-in serves on, when it is not the caller's."""
     login = DEMO_CREDENTIALS
     async with Lab.start(
         demo_topology(3),
@@ -86,10 +112,13 @@ async def slack_lab(
             device_secret=DEMO_CREDENTIALS["secret"],
             **settings,
         )
-        adapter = http_adapter(api, own_loop=own_loop)
+        adapter = socket_adapter(api) if socket_mode else http_adapter(api)
         async with (
             open_runtime(config, adapter, inventory=StaticInventory(hosts)) as runtime,
             running(adapter, runtime.service.handle),
-            SlackSender(adapter.transport.url) as slack,  # type: ignore[attr-defined]
         ):
-            yield SlackLab(api, slack, adapter, runtime, lab, config)
+            if socket_mode:
+                yield SlackLab(api, SocketSender(api, api_loop), adapter, runtime, lab, config)
+                return
+            async with SlackSender(adapter.transport.url) as slack:  # type: ignore[attr-defined]
+                yield SlackLab(api, slack, adapter, runtime, lab, config)
