@@ -6,12 +6,15 @@ file (one thread hop per operation instead of four per statement through aiosqli
 than running them). A read is one query (the checkpoints, their blobs and their writes, UNION
 ALL). On PostgreSQL `put` and `put_writes` are one statement each too (rows passed as arrays), so
 reads and puts go to storage.postgres_worker as SQL text compiled once (`*_statement`), which
-sends those queued together in one pipelined transaction.
+sends those queued together in one pipelined transaction. On a SQLite file the worker threads
+send them to sqlite3 straight, as SQL text compiled once too (`sqlite_driver`).
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
+from collections import namedtuple
 from collections.abc import Hashable, Iterable
 from typing import Any, NamedTuple
 
@@ -21,6 +24,7 @@ from langgraph.checkpoint.serde.base import SerializerProtocol
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.dialects.postgresql.psycopg import PGDialect_psycopg
+from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
 
 from storage.checkpoint_rows import LoadedHead
 from storage.db import json_text
@@ -43,6 +47,8 @@ _CHECKPOINT_DATA = ("type", "checkpoint", "blob_versions", "metadata", "run_id")
 _BLOB_COLUMNS = ("thread_id", "checkpoint_ns", "channel", "version", "type", "blob")
 _WRITE_COLUMNS = tuple(c.name for c in WRITES.c)
 _PSYCOPG = PGDialect_psycopg()  # type: ignore[no-untyped-call]
+_SQLITE = SQLiteDialect_pysqlite(paramstyle="named")
+_ROW_TYPES: dict[tuple[str, ...], Any] = {}  # a namedtuple per column list of a read
 _WRITE_KEY = ["thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "idx"]
 
 
@@ -52,6 +58,7 @@ class CheckpointSQL:
         self.serde = serde
         self._statements: dict[ReadShape, sa.CompoundSelect[Any]] = {}
         self._driver_texts: dict[Hashable, str] = {}
+        self._sqlite_defaults: dict[ReadShape, dict[str, Any]] = {}
         self.insert = insert = sqlite.insert if self.sqlite else postgresql.insert
         # built once, so SQLAlchemy compiles each of them once
         self._insert_blobs = insert(BLOBS).on_conflict_do_nothing()
@@ -145,7 +152,19 @@ class CheckpointSQL:
     def fetch(self, conn: sa.Connection, shape: ReadShape, params: dict[str, Any]) -> list[Any]:
         """The rows of the checkpoints a `plan` selects, with their blobs and pending writes
         (one query, one round trip); `decode` makes them tuples, outside the worker."""
-        return list(conn.execute(self._statement(shape), params))
+        statement = self._statement(shape)
+        if (raw := sqlite_driver(conn)) is None:
+            return list(conn.execute(statement, params))
+        defaults = self._sqlite_defaults.get(shape)
+        if defaults is None:  # the statement's own literals, as anonymous parameters
+            compiled = statement.compile(dialect=_SQLITE)
+            defaults = self._sqlite_defaults[shape] = {
+                name: value for name, value in compiled.params.items() if value is not None
+            }
+        cursor = raw.execute(self._sqlite_sql(shape, statement), {**defaults, **params})
+        names = tuple(column[0] for column in cursor.description)
+        row = _ROW_TYPES.get(names) or _ROW_TYPES.setdefault(names, namedtuple("Row", names))
+        return [row._make(found) for found in cursor.fetchall()]
 
     def decode(self, rows: Iterable[Any]) -> list[CheckpointTuple]:
         """The checkpoint tuples in the rows of a read query (`_read_query`), newest first."""
@@ -224,15 +243,25 @@ class CheckpointSQL:
             blobs = as_arrays(BLOBS, _BLOB_COLUMNS, blob_rows)
             conn.execute(self._put_with_blobs, {**row, **blobs})
             return
+        if (raw := sqlite_driver(conn)) is None:
+            if blob_rows:
+                conn.execute(self._insert_blobs, blob_rows)
+            conn.execute(self._upsert_checkpoint, row)
+            return
         if blob_rows:
-            conn.execute(self._insert_blobs, blob_rows)
-        conn.execute(self._upsert_checkpoint, row)
+            raw.executemany(self._sqlite_sql("blobs", self._insert_blobs), blob_rows)
+        row = {**row, **{name: json_text(row[name]) for name in ("blob_versions", "metadata")}}
+        raw.execute(self._sqlite_sql("put", self._upsert_checkpoint), row)
 
     def put_writes(self, conn: sa.Connection, rows: list[dict[str, Any]], special: bool) -> None:
         """Special writes (error, interrupt, ...) replace; ordinary ones are insert-or-ignore,
         so writing a task's writes again (a retry) is harmless."""
+        statement = self._upsert_writes if special else self._insert_writes
+        if (raw := sqlite_driver(conn)) is not None:
+            raw.executemany(self._sqlite_sql(("writes", special), statement), rows)
+            return
         params = rows if self.sqlite else as_arrays(WRITES, _WRITE_COLUMNS, rows)
-        conn.execute(self._upsert_writes if special else self._insert_writes, params)
+        conn.execute(statement, params)
 
     # --- PostgreSQL, straight to the driver (storage.postgres_worker) ------------------------
 
@@ -254,6 +283,13 @@ class CheckpointSQL:
         statement = self._upsert_writes if special else self._insert_writes
         sql = self._driver_sql("upsert" if special else "insert", statement)
         return Statement(sql, as_arrays(WRITES, _WRITE_COLUMNS, rows))
+
+    def _sqlite_sql(self, key: Hashable, statement: sa.ClauseElement) -> str:
+        """SQL text with sqlite3's `:name` placeholders, compiled once per statement."""
+        key = ("sqlite", key)
+        if (known := self._driver_texts.get(key)) is None:
+            known = self._driver_texts[key] = str(statement.compile(dialect=_SQLITE))
+        return known
 
     def _driver_sql(self, key: Hashable, statement: sa.ClauseElement) -> str:
         """SQL text with psycopg's placeholders, compiled once per statement."""
@@ -302,3 +338,11 @@ def as_arrays(
 ) -> dict[str, Any]:
     """The parameters of `unnest_insert`: rows turned into one list per column."""
     return {f"{table.name}_{name}": [row[name] for row in rows] for name in columns}
+
+
+def sqlite_driver(conn: sa.Connection) -> sqlite3.Connection | None:
+    """The stdlib sqlite3 connection under `conn` (the saver's worker threads), else None: the
+    worker's hot statements go to it straight, as SQL text compiled once, without SQLAlchemy's
+    per-execute work (it was most of a worker's time under many threads)."""
+    raw = conn.connection.driver_connection
+    return raw if isinstance(raw, sqlite3.Connection) else None
