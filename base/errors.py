@@ -9,14 +9,13 @@ LabbotError
 │   └── TargetError        the request's devices cannot be told exactly (`problem`, `word`)
 ├── TemplateError          a template does not compile, uses unknown variables, or fails to render
 ├── GateError              a decision or start does not fit the thread's change
-│   └── GateRefused        a decision on a gate that is not pending or changed (`problem`)
 ├── ReadRefused            a read is not an allowed read command (nothing was sent to a device)
 └── InventoryError         the device inventory cannot be read (GNS3 down, bad YAML, ...)
 """
 
 from __future__ import annotations
 
-from base.vocabulary import GateProblem, ReadProblem, TargetProblem
+from base.vocabulary import ReadProblem, TargetProblem
 
 
 class LabbotError(Exception):
@@ -87,15 +86,6 @@ class TemplateError(LabbotError):
 
 class GateError(LabbotError):
     pass
-
-
-class GateRefused(GateError):
-    """A decision on a gate that is no longer pending ("stale") or whose content changed
-    ("changed"); the bot says which in words of its own (bot/messages/)."""
-
-    def __init__(self, problem: GateProblem, interrupt_id: str) -> None:
-        super().__init__(f"gate {interrupt_id}: {problem}")
-        self.problem: GateProblem = problem
 
 
 class ReadRefused(LabbotError):

@@ -71,7 +71,10 @@ def shown_entry(entry: AuditEntry, mask: SecretMask) -> AuditEntry:
     row keeps them as they were (its hash covers that)."""
     said = entry.kind == "decision"
     detail = mask.said(entry.detail) if said else mask.config(entry.detail)
-    return dataclasses.replace(entry, text=mask.said(entry.text), detail=detail)
+    checks = mask.config(entry.post_check_detail)
+    return dataclasses.replace(
+        entry, text=mask.said(entry.text), detail=detail, post_check_detail=checks
+    )
 
 
 def entry_summary(entry: AuditEntry, mask: SecretMask) -> str:
@@ -79,9 +82,7 @@ def entry_summary(entry: AuditEntry, mask: SecretMask) -> str:
     entry = shown_entry(entry, mask)
     kind = entry.kind
     if kind == "push":
-        first = entry.detail.splitlines()[0] if entry.detail.strip() else ""
-        detail = messages.AUDIT_ENTRY_DETAIL.format(detail=first) if first else ""
-        return messages.AUDIT_ENTRY["push"].format(entry=entry, detail=detail)
+        return _push_summary(entry)
     if kind == "decision":
         feedback = messages.AUDIT_ENTRY_DETAIL.format(detail=entry.detail) if entry.detail else ""
         return messages.AUDIT_ENTRY["decision"].format(entry=entry, detail=feedback)
@@ -93,6 +94,20 @@ def entry_summary(entry: AuditEntry, mask: SecretMask) -> str:
         parts = " + ".join(_template_ref(ref) for ref in entry.templates)
         return messages.AUDIT_ENTRY["template"].format(entry=entry, detail=parts)
     return messages.AUDIT_ENTRY[kind].format(entry=entry, detail=entry.detail)
+
+
+def _push_summary(entry: AuditEntry) -> str:
+    """The push's own result, then its post-checks' result apart (when any ran)."""
+    said = messages.AUDIT_ENTRY["push"].format(entry=entry, detail=_first_line(entry.detail))
+    if not entry.post_check:
+        return said
+    checks = _first_line(entry.post_check_detail)
+    return said + messages.AUDIT_ENTRY_POST_CHECK.format(status=entry.post_check, detail=checks)
+
+
+def _first_line(detail: str) -> str:
+    first = detail.splitlines()[0] if detail.strip() else ""
+    return messages.AUDIT_ENTRY_DETAIL.format(detail=first) if first else ""
 
 
 def _template_ref(ref: TemplateRef) -> str:
@@ -253,14 +268,26 @@ def _refusal_line(refusal: Refusal) -> str:
 
 
 def _push_line(push: PushRecord, mask: SecretMask) -> str:
-    return messages.AUDIT_PUSH.format(
+    """The push's own result, then its post-checks' result apart (when any ran)."""
+    said = messages.AUDIT_PUSH.format(
         device=_flat(push.device),
-        icon="✓" if push.status == "success" else "✗",
+        icon=_icon(push.status),
         status=push.status,
         at=stamp(push.at),
         sha=push.lines_sha256[:12],
         detail=_flat(mask.config(push.detail)),
     )
+    if push.post_check is None:
+        return said
+    return said + messages.AUDIT_PUSH_POST_CHECK.format(
+        icon=_icon(push.post_check),
+        status=push.post_check,
+        detail=_flat(mask.config(push.post_check_detail or "")),
+    )
+
+
+def _icon(status: str) -> str:
+    return "✓" if status == "success" else "✗"
 
 
 def _gate_outcome(gate: GateSummary, mask: SecretMask) -> str:

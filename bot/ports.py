@@ -22,7 +22,8 @@ class GateReader(Protocol):
 
 
 class ChangeRunner(GateReader, Protocol):
-    """Start a change, resume or expire its pending gate (by interrupt id)."""
+    """Start a change, resume or expire its pending gate (the one read and checked under the
+    thread's lock), by its interrupt id."""
 
     async def start(
         self,
@@ -39,12 +40,12 @@ class ChangeRunner(GateReader, Protocol):
     async def resume(
         self,
         thread_id: str,
-        interrupt_id: str,
+        gate: PendingGate,
         decision: GateDecision,
         on_progress: StepProgress | None = None,
     ) -> Step: ...
 
-    async def expire(self, thread_id: str, interrupt_id: str) -> Step: ...
+    async def expire(self, thread_id: str, gate: PendingGate) -> Step: ...
 
     async def feedback_problem(self, thread_id: str, feedback: str) -> FeedbackProblem | None:
         """Why a Modify with `feedback` cannot be acted on at the pending gate, or None."""

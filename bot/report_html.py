@@ -15,7 +15,7 @@ from bot import messages
 from bot.audit_view import chain_break
 from bot.report_chart import grouped_bars
 from bot.report_data import Report, ReportChange, per_day, per_person
-from storage.audit_records import ChangeSummary, GateSummary
+from storage.audit_records import ChangeSummary, GateSummary, PushRecord
 
 CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:70em;color:#1a202c}
@@ -219,7 +219,14 @@ def _pushes(summary: ChangeSummary, mask: SecretMask) -> str:
     if not summary.pushes:
         return f"<p>{escape(messages.REPORT_NOTHING_PUSHED)}</p>"
     rows = (
-        [p.device, p.status, stamp(p.at), Code(p.lines_sha256[:16] + "…"), mask.config(p.detail)]
+        [
+            p.device,
+            p.status,
+            stamp(p.at),
+            Code(p.lines_sha256[:16] + "…"),
+            mask.config(p.detail),
+            _post_check(p, mask),
+        ]
         for p in summary.pushes
     )
     return _table(messages.REPORT_PUSHES, messages.REPORT_PUSH_COLUMNS, rows)
@@ -238,6 +245,14 @@ def _picture(change: ReportChange) -> str:
         f'width="{picture.width}" height="{picture.height}" src="data:image/png;base64,{data}">'
         "</figure>"
     )
+
+
+def _post_check(push: PushRecord, mask: SecretMask) -> str:
+    """The push's post-checks, apart from its own result ("" when none ran)."""
+    if push.post_check is None:
+        return ""
+    detail = mask.config(push.post_check_detail or "")
+    return messages.REPORT_POST_CHECK.format(status=push.post_check, detail=detail)
 
 
 def _events(summary: ChangeSummary, mask: SecretMask) -> str:

@@ -1,10 +1,10 @@
 """What the decision service tells a thread and keeps on record about it.
 
 The service decides (authorize → record → resume); the reporter shows and books what came of
-it: a gate posted (its message id remembered so the buttons can later be replaced by who
-decided), push progress edited in place, a finished change with its bookkeeping (each device's
-push, the outcome, the templates used, metrics), and refusals (recorded, counted, told only to
-the person refused).
+it: the pushes a step made (its push records, booked once: each step carries only its own), a
+gate posted (its message id remembered so the buttons can later be replaced by who decided),
+push progress edited in place, a finished change with its bookkeeping (the outcome, the
+templates used, metrics), and refusals (recorded, counted, told only to the person refused).
 """
 
 from __future__ import annotations
@@ -19,20 +19,20 @@ from datetime import datetime
 
 from adapters.chat import Actor, ChatAdapter, Decision, FilesNotAttached, Message, ThreadRef
 from base.masking import SecretMask
-from base.vocabulary import stamp, utc_now
+from base.vocabulary import Choice, stamp, utc_now
 from bot import messages, presenter
 from bot.agents import is_agent_id
 from bot.endings import ending_line
 from bot.metrics import Metrics, process_metrics
-from bot.postchecks import item_body
+from bot.push_rows import push_row
 from bot.shutdown import PushesInFlight
 from bot.topology_view import PICTURE_NAME, LabPictures, PictureNotDrawn
-from storage.audit_records import DevicePush, Resolution
+from storage.audit_records import Resolution
 from storage.ports import DecisionRecords
 from storage.templates import TemplateStore
-from workflow.api import Finished, Gate, ParamsGate, PendingGate, RollbackGate, Step
-from workflow.hashing import lines_sha256
-from workflow.model import LLMProgress, PushProgress, StandardResponse, StepProgress
+from workflow.api import Finished, Gate, PendingGate, Step, pushed_on
+from workflow.model import LLMProgress, PushProgress, StepProgress
+from workflow.push_records import PushRecord
 
 LLM_PROGRESS_EVERY = 2.0  # seconds between edits of "Working on it" while the model writes
 GATE_IDS_KEPT = 10_000  # gate message ids remembered for adapters that do not send them back
@@ -77,28 +77,17 @@ class ChangeReporter:
         only = "" if is_agent_id(actor.id) else actor.id
         await self.say(thread, Message(text, ephemeral_to=only, level="warning"))
 
-    async def present(
-        self,
-        thread: ThreadRef,
-        step: Step,
-        pushed_lines: dict[str, list[str]] | None = None,
-        *,
-        record: bool = True,
-    ) -> None:
-        """Post a gate, or finish a change. `pushed_lines`: what its push sent per device;
-        `record`: the pushes in its result are recorded (a rollback gate records the push whose
-        post-checks failed, so a change kept at that gate ends without recording them again)."""
+    async def present(self, thread: ThreadRef, step: Step) -> None:
+        """Book the pushes the step made, then post its gate or finish its change."""
+        await self._record_pushes(step.change_id, step.pushes)
         if isinstance(step, Gate):
-            pushed = _push_before(step)
-            if pushed is not None:
-                await self._record_pushes(step.change_id, pushed, pushed_lines or {})
             shown = presenter.present_gate(step, self.mask)
             message_id = await self._say_with_picture(thread, shown, step)
             self._gate_message_ids[step.interrupt_id] = message_id
             while len(self._gate_message_ids) > GATE_IDS_KEPT:
                 self._gate_message_ids.popitem(last=False)
         else:
-            await self._finish(thread, step, (pushed_lines or {}) if record else None)
+            await self._finish(thread, step)
         if self.on_gates_changed is not None:
             self.on_gates_changed()
 
@@ -125,34 +114,15 @@ class ChangeReporter:
         decided = presenter.decided(presenter.present_gate(gate, self.mask), footer, mentions)
         await self.adapter.update(decision.thread, message_id, decided)
 
-    async def _record_pushes(
-        self, change_id: str, result: StandardResponse, pushed_lines: dict[str, list[str]]
-    ) -> None:
-        results = []
-        for item in result["data"]:
-            self.metrics.push(item["status"])
-            lines = pushed_lines.get(item["name"], [])
-            detail = (
-                item_body(item)
-                if item["status"] != "success"
-                else messages.PUSHED_VERIFIED.format(count=len(lines))
-            )
-            results.append(
-                DevicePush(
-                    device=item["name"],
-                    lines_sha256=lines_sha256(lines),
-                    status=item["status"],
-                    detail=detail,
-                )
-            )
-        await self.audit.record_pushes(change_id, results)
+    async def _record_pushes(self, change_id: str, records: tuple[PushRecord, ...]) -> None:
+        """Exactly the step's push records, one audit row per device."""
+        if not records:
+            return
+        for record in records:
+            self.metrics.push(record["push"]["status"])
+        await self.audit.record_pushes(change_id, [push_row(record) for record in records])
 
-    async def _finish(
-        self, thread: ThreadRef, finished: Finished, pushed_lines: dict[str, list[str]] | None
-    ) -> None:
-        """`pushed_lines` None: the result's pushes are already recorded."""
-        if finished.result is not None and pushed_lines is not None:
-            await self._record_pushes(finished.change_id, finished.result, pushed_lines)
+    async def _finish(self, thread: ThreadRef, finished: Finished) -> None:
         await self.audit.record_change_event(
             change_id=finished.change_id,
             status=finished.status,
@@ -208,17 +178,16 @@ class ChangeReporter:
         return on_progress
 
     @contextmanager
-    def pushing(
-        self, change_id: str, thread: ThreadRef, lines: dict[str, list[str]]
-    ) -> Iterator[None]:
-        """A push that may run now (nothing when `lines` is empty): known to a stop until its
-        results are recorded or it never ran."""
+    def pushing(self, thread: ThreadRef, gate: PendingGate, choice: Choice) -> Iterator[None]:
+        """The push answering `gate` with `choice` may run now (when it pushes anything): known
+        to a stop until its results are booked or it never ran."""
+        lines = pushed_on(gate, choice)
         if lines:
-            self.pushes.begin(change_id, thread, lines)
+            self.pushes.begin(gate.change_id, thread, lines)
         try:
             yield
         finally:
-            self.pushes.end(change_id)
+            self.pushes.end(gate.change_id)
 
     async def refuse(
         self,
@@ -271,16 +240,6 @@ def already_decided(resolution: Resolution) -> str:
         actor=resolution.actor_name,
         at=stamp(resolution.at),
     )
-
-
-def _push_before(gate: Gate) -> StandardResponse | None:
-    """The push a gate follows, recorded when the gate is shown: the one whose post-checks
-    failed (rollback gate), or the one that left drifted devices alone (a fresh params gate)."""
-    if isinstance(gate, RollbackGate):
-        return gate.payload["push"]
-    if isinstance(gate, ParamsGate):
-        return gate.payload.get("pushed")
-    return None
 
 
 @dataclass

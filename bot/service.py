@@ -1,11 +1,11 @@
 """The decision service: chat events in; one job — authorize → record → resume.
 
 Requests (a change to start, a command) go to the request desk (bot.requests). A decision
-is checked against the pending gate (`workflow.api.gate_problem`: the one rule), authorized
-(bot.authorize), recorded in storage (first decision wins, across replicas) and the workflow
-resumed by interrupt id; recording and resuming happen under the thread's lock (storage's, the
-one per-thread lock). An expired gate is ended as expired, in nobody's name. What comes of each
-step is shown and booked by the reporter (bot.reporter).
+is handled under the thread's lock (storage's, the one per-thread lock): the pending gate is read
+and checked once (`workflow.api.gate_problem`: the one rule), the decision authorized
+(bot.authorize), recorded in storage (first decision wins, across replicas) and that gate
+resumed by its interrupt id. An expired gate is ended as expired, in nobody's name. What comes
+of each step, its pushes included, is shown and booked by the reporter (bot.reporter).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from adapters.chat import (
     ThreadRef,
     canonical_user_id,
 )
-from base.errors import DecisionConflict, GateRefused, LabbotError
+from base.errors import DecisionConflict, LabbotError
 from base.masking import SecretMask
 from base.vocabulary import GateProblem, Outcome, stamp, utc_now
 from bot import messages, presenter
@@ -38,7 +38,7 @@ from bot.requests import RequestDesk
 from storage.audit_records import Resolution, Vote
 from storage.db import is_unreachable
 from storage.ports import DecisionRecords
-from workflow.api import GateDecision, ParamsGate, PendingGate, RollbackGate, gate_problem
+from workflow.api import GateDecision, PendingGate, gate_problem
 
 log = logging.getLogger(__name__)
 
@@ -93,12 +93,19 @@ class DecisionService:
     # --- decisions ----------------------------------------------------------------------------
 
     async def _decide(self, decision: Decision) -> Outcome:
-        """Check, authorize, record, resume; returns what became of the click."""
+        """Read the pending gate and check the click against it, authorize, record, resume, as
+        one step of the thread (under its lock, so the gate read is the one resumed); returns
+        what became of the click."""
+        async with self.thread_lock(decision.thread.key):
+            gate = await self.workflow.pending_gate(decision.thread.key)
+            problem = gate_problem(gate, decision.interrupt_id, decision.content_sha256)
+            if gate is None or problem is not None:
+                return await self._refuse_problem(decision, gate, problem or "stale")
+            return await self._decide_gate(decision, gate)
+
+    async def _decide_gate(self, decision: Decision, gate: PendingGate) -> Outcome:
+        """The click answers `gate`, the pending one, exactly as shown."""
         thread, actor = decision.thread, decision.actor
-        gate = await self.workflow.pending_gate(thread.key)
-        problem = gate_problem(gate, decision.interrupt_id, decision.content_sha256)
-        if gate is None or problem is not None:
-            return await self._refuse_problem(decision, gate, problem or "stale")
         change = await self.audit.change_summary(gate.change_id)
         requester_id = change.requester_id if change else ""
         reason = await self.authorizer.refuse_decision(decision, gate, change)
@@ -109,11 +116,10 @@ class DecisionService:
         if datetime.fromisoformat(gate.expires_at) <= self.clock():
             await self._expire(decision, gate)
             return "expired"
-        async with self.thread_lock(thread.key):  # record and resume as one step per thread
-            outcome = await self._record(decision, gate, requester_id)
-            if outcome == "resolved":
-                await self.reporter.mark_decided(gate, decision)
-                await self._resume_locked(decision, gate)
+        outcome = await self._record(decision, gate, requester_id)
+        if outcome == "resolved":
+            await self.reporter.mark_decided(gate, decision)
+            await self._resume(decision, gate)
         return outcome
 
     async def _unread(self, decision: Decision, gate: PendingGate) -> bool:
@@ -177,23 +183,16 @@ class DecisionService:
         expired_at = stamp(datetime.fromisoformat(gate.expires_at))
         text = messages.EXPIRED_GATE.format(at=expired_at)
         await self.reporter.refuse(decision.actor, decision.thread, text, gate=gate)
-        async with self.thread_lock(decision.thread.key):
-            try:
-                step = await self.workflow.expire(decision.thread.key, gate.interrupt_id)
-            except GateRefused:  # another click ended it meanwhile
-                return
-            await self.reporter.mark_expired(gate, decision)
-            await self.reporter.present(decision.thread, step)
+        step = await self.workflow.expire(decision.thread.key, gate)
+        await self.reporter.mark_expired(gate, decision)
+        await self.reporter.present(decision.thread, step)
 
     async def _resume_orphan(
         self, thread: ThreadRef, gate: PendingGate, resolution: Resolution
     ) -> None:
-        """Called holding the thread lock, under which decisions are recorded AND resumed: a gate
-        settled in storage but still pending was recorded by a process that died before
-        resuming. Resume it with the recorded decision."""
-        pending = await self.workflow.pending_gate(thread.key)
-        if pending is None or pending.interrupt_id != gate.interrupt_id:
-            return
+        """Called holding the thread lock, under which decisions are recorded AND resumed: `gate`,
+        read under it, is still pending though settled in storage — recorded by a process that
+        died before resuming. Resume it with the recorded decision."""
         log.warning("resuming %s: its decision was recorded but never resumed", gate.change_id)
         decision = Decision(
             thread,
@@ -203,9 +202,11 @@ class DecisionService:
             resolution.content_sha256,
             resolution.feedback,
         )
-        await self._resume_locked(decision, gate)
+        await self._resume(decision, gate)
 
-    async def _resume_locked(self, decision: Decision, gate: PendingGate) -> None:
+    async def _resume(self, decision: Decision, gate: PendingGate) -> None:
+        """Called holding the thread lock: answer `gate` with `decision`; show and book what
+        the step did."""
         thread = decision.thread
         resumed = GateDecision(
             choice=decision.choice,
@@ -214,24 +215,10 @@ class DecisionService:
             actor_name=decision.actor.name,
             feedback=decision.feedback,
         )
-        # what the resumed step pushes: the params gate's lines, or the rollback gate's; keeping
-        # a change at the rollback gate pushes nothing (its push was recorded at that gate)
-        pushing = isinstance(gate, ParamsGate) or (
-            isinstance(gate, RollbackGate) and decision.choice == "approve"
-        )
-        lines = _lines_by_device(gate) if isinstance(gate, ParamsGate | RollbackGate) else {}
-        lines = lines if pushing else {}
         on_progress = self.reporter.progress(thread, gate.change_id)
-        running = lines if decision.choice == "approve" else {}
-        with self.reporter.pushing(gate.change_id, thread, running):
-            try:
-                step = await self.workflow.resume(
-                    thread.key, gate.interrupt_id, resumed, on_progress
-                )
-            except GateRefused as refused:
-                await self._refuse_problem(decision, gate, refused.problem)
-                return
-            await self.reporter.present(thread, step, lines, record=pushing)
+        with self.reporter.pushing(thread, gate, decision.choice):
+            step = await self.workflow.resume(thread.key, gate, resumed, on_progress)
+            await self.reporter.present(thread, step)
 
     async def _refuse_problem(
         self, decision: Decision, gate: PendingGate | None, problem: GateProblem
@@ -262,8 +249,3 @@ class DecisionService:
             interrupt_id=decision.interrupt_id,
         )
         return "already_decided" if resolution else "stale"
-
-
-def _lines_by_device(gate: ParamsGate | RollbackGate) -> dict[str, list[str]]:
-    """What a push approved at this gate sends, per device."""
-    return {name: list(device["lines"]) for name, device in gate.payload["devices"].items()}

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 
 from adapters.chat import ChatAdapter, ChatEvent, EventHandler, Message, ThreadRef
 from bot import messages
+from bot.push_rows import push_row
 from storage.audit import AuditStore
-from storage.audit_records import DevicePush
 from storage.locks import DeviceLockStore
-from workflow.hashing import lines_sha256
-from workflow.model import PushProgress
+from workflow.model import ItemStatus, PushProgress, ResponseItem
+from workflow.push_records import PushRecord
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +37,18 @@ class Push:
     thread: ThreadRef
     lines: dict[str, list[str]]
     stages: dict[str, str]
+
+    def record(self, device: str) -> PushRecord:
+        """The device's push record as it stands (its backups are not known here)."""
+        status: ItemStatus = "success" if self.stages[device] == "done" else "failed"
+        return PushRecord(
+            device=device,
+            lines=self.lines[device],
+            before_backup=None,
+            after_backup=None,
+            push=ResponseItem(id=device, name=device, status=status),
+            post_check=None,
+        )
 
 
 @dataclass
@@ -64,15 +76,11 @@ async def record_cut_short(
     may push to them at once, not only after LABBOT_DEVICE_LOCK_SECONDS), and say so in its
     thread with how to retry. Returns how many pushes."""
     for change_id, push in list(pushes.runs.items()):
-        results = []
-        for device, stage in push.stages.items():
-            status = STATUS_AT_STOP.get(stage, INTERRUPTED)
-            lines = lines_sha256(push.lines[device])
-            detail = messages.PUSH_CUT_SHORT[status]
-            results.append(
-                DevicePush(device=device, lines_sha256=lines, status=status, detail=detail)
-            )
-        await audit.record_pushes(change_id, results)
+        rows = [
+            push_row(push.record(device), stopped=STATUS_AT_STOP.get(stage, INTERRUPTED))
+            for device, stage in push.stages.items()
+        ]
+        await audit.record_pushes(change_id, rows)
         await audit.record_change_event(
             change_id=change_id, status=INTERRUPTED, detail=messages.INTERRUPTED_DETAIL
         )

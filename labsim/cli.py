@@ -81,10 +81,10 @@ class CliSession:
         text = line.strip()
         if not text:
             return ""
+        if self.device.rejects(text):  # a configuration line, or a read this device lacks
+            return self.cli.invalid(len(self.prompt()) + line.find(text))
         if not self.in_config:
             return self.exec.run(text, column=len(self.prompt()) + line.find(text))
-        if self.device.rejects(text):
-            return self.cli.invalid(len(self.prompt()) + line.find(text))
         return self._config_line(text, column=len(self.prompt()) + line.find(text))
 
     def _config_line(self, text: str, column: int) -> str:

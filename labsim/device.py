@@ -124,7 +124,7 @@ class SimDevice:
         return SimInterface(name, address, description, enabled, peer, leased)
 
     def rejects(self, line: str) -> bool:
-        """True if a fault rule says this configuration line must fail."""
+        """True if a fault rule says this line (configuration, or an exec command) must fail."""
         return any(pattern.search(line) for pattern in self.reject)
 
     def __repr__(self) -> str:

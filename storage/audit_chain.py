@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from base.vocabulary import as_utc, utc_now
 from storage.audit_records import BreakKind, ChainBreak, ChainReport
 from storage.db import serialized_transaction
-from storage.schema import AUDIT_TABLES, CHAIN_COLUMNS
+from storage.schema import AUDIT_TABLES, CHAIN_COLUMNS, LATER
 from workflow.hashing import canonical_json
 
 GENESIS = "0" * 64
@@ -81,7 +81,7 @@ class ChainWriter:
             (self.last.rows, self.last.row_hash) if self.last else await _head(self.conn)
         )
         at = utc_now()
-        digest = row_hash(table.name, seq + 1, at, prev_hash, content, self.key)
+        digest = row_hash(table.name, seq + 1, at, prev_hash, hashed(table, content), self.key)
         row = {
             **content,
             "seq": seq + 1,
@@ -130,7 +130,19 @@ async def _head(conn: AsyncConnection) -> tuple[int, str]:
 
 
 def content_of(table: sa.Table, row: sa.Row[Any]) -> dict[str, Any]:
-    return {c.name: getattr(row, c.name) for c in table.c if c.name not in CHAIN_COLUMNS}
+    """What the row's hash covers (see `hashed`)."""
+    content = {c.name: getattr(row, c.name) for c in table.c if c.name not in CHAIN_COLUMNS}
+    return hashed(table, content)
+
+
+def hashed(table: sa.Table, content: dict[str, Any]) -> dict[str, Any]:
+    """`content` without the columns added later (storage.schema.LATER) that it leaves empty:
+    rows written before those columns existed keep their hash."""
+    return {
+        name: value
+        for name, value in content.items()
+        if value is not None or not table.c[name].info.get(LATER)
+    }
 
 
 async def verify(

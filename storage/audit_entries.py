@@ -70,7 +70,13 @@ def _refusal(r: Row) -> dict[str, Any]:
 
 def _push(r: Row) -> dict[str, Any]:
     return dict(
-        kind="push", device=r.device, sha256=r.lines_sha256, status=r.status, detail=r.detail
+        kind="push",
+        device=r.device,
+        sha256=r.lines_sha256,
+        status=r.status,
+        detail=r.detail,
+        post_check=r.post_check or "",
+        post_check_detail=r.post_check_detail or "",
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from base.vocabulary import Choice, GateName
 
@@ -116,12 +116,18 @@ class Refusal:
 
 
 class DevicePush(TypedDict):
-    """One device's push result as it is recorded (read back as a PushRecord)."""
+    """One device's push as it is recorded (read back as a PushRecord): the push's result and
+    its post-checks' result apart (left out: none ran), and the backups stored around it (left
+    out: none)."""
 
     device: str
     lines_sha256: str
     status: str
     detail: str
+    post_check: NotRequired[str]
+    post_check_detail: NotRequired[str]
+    before_backup: NotRequired[str]
+    after_backup: NotRequired[str]
 
 
 @dataclass(frozen=True)
@@ -129,9 +135,13 @@ class PushRecord:
     change_id: str
     device: str
     lines_sha256: str
-    status: str
+    status: str  # the push's own result
     detail: str
     at: datetime
+    post_check: str | None = None  # its post-checks' result (None: none ran, or an older row)
+    post_check_detail: str | None = None
+    before_backup: str | None = None
+    after_backup: str | None = None
 
 
 @dataclass(frozen=True)
@@ -185,6 +195,8 @@ class AuditEntry:
     status: str = ""  # push: the device's result; event, template: how the change ended;
     # agent: answered, or why the call was refused (`gate` holds the tool called)
     detail: str = ""  # decision: feedback; refusal: the reason; push, event: what happened
+    post_check: str = ""  # push: its post-checks' result ("" when none ran)
+    post_check_detail: str = ""  # push: what they found
     tokens: str = ""  # event: LLM tokens spent (canonical JSON), "" when none
     templates: tuple[TemplateRef, ...] = ()  # template: the parts the change used, in order
 

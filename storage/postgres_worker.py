@@ -108,8 +108,8 @@ class _Lane:
     async def run_batch(self, statements: Sequence[Statement]) -> list[Any]:
         try:
             return await self._pipeline(await self._driver(), statements)
-        except psycopg.Error:
-            await self._replace_if_broken()  # e.g. the server restarted: statements are idempotent
+        except psycopg.Error as exc:
+            await self._replace_if_broken(exc)  # e.g. the server restarted: all are idempotent
             return await self._one_by_one(statements)
 
     async def _one_by_one(self, statements: Sequence[Statement]) -> list[Any]:
@@ -120,7 +120,7 @@ class _Lane:
                 outcomes.append(rows)
             except psycopg.Error as exc:
                 outcomes.append(exc)
-                await self._replace_if_broken()
+                await self._replace_if_broken(exc)
         return outcomes
 
     @staticmethod
@@ -147,10 +147,17 @@ class _Lane:
         driver: psycopg.AsyncConnection[Any] = raw.driver_connection  # type: ignore[assignment]
         return driver
 
-    async def _replace_if_broken(self) -> None:
-        """Throw the connection away if the server is gone, so the next use opens a new one."""
-        if self._borrowed is None or not (await self._driver()).broken:
+    async def _replace_if_broken(self, exc: psycopg.Error) -> None:
+        """Throw the connection away if the server is gone, so the next use opens a new one: it
+        says it is broken, or the failure was the connection's (a server that restarted while
+        the connection was idle is told only by the next statement's OperationalError). The
+        pool's idle connections died with it: the next one is opened afresh, not taken from
+        them (the engine pings none before lending it)."""
+        if self._borrowed is None:
+            return
+        if not (await self._driver()).broken and not isinstance(exc, psycopg.OperationalError):
             return
         await self._borrowed.invalidate()
         await self._borrowed.close()
         self._borrowed = None
+        await self.engine.dispose()

@@ -1,7 +1,9 @@
 """The tables as the code uses them (the head of storage/migrations, which creates them).
 
 Audit tables are append-only and chained: `seq` orders every audit row across all tables,
-`prev_hash` is the `row_hash` of the row before it, `row_hash` covers the row's content.
+`prev_hash` is the `row_hash` of the row before it, `row_hash` covers the row's content. A column
+added to an audit table later is marked LATER: a row that leaves it empty (NULL, as every row
+written before it) is hashed without it, so older rows keep their hash.
 """
 
 from __future__ import annotations
@@ -76,6 +78,13 @@ def _text(name: str, *, nullable: bool = False) -> sa.Column[object]:
     return sa.Column(name, sa.Text, nullable=nullable)
 
 
+LATER = "added_later"  # Column.info key: added to an audit table after its rows were chained
+
+
+def _later(name: str) -> sa.Column[object]:
+    return sa.Column(name, sa.Text, nullable=True, info={LATER: True})
+
+
 changes = _audit_table(
     "changes",
     _text("change_id"),
@@ -128,8 +137,12 @@ pushes = _audit_table(
     _text("change_id"),
     _text("device"),
     _text("lines_sha256"),
-    _text("status"),
+    _text("status"),  # the push's own result (its lines applied and verified, or not)
     _text("detail"),
+    _later("post_check"),  # the post-checks' result on the device, apart; NULL: none ran
+    _later("post_check_detail"),
+    _later("before_backup"),  # the backups stored around the push (workflow.push_records)
+    _later("after_backup"),
 )
 change_events = _audit_table(
     "change_events",

@@ -1,27 +1,28 @@
 """What the bot calls: start a change, resume a gate by its interrupt id, read where it stands.
 
-A gate is resumed only through `resume(thread_id, interrupt_id, decision)`, never with a plain
-value (a second plain resume would answer the NEXT gate), or ended by `expire` once past its
-expiry (in nobody's name). The steps it returns are declared in workflow/steps.py, with
-`gate_problem`, the one rule a decision must pass: it answers the pending interrupt ("stale"
-otherwise) and the hash of what that gate shows ("changed" otherwise); a resume that fails it
-raises GateRefused and the gate stays pending and usable.
+A gate is resumed only through `resume(thread_id, gate, decision)`, by the gate's interrupt id,
+never with a plain value (a second plain resume would answer the NEXT gate), or ended by
+`expire` once past its expiry (in nobody's name). The steps it returns are declared in
+workflow/steps.py, each with the pushes its run made, and `gate_problem`, the one rule a
+decision must pass: it answers the pending interrupt ("stale" otherwise) and the hash of what
+that gate shows ("changed" otherwise).
 
 Callers serialize the calls of one thread: the decision service holds the thread's lock
-(storage.locks.thread_lock, across processes) around each start and each record-and-resume.
+(storage.locks.thread_lock, across processes) around each start and each read-check-record-
+resume, so the gate it read and checked is still the pending one when it resumes it.
 """
 
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Command
 
-from base.errors import GateError, GateRefused
+from base.errors import GateError
 from base.vocabulary import CHOICES
 from workflow.feedback import FeedbackProblem, FeedbackReader
 from workflow.graph import build_graph
@@ -51,6 +52,7 @@ from workflow.steps import TargetsGate as TargetsGate
 from workflow.steps import TemplateGate as TemplateGate
 from workflow.steps import finished_of, pending_gate_of
 from workflow.steps import gate_problem as gate_problem
+from workflow.steps import pushed_on as pushed_on
 
 PREVIEW_HISTORY = 200  # checkpoints searched for a change's previews (a report reads them)
 
@@ -96,33 +98,27 @@ class ChangeWorkflow:
                 f"{pending.gate} review; decide it or cancel it before starting another"
             )
         state = initial_state(change_id, text, requester, rollback_of, scope)
-        return await self._run(thread_id, state, on_progress)
+        return await self._run(thread_id, state, on_progress, 0)
 
     async def resume(
         self,
         thread_id: str,
-        interrupt_id: str,
+        gate: PendingGate,
         decision: GateDecision,
         on_progress: StepProgress | None = None,
     ) -> Step:
-        """Answer the pending gate `interrupt_id`; run to the next gate or the end."""
+        """Answer `gate` — the pending gate, read and checked with `gate_problem` under the
+        thread's lock — by its interrupt id; run to the next gate or the end."""
         if decision.get("choice") not in CHOICES:
             raise GateError(f"unknown choice {decision.get('choice')!r}; one of {CHOICES}")
-        pending = await self._pending(thread_id)
-        problem = gate_problem(pending, interrupt_id, decision.get("sha256", ""))
-        if problem is not None:
-            raise GateRefused(problem, interrupt_id)
-        command: Command[str] = Command(resume={interrupt_id: dict(decision)})
-        return await self._run(thread_id, command, on_progress)
+        command: Command[str] = Command(resume={gate.interrupt_id: dict(decision)})
+        return await self._run(thread_id, command, on_progress, gate.records_before)
 
-    async def expire(self, thread_id: str, interrupt_id: str) -> Step:
-        """End the pending gate `interrupt_id` as expired: nobody's choice is applied (the
-        graph's own clock must agree that it expired, else the gate is shown again)."""
-        pending = await self._pending(thread_id)
-        if pending is None or pending.interrupt_id != interrupt_id:
-            raise GateRefused("stale", interrupt_id)
-        command: Command[str] = Command(resume={interrupt_id: GateExpiry(expired=True)})
-        return await self._run(thread_id, command, None)
+    async def expire(self, thread_id: str, gate: PendingGate) -> Step:
+        """End the pending `gate` as expired: nobody's choice is applied (the graph's own clock
+        must agree that it expired, else the gate is shown again)."""
+        command: Command[str] = Command(resume={gate.interrupt_id: GateExpiry(expired=True)})
+        return await self._run(thread_id, command, None, gate.records_before)
 
     async def pending_gate(self, thread_id: str) -> PendingGate | None:
         """The gate waiting for a decision (even past `expires_at`), or None."""
@@ -190,8 +186,14 @@ class ChangeWorkflow:
         )
 
     async def _run(
-        self, thread_id: str, graph_input: Any, on_progress: StepProgress | None
+        self,
+        thread_id: str,
+        graph_input: Any,
+        on_progress: StepProgress | None,
+        records_before: int,
     ) -> Step:
+        """Run to the next gate or the end: that step, with the push records made meanwhile
+        (the change had `records_before` when the run began)."""
         config = _config(thread_id)
         async for mode, chunk in self._graph.astream(
             graph_input, config, stream_mode=["custom"], durability="sync"
@@ -216,7 +218,7 @@ class ChangeWorkflow:
             )
         if isinstance(step, Finished) and self._preview_locks is not None:
             await self._preview_locks.release_change(step.change_id)
-        return step
+        return replace(step, pushes=tuple(snapshot.values.get("pushes", [])[records_before:]))
 
     async def _pending(self, thread_id: str) -> PendingGate | None:
         return pending_gate_of(await self._graph.aget_state(_config(thread_id)))

@@ -5,8 +5,10 @@ resume): the payload, its hash and its expiry are computed by the node before it
 the state. After the decision:
 
 - a decision after `expires_at` ends the change as "expired";
-- a hash that does not match re-issues the same gate (a new interrupt id, same content): the
-  API refuses such a resume before it reaches the graph, so this is the graph's own safety net;
+- the decision answers the gate on show: its interrupt id and hash were checked once, by the
+  caller, under the thread's lock (`workflow.steps.gate_problem`); a resume value that is no
+  decision (a stale interrupt id hands the node the whole resume map) re-issues the same gate
+  (a new interrupt id, same content);
 - Approve records the approved hash; Modify sends the feedback back to the proposing node;
   Cancel ends the change.
 """
@@ -199,10 +201,8 @@ class ReviewGate:
                 pushed=bool(state.get("push_result")),
             )
             return finish("expired", ending)
-        if not isinstance(decision, dict) or decision.get("sha256") != info["sha256"]:
+        if not is_decision(decision):
             return Command(goto=self.node_name)  # re-issued: same content, new interrupt id
-        if decision.get("choice") not in CHOICES:
-            return Command(goto=self.node_name)
         return self._apply(state, info, decision_record(self.gate, decision, now))
 
     def _apply(self, state: ChangeState, info: GateInfo, record: DecisionRecord) -> Command[str]:
@@ -225,6 +225,11 @@ class ReviewGate:
         feedback = state["feedback"] if self.gate == "targets" else None
         update = {**next_round, "approved": approved, "feedback": feedback}
         return Command(update=update, goto=self.approve_to)
+
+
+def is_decision(value: object) -> bool:
+    """A resume value shaped as a decision (a choice), not an expiry nor a resume map."""
+    return isinstance(value, dict) and value.get("choice") in CHOICES
 
 
 def decision_record(gate: GateName, decision: dict[str, Any], now: datetime) -> DecisionRecord:

@@ -53,6 +53,7 @@ from workflow.options import WorkflowOptions
 from workflow.ports import ConfigTrial, DeviceGateway, DeviceLocks, Planner, SavedTemplates
 from workflow.previews import DevicePreview, preview_devices
 from workflow.progress import progress_writer
+from workflow.push_records import push_records
 from workflow.render_pool import RenderPool, run_capped
 from workflow.rollbacks import restore_refusals, rollback_template
 from workflow.safety import DenyList
@@ -284,7 +285,9 @@ class Nodes:
         except LabbotError as err:
             return finish("failed", PushNotStarted(kind="push_not_started", error=str(err)))
         drifted = result.get("metadata", {}).get("drifted", {})
-        return Command(update={"push_result": result, "drifted": drifted}, goto="post_check")
+        pushes = [*state.get("pushes", []), *push_records(state["change_id"], plan, result)]
+        update = {"push_result": result, "drifted": drifted, "pushes": pushes}
+        return Command(update=update, goto="post_check")
 
     async def repreview(self, state: ChangeState) -> Command[str]:
         """The devices the push left alone (changed since their preview), read again and

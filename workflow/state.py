@@ -11,6 +11,7 @@ from base.vocabulary import Choice, GateName, Status
 from workflow.endings import Ending, RollbackEnding
 from workflow.model import StandardResponse, TemplateProposal, TokenUsage, Topology
 from workflow.previews import DevicePreview
+from workflow.push_records import PushRecord
 from workflow.reviews import GateInfo, TemplateReview
 
 
@@ -73,6 +74,8 @@ class ChangeState(TypedDict):
     drifted: dict[str, str]  # device -> what changed since its preview (the push left it alone)
     # Added with sections by effect; read with .get().
     landed_outside: dict[str, list[str]] | None  # device -> lines its push left outside
+    # Added with push records; read with .get().
+    pushes: list[PushRecord]  # every device of every push of the change, in order
 
 
 def initial_state(
@@ -110,6 +113,7 @@ def initial_state(
         undo_plan=None,
         drifted={},
         landed_outside=None,
+        pushes=[],
     )
 
 

@@ -1,6 +1,6 @@
 """A change's steps as the bot sees them — a gate waiting for a decision (exactly what it shows,
-the hash of that, its expiry) or a finished change — read from the graph's checkpoint, and
-`gate_problem`, the one rule a decision must pass."""
+the hash of that, its expiry) or a finished change, each with the pushes its run made — read
+from the graph's checkpoint, and `gate_problem`, the one rule a decision must pass."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Literal
 
 from langgraph.types import StateSnapshot
 
-from base.vocabulary import GateName, GateProblem, Status
+from base.vocabulary import Choice, GateName, GateProblem, Status
 from workflow.endings import Ending, RollbackEnding
 from workflow.library.compose import proposal_parts
 from workflow.model import (
@@ -23,6 +23,7 @@ from workflow.model import (
     Topology,
     sum_usage,
 )
+from workflow.push_records import PushRecord
 from workflow.reviews import (
     GateInfo,
     ParamsReview,
@@ -80,6 +81,8 @@ class Gate:
     sha256: str
     expires_at: str  # ISO 8601, UTC
     lab: LabLayout | None = field(default=None, compare=False)  # the lab its change read
+    pushes: tuple[PushRecord, ...] = field(default=(), compare=False)  # what its run pushed
+    records_before: int = field(default=0, compare=False)  # the change's push records so far
 
 
 @dataclass(frozen=True)
@@ -118,6 +121,7 @@ class Finished:
     rollback: RollbackEnding | None = None  # how the offer to roll back ended
     lab: LabLayout | None = field(default=None, compare=False)  # the lab the change read
     newer_versions: dict[str, int] = field(default_factory=dict)  # saved templates used -> newest
+    pushes: tuple[PushRecord, ...] = field(default=(), compare=False)  # what its run pushed
 
 
 PendingGate = TargetsGate | TemplateGate | ParamsGate | RollbackGate
@@ -135,26 +139,36 @@ def gate_problem(pending: Gate | None, interrupt_id: str, sha256: str) -> GatePr
     return None
 
 
+def pushed_on(gate: PendingGate, choice: Choice) -> dict[str, list[str]]:
+    """What answering `gate` with `choice` pushes, per device: the lines its payload shows, when
+    it is an approved params or rollback gate; else nothing."""
+    if choice != "approve" or not isinstance(gate, ParamsGate | RollbackGate):
+        return {}
+    devices = gate.payload["devices"]
+    return {name: list(device["lines"]) for name, device in devices.items() if device["lines"]}
+
+
 def pending_gate_of(snapshot: StateSnapshot) -> PendingGate | None:
     """The gate the checkpoint waits at, or None."""
     for pending in snapshot.interrupts:
         info: GateInfo = pending.value
         change_id, sha256, expires_at = info["change_id"], info["sha256"], info["expires_at"]
-        lab = _lab(snapshot)
+        shown = (sha256, expires_at, _lab(snapshot))
+        before = len(snapshot.values.get("pushes", []))
         if info["gate"] == "targets":
             return TargetsGate(
-                pending.id, "targets", change_id, info["payload"], sha256, expires_at, lab
+                pending.id, "targets", change_id, info["payload"], *shown, records_before=before
             )
         if info["gate"] == "template":
             return TemplateGate(
-                pending.id, "template", change_id, info["payload"], sha256, expires_at, lab
+                pending.id, "template", change_id, info["payload"], *shown, records_before=before
             )
         if info["gate"] == "params":
             return ParamsGate(
-                pending.id, "params", change_id, info["payload"], sha256, expires_at, lab
+                pending.id, "params", change_id, info["payload"], *shown, records_before=before
             )
         return RollbackGate(
-            pending.id, "rollback", change_id, info["payload"], sha256, expires_at, lab
+            pending.id, "rollback", change_id, info["payload"], *shown, records_before=before
         )
     return None
 

@@ -41,7 +41,8 @@ REPORT_REFUSALS = "Refusals"
 REPORT_REFUSAL_COLUMNS = ("gate", "who", "when", "reason")
 REPORT_NOTHING_PUSHED = "Nothing was pushed."
 REPORT_PUSHES = "Push and post-checks"
-REPORT_PUSH_COLUMNS = ("device", "result", "when", "lines sha256", "detail")
+REPORT_PUSH_COLUMNS = ("device", "result", "when", "lines sha256", "detail", "post-checks")
+REPORT_POST_CHECK = "{status}: {detail}"  # a push's post-checks, apart from its own result
 REPORT_OUTCOME = "Outcome"
 REPORT_LAB = "The lab"
 REPORT_PICTURE = "{change_id}: the lab as the change left it"
@@ -76,6 +77,7 @@ AUDIT_RESOLVED = "{choice} by {name} ({id}) at {at}, content sha256 {sha}{feedba
 AUDIT_FEEDBACK = ", feedback: {text}"
 AUDIT_VOTE = "    vote: {choice} by {name} at {at}, sha256 {sha}"
 AUDIT_PUSH = "  push {device}: {icon} {status} at {at} lines sha256 {sha} — {detail}"
+AUDIT_PUSH_POST_CHECK = "; post-checks {icon} {status} — {detail}"  # apart from the push's own
 AUDIT_REFUSED = "  refused {name} at {at} ({gate}): {reason}"
 AUDIT_AT_REQUEST = "request"
 AUDIT_ROLLED_BACK = "  rolled back by {change_id} (requested by {name} at {at})"
@@ -96,6 +98,7 @@ AUDIT_ENTRY: dict[AuditKind, str] = {
     "agent": "MCP {entry.gate} {entry.text}: {entry.status}",
 }
 AUDIT_ENTRY_DETAIL = " — {detail}"
+AUDIT_ENTRY_POST_CHECK = "; post-checks: {status}{detail}"  # a push's, apart from its own result
 AUDIT_EVENT_DETAIL = ": {detail}"
 AUDIT_EVENT_TOKENS = " (tokens {tokens})"
 AUDIT_TEMPLATE_PART = "{ref.name}{version} ({ref.source}) sha256 {sha}"

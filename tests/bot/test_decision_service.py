@@ -79,7 +79,7 @@ class FakeWorkflow:
     async def resume(
         self,
         thread_id: str,
-        interrupt_id: str,
+        gate: PendingGate,
         decision: GateDecision,
         on_progress: StepProgress | None = None,
     ) -> Step:
@@ -90,8 +90,8 @@ class FakeWorkflow:
     async def feedback_problem(self, thread_id: str, feedback: str) -> FeedbackProblem | None:
         return None  # every Modify can be read (as with an LLM)
 
-    async def expire(self, thread_id: str, interrupt_id: str) -> Step:
-        self.expired.append(interrupt_id)
+    async def expire(self, thread_id: str, gate: PendingGate) -> Step:
+        self.expired.append(gate.interrupt_id)
         self.pending = None
         return Finished("chg-1", "expired", "the params review expired", None, {})
 

@@ -44,8 +44,14 @@ async def lab() -> AsyncIterator[Lab]:
 
 @asynccontextmanager
 async def running_bot(
-    tmp_path: Path, lab: Lab, adapter: RecordingAdapter, database_url: str = "", **policy: Any
+    tmp_path: Path,
+    lab: Lab,
+    adapter: RecordingAdapter,
+    database_url: str = "",
+    inventory: Path | None = None,
+    **policy: Any,
 ) -> AsyncIterator[Runtime]:
+    """The bot on `lab` (its inventory written, unless `inventory` gives one)."""
     settings = demo_settings(load_settings(data_dir=tmp_path, **policy))
     if database_url:
         shared = {
@@ -54,8 +60,8 @@ async def running_bot(
             "storage_key": SecretStr(SHARED_STORAGE_KEY),
         }
         settings = settings.model_copy(update=shared)
-    inventory = StaticInventory(lab.write_inventory(tmp_path / "hosts.yaml"))
-    async with open_runtime(settings, adapter, inventory=inventory) as runtime:
+    hosts = inventory or lab.write_inventory(tmp_path / "hosts.yaml")
+    async with open_runtime(settings, adapter, inventory=StaticInventory(hosts)) as runtime:
         yield runtime
 
 

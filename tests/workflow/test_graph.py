@@ -4,18 +4,19 @@ both gates, double resume, stale hashes, restarts, expiry, Modify, Cancel, rollb
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from base.errors import GateError, GateRefused
+from base.errors import GateError
 from bot.endings import ending_line, why_ended
 from storage.checkpointer import SQLAlchemySaver
 from tests.support.postgres import fresh_postgres_database
 from tests.workflow.gateways import RecordingGateway, two_router_lab
-from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision
+from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision, gate_problem
 from workflow.endings import GateEnding
 from workflow.hashing import content_sha256
 from workflow.library.catalog import load_catalog
@@ -85,7 +86,7 @@ async def start(wf: ChangeWorkflow, text: str = OSPF, thread: str = THREAD, **kw
 async def to_params_gate(wf: ChangeWorkflow, thread: str = THREAD, **kw: Any) -> Gate:
     template_gate = await start(wf, thread=thread, **kw)
     assert isinstance(template_gate, Gate), template_gate
-    params_gate = await wf.resume(thread, template_gate.interrupt_id, decide(template_gate))
+    params_gate = await wf.resume(thread, template_gate, decide(template_gate))
     assert isinstance(params_gate, Gate), params_gate
     return params_gate
 
@@ -102,7 +103,7 @@ async def test_full_run_with_the_library_planner_pushes_what_the_params_gate_sho
     assert template_gate.sha256 == content_sha256(template_gate.payload)
     assert await wf.pending_gate(THREAD) == template_gate
 
-    params_gate = await wf.resume(THREAD, template_gate.interrupt_id, decide(template_gate))
+    params_gate = await wf.resume(THREAD, template_gate, decide(template_gate))
     assert isinstance(params_gate, Gate) and params_gate.gate == "params"
     r1 = params_gate.payload["devices"]["R1"]
     assert r1["lines"] == R1_LINES
@@ -114,7 +115,7 @@ async def test_full_run_with_the_library_planner_pushes_what_the_params_gate_sho
     async def collect(event: PushProgress) -> None:
         progress.append(event)
 
-    done = await wf.resume(THREAD, params_gate.interrupt_id, decide(params_gate), collect)
+    done = await wf.resume(THREAD, params_gate, decide(params_gate), collect)
     assert isinstance(done, Finished) and done.status == "done"
     assert done.result is not None and done.result["successful"] == 2
     [push] = lab.pushes
@@ -136,34 +137,41 @@ async def test_full_run_on_postgresql(postgres_url: str, lab: RecordingGateway) 
     ):
         wf = workflow(saver, lab)
         params_gate = await to_params_gate(wf, thread)
-        done = await wf.resume(thread, params_gate.interrupt_id, decide(params_gate))
+        done = await wf.resume(thread, params_gate, decide(params_gate))
     assert isinstance(done, Finished) and done.status == "done"
     assert lab.pushes[0].plan["R1"] == R1_LINES
 
 
-async def test_a_second_resume_of_the_same_gate_is_refused_and_pushes_once(
+async def test_a_decided_gate_is_stale_and_a_changed_hash_is_told_apart(
     saver: SQLAlchemySaver, lab: RecordingGateway
 ) -> None:
+    """The one check a click passes (under the thread's lock, in the decision service), on the
+    gate as the graph keeps it."""
     wf = workflow(saver, lab)
     params_gate = await to_params_gate(wf)
-    first = await wf.resume(THREAD, params_gate.interrupt_id, decide(params_gate))
+    pending = await wf.pending_gate(THREAD)
+    assert gate_problem(pending, params_gate.interrupt_id, "0" * 64) == "changed"
+    assert gate_problem(pending, params_gate.interrupt_id, params_gate.sha256) is None
+    first = await wf.resume(THREAD, params_gate, decide(params_gate))
     assert isinstance(first, Finished) and first.status == "done"
-    with pytest.raises(GateRefused, match="stale"):
-        await wf.resume(THREAD, params_gate.interrupt_id, decide(params_gate))
+    pending = await wf.pending_gate(THREAD)
+    assert gate_problem(pending, params_gate.interrupt_id, params_gate.sha256) == "stale"
     assert len(lab.pushes) == 1
 
 
-async def test_a_stale_hash_is_refused_and_the_gate_stays_usable(
+async def test_a_resume_by_an_interrupt_id_not_pending_applies_nothing(
     saver: SQLAlchemySaver, lab: RecordingGateway
 ) -> None:
+    """LangGraph hands a node the whole resume map when its id is not the pending one: the gate
+    is shown again, nothing is approved or pushed."""
     wf = workflow(saver, lab)
     params_gate = await to_params_gate(wf)
-    stale = {**decide(params_gate), "sha256": "0" * 64}
-    with pytest.raises(GateRefused, match="changed"):
-        await wf.resume(THREAD, params_gate.interrupt_id, stale)  # type: ignore[arg-type]
-    assert lab.pushes == []
-    assert await wf.pending_gate(THREAD) == params_gate
-    done = await wf.resume(THREAD, params_gate.interrupt_id, decide(params_gate))
+    shown_again = await wf.resume(
+        THREAD, replace(params_gate, interrupt_id="not-the-interrupt"), decide(params_gate)
+    )
+    assert isinstance(shown_again, Gate) and shown_again.sha256 == params_gate.sha256
+    assert shown_again.interrupt_id != params_gate.interrupt_id and lab.pushes == []
+    done = await wf.resume(THREAD, shown_again, decide(shown_again))
     assert isinstance(done, Finished) and done.status == "done"
 
 
@@ -172,7 +180,7 @@ async def test_an_unknown_choice_is_refused(saver: SQLAlchemySaver, lab: Recordi
     gate = await start(wf)
     with pytest.raises(GateError, match="unknown choice 'execute'"):
         unknown: Any = {**decide(gate), "choice": "execute"}
-        await wf.resume(THREAD, gate.interrupt_id, unknown)
+        await wf.resume(THREAD, gate, unknown)
     assert await wf.pending_gate(THREAD) == gate
 
 
@@ -182,7 +190,7 @@ async def test_a_gate_survives_a_restart(db_url: str, lab: RecordingGateway) -> 
     async with SQLAlchemySaver.from_url(db_url) as reopened:  # a new process, the same file
         wf = workflow(reopened, lab)
         assert await wf.pending_gate(THREAD) == params_gate
-        done = await wf.resume(THREAD, params_gate.interrupt_id, decide(params_gate))
+        done = await wf.resume(THREAD, params_gate, decide(params_gate))
     assert isinstance(done, Finished) and done.status == "done"
     assert lab.pushes[0].plan["R1"] == R1_LINES
 
@@ -195,7 +203,7 @@ async def test_a_decision_after_expiry_ends_the_change_as_expired(
     params_gate = await to_params_gate(wf)
     assert params_gate.expires_at == (clock.now + timedelta(seconds=600)).isoformat()
     clock.now += timedelta(seconds=601)
-    expired = await wf.resume(THREAD, params_gate.interrupt_id, decide(params_gate))
+    expired = await wf.resume(THREAD, params_gate, decide(params_gate))
     assert isinstance(expired, Finished) and expired.status == "expired"
     assert expired.ending == GateEnding(
         kind="expired", gate="params", at=params_gate.expires_at, actor="", pushed=False
@@ -209,12 +217,12 @@ async def test_an_expired_gate_ends_in_nobodys_name_and_only_once_expired(
     clock = Clock()
     wf = workflow(saver, lab, clock=clock, options=TEN_MINUTES)
     params_gate = await to_params_gate(wf)
-    shown_again = await wf.expire(THREAD, params_gate.interrupt_id)  # not expired yet
+    shown_again = await wf.expire(THREAD, params_gate)  # not expired yet
     assert isinstance(shown_again, Gate) and shown_again.sha256 == params_gate.sha256
     clock.now += timedelta(seconds=601)
-    with pytest.raises(GateRefused, match="stale"):
-        await wf.expire(THREAD, params_gate.interrupt_id)  # that interrupt was replaced
-    expired = await wf.expire(THREAD, shown_again.interrupt_id)
+    pending = await wf.pending_gate(THREAD)  # that interrupt was replaced
+    assert gate_problem(pending, params_gate.interrupt_id, params_gate.sha256) == "stale"
+    expired = await wf.expire(THREAD, shown_again)
     assert isinstance(expired, Finished) and expired.status == "expired"
     assert expired.ending is not None and expired.ending["actor"] == ""  # nobody's choice
     assert expired.ending["kind"] == "expired" and expired.ending["gate"] == "params"
@@ -228,7 +236,7 @@ async def test_a_decision_just_before_expiry_counts(
     wf = workflow(saver, lab, clock=clock, options=TEN_MINUTES)
     params_gate = await to_params_gate(wf)
     clock.now += timedelta(seconds=599)
-    done = await wf.resume(THREAD, params_gate.interrupt_id, decide(params_gate))
+    done = await wf.resume(THREAD, params_gate, decide(params_gate))
     assert isinstance(done, Finished) and done.status == "done"
 
 
@@ -237,7 +245,7 @@ async def test_cancel_ends_the_change_and_nothing_is_pushed(
 ) -> None:
     wf = workflow(saver, lab)
     params_gate = await to_params_gate(wf)
-    cancelled = await wf.resume(THREAD, params_gate.interrupt_id, decide(params_gate, "cancel"))
+    cancelled = await wf.resume(THREAD, params_gate, decide(params_gate, "cancel"))
     assert isinstance(cancelled, Finished) and cancelled.status == "cancelled"
     assert cancelled.ending is not None and cancelled.ending["kind"] == "cancelled"
     assert (cancelled.ending["gate"], cancelled.ending["actor"]) == ("params", "bob")
@@ -250,13 +258,11 @@ async def test_modify_at_the_params_gate_sends_the_feedback_to_the_planner(
 ) -> None:
     wf = workflow(saver, lab)
     params_gate = await to_params_gate(wf)
-    modified = await wf.resume(
-        THREAD, params_gate.interrupt_id, decide(params_gate, "modify", "area=1")
-    )
+    modified = await wf.resume(THREAD, params_gate, decide(params_gate, "modify", "area=1"))
     assert isinstance(modified, Gate) and modified.gate == "params"
     assert modified.interrupt_id != params_gate.interrupt_id
     assert " network 10.0.12.0 0.0.0.255 area 1" in modified.payload["devices"]["R1"]["lines"]
-    done = await wf.resume(THREAD, modified.interrupt_id, decide(modified))
+    done = await wf.resume(THREAD, modified, decide(modified))
     assert isinstance(done, Finished) and done.status == "done"
     assert " network 10.0.12.0 0.0.0.255 area 1" in lab.pushes[0].plan["R1"]
 
@@ -276,7 +282,7 @@ async def test_a_failed_device_makes_the_change_failed_with_per_device_results(
     lab.failing.add("R2")
     wf = workflow(saver, lab)
     params_gate = await to_params_gate(wf)
-    finished = await wf.resume(THREAD, params_gate.interrupt_id, decide(params_gate))
+    finished = await wf.resume(THREAD, params_gate, decide(params_gate))
     assert isinstance(finished, Finished) and finished.status == "failed"
     assert ending_line(finished) == "pushed to 1 of 2 devices; failed: R2: timed out"
     assert finished.result is not None
@@ -288,7 +294,7 @@ async def test_a_rollback_is_its_own_change_through_both_gates(
 ) -> None:
     wf = workflow(saver, lab)
     params_gate = await to_params_gate(wf)
-    await wf.resume(THREAD, params_gate.interrupt_id, decide(params_gate))
+    await wf.resume(THREAD, params_gate, decide(params_gate))
     assert "router ospf 1" in lab.configs["R1"]
 
     undo = "slack:C1:1700000999.000100"
@@ -300,11 +306,11 @@ async def test_a_rollback_is_its_own_change_through_both_gates(
     assert template_gate.payload["allow"] == [
         "routing-process (control-plane and routing kill switch): removes a whole routing process"
     ]
-    rollback_gate = await wf.resume(undo, template_gate.interrupt_id, decide(template_gate))
+    rollback_gate = await wf.resume(undo, template_gate, decide(template_gate))
     assert isinstance(rollback_gate, Gate)
     assert rollback_gate.payload["devices"]["R1"]["lines"] == ["no router ospf 1"]
     assert rollback_gate.payload["devices"]["R1"]["diff"].startswith("- router ospf 1")
-    done = await wf.resume(undo, rollback_gate.interrupt_id, decide(rollback_gate))
+    done = await wf.resume(undo, rollback_gate, decide(rollback_gate))
     assert isinstance(done, Finished) and done.status == "done"
     assert "router ospf" not in lab.configs["R1"]
     assert "ip address 10.0.12.1 255.255.255.0" in lab.configs["R1"]

@@ -68,10 +68,10 @@ async def run_change(
         thread, change_id=change_id, text=text, requester={"id": "U1"}, rollback_of=rollback_of
     )
     assert isinstance(gate, Gate), gate
-    params_gate = await wf.resume(thread, gate.interrupt_id, approve(gate))
+    params_gate = await wf.resume(thread, gate, approve(gate))
     assert isinstance(params_gate, Gate), params_gate
     progress: list[PushProgress] = []
-    done = await wf.resume(thread, params_gate.interrupt_id, approve(params_gate), progress.append)
+    done = await wf.resume(thread, params_gate, approve(params_gate), progress.append)
     assert isinstance(done, Finished), done
     return params_gate, done, progress
 

@@ -10,12 +10,11 @@ import pytest
 from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
-from base.errors import GateRefused
 from bot.endings import ending_line
 from storage.checkpointer import SQLAlchemySaver
 from tests.fakes.openai_server import OpenAIStandIn, count_tokens, structured
 from tests.workflow.gateways import RecordingGateway, ios_config, two_router_lab
-from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision
+from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision, gate_problem
 from workflow.hashing import content_sha256
 from workflow.llm import LLMPlanner
 from workflow.model import Link
@@ -92,7 +91,7 @@ async def test_full_run_through_both_gates_pushes_exactly_the_approved_lines(
     assert template_gate.payload["example_rendering"] == {"cisco_ios": OSPF_LINES}
     assert template_gate.sha256 == content_sha256(template_gate.payload)
 
-    params_gate = await wf.resume("slack:C1:1.0", template_gate.interrupt_id, decide(template_gate))
+    params_gate = await wf.resume("slack:C1:1.0", template_gate, decide(template_gate))
     assert isinstance(params_gate, Gate) and params_gate.gate == "params"
     r1 = params_gate.payload["devices"]["R1"]
     assert r1["lines"] == OSPF_LINES and r1["blocked"] == []
@@ -100,7 +99,7 @@ async def test_full_run_through_both_gates_pushes_exactly_the_approved_lines(
     assert params_gate.sha256 == content_sha256(params_gate.payload)
     assert lab.pushes == []
 
-    done = await wf.resume("slack:C1:1.0", params_gate.interrupt_id, decide(params_gate))
+    done = await wf.resume("slack:C1:1.0", params_gate, decide(params_gate))
     assert isinstance(done, Finished)
     assert (done.status, ending_line(done)) == ("done", "pushed to 2 of 2 devices")
     assert [p.plan for p in lab.pushes] == [{"R1": OSPF_LINES, "R2": OSPF_LINES}]
@@ -149,17 +148,15 @@ async def test_modify_sends_the_feedback_to_the_llm_and_replaces_the_gate(
     wf = workflow(saver, llm, lab)
     first = await start(wf)
     assert isinstance(first, Gate)
-    second = await wf.resume(
-        "slack:C1:1.0", first.interrupt_id, decide(first, "modify", "use process id 10")
-    )
+    second = await wf.resume("slack:C1:1.0", first, decide(first, "modify", "use process id 10"))
     assert isinstance(second, Gate) and second.gate == "template"
     assert second.interrupt_id != first.interrupt_id
     assert second.payload["example_rendering"]["cisco_ios"][0] == "router ospf 10"
     request = llm.requests[1].messages[-1]["content"]
     assert "The reviewer asks: use process id 10" in request
     assert '"name":"ospf-area0"' in request  # the answer being modified
-    with pytest.raises(GateRefused, match="stale"):
-        await wf.resume("slack:C1:1.0", first.interrupt_id, decide(first))
+    pending = await wf.pending_gate("slack:C1:1.0")
+    assert gate_problem(pending, first.interrupt_id, first.sha256) == "stale"
 
 
 async def test_a_forbidden_command_in_the_template_never_reaches_a_device(
@@ -197,7 +194,7 @@ async def test_a_command_injected_through_params_never_reaches_a_device(
     wf = workflow(saver, llm, lab, attempts=2)
     gate = await start(wf)
     assert isinstance(gate, Gate)
-    finished = await wf.resume("slack:C1:1.0", gate.interrupt_id, decide(gate))
+    finished = await wf.resume("slack:C1:1.0", gate, decide(gate))
     assert isinstance(finished, Finished) and finished.status == "failed"
     assert "R1: param 'text'" in ending_line(finished) and "line break" in ending_line(finished)
     assert lab.pushes == []
@@ -218,7 +215,7 @@ async def test_a_blocked_line_is_shown_at_the_params_gate_and_refused_at_the_pus
     wf = workflow(saver, llm, lab)
     gate = await start(wf)
     assert isinstance(gate, Gate)
-    params_gate = await wf.resume("slack:C1:1.0", gate.interrupt_id, decide(gate))
+    params_gate = await wf.resume("slack:C1:1.0", gate, decide(gate))
     assert isinstance(params_gate, Gate)
     [hit] = params_gate.payload["devices"]["R1"]["blocked"]
     reason = (
@@ -227,7 +224,7 @@ async def test_a_blocked_line_is_shown_at_the_params_gate_and_refused_at_the_pus
     )
     line = " ip address 10.9.9.1/24"
     assert (hit["line"], hit["reason"], hit["family"]) == (line, reason, "management")
-    finished = await wf.resume("slack:C1:1.0", params_gate.interrupt_id, decide(params_gate))
+    finished = await wf.resume("slack:C1:1.0", params_gate, decide(params_gate))
     assert isinstance(finished, Finished) and finished.status == "blocked"
     assert f"R1: '{line}' is not allowed ({reason})" in ending_line(finished)
     assert lab.pushes == []
@@ -282,7 +279,7 @@ async def test_a_facts_template_renders_each_device_from_its_own_facts(
     assert template_gate.payload["example_rendering"] == {"cisco_ios": facts_lines("1.1.1.1", 10)}
     assert template_gate.payload["params_schema"]["cost"] == {"type": "int", "default": 10}
 
-    params_gate = await wf.resume("slack:C1:1.0", template_gate.interrupt_id, decide(template_gate))
+    params_gate = await wf.resume("slack:C1:1.0", template_gate, decide(template_gate))
     assert isinstance(params_gate, Gate)
     r1, r2 = (params_gate.payload["devices"][name] for name in ("R1", "R2"))
     assert (r1["params"], r2["params"]) == ({"pid": 1, "cost": 10}, {"pid": 1, "cost": 100})
@@ -300,7 +297,7 @@ async def test_a_facts_template_renders_each_device_from_its_own_facts(
     params_request = llm.requests[1].messages[-1]["content"]
     assert "10.0.12.1" not in params_request  # per-device values never went through the LLM
 
-    done = await wf.resume("slack:C1:1.0", params_gate.interrupt_id, decide(params_gate))
+    done = await wf.resume("slack:C1:1.0", params_gate, decide(params_gate))
     assert isinstance(done, Finished) and done.status == "done"
     assert [p.plan for p in lab.pushes] == [
         {"R1": facts_lines("1.1.1.1", 10), "R2": facts_lines("2.2.2.2", 100)}
@@ -315,7 +312,7 @@ async def test_params_for_a_device_that_is_no_target_go_back_to_the_llm(
     wf = workflow(saver, llm, lab)
     gate = await start(wf)
     assert isinstance(gate, Gate)
-    params_gate = await wf.resume("slack:C1:1.0", gate.interrupt_id, decide(gate))
+    params_gate = await wf.resume("slack:C1:1.0", gate, decide(gate))
     assert isinstance(params_gate, Gate) and set(params_gate.payload["devices"]) == {"R1", "R2"}
     retry = llm.requests[2].messages[-1]["content"]
     assert "- parameters for R9, which is not a target (R1, R2)" in retry

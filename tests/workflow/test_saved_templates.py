@@ -48,7 +48,7 @@ async def run(workflow: ChangeWorkflow, text: str) -> tuple[list[Gate], Finished
     step = await workflow.start("t1", change_id="chg-1", text=text, requester={"id": "U1"})
     while isinstance(step, Gate):
         gates.append(step)
-        step = await workflow.resume("t1", step.interrupt_id, approve(step))
+        step = await workflow.resume("t1", step, approve(step))
     return gates, step
 
 

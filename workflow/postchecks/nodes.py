@@ -24,7 +24,6 @@ from typing import Any, Literal
 from langgraph.types import Command, interrupt
 
 from base.errors import LabbotError
-from base.vocabulary import CHOICES
 from workflow.allowances import restoring_allowances
 from workflow.denylist.policy import describe_allowance
 from workflow.endings import (
@@ -35,12 +34,13 @@ from workflow.endings import (
     RollbackNotStarted,
     push_refusals,
 )
-from workflow.gates import Clock, decision_record, is_expired, open_rollback_gate
+from workflow.gates import Clock, decision_record, is_decision, is_expired, open_rollback_gate
 from workflow.landing import pushed_outside
 from workflow.model import ResponseItem, StandardResponse
 from workflow.ports import DeviceGateway
 from workflow.postchecks.report import check_failures, planned_expectations, with_post_checks
 from workflow.progress import progress_writer
+from workflow.push_records import push_records, with_checks
 from workflow.responses import build_response
 from workflow.reviews import RollbackLines, RollbackReview
 from workflow.safety import DenyList
@@ -112,7 +112,11 @@ class PostCheckNodes:
             not_run = PostChecksNotRun(kind="post_checks_not_run", error=str(err))
             return finish("failed", not_run, push)
         merged = with_post_checks(push, result)
-        update: dict[str, Any] = {"push_result": merged, "post_check_result": result}
+        update: dict[str, Any] = {
+            "push_result": merged,
+            "post_check_result": result,
+            "pushes": with_checks(state.get("pushes", []), len(push["data"]), result),
+        }
         if result["success"] or not plan:
             return Command(update=update, goto="report")
         review = rollback_review(merged, result, plan, self._restoring(state, plan))
@@ -144,9 +148,7 @@ class PostCheckNodes:
         now = self.clock()
         if is_expired(info, now):
             return _ended(state, _rollback_ending(state, "expired", info["expires_at"], ""))
-        if not isinstance(decision, dict) or decision.get("sha256") != info["sha256"]:
-            return Command(goto="rollback_gate")
-        if decision.get("choice") not in CHOICES:
+        if not is_decision(decision):
             return Command(goto="rollback_gate")
         record = decision_record("rollback", decision, now)
         decisions = [*state["decisions"], record]
@@ -178,10 +180,9 @@ class PostCheckNodes:
         if refusals:
             refused = PushRefused(kind="push_refused", rollback=True, refusals=refusals)
             return finish("blocked", refused)
+        undo_id = state["change_id"] + UNDO_SUFFIX
         try:
-            result = await self.gateway.push(
-                state["change_id"] + UNDO_SUFFIX, plan, on_progress=progress_writer()
-            )
+            result = await self.gateway.push(undo_id, plan, on_progress=progress_writer())
         except LabbotError as err:
             not_started = RollbackNotStarted(
                 kind="rollback_not_started", failures=failures, error=str(err)
@@ -189,7 +190,9 @@ class PostCheckNodes:
             return finish("failed", not_started)
         approval = state["decisions"][-1]
         ending = _rollback_ending(state, "rolled_back", approval["at"], approval["actor_name"])
-        return finish("failed", Pushed(kind="pushed", rollback=True), result, rollback=ending)
+        pushes = [*state.get("pushes", []), *push_records(undo_id, plan, result)]
+        pushed = Pushed(kind="pushed", rollback=True)
+        return finish("failed", pushed, result, rollback=ending, also={"pushes": pushes})
 
 
 def _families(state: ChangeState, plan: dict[str, list[str]]) -> dict[str, str]:

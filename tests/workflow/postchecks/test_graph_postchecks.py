@@ -5,11 +5,11 @@ showed when approved, keeps the change when not, and is resumed by interrupt id 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from base.errors import GateError
 from bot.endings import ending_line, rollback_line
 from bot.postchecks import item_body
 from storage.checkpointer import SQLAlchemySaver
@@ -41,9 +41,9 @@ async def pushed(
     assert isinstance(template, Gate) and template.payload["post_checks"]["checks"] == [
         {"kind": "routes", "param": "prefix", "protocol": "static"}
     ]
-    params = await wf.resume(THREAD, template.interrupt_id, decide(template))
+    params = await wf.resume(THREAD, template, decide(template))
     assert isinstance(params, Gate) and params.gate == "params"
-    return wf, await wf.resume(THREAD, params.interrupt_id, decide(params))
+    return wf, await wf.resume(THREAD, params, decide(params))
 
 
 async def test_passed_post_checks_are_in_each_devices_result(saver: SQLAlchemySaver) -> None:
@@ -72,9 +72,12 @@ async def test_failed_post_checks_offer_a_rollback_that_restores_the_configs(
     assert lines == {"R1": ["no ip route 10.99.0.0 255.255.0.0 10.0.12.9"]} | {
         "R2": ["no ip route 10.99.0.0 255.255.0.0 10.0.12.9"]
     }
-    with pytest.raises(GateError):  # resumed by interrupt id, never a plain value
-        await wf.resume(THREAD, "not-the-interrupt", decide(gate))
-    done = await wf.resume(THREAD, gate.interrupt_id, decide(gate, who="carol"))
+    stale = replace(gate, interrupt_id="not-the-interrupt")  # resumed by interrupt id only
+    shown_again = await wf.resume(THREAD, stale, decide(gate))
+    assert isinstance(shown_again, Gate) and shown_again.sha256 == gate.sha256
+    assert len(lab.pushes) == 1  # the change's own push; no rollback
+    gate = shown_again
+    done = await wf.resume(THREAD, gate, decide(gate, who="carol"))
     assert isinstance(done, Finished) and done.status == "failed"
     assert ending_line(done) == "rollback pushed to 2 of 2 devices"
     assert done.rollback is not None and done.newer_versions == {}
@@ -91,7 +94,7 @@ async def test_keeping_the_change_pushes_nothing_more(saver: SQLAlchemySaver) ->
     lab.unconverged["R1"] = "not_in_table"
     wf, gate = await pushed(saver, lab)
     assert isinstance(gate, Gate) and gate.gate == "rollback"
-    done = await wf.resume(THREAD, gate.interrupt_id, decide(gate, "cancel", "carol"))
+    done = await wf.resume(THREAD, gate, decide(gate, "cancel", "carol"))
     assert isinstance(done, Finished) and done.status == "failed"
     assert done.rollback is not None
     assert (done.rollback["kind"], done.rollback["actor"]) == ("kept", "carol")
