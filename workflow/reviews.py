@@ -68,7 +68,7 @@ class ParamsReview(TypedDict):
     # a fresh preview after a push left these devices alone: device -> what changed on it
     # since the preview approved before (a unified diff of its running config)
     drifted: NotRequired[dict[str, str]]
-    pushed: NotRequired[StandardResponse]  # that push (recorded when this gate is shown)
+    pushed: NotRequired[StandardResponse]  # that push, for the drift note (its step books it)
 
 
 class RollbackLines(TypedDict):
