@@ -40,7 +40,7 @@ from workflow.nodes import Nodes
 from workflow.previews import DevicePreview
 from workflow.reviews import GateDecision as GateDecision
 from workflow.reviews import GateExpiry, TemplateReview
-from workflow.state import Requester, initial_state
+from workflow.state import Requester, initial_state, upgraded
 from workflow.steps import Finished as Finished
 from workflow.steps import Gate as Gate
 from workflow.steps import LabLayout as LabLayout
@@ -129,7 +129,7 @@ class ChangeWorkflow:
         params gate (workflow/feedback.py); None when it can, or cannot tell (an LLM)."""
         if not isinstance(self._planner, FeedbackReader):
             return None
-        values = (await self._graph.aget_state(_config(thread_id))).values
+        values = upgraded((await self._graph.aget_state(_config(thread_id))).values)
         gate, template, topology = (
             values.get("gate"),
             values.get("template"),
@@ -140,7 +140,7 @@ class ChangeWorkflow:
         if gate["gate"] not in ("template", "params"):
             return None
         request = PlanRequest(
-            text=values["text"], topology=topology, feedback=feedback, scope=values.get("scope", "")
+            text=values["text"], topology=topology, feedback=feedback, scope=values["scope"]
         )
         return await self._planner.feedback_problem(request, template, gate["gate"])
 
@@ -171,18 +171,19 @@ class ChangeWorkflow:
     async def approved_template(self, thread_id: str) -> ApprovedTemplate | None:
         """The template approved in this thread's latest change, checked against the approved
         hash; None when no template was approved (or what is kept no longer matches it)."""
-        values = (await self._graph.aget_state(_config(thread_id))).values
-        shown: TemplateReview | None = values.get("shown_template")
+        values = upgraded((await self._graph.aget_state(_config(thread_id))).values)
+        shown: TemplateReview | None = values["shown_template"]
         approved = values.get("approved", {}).get("template")
         template: TemplateProposal | None = values.get("template")
         if not shown or not approved or template is None or content_sha256(shown) != approved:
             return None
+        usage = values["tokens"].get("template")
         return ApprovedTemplate(
             change_id=values["change_id"],
             sha256=approved,
             payload=shown,
             parts=proposal_parts(template),
-            template_tokens=values.get("tokens", {}).get("template", {}).get("total_tokens", 0),
+            template_tokens=usage["total_tokens"] if usage else 0,
         )
 
     async def _run(
@@ -218,7 +219,8 @@ class ChangeWorkflow:
             )
         if isinstance(step, Finished) and self._preview_locks is not None:
             await self._preview_locks.release_change(step.change_id)
-        return replace(step, pushes=tuple(snapshot.values.get("pushes", [])[records_before:]))
+        made = upgraded(snapshot.values)["pushes"][records_before:]
+        return replace(step, pushes=tuple(made))
 
     async def _pending(self, thread_id: str) -> PendingGate | None:
         return pending_gate_of(await self._graph.aget_state(_config(thread_id)))

@@ -198,7 +198,7 @@ class ReviewGate:
                 gate=self.gate,
                 at=info["expires_at"],
                 actor="",
-                pushed=bool(state.get("push_result")),
+                pushed=bool(state["push_result"]),
             )
             return finish("expired", ending)
         if not is_decision(decision):
@@ -213,7 +213,7 @@ class ReviewGate:
                 gate=self.gate,
                 at=record["at"],
                 actor=record["actor_name"],
-                pushed=bool(state.get("push_result")),
+                pushed=bool(state["push_result"]),
             )
             return finish("cancelled", ending, also={"decisions": decisions})
         next_round = {"decisions": decisions, "attempt": 0, "errors": [], "gate": None}

@@ -19,57 +19,64 @@ gather ─► propose_template ─► check_template ─► template_gate ─►
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.types import Command
 
 from workflow.gates import ReviewGate
 from workflow.nodes import Nodes
 from workflow.postchecks.nodes import PostCheckNodes
-from workflow.state import ChangeState
+from workflow.state import ChangeState, upgraded
+
+
+class Node(Protocol):
+    """A node of the graph: the state in, where to go next (and what to update) out."""
+
+    async def __call__(self, state: ChangeState) -> Command[str]: ...
 
 
 def build_graph(
     nodes: Nodes, checkpointer: BaseCheckpointSaver[Any]
 ) -> CompiledStateGraph[ChangeState, None, ChangeState, ChangeState]:
-    """The compiled graph; every routing decision is a `Command(goto=...)` from a node."""
+    """The compiled graph; every routing decision is a `Command(goto=...)` from a node, and
+    every node reads the state upgraded from whichever release kept it."""
     graph = StateGraph(ChangeState)
-    graph.add_node(  # Modify: again
-        "gather", nodes.gather, destinations=("targets_gate", "propose_template")
-    )
-    graph.add_node(  # more devices than LABBOT_MAX_TARGETS: confirmed first, nothing read before
-        "targets_gate",
-        ReviewGate("targets", "gather", "gather", nodes.clock),
-        destinations=("gather", "targets_gate"),
-    )
-    graph.add_node("propose_template", nodes.propose_template, destinations=("check_template",))
-    graph.add_node(
-        "check_template", nodes.check_template, destinations=("propose_template", "template_gate")
-    )
-    graph.add_node(
-        "template_gate",
-        ReviewGate("template", "propose_params", "gather", nodes.clock),
-        destinations=("propose_params", "gather", "template_gate"),
-    )
-    graph.add_node("propose_params", nodes.propose_params, destinations=("check_params",))
-    graph.add_node(
-        "check_params", nodes.check_params, destinations=("propose_params", "params_gate")
-    )
-    graph.add_node(
-        "params_gate",
-        ReviewGate("params", "push", "propose_params", nodes.clock),
-        destinations=("push", "propose_params", "params_gate"),
-    )
-    graph.add_node("push", nodes.push, destinations=("post_check",))
+
+    def add(name: str, node: Node, *destinations: str) -> None:
+        graph.add_node(name, _upgrading(node), destinations=destinations)
+
+    add("gather", nodes.gather, "targets_gate", "propose_template")  # Modify: again
+    # more devices than LABBOT_MAX_TARGETS: confirmed first, nothing read before
+    targets_gate = ReviewGate("targets", "gather", "gather", nodes.clock)
+    add("targets_gate", targets_gate, "gather", "targets_gate")
+    add("propose_template", nodes.propose_template, "check_template")
+    add("check_template", nodes.check_template, "propose_template", "template_gate")
+    template_gate = ReviewGate("template", "propose_params", "gather", nodes.clock)
+    add("template_gate", template_gate, "propose_params", "gather", "template_gate")
+    add("propose_params", nodes.propose_params, "check_params")
+    add("check_params", nodes.check_params, "propose_params", "params_gate")
+    params_gate = ReviewGate("params", "push", "propose_params", nodes.clock)
+    add("params_gate", params_gate, "push", "propose_params", "params_gate")
+    add("push", nodes.push, "post_check")
     after = PostCheckNodes(
         nodes.gateway, nodes.deny_list, nodes.clock, nodes.options.gate_ttl_seconds
     )
-    graph.add_node("post_check", after.post_check, destinations=("report", "rollback_gate"))
-    graph.add_node("rollback_gate", after.rollback_gate, destinations=("undo", "rollback_gate"))
-    graph.add_node("undo", after.undo)
-    graph.add_node("report", nodes.report, destinations=("repreview",))
-    graph.add_node("repreview", nodes.repreview, destinations=("check_params",))
+    add("post_check", after.post_check, "report", "rollback_gate")
+    add("rollback_gate", after.rollback_gate, "undo", "rollback_gate")
+    add("undo", after.undo)
+    add("report", nodes.report, "repreview")
+    add("repreview", nodes.repreview, "check_params")
     graph.add_edge(START, "gather")
     return graph.compile(checkpointer=checkpointer)
+
+
+def _upgrading(node: Node) -> Node:
+    """`node` given the state with the keys older checkpoints lack (workflow.state.upgraded)."""
+
+    async def run(state: ChangeState) -> Command[str]:
+        return await node(upgraded(state))
+
+    return run

@@ -243,7 +243,7 @@ class Nodes:
             previews,
             state["approved"]["template"],
             newer,
-            state.get("drifted"),
+            state["drifted"],
             state["push_result"],
         )
         gate = open_params_gate(state, review, self.clock, self.options.gate_ttl_seconds)
@@ -257,8 +257,8 @@ class Nodes:
             template,
             state["previews"],
             state["approved"]["template"],
-            state.get("newer_versions"),
-            state.get("drifted"),
+            state["newer_versions"],
+            state["drifted"],
             state["push_result"],
         )
         planned = content_sha256(review)
@@ -285,7 +285,7 @@ class Nodes:
         except LabbotError as err:
             return finish("failed", PushNotStarted(kind="push_not_started", error=str(err)))
         drifted = result.get("metadata", {}).get("drifted", {})
-        pushes = [*state.get("pushes", []), *push_records(state["change_id"], plan, result)]
+        pushes = [*state["pushes"], *push_records(state["change_id"], plan, result)]
         update = {"push_result": result, "drifted": drifted, "pushes": pushes}
         return Command(update=update, goto="post_check")
 
@@ -293,7 +293,7 @@ class Nodes:
         """The devices the push left alone (changed since their preview), read again and
         rendered anew with the same parameters: a fresh params gate shows them with what
         changed (the other devices were pushed)."""
-        drifted = sorted(state.get("drifted") or {})
+        drifted = sorted(state["drifted"])
         try:
             facts = await self.gateway.facts(drifted)
         except LabbotError as err:
@@ -314,7 +314,7 @@ class Nodes:
     async def report(self, state: ChangeState) -> Command[str]:
         result = state["push_result"]
         assert result is not None, "report reached without a push result"
-        if state.get("drifted"):
+        if state["drifted"]:
             return Command(goto="repreview")
         newer = await newer_versions(self.saved, _template(state))
         status: Status = "done" if result["success"] else "failed"
@@ -374,7 +374,7 @@ class Nodes:
             feedback=state["feedback"],
             errors=tuple(state["errors"]),
             previous=previous if (state["errors"] or state["feedback"]) else None,
-            scope=state.get("scope", ""),
+            scope=state["scope"],
         )
 
     def _retry_or_end(

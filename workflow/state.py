@@ -1,8 +1,14 @@
-"""The graph's state: JSON-shaped only, so any checkpointer stores it without custom serializers."""
+"""The graph's state: JSON-shaped only, so any checkpointer stores it without custom serializers.
+
+A checkpoint kept by an older release lacks the keys added since: `upgraded` gives them their
+empty value, in one place, for every node (workflow/graph.py) and every reader of a snapshot
+(workflow/steps.py, workflow/api.py), so nothing reads a key with `.get()` for its age.
+"""
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from collections.abc import Mapping
+from typing import Any, NotRequired, TypedDict, cast
 
 from langgraph.graph import END
 from langgraph.types import Command
@@ -63,18 +69,18 @@ class ChangeState(TypedDict):
     tokens: dict[str, TokenUsage]  # "template" / "params" -> usage summed over attempts
     push_result: StandardResponse | None
     outcome: ChangeOutcome | None
-    # Added with the template library; read with .get() (checkpoints from before lack them).
+    # Added later (checkpoints from before lack them: see `upgraded`). With the template library:
     scope: str  # the channel/room of the request, where template pins apply
     shown_template: TemplateReview | None  # the last template gate's payload (what was approved)
     newer_versions: dict[str, int]  # saved templates used in an older version -> newest
-    # Added with post-checks; read with .get().
+    # With post-checks:
     post_check_result: StandardResponse | None  # per device, after the push
     undo_plan: dict[str, list[str]] | None  # lines the rollback gate offers, per device
-    # Added with the drift check; read with .get().
+    # With the drift check:
     drifted: dict[str, str]  # device -> what changed since its preview (the push left it alone)
-    # Added with sections by effect; read with .get().
+    # With sections by effect:
     landed_outside: dict[str, list[str]] | None  # device -> lines its push left outside
-    # Added with push records; read with .get().
+    # With push records:
     pushes: list[PushRecord]  # every device of every push of the change, in order
 
 
@@ -86,7 +92,7 @@ def initial_state(
     scope: str = "",
 ) -> ChangeState:
     """A fresh change: every key set, so a thread reused for a new change keeps nothing old."""
-    return ChangeState(
+    fresh: dict[str, Any] = dict(
         change_id=change_id,
         text=text,
         requester=requester,
@@ -107,6 +113,14 @@ def initial_state(
         push_result=None,
         outcome=None,
         scope=scope,
+    )
+    return upgraded(fresh)
+
+
+def upgraded(values: Mapping[str, Any]) -> ChangeState:
+    """`values` as any release kept them, with the keys added since at their empty value."""
+    added_later: dict[str, Any] = dict(
+        scope="",
         shown_template=None,
         newer_versions={},
         post_check_result=None,
@@ -115,6 +129,7 @@ def initial_state(
         landed_outside=None,
         pushes=[],
     )
+    return cast(ChangeState, {**added_later, **values})
 
 
 def finish(

@@ -32,7 +32,7 @@ from workflow.reviews import (
     TargetsReview,
     TemplateReview,
 )
-from workflow.state import ChangeOutcome
+from workflow.state import ChangeOutcome, upgraded
 from workflow.targets import device_kinds, infer_kind
 
 
@@ -154,7 +154,7 @@ def pending_gate_of(snapshot: StateSnapshot) -> PendingGate | None:
         info: GateInfo = pending.value
         change_id, sha256, expires_at = info["change_id"], info["sha256"], info["expires_at"]
         shown = (sha256, expires_at, _lab(snapshot))
-        before = len(snapshot.values.get("pushes", []))
+        before = len(upgraded(snapshot.values)["pushes"])
         if info["gate"] == "targets":
             return TargetsGate(
                 pending.id, "targets", change_id, info["payload"], *shown, records_before=before

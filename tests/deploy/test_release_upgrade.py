@@ -27,6 +27,11 @@ from tests.fakes.slack_api import Posted, SlackApiStandIn
 from tests.scale.deployment import deployment
 from tests.scale.harness import LABBOT, PEOPLE, serve_env
 from tests.support.postgres import SHARED_STORAGE_KEY, fresh_postgres_database
+from tests.workflow.gateways import two_router_lab
+from workflow.api import ChangeWorkflow
+from workflow.library.planner import LibraryPlanner
+from workflow.nodes import Nodes
+from workflow.state import ChangeState, upgraded
 
 pytestmark = pytest.mark.postgres
 KEYED = {"LABBOT_AUDIT_KEY": "upgrade-test-audit-key"}  # today's rows keyed; the release's sha256
@@ -105,6 +110,36 @@ async def test_the_release_checkpoints_load_sealed_and_reseal(postgres_url: str)
     assert resealed.pending_writes == loaded.pending_writes
     assert counts["checkpoints"] > 0 and counts["checkpoint_writes"] > 0
     assert all(kind.endswith("+fernet") for kind in types if kind != "empty")
+
+
+async def test_the_release_state_is_upgraded_in_one_place(postgres_url: str) -> None:
+    """The release's pending change lacks the state keys added since (push records, where lines
+    landed): `upgraded` gives them their empty value and keeps everything it kept, and the
+    workflow reads its pending gate with no push records made so far."""
+    old = release()
+    thread_id = f"slack:C1:{old['thread']}"
+    async with fresh_postgres_database(postgres_url) as url:
+        await asyncio.to_thread(restore, url)
+        await upgrade_database(url)
+        serde = encrypted_serde(StorageKeys([SHARED_STORAGE_KEY]))
+        async with SQLAlchemySaver.from_url(url, serde=serde) as saver:
+            loaded = await saver.aget_tuple({"configurable": {"thread_id": thread_id}})
+            nodes = Nodes(planner=LibraryPlanner(), gateway=two_router_lab())
+            workflow = ChangeWorkflow(checkpointer=saver, nodes=nodes)
+            gate = await workflow.pending_gate(thread_id)
+    assert loaded is not None
+    kept = {
+        k: v
+        for k, v in loaded.checkpoint["channel_values"].items()
+        if k in ChangeState.__annotations__
+    }
+    assert {"pushes", "landed_outside"}.isdisjoint(kept)  # the release had neither
+    state = upgraded(kept)
+    assert set(state) == set(ChangeState.__annotations__)
+    assert {key: state[key] for key in kept} == kept  # type: ignore[literal-required]
+    assert (state["pushes"], state["landed_outside"]) == ([], None)
+    assert gate is not None and gate.interrupt_id == old["pending_gate"]["interrupt_id"]
+    assert gate.records_before == 0
 
 
 def interrupt_ids(found: CheckpointTuple) -> set[str]:

@@ -115,7 +115,7 @@ class PostCheckNodes:
         update: dict[str, Any] = {
             "push_result": merged,
             "post_check_result": result,
-            "pushes": with_checks(state.get("pushes", []), len(push["data"]), result),
+            "pushes": with_checks(state["pushes"], len(push["data"]), result),
         }
         if result["success"] or not plan:
             return Command(update=update, goto="report")
@@ -165,7 +165,7 @@ class PostCheckNodes:
 
     async def undo(self, state: ChangeState) -> Command[str]:
         """Push the approved rollback lines, refused again by the deny-list if need be."""
-        plan = state.get("undo_plan") or {}
+        plan = state["undo_plan"] or {}
         topology = state["topology"]
         assert topology is not None
         allow = self._restoring(state, plan)  # shown at the rollback gate
@@ -190,7 +190,7 @@ class PostCheckNodes:
             return finish("failed", not_started)
         approval = state["decisions"][-1]
         ending = _rollback_ending(state, "rolled_back", approval["at"], approval["actor_name"])
-        pushes = [*state.get("pushes", []), *push_records(undo_id, plan, result)]
+        pushes = [*state["pushes"], *push_records(undo_id, plan, result)]
         pushed = Pushed(kind="pushed", rollback=True)
         return finish("failed", pushed, result, rollback=ending, also={"pushes": pushes})
 
@@ -207,7 +207,7 @@ def _rollback_ending(
     """How the rollback offer ended, with what led to it: failed post-checks, or lines that
     landed outside the template's sections."""
     ending = RollbackEnding(kind=kind, failures=_failures(state), at=at, actor=actor)
-    if state.get("landed_outside"):
+    if state["landed_outside"]:
         ending["outside"] = state["landed_outside"] or {}
     return ending
 
@@ -224,5 +224,5 @@ def _ended(
 
 
 def _failures(state: ChangeState) -> list[ResponseItem]:
-    checks = state.get("post_check_result")
+    checks = state["post_check_result"]
     return check_failures(checks) if checks else []
