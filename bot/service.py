@@ -95,13 +95,14 @@ class DecisionService:
     async def _decide(self, decision: Decision) -> Outcome:
         """Read the pending gate and check the click against it, authorize, record, resume, as
         one step of the thread (under its lock, so the gate read is the one resumed); returns
-        what became of the click."""
+        what became of the click. A click that fails the check is answered after the lock is
+        given back (nothing of the thread changes)."""
         async with self.thread_lock(decision.thread.key):
             gate = await self.workflow.pending_gate(decision.thread.key)
             problem = gate_problem(gate, decision.interrupt_id, decision.content_sha256)
-            if gate is None or problem is not None:
-                return await self._refuse_problem(decision, gate, problem or "stale")
-            return await self._decide_gate(decision, gate)
+            if gate is not None and problem is None:
+                return await self._decide_gate(decision, gate)
+        return await self._refuse_problem(decision, gate, problem or "stale")
 
     async def _decide_gate(self, decision: Decision, gate: PendingGate) -> Outcome:
         """The click answers `gate`, the pending one, exactly as shown."""
@@ -245,6 +246,7 @@ class DecisionService:
             actor,
             thread,
             text,
+            about=resolution.gate if resolution else "",  # the gate the click was for
             change_id=resolution.change_id if resolution else "",
             interrupt_id=decision.interrupt_id,
         )
