@@ -61,7 +61,7 @@ class PromptLogin:
         prompt = rf"{pri_prompt_terminator}|{alt_prompt_terminator}"
         greeting = _greeting(self, prompt, rf"{username_pattern}|{pwd_pattern}")
         if greeting is not None:
-            self._prompt_unasked = _last_line(greeting)
+            self._prompt_unasked = last_line(greeting)
             return greeting
         login: str = super().telnet_login(  # type: ignore[misc]
             pri_prompt_terminator,
@@ -85,7 +85,7 @@ class PromptLogin:
         return found
 
 
-def _last_line(text: str) -> str:
+def last_line(text: str) -> str:
     lines = text.strip().splitlines()
     return lines[-1].strip() if lines else ""
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 import yaml
+from netmiko.exceptions import ReadTimeout
 
 from labsim.lab import Lab, Transport
 from tests.workflow.devices.rig import OSPF_LINES, PASSWORD, SECRET, USERNAME, Stores
@@ -127,10 +128,19 @@ async def test_the_inventory_files_credentials_are_used(
 
 
 class SlowConsole:
-    """A session whose first look at the prompt catches only part of it (a slow console)."""
+    """A session whose prompt shows no prompt's end in time, and whose first look at the prompt
+    (netmiko's find_prompt) catches only part of it (a slow console)."""
+
+    RETURN = "\n"
 
     def __init__(self, *reads: str) -> None:
         self.reads = list(reads)
+
+    def write_channel(self, text: str) -> None:
+        pass
+
+    def read_until_pattern(self, pattern: str, read_timeout: float) -> str:
+        raise ReadTimeout(f"no {pattern} within {read_timeout} s")
 
     def find_prompt(self) -> str:
         return self.reads.pop(0)
