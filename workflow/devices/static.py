@@ -34,6 +34,8 @@ from workflow.model import Device, Link, UnusableNode
 from workflow.targets import infer_kind
 
 LINK_KEYS = ("interface", "peer", "peer_interface")
+GROUPS, DEFAULTS = "groups.yaml", "defaults.yaml"  # beside the hosts file, as Nornir reads them
+Loaded = tuple[list[Device], list[Link], list[UnusableNode]]
 
 
 class StaticInventory:
@@ -43,9 +45,22 @@ class StaticInventory:
         self._path = Path(path)
         self._rules = dict(device_types or {})
         self._lines: dict[str, int] = {}  # each host's line in the file, for what is said of it
+        self._loaded: tuple[tuple[bytes | None, ...], Loaded] | None = None
 
-    async def load(self) -> tuple[list[Device], list[Link], list[UnusableNode]]:
-        inventory = await asyncio.to_thread(self.read)
+    async def load(self) -> Loaded:
+        """The devices, links and unusable hosts; parsed again only when a file's bytes changed
+        (every push, read and check loads the inventory; 1,000 hosts take seconds to parse)."""
+        devices, links, unusable = await asyncio.to_thread(self._load_files)
+        return list(devices), [Link(**link) for link in links], list(unusable)
+
+    def _load_files(self) -> Loaded:
+        folder = self._path.parent
+        contents = tuple(_bytes(path) for path in (self._path, folder / GROUPS, folder / DEFAULTS))
+        if self._loaded is None or self._loaded[0] != contents:
+            self._loaded = (contents, self._parse(self.read()))
+        return self._loaded[1]
+
+    def _parse(self, inventory: NornirInventory) -> Loaded:
         devices: list[Device] = []
         unusable: list[UnusableNode] = []
         links: dict[frozenset[tuple[str, str]], Link] = {}
@@ -76,8 +91,8 @@ class StaticInventory:
         try:
             return SimpleInventory(
                 host_file=str(self._path),
-                group_file=str(folder / "groups.yaml"),
-                defaults_file=str(folder / "defaults.yaml"),
+                group_file=str(folder / GROUPS),
+                defaults_file=str(folder / DEFAULTS),
             ).load()
         except Exception as exc:  # ruamel, KeyError for unknown groups, TypeError for bad shapes
             raise InventoryError(
@@ -158,3 +173,11 @@ class StaticInventory:
         return [
             (name, str(e["interface"]), str(e["peer"]), str(e["peer_interface"])) for e in entries
         ]
+
+
+def _bytes(path: Path) -> bytes | None:
+    """The file's bytes; None when it cannot be read (`read` then says why, if it matters)."""
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None

@@ -124,3 +124,20 @@ async def test_bad_file_names_file_and_problem(tmp_path: Path, content: str, mes
 async def test_missing_file_names_the_setting(tmp_path: Path) -> None:
     with pytest.raises(InventoryError, match="LABBOT_INVENTORY: no such file"):
         await StaticInventory(tmp_path / "nope.yaml").load()
+
+
+async def test_an_edited_file_is_read_again(tmp_path: Path) -> None:
+    # the parse is kept between loads; a changed host, group or default must not be missed
+    (tmp_path / "hosts.yaml").write_text(HOSTS)
+    (tmp_path / "groups.yaml").write_text("routers: {platform: cisco_ios}\n")
+    inventory = StaticInventory(tmp_path / "hosts.yaml")
+    devices, _, _ = await inventory.load()
+    assert {d.name: d.port for d in devices}["R1"] == 2001
+    (tmp_path / "hosts.yaml").write_text(HOSTS.replace("port: 2001", "port: 2009"))
+    devices, _, _ = await inventory.load()
+    assert {d.name: d.port for d in devices}["R1"] == 2009
+    (tmp_path / "groups.yaml").write_text("routers: {platform: arista_eos}\n")
+    devices, _, _ = await inventory.load()
+    assert {d.name: d.platform for d in devices}["R2"] == "arista_eos"
+    devices.clear()  # what a caller does with its lists is its own
+    assert len((await inventory.load())[0]) == 3
