@@ -7,6 +7,8 @@ text is kept exactly as the device printed it, secrets and all, and sealed at re
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -32,11 +34,30 @@ class ConfigBackupStore:
         self, change_id: str, device: str, stage: BackupStage, config: str
     ) -> None:
         """Save (or replace, when a capture is retried) one device's config at `stage`."""
+        await self.save_configs(change_id, stage, {device: config})
+
+    async def save_configs(
+        self, change_id: str, stage: BackupStage, configs: Mapping[str, str]
+    ) -> None:
+        """Save (or replace) every device's config at `stage` in one transaction: a push to
+        1,000 devices commits twice, not 2,000 times (~3.5 ms a commit on SQLite)."""
         if stage not in STAGES:  # a caller without type checks
             raise ValueError(f"stage must be one of {STAGES}, not {stage!r}")
-        sealed = self._keys.seal(config.encode())
-        row = {"change_id": change_id, "device": device, "stage": stage, "sealed": sealed}
-        upsert = self._insert(config_backups).values(**row, config=None, captured_at=utc_now())
+        if not configs:
+            return
+        now = utc_now()
+        rows = [
+            {
+                "change_id": change_id,
+                "device": device,
+                "stage": stage,
+                "sealed": self._keys.seal(config.encode()),
+                "config": None,
+                "captured_at": now,
+            }
+            for device, config in configs.items()
+        ]
+        upsert = self._insert(config_backups)
         upsert = upsert.on_conflict_do_update(
             index_elements=["change_id", "device", "stage"],
             set_={
@@ -46,7 +67,7 @@ class ConfigBackupStore:
             },
         )
         async with self.engine.begin() as conn:
-            await conn.execute(upsert)
+            await conn.execute(upsert, rows)
 
     async def configs(self, change_id: str, stage: BackupStage) -> dict[str, str]:
         table = config_backups.c

@@ -115,9 +115,11 @@ class DeviceLocks(Protocol):
 class BackupStore(Protocol):
     """Running configs captured around a push (implemented in storage)."""
 
-    async def save_config(
-        self, change_id: str, device: str, stage: BackupStage, config: str
-    ) -> None: ...
+    async def save_configs(
+        self, change_id: str, stage: BackupStage, configs: Mapping[str, str]
+    ) -> None:
+        """Save {device: running config} at `stage` of `change_id`, all or none."""
+        ...
 
     async def configs(self, change_id: str, stage: BackupStage) -> dict[str, str]:
         """{device: running config} of the devices captured at `stage` of `change_id`."""

@@ -6,6 +6,7 @@ import asyncio
 import json
 import logging
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -177,12 +178,12 @@ def test_workers_sized_to_the_batch_up_to_the_cap() -> None:
 class FailingBackups(ConfigBackupStore):
     """The real store, except that it cannot store R2's backup (a full disk, say)."""
 
-    async def save_config(
-        self, change_id: str, device: str, stage: BackupStage, config: str
+    async def save_configs(
+        self, change_id: str, stage: BackupStage, configs: Mapping[str, str]
     ) -> None:
-        if device == "R2":
+        if "R2" in configs:
             raise StorageError("disk full")
-        await super().save_config(change_id, device, stage, config)
+        await super().save_configs(change_id, stage, configs)
 
 
 async def test_device_whose_backup_cannot_be_stored_is_left_alone(
