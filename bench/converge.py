@@ -210,11 +210,12 @@ async def bot_run(topology: Topology, workdir: Path, request: str) -> BotRun:
 
 
 def _pushed_lines(gate: Message) -> dict[str, list[str]]:
-    """Each router's configuration from the params gate (blocks titled `R1 configuration`)."""
+    """Each router's configuration from the params gate (blocks titled `R1 configuration`; the
+    gate's other blocks, such as `R1: where the lines land (its own configuration …)`, not)."""
     lines: dict[str, list[str]] = {}
     for block in (*gate.blocks, *gate.attachments):
         name, sep, _ = block.title.partition(" configuration")
-        if sep:
+        if sep and " " not in name:
             lines.setdefault(name, []).extend(block.text.splitlines())
     return lines
 
