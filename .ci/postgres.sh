@@ -14,7 +14,9 @@ start_server() {
 }
 case "${1:-start}" in
   start)
-    if ! run_as_pg "$PGBIN/pg_ctl -D $PGDATA_DIR status" >/dev/null 2>&1; then
+    # a server answering on the port is kept (its data is never removed while it runs)
+    if ! "$PGBIN/pg_isready" -q -h 127.0.0.1 -p "$PGPORT" \
+      && ! run_as_pg "$PGBIN/pg_ctl -D $PGDATA_DIR status" >/dev/null 2>&1; then
       rm -rf "$PGDATA_DIR"; mkdir -p "$PGDATA_DIR"
       [ "$(id -u)" = 0 ] && chown postgres "$PGDATA_DIR"
       run_as_pg "$PGBIN/initdb -D $PGDATA_DIR -A trust -U labbot --no-sync" >/dev/null
