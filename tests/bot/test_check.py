@@ -104,7 +104,7 @@ BROKEN_INVENTORIES = {
     "missing file": (None, "LABBOT_INVENTORY: no such file '{path}'"),
     "malformed YAML": (
         "R1:\n  hostname: 127.0.0.1\n  platform: [cisco_ios\nR2: {}\n",
-        "{path} line 4: not YAML: expected ',' or ']', but got ':'",
+        "{path} line 4: not YAML: did not find expected ',' or ']'",
     ),
     "list-shaped": (
         "- R1: {hostname: 127.0.0.1}\n",
