@@ -43,16 +43,10 @@ def present_reads(
     for item in response["data"]:
         name, command = item["name"], sent[item["name"]]
         title, platform = f"✓ {name} · {command}", request.platforms[name]
-        if item["status"] != "success":
-            error = mask.config(item.get("error", ""), platform)
-            sections.append((f"✗ {name} · {command}", error, "text"))
+        answered, output = masked_output(item, platform, mask, bounds)
+        if not answered:
+            sections.append((f"✗ {name} · {command}", output, "text"))
             continue
-        output = item.get("result", "")
-        if len(output) > bounds.max_chars:  # neither masked, parsed nor posted
-            too_big = messages.READ_TOO_BIG.format(size=len(output), limit=bounds.max_chars)
-            sections.append((f"✗ {name} · {command}", too_big, "text"))
-            continue
-        output = mask.config(output, platform)
         if len(output) > bounds.inline_chars:
             file = output_file(name, command, output)
             sections.append((title, head(output, bounds, file.name), "text"))
@@ -86,16 +80,26 @@ def masked_response(
     for item in response["data"]:
         name, platform = item["name"], request.platforms[item["name"]]
         shown = ResponseItem(id=item["id"], name=name, status=item["status"])
-        output = item.get("result", "")
-        if item["status"] != "success":
-            shown["error"] = mask.config(item.get("error", ""), platform)
-        elif len(output) > bounds.max_chars:
-            too_big = messages.READ_TOO_BIG.format(size=len(output), limit=bounds.max_chars)
-            shown["status"], shown["error"] = "failed", too_big
+        answered, output = masked_output(item, platform, mask, bounds)
+        if answered:
+            shown["result"] = output
         else:
-            shown["result"] = mask.config(output, platform)
+            shown["status"], shown["error"] = "failed", output
         items.append(shown)
     return build_response(items, metadata={"command": request.asked, "sent": dict(sent)})
+
+
+def masked_output(
+    item: ResponseItem, platform: str, mask: SecretMask, bounds: OutputBounds
+) -> tuple[bool, str]:
+    """(True, the device's output masked) or (False, its error masked, or why an output past
+    `max_chars` is neither masked, parsed nor shown)."""
+    if item["status"] != "success":
+        return False, mask.config(item.get("error", ""), platform)
+    output = item.get("result", "")
+    if len(output) > bounds.max_chars:
+        return False, messages.READ_TOO_BIG.format(size=len(output), limit=bounds.max_chars)
+    return True, mask.config(output, platform)
 
 
 def head(output: str, bounds: OutputBounds, file_name: str) -> str:
