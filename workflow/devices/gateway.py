@@ -315,7 +315,7 @@ class NornirGateway:
         try:
             await self._backups.save_configs(change_id, stage, configs)
             return {}
-        except Exception:
+        except Exception:  # any storage fault: each device on its own says which failed
             log.warning("%s backups for change %s: saving them one by one", stage, change_id)
         failed: dict[str, Exception] = {}
         for name, config in configs.items():
