@@ -33,15 +33,18 @@ def connect(lab: Lab, name: str, transport: str) -> BaseConnection:
 
 @pytest.fixture(scope="module", params=["telnet", "ssh"])
 def ios(request: pytest.FixtureRequest, lab: Lab) -> Iterator[BaseConnection]:
-    """R1 over its telnet console, R2 over SSH."""
+    """R1 over its telnet console, R2 over SSH, already in enable mode.
+
+    Each test stands alone: under xdist a worker may get any one of them first.
+    """
     name = "R1" if request.param == "telnet" else "R2"
     conn = connect(lab, name, request.param)
+    conn.enable()
     yield conn
     conn.disconnect()
 
 
 def test_enable_and_show(ios: BaseConnection) -> None:
-    ios.enable()
     assert ios.check_enable_mode()
     assert ios.find_prompt() in ("R1#", "R2#")
     brief = ios.send_command("show ip interface brief")
