@@ -28,9 +28,9 @@ from bot.read_budget import ChannelBudget
 from bot.read_view import masked_response
 from bot.request_limits import refuse_size
 from bot.service import DecisionService
-from storage.audit import AuditStore
 from storage.audit_records import ChangeRecord
-from storage.templates import TemplateStore
+from storage.audit_store import AuditStore
+from storage.template_store import TemplateStore
 from workflow.devices.reachability import probe
 from workflow.library.catalog import Catalog
 from workflow.reads.allowlist import VERBS

@@ -17,7 +17,7 @@ from bot.commands.reads import ReadCommand
 from bot.read_budget import ChannelBudget
 from bot.settings import Settings
 from bot.wiring import Runtime, agents_from
-from storage.read_budget import ReadBudgetStore
+from storage.read_budget_store import ReadBudgetStore
 from workflow.library.catalog import load_catalog
 
 PLATFORMS = ("slack", "matrix", "console")

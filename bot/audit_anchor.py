@@ -13,8 +13,8 @@ from base.masking import SecretMask
 from bot import messages
 from bot.key_files import key_from_file
 from bot.settings import Settings
-from storage.audit_anchor import DatabaseName, HeadFile, head_text
 from storage.audit_chain import AuditChain, ChainHead
+from storage.audit_head import DatabaseName, HeadFile, head_text
 from storage.schema import change_events
 
 log = logging.getLogger(__name__)

@@ -16,10 +16,10 @@ from bot.audit_view import Format, chain_break, render_entries, render_summary
 from bot.data_place import database_place, open_for_reading
 from bot.files import writable
 from bot.settings import Settings
-from storage.audit import AuditStore
-from storage.audit_anchor import Anchor, DatabaseName, database_name, head_text, parse_head
 from storage.audit_chain import AuditChain, ChainHead
+from storage.audit_head import Anchor, DatabaseName, database_name, head_text, parse_head
 from storage.audit_records import ChainReport
+from storage.audit_store import AuditStore
 from storage.db import make_engine
 
 if TYPE_CHECKING:

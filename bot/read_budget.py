@@ -1,7 +1,7 @@
 """How much read output each channel may have posted in a sliding minute: one person's `show
 running-config` on twenty routers is fine, twenty people's at once would flood the channel.
 
-Kept in the database (storage.read_budget): replicas on one database spend one budget, and the
+Kept in the database (storage.read_budget_store): replicas on one database spend one budget, and the
 check and the charge are one serialized transaction, so concurrent reads cannot pass it together."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from adapters.chat import ThreadRef
-from storage.read_budget import ReadBudgetStore
+from storage.read_budget_store import ReadBudgetStore
 
 WINDOW = timedelta(minutes=1)
 

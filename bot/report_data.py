@@ -11,10 +11,10 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
 from bot.topology_view import step_picture
-from storage.audit import AuditStore
 from storage.audit_chain import ChainHead
 from storage.audit_records import ChainReport, ChangeSummary, Vote
-from storage.templates import TemplateStore
+from storage.audit_store import AuditStore
+from storage.template_store import TemplateStore
 from workflow.api import Step
 from workflow.previews import DevicePreview
 

@@ -29,7 +29,7 @@ from bot.shutdown import PushesInFlight
 from bot.topology_view import PICTURE_NAME, LabPictures, PictureNotDrawn
 from storage.audit_records import Resolution
 from storage.ports import DecisionRecords
-from storage.templates import TemplateStore
+from storage.template_store import TemplateStore
 from workflow.api import Finished, Gate, PendingGate, Step, pushed_on
 from workflow.model import LLMProgress, PushProgress, StepProgress
 from workflow.push_records import PushRecord

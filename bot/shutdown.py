@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from adapters.chat import ChatAdapter, ChatEvent, EventHandler, Message, ThreadRef
 from bot import messages
 from bot.push_rows import push_row
-from storage.audit import AuditStore
+from storage.audit_store import AuditStore
 from storage.locks import DeviceLockStore
 from workflow.model import ItemStatus, PushProgress, ResponseItem
 from workflow.push_records import PushRecord

@@ -29,7 +29,7 @@ from bot.settings import Settings
 from labsim import demo_topology
 from labsim.vendors import platform_by_name
 from storage.db import make_engine, upgrade_database
-from storage.templates import SaveResult, TemplateDraft, TemplateStore, name_problem
+from storage.template_store import SaveResult, TemplateDraft, TemplateStore, name_problem
 from workflow.library.catalog import load_catalog
 from workflow.library.derive import DERIVERS
 from workflow.model import TemplateProposal

@@ -41,15 +41,15 @@ from bot.shutdown import PushesInFlight
 from bot.storage_key import storage_keys
 from bot.topology_view import LabPictures
 from bot.twins import template_twins
-from storage.audit import AuditStore
-from storage.audit_anchor import database_name
+from storage.audit_head import database_name
+from storage.audit_store import AuditStore
 from storage.checkpointer import SQLAlchemySaver
 from storage.config_backups import ConfigBackupStore
 from storage.encryption import encrypted_serde
 from storage.locks import DeviceLockStore, thread_lock
 from storage.ports import DecisionRecords
-from storage.read_budget import ReadBudgetStore
-from storage.templates import TemplateStore
+from storage.read_budget_store import ReadBudgetStore
+from storage.template_store import TemplateStore
 from workflow.api import ChangeWorkflow
 from workflow.devices.gateway import NornirGateway
 from workflow.library.catalog import load_catalog

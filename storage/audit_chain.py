@@ -6,7 +6,7 @@ prev_hash and content: an HMAC-SHA256 keyed with LABBOT_AUDIT_KEY (`hash_scheme`
 "hmac-sha256"), so whoever can write the database but lacks the key cannot recompute the chain
 after an edit; rows from before the key are plain sha256, and none may follow a keyed row.
 Editing, deleting or inserting a row breaks the chain at that row; deleting the last rows is
-caught against the chain head anchored outside the database (storage/audit_anchor.py).
+caught against the chain head anchored outside the database (storage/audit_head.py).
 Appends run in `AuditChain.transaction`, serialized on CHAIN_LOCK_KEY.
 """
 

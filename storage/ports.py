@@ -1,6 +1,6 @@
-"""What the bot's decision side needs of the audit (`storage.audit.AuditStore` is one): record a
-change (within the caps on open changes), a decision (first wins), a refusal, a push and an
-outcome; read a gate's votes and resolution, open and recent changes, one change's summary."""
+"""What the bot's decision side needs of the audit (`storage.audit_store.AuditStore` is one):
+record a change (within the caps on open changes), a decision (first wins), a refusal, a push and
+an outcome; read a gate's votes and resolution, open and recent changes, one change's summary."""
 
 from __future__ import annotations
 

@@ -204,7 +204,7 @@ device_locks = sa.Table(
     sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
 )
 
-read_budget = sa.Table(  # read output charged to a channel (storage.read_budget)
+read_budget = sa.Table(  # read output charged to a channel (storage.read_budget_store)
     "read_budget",
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),

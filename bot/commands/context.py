@@ -17,8 +17,8 @@ from bot.authorize import Authorizer
 from bot.commands.parsing import Command
 from bot.ports import GateReader
 from bot.topology_view import LabPictures
-from storage.audit import AuditStore
-from storage.templates import TemplateStore
+from storage.audit_store import AuditStore
+from storage.template_store import TemplateStore
 from workflow.api import ApprovedTemplate, Finished, PendingGate, Step
 from workflow.previews import DevicePreview
 

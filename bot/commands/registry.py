@@ -17,7 +17,7 @@ from bot.commands.thread import (
     status_command,
 )
 from bot.commands.topology import topology_command
-from storage.templates import TemplateStore
+from storage.template_store import TemplateStore
 from workflow.library.catalog import Catalog
 from workflow.reads.allowlist import VERBS
 

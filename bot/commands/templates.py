@@ -16,7 +16,7 @@ from base.errors import VersionConflict
 from base.masking import SecretMask
 from bot import messages, template_view
 from bot.commands.parsing import CommandError
-from storage.templates import SaveResult, TemplateDraft, TemplateStore, name_problem
+from storage.template_store import SaveResult, TemplateDraft, TemplateStore, name_problem
 from workflow.library.catalog import Catalog
 from workflow.model import SavedTemplate
 

@@ -16,7 +16,6 @@ from bot.metrics import Metrics
 from bot.policy import Policy
 from bot.service import DecisionService
 from bot.wiring import decision_service
-from storage.audit import ONE_APPROVAL
 from storage.audit_records import (
     CapReached,
     ChangeKind,
@@ -28,6 +27,7 @@ from storage.audit_records import (
     Resolution,
     Vote,
 )
+from storage.audit_store import ONE_APPROVAL
 from storage.ports import Settles
 from workflow.api import Finished, ParamsGate, PendingGate, Step
 from workflow.feedback import FeedbackProblem

@@ -18,7 +18,7 @@ import yaml
 from bot.demo import DEMO_CREDENTIALS
 from bot.reporter import ChangeReporter
 from labsim import Lab, demo_topology
-from storage.audit import AuditStore
+from storage.audit_store import AuditStore
 from storage.db import make_engine, upgrade_engine
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click
 from tests.bot.test_e2e_console import running_bot

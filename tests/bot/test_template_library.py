@@ -16,7 +16,7 @@ from bot.audit_view import entry_summary
 from bot.demo import DEMO_CREDENTIALS
 from bot.wiring import Runtime
 from labsim import Lab, demo_topology
-from storage.templates import TemplateDraft, TemplateStore
+from storage.template_store import TemplateDraft, TemplateStore
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click
 from tests.bot.test_e2e_console import running_bot
 from tests.support.masks import MASK

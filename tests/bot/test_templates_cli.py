@@ -10,7 +10,7 @@ import yaml
 
 from bot.twins import template_twins
 from storage.checkpointer import SQLAlchemySaver
-from storage.templates import TemplateDraft, TemplateStore
+from storage.template_store import TemplateDraft, TemplateStore
 from tests.bot.test_cli import labbot
 from tests.workflow.gateways import two_router_lab
 from workflow.api import ChangeWorkflow, Finished

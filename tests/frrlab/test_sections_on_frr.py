@@ -14,7 +14,7 @@ import pytest
 
 from adapters.chat import Request
 from frrlab import FrrLab
-from storage.templates import TemplateDraft
+from storage.template_store import TemplateDraft
 from tests.bot.chat import THREAD, RecordingAdapter, click, person
 from tests.frrlab.test_chat_changes import bot_on, change
 from tests.security.tally import attempt

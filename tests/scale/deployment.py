@@ -10,8 +10,8 @@ from pathlib import Path
 
 from bot.demo import DEMO_CREDENTIALS
 from labsim import Lab, LabThread, Topology
-from storage.audit import AuditStore
 from storage.audit_chain import AuditChain
+from storage.audit_store import AuditStore
 from storage.db import make_engine
 from tests.fakes.slack_api import SlackApiStandIn
 from tests.scale.harness import AUDIT_KEY, Replica, SlackSide, replicas, serve_env

@@ -15,8 +15,8 @@ import yaml
 
 from bot.audit_view import entry_summary
 from labsim import demo_topology
-from storage.audit import AuditStore
 from storage.audit_chain import AuditChain
+from storage.audit_store import AuditStore
 from storage.db import make_engine
 from tests.fakes.slack_api import Posted, SlackApiStandIn
 from tests.scale.deployment import running_lab

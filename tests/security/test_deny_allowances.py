@@ -19,7 +19,7 @@ from bot.demo import demo_settings
 from bot.settings import load_settings
 from bot.wiring import Runtime
 from labsim import Lab
-from storage.templates import TemplateDraft
+from storage.template_store import TemplateDraft
 from tests.bot.chat import RecordingAdapter, click, person
 from tests.fakes.openai_server import OpenAIStandIn, structured
 from tests.security.replay import attacked_bot, attacked_lab, configs, thread

@@ -12,7 +12,7 @@ from pydantic import SecretStr
 from adapters.chat import Request
 from bot.wiring import Runtime
 from labsim import Lab
-from storage.templates import TemplateDraft
+from storage.template_store import TemplateDraft
 from tests.bot.chat import RecordingAdapter, click, person
 from tests.fakes.openai_server import OpenAIStandIn, structured
 from tests.security.hostile_lines import HARMLESS, HOSTILE

@@ -17,8 +17,8 @@ from langgraph.checkpoint.base import empty_checkpoint
 from base.errors import StorageError
 from base.vocabulary import utc_now
 from storage import audit_chain
-from storage.audit import AuditStore
 from storage.audit_records import DevicePush
+from storage.audit_store import AuditStore
 from storage.checkpointer import SQLAlchemySaver
 from storage.db import (
     alembic_config,

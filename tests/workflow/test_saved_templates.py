@@ -11,7 +11,7 @@ from pydantic import SecretStr
 from bot.endings import ending_line
 from labsim.trial import SimTrial
 from storage.checkpointer import SQLAlchemySaver
-from storage.templates import TemplateDraft, TemplateStore
+from storage.template_store import TemplateDraft, TemplateStore
 from tests.fakes.openai_server import OpenAIStandIn, structured
 from tests.workflow.gateways import RecordingGateway, two_router_lab
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision

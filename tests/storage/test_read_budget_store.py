@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage.db import make_engine
-from storage.read_budget import ReadBudgetStore
+from storage.read_budget_store import ReadBudgetStore
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 MINUTE = timedelta(minutes=1)

@@ -11,8 +11,8 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from base.errors import DecisionConflict
-from storage.audit import AuditStore, at_least
 from storage.audit_records import DevicePush
+from storage.audit_store import AuditStore, at_least
 from storage.db import make_engine
 
 SHA = "a" * 64

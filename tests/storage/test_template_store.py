@@ -8,9 +8,9 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from base.errors import VersionConflict
-from storage.audit import AuditStore
 from storage.audit_records import DevicePush
-from storage.templates import TemplateDraft, TemplateStore
+from storage.audit_store import AuditStore
+from storage.template_store import TemplateDraft, TemplateStore
 from workflow.model import TemplatePart
 from workflow.postchecks.spec import PostCheck, PostChecks
 
