@@ -21,7 +21,7 @@ from storage.audit_records import (
     ChainBreak,
     ChangeSummary,
     GateSummary,
-    PushRecord,
+    PushRow,
     Refusal,
     TemplateRef,
     Vote,
@@ -267,7 +267,7 @@ def _refusal_line(refusal: Refusal) -> str:
     )
 
 
-def _push_line(push: PushRecord, mask: SecretMask) -> str:
+def _push_line(push: PushRow, mask: SecretMask) -> str:
     """The push's own result, then its post-checks' result apart (when any ran)."""
     said = messages.AUDIT_PUSH.format(
         device=_flat(push.device),

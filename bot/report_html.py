@@ -15,7 +15,7 @@ from bot import messages
 from bot.audit_view import chain_break
 from bot.report_chart import grouped_bars
 from bot.report_data import Report, ReportChange, per_day, per_person
-from storage.audit_records import ChangeSummary, GateSummary, PushRecord
+from storage.audit_records import ChangeSummary, GateSummary, PushRow
 
 CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:70em;color:#1a202c}
@@ -247,7 +247,7 @@ def _picture(change: ReportChange) -> str:
     )
 
 
-def _post_check(push: PushRecord, mask: SecretMask) -> str:
+def _post_check(push: PushRow, mask: SecretMask) -> str:
     """The push's post-checks, apart from its own result ("" when none ran)."""
     if push.post_check is None:
         return ""

@@ -20,7 +20,7 @@ from storage.audit_records import (
     ChangeRecord,
     ChangeSummary,
     GateSummary,
-    PushRecord,
+    PushRow,
     Refusal,
     Resolution,
     Vote,
@@ -116,7 +116,7 @@ class AuditReader:
             return ChangeSummary(
                 **{k: getattr(change, k) for k in ChangeRecord.__dataclass_fields__},
                 gates=_gates(by_change[decisions], by_change[gate_resolutions]),
-                pushes=tuple(as_record(PushRecord, r) for r in by_change[pushes]),
+                pushes=tuple(as_record(PushRow, r) for r in by_change[pushes]),
                 refusals=tuple(as_record(Refusal, r) for r in by_change[refusals]),
                 rollbacks=tuple(as_record(ChangeRecord, r) for r in rollbacks),
                 events=tuple(as_record(ChangeEvent, r) for r in by_change[events]),

@@ -116,7 +116,7 @@ class Refusal:
 
 
 class DevicePush(TypedDict):
-    """One device's push as it is recorded (read back as a PushRecord): the push's result and
+    """One device's push as it is recorded (read back as a PushRow): the push's result and
     its post-checks' result apart (left out: none ran), and the backups stored around it (left
     out: none)."""
 
@@ -131,7 +131,10 @@ class DevicePush(TypedDict):
 
 
 @dataclass(frozen=True)
-class PushRecord:
+class PushRow:
+    """One device's push as the audit reads it back (the step's own record, before booking, is
+    `workflow.push_records.PushRecord`)."""
+
     change_id: str
     device: str
     lines_sha256: str
@@ -166,7 +169,7 @@ class ChangeSummary(ChangeRecord):
     """Everything recorded about one change, for "who confirmed which change"."""
 
     gates: tuple[GateSummary, ...]
-    pushes: tuple[PushRecord, ...]
+    pushes: tuple[PushRow, ...]
     refusals: tuple[Refusal, ...]
     rollbacks: tuple[ChangeRecord, ...]  # later changes that roll this one back
     events: tuple[ChangeEvent, ...]
