@@ -74,7 +74,7 @@ def lab_process(size: int, inventory: Path) -> Iterator[None]:
 
 async def labbot_push(inventory: Path, workdir: Path, change_id: str) -> int:
     """labbot's gateway push of CHANGE to every device of `inventory`; devices that succeeded."""
-    from bot.failures import failure_text
+    from bot.failure_view import failure_text
     from storage.config_backups import ConfigBackupStore
     from storage.db import make_engine, upgrade_engine
     from storage.encryption import StorageKeys, new_key

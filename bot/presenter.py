@@ -11,10 +11,10 @@ from adapters.chat import Button, CodeBlock, Message, button_value
 from base.masking import SecretMask
 from base.vocabulary import Choice, GateName, Status, stamp
 from bot import messages
-from bot.blocks import sections_message
-from bot.endings import ending_line, newer_line, rollback_line, target_problem
+from bot.code_blocks import sections_message
+from bot.ending_view import ending_line, newer_line, rollback_line, target_problem
 from bot.landing_view import landed_outside_gate, landing_note, landing_sections
-from bot.postchecks import item_body, progress_detail
+from bot.postcheck_view import item_body, progress_detail
 from bot.targets_view import because, targets_sections
 from bot.template_view import post_checks_section, schema_text
 from workflow.api import Finished, PendingGate, RollbackGate, TargetsGate, TemplateGate

@@ -4,7 +4,7 @@ push's own result and its post-checks' result apart, worded with bot/messages/."
 from __future__ import annotations
 
 from bot import messages
-from bot.postchecks import item_body
+from bot.postcheck_view import item_body
 from storage.audit_records import DevicePush
 from workflow.hashing import lines_sha256
 from workflow.push_records import PushRecord

@@ -15,7 +15,7 @@ from adapters.chat import FileAttachment, Message
 from base.errors import ReadRefused
 from base.masking import SecretMask
 from bot import messages
-from bot.blocks import sections_message
+from bot.code_blocks import sections_message
 from workflow.model import ResponseItem, StandardResponse
 from workflow.reads.request import ReadRequest
 from workflow.reads.tables import parsed_table

@@ -22,7 +22,7 @@ from base.masking import SecretMask
 from base.vocabulary import Choice, stamp, utc_now
 from bot import messages, presenter
 from bot.agents import is_agent_id
-from bot.endings import ending_line
+from bot.ending_view import ending_line
 from bot.metrics import Metrics, process_metrics
 from bot.push_rows import push_row
 from bot.shutdown import PushesInFlight

@@ -12,7 +12,7 @@ from typing import Any
 from adapters.chat import Message
 from base.masking import SecretMask
 from bot import messages
-from bot.blocks import sections_message
+from bot.code_blocks import sections_message
 from storage.template_stats import TemplateStats
 from workflow.denylist.policy import describe_allowance
 from workflow.library.catalog import Catalog, LibraryTemplate

@@ -22,7 +22,7 @@ from bot.authorize import Authorizer
 from bot.commands.context import Commands
 from bot.commands.reads import ReadCommand, ReadLimits
 from bot.commands.registry import chat_commands
-from bot.failures import failure_text
+from bot.failure_view import failure_text
 from bot.home import HomeBoard
 from bot.metrics import Metrics, process_metrics
 from bot.people import NoDirectory, People, directory_of

@@ -127,7 +127,7 @@ class ResponseItem(TypedDict):
     status: ItemStatus
     result: NotRequired[str]
     error: NotRequired[str]
-    checks: NotRequired[DeviceChecks]  # its post-checks' outcome (bot/postchecks.py words it)
+    checks: NotRequired[DeviceChecks]  # its post-checks' outcome (bot/postcheck_view.py words it)
 
 
 class StandardResponse(TypedDict):

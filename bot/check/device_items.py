@@ -11,7 +11,7 @@ from nornir.core.task import AggregatedResult
 
 from bot import messages
 from bot.check.findings import Finding, fail, ok
-from bot.failures import failure_text
+from bot.failure_view import failure_text
 from bot.settings import Settings, secret_value
 from workflow.devices.gateway import device_result
 from workflow.devices.reachability import probe

@@ -6,8 +6,9 @@ from __future__ import annotations
 import asyncio
 
 from adapters.chat import FileAttachment, Message
-from bot import blocks, messages
+from bot import messages
 from bot.audit_view import render_chat_table, render_summary
+from bot.code_blocks import present_table
 from bot.commands.context import CommandContext
 from bot.commands.parsing import parse_audit_args
 from bot.report_data import gather_report
@@ -29,12 +30,10 @@ async def audit_command(ctx: CommandContext) -> None:
         until=flt.until,
     )
     table = render_chat_table(entries, ctx.mask)
-    await ctx.say(blocks.present_table(messages.AUDIT_TABLE.format(count=len(entries)), table))
+    await ctx.say(present_table(messages.AUDIT_TABLE.format(count=len(entries)), table))
     summary = await ctx.audit.change_summary(flt.change_id) if flt.change_id else None
     if summary is not None:
-        await ctx.say(
-            blocks.present_table(messages.AUDIT_SUMMARY, render_summary(summary, ctx.mask))
-        )
+        await ctx.say(present_table(messages.AUDIT_SUMMARY, render_summary(summary, ctx.mask)))
 
 
 async def report_command(ctx: CommandContext) -> None:

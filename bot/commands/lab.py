@@ -9,7 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from adapters.chat import Message
-from bot import blocks, messages
+from bot import messages
+from bot.code_blocks import code_blocks, present_table
 from bot.commands.context import CommandContext
 from workflow.api import LabLayout
 from workflow.devices.reachability import probe
@@ -65,14 +66,12 @@ def present_inventory(
     text = messages.LAB_INVENTORY.format(count=len(devices), up=len(devices) - len(down))
     if down:
         text += " " + messages.LAB_UNREACHABLE.format(devices=", ".join(sorted(down)))
-    message = blocks.present_table(
-        text, grid(rows, messages.LAB_MORE) if rows else messages.LAB_EMPTY
-    )
+    message = present_table(text, grid(rows, messages.LAB_MORE) if rows else messages.LAB_EMPTY)
     wired = "\n".join(link_line(link) for link in links)
-    shown = blocks.code_blocks(wired, "text", messages.SECTION_LINKS) if links else []
+    shown = code_blocks(wired, "text", messages.SECTION_LINKS) if links else []
     if unusable:
         left_out = "\n".join(f"{node.name}: {node.reason}" for node in unusable)
-        shown += blocks.code_blocks(left_out, "text", messages.SECTION_UNUSABLE)
+        shown += code_blocks(left_out, "text", messages.SECTION_UNUSABLE)
     return replace(message, blocks=(*message.blocks, *shown)) if shown else message
 
 

@@ -30,7 +30,7 @@ from base.errors import PlanningError, ReadRefused, TargetError
 from bot import messages, read_view
 from bot.commands.context import CommandContext
 from bot.commands.parsing import ASK
-from bot.endings import target_problem
+from bot.ending_view import target_problem
 from bot.read_budget import ChannelBudget
 from bot.read_view import OutputBounds
 from workflow.model import Device, StandardResponse

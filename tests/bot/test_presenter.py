@@ -2,7 +2,7 @@ from typing import Any
 
 from adapters.chat import parse_button_value
 from base.vocabulary import Status
-from bot.blocks import BLOCK_LIMIT, code_blocks
+from bot.code_blocks import BLOCK_LIMIT, code_blocks
 from bot.presenter import (
     present_gate,
     present_progress,

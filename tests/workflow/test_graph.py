@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from base.errors import GateError
-from bot.endings import ending_line, why_ended
+from bot.ending_view import ending_line, why_ended
 from storage.checkpointer import SQLAlchemySaver
 from tests.support.postgres import fresh_postgres_database
 from tests.workflow.gateways import RecordingGateway, two_router_lab

@@ -90,7 +90,7 @@ class NornirGateway:
         self._timeouts = Timeouts(connect=connect_timeout, read=read_timeout)
         self._locks = locks
         self._backups = backups
-        self._say = say  # the bot's wording of a device's failure (bot/failures.py)
+        self._say = say  # the bot's wording of a device's failure (bot/failure_view.py)
         self._lock_seconds = lock_seconds
         self._held = HeldSessions()
         self._closing: set[asyncio.Task[int]] = set()

@@ -60,13 +60,13 @@ ENABLE_HINT = " — is LABBOT_DEVICE_SECRET (or the inventory's secret) right?"
 @dataclass(frozen=True)
 class DeviceResult:
     """What happened on one device; `text` is its CLI output or the config read, `failure` why
-    it failed (bot/failures.py words it)."""
+    it failed (bot/failure_view.py words it)."""
 
     ok: bool
     text: str = ""
     failure: DeviceFailure | None = None
     config_after: str | None = None  # the running config after a push, for the "after" backup
-    check: DeviceChecks | None = None  # what the post-checks showed (bot/postchecks.py words it)
+    check: DeviceChecks | None = None  # the post-checks' outcome (bot/postcheck_view.py words it)
     state: StateRead | None = None  # the interfaces' state, read with the config for facts
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.endings import ending_line, rollback_line
-from bot.postchecks import item_body
+from bot.ending_view import ending_line, rollback_line
+from bot.postcheck_view import item_body
 from storage.checkpointer import SQLAlchemySaver
 from tests.support.masks import MASK
 from tests.workflow.gateways import RecordingGateway, two_router_lab

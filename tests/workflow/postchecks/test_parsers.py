@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.postchecks import item_body
+from bot.postcheck_view import item_body
 from labsim import Lab, SimDevice, demo_topology
 from labsim.cli import CliSession
 from tests.workflow.devices.rig import Stores

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot import messages
-from bot.failures import failure_text
+from bot.failure_view import failure_text
 from workflow.devices.failure import FAILURE_KINDS, FailureKind, failure
 
 

@@ -11,7 +11,7 @@ from base.masking import SecretMask
 from base.vocabulary import TargetProblem, stamp
 from bot import messages
 from bot.landing_view import outside_text
-from bot.postchecks import failures_text, item_body
+from bot.postcheck_view import failures_text, item_body
 from workflow.api import Finished
 from workflow.endings import (
     Ending,

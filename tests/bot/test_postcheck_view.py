@@ -1,5 +1,5 @@
 """What the post-checks showed is said in the thread: each typed outcome of
-workflow/postchecks/outcome.py, worded by bot/postchecks.py with bot/messages/, in a result, the
+workflow/postchecks/outcome.py, worded by bot/postcheck_view.py with bot/messages/, in a result, the
 rollback gate, a progress row and how the rollback offer ended (old text still shown)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from typing import get_args
 import pytest
 
 from bot import messages
-from bot.endings import rollback_line
-from bot.postchecks import checks_text, failures_text, item_body, progress_detail
+from bot.ending_view import rollback_line
+from bot.postcheck_view import checks_text, failures_text, item_body, progress_detail
 from bot.presenter import present_gate
 from tests.support.masks import MASK
 from workflow.api import RollbackGate
