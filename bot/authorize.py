@@ -1,4 +1,4 @@
-"""Authorize before anything is recorded: the policy (pure, bot.policy) applied with the facts
+"""Authorize before anything is recorded: the policy (pure, bot.policy_rules) applied with the facts
 the platform and the audit give — who the person is, where they are, what the gate targets,
 who approved it so far. (How many changes are open is counted where a change is recorded:
 bot.requests reserves it within the caps of bot.request_limits.)
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from adapters.chat import Decision, Request, ThreadRef
 from bot import messages
 from bot.agents import NO_AGENTS, Agents, is_agent_id
-from bot.people import People, gate_targets
-from bot.policy import (
+from bot.policy_facts import People, gate_targets
+from bot.policy_rules import (
     Person,
     Place,
     Policy,

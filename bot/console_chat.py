@@ -13,7 +13,7 @@ from adapters.console.adapter import ConsoleAdapter
 from adapters.console.render import styled
 from bot import messages
 from bot.data_place import database_shown
-from bot.pending import open_gates
+from bot.open_gates import open_gates
 from bot.settings import Settings
 from bot.wiring import Runtime, make_inventory, open_runtime
 

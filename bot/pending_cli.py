@@ -6,7 +6,7 @@ from adapters.chat import Actor
 from bot import messages
 from bot.data_place import database_place
 from bot.offline import reading_runtime
-from bot.pending import pending_for, pending_text
+from bot.open_gates import pending_for, pending_text
 from bot.settings import Settings
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot import messages
-from bot.policy import Person, Place, Policy, named_by, owners_of, place_rule
+from bot.policy_rules import Person, Place, Policy, named_by, owners_of, place_rule
 from bot.policy_settings import policy_from
 from bot.settings import Settings
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from base.errors import ConfigError
-from bot.policy import OwnerRule, OwnersError, Policy, parse_owners
+from bot.policy_rules import OwnerRule, OwnersError, Policy, parse_owners
 from bot.settings import Settings
 
 

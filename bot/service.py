@@ -29,9 +29,9 @@ from base.masking import SecretMask
 from base.vocabulary import GateProblem, Outcome, stamp, utc_now
 from bot import messages, presenter
 from bot.authorize import Authorizer
-from bot.home import HomeBoard
+from bot.home_board import HomeBoard
 from bot.metrics import Metrics, process_metrics
-from bot.policy import Policy
+from bot.policy_rules import Policy
 from bot.ports import ChangeRunner, ThreadLock
 from bot.reporter import ChangeReporter, already_decided
 from bot.requests import RequestDesk

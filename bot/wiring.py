@@ -23,10 +23,10 @@ from bot.commands.context import Commands
 from bot.commands.reads import ReadCommand, ReadLimits
 from bot.commands.registry import chat_commands
 from bot.failure_view import failure_text
-from bot.home import HomeBoard
+from bot.home_board import HomeBoard
 from bot.metrics import Metrics, process_metrics
-from bot.people import NoDirectory, People, directory_of
-from bot.policy import Policy
+from bot.policy_facts import NoDirectory, People, directory_of
+from bot.policy_rules import Policy
 from bot.policy_settings import policy_from
 from bot.ports import ChangeRunner, ThreadLock
 from bot.read_budget import ChannelBudget

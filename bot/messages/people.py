@@ -55,7 +55,7 @@ POLICY_OWN_CHANGES = {  # LABBOT_ALLOW_SELF_APPROVAL
     False: "  own changes: someone else must approve them (four-eyes)",
 }
 
-# Why the approval policy refuses (bot/policy.py), after "Refused: ".
+# Why the approval policy refuses (bot/policy_rules.py), after "Refused: ".
 NO_DIRECT_RULE = (
     "direct messages need an explicit rule (LABBOT_APPROVERS, or this conversation in "
     "LABBOT_APPROVERS_BY_CHANNEL)"

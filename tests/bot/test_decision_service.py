@@ -13,7 +13,7 @@ from adapters.chat import Actor, ChatEvent, Decision, Message, Request, ThreadRe
 from base.errors import DecisionConflict
 from base.vocabulary import Choice, GateName
 from bot.metrics import Metrics
-from bot.policy import Policy
+from bot.policy_rules import Policy
 from bot.service import DecisionService
 from bot.wiring import decision_service
 from storage.audit_records import (

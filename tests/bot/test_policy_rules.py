@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.policy import (
+from bot.policy_rules import (
     OwnersError,
     Person,
     Place,

@@ -17,7 +17,7 @@ from base.masking import SecretMask
 from base.vocabulary import stamp
 from bot import messages
 from bot.authorize import Authorizer
-from bot.pending import describe, pending_for
+from bot.open_gates import describe, pending_for
 from bot.ports import GateReader
 from storage.ports import DecisionRecords
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from adapters.chat import PeopleDirectory
-from bot.policy import Person, Place, Policy
+from bot.policy_rules import Person, Place, Policy
 from workflow.api import PendingGate, TemplateGate
 
 

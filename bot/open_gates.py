@@ -15,7 +15,7 @@ from adapters.links import thread_link, thread_of
 from base.vocabulary import GateName, stamp
 from bot import messages
 from bot.authorize import Authorizer
-from bot.people import gate_targets
+from bot.policy_facts import gate_targets
 from bot.ports import GateReader
 from storage.audit_records import ChangeRecord
 from storage.ports import DecisionRecords
