@@ -3,8 +3,9 @@
 The service decides (authorize → record → resume); the reporter shows and books what came of
 it: the pushes a step made (its push records, booked once: each step carries only its own), a
 gate posted (its message id remembered so the buttons can later be replaced by who decided),
-push progress edited in place, a finished change with its bookkeeping (the outcome, the
-templates used, metrics), and refusals (recorded, counted, told only to the person refused).
+push progress edited in place (the push known to a stop while it runs), a finished change with
+its bookkeeping (the outcome, the templates used, metrics), and refusals (recorded, counted,
+told only to the person refused). Each thing shown is one call of the service.
 """
 
 from __future__ import annotations
@@ -24,14 +25,13 @@ from bot import messages, presenter
 from bot.agents import is_agent_id
 from bot.ending_view import ending_line
 from bot.metrics import Metrics, process_metrics
-from bot.push_rows import push_row
-from bot.shutdown import PushesInFlight
+from bot.postcheck_view import item_body
 from bot.topology_view import PICTURE_NAME, LabPictures, PictureNotDrawn
-from storage.audit_records import Resolution
-from storage.ports import DecisionRecords
-from storage.template_store import TemplateStore
+from storage.audit_records import DevicePush, Resolution
+from storage.ports import DecisionRecords, TemplateUses
 from workflow.api import Finished, Gate, PendingGate, Step, pushed_on
-from workflow.model import LLMProgress, PushProgress, StepProgress
+from workflow.hashing import lines_sha256
+from workflow.model import ItemStatus, LLMProgress, PushProgress, ResponseItem, StepProgress
 from workflow.push_records import PushRecord
 
 LLM_PROGRESS_EVERY = 2.0  # seconds between edits of "Working on it" while the model writes
@@ -41,11 +41,51 @@ log = logging.getLogger(__name__)
 
 
 @dataclass
+class Push:
+    """One running push: its thread, the lines per device, each device's last progress stage
+    ("waiting" before it started)."""
+
+    thread: ThreadRef
+    lines: dict[str, list[str]]
+    stages: dict[str, str]
+
+    def record(self, device: str) -> PushRecord:
+        """The device's push record as it stands (its backups are not known here)."""
+        status: ItemStatus = "success" if self.stages[device] == "done" else "failed"
+        return PushRecord(
+            device=device,
+            lines=self.lines[device],
+            before_backup=None,
+            after_backup=None,
+            push=ResponseItem(id=device, name=device, status=status),
+            post_check=None,
+        )
+
+
+@dataclass
+class PushesInFlight:
+    """The pushes running now, by change id (the reporter keeps it up to date; a stop books
+    those it cuts short, bot/shutdown.py)."""
+
+    runs: dict[str, Push] = field(default_factory=dict)
+
+    def begin(self, change_id: str, thread: ThreadRef, lines: dict[str, list[str]]) -> None:
+        self.runs[change_id] = Push(thread, lines, dict.fromkeys(lines, "waiting"))
+
+    def progress(self, change_id: str, event: PushProgress) -> None:
+        if change_id in self.runs:
+            self.runs[change_id].stages[event.device] = event.stage
+
+    def end(self, change_id: str) -> None:
+        self.runs.pop(change_id, None)
+
+
+@dataclass
 class ChangeReporter:
     adapter: ChatAdapter
     audit: DecisionRecords
     metrics: Metrics = field(default_factory=process_metrics)
-    templates: TemplateStore | None = None  # the team's library: which templates a change used
+    templates: TemplateUses | None = None  # the team's library: which templates a change used
     clock: Callable[[], datetime] = utc_now
     pushes: PushesInFlight = field(default_factory=PushesInFlight)  # for a stop (bot/shutdown.py)
     pictures: LabPictures | None = None  # topology pictures at the params gate and after a push
@@ -99,10 +139,15 @@ class ChangeReporter:
         mentions = (decision.actor.mention,) if decision.actor.mention else ()
         await self._replace_buttons(gate, decision, footer, mentions)
 
-    async def mark_expired(self, gate: PendingGate, decision: Decision) -> None:
-        """Replace the gate's buttons by when it expired (nobody decided it)."""
-        footer = messages.EXPIRED_FOOTER.format(at=stamp(datetime.fromisoformat(gate.expires_at)))
-        await self._replace_buttons(gate, decision, footer, ())
+    async def expired(self, decision: Decision, gate: PendingGate, step: Step) -> None:
+        """A click found `gate` past its expiry: the clicker is told (the refusal recorded), the
+        gate's buttons are replaced by when it expired (nobody decided it), and `step`, the
+        change ended as expired, is shown."""
+        at = stamp(datetime.fromisoformat(gate.expires_at))
+        told = messages.EXPIRED_GATE.format(at=at)
+        await self.refuse(decision.actor, decision.thread, told, gate=gate)
+        await self._replace_buttons(gate, decision, messages.EXPIRED_FOOTER.format(at=at), ())
+        await self.present(decision.thread, step)
 
     async def _replace_buttons(
         self, gate: PendingGate, decision: Decision, footer: str, mentions: tuple[str, ...]
@@ -178,14 +223,17 @@ class ChangeReporter:
         return on_progress
 
     @contextmanager
-    def pushing(self, thread: ThreadRef, gate: PendingGate, choice: Choice) -> Iterator[None]:
-        """The push answering `gate` with `choice` may run now (when it pushes anything): known
-        to a stop until its results are booked or it never ran."""
+    def running(
+        self, thread: ThreadRef, gate: PendingGate, choice: Choice
+    ) -> Iterator[StepProgress]:
+        """The step answering `gate` with `choice` runs now: its progress (the sink yielded) is
+        shown as it comes, and the push it may make is known to a stop until its results are
+        booked or it never ran."""
         lines = pushed_on(gate, choice)
         if lines:
             self.pushes.begin(gate.change_id, thread, lines)
         try:
-            yield
+            yield self.progress(thread, gate.change_id)
         finally:
             self.pushes.end(gate.change_id)
 
@@ -231,6 +279,32 @@ class ChangeReporter:
         if refusal:
             await self.refuse(actor, thread, refusal, gate=gate, about=about)
         return bool(refusal)
+
+
+def push_row(record: PushRecord, stopped: str | None = None) -> DevicePush:
+    """The audit row of a push record (workflow.push_records): the lines applied and verified,
+    else why not, with its post-checks' result apart. `stopped`: the push was cut short by a
+    stop (bot/shutdown.py) with the device at this status."""
+    push, check = record["push"], record["post_check"]
+    if stopped is not None:
+        detail = messages.PUSH_CUT_SHORT[stopped]
+    elif push["status"] == "success":
+        detail = messages.PUSHED_VERIFIED.format(count=len(record["lines"]))
+    else:
+        detail = item_body(push)
+    row = DevicePush(
+        device=record["device"],
+        lines_sha256=lines_sha256(record["lines"]),
+        status=stopped or push["status"],
+        detail=detail,
+    )
+    if check is not None:
+        row["post_check"], row["post_check_detail"] = check["status"], item_body(check)
+    if record["before_backup"] is not None:
+        row["before_backup"] = record["before_backup"]
+    if record["after_backup"] is not None:
+        row["after_backup"] = record["after_backup"]
+    return row
 
 
 def already_decided(resolution: Resolution) -> str:

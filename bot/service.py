@@ -26,7 +26,7 @@ from adapters.chat import (
 )
 from base.errors import DecisionConflict, LabbotError
 from base.masking import SecretMask
-from base.vocabulary import GateProblem, Outcome, stamp, utc_now
+from base.vocabulary import GateProblem, Outcome, utc_now
 from bot import messages, presenter
 from bot.authorize import Authorizer
 from bot.home_board import HomeBoard
@@ -115,7 +115,9 @@ class DecisionService:
         if decision.choice == "modify" and await self._unread(decision, gate):
             return "refused"
         if datetime.fromisoformat(gate.expires_at) <= self.clock():
-            await self._expire(decision, gate)
+            # ended as expired: nobody's choice is applied or recorded; the click is told so
+            step = await self.workflow.expire(thread.key, gate)
+            await self.reporter.expired(decision, gate, step)
             return "expired"
         outcome = await self._record(decision, gate, requester_id)
         if outcome == "resolved":
@@ -178,16 +180,6 @@ class DecisionService:
         )
         await self.reporter.say(decision.thread, Message(text))
 
-    async def _expire(self, decision: Decision, gate: PendingGate) -> None:
-        """End an expired gate as expired: nobody's choice is applied or recorded; the click
-        that found it expired is told so (and the refusal recorded)."""
-        expired_at = stamp(datetime.fromisoformat(gate.expires_at))
-        text = messages.EXPIRED_GATE.format(at=expired_at)
-        await self.reporter.refuse(decision.actor, decision.thread, text, gate=gate)
-        step = await self.workflow.expire(decision.thread.key, gate)
-        await self.reporter.mark_expired(gate, decision)
-        await self.reporter.present(decision.thread, step)
-
     async def _resume_orphan(
         self, thread: ThreadRef, gate: PendingGate, resolution: Resolution
     ) -> None:
@@ -216,8 +208,7 @@ class DecisionService:
             actor_name=decision.actor.name,
             feedback=decision.feedback,
         )
-        on_progress = self.reporter.progress(thread, gate.change_id)
-        with self.reporter.pushing(thread, gate, decision.choice):
+        with self.reporter.running(thread, gate, decision.choice) as on_progress:
             step = await self.workflow.resume(thread.key, gate, resumed, on_progress)
             await self.reporter.present(thread, step)
 

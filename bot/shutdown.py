@@ -13,13 +13,11 @@ import logging
 import signal
 from dataclasses import dataclass, field
 
-from adapters.chat import ChatAdapter, ChatEvent, EventHandler, Message, ThreadRef
+from adapters.chat import ChatAdapter, ChatEvent, EventHandler, Message
 from bot import messages
-from bot.push_rows import push_row
+from bot.reporter import PushesInFlight, push_row
 from storage.audit_store import AuditStore
 from storage.locks import DeviceLockStore
-from workflow.model import ItemStatus, PushProgress, ResponseItem
-from workflow.push_records import PushRecord
 
 log = logging.getLogger(__name__)
 
@@ -27,45 +25,6 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 # What a device's last progress stage means for the audit when its push is cut short.
 STATUS_AT_STOP = {"done": "success", "failed": "failed"}
 INTERRUPTED = "interrupted"
-
-
-@dataclass
-class Push:
-    """One running push: its thread, the lines per device, each device's last progress stage
-    ("waiting" before it started)."""
-
-    thread: ThreadRef
-    lines: dict[str, list[str]]
-    stages: dict[str, str]
-
-    def record(self, device: str) -> PushRecord:
-        """The device's push record as it stands (its backups are not known here)."""
-        status: ItemStatus = "success" if self.stages[device] == "done" else "failed"
-        return PushRecord(
-            device=device,
-            lines=self.lines[device],
-            before_backup=None,
-            after_backup=None,
-            push=ResponseItem(id=device, name=device, status=status),
-            post_check=None,
-        )
-
-
-@dataclass
-class PushesInFlight:
-    """The pushes running now, by change id (the decision service keeps it up to date)."""
-
-    runs: dict[str, Push] = field(default_factory=dict)
-
-    def begin(self, change_id: str, thread: ThreadRef, lines: dict[str, list[str]]) -> None:
-        self.runs[change_id] = Push(thread, lines, dict.fromkeys(lines, "waiting"))
-
-    def progress(self, change_id: str, event: PushProgress) -> None:
-        if change_id in self.runs:
-            self.runs[change_id].stages[event.device] = event.stage
-
-    def end(self, change_id: str) -> None:
-        self.runs.pop(change_id, None)
 
 
 async def record_cut_short(

@@ -32,12 +32,11 @@ from bot.ports import ChangeRunner, ThreadLock
 from bot.read_budget import ChannelBudget
 from bot.read_view import OutputBounds, read_refusal
 from bot.redact import ScrubbedAdapter, Scrubber
-from bot.reporter import ChangeReporter
+from bot.reporter import ChangeReporter, PushesInFlight
 from bot.request_limits import RequestLimits
 from bot.requests import RequestDesk
 from bot.service import DecisionService
 from bot.settings import Settings, secret_value
-from bot.shutdown import PushesInFlight
 from bot.storage_key import storage_keys
 from bot.topology_view import LabPictures
 from bot.twins import template_twins

@@ -1,6 +1,8 @@
 """What the bot's decision side needs of the audit (`storage.audit_store.AuditStore` is one):
 record a change (within the caps on open changes), a decision (first wins), a refusal, a push and
-an outcome; read a gate's votes and resolution, open and recent changes, one change's summary."""
+an outcome; read a gate's votes and resolution, open and recent changes, one change's summary.
+And of the team's template library (`storage.template_store.TemplateStore`): which templates a
+change used."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from storage.audit_records import (
     Resolution,
     Vote,
 )
+from workflow.model import TemplatePart
 
 # Whether the approvals so far (actor ids, in order) settle a gate; the policy decides.
 Settles = Callable[[tuple[str, ...]], bool]
@@ -91,3 +94,9 @@ class DecisionRecords(Protocol):
     ) -> list[ChangeRecord]: ...
 
     async def change_summary(self, change_id: str) -> ChangeSummary | None: ...
+
+
+class TemplateUses(Protocol):
+    async def record_use(
+        self, change_id: str, parts: Sequence[TemplatePart], status: str
+    ) -> None: ...

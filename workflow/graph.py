@@ -61,9 +61,7 @@ def build_graph(
     params_gate = ReviewGate("params", "push", "propose_params", nodes.clock)
     add("params_gate", params_gate, "push", "propose_params", "params_gate")
     add("push", nodes.push, "post_check")
-    after = PostCheckNodes(
-        nodes.gateway, nodes.deny_list, nodes.clock, nodes.options.gate_ttl_seconds
-    )
+    after = PostCheckNodes(nodes.gateway, nodes.deny_list, nodes.clock, nodes.options)
     add("post_check", after.post_check, "report", "rollback_gate")
     add("rollback_gate", after.rollback_gate, "undo", "rollback_gate")
     add("undo", after.undo)

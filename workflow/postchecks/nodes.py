@@ -37,6 +37,7 @@ from workflow.endings import (
 from workflow.gates import Clock, decision_record, is_decision, is_expired, open_rollback_gate
 from workflow.landing import pushed_outside
 from workflow.model import ResponseItem, StandardResponse
+from workflow.options import WorkflowOptions
 from workflow.ports import DeviceGateway
 from workflow.postchecks.report import check_failures, planned_expectations, with_post_checks
 from workflow.progress import progress_writer
@@ -77,7 +78,7 @@ class PostCheckNodes:
     gateway: DeviceGateway
     deny_list: DenyList
     clock: Clock
-    gate_ttl_seconds: float
+    options: WorkflowOptions  # the workflow's settings (its gates' time to live)
 
     async def post_check(self, state: ChangeState) -> Command[str]:
         """Run the template's post-checks on every device the push reached; failed: offer a
@@ -120,7 +121,7 @@ class PostCheckNodes:
         if result["success"] or not plan:
             return Command(update=update, goto="report")
         review = rollback_review(merged, result, plan, self._restoring(state, plan))
-        gate = open_rollback_gate(state, review, self.clock, self.gate_ttl_seconds)
+        gate = open_rollback_gate(state, review, self.clock, self.options.gate_ttl_seconds)
         return Command(update={**update, "gate": gate, "undo_plan": plan}, goto="rollback_gate")
 
     async def _landed_outside(self, state: ChangeState) -> Command[str] | None:
@@ -136,7 +137,7 @@ class PostCheckNodes:
         plan = await self.gateway.rollback_plan(state["change_id"])
         allow = self._restoring(state, plan)
         review = rollback_review(push, build_response([]), plan, allow, outside)
-        gate = open_rollback_gate(state, review, self.clock, self.gate_ttl_seconds)
+        gate = open_rollback_gate(state, review, self.clock, self.options.gate_ttl_seconds)
         update = {"gate": gate, "undo_plan": plan, "landed_outside": outside}
         return Command(update=update, goto="rollback_gate")
 
