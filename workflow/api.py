@@ -14,9 +14,8 @@ resume, so the gate it read and checked is still the pending one when it resumes
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass, replace
-from typing import Any, cast
+from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -29,15 +28,14 @@ from workflow.graph import build_graph
 from workflow.hashing import content_sha256
 from workflow.library.compose import proposal_parts
 from workflow.model import (
-    LLMProgress,
     PlanRequest,
-    PushProgress,
     StepProgress,
     TemplatePart,
     TemplateProposal,
 )
 from workflow.nodes import Nodes
 from workflow.previews import DevicePreview
+from workflow.progress import StepContext
 from workflow.reviews import GateDecision as GateDecision
 from workflow.reviews import GateExpiry, TemplateReview
 from workflow.state import Requester, initial_state, upgraded
@@ -196,20 +194,8 @@ class ChangeWorkflow:
         """Run to the next gate or the end: that step, with the push records made meanwhile
         (the change had `records_before` when the run began)."""
         config = _config(thread_id)
-        async for mode, chunk in self._graph.astream(
-            graph_input, config, stream_mode=["custom"], durability="sync"
-        ):
-            event = cast(dict[str, Any], chunk)
-            if mode != "custom" or on_progress is None:
-                continue
-            if "progress" in event:
-                delivered = on_progress(PushProgress(**event["progress"]))
-            elif "llm" in event:
-                delivered = on_progress(LLMProgress(**event["llm"]))
-            else:
-                continue
-            if inspect.isawaitable(delivered):
-                await delivered
+        context = StepContext(on_progress)  # the nodes hand it on (workflow.progress)
+        await self._graph.ainvoke(graph_input, config, context=context, durability="sync")
         snapshot = await self._graph.aget_state(config)
         step = pending_gate_of(snapshot) or finished_of(snapshot)
         if step is None:

@@ -29,6 +29,7 @@ from langgraph.types import Command
 from workflow.gates import ReviewGate
 from workflow.nodes import Nodes
 from workflow.postchecks.nodes import PostCheckNodes
+from workflow.progress import StepContext
 from workflow.state import ChangeState, upgraded
 
 
@@ -40,10 +41,10 @@ class Node(Protocol):
 
 def build_graph(
     nodes: Nodes, checkpointer: BaseCheckpointSaver[Any]
-) -> CompiledStateGraph[ChangeState, None, ChangeState, ChangeState]:
+) -> CompiledStateGraph[ChangeState, StepContext, ChangeState, ChangeState]:
     """The compiled graph; every routing decision is a `Command(goto=...)` from a node, and
     every node reads the state upgraded from whichever release kept it."""
-    graph = StateGraph(ChangeState)
+    graph = StateGraph(ChangeState, context_schema=StepContext)
 
     def add(name: str, node: Node, *destinations: str) -> None:
         graph.add_node(name, _upgrading(node), destinations=destinations)

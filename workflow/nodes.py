@@ -52,7 +52,7 @@ from workflow.newer_versions import newer_versions
 from workflow.options import WorkflowOptions
 from workflow.ports import ConfigTrial, DeviceGateway, DeviceLocks, Planner, SavedTemplates
 from workflow.previews import DevicePreview, preview_devices
-from workflow.progress import progress_writer
+from workflow.progress import step_progress
 from workflow.push_records import push_records
 from workflow.render_pool import RenderPool, run_capped
 from workflow.rollbacks import restore_refusals, rollback_template
@@ -278,7 +278,7 @@ class Nodes:
             result = await self.gateway.push(
                 state["change_id"],
                 plan,
-                on_progress=progress_writer(),
+                on_progress=step_progress(),
                 previewed=previewed,
                 hold_sessions=bool(template.get("post_checks")),  # the checks read on them
             )

@@ -1,25 +1,32 @@
-"""What the push node and the post-check nodes share: device progress streamed to the caller."""
+"""A step's progress, handed by whoever runs the graph straight to the nodes that make it.
+
+`ChangeWorkflow` runs each step with a `StepContext` (LangGraph's run context, never
+checkpointed); a node hands its sink to the device gateway (push and post-check progress, from
+the device threads through `LoopBridge`) or to the model's output (its writing). So an event
+goes device thread → loop → the bot's sink, with no relay through the graph's stream.
+"""
 
 from __future__ import annotations
 
-import contextvars
-from dataclasses import asdict
+from dataclasses import dataclass
 
-from langgraph.config import get_stream_writer
+from langgraph.runtime import get_runtime
 
-from workflow.model import ProgressCallback, PushProgress
+from workflow.model import StepProgress
 
 
-def progress_writer() -> ProgressCallback:
-    """A progress callback streaming the node's device events to the caller (`custom` mode).
+@dataclass(frozen=True)
+class StepContext:
+    """What one run of the graph is given besides its state."""
 
-    The gateway may call back from a context of its own (loop.call_soon_threadsafe from its
-    worker threads); LangGraph's writer reads the node's config from a context var.
-    """
-    writer = get_stream_writer()
-    node_context = contextvars.copy_context()
+    on_progress: StepProgress | None = None  # None: nobody waits for progress
 
-    def progress(event: PushProgress) -> None:
-        node_context.run(writer, {"progress": asdict(event)})
 
-    return progress
+def step_progress() -> StepProgress | None:
+    """The running step's progress sink; None when nobody waits for it or outside a graph run
+    (`labbot llm check`, benchmarks)."""
+    try:
+        context = get_runtime(StepContext).context
+    except RuntimeError:  # "Called get_config outside of a runnable context"
+        return None
+    return context.on_progress if context is not None else None

@@ -120,7 +120,7 @@ def host_credentials(host: Host) -> Credentials:
 
 
 class LoopBridge:
-    """Progress events from Nornir worker threads, delivered on the event loop's thread."""
+    """Progress events from Nornir worker threads, delivered in order on the event loop's thread."""
 
     def __init__(
         self,
@@ -136,6 +136,7 @@ class LoopBridge:
         self._finished = 0
         self._count_lock = threading.Lock()
         self._pending: set[asyncio.Future[Any]] = set()
+        self._last: asyncio.Future[Any] | None = None  # the latest async callback, run in turn
 
     def progress(
         self,
@@ -160,12 +161,9 @@ class LoopBridge:
         while self._pending:
             await asyncio.gather(*tuple(self._pending), return_exceptions=True)
 
-    def _track(self, work: Awaitable[None]) -> None:
-        future = asyncio.ensure_future(work)
-        self._pending.add(future)
-        future.add_done_callback(self._pending.discard)
-
     def _deliver(self, event: PushProgress) -> None:
+        """Async callbacks run one after the other, in the order of their events (the chat
+        posts the progress message at the first and edits it at the next ones)."""
         assert self._on_progress is not None
         try:
             outcome = self._on_progress(event)
@@ -173,10 +171,16 @@ class LoopBridge:
             log.exception("progress callback failed for %s", event.device)
             return
         if inspect.isawaitable(outcome):
-            self._track(_logged(outcome, f"progress callback for {event.device}"))
+            work = _in_turn(self._last, outcome, f"progress callback for {event.device}")
+            self._last = future = asyncio.ensure_future(work)
+            self._pending.add(future)
+            future.add_done_callback(self._pending.discard)
 
 
-async def _logged(work: Awaitable[None], what: str) -> None:
+async def _in_turn(previous: asyncio.Future[Any] | None, work: Awaitable[None], what: str) -> None:
+    """`work` once `previous` is over (it logged its own failure); a failure is logged."""
+    if previous is not None:
+        await asyncio.wait((previous,))
     try:
         await work
     except Exception:

@@ -20,10 +20,11 @@ streamed (progress goes to `on_progress`) unless the endpoint sent no event when
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar, cast
 
@@ -62,7 +63,7 @@ _WORKED: dict[tuple[str, str], Strategy] = {}  # per endpoint, for this process 
 _NOT_STREAMING: set[tuple[str, str]] = set()  # endpoints that sent no events when asked to
 
 AnswerT = TypeVar("AnswerT", bound=BaseModel)
-ProgressSink = Callable[[LLMProgress], None]
+ProgressSink = Callable[[LLMProgress], Awaitable[None] | None]
 
 
 @dataclass(frozen=True)
@@ -277,7 +278,11 @@ async def _receive(
             now = time.monotonic()
             if on_progress is not None and now - reported >= PROGRESS_EVERY_SECONDS:
                 reported = now
-                on_progress(LLMProgress(round(now - started, 1), answers.tokens_of_chars(size)))
+                shown = on_progress(
+                    LLMProgress(round(now - started, 1), answers.tokens_of_chars(size))
+                )
+                if inspect.isawaitable(shown):
+                    await shown
     except ValueError:  # LangChain: "No generation chunks were returned"
         if chunks:
             raise

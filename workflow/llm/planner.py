@@ -31,10 +31,10 @@ from workflow.llm import prompts
 from workflow.llm.bounded import STRING_CHARS
 from workflow.llm.capped import NAME_CHARS, capped, holds_cut_text
 from workflow.llm.output import StructuredOutput
-from workflow.llm.progress import graph_progress
 from workflow.llm.schemas import ParamsAnswer, TemplateAnswer, expand_schema
 from workflow.model import ParamsProposal, PlanRequest, TemplateProposal, TokenUsage
 from workflow.postchecks.spec import PostChecks, parse_post_checks
+from workflow.progress import step_progress
 from workflow.targets import expand_targets
 from workflow.validation import validate_params
 
@@ -146,7 +146,7 @@ class LLMPlanner:
     async def _ask(
         self, schema: type[AnswerT], system: str, human: str
     ) -> tuple[AnswerT, TokenUsage]:
-        asked = await self._output.ask(schema, system, human, graph_progress())
+        asked = await self._output.ask(schema, system, human, step_progress())
         return asked.answer, asked.usage
 
 

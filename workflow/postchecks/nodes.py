@@ -40,7 +40,7 @@ from workflow.model import ResponseItem, StandardResponse
 from workflow.options import WorkflowOptions
 from workflow.ports import DeviceGateway
 from workflow.postchecks.report import check_failures, planned_expectations, with_post_checks
-from workflow.progress import progress_writer
+from workflow.progress import step_progress
 from workflow.push_records import push_records, with_checks
 from workflow.responses import build_response
 from workflow.reviews import RollbackLines, RollbackReview
@@ -102,7 +102,7 @@ class PostCheckNodes:
         expected = planned_expectations(checks, state["previews"], pushed, state["topology"])
         try:
             result = await self.gateway.post_check(
-                expected, checks["timeout"], on_progress=progress_writer()
+                expected, checks["timeout"], on_progress=step_progress()
             )
             plan = (
                 await self.gateway.rollback_plan(state["change_id"])
@@ -183,7 +183,7 @@ class PostCheckNodes:
             return finish("blocked", refused)
         undo_id = state["change_id"] + UNDO_SUFFIX
         try:
-            result = await self.gateway.push(undo_id, plan, on_progress=progress_writer())
+            result = await self.gateway.push(undo_id, plan, on_progress=step_progress())
         except LabbotError as err:
             not_started = RollbackNotStarted(
                 kind="rollback_not_started", failures=failures, error=str(err)
