@@ -35,7 +35,7 @@ from bot.policy_rules import Policy
 from bot.ports import ChangeRunner, ThreadLock
 from bot.reporter import ChangeReporter, already_decided
 from bot.requests import RequestDesk
-from storage.audit_records import Resolution, Vote
+from storage.audit_records import Ballot, Resolution, Vote
 from storage.db import is_unreachable
 from storage.ports import DecisionRecords
 from workflow.api import GateDecision, PendingGate, gate_problem
@@ -141,19 +141,7 @@ class DecisionService:
         thread, actor = decision.thread, decision.actor
         settles = await self.authorizer.settles(decision, gate, requester_id)
         try:
-            result = await self.audit.decide(
-                change_id=gate.change_id,
-                gate=gate.gate,
-                interrupt_id=gate.interrupt_id,
-                choice=decision.choice,
-                actor_id=actor.id,
-                actor_name=actor.name,
-                platform=thread.platform,
-                channel=thread.channel,
-                content_sha256=decision.content_sha256,
-                feedback=decision.feedback,
-                settles=settles,
-            )
+            result = await self.audit.decide(_ballot(decision, gate), settles)
         except DecisionConflict as conflict:
             settled = conflict.existing if isinstance(conflict.existing, Resolution) else None
             text = already_decided(settled) if settled else messages.ALREADY_VOTED
@@ -242,3 +230,14 @@ class DecisionService:
             interrupt_id=decision.interrupt_id,
         )
         return "already_decided" if resolution else "stale"
+
+
+def _ballot(decision: Decision, gate: PendingGate) -> Ballot:
+    """What storage records of a click on `gate`: the gate, the choice on what it showed, who
+    and where."""
+    thread, actor = decision.thread, decision.actor
+    return Ballot(
+        gate.change_id, gate.gate, gate.interrupt_id,
+        decision.choice, decision.content_sha256, decision.feedback,
+        actor.id, actor.name, thread.platform, thread.channel,
+    )  # fmt: skip

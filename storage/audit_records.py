@@ -62,6 +62,23 @@ class CapReached:
 
 
 @dataclass(frozen=True)
+class Ballot:
+    """One click to record: at which gate, what was chosen on exactly which content, by whom
+    and where."""
+
+    change_id: str
+    gate: GateName
+    interrupt_id: str
+    choice: Choice
+    content_sha256: str
+    feedback: str | None
+    actor_id: str
+    actor_name: str
+    platform: str
+    channel: str
+
+
+@dataclass(frozen=True)
 class Vote:
     """One person's decision at one gate (approve, modify or cancel)."""
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
+from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
@@ -20,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from base.errors import DecisionConflict
-from base.vocabulary import CHOICES, Choice, GateName, stamp
+from base.vocabulary import CHOICES, stamp
 from storage import audit_chain
 from storage.audit_reads import (
     AuditReader,
@@ -31,6 +32,7 @@ from storage.audit_reads import (
     votes_in,
 )
 from storage.audit_records import (
+    Ballot,
     CapReached,
     CapScope,
     ChangeKind,
@@ -121,47 +123,21 @@ class AuditStore(AuditReader):
                 return reached
             return as_record(ChangeRecord, await chain.append(changes, self._clean(content)))
 
-    async def decide(
-        self,
-        *,
-        change_id: str,
-        gate: GateName,
-        interrupt_id: str,
-        choice: Choice,
-        actor_id: str,
-        actor_name: str,
-        platform: str,
-        channel: str,
-        content_sha256: str,
-        feedback: str | None = None,
-        settles: Settles = ONE_APPROVAL,
-    ) -> DecideResult:
+    async def decide(self, ballot: Ballot, settles: Settles = ONE_APPROVAL) -> DecideResult:
         """Record one decision in one transaction; settle the gate when it decides it.
 
         An approval settles the gate when `settles(approvers so far)`; modify and cancel always do.
         Raises DecisionConflict when the gate is already settled (`existing` = its Resolution)
         or when this person already voted on it (`existing` = None; the message says so).
         """
-        if choice not in CHOICES:
-            raise ValueError(f"choice must be one of {CHOICES}, not {choice!r}")
-        vote = {
-            "change_id": change_id,
-            "gate": gate,
-            "interrupt_id": interrupt_id,
-            "choice": choice,
-            "actor_id": actor_id,
-            "actor_name": actor_name,
-            "platform": platform,
-            "channel": channel,
-            "content_sha256": content_sha256,
-            "feedback": feedback,
-        }
+        if ballot.choice not in CHOICES:
+            raise ValueError(f"choice must be one of {CHOICES}, not {ballot.choice!r}")
         try:
             async with self._append() as chain:
-                return await self._decide_in(chain, vote, settles)
+                return await self._decide_in(chain, asdict(ballot), settles)
         except IntegrityError:
             # Only reachable if a writer bypassed the serialization: the unique keys still hold.
-            raise await self._conflict(interrupt_id, actor_id, actor_name) from None
+            raise await self._conflict(ballot) from None
 
     async def _decide_in(
         self, chain: audit_chain.ChainWriter, vote: dict[str, Any], settles: Settles
@@ -182,12 +158,10 @@ class AuditStore(AuditReader):
             resolved=True, resolution=as_record(Resolution, row), approvals=approvals
         )
 
-    async def _conflict(
-        self, interrupt_id: str, actor_id: str, actor_name: str
-    ) -> DecisionConflict:
+    async def _conflict(self, ballot: Ballot) -> DecisionConflict:
         async with self.engine.connect() as conn:
-            existing = await resolution_in(conn, interrupt_id)
-        return _settled(existing) if existing else _already_voted(actor_name)
+            existing = await resolution_in(conn, ballot.interrupt_id)
+        return _settled(existing) if existing else _already_voted(ballot.actor_name)
 
     async def record_refusal(
         self,

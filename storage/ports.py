@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from base.vocabulary import Choice, GateName
 from storage.audit_records import (
+    Ballot,
     CapReached,
     ChangeKind,
     ChangeRecord,
@@ -43,21 +43,7 @@ class DecisionRecords(Protocol):
         caps: OpenCaps | None = None,
     ) -> ChangeRecord | CapReached: ...
 
-    async def decide(
-        self,
-        *,
-        change_id: str,
-        gate: GateName,
-        interrupt_id: str,
-        choice: Choice,
-        actor_id: str,
-        actor_name: str,
-        platform: str,
-        channel: str,
-        content_sha256: str,
-        feedback: str | None = None,
-        settles: Settles = ...,
-    ) -> DecideResult: ...
+    async def decide(self, ballot: Ballot, settles: Settles = ...) -> DecideResult: ...
 
     async def record_refusal(
         self,

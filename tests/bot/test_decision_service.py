@@ -11,12 +11,13 @@ from typing import Any
 
 from adapters.chat import Actor, ChatEvent, Decision, Message, Request, ThreadRef
 from base.errors import DecisionConflict
-from base.vocabulary import Choice, GateName
+from base.vocabulary import Choice
 from bot.metrics import Metrics
 from bot.policy_rules import Policy
 from bot.service import DecisionService
 from bot.wiring import decision_service
 from storage.audit_records import (
+    Ballot,
     CapReached,
     ChangeKind,
     ChangeRecord,
@@ -139,26 +140,12 @@ class FakeAudit:
     async def resolution(self, interrupt_id: str) -> Resolution | None:
         return self.settled
 
-    async def decide(
-        self,
-        *,
-        change_id: str,
-        gate: GateName,
-        interrupt_id: str,
-        choice: Choice,
-        actor_id: str,
-        actor_name: str,
-        platform: str,
-        channel: str,
-        content_sha256: str,
-        feedback: str | None = None,
-        settles: Settles = ONE_APPROVAL,
-    ) -> DecideResult:
+    async def decide(self, ballot: Ballot, settles: Settles = ONE_APPROVAL) -> DecideResult:
         if self.settled is not None:
             raise DecisionConflict("gate already settled", existing=self.settled)
         self.settled = Resolution(
-            interrupt_id, change_id, gate, choice, actor_id, actor_name, content_sha256,
-            feedback, NOW,
+            ballot.interrupt_id, ballot.change_id, ballot.gate, ballot.choice, ballot.actor_id,
+            ballot.actor_name, ballot.content_sha256, ballot.feedback, NOW,
         )  # fmt: skip
         return DecideResult(True, self.settled, ())
 

@@ -26,6 +26,7 @@ from bot.demo import DEMO_CREDENTIALS, demo_settings
 from bot.settings import load_settings
 from bot.wiring import Runtime, open_runtime
 from labsim import Lab, demo_topology
+from storage.audit_records import Ballot
 from storage.db import make_engine
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click, person
 from tests.support.masks import MASK
@@ -328,17 +329,11 @@ async def test_a_decision_recorded_by_a_process_that_died_is_resumed_by_the_next
         await bot.service.handle(ask(REQUEST, "alice"))
         gate = await bot.workflow.pending_gate(THREAD.key)
         assert gate is not None
-        await bot.audit.decide(  # what a replica that died right after recording had done
-            change_id=gate.change_id,
-            gate=gate.gate,
-            interrupt_id=gate.interrupt_id,
-            choice="approve",
-            actor_id="console:bob",
-            actor_name="bob",
-            platform="console",
-            channel=THREAD.channel,
-            content_sha256=gate.sha256,
-        )
+        recorded = Ballot(  # what a replica that died right after recording had done
+            gate.change_id, gate.gate, gate.interrupt_id, "approve", gate.sha256, None,
+            "console:bob", "bob", "console", THREAD.channel,
+        )  # fmt: skip
+        await bot.audit.decide(recorded)
         await bot.service.handle(click(chat, "carol"))
         pending = await bot.workflow.pending_gate(THREAD.key)
     assert any("already approved by bob" in text for text in chat.said_to("console:carol"))

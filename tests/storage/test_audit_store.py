@@ -11,7 +11,8 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from base.errors import DecisionConflict
-from storage.audit_records import DevicePush
+from base.vocabulary import Choice, GateName
+from storage.audit_records import Ballot, DevicePush
 from storage.audit_store import AuditStore, at_least
 from storage.db import make_engine
 
@@ -31,31 +32,22 @@ async def new_change(audit: AuditStore, change_id: str = "chg-1", **extra: Any) 
 
 
 def vote(
-    actor: str, choice: str = "approve", interrupt_id: str = "int-1", **extra: Any
-) -> dict[str, Any]:
-    fields: dict[str, Any] = dict(
-        change_id="chg-1",
-        gate="template",
-        interrupt_id=interrupt_id,
-        choice=choice,
-        actor_id=f"U-{actor}",
-        actor_name=actor,
-        platform="slack",
-        channel="C1",
-        content_sha256=SHA,
+    actor: str, choice: Choice = "approve", interrupt_id: str = "int-1", gate: GateName = "template"
+) -> Ballot:
+    return Ballot(
+        "chg-1", gate, interrupt_id, choice, SHA, None, f"U-{actor}", actor, "slack", "C1"
     )
-    return {**fields, **extra}
 
 
 async def test_first_decision_wins_and_the_second_learns_who_decided(engine: AsyncEngine) -> None:
     audit = AuditStore(engine)
     await new_change(audit)
-    first = await audit.decide(**vote("Alice"))
+    first = await audit.decide(vote("Alice"))
     assert first.resolved and first.resolution is not None
     assert (first.resolution.actor_name, first.resolution.choice) == ("Alice", "approve")
 
     with pytest.raises(DecisionConflict, match="already settled: approve by Alice at") as lost:
-        await audit.decide(**vote("Bob", "cancel"))
+        await audit.decide(vote("Bob", "cancel"))
     assert lost.value.existing == first.resolution
     assert await audit.resolution("int-1") == first.resolution
 
@@ -63,12 +55,12 @@ async def test_first_decision_wins_and_the_second_learns_who_decided(engine: Asy
 async def test_two_approvals_needed_and_nobody_votes_twice(engine: AsyncEngine) -> None:
     audit = AuditStore(engine)
     await new_change(audit)
-    one = await audit.decide(**vote("Alice"), settles=at_least(2))
+    one = await audit.decide(vote("Alice"), settles=at_least(2))
     assert not one.resolved and [v.actor_name for v in one.approvals] == ["Alice"]
     with pytest.raises(DecisionConflict, match="Alice already voted") as again:
-        await audit.decide(**vote("Alice"), settles=at_least(2))
+        await audit.decide(vote("Alice"), settles=at_least(2))
     assert again.value.existing is None
-    two = await audit.decide(**vote("Bob"), settles=at_least(2))
+    two = await audit.decide(vote("Bob"), settles=at_least(2))
     assert two.resolved and two.resolution is not None and two.resolution.actor_name == "Bob"
     assert [v.actor_name for v in two.approvals] == ["Alice", "Bob"]
 
@@ -76,8 +68,8 @@ async def test_two_approvals_needed_and_nobody_votes_twice(engine: AsyncEngine) 
 async def test_a_cancel_settles_the_gate_without_waiting_for_approvals(engine: AsyncEngine) -> None:
     audit = AuditStore(engine)
     await new_change(audit)
-    await audit.decide(**vote("Alice"), settles=at_least(3))
-    cancelled = await audit.decide(**vote("Bob", "cancel"), settles=at_least(3))
+    await audit.decide(vote("Alice"), settles=at_least(3))
+    cancelled = await audit.decide(vote("Bob", "cancel"), settles=at_least(3))
     assert cancelled.resolved and cancelled.resolution is not None
     assert cancelled.resolution.choice == "cancel"
 
@@ -89,7 +81,7 @@ async def test_racing_replicas_produce_exactly_one_winner(
     engines = [make_engine(database_url) for _ in range(6)]  # one per "replica"
     try:
         outcomes = await asyncio.gather(
-            *(AuditStore(e).decide(**vote(f"user{i}")) for i, e in enumerate(engines)),
+            *(AuditStore(e).decide(vote(f"user{i}")) for i, e in enumerate(engines)),
             return_exceptions=True,
         )
     finally:
@@ -106,8 +98,8 @@ async def test_racing_replicas_produce_exactly_one_winner(
 async def test_change_summary_tells_who_confirmed_what(engine: AsyncEngine) -> None:
     audit = AuditStore(engine)
     await new_change(audit)
-    await audit.decide(**vote("Alice"))
-    await audit.decide(**vote("Bob", interrupt_id="int-2", gate="params"))
+    await audit.decide(vote("Alice"))
+    await audit.decide(vote("Bob", interrupt_id="int-2", gate="params"))
     await audit.record_refusal(
         change_id="chg-1",
         interrupt_id="int-2",
@@ -153,7 +145,7 @@ async def test_entries_filter_by_change_user_device_and_time(engine: AsyncEngine
     audit = AuditStore(engine)
     before = datetime.now(UTC) - timedelta(seconds=1)
     await new_change(audit)
-    await audit.decide(**vote("Alice"))
+    await audit.decide(vote("Alice"))
     await audit.record_pushes(
         "chg-1", [DevicePush(device="R1", lines_sha256=SHA, status="success", detail="")]
     )
@@ -204,7 +196,7 @@ async def test_verify_names_the_first_tampered_row(
 ) -> None:
     audit = AuditStore(engine)
     await new_change(audit)
-    await audit.decide(**vote("Alice"))
+    await audit.decide(vote("Alice"))
     await audit.record_pushes(
         "chg-1", [DevicePush(device="R1", lines_sha256=SHA, status="success", detail="")]
     )
