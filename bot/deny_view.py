@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from bot import messages
 from workflow.denylist.inside import SECTIONS
-from workflow.denylist.policy import PLATFORMS, platform_rules
+from workflow.denylist.platform_rules import PLATFORMS, platform_rules
 from workflow.denylist.rules import FAMILY_TITLES, WHOLE_LINE_RULES, Rule
 
 POLICIES = ("ios", "eos", "frr", "junos", "vrp")

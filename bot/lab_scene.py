@@ -14,7 +14,7 @@ from netutils.interface import abbreviated_interface_name
 from bot import messages
 from workflow.api import LabLayout
 from workflow.model import Link, StandardResponse
-from workflow.postchecks.sessions import SessionState, session_states
+from workflow.postchecks.routing_sessions import SessionState, session_states
 
 Role = Literal["target", "other", "pushed", "passed", "failed", "postcheck_failed"]
 LinkState = Literal["unchecked", "up", "down"]

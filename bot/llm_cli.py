@@ -12,7 +12,7 @@ from base.errors import ConfigError
 
 if TYPE_CHECKING:
     from bot.settings import Settings
-    from workflow.llm.check import CheckResult
+    from workflow.llm.endpoint_check import CheckResult
 
 llm_app = typer.Typer(help="The LLM endpoint: does it answer, and how.", no_args_is_help=True)
 out = Console(soft_wrap=True)
@@ -32,7 +32,7 @@ async def ask_endpoint(settings: Settings) -> tuple[CheckResult, str, str]:
     from bot import messages
     from bot.wiring import llm_options
     from workflow.llm import make_chat_model
-    from workflow.llm.check import check_endpoint
+    from workflow.llm.endpoint_check import check_endpoint
     from workflow.llm.output import StructuredOutput, endpoint_key
 
     if settings.openai_api_key is None:

@@ -19,7 +19,7 @@ out = Console()
 @matrix_app.command("devices")
 def devices() -> None:
     """Every device labbot knows from encrypted rooms, with its key and verification state."""
-    from adapters.matrix.devices import DeviceStoreError, list_devices
+    from adapters.matrix.key_store import DeviceStoreError, list_devices
     from bot.serve_matrix import STORE_SUBDIR
     from bot.settings import load_settings
 
@@ -40,7 +40,7 @@ def verify(
     key: Annotated[str, typer.Argument(help="Its Ed25519 key as its owner's client shows it.")],
 ) -> None:
     """Trust a device verified out of band (LABBOT_MATRIX_TRUST=verified counts its decisions)."""
-    from adapters.matrix.devices import DeviceStoreError, verify_device
+    from adapters.matrix.key_store import DeviceStoreError, verify_device
     from bot.serve_matrix import STORE_SUBDIR
     from bot.settings import load_settings
 

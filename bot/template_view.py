@@ -14,7 +14,7 @@ from base.masking import SecretMask
 from bot import messages
 from bot.code_blocks import sections_message
 from storage.template_stats import TemplateStats
-from workflow.denylist.policy import describe_allowance
+from workflow.denylist.platform_rules import describe_allowance
 from workflow.library.catalog import Catalog, LibraryTemplate
 from workflow.model import ParamSpec, SavedTemplate
 from workflow.postchecks.spec import PostChecks

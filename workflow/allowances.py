@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from workflow.denylist.policy import allowance_errors, describe_allowance
+from workflow.denylist.platform_rules import allowance_errors, describe_allowance
 from workflow.safety import DenyList
 
 # proposals built from the lab's own templates or backups, never from the LLM's answer

@@ -35,7 +35,7 @@ from workflow.denylist.matching import (
     strip_prefixes,
     unreadable_character,
 )
-from workflow.denylist.policy import PlatformRules, rules_for
+from workflow.denylist.platform_rules import PlatformRules, rules_for
 from workflow.denylist.rules import CONTROL, FAMILY_TITLES, HELP, REMOTE, Family, Rule
 
 _EMBEDDED = (

@@ -24,7 +24,7 @@ from nio import AsyncClient, ProfileGetDisplayNameResponse, RoomGetStateEventRes
 from adapters.chat import EventHandler, Message, ThreadRef
 from adapters.matrix import inbound, texts
 from adapters.matrix.e2ee import Encryption, TrustMode, client_config
-from adapters.matrix.gates import GateIndex
+from adapters.matrix.gate_index import GateIndex
 from adapters.matrix.receiving import Receiver
 from adapters.matrix.rooms import Rooms
 from adapters.matrix.sending import Sender

@@ -25,7 +25,7 @@ from nio import AsyncClient, MegolmEvent
 from adapters.chat import ChatEvent, EventHandler, Message, Request, ThreadRef
 from adapters.matrix import inbound, texts
 from adapters.matrix.e2ee import Encryption
-from adapters.matrix.gates import GateIndex
+from adapters.matrix.gate_index import GateIndex
 from adapters.matrix.ordering import OrderedQueues
 from adapters.matrix.rooms import Rooms
 from adapters.matrix.sending import MatrixSendError, Sender

@@ -20,7 +20,7 @@ from nio import AsyncClient, RoomSendResponse, UploadResponse
 from adapters.chat import Actor, FileAttachment, FilesNotAttached, Message, ThreadRef
 from adapters.matrix import inbound, outbound
 from adapters.matrix.e2ee import Encryption
-from adapters.matrix.gates import GateIndex
+from adapters.matrix.gate_index import GateIndex
 from adapters.matrix.ordering import OrderedQueues
 
 log = logging.getLogger(__name__)

@@ -10,7 +10,7 @@ from bot.lab_scene import link_state, link_subnet, result_roles, scene_of, short
 from workflow.api import LabLayout
 from workflow.model import Device, Link, ResponseItem, StandardResponse
 from workflow.postchecks.outcome import DeviceChecks, Fact, Missing, OutcomeKind
-from workflow.postchecks.sessions import SessionState
+from workflow.postchecks.routing_sessions import SessionState
 from workflow.responses import build_response
 from workflow.targets import infer_kind
 

@@ -20,7 +20,7 @@ from tests.security.deny_cases import (
 from tests.security.tally import attempt
 from workflow.allowances import allowance_problems, allowed_by
 from workflow.denylist import eos, frr, ios, junos, vrp
-from workflow.denylist.policy import allowance_errors
+from workflow.denylist.platform_rules import allowance_errors
 from workflow.denylist.rules import ALLOWABLE_FAMILIES, FAMILY_TITLES
 from workflow.safety import DenyList
 

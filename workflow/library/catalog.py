@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from base.errors import PlanningError, TemplateError
-from workflow.denylist.policy import allowance_errors
+from workflow.denylist.platform_rules import allowance_errors
 from workflow.hashing import content_sha256
 from workflow.library.derive import DERIVERS
 from workflow.model import ParamSpec, TemplatePart, TemplateProposal

@@ -25,7 +25,7 @@ from langgraph.types import Command, interrupt
 
 from base.errors import LabbotError
 from workflow.allowances import restoring_allowances
-from workflow.denylist.policy import describe_allowance
+from workflow.denylist.platform_rules import describe_allowance
 from workflow.endings import (
     PostChecksNotRun,
     Pushed,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from adapters.matrix.devices import DeviceStoreError, list_devices, verify_device
 from adapters.matrix.e2ee import ROOM_KEYS_FILE, ROOM_KEYS_KEPT, RoomKeys
+from adapters.matrix.key_store import DeviceStoreError, list_devices, verify_device
 
 
 def test_room_keys_keep_the_newest_per_room_privately_across_restarts(tmp_path: Path) -> None:

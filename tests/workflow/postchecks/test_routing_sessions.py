@@ -5,7 +5,7 @@ routes are no sessions."""
 from __future__ import annotations
 
 from workflow.postchecks.outcome import DeviceChecks, Fact, Missing
-from workflow.postchecks.sessions import SessionState, session_states
+from workflow.postchecks.routing_sessions import SessionState, session_states
 
 
 def fact(check: str, key: str, peer: str = "", interface: str = "") -> Fact:
