@@ -2,7 +2,7 @@
 streamable HTTP (bearer token per agent). Translates, nothing else: what a tool does is the
 `AgentDoor` the bot gives it."""
 
-from adapters.mcp.door import AgentDoor, Json, Progress
+from adapters.mcp.agent_door import AgentDoor, Json, Progress
 from adapters.mcp.server import mcp_server
 
 __all__ = ["AgentDoor", "Json", "Progress", "mcp_server"]

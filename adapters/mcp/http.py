@@ -15,7 +15,7 @@ from mcp.server.auth.provider import AccessToken
 from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from adapters.mcp.door import AgentDoor
+from adapters.mcp.agent_door import AgentDoor
 from adapters.mcp.server import mcp_server
 
 PATH = "/mcp"

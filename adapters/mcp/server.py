@@ -15,7 +15,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
-from adapters.mcp.door import AgentDoor, Answer, Json
+from adapters.mcp.agent_door import AgentDoor, Answer, Json
 
 INSTRUCTIONS = """\
 labbot is the door to a team's network lab. Reads are direct: `lab` lists the devices and links,
