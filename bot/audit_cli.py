@@ -14,8 +14,8 @@ from bot import messages
 from bot.audit_anchor import audit_key, head_file, secret_mask
 from bot.audit_view import Format, chain_break, render_entries, render_summary
 from bot.data_place import database_place, open_for_reading
-from bot.files import writable
 from bot.settings import Settings
+from bot.writable_paths import writable
 from storage.audit_chain import AuditChain, ChainHead
 from storage.audit_head import Anchor, DatabaseName, database_name, head_text, parse_head
 from storage.audit_records import ChainReport
@@ -140,7 +140,7 @@ async def write_report(
     """`labbot audit report -o FILE.html`: gathered from storage, checked against the head file."""
     # the report reads previews through the workflow (LangGraph, the device drivers): loaded
     # here, not by `labbot audit` and `audit verify`, which read storage only
-    from bot.offline import reading_runtime
+    from bot.reading_runtime import reading_runtime
     from bot.report_data import gather_report
     from bot.report_html import render_report
 

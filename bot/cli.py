@@ -132,7 +132,7 @@ def lab(
     """Run a lab on 127.0.0.1 until Ctrl-C: simulated, or with --frr real FRR routers."""
     path = topology_file or topology
     if inventory is not None:
-        from bot.files import writable
+        from bot.writable_paths import writable
 
         writable(inventory, "--inventory")
     frr_only = {"--sweep": sweep, "--ssh": ssh, "--kernel-addresses": kernel_addresses}

@@ -5,8 +5,8 @@ from __future__ import annotations
 from adapters.chat import Actor
 from bot import messages
 from bot.data_place import database_place
-from bot.offline import reading_runtime
 from bot.open_gates import pending_for, pending_text
+from bot.reading_runtime import reading_runtime
 from bot.settings import Settings
 
 

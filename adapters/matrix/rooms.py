@@ -18,7 +18,7 @@ from nio import AsyncClient, JoinError, RoomResolveAliasResponse, SyncResponse
 
 from adapters.chat import Actor
 from adapters.matrix import inbound, texts
-from adapters.matrix.direct import DirectRooms
+from adapters.matrix.direct_rooms import DirectRooms
 
 log = logging.getLogger(__name__)
 

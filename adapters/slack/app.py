@@ -26,8 +26,8 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.chat import ChatEvent, EventHandler, HomeOpened, Request, ThreadRef
 from adapters.slack import inbound, texts
-from adapters.slack.names import NameCache
-from adapters.slack.recent import RecentKeys
+from adapters.slack.display_names import NameCache
+from adapters.slack.seen_deliveries import RecentKeys
 
 log = logging.getLogger(__name__)
 

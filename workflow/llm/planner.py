@@ -28,8 +28,8 @@ from base.errors import PlanningError
 from workflow.library.catalog import Catalog
 from workflow.library.planner import NO_TOKENS, LibraryPlanner
 from workflow.llm import prompts
-from workflow.llm.bounded import STRING_CHARS
-from workflow.llm.capped import NAME_CHARS, capped, holds_cut_text
+from workflow.llm.bounded_json import STRING_CHARS
+from workflow.llm.capped_text import NAME_CHARS, capped, holds_cut_text
 from workflow.llm.output import StructuredOutput
 from workflow.llm.schemas import ParamsAnswer, TemplateAnswer, expand_schema
 from workflow.model import ParamsProposal, PlanRequest, TemplateProposal, TokenUsage

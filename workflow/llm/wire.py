@@ -11,7 +11,7 @@ client reads them; everything else passes as is.
   (ChatOpenAI's way with `response_format`) concatenates the repeats into a role LangChain does
   not know, and the message it builds then carries no `usage_metadata`: measured tokens would
   be reported as estimated.
-- What is read is bounded (workflow.llm.bounded): every string inside an answer's JSON (a tool
+- What is read is bounded (workflow.llm.bounded_json): every string inside an answer's JSON (a tool
   call's arguments, content) is cut past `STRING_CHARS` with a note, as it streams, and a
   streamed event or a plain body past `ANSWER_CHARS` is not read on: a streamed answer ends
   there as cut off at its budget (`finish_reason: "length"`), a plain body's strings are cut
@@ -28,7 +28,7 @@ from typing import Any
 
 import httpx
 
-from workflow.llm.bounded import ANSWER_CHARS, AnswerCaps, StringCaps
+from workflow.llm.bounded_json import ANSWER_CHARS, AnswerCaps, StringCaps
 
 _DROPPED = ("content-length", "content-encoding", "transfer-encoding")
 _CUT_OFF_BODY = json.dumps(  # a plain answer not read on: cut off at its budget

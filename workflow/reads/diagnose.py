@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field
 
 from base.errors import PlanningError, ReadRefused
 from workflow.llm.answers import strip_thinking
-from workflow.llm.capped import capped
+from workflow.llm.capped_text import capped
 from workflow.llm.failures import describe_llm_failure
 from workflow.llm.output import OutputMode, refuses_strategy, remembered_strategy
 from workflow.llm.schemas import tool_definition

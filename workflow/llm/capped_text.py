@@ -2,7 +2,7 @@
 change it proposes) are cut to a size before they are shown or stored, with a note saying so:
 a model that writes megabytes must not become a megabyte gate, audit row or checkpoint.
 
-The same note ends a text the LLM's wire already cut (workflow.llm.bounded), so a text cut
+The same note ends a text the LLM's wire already cut (workflow.llm.bounded_json), so a text cut
 twice says how much was left out in all."""
 
 from __future__ import annotations

@@ -15,8 +15,8 @@ from base.errors import PlanningError
 from tests.fakes.openai_server import OpenAIStandIn, structured, text
 from tests.workflow.llm.test_planner import OSPF_ANSWER
 from tests.workflow.llm.test_servers import chat, planner, propose
-from workflow.llm.bounded import ANSWER_CHARS, STRING_CHARS, StringCaps
-from workflow.llm.capped import capped, cut_note
+from workflow.llm.bounded_json import ANSWER_CHARS, STRING_CHARS, StringCaps
+from workflow.llm.capped_text import capped, cut_note
 from workflow.llm.wire import ArgumentsAsText
 
 ANSWER = {

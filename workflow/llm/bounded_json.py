@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from workflow.llm.capped import cut_note
+from workflow.llm.capped_text import cut_note
 
 _RUN = re.compile(r'[^"\\]+')  # characters of a string up to its end or an escape
 _ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|[^u])")

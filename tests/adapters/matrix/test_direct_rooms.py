@@ -4,7 +4,7 @@ from pathlib import Path
 
 from nio import InviteMemberEvent
 
-from adapters.matrix.direct import FILE_NAME, DirectRooms
+from adapters.matrix.direct_rooms import FILE_NAME, DirectRooms
 from adapters.matrix.inbound import invited_as_direct
 
 
