@@ -4,10 +4,11 @@ SQLAlchemySaver runs each operation whole, in one call: in the saver's worker th
 file (one thread hop per operation instead of four per statement through aiosqlite), inside
 `AsyncConnection.run_sync` otherwise. Statements are built once and reused (building costs more
 than running them). A read is one query (the checkpoints, their blobs and their writes, UNION
-ALL). On PostgreSQL `put` and `put_writes` are one statement each too (rows passed as arrays), so
-reads and puts go to storage.postgres_worker as SQL text compiled once (`*_statement`), which
-sends those queued together in one pipelined transaction. On a SQLite file the worker threads
-send them to sqlite3 straight, as SQL text compiled once too (`sqlite_driver`).
+ALL). On PostgreSQL `put` and `put_writes` are one statement each too, and every value of a
+read, put or write is passed as an array (one element per read, row or checkpoint), so they go to
+storage.postgres_worker as SQL text compiled once (`*_statement`), which runs those of one kind
+queued together as one statement, their arrays joined. On a SQLite file the worker threads send
+them to sqlite3 straight, as SQL text compiled once too (`sqlite_driver`).
 """
 
 from __future__ import annotations
@@ -44,12 +45,18 @@ class ReadShape(NamedTuple):
 
 
 _CHECKPOINT_DATA = ("type", "checkpoint", "blob_versions", "metadata", "run_id")
+_CHECKPOINT_COLUMNS = tuple(c.name for c in CHECKPOINTS.c)
 _BLOB_COLUMNS = ("thread_id", "checkpoint_ns", "channel", "version", "type", "blob")
 _WRITE_COLUMNS = tuple(c.name for c in WRITES.c)
 _PSYCOPG = PGDialect_psycopg()  # type: ignore[no-untyped-call]
 _SQLITE = SQLiteDialect_pysqlite(paramstyle="named")
 _ROW_TYPES: dict[tuple[str, ...], Any] = {}  # a namedtuple per column list of a read
 _WRITE_KEY = ["thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "idx"]
+# what a read on PostgreSQL is given, as arrays (one element per read merged, see `_given`)
+_GIVEN_TYPES: dict[str, Any] = {
+    "thread_id": sa.Text, "ns": sa.Text, "checkpoint_id": sa.Text, "filter": JSONB,
+    "before": sa.Text, "limit": sa.Integer,
+}  # fmt: skip
 
 
 class CheckpointSQL:
@@ -67,10 +74,14 @@ class CheckpointSQL:
             index_elements=["thread_id", "checkpoint_ns", "checkpoint_id"],
             set_={c: upsert.excluded[c] for c in _CHECKPOINT_DATA},
         )
-        if not self.sqlite:
+        if not self.sqlite:  # any number of checkpoints and their blobs, as arrays
             new_blobs = unnest_insert(BLOBS, _BLOB_COLUMNS).on_conflict_do_nothing()
-            self._put_with_blobs = self._upsert_checkpoint.add_cte(new_blobs.cte("blobs"))
-        # PostgreSQL takes a task's writes as arrays in one statement, SQLite as executemany
+            upsert_all = unnest_insert(CHECKPOINTS, _CHECKPOINT_COLUMNS)
+            self._put_with_blobs = upsert_all.on_conflict_do_update(
+                index_elements=["thread_id", "checkpoint_ns", "checkpoint_id"],
+                set_={c: upsert_all.excluded[c] for c in _CHECKPOINT_DATA},
+            ).add_cte(new_blobs.cte("blobs"))
+        # PostgreSQL takes writes as arrays in one statement, SQLite as executemany
         upsert_w = unnest_insert(WRITES, _WRITE_COLUMNS) if not self.sqlite else insert(WRITES)
         self._insert_writes = upsert_w.on_conflict_do_nothing()
         self._upsert_writes = upsert_w.on_conflict_do_update(
@@ -111,9 +122,18 @@ class CheckpointSQL:
         return shape, params
 
     def _statement(self, shape: ReadShape) -> sa.CompoundSelect[Any]:
-        """Built once per shape: building a statement costs more than running it."""
+        """Built once per shape: building a statement costs more than running it.
+
+        On SQLite the values are parameters; on PostgreSQL each is an array (`_given`), so that
+        reads queued together run as one statement, each head row carrying `n`, the position of
+        the read it answers (1 on SQLite)."""
         if (known := self._statements.get(shape)) is not None:
             return known
+        given = None if self.sqlite else _given(shape)
+
+        def value(name: str) -> Any:
+            return sa.bindparam(name, type_=_GIVEN_TYPES[name]) if given is None else given.c[name]
+
         c = CHECKPOINTS.c
         where: list[sa.ColumnElement[bool]] = []
         for wanted, column, name in (
@@ -122,22 +142,26 @@ class CheckpointSQL:
             (shape.checkpoint_id, c.checkpoint_id, "checkpoint_id"),
         ):
             if wanted:
-                where.append(column == sa.bindparam(name))
-        where += self._metadata_filter(shape.filter_keys)
+                where.append(column == value(name))
+        if shape.filter_keys and given is not None:
+            where.append(sa.type_coerce(c["metadata"], JSONB).contains(value("filter")))
+        elif shape.filter_keys:
+            where += self._sqlite_metadata_filter(shape.filter_keys)
         if shape.before:
-            where.append(c.checkpoint_id < sa.bindparam("before"))
+            where.append(c.checkpoint_id < value("before"))
         heads = sa.select(CHECKPOINTS).where(*where).order_by(c.checkpoint_id.desc())
-        if shape.limit:
-            heads = heads.limit(sa.bindparam("limit", type_=sa.Integer))
+        if shape.limit or given is not None:  # PostgreSQL: LIMIT NULL is no limit
+            heads = heads.limit(value("limit"))
+        if given is None:
+            heads = heads.add_columns(sa.literal_column("1").label("n"))
+        else:
+            found = heads.lateral("found")
+            heads = sa.select(found, given.c.n).select_from(given.join(found, sa.true()))
         statement = self._statements[shape] = self._read_query(heads)
         return statement
 
-    def _metadata_filter(self, keys: int) -> list[sa.ColumnElement[bool]]:
+    def _sqlite_metadata_filter(self, keys: int) -> list[sa.ColumnElement[bool]]:
         column = CHECKPOINTS.c["metadata"]
-        if not keys:
-            return []
-        if not self.sqlite:
-            return [sa.type_coerce(column, JSONB).contains(sa.bindparam("filter", type_=JSONB))]
         where: list[sa.ColumnElement[bool]] = []
         for i in range(keys):
             # json_each rather than a JSON path: any key works, even one with quotes in it
@@ -198,7 +222,8 @@ class CheckpointSQL:
         """UNION ALL of the head rows, the blobs their `blob_versions` name, and their writes.
 
         Columns: kind (h/b/w), thread_id, checkpoint_ns, checkpoint_id, ref (parent id or
-        channel), type, key (version or task id), extra (metadata or task path), idx, payload.
+        channel), type, key (version or task id), extra (metadata or task path), idx, payload,
+        n (the read answered, see `_statement`).
         """
         head = heads.cte("head")
         version: sa.FromClause
@@ -213,11 +238,12 @@ class CheckpointSQL:
             head.c.checkpoint_id, head.c.parent_checkpoint_id.label("ref"), head.c.type,
             null.label("key"), sa.cast(head.c.metadata, sa.Text).label("extra"),
             sa.cast(sa.null(), sa.Integer).label("idx"), head.c.checkpoint.label("payload"),
+            head.c.n,
         )  # fmt: skip
         blob_rows = sa.select(
             sa.literal_column("'b'"), BLOBS.c.thread_id, BLOBS.c.checkpoint_ns, null,
             BLOBS.c.channel, BLOBS.c.type, BLOBS.c.version, null, sa.cast(sa.null(), sa.Integer),
-            BLOBS.c.blob,
+            BLOBS.c.blob, head.c.n,
         ).select_from(head.join(version, sa.true()).join(BLOBS, sa.and_(
             BLOBS.c.thread_id == head.c.thread_id, BLOBS.c.checkpoint_ns == head.c.checkpoint_ns,
             BLOBS.c.channel == version.c.key, BLOBS.c.version == version.c.value,
@@ -225,7 +251,7 @@ class CheckpointSQL:
         write_rows = sa.select(
             sa.literal_column("'w'"), WRITES.c.thread_id, WRITES.c.checkpoint_ns,
             WRITES.c.checkpoint_id, WRITES.c.channel, WRITES.c.type, WRITES.c.task_id,
-            WRITES.c.task_path, WRITES.c.idx, WRITES.c.blob,
+            WRITES.c.task_path, WRITES.c.idx, WRITES.c.blob, head.c.n,
         ).select_from(head.join(WRITES, sa.and_(
             WRITES.c.thread_id == head.c.thread_id, WRITES.c.checkpoint_ns == head.c.checkpoint_ns,
             WRITES.c.checkpoint_id == head.c.checkpoint_id,
@@ -237,12 +263,8 @@ class CheckpointSQL:
     def put(
         self, conn: sa.Connection, blob_rows: list[dict[str, Any]], row: dict[str, Any]
     ) -> None:
-        """Blobs first, then the checkpoint that points at them, so a checkpoint never refers to
-        a missing blob. On PostgreSQL both go in one statement: one round trip, atomic."""
-        if not self.sqlite:
-            blobs = as_arrays(BLOBS, _BLOB_COLUMNS, blob_rows)
-            conn.execute(self._put_with_blobs, {**row, **blobs})
-            return
+        """SQLite: blobs first, then the checkpoint that points at them, so a checkpoint never
+        refers to a missing blob (PostgreSQL: `put_statement`)."""
         if (raw := sqlite_driver(conn)) is None:
             if blob_rows:
                 conn.execute(self._insert_blobs, blob_rows)
@@ -255,34 +277,37 @@ class CheckpointSQL:
 
     def put_writes(self, conn: sa.Connection, rows: list[dict[str, Any]], special: bool) -> None:
         """Special writes (error, interrupt, ...) replace; ordinary ones are insert-or-ignore,
-        so writing a task's writes again (a retry) is harmless."""
+        so writing a task's writes again (a retry) is harmless (PostgreSQL: `writes_statement`)."""
         statement = self._upsert_writes if special else self._insert_writes
         if (raw := sqlite_driver(conn)) is not None:
             raw.executemany(self._sqlite_sql(("writes", special), statement), rows)
             return
-        params = rows if self.sqlite else as_arrays(WRITES, _WRITE_COLUMNS, rows)
-        conn.execute(statement, params)
+        conn.execute(statement, rows)
 
     # --- PostgreSQL, straight to the driver (storage.postgres_worker) ------------------------
+
+    # Each is one statement whose parameters are arrays, so the worker merges those queued
+    # together: one statement for all of them.
 
     def read_statement(self, shape: ReadShape, params: dict[str, Any]) -> Statement:
         if "filter" in params:
             params = {**params, "filter": json.dumps(params["filter"])}
         sql = self._driver_sql(shape, self._statement(shape))
-        return Statement(sql, params, returns_rows=True)
+        given = {f"given_{name}": [params.get(name)] for name in _given_names(shape)}
+        return Statement(sql, given, returns_rows=True, mergeable=True)
 
     def put_statement(self, blob_rows: list[dict[str, Any]], row: dict[str, Any]) -> Statement:
-        """`put` as one statement: the blobs in a CTE, then the checkpoint."""
-        params = {**row, **as_arrays(BLOBS, _BLOB_COLUMNS, blob_rows)}
-        for name in ("blob_versions", "metadata"):
-            params[name] = json_text(params[name])
-        return Statement(self._driver_sql("put", self._put_with_blobs), params)
+        """`put` as one statement, atomic: the blobs in a CTE, then the checkpoint."""
+        row = {**row, **{name: json_text(row[name]) for name in ("blob_versions", "metadata")}}
+        params = as_arrays(CHECKPOINTS, _CHECKPOINT_COLUMNS, [row])
+        params.update(as_arrays(BLOBS, _BLOB_COLUMNS, blob_rows))
+        return Statement(self._driver_sql("put", self._put_with_blobs), params, mergeable=True)
 
     def writes_statement(self, rows: list[dict[str, Any]], special: bool) -> Statement:
         """`put_writes` as one statement (see there)."""
         statement = self._upsert_writes if special else self._insert_writes
         sql = self._driver_sql("upsert" if special else "insert", statement)
-        return Statement(sql, as_arrays(WRITES, _WRITE_COLUMNS, rows))
+        return Statement(sql, as_arrays(WRITES, _WRITE_COLUMNS, rows), mergeable=True)
 
     def _sqlite_sql(self, key: Hashable, statement: sa.ClauseElement) -> str:
         """SQL text with sqlite3's `:name` placeholders, compiled once per statement."""
@@ -320,6 +345,22 @@ class CheckpointSQL:
             rows = rows.where(table.c.thread_id == source)
             names = ["thread_id", *[c.name for c in others]]
             conn.execute(self.insert(table).from_select(names, rows).on_conflict_do_nothing())
+
+
+def _given_names(shape: ReadShape) -> list[str]:
+    wanted = (shape.thread_id, shape.ns, shape.checkpoint_id, shape.filter_keys, shape.before)
+    return [name for name, on in zip(_GIVEN_TYPES, (*wanted, True), strict=True) if on]
+
+
+def _given(shape: ReadShape) -> Any:
+    """PostgreSQL: the values of reads of one shape as a table (parameters `given_<name>`, one
+    array each), numbered `n` from 1; LIMIT is always given (NULL: none)."""
+    arrays = [
+        sa.bindparam(f"given_{name}", type_=postgresql.ARRAY(_GIVEN_TYPES[name]))
+        for name in _given_names(shape)
+    ]
+    each = sa.func.unnest(*arrays).table_valued(*_given_names(shape), with_ordinality="n")
+    return each.render_derived("given")
 
 
 def unnest_insert(table: sa.Table, columns: tuple[str, ...]) -> Any:

@@ -7,9 +7,10 @@ retried task cannot duplicate them. Metadata filters are bound parameters, never
 
 Each operation runs whole in one call (see storage.checkpoint_sql). On PostgreSQL, reads and
 puts are one statement each, sent straight to psycopg by the saver's worker
-(storage.postgres_worker), which pipelines those queued together in one transaction; on a SQLite
-file, the saver's worker thread (storage.sqlite_worker) does the same for SQLite, and a second
-one runs the reads on a connection of its own (WAL: readers never wait for the writer's commit).
+(storage.postgres_worker), which runs those of one kind queued together as one statement; on a
+SQLite file, the saver's worker thread (storage.sqlite_worker) commits those queued together at
+once, and a second one runs the reads on a connection of its own (WAL: readers never wait for the
+writer's commit).
 Rows are decoded into tuples on the caller's loop, outside the workers. The rarer operations
 (deletes, copies, pruning) run inside `AsyncConnection.run_sync`.
 

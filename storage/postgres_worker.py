@@ -2,14 +2,17 @@
 
 Through SQLAlchemy every statement costs a pool checkout, a greenlet switch and a round trip of
 its own. The worker keeps a few psycopg connections (lanes); a lane takes what is queued and sends
-it in pipeline mode inside one transaction: one round trip and one commit for all of them (group
+it as one piece of work. Queued statements of one SQL text marked `mergeable` (their parameters
+are arrays, one element or more per statement) become one statement, their arrays joined: eight
+graph threads putting at once are one INSERT, not eight, so the server is woken, plans and runs
+once (under a loaded CPU every wake-up waits for a core). One statement left goes alone, in
+autocommit; several go in pipeline mode inside one transaction: one commit for all of them (group
 commit, as storage.sqlite_worker does for SQLite). While one lane's batch is on the wire, the next
-lane sends what arrived meanwhile, so the server works on several batches at once (one
-connection made every batch wait for the one before) and a slow statement holds up only its own
-batch. Statements are prepared by psycopg after a few uses. Every caller gets its rows only after
-the commit. If a batch fails, its statements run again one by one, so only the one at fault sees
-the error; when the failure was a dropped connection (server restart, failover), they run on a
-new one (every statement is idempotent).
+lane sends what arrived meanwhile, so the server works on several batches at once and a slow
+statement holds up only its own batch. Statements are prepared by psycopg after a few uses. Every
+caller gets its rows only after the commit. If a batch fails, its statements run again one by one
+(unmerged), so only the one at fault sees the error; when the failure was a dropped connection
+(server restart, failover), they run on a new one (every statement is idempotent).
 """
 
 from __future__ import annotations
@@ -36,6 +39,36 @@ class Statement:
     sql: str
     params: dict[str, Any]
     returns_rows: bool = False
+    # may run merged with others of the same `sql`: every parameter is an array and, if it
+    # returns rows, each row has `n`, the 1-based position of the statement it answers
+    mergeable: bool = False
+
+
+def merged(statements: Sequence[Statement]) -> Statement:
+    """One statement doing the work of `statements` (one mergeable SQL text): arrays joined."""
+    if len(statements) == 1:
+        return statements[0]
+    first = statements[0]
+    params = {name: [v for s in statements for v in s.params[name]] for name in first.params}
+    return Statement(first.sql, params, first.returns_rows, mergeable=True)
+
+
+def split(rows: list[Any] | None, count: int) -> Sequence[list[Any] | None]:
+    """The rows of a merged statement, given back to each statement merged (by `row.n`)."""
+    if rows is None or count == 1:
+        return [rows] * count
+    parts: list[list[Any]] = [[] for _ in range(count)]
+    for row in rows:
+        parts[row.n - 1].append(row)
+    return parts
+
+
+def grouped(statements: Sequence[Statement]) -> list[list[Statement]]:
+    """The statements in groups to run merged: mergeable ones by SQL text, others alone."""
+    groups: dict[object, list[Statement]] = {}
+    for n, statement in enumerate(statements):
+        groups.setdefault(statement.sql if statement.mergeable else n, []).append(statement)
+    return list(groups.values())
 
 
 @dataclass
@@ -106,17 +139,23 @@ class _Lane:
             self._borrowed = None
 
     async def run_batch(self, statements: Sequence[Statement]) -> list[Any]:
+        """Each statement's rows (None if it returns none) or the error it met, in order."""
+        groups = grouped(statements)
         try:
-            return await self._pipeline(await self._driver(), statements)
+            results = await self._send(await self._driver(), [merged(g) for g in groups])
         except psycopg.Error as exc:
             await self._replace_if_broken(exc)  # e.g. the server restarted: all are idempotent
             return await self._one_by_one(statements)
+        answers: dict[int, list[Any] | None] = {}
+        for group, rows in zip(groups, results, strict=True):
+            answers.update(zip(map(id, group), split(rows, len(group)), strict=True))
+        return [answers[id(statement)] for statement in statements]
 
     async def _one_by_one(self, statements: Sequence[Statement]) -> list[Any]:
         outcomes: list[Any] = []
         for statement in statements:
             try:
-                (rows,) = await self._pipeline(await self._driver(), [statement])
+                (rows,) = await self._send(await self._driver(), [statement])
                 outcomes.append(rows)
             except psycopg.Error as exc:
                 outcomes.append(exc)
@@ -124,10 +163,16 @@ class _Lane:
         return outcomes
 
     @staticmethod
-    async def _pipeline(
+    async def _send(
         conn: psycopg.AsyncConnection[Any], statements: Sequence[Statement]
     ) -> list[list[Any] | None]:
-        """All statements in one transaction, sent in one pipeline: one round trip."""
+        """One statement alone (autocommit: it is atomic by itself), or several in one
+        transaction sent in one pipeline."""
+        if len(statements) == 1:
+            (statement,) = statements
+            cursor = conn.cursor(row_factory=namedtuple_row, binary=True)
+            await cursor.execute(statement.sql, statement.params)
+            return [await cursor.fetchall() if statement.returns_rows else None]
         cursors = []
         async with conn.pipeline(), conn.transaction():
             for statement in statements:

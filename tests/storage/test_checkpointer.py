@@ -200,3 +200,63 @@ async def test_ordinary_writes_keep_the_first_and_special_writes_the_last(
             ("task-1", "proposal", "first"),
             ("task-2", ERROR, "refused"),
         ]
+
+
+def owned_checkpoint(saver: SQLAlchemySaver, owner: str) -> tuple[Any, dict[str, Any]]:
+    """A checkpoint whose blob value names its thread, and the new versions to put with it."""
+    version = saver.get_next_version(None, None)
+    checkpoint: Any = {
+        **empty_checkpoint(),
+        "channel_values": {"plan": {"owner": owner}},
+        "channel_versions": {"plan": version},
+    }
+    return checkpoint, {"plan": version}
+
+
+async def test_threads_saving_at_once_each_read_back_their_own(database_url: str) -> None:
+    """Eight threads put, write and read at the same moment (on PostgreSQL the worker runs each
+    kind queued together as one statement): every caller gets its own thread's checkpoint,
+    value, metadata and writes, nothing of another's."""
+    async with SQLAlchemySaver.from_url(database_url) as saver:
+        owners = [f"t-{n}" for n in range(8)]
+
+        async def put(owner: str) -> Any:
+            config: Any = {"configurable": {"thread_id": owner, "checkpoint_ns": ""}}
+            checkpoint, versions = owned_checkpoint(saver, owner)
+            stored = await saver.aput(config, checkpoint, {"owner": owner}, versions)
+            await saver.aput_writes(stored, [("log", f"{owner} wrote")], "task-1")
+            return stored
+
+        async def listed(config: Any) -> list[Any]:
+            return [t async for t in saver.alist(config, limit=3)]
+
+        stored = await asyncio.gather(*(put(owner) for owner in owners))
+        latest = await asyncio.gather(*(saver.aget_tuple(config) for config in stored))
+        lists = await asyncio.gather(*(listed(config) for config in stored))
+    for owner, config, found, (only,) in zip(owners, stored, latest, lists, strict=True):
+        for each in (found, only):
+            assert each is not None and each.config == config
+            assert each.checkpoint["channel_values"] == {"plan": {"owner": owner}}
+            assert each.metadata["owner"] == owner
+            assert each.pending_writes == [("task-1", "log", f"{owner} wrote")]
+
+
+async def test_one_checkpoint_put_twice_at_once_keeps_one(database_url: str) -> None:
+    """The same checkpoint (and the same error write) saved twice at the same moment: both
+    callers hear success and one copy is kept, as when they come one after the other."""
+    async with SQLAlchemySaver.from_url(database_url) as saver:
+        config: Any = {"configurable": {"thread_id": "t-twice", "checkpoint_ns": ""}}
+        checkpoint, versions = owned_checkpoint(saver, "t-twice")
+        first, second = await asyncio.gather(
+            saver.aput(config, checkpoint, {"try": 1}, versions),
+            saver.aput(config, checkpoint, {"try": 2}, versions),
+        )
+        assert first == second
+        await asyncio.gather(
+            saver.aput_writes(first, [(ERROR, "timeout")], "task-1"),
+            saver.aput_writes(first, [(ERROR, "refused")], "task-1"),
+        )
+        found = [t async for t in saver.alist(config)]
+    assert len(found) == 1 and found[0].metadata["try"] in (1, 2)
+    (write,) = found[0].pending_writes or []
+    assert write in (("task-1", ERROR, "timeout"), ("task-1", ERROR, "refused"))

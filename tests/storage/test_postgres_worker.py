@@ -1,10 +1,11 @@
-"""The PostgreSQL worker: queued statements share one transaction, one failure stays its own, a
-statement that waits holds up no other lane, and a connection the server dropped is replaced."""
+"""The PostgreSQL worker: queued statements share one transaction, those of one mergeable SQL
+text run as one statement, one failure stays its own, a statement that waits holds up no other
+lane, and a connection the server dropped is replaced."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import psycopg
@@ -28,24 +29,47 @@ def insert(n: int) -> Statement:
     )
 
 
+def tenfold(v: int) -> Statement:
+    """Mergeable: each value given comes back times ten (13 divides by zero); every run of the
+    statement counts one in `runs`."""
+    return Statement(
+        "WITH run AS (UPDATE runs SET count = count + 1 RETURNING count) "
+        "SELECT given.n, given.v * 10 / CASE WHEN given.v = 13 THEN 0 ELSE 1 END AS tenfold "
+        "FROM unnest(%(v)s::int[]) WITH ORDINALITY AS given(v, n), run",
+        {"v": [v]},
+        returns_rows=True,
+        mergeable=True,
+    )
+
+
 @pytest.fixture
 async def worker(postgres_url: str) -> AsyncIterator[PostgresWorker]:
     async with fresh_postgres_database(postgres_url) as url:
         engine = make_engine(url, autocommit=True)
         async with engine.connect() as conn:
             await conn.exec_driver_sql("CREATE TABLE rows (n INTEGER)")
+            await conn.exec_driver_sql("CREATE TABLE runs (count INTEGER)")
+            await conn.exec_driver_sql("INSERT INTO runs VALUES (0)")
         worker = PostgresWorker(engine)
         yield worker
         await worker.close()
         await engine.dispose()
 
 
-async def behind_a_slow_one(worker: PostgresWorker, numbers: range) -> list[Any]:
+async def behind_a_slow_one(
+    worker: PostgresWorker, numbers: range, make: Callable[[int], Statement] = insert
+) -> list[Any]:
     slow = Statement("SELECT pg_sleep(0.3), pg_current_xact_id()::text AS xact", {}, True)
     first = asyncio.ensure_future(worker.run(slow))
     await asyncio.sleep(0.1)  # the slow one is on the wire; the others wait in the queue
-    rest = await asyncio.gather(*(worker.run(insert(n)) for n in numbers), return_exceptions=True)
+    rest = await asyncio.gather(*(worker.run(make(n)) for n in numbers), return_exceptions=True)
     return [await first, *rest]
+
+
+async def runs(worker: PostgresWorker) -> int:
+    (row,) = await worker.run(Statement("SELECT count FROM runs", {}, returns_rows=True)) or []
+    count: int = row.count
+    return count
 
 
 async def stored(worker: PostgresWorker) -> list[int]:
@@ -67,6 +91,31 @@ async def test_a_failure_in_a_batch_fails_only_its_own_caller(worker: PostgresWo
     assert errors == [psycopg.errors.DivisionByZero]
     assert isinstance(results[4], psycopg.errors.DivisionByZero)  # 13's own caller
     assert await stored(worker) == [10, 11, 12, 14, 15, 16]
+
+
+async def test_queued_mergeable_statements_run_as_one(worker: PostgresWorker) -> None:
+    results = await behind_a_slow_one(worker, range(1, 9), tenfold)
+    assert [[row.tenfold for row in rows] for rows in results[1:]] == [
+        [v * 10] for v in range(1, 9)
+    ]
+    assert await runs(worker) == 1  # eight callers, one statement
+
+
+async def test_a_failure_in_a_merged_statement_fails_only_its_own_caller(
+    worker: PostgresWorker,
+) -> None:
+    results = await behind_a_slow_one(worker, range(10, 17), tenfold)
+    assert isinstance(results[4], psycopg.errors.DivisionByZero)  # 13's own caller
+    others = [rows for n, rows in enumerate(results[1:], start=10) if n != 13]
+    assert [[row.tenfold for row in rows] for rows in others] == [
+        [100],
+        [110],
+        [120],
+        [140],
+        [150],
+        [160],
+    ]
+    assert await runs(worker) == 6  # merged, failed and rolled back; then each alone
 
 
 async def test_work_is_committed_when_the_caller_hears_of_it(worker: PostgresWorker) -> None:
