@@ -7,8 +7,9 @@ channel, a counter and a short text), put two writes, get the latest tuple, list
 checkpoints. Threads run concurrently (asyncio.gather), as a bot serving several chat threads
 does, at each concurrency given. SQLite is compared with langgraph-checkpoint-sqlite's
 AsyncSqliteSaver; PostgreSQL with AsyncPostgresSaver when LABBOT_TEST_POSTGRES_URL points at a
-server (each saver gets a fresh database). Prints every run, the median ratio per backend and
-concurrency, and last a table of the ratios side by side (goal: ≥ 1.5x everywhere).
+server (each saver gets a fresh database). Within a run the two savers take turns every few
+steps (see `measure`). Prints every run, the median ratio per backend and concurrency, and last
+the range and median of the ratios side by side (goal: ≥ 1.5x everywhere).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -35,14 +36,26 @@ from tests.support.postgres import fresh_postgres_database
 
 SaverFactory = Callable[[], AbstractAsyncContextManager[BaseCheckpointSaver[Any]]]
 OPS_PER_STEP = 4
+SLICE_STEPS = 5
 GOAL_RATIO = 1.5
 
 
-async def run_thread(saver: BaseCheckpointSaver[Any], thread_id: str, steps: int) -> None:
-    config: Any = config_for(thread_id)
-    checkpoint = empty_checkpoint()
-    versions: dict[str, Any] = {}
-    for step in range(steps):
+class GraphThread:
+    """One simulated graph thread, its checkpoint carried from one slice of steps to the next."""
+
+    def __init__(self, thread_id: str) -> None:
+        self.thread_id = thread_id
+        self.config: Any = config_for(thread_id)
+        self.checkpoint = empty_checkpoint()
+        self.versions: dict[str, Any] = {}
+        self.step = 0
+
+    async def run(self, saver: BaseCheckpointSaver[Any], steps: int) -> None:
+        for _ in range(steps):
+            await self.one_step(saver)
+
+    async def one_step(self, saver: BaseCheckpointSaver[Any]) -> None:
+        step, thread_id = self.step, self.thread_id
         values = {
             "proposal": {"template": "router ospf 1\n network {{ net }} area 0\n" * 8, "n": step},
             "step": step,
@@ -50,36 +63,47 @@ async def run_thread(saver: BaseCheckpointSaver[Any], thread_id: str, steps: int
         }
         changed = ["proposal", "step"] if step else list(values)
         for channel in changed:
-            versions[channel] = saver.get_next_version(versions.get(channel), None)
-        checkpoint = {
-            **checkpoint,
+            self.versions[channel] = saver.get_next_version(self.versions.get(channel), None)
+        self.checkpoint = {
+            **self.checkpoint,
             "id": str(uuid6(clock_seq=step)),
             "channel_values": values,
-            "channel_versions": dict(versions),
-            "versions_seen": {"agent": dict(versions)},
+            "channel_versions": dict(self.versions),
+            "versions_seen": {"agent": dict(self.versions)},
         }
         metadata: Any = {"source": "loop", "step": step, "parents": {}}
-        config = await saver.aput(config, checkpoint, metadata, {c: versions[c] for c in changed})
+        new_versions = {c: self.versions[c] for c in changed}
+        config = await saver.aput(self.config, self.checkpoint, metadata, new_versions)
         await saver.aput_writes(config, [("proposal", {"n": step}), ("step", step)], f"task-{step}")
-        assert await saver.aget_tuple(
-            {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
-        )
+        assert await saver.aget_tuple(config_for(thread_id))
         found = [t async for t in saver.alist(config_for(thread_id), limit=3)]
         assert found
+        self.config, self.step = config, step + 1
 
 
 def config_for(thread_id: str) -> Any:
     return {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
 
 
-async def measure(factory: SaverFactory, threads: int, steps: int) -> float:
-    """ops/s of one run on a fresh database."""
-    async with factory() as saver:
-        await run_thread(saver, "warm-up", 3)
-        started = time.perf_counter()
-        await asyncio.gather(*(run_thread(saver, f"t{i}", steps) for i in range(threads)))
-        elapsed = time.perf_counter() - started
-    return threads * steps * OPS_PER_STEP / elapsed
+async def measure(factories: dict[str, SaverFactory], threads: int, steps: int) -> dict[str, float]:
+    """ops/s of each saver in one run, each on a fresh database. The savers take turns in slices
+    of SLICE_STEPS steps (who goes first alternating), and each one's rate is its ops over the
+    sum of its slices: a change in the machine's load (other work on the shared host) falls on
+    both alike, instead of on whichever saver happened to run at that moment."""
+    async with AsyncExitStack() as stack:
+        savers = {name: await stack.enter_async_context(f()) for name, f in factories.items()}
+        graphs = {name: [GraphThread(f"t{i}") for i in range(threads)] for name in savers}
+        for saver in savers.values():
+            await GraphThread("warm-up").run(saver, 3)
+        elapsed = dict.fromkeys(savers, 0.0)
+        for turn, done in enumerate(range(0, steps, SLICE_STEPS)):
+            names = list(savers) if turn % 2 == 0 else list(reversed(savers))
+            for name in names:
+                started = time.perf_counter()
+                size = min(SLICE_STEPS, steps - done)
+                await asyncio.gather(*(g.run(savers[name], size) for g in graphs[name]))
+                elapsed[name] += time.perf_counter() - started
+    return {name: threads * steps * OPS_PER_STEP / seconds for name, seconds in elapsed.items()}
 
 
 async def compare(
@@ -89,15 +113,11 @@ async def compare(
     threads: int,
     args: argparse.Namespace,
 ) -> list[float]:
-    """`runs` runs side by side (each on fresh databases, which saver goes first alternating, so
-    drift in the machine's load falls on both); prints each run and returns the ratios."""
+    """`runs` runs side by side; prints each run and returns the ratios."""
     print(f"{backend}, {threads} threads: SQLAlchemySaver vs the official saver, ops/s")
     ratios = []
     for run in range(1, args.runs + 1):
-        order = [("ours", ours), ("official", official)]
-        if run % 2 == 0:
-            order.reverse()
-        rates = {name: await measure(f, threads, args.steps) for name, f in order}
+        rates = await measure({"ours": ours, "official": official}, threads, args.steps)
         ratios.append(rates["ours"] / rates["official"])
         print(
             f"  run {run}: {rates['ours']:7.0f} vs {rates['official']:7.0f}   "
