@@ -31,14 +31,13 @@ from workflow.model import (
     PlanRequest,
     StepProgress,
     TemplatePart,
-    TemplateProposal,
 )
 from workflow.nodes import Nodes
 from workflow.previews import DevicePreview
 from workflow.progress import StepContext
 from workflow.reviews import GateDecision as GateDecision
 from workflow.reviews import GateExpiry, TemplateReview
-from workflow.state import Requester, initial_state, upgraded
+from workflow.state import Requester, initial_state, state_of
 from workflow.steps import Finished as Finished
 from workflow.steps import Gate as Gate
 from workflow.steps import LabLayout as LabLayout
@@ -127,18 +126,17 @@ class ChangeWorkflow:
         params gate (workflow/feedback.py); None when it can, or cannot tell (an LLM)."""
         if not isinstance(self._planner, FeedbackReader):
             return None
-        values = upgraded((await self._graph.aget_state(_config(thread_id))).values)
-        gate, template, topology = (
-            values.get("gate"),
-            values.get("template"),
-            values.get("topology"),
-        )
-        if gate is None or template is None or topology is None or values.get("rollback"):
+        state = state_of(await self._graph.aget_state(_config(thread_id)))
+        if state is None or state["rollback"]["restore"]:
+            return None
+        gate, template = state["gates"]["open"], state["template"]["proposal"]
+        topology, asked = state["lab"]["topology"], state["request"]
+        if gate is None or template is None or topology is None:
             return None
         if gate["gate"] not in ("template", "params"):
             return None
         request = PlanRequest(
-            text=values["text"], topology=topology, feedback=feedback, scope=values["scope"]
+            text=asked["text"], topology=topology, feedback=feedback, scope=asked["scope"]
         )
         return await self._planner.feedback_problem(request, template, gate["gate"])
 
@@ -152,9 +150,9 @@ class ChangeWorkflow:
         checkpoints, newest first, at most PREVIEW_HISTORY of them); empty when none was shown."""
         config = _config(thread_id)
         async for snapshot in self._graph.aget_state_history(config, limit=PREVIEW_HISTORY):
-            values = snapshot.values
-            if values.get("change_id") == change_id and values.get("previews"):
-                return dict(values["previews"])
+            state = state_of(snapshot)
+            if state and state["request"]["change_id"] == change_id and state["params"]["previews"]:
+                return dict(state["params"]["previews"])
         return {}
 
     async def last_step(self, thread_id: str, change_id: str) -> Step | None:
@@ -162,22 +160,23 @@ class ChangeWorkflow:
         at (the thread's newest checkpoint of it, within PREVIEW_HISTORY); None when none."""
         config = _config(thread_id)
         async for snapshot in self._graph.aget_state_history(config, limit=PREVIEW_HISTORY):
-            if snapshot.values.get("change_id") == change_id:
+            if (state := state_of(snapshot)) and state["request"]["change_id"] == change_id:
                 return finished_of(snapshot) or pending_gate_of(snapshot)
         return None
 
     async def approved_template(self, thread_id: str) -> ApprovedTemplate | None:
         """The template approved in this thread's latest change, checked against the approved
         hash; None when no template was approved (or what is kept no longer matches it)."""
-        values = upgraded((await self._graph.aget_state(_config(thread_id))).values)
-        shown: TemplateReview | None = values["shown_template"]
-        approved = values.get("approved", {}).get("template")
-        template: TemplateProposal | None = values.get("template")
+        state = state_of(await self._graph.aget_state(_config(thread_id)))
+        if state is None:
+            return None
+        shown, template = state["template"]["shown"], state["template"]["proposal"]
+        approved = state["gates"]["approved"].get("template")
         if not shown or not approved or template is None or content_sha256(shown) != approved:
             return None
-        usage = values["tokens"].get("template")
+        usage = state["planning"]["tokens"].get("template")
         return ApprovedTemplate(
-            change_id=values["change_id"],
+            change_id=state["request"]["change_id"],
             sha256=approved,
             payload=shown,
             parts=proposal_parts(template),
@@ -205,7 +204,8 @@ class ChangeWorkflow:
             )
         if isinstance(step, Finished) and self._preview_locks is not None:
             await self._preview_locks.release_change(step.change_id)
-        made = upgraded(snapshot.values)["pushes"][records_before:]
+        state = state_of(snapshot)
+        made = state["push"]["records"][records_before:] if state else []
         return replace(step, pushes=tuple(made))
 
     async def _pending(self, thread_id: str) -> PendingGate | None:

@@ -43,7 +43,7 @@ from workflow.reviews import (
     TemplateGateInfo,
     TemplateReview,
 )
-from workflow.state import ChangeState, DecisionRecord, finish
+from workflow.state import ChangeState, DecisionRecord, GatesState, PlanningState, finish
 from workflow.template_assessment import TemplateTest
 from workflow.template_facts import TemplateFacts
 
@@ -138,10 +138,10 @@ def confirm_targets(
     if len(chosen) <= limit:
         return None
     review = TargetsReview(limit=limit, devices=dict(sorted(chosen.items())))
-    if state["approved"].get("targets") == content_sha256(review):
+    if state["gates"]["approved"].get("targets") == content_sha256(review):
         return None
     info = open_targets_gate(state, review, clock, ttl)
-    return Command(update={"gate": info}, goto="targets_gate")
+    return Command(update={"gates": {**state["gates"], "open": info}}, goto="targets_gate")
 
 
 def open_template_gate(
@@ -164,7 +164,7 @@ def open_rollback_gate(
 
 def _shown(state: ChangeState, review: Review, clock: Clock, ttl: float) -> ShownGate:
     return ShownGate(
-        change_id=state["change_id"],
+        change_id=state["request"]["change_id"],
         sha256=content_sha256(review),
         expires_at=(clock() + timedelta(seconds=ttl)).isoformat(),
     )
@@ -188,7 +188,7 @@ class ReviewGate:
         return f"{self.gate}_gate"
 
     async def __call__(self, state: ChangeState) -> Command[str]:
-        info = state["gate"]
+        info = state["gates"]["open"]
         assert info is not None and info["gate"] == self.gate, f"{self.node_name} without its gate"
         decision = interrupt(info)
         now = self.clock()
@@ -198,33 +198,43 @@ class ReviewGate:
                 gate=self.gate,
                 at=info["expires_at"],
                 actor="",
-                pushed=bool(state["push_result"]),
+                pushed=bool(state["push"]["result"]),
             )
-            return finish("expired", ending)
+            return finish(state, "expired", ending)
         if not is_decision(decision):
             return Command(goto=self.node_name)  # re-issued: same content, new interrupt id
         return self._apply(state, info, decision_record(self.gate, decision, now))
 
     def _apply(self, state: ChangeState, info: GateInfo, record: DecisionRecord) -> Command[str]:
-        decisions = [*state["decisions"], record]
+        gates = decided(state, record)
         if record["choice"] == "cancel":
             ending = GateEnding(
                 kind="cancelled",
                 gate=self.gate,
                 at=record["at"],
                 actor=record["actor_name"],
-                pushed=bool(state["push_result"]),
+                pushed=bool(state["push"]["result"]),
             )
-            return finish("cancelled", ending, also={"decisions": decisions})
-        next_round = {"decisions": decisions, "attempt": 0, "errors": [], "gate": None}
+            return finish(state, "cancelled", ending, also={"gates": gates})
         if record["choice"] == "modify":
-            update = {**next_round, "feedback": record["feedback"]}
+            update = {"gates": gates, "planning": _next_round(state, record["feedback"])}
             return Command(update=update, goto=self.modify_to)
-        approved = {**state["approved"], self.gate: info["sha256"]}
+        gates["approved"] = {**gates["approved"], self.gate: info["sha256"]}
         # the devices confirmed came from the words in use (a Modify's among them): keep them
-        feedback = state["feedback"] if self.gate == "targets" else None
-        update = {**next_round, "approved": approved, "feedback": feedback}
+        feedback = state["planning"]["feedback"] if self.gate == "targets" else None
+        update = {"gates": gates, "planning": _next_round(state, feedback)}
         return Command(update=update, goto=self.approve_to)
+
+
+def decided(state: ChangeState, record: DecisionRecord) -> GatesState:
+    """The gates' part once `record` decided the open gate: recorded, the gate closed."""
+    gates = state["gates"]
+    return {**gates, "open": None, "decisions": [*gates["decisions"], record]}
+
+
+def _next_round(state: ChangeState, feedback: str | None) -> PlanningState:
+    """The planner's next round after a decision: no attempt yet, no error, `feedback`."""
+    return {**state["planning"], "attempt": 0, "errors": [], "feedback": feedback}
 
 
 def is_decision(value: object) -> bool:

@@ -30,7 +30,8 @@ from workflow.gates import ReviewGate
 from workflow.nodes import Nodes
 from workflow.postchecks.nodes import PostCheckNodes
 from workflow.progress import StepContext
-from workflow.state import ChangeState, upgraded
+from workflow.state import ChangeState
+from workflow.upgrading_saver import UpgradingSaver
 
 
 class Node(Protocol):
@@ -43,11 +44,11 @@ def build_graph(
     nodes: Nodes, checkpointer: BaseCheckpointSaver[Any]
 ) -> CompiledStateGraph[ChangeState, StepContext, ChangeState, ChangeState]:
     """The compiled graph; every routing decision is a `Command(goto=...)` from a node, and
-    every node reads the state upgraded from whichever release kept it."""
+    every checkpoint is read upgraded from whichever release kept it (UpgradingSaver)."""
     graph = StateGraph(ChangeState, context_schema=StepContext)
 
     def add(name: str, node: Node, *destinations: str) -> None:
-        graph.add_node(name, _upgrading(node), destinations=destinations)
+        graph.add_node(name, node, destinations=destinations)
 
     add("gather", nodes.gather, "targets_gate", "propose_template")  # Modify: again
     # more devices than LABBOT_MAX_TARGETS: confirmed first, nothing read before
@@ -69,13 +70,4 @@ def build_graph(
     add("report", nodes.report, "repreview")
     add("repreview", nodes.repreview, "check_params")
     graph.add_edge(START, "gather")
-    return graph.compile(checkpointer=checkpointer)
-
-
-def _upgrading(node: Node) -> Node:
-    """`node` given the state with the keys older checkpoints lack (workflow.state.upgraded)."""
-
-    async def run(state: ChangeState) -> Command[str]:
-        return await node(upgraded(state))
-
-    return run
+    return graph.compile(checkpointer=UpgradingSaver(checkpointer))

@@ -13,7 +13,6 @@ from langgraph.types import Command
 
 from base.errors import LabbotError, PlanningError, TargetError, TemplateError
 from base.vocabulary import Status, utc_now
-from workflow.allowances import allowed_by
 from workflow.chosen import Because, chosen
 from workflow.endings import (
     DevicesHeld,
@@ -23,12 +22,10 @@ from workflow.endings import (
     Pushed,
     PushNotStarted,
     PushRefused,
-    Refusal,
     Stage,
     StillInvalid,
     error_ending,
     no_usable_device,
-    push_refusals,
 )
 from workflow.gates import (
     Clock,
@@ -45,6 +42,7 @@ from workflow.model import (
     ParamsProposal,
     PlanRequest,
     TemplateProposal,
+    TokenUsage,
     Topology,
     add_tokens,
 )
@@ -54,11 +52,21 @@ from workflow.ports import ConfigTrial, DeviceGateway, DeviceLocks, Planner, Sav
 from workflow.previews import DevicePreview, preview_devices
 from workflow.progress import step_progress
 from workflow.push_records import push_records
+from workflow.push_refusals import blocked_now
 from workflow.render_pool import RenderPool, run_capped
-from workflow.rollbacks import restore_refusals, rollback_template
+from workflow.reviews import ParamsReview
+from workflow.rollbacks import rollback_template
 from workflow.safety import DenyList
-from workflow.sections import declared_sections, is_restore, misplaced_lines
-from workflow.state import ChangeState, finish
+from workflow.sections import is_restore
+from workflow.state import (
+    ChangeState,
+    LabState,
+    PlanningState,
+    PushState,
+    TemplateState,
+    finish,
+    with_open_gate,
+)
 from workflow.targets import (
     Selection,
     chosen_because,
@@ -94,9 +102,9 @@ class Nodes:
         else's; for a rollback, the lines that undo a change and the devices they touch."""
         try:
             devices, links, unusable = await self.gateway.devices()
-            rollback = None
-            if state["rollback_of"]:
-                rollback = await self.gateway.rollback_plan(state["rollback_of"])
+            rollback, rolled_back = None, state["request"]["rollback_of"]
+            if rolled_back:
+                rollback = await self.gateway.rollback_plan(rolled_back)
             selection = self._selection(state, devices, rollback)
             limit = self.options.max_targets if rollback is None else len(selection.reasons)
             ttl = self.options.gate_ttl_seconds
@@ -105,7 +113,7 @@ class Nodes:
                 return confirm
             facts = await self.gateway.facts(selection.names)
         except LabbotError as err:
-            return finish("failed", error_ending(err))
+            return finish(state, "failed", error_ending(err))
         topology = refuse_unsafe_facts(
             Topology(
                 devices={**unread_devices(devices, facts), **facts},
@@ -116,22 +124,25 @@ class Nodes:
             )
         )
         if not usable_devices(topology):
-            return finish("failed", no_usable_device(topology["unusable"], facts))
+            return finish(state, "failed", no_usable_device(topology["unusable"], facts))
         if rollback is not None and not any(rollback.values()):
-            ending = NothingToRollBack(
-                kind="nothing_to_roll_back", change_id=state["rollback_of"] or ""
-            )
-            return finish("failed", ending)
-        update = {"topology": topology, "rollback": rollback, "attempt": 0}
+            ending = NothingToRollBack(kind="nothing_to_roll_back", change_id=rolled_back or "")
+            return finish(state, "failed", ending)
+        update = {
+            "lab": LabState(topology=topology),
+            "rollback": {**state["rollback"], "restore": rollback},
+            "planning": {**state["planning"], "attempt": 0},
+        }
         return Command(update=update, goto="propose_template")
 
     def _selection(
         self, state: ChangeState, devices: list[Device], rollback: dict[str, list[str]] | None
     ) -> Selection:
         if rollback is not None:
-            changed = chosen("changed_by", state["rollback_of"] or "")
+            changed = chosen("changed_by", state["request"]["rollback_of"] or "")
             return Selection({name: changed for name, lines in rollback.items() if lines})
-        words = target_words(state["feedback"] or "") or target_words(state["text"])
+        feedback, text = state["planning"]["feedback"], state["request"]["text"]
+        words = target_words(feedback or "") or target_words(text)
         selection = select_targets(words, device_kinds(devices))
         if len(selection.reasons) > self.options.max_targets_confirmed:
             count, limit = len(selection.reasons), self.options.max_targets_confirmed
@@ -139,26 +150,24 @@ class Nodes:
         return selection
 
     async def propose_template(self, state: ChangeState) -> Command[str]:
+        restore, topology = state["rollback"]["restore"], _topology(state)
         try:
-            if state["rollback"] is not None:
-                proposal = rollback_template(state["rollback"], _topology(state), self.deny_list)
+            if restore is not None:
+                proposal = rollback_template(restore, topology, self.deny_list)
             else:
-                proposal = await self.planner.propose_template(
-                    self._request(state, state["template"])
-                )
+                previous = state["template"]["proposal"]
+                request = self._request(state, previous, topology)
+                proposal = await self.planner.propose_template(request)
         except PlanningError as err:
-            return finish("failed", error_ending(err, "template"))
-        return Command(
-            update={
-                "template": proposal,
-                "attempt": state["attempt"] + 1,
-                "tokens": add_tokens(state["tokens"], "template", proposal.get("tokens")),
-            },
-            goto="check_template",
-        )
+            return finish(state, "failed", error_ending(err, "template"))
+        update = {
+            "template": {**state["template"], "proposal": proposal},
+            "planning": _proposed(state["planning"], "template", proposal.get("tokens")),
+        }
+        return Command(update=update, goto="check_template")
 
     async def check_template(self, state: ChangeState) -> Command[str]:
-        trial = self.trial if state["rollback"] is None else None
+        trial = self.trial if state["rollback"]["restore"] is None else None
         assessed = await assess_template(
             _template(state),
             _topology(state),
@@ -178,45 +187,42 @@ class Nodes:
             template_test=assessed.tests,
             newer_versions=newer,
             chosen=chosen_because(template["targets"], _topology(state)),
-            tokens=state["tokens"].get("template"),
+            tokens=state["planning"]["tokens"].get("template"),
         )
         gate = open_template_gate(state, review, self.clock, self.options.gate_ttl_seconds)
         update = {
-            "template": template,
-            "examples": check.examples,
-            "gate": gate,
-            "shown_template": review,
-            "newer_versions": newer,
+            "template": TemplateState(
+                proposal=template, examples=check.examples, shown=review, newer_versions=newer
+            ),
+            "gates": with_open_gate(state, gate),
         }
         return Command(update=update, goto="template_gate")
 
     async def propose_params(self, state: ChangeState) -> Command[str]:
-        template = _template(state)
+        template, restore, topology = _template(state), state["rollback"]["restore"], None
         try:
-            if state["rollback"] is not None:
+            if restore is not None:
                 proposal = ParamsProposal(
-                    device_params={d: {"lines": lines} for d, lines in state["rollback"].items()}
+                    device_params={d: {"lines": lines} for d, lines in restore.items()}
                 )
             else:
-                state = {**state, "topology": await self._with_neighbours(state, template)}
-                previous = state["device_params"]
-                request = self._request(state, {"device_params": previous} if previous else None)
+                topology = await self._with_neighbours(state, template)
+                previous = state["params"]["device_params"]
+                asked = {"device_params": previous} if previous else None
+                request = self._request(state, asked, topology)
                 proposal = await self.planner.propose_params(request, template)
         except LabbotError as err:
-            return finish("failed", error_ending(err, "parameters"))
-        return Command(
-            update={
-                "topology": state["topology"],
-                "device_params": proposal["device_params"],
-                "attempt": state["attempt"] + 1,
-                "tokens": add_tokens(state["tokens"], "params", proposal.get("tokens")),
-            },
-            goto="check_params",
-        )
+            return finish(state, "failed", error_ending(err, "parameters"))
+        update = {
+            "lab": LabState(topology=topology or _topology(state)),
+            "params": {**state["params"], "device_params": proposal["device_params"]},
+            "planning": _proposed(state["planning"], "params", proposal.get("tokens")),
+        }
+        return Command(update=update, goto="check_params")
 
     async def check_params(self, state: ChangeState) -> Command[str]:
         template = _template(state)
-        params = state["device_params"] or {}
+        params = state["params"]["device_params"] or {}
         try:
             previews, errors = await run_capped(
                 self.renderer, preview_devices, template, params, _topology(state), self.deny_list
@@ -234,92 +240,87 @@ class Nodes:
             if outside := landing_errors(landings):
                 return self._retry_or_end(state, "parameters", outside, blocked=True)
             previews = {n: DevicePreview(**p, landing=landings[n]) for n, p in previews.items()}
-        held = await self._hold(state["change_id"], sorted(previews))
+        held = await self._hold(state["request"]["change_id"], sorted(previews))
         if held:
-            return finish("blocked", DevicesHeld(kind="devices_held", held=held))
+            return finish(state, "blocked", DevicesHeld(kind="devices_held", held=held))
         newer = await newer_versions(self.saved, template)
-        review = params_review(
-            template,
-            previews,
-            state["approved"]["template"],
-            newer,
-            state["drifted"],
-            state["push_result"],
-        )
+        review = _params_review(state, previews, newer)
         gate = open_params_gate(state, review, self.clock, self.options.gate_ttl_seconds)
-        update = {"previews": previews, "gate": gate, "newer_versions": newer}
+        update = {
+            "params": {**state["params"], "previews": previews},
+            "gates": with_open_gate(state, gate),
+            "template": {**state["template"], "newer_versions": newer},
+        }
         return Command(update=update, goto="params_gate")
 
     async def push(self, state: ChangeState) -> Command[str]:
         """Push only what was approved, byte for byte, and only if the deny-list still agrees."""
-        template = _template(state)
-        review = params_review(
-            template,
-            state["previews"],
-            state["approved"]["template"],
-            state["newer_versions"],
-            state["drifted"],
-            state["push_result"],
-        )
-        planned = content_sha256(review)
-        approved = state["approved"].get("params", "")
+        template, previews = _template(state), state["params"]["previews"]
+        newer = state["template"]["newer_versions"]
+        planned = content_sha256(_params_review(state, previews, newer))
+        approved = state["gates"]["approved"].get("params", "")
         if approved != planned:
             mismatch = HashMismatch(kind="hash_mismatch", planned=planned, approved=approved)
-            return finish("blocked", mismatch)
-        refusals = self._blocked_now(state)
+            return finish(state, "blocked", mismatch)
+        restore = state["rollback"]["restore"]
+        refusals = blocked_now(self.deny_list, template, previews, _topology(state), restore)
         if refusals:
-            return finish(
-                "blocked", PushRefused(kind="push_refused", rollback=False, refusals=refusals)
-            )
-        plan = {name: p["lines"] for name, p in state["previews"].items() if p["lines"]}
+            refused = PushRefused(kind="push_refused", rollback=False, refusals=refusals)
+            return finish(state, "blocked", refused)
+        plan = {name: p["lines"] for name, p in previews.items() if p["lines"]}
+        change_id = state["request"]["change_id"]
         devices = _topology(state)["devices"]
         previewed = {name: devices[name]["running_config"] for name in plan}
         try:
             result = await self.gateway.push(
-                state["change_id"],
+                change_id,
                 plan,
                 on_progress=step_progress(),
                 previewed=previewed,
                 hold_sessions=bool(template.get("post_checks")),  # the checks read on them
             )
         except LabbotError as err:
-            return finish("failed", PushNotStarted(kind="push_not_started", error=str(err)))
+            not_started = PushNotStarted(kind="push_not_started", error=str(err))
+            return finish(state, "failed", not_started)
         drifted = result.get("metadata", {}).get("drifted", {})
-        pushes = [*state["pushes"], *push_records(state["change_id"], plan, result)]
-        update = {"push_result": result, "drifted": drifted, "pushes": pushes}
+        records = [*state["push"]["records"], *push_records(change_id, plan, result)]
+        update = {"push": PushState(result=result, drifted=drifted, records=records)}
         return Command(update=update, goto="post_check")
 
     async def repreview(self, state: ChangeState) -> Command[str]:
         """The devices the push left alone (changed since their preview), read again and
         rendered anew with the same parameters: a fresh params gate shows them with what
         changed (the other devices were pushed)."""
-        drifted = sorted(state["drifted"])
+        drifted = sorted(state["push"]["drifted"])
         try:
             facts = await self.gateway.facts(drifted)
         except LabbotError as err:
-            return finish("failed", error_ending(err, again=True))
+            return finish(state, "failed", error_ending(err, again=True))
         topology = _topology(state)
         topology = refuse_unsafe_facts(
             Topology(**{**topology, "devices": {**topology["devices"], **facts}})
         )
-        params = state["device_params"] or {}
+        params = state["params"]["device_params"] or {}
         update = {
-            "topology": topology,
-            "template": {**_template(state), "targets": drifted},
-            "device_params": {name: params[name] for name in drifted if name in params},
-            "attempt": 0,
+            "lab": LabState(topology=topology),
+            "template": {**state["template"], "proposal": {**_template(state), "targets": drifted}},
+            "params": {
+                **state["params"],
+                "device_params": {name: params[name] for name in drifted if name in params},
+            },
+            "planning": {**state["planning"], "attempt": 0},
         }
         return Command(update=update, goto="check_params")
 
     async def report(self, state: ChangeState) -> Command[str]:
-        result = state["push_result"]
+        result = state["push"]["result"]
         assert result is not None, "report reached without a push result"
-        if state["drifted"]:
+        if state["push"]["drifted"]:
             return Command(goto="repreview")
         newer = await newer_versions(self.saved, _template(state))
         status: Status = "done" if result["success"] else "failed"
         pushed = Pushed(kind="pushed", rollback=False)
-        return finish(status, pushed, result, newer_versions=newer)
+        return finish(state, status, pushed, result, newer_versions=newer)
 
     async def _with_neighbours(self, state: ChangeState, template: TemplateProposal) -> Topology:
         """The topology with the facts of the targets' link neighbours read, when the template
@@ -346,56 +347,54 @@ class Nodes:
         held = await self.preview_locks.acquire(change_id, devices, self.options.gate_ttl_seconds)
         return [HeldDevice(device=lock.device, change_id=lock.change_id) for lock in held]
 
-    def _blocked_now(self, state: ChangeState) -> list[Refusal]:
-        """The deny-list and the template's sections re-checked at push time (the deny-list
-        may be stricter than at preview)."""
-        topology = _topology(state)
-        template = _template(state)
-        sections = declared_sections(template)
-        allow = allowed_by(template)
-        refusals = []
-        for name, preview in sorted(state["previews"].items()):
-            family = topology["devices"][name]["family"]
-            lines = preview["lines"]
-            refusals.extend(push_refusals(self.deny_list, name, lines, family, allow))
-            if is_restore(template):
-                refusals.extend(restore_refusals(state["rollback"], name, lines))
-            elif sections is not None:
-                refusals.extend(
-                    Refusal(device=name, line=m.line, rule="sections", detail="; ".join(sections))
-                    for m in misplaced_lines(preview["lines"], sections)
-                )
-        return refusals
-
-    def _request(self, state: ChangeState, previous: Any) -> PlanRequest:
+    def _request(self, state: ChangeState, previous: Any, topology: Topology) -> PlanRequest:
+        planning, request = state["planning"], state["request"]
         return PlanRequest(
-            text=state["text"],
-            topology=_topology(state),
-            feedback=state["feedback"],
-            errors=tuple(state["errors"]),
-            previous=previous if (state["errors"] or state["feedback"]) else None,
-            scope=state["scope"],
+            text=request["text"],
+            topology=topology,
+            feedback=planning["feedback"],
+            errors=tuple(planning["errors"]),
+            previous=previous if (planning["errors"] or planning["feedback"]) else None,
+            scope=request["scope"],
         )
 
     def _retry_or_end(
         self, state: ChangeState, stage: Stage, errors: list[str], *, blocked: bool
     ) -> Command[str]:
         """Errors go back to the planner until max_attempts; then the change ends, saying why."""
-        retryable = state["rollback"] is None and state["attempt"] < self.options.plan_attempts
-        if retryable:
+        planning: PlanningState = {**state["planning"], "errors": errors}
+        restore, attempt = state["rollback"]["restore"], planning["attempt"]
+        if restore is None and attempt < self.options.plan_attempts:
             back_to = "propose_template" if stage == "template" else "propose_params"
-            return Command(update={"errors": errors}, goto=back_to)
-        ending = StillInvalid(
-            kind="still_invalid", stage=stage, attempts=state["attempt"], errors=errors
-        )
-        return finish("blocked" if blocked else "failed", ending, also={"errors": errors})
+            return Command(update={"planning": planning}, goto=back_to)
+        ending = StillInvalid(kind="still_invalid", stage=stage, attempts=attempt, errors=errors)
+        status: Status = "blocked" if blocked else "failed"
+        return finish(state, status, ending, also={"planning": planning})
 
 
 def _topology(state: ChangeState) -> Topology:
-    assert state["topology"] is not None, "node reached before the lab was gathered"
-    return state["topology"]
+    topology = state["lab"]["topology"]
+    assert topology is not None, "node reached before the lab was gathered"
+    return topology
 
 
 def _template(state: ChangeState) -> TemplateProposal:
-    assert state["template"] is not None, "node reached before a template was proposed"
-    return state["template"]
+    template = state["template"]["proposal"]
+    assert template is not None, "node reached before a template was proposed"
+    return template
+
+
+def _proposed(planning: PlanningState, stage: str, tokens: TokenUsage | None) -> PlanningState:
+    """The round after one more proposal of `stage`, and what it cost."""
+    used = add_tokens(planning["tokens"], stage, tokens)
+    return {**planning, "attempt": planning["attempt"] + 1, "tokens": used}
+
+
+def _params_review(
+    state: ChangeState, previews: dict[str, DevicePreview], newer: dict[str, int]
+) -> ParamsReview:
+    """What the params gate shows (and the push checks it approved) for these previews."""
+    approved, push = state["gates"]["approved"]["template"], state["push"]
+    return params_review(
+        _template(state), previews, approved, newer, push["drifted"], push["result"]
+    )

@@ -1,17 +1,17 @@
-"""The graph's state: JSON-shaped only, so any checkpointer stores it without custom serializers.
+"""The graph's state, in one part per phase of a change: JSON-shaped only, so any checkpointer
+stores it without custom serializers.
 
-A checkpoint kept by an older release lacks the keys added since: `upgraded` gives them their
-empty value, in one place, for every node (workflow/graph.py) and every reader of a snapshot
-(workflow/steps.py, workflow/api.py), so nothing reads a key with `.get()` for its age.
+Each part is one channel of the graph: a node reads the parts it needs and returns whole the
+parts it changes. A checkpoint kept before the parts (one flat dict of keys) is upgraded when it
+is loaded, in one place: workflow/state_upgrade.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, NotRequired, TypedDict, cast
 
 from langgraph.graph import END
-from langgraph.types import Command
+from langgraph.types import Command, StateSnapshot
 
 from base.vocabulary import Choice, GateName, Status
 from workflow.endings import Ending, RollbackEnding
@@ -28,6 +28,69 @@ class Requester(TypedDict):
     name: str
 
 
+class RequestState(TypedDict):
+    """What was asked, by whom and where: set when the change starts, never changed."""
+
+    change_id: str
+    text: str
+    requester: Requester
+    rollback_of: str | None  # the change this one rolls back
+    scope: str  # the channel/room of the request, where template pins apply
+
+
+class LabState(TypedDict):
+    """The lab as the change read it (None before it is gathered)."""
+
+    topology: Topology | None
+
+
+class PlanningState(TypedDict):
+    """The planner's round: what it is told for its next proposal, and what proposals cost."""
+
+    attempt: int  # proposals made in the current round (reset by a gate decision)
+    errors: list[str]  # validation errors of the last proposal
+    feedback: str | None  # the reviewer's Modify text
+    tokens: dict[str, TokenUsage]  # "template" / "params" -> usage summed over attempts
+
+
+class TemplateState(TypedDict):
+    """The template proposed, its example renderings, and what its gate showed."""
+
+    proposal: TemplateProposal | None
+    examples: dict[str, list[str]]  # platform family -> example rendering
+    shown: TemplateReview | None  # the last template gate's payload (what was approved)
+    newer_versions: dict[str, int]  # saved templates used in an older version -> newest
+
+
+class ParamsState(TypedDict):
+    """The parameters proposed per device and each device's preview (lines, diff)."""
+
+    device_params: dict[str, dict[str, Any]] | None
+    previews: dict[str, DevicePreview]
+
+
+class PushState(TypedDict):
+    """What the push did: its result, the devices it left alone, every device's record."""
+
+    result: StandardResponse | None
+    drifted: dict[str, str]  # device -> what changed since its preview (the push left it alone)
+    records: list[PushRecord]  # every device of every push of the change, in order
+
+
+class ChecksState(TypedDict):
+    """What the post-checks found after the push."""
+
+    result: StandardResponse | None  # per device
+    landed_outside: dict[str, list[str]] | None  # device -> lines its push left outside
+
+
+class RollbackState(TypedDict):
+    """The lines that undo: a rollback change's (gathered), the rollback gate's offer."""
+
+    restore: dict[str, list[str]] | None  # lines per device, when this change is a rollback
+    undo_plan: dict[str, list[str]] | None  # lines the rollback gate offers, per device
+
+
 class DecisionRecord(TypedDict):
     gate: GateName
     choice: Choice
@@ -36,6 +99,14 @@ class DecisionRecord(TypedDict):
     actor_name: str
     feedback: str | None
     at: str
+
+
+class GatesState(TypedDict):
+    """What every gate shares: the one open now, the hashes approved, every decision."""
+
+    open: GateInfo | None
+    approved: dict[str, str]  # gate name -> sha256 approved
+    decisions: list[DecisionRecord]
 
 
 class ChangeOutcome(TypedDict):
@@ -50,38 +121,16 @@ class ChangeOutcome(TypedDict):
 
 
 class ChangeState(TypedDict):
-    change_id: str
-    text: str
-    requester: Requester
-    rollback_of: str | None
-    topology: Topology | None
-    rollback: dict[str, list[str]] | None  # lines per device, for a rollback change
-    template: TemplateProposal | None
-    examples: dict[str, list[str]]  # platform family -> example rendering
-    device_params: dict[str, dict[str, Any]] | None
-    previews: dict[str, DevicePreview]
-    attempt: int  # proposals made in the current round (reset by a gate decision)
-    errors: list[str]  # validation errors of the last proposal, for the planner
-    feedback: str | None  # the reviewer's Modify text
-    gate: GateInfo | None
-    approved: dict[str, str]  # gate name -> sha256 approved
-    decisions: list[DecisionRecord]
-    tokens: dict[str, TokenUsage]  # "template" / "params" -> usage summed over attempts
-    push_result: StandardResponse | None
+    request: RequestState
+    lab: LabState
+    planning: PlanningState
+    template: TemplateState
+    params: ParamsState
+    push: PushState
+    checks: ChecksState
+    rollback: RollbackState
+    gates: GatesState
     outcome: ChangeOutcome | None
-    # Added later (checkpoints from before lack them: see `upgraded`). With the template library:
-    scope: str  # the channel/room of the request, where template pins apply
-    shown_template: TemplateReview | None  # the last template gate's payload (what was approved)
-    newer_versions: dict[str, int]  # saved templates used in an older version -> newest
-    # With post-checks:
-    post_check_result: StandardResponse | None  # per device, after the push
-    undo_plan: dict[str, list[str]] | None  # lines the rollback gate offers, per device
-    # With the drift check:
-    drifted: dict[str, str]  # device -> what changed since its preview (the push left it alone)
-    # With sections by effect:
-    landed_outside: dict[str, list[str]] | None  # device -> lines its push left outside
-    # With push records:
-    pushes: list[PushRecord]  # every device of every push of the change, in order
 
 
 def initial_state(
@@ -91,48 +140,38 @@ def initial_state(
     rollback_of: str | None,
     scope: str = "",
 ) -> ChangeState:
-    """A fresh change: every key set, so a thread reused for a new change keeps nothing old."""
-    fresh: dict[str, Any] = dict(
-        change_id=change_id,
-        text=text,
-        requester=requester,
-        rollback_of=rollback_of,
-        topology=None,
-        rollback=None,
-        template=None,
-        examples={},
-        device_params=None,
-        previews={},
-        attempt=0,
-        errors=[],
-        feedback=None,
-        gate=None,
-        approved={},
-        decisions=[],
-        tokens={},
-        push_result=None,
+    """A fresh change: every part set, so a thread reused for a new change keeps nothing old."""
+    request = RequestState(
+        change_id=change_id, text=text, requester=requester, rollback_of=rollback_of, scope=scope
+    )
+    return ChangeState(
+        request=request,
+        lab=LabState(topology=None),
+        planning=PlanningState(attempt=0, errors=[], feedback=None, tokens={}),
+        template=TemplateState(proposal=None, examples={}, shown=None, newer_versions={}),
+        params=ParamsState(device_params=None, previews={}),
+        push=PushState(result=None, drifted={}, records=[]),
+        checks=ChecksState(result=None, landed_outside=None),
+        rollback=RollbackState(restore=None, undo_plan=None),
+        gates=GatesState(open=None, approved={}, decisions=[]),
         outcome=None,
-        scope=scope,
     )
-    return upgraded(fresh)
 
 
-def upgraded(values: Mapping[str, Any]) -> ChangeState:
-    """`values` as any release kept them, with the keys added since at their empty value."""
-    added_later: dict[str, Any] = dict(
-        scope="",
-        shown_template=None,
-        newer_versions={},
-        post_check_result=None,
-        undo_plan=None,
-        drifted={},
-        landed_outside=None,
-        pushes=[],
-    )
-    return cast(ChangeState, {**added_later, **values})
+def state_of(snapshot: StateSnapshot) -> ChangeState | None:
+    """The change's state in a checkpoint read by the graph; None where none was kept yet."""
+    if "request" not in snapshot.values:
+        return None
+    return cast(ChangeState, snapshot.values)
+
+
+def with_open_gate(state: ChangeState, info: GateInfo) -> GatesState:
+    """The gates' part with `info` the gate open now."""
+    return {**state["gates"], "open": info}
 
 
 def finish(
+    state: ChangeState,
     status: Status,
     ending: Ending,
     result: StandardResponse | None = None,
@@ -141,13 +180,18 @@ def finish(
     rollback: RollbackEnding | None = None,
     also: dict[str, Any] | None = None,
 ) -> Command[str]:
-    """End the change: the outcome is what `ChangeWorkflow.outcome()` and `Finished` report.
+    """End the change: the outcome is what `ChangeWorkflow.outcome()` and `Finished` report;
+    its gate is closed.
 
-    `also`: further state updates made with the ending (e.g. the cancelling decision).
+    `also`: further parts updated with the ending (e.g. the gates' part with the cancelling
+    decision, whose gate is closed too).
     """
     outcome = ChangeOutcome(status=status, message="", ending=ending, result=result)
     if newer_versions:
         outcome["newer_versions"] = newer_versions
     if rollback:
         outcome["rollback"] = rollback
-    return Command(update={**(also or {}), "outcome": outcome, "gate": None}, goto=END)
+    also = also or {}
+    gates: GatesState = also["gates"] if "gates" in also else state["gates"]
+    closed: GatesState = {**gates, "open": None}
+    return Command(update={**also, "gates": closed, "outcome": outcome}, goto=END)

@@ -32,7 +32,7 @@ from workflow.reviews import (
     TargetsReview,
     TemplateReview,
 )
-from workflow.state import ChangeOutcome, upgraded
+from workflow.state import ChangeState, state_of
 from workflow.targets import device_kinds, infer_kind
 
 
@@ -150,11 +150,12 @@ def pushed_on(gate: PendingGate, choice: Choice) -> dict[str, list[str]]:
 
 def pending_gate_of(snapshot: StateSnapshot) -> PendingGate | None:
     """The gate the checkpoint waits at, or None."""
+    state = state_of(snapshot)
     for pending in snapshot.interrupts:
         info: GateInfo = pending.value
         change_id, sha256, expires_at = info["change_id"], info["sha256"], info["expires_at"]
-        shown = (sha256, expires_at, _lab(snapshot))
-        before = len(upgraded(snapshot.values)["pushes"])
+        shown = (sha256, expires_at, _lab(state))
+        before = len(state["push"]["records"]) if state else 0
         if info["gate"] == "targets":
             return TargetsGate(
                 pending.id, "targets", change_id, info["payload"], *shown, records_before=before
@@ -173,10 +174,10 @@ def pending_gate_of(snapshot: StateSnapshot) -> PendingGate | None:
     return None
 
 
-def _lab(snapshot: StateSnapshot) -> LabLayout | None:
+def _lab(state: ChangeState | None) -> LabLayout | None:
     """The lab the change read when it started (kept in its state), so a picture of it needs
     no second read of the inventory."""
-    topology: Topology | None = snapshot.values.get("topology")
+    topology: Topology | None = state["lab"]["topology"] if state else None
     if topology is None:
         return None
     kinds = topology.get("kinds") or {
@@ -192,20 +193,21 @@ def _lab(snapshot: StateSnapshot) -> LabLayout | None:
 
 def finished_of(snapshot: StateSnapshot) -> Finished | None:
     """How the change ended, or None while it waits at a gate or has no outcome yet."""
-    outcome: ChangeOutcome | None = snapshot.values.get("outcome")
-    if outcome is None or snapshot.interrupts:
+    state = state_of(snapshot)
+    if state is None or (outcome := state["outcome"]) is None or snapshot.interrupts:
         return None
+    template = state["template"]["proposal"]
     return Finished(
-        change_id=snapshot.values["change_id"],
+        change_id=state["request"]["change_id"],
         status=outcome["status"],
         message=outcome["message"],
         result=outcome["result"],
-        tokens=token_totals(snapshot.values.get("tokens", {})),
-        templates=proposal_parts(template) if (template := snapshot.values.get("template")) else [],
+        tokens=token_totals(state["planning"]["tokens"]),
+        templates=proposal_parts(template) if template else [],
         newer_versions=outcome.get("newer_versions", {}),
         ending=outcome.get("ending"),
         rollback=outcome.get("rollback"),
-        lab=_lab(snapshot),
+        lab=_lab(state),
     )
 
 

@@ -3,16 +3,21 @@
   python -m tests.bot.driver start  DB INVENTORY THREAD USER TEXT     (prints the gate, then waits)
   python -m tests.bot.driver decide DB INVENTORY THREAD USER INTERRUPT SHA256 [CHOICE]
 
-Prints one JSON line per message the bot posts, then {"done": true}.
+Prints one JSON line per message the bot posts, then {"done": true}. A test starts it with
+`start_driver` and reads it with `read_until_done`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
 import sys
+from collections.abc import Mapping
 from dataclasses import asdict, replace
 from pathlib import Path
+from typing import Any
 
 from pydantic import SecretStr
 
@@ -22,6 +27,39 @@ from bot.settings import load_settings
 from bot.wiring import open_runtime
 from tests.support.postgres import SHARED_AUDIT_KEY, SHARED_STORAGE_KEY
 from workflow.devices.static import StaticInventory
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def start_driver(*args: str, env: Mapping[str, str] | None = None) -> subprocess.Popen[str]:
+    """This driver in a process of its own (`env`: its environment, default this one's)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.bot.driver", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**(os.environ if env is None else env), "PYTHONPATH": str(ROOT)},
+    )
+
+
+def read_until_done(process: subprocess.Popen[str]) -> list[dict[str, Any]]:
+    """What the driver printed, up to its {"done": true}."""
+    lines = []
+    assert process.stdout is not None
+    for line in process.stdout:
+        lines.append(json.loads(line))
+        if lines[-1].get("done"):
+            return lines
+    raise AssertionError(f"driver ended early: {process.stderr.read() if process.stderr else ''}")
+
+
+def gate_of(lines: list[dict[str, Any]]) -> tuple[str, str]:
+    """(interrupt id, sha256) of the last gate the driver's bot posted."""
+    buttons = [line["post"]["buttons"] for line in lines if line.get("post", {}).get("buttons")]
+    assert buttons, f"no gate was posted; the bot said: {lines}"
+    interrupt_id, _, sha256 = buttons[-1][0]["value"].partition("|")
+    return interrupt_id, sha256
 
 
 class PrintingAdapter:

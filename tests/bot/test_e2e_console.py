@@ -5,10 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-import os
 import signal
-import subprocess
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -29,12 +26,12 @@ from labsim import Lab, demo_topology
 from storage.audit_records import Ballot
 from storage.db import make_engine
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click, person
+from tests.bot.driver import gate_of, read_until_done, start_driver
 from tests.support.masks import MASK
 from tests.support.postgres import SHARED_AUDIT_KEY, SHARED_STORAGE_KEY, fresh_postgres_database
 from workflow.devices.static import StaticInventory
 
 REQUEST = "apply ospf to R1,R2"
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -166,39 +163,12 @@ async def test_audit_in_three_formats_and_tampering_detected(tmp_path: Path, lab
     assert not report.ok and said.startswith("decisions#1: content does not match its hash"), said
 
 
-def _driver(*args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "tests.bot.driver", *args],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-
-
-def _read_until_done(process: subprocess.Popen[str]) -> list[dict[str, Any]]:
-    lines = []
-    assert process.stdout is not None
-    for line in process.stdout:
-        lines.append(json.loads(line))
-        if lines[-1].get("done"):
-            return lines
-    raise AssertionError(f"driver ended early: {process.stderr.read() if process.stderr else ''}")
-
-
-def _gate(lines: list[dict[str, Any]]) -> tuple[str, str]:
-    buttons = [line["post"]["buttons"] for line in lines if line.get("post", {}).get("buttons")]
-    interrupt_id, _, sha256 = buttons[-1][0]["value"].partition("|")
-    return interrupt_id, sha256
-
-
 async def test_crash_between_gate_and_click_then_restart_resumes(tmp_path: Path, lab: Lab) -> None:
     database = f"sqlite+aiosqlite:///{tmp_path / 'crash.db'}"
     inventory = lab.write_inventory(tmp_path / "hosts.yaml")
-    process = _driver("start", database, str(inventory), THREAD.thread, "alice", REQUEST)
+    process = start_driver("start", database, str(inventory), THREAD.thread, "alice", REQUEST)
     try:
-        interrupt_id, sha256 = _gate(await asyncio.to_thread(_read_until_done, process))
+        interrupt_id, sha256 = gate_of(await asyncio.to_thread(read_until_done, process))
     finally:
         process.send_signal(signal.SIGKILL)
         process.wait()
@@ -221,15 +191,15 @@ async def test_two_processes_on_one_postgres_resume_a_gate_once(
         chat = RecordingAdapter()
         async with running_bot(tmp_path, lab, chat, database_url=database) as bot:
             await bot.service.handle(ask(REQUEST, "alice"))
-            interrupt_id, sha256 = _gate(
+            interrupt_id, sha256 = gate_of(
                 [{"post": {"buttons": [{"value": chat.last_gate()[1].buttons[0].value}]}}]
             )
         inventory = str(tmp_path / "hosts.yaml")
         workers = [
-            _driver("decide", database, inventory, THREAD.thread, who, interrupt_id, sha256)
+            start_driver("decide", database, inventory, THREAD.thread, who, interrupt_id, sha256)
             for who in ("bob", "carol")
         ]
-        outputs = [await asyncio.to_thread(_read_until_done, w) for w in workers]
+        outputs = [await asyncio.to_thread(read_until_done, w) for w in workers]
         for worker in workers:
             worker.wait()
         async with running_bot(tmp_path, lab, RecordingAdapter(), database_url=database) as bot:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import CheckpointTuple
 
 from labsim import demo_topology
@@ -31,7 +32,8 @@ from tests.workflow.gateways import two_router_lab
 from workflow.api import ChangeWorkflow
 from workflow.library.planner import LibraryPlanner
 from workflow.nodes import Nodes
-from workflow.state import ChangeState, upgraded
+from workflow.state import ChangeState
+from workflow.state_upgrade import PART_KEYS
 
 pytestmark = pytest.mark.postgres
 KEYED = {"LABBOT_AUDIT_KEY": "upgrade-test-audit-key"}  # today's rows keyed; the release's sha256
@@ -113,31 +115,33 @@ async def test_the_release_checkpoints_load_sealed_and_reseal(postgres_url: str)
 
 
 async def test_the_release_state_is_upgraded_in_one_place(postgres_url: str) -> None:
-    """The release's pending change lacks the state keys added since (push records, where lines
-    landed): `upgraded` gives them their empty value and keeps everything it kept, and the
-    workflow reads its pending gate with no push records made so far."""
+    """The release kept its pending change in the flat state, without the keys added since (push
+    records, where lines landed): loaded by the workflow, it is stored again in parts (same
+    checkpoint) holding every value it kept, the added ones at their empty value, and its
+    pending gate reads the same, with no push records made so far."""
     old = release()
     thread_id = f"slack:C1:{old['thread']}"
+    config: RunnableConfig = {"configurable": {"thread_id": thread_id}}
     async with fresh_postgres_database(postgres_url) as url:
         await asyncio.to_thread(restore, url)
         await upgrade_database(url)
         serde = encrypted_serde(StorageKeys([SHARED_STORAGE_KEY]))
         async with SQLAlchemySaver.from_url(url, serde=serde) as saver:
-            loaded = await saver.aget_tuple({"configurable": {"thread_id": thread_id}})
+            loaded = await saver.aget_tuple(config)
             nodes = Nodes(planner=LibraryPlanner(), gateway=two_router_lab())
             workflow = ChangeWorkflow(checkpointer=saver, nodes=nodes)
             gate = await workflow.pending_gate(thread_id)
-    assert loaded is not None
-    kept = {
-        k: v
-        for k, v in loaded.checkpoint["channel_values"].items()
-        if k in ChangeState.__annotations__
-    }
-    assert {"pushes", "landed_outside"}.isdisjoint(kept)  # the release had neither
-    state = upgraded(kept)
-    assert set(state) == set(ChangeState.__annotations__)
-    assert {key: state[key] for key in kept} == kept  # type: ignore[literal-required]
-    assert (state["pushes"], state["landed_outside"]) == ([], None)
+            stored = await saver.aget_tuple(config)
+    assert loaded is not None and stored is not None
+    flat, parts = loaded.checkpoint["channel_values"], stored.checkpoint["channel_values"]
+    assert {"pushes", "landed_outside"}.isdisjoint(flat)  # the release had neither
+    assert "change_id" not in parts and set(ChangeState.__annotations__) <= set(parts)
+    was = {(part, key): old for part, keys in PART_KEYS.items() for key, old in keys.items()}
+    kept = {(part, key): flat[old] for (part, key), old in was.items() if old in flat}
+    assert {(part, key): parts[part][key] for part, key in kept} == kept
+    assert parts["outcome"] == flat["outcome"]
+    assert (parts["push"]["records"], parts["checks"]["landed_outside"]) == ([], None)
+    assert stored.checkpoint["id"] == loaded.checkpoint["id"]
     assert gate is not None and gate.interrupt_id == old["pending_gate"]["interrupt_id"]
     assert gate.records_before == 0
 

@@ -333,9 +333,10 @@ async def test_push_refuses_a_plan_whose_hash_was_not_approved(lab: RecordingGat
     template = load_catalog().as_proposal("hostname", ["R1"])
     params = {"R1": {"hostname": "core1"}}
     previews, errors = preview_devices(template, params, topology, DenyList())
-    state["topology"], state["template"], state["previews"] = topology, template, previews
+    state["lab"]["topology"], state["template"]["proposal"] = topology, template
+    state["params"]["previews"] = previews
     assert errors == []
-    state["approved"] = {"template": "a" * 64, "params": "b" * 64}
+    state["gates"]["approved"] = {"template": "a" * 64, "params": "b" * 64}
     command = await nodes.push(state)
     assert isinstance(command.update, dict)
     outcome = command.update["outcome"]

@@ -34,7 +34,14 @@ from workflow.endings import (
     RollbackNotStarted,
     push_refusals,
 )
-from workflow.gates import Clock, decision_record, is_decision, is_expired, open_rollback_gate
+from workflow.gates import (
+    Clock,
+    decided,
+    decision_record,
+    is_decision,
+    is_expired,
+    open_rollback_gate,
+)
 from workflow.landing import pushed_outside
 from workflow.model import ResponseItem, StandardResponse
 from workflow.options import WorkflowOptions
@@ -46,7 +53,14 @@ from workflow.responses import build_response
 from workflow.reviews import RollbackLines, RollbackReview
 from workflow.safety import DenyList
 from workflow.sections import declared_sections, is_restore
-from workflow.state import ChangeState, DecisionRecord, finish
+from workflow.state import (
+    ChangeState,
+    ChecksState,
+    GatesState,
+    RollbackState,
+    finish,
+    with_open_gate,
+)
 
 UNDO_SUFFIX = ":rollback"  # the rollback push's own change id (locks and backups of its own)
 
@@ -83,67 +97,72 @@ class PostCheckNodes:
     async def post_check(self, state: ChangeState) -> Command[str]:
         """Run the template's post-checks on every device the push reached; failed: offer a
         rollback of exactly what the change did."""
-        template, push = state["template"], state["push_result"]
+        template, push = state["template"]["proposal"], state["push"]["result"]
         assert template is not None and push is not None, "post_check before a push"
         checks = template.get("post_checks")
         pushed = [item["name"] for item in push["data"] if item["status"] == "success"]
-        if state["rollback"] is not None or is_restore(template):
+        if state["rollback"]["restore"] is not None or is_restore(template):
             return Command(goto="report")
         try:  # every device the push changed, whether its verification passed or not
             landed = await self._landed_outside(state)
         except LabbotError as err:
             not_run = PostChecksNotRun(kind="post_checks_not_run", error=str(err))
-            return finish("failed", not_run, push)
+            return finish(state, "failed", not_run, push)
         if landed is not None:
             return landed
         if not checks or not pushed:
             return Command(goto="report")
-        assert state["topology"] is not None
-        expected = planned_expectations(checks, state["previews"], pushed, state["topology"])
+        topology, previews = state["lab"]["topology"], state["params"]["previews"]
+        assert topology is not None
+        expected = planned_expectations(checks, previews, pushed, topology)
+        change_id = state["request"]["change_id"]
         try:
             result = await self.gateway.post_check(
                 expected, checks["timeout"], on_progress=step_progress()
             )
-            plan = (
-                await self.gateway.rollback_plan(state["change_id"])
-                if not result["success"]
-                else {}
-            )
+            plan = await self.gateway.rollback_plan(change_id) if not result["success"] else {}
         except LabbotError as err:
             not_run = PostChecksNotRun(kind="post_checks_not_run", error=str(err))
-            return finish("failed", not_run, push)
+            return finish(state, "failed", not_run, push)
         merged = with_post_checks(push, result)
+        records = with_checks(state["push"]["records"], len(push["data"]), result)
         update: dict[str, Any] = {
-            "push_result": merged,
-            "post_check_result": result,
-            "pushes": with_checks(state["pushes"], len(push["data"]), result),
+            "push": {**state["push"], "result": merged, "records": records},
+            "checks": {**state["checks"], "result": result},
         }
         if result["success"] or not plan:
             return Command(update=update, goto="report")
         review = rollback_review(merged, result, plan, self._restoring(state, plan))
         gate = open_rollback_gate(state, review, self.clock, self.options.gate_ttl_seconds)
-        return Command(update={**update, "gate": gate, "undo_plan": plan}, goto="rollback_gate")
+        offer: RollbackState = {**state["rollback"], "undo_plan": plan}
+        update |= {"gates": with_open_gate(state, gate), "rollback": offer}
+        return Command(update=update, goto="rollback_gate")
 
     async def _landed_outside(self, state: ChangeState) -> Command[str] | None:
         """The rollback gate at once when the push left a line outside the template's sections
         on some device (its own before/after diff); None when every line is inside."""
-        template, push, topology = state["template"], state["push_result"], state["topology"]
+        template, push = state["template"]["proposal"], state["push"]["result"]
+        topology, change_id = state["lab"]["topology"], state["request"]["change_id"]
         assert template is not None and push is not None and topology is not None
-        configs = await self.gateway.pushed_configs(state["change_id"])
+        configs = await self.gateway.pushed_configs(change_id)
         platforms = {name: topology["devices"][name]["platform"] for name in configs}
         outside = pushed_outside(configs, platforms, declared_sections(template))
         if not outside:
             return None
-        plan = await self.gateway.rollback_plan(state["change_id"])
+        plan = await self.gateway.rollback_plan(change_id)
         allow = self._restoring(state, plan)
         review = rollback_review(push, build_response([]), plan, allow, outside)
         gate = open_rollback_gate(state, review, self.clock, self.options.gate_ttl_seconds)
-        update = {"gate": gate, "undo_plan": plan, "landed_outside": outside}
+        update = {
+            "gates": with_open_gate(state, gate),
+            "rollback": RollbackState(restore=state["rollback"]["restore"], undo_plan=plan),
+            "checks": ChecksState(result=state["checks"]["result"], landed_outside=outside),
+        }
         return Command(update=update, goto="rollback_gate")
 
     async def rollback_gate(self, state: ChangeState) -> Command[str]:
         """Approve: push the rollback shown. Cancel (keep): the change stays as pushed."""
-        info = state["gate"]
+        info = state["gates"]["open"]
         assert info is not None and info["gate"] == "rollback", "rollback_gate without its gate"
         decision = interrupt(info)
         now = self.clock()
@@ -152,13 +171,12 @@ class PostCheckNodes:
         if not is_decision(decision):
             return Command(goto="rollback_gate")
         record = decision_record("rollback", decision, now)
-        decisions = [*state["decisions"], record]
+        gates = decided(state, record)
         if record["choice"] != "approve":
             ending = _rollback_ending(state, "kept", record["at"], record["actor_name"])
-            return _ended(state, ending, decisions)
-        approved = {**state["approved"], "rollback": info["sha256"]}
-        update = {"decisions": decisions, "approved": approved, "gate": None}
-        return Command(update=update, goto="undo")
+            return _ended(state, ending, gates)
+        gates["approved"] = {**gates["approved"], "rollback": info["sha256"]}
+        return Command(update={"gates": gates}, goto="undo")
 
     def _restoring(self, state: ChangeState, plan: dict[str, list[str]]) -> list[str]:
         """The deny-list rules the lines undoing the change break (workflow.allowances)."""
@@ -166,8 +184,8 @@ class PostCheckNodes:
 
     async def undo(self, state: ChangeState) -> Command[str]:
         """Push the approved rollback lines, refused again by the deny-list if need be."""
-        plan = state["undo_plan"] or {}
-        topology = state["topology"]
+        plan = state["rollback"]["undo_plan"] or {}
+        topology = state["lab"]["topology"]
         assert topology is not None
         allow = self._restoring(state, plan)  # shown at the rollback gate
         refusals = [
@@ -180,24 +198,25 @@ class PostCheckNodes:
         failures = _failures(state)
         if refusals:
             refused = PushRefused(kind="push_refused", rollback=True, refusals=refusals)
-            return finish("blocked", refused)
-        undo_id = state["change_id"] + UNDO_SUFFIX
+            return finish(state, "blocked", refused)
+        undo_id = state["request"]["change_id"] + UNDO_SUFFIX
         try:
             result = await self.gateway.push(undo_id, plan, on_progress=step_progress())
         except LabbotError as err:
             not_started = RollbackNotStarted(
                 kind="rollback_not_started", failures=failures, error=str(err)
             )
-            return finish("failed", not_started)
-        approval = state["decisions"][-1]
+            return finish(state, "failed", not_started)
+        approval = state["gates"]["decisions"][-1]
         ending = _rollback_ending(state, "rolled_back", approval["at"], approval["actor_name"])
-        pushes = [*state["pushes"], *push_records(undo_id, plan, result)]
+        records = [*state["push"]["records"], *push_records(undo_id, plan, result)]
         pushed = Pushed(kind="pushed", rollback=True)
-        return finish("failed", pushed, result, rollback=ending, also={"pushes": pushes})
+        also = {"push": {**state["push"], "records": records}}
+        return finish(state, "failed", pushed, result, rollback=ending, also=also)
 
 
 def _families(state: ChangeState, plan: dict[str, list[str]]) -> dict[str, str]:
-    topology = state["topology"]
+    topology = state["lab"]["topology"]
     assert topology is not None
     return {name: topology["devices"][name]["family"] for name in plan}
 
@@ -208,22 +227,22 @@ def _rollback_ending(
     """How the rollback offer ended, with what led to it: failed post-checks, or lines that
     landed outside the template's sections."""
     ending = RollbackEnding(kind=kind, failures=_failures(state), at=at, actor=actor)
-    if state["landed_outside"]:
-        ending["outside"] = state["landed_outside"] or {}
+    if outside := state["checks"]["landed_outside"]:
+        ending["outside"] = outside
     return ending
 
 
 def _ended(
-    state: ChangeState, ending: RollbackEnding, decisions: list[DecisionRecord] | None = None
+    state: ChangeState, ending: RollbackEnding, gates: GatesState | None = None
 ) -> Command[str]:
     """The change ends failed and kept as pushed: its push summary, then what happened."""
-    push = state["push_result"]
+    push = state["push"]["result"]
     assert push is not None
-    also = {"decisions": decisions} if decisions is not None else None
+    also = {"gates": gates} if gates is not None else None
     pushed = Pushed(kind="pushed", rollback=False)
-    return finish("failed", pushed, push, rollback=ending, also=also)
+    return finish(state, "failed", pushed, push, rollback=ending, also=also)
 
 
 def _failures(state: ChangeState) -> list[ResponseItem]:
-    checks = state["post_check_result"]
+    checks = state["checks"]["result"]
     return check_failures(checks) if checks else []
