@@ -2,19 +2,19 @@
 per-phase parts are upgraded as they are loaded (workflow/state_upgrade.py), in this one place.
 
 LangGraph loads the checkpoint a run continues, and the one a state read shows, with
-`get_tuple`; there an old checkpoint is upgraded and stored again in place (same id, parent,
+`aget_tuple`; there an old checkpoint is upgraded and stored again in place (same id, parent,
 metadata; its pending writes, kept apart, untouched), its parts at a version no channel had.
 A saver that keeps each value once per (channel, version) and writes, with a new checkpoint,
 only the values of the channels that step changed (LangGraph's own savers, ours) would
 otherwise never store a part the next step leaves alone: the run's next checkpoint would point
-at a value nowhere stored. A history read (`list`) upgrades in memory only: nothing is resumed
+at a value nowhere stored. A history read (`alist`) upgrades in memory only: nothing is resumed
 from it. Two readers upgrading one checkpoint at once store the same values; each stored row
 points at parts its own write stored.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -30,7 +30,9 @@ from workflow.state_upgrade import upgraded_checkpoint
 
 
 class UpgradingSaver(BaseCheckpointSaver[Any]):
-    """`saver`, with old checkpoints upgraded as they are loaded."""
+    """`saver`, with old checkpoints upgraded as they are loaded. Async only, as the workflow
+    runs its graph (workflow.api): a sync call meets BaseCheckpointSaver's NotImplementedError
+    rather than an old checkpoint not upgraded."""
 
     def __init__(self, saver: BaseCheckpointSaver[Any]) -> None:
         super().__init__(serde=saver.serde)
@@ -45,15 +47,6 @@ class UpgradingSaver(BaseCheckpointSaver[Any]):
         await self.saver.aput(at, upgraded.checkpoint, found.metadata, _part_versions(upgraded))
         return upgraded
 
-    def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
-        found = self.saver.get_tuple(config)
-        upgraded = self._upgraded(found)
-        if found is None or upgraded is None:
-            return found
-        at = _row_config(found)
-        self.saver.put(at, upgraded.checkpoint, found.metadata, _part_versions(upgraded))
-        return upgraded
-
     async def alist(
         self,
         config: RunnableConfig | None,
@@ -65,17 +58,6 @@ class UpgradingSaver(BaseCheckpointSaver[Any]):
         async for found in self.saver.alist(config, filter=filter, before=before, limit=limit):
             yield self._upgraded(found) or found
 
-    def list(
-        self,
-        config: RunnableConfig | None,
-        *,
-        filter: dict[str, Any] | None = None,
-        before: RunnableConfig | None = None,
-        limit: int | None = None,
-    ) -> Iterator[CheckpointTuple]:
-        for found in self.saver.list(config, filter=filter, before=before, limit=limit):
-            yield self._upgraded(found) or found
-
     async def aput(
         self,
         config: RunnableConfig,
@@ -85,15 +67,6 @@ class UpgradingSaver(BaseCheckpointSaver[Any]):
     ) -> RunnableConfig:
         return await self.saver.aput(config, checkpoint, metadata, new_versions)
 
-    def put(
-        self,
-        config: RunnableConfig,
-        checkpoint: Checkpoint,
-        metadata: CheckpointMetadata,
-        new_versions: ChannelVersions,
-    ) -> RunnableConfig:
-        return self.saver.put(config, checkpoint, metadata, new_versions)
-
     async def aput_writes(
         self,
         config: RunnableConfig,
@@ -102,15 +75,6 @@ class UpgradingSaver(BaseCheckpointSaver[Any]):
         task_path: str = "",
     ) -> None:
         await self.saver.aput_writes(config, writes, task_id, task_path)
-
-    def put_writes(
-        self,
-        config: RunnableConfig,
-        writes: Sequence[tuple[str, Any]],
-        task_id: str,
-        task_path: str = "",
-    ) -> None:
-        self.saver.put_writes(config, writes, task_id, task_path)
 
     def get_next_version(self, current: Any, channel: None) -> Any:
         return self.saver.get_next_version(current, channel)
