@@ -119,7 +119,9 @@ class AgentDesk:
         if done is None:
             return agent_views.refused(" ".join(refusals), tool="show")
         bounds = self.reads.limits.output
-        shown = masked_response(done.request, done.sent, done.response, ctx.mask, bounds)
+        shown = await self.reads.offload(
+            masked_response, done.request, done.sent, done.response, ctx.mask, bounds
+        )
         return dict(shown)
 
     async def template_library(self) -> Json:

@@ -1,8 +1,9 @@
 """How much read output each channel may have posted in a sliding minute: one person's `show
 running-config` on twenty routers is fine, twenty people's at once would flood the channel.
 
-Kept in the database (storage.read_budget_store): replicas on one database spend one budget, and the
-check and the charge are one serialized transaction, so concurrent reads cannot pass it together."""
+Kept in the database (storage.read_budget_store): replicas on one database spend one budget, and
+the check and the charge are one serialized transaction, so concurrent reads cannot pass it
+together. A read is first admitted against it (`admitting`) in the transaction that records it."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from adapters.chat import ThreadRef
-from storage.read_budget_store import ReadBudgetStore
+from storage.read_budget_store import BudgetLimit, ReadBudgetStore
 
 WINDOW = timedelta(minutes=1)
 
@@ -20,9 +21,9 @@ class ChannelBudget:
     store: ReadBudgetStore
     limit: int = 5_000_000  # LABBOT_READ_CHANNEL_BUDGET: characters a minute per channel
 
-    async def spent(self, where: ThreadRef, now: datetime) -> int:
-        """Characters posted in `where`'s channel within the minute before `now`."""
-        return await self.store.spent(where.platform, where.channel, now - WINDOW)
+    def admitting(self, now: datetime) -> BudgetLimit:
+        """What a read is admitted against at `now`: none while its channel's minute is spent."""
+        return BudgetLimit(now - WINDOW, self.limit)
 
     async def take(self, where: ThreadRef, chars: int, now: datetime) -> int | None:
         """Charge `chars` to `where`'s channel if they fit in its budget (None); if not, nothing

@@ -61,6 +61,18 @@ class CapReached:
     count: int
 
 
+ReadScope = Literal["rate", "budget"]
+
+
+@dataclass(frozen=True)
+class ReadsRefused:
+    """No read was recorded, so none may be sent: `scope` is full with `count` ("rate": the
+    person's device reads in the minute, "budget": the characters the channel was posted)."""
+
+    scope: ReadScope
+    count: int
+
+
 @dataclass(frozen=True)
 class Ballot:
     """One click to record: at which gate, what was chosen on exactly which content, by whom

@@ -40,9 +40,11 @@ from storage.audit_records import (
     DecideResult,
     DevicePush,
     OpenCaps,
+    ReadsRefused,
     Resolution,
 )
 from storage.ports import Settles
+from storage.read_budget_store import BudgetLimit, spent_query
 from storage.schema import (
     agent_calls,
     changes,
@@ -243,18 +245,20 @@ class AuditStore(AuditReader):
         sent: dict[str, str],
         since: datetime,
         limit: int,
-    ) -> int | None:
+        budget: BudgetLimit | None = None,
+    ) -> ReadsRefused | None:
         """Who sends which read to which device (`sent`: device -> command), before it is sent —
-        unless it would take `actor_id` past `limit` reads since `since`: then nothing is
-        recorded and the count already sent is returned. Counting and recording are one
-        serialized transaction, so concurrent reads cannot pass the limit together."""
+        unless it would take `actor_id` past `limit` reads since `since`, or the channel's
+        `budget` is spent: then nothing is recorded and what is full is returned. Counting,
+        checking and recording are one serialized transaction, so concurrent reads cannot pass
+        the limit together."""
         async with self._append() as chain:
-            count = sa.select(sa.func.count()).where(
-                reads.c.actor_id == actor_id, reads.c.at >= since
-            )
-            recent = int((await chain.conn.execute(count)).scalar_one())
+            counted = _reads_counted(actor_id, since, (platform, channel), budget)
+            recent, spent = (int(n) for n in (await chain.conn.execute(counted)).one())
             if recent + len(sent) > limit:
-                return recent
+                return ReadsRefused("rate", recent)
+            if budget is not None and spent >= budget.limit:
+                return ReadsRefused("budget", spent)
             for device, command in sent.items():
                 content = {
                     "change_id": None,
@@ -267,6 +271,18 @@ class AuditStore(AuditReader):
                 }
                 await chain.append(reads, self._clean(content))
         return None
+
+
+def _reads_counted(
+    actor_id: str, since: datetime, where: tuple[str, str], budget: BudgetLimit | None
+) -> sa.Select[Any]:
+    """In one statement (each is a round trip): the person's reads since `since` and what the
+    channel `where` (platform, channel) was charged within its `budget` (0 without one)."""
+    recent = sa.select(sa.func.count()).where(reads.c.actor_id == actor_id, reads.c.at >= since)
+    spent: sa.ColumnElement[Any] = sa.literal(0)
+    if budget is not None:
+        spent = spent_query(*where, budget.since).scalar_subquery()
+    return sa.select(recent.scalar_subquery(), spent)
 
 
 async def _cap_reached(

@@ -176,13 +176,21 @@ async def serialized_transaction(engine: AsyncEngine, lock_key: int) -> AsyncIte
     SQLite: BEGIN IMMEDIATE takes the database write lock before the first read, so the rows
     read are still the latest when the transaction writes (no SQLITE_BUSY on upgrade).
     """
-    # transactional: a real transaction even on autocommit engines
-    async with _local_queue(engine, lock_key), transactional(engine).begin() as conn:
+    async with _local_queue(engine, lock_key), _writer(engine).begin() as conn:
         if is_sqlite(engine):
             await conn.exec_driver_sql("BEGIN IMMEDIATE")
         else:
             await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": lock_key})
         yield conn
+
+
+def _writer(engine: AsyncEngine) -> AsyncEngine:
+    """The engine a serialized transaction runs on. SQLite: `engine` as it is, whatever its
+    mode: the explicit BEGIN IMMEDIATE opens the transaction and sqlite3's commit and rollback
+    end it also on an autocommit connection, while switching the connection's mode is a PRAGMA
+    through aiosqlite's thread on every lend and return (most of a read's round trips).
+    PostgreSQL: a real transaction also on an autocommit engine (a flag of the driver)."""
+    return engine if is_sqlite(engine) else transactional(engine)
 
 
 # --- migrations ---------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from bot.commands.parsing import ASK
 from bot.ending_view import target_problem
 from bot.read_budget import ChannelBudget
 from bot.read_view import OutputBounds
+from storage.read_budget_store import BudgetLimit
 from workflow.model import Device, StandardResponse
 from workflow.ports import LabReader
 from workflow.reads.questions import as_question
@@ -80,12 +81,8 @@ class ReadCommand:
         if ctx.command.name == ASK and as_question(ctx.request.text) is None:
             await self._diagnose(ctx, devices)
             return
-        where = ctx.request.thread
-        spent = await self.budget.spent(where, ctx.clock())
-        if spent >= self.budget.limit:  # nothing is sent to any device
-            await self._refuse_budget(ctx, spent, 0)
-            return
-        done = await self.read(ctx, devices)
+        # a channel whose budget is spent has nothing sent to any device
+        done = await self.read(ctx, devices, self.budget.admitting(ctx.clock()))
         if done is None:
             return
         bounds = self.limits.output
@@ -93,7 +90,7 @@ class ReadCommand:
             read_view.present_reads, done.request, done.sent, done.response, ctx.mask, bounds
         )
         chars = read_view.posted_chars(shown)
-        over = await self.budget.take(where, chars, ctx.clock())
+        over = await self.budget.take(ctx.request.thread, chars, ctx.clock())
         if over is None:
             await ctx.say(shown)
         else:
@@ -106,9 +103,12 @@ class ReadCommand:
             await ctx.refuse(refused)
         return not refused
 
-    async def read(self, ctx: CommandContext, devices: list[Device]) -> DeviceReads | None:
-        """The read the request asks for, checked against every device's allow-list, recorded
-        and sent; None when it is refused (told and recorded through `ctx.refuse`)."""
+    async def read(
+        self, ctx: CommandContext, devices: list[Device], budget: BudgetLimit | None = None
+    ) -> DeviceReads | None:
+        """The read the request asks for, checked against every device's allow-list (and the
+        channel's `budget` when it posts there), recorded and sent; None when it is refused
+        (told and recorded through `ctx.refuse`)."""
         try:
             request = _request(ctx, devices, self.limits.max_targets)
         except TargetError as unclear:  # an unknown device, none named
@@ -121,18 +121,21 @@ class ReadCommand:
             await ctx.refuse(messages.REFUSED.format(reason=str(refused).rstrip(".")))
             return None
         sent = _to_send(request)
-        response = await self.send(ctx, sent)
+        response = await self.send(ctx, sent, budget)
         return None if response is None else DeviceReads(request, sent, response)
 
     async def _refuse_budget(self, ctx: CommandContext, spent: int, chars: int) -> None:
         over = messages.READ_BUDGET_SPENT.format(spent=spent, asked=chars, limit=self.budget.limit)
         await ctx.refuse(messages.REFUSED.format(reason=over))
 
-    async def send(self, ctx: CommandContext, sent: dict[str, str]) -> StandardResponse | None:
-        """Record the reads, then send them; None (the person refused) over the rate limit."""
+    async def send(
+        self, ctx: CommandContext, sent: dict[str, str], budget: BudgetLimit | None = None
+    ) -> StandardResponse | None:
+        """Record the reads, then send them; None (the person refused) over the rate limit or
+        the channel's `budget`, checked and recorded in one transaction."""
         actor, thread = ctx.request.actor, ctx.request.thread
         limit = self.limits.per_minute
-        recent = await ctx.audit.record_reads(
+        refused = await ctx.audit.record_reads(
             actor_id=actor.id,
             actor_name=actor.name,
             platform=thread.platform,
@@ -140,12 +143,16 @@ class ReadCommand:
             sent=sent,
             since=ctx.clock() - RATE_WINDOW,
             limit=limit,
+            budget=budget,
         )
-        if recent is not None:
-            over = messages.TOO_MANY_READS.format(count=recent, asked=len(sent), limit=limit)
+        if refused is None:
+            return await self.lab.read(sent)
+        if refused.scope == "budget":
+            await self._refuse_budget(ctx, refused.count, 0)
+        else:
+            over = messages.TOO_MANY_READS.format(count=refused.count, asked=len(sent), limit=limit)
             await ctx.refuse(messages.REFUSED.format(reason=over))
-            return None
-        return await self.lab.read(sent)
+        return None
 
     async def _diagnose(self, ctx: CommandContext, devices: list[Device]) -> None:
         if self.diagnosis is None:
