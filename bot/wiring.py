@@ -50,11 +50,11 @@ from storage.ports import DecisionRecords
 from storage.read_budget_store import ReadBudgetStore
 from storage.template_store import TemplateStore
 from workflow.api import ChangeWorkflow
+from workflow.change_nodes import Nodes
 from workflow.devices.gateway import NornirGateway
 from workflow.library.catalog import load_catalog
 from workflow.library.planner import LibraryPlanner
 from workflow.library.saved import SavedTemplatePlanner
-from workflow.nodes import Nodes
 from workflow.options import WorkflowOptions
 from workflow.ports import DeviceGateway, Inventory, LabReader, Planner
 from workflow.render_pool import RenderPool

@@ -23,6 +23,7 @@ from langgraph.types import Command
 
 from base.errors import GateError
 from base.vocabulary import CHOICES
+from workflow.change_nodes import Nodes
 from workflow.feedback import FeedbackProblem, FeedbackReader
 from workflow.graph import build_graph
 from workflow.hashing import content_sha256
@@ -32,12 +33,11 @@ from workflow.model import (
     StepProgress,
     TemplatePart,
 )
-from workflow.nodes import Nodes
 from workflow.previews import DevicePreview
-from workflow.progress import StepContext
 from workflow.reviews import GateDecision as GateDecision
 from workflow.reviews import GateExpiry, TemplateReview
 from workflow.state import Requester, initial_state, state_of
+from workflow.step_progress import StepContext
 from workflow.steps import Finished as Finished
 from workflow.steps import Gate as Gate
 from workflow.steps import LabLayout as LabLayout
@@ -70,7 +70,7 @@ class ChangeWorkflow:
 
     def __init__(self, *, checkpointer: BaseCheckpointSaver[Any], nodes: Nodes) -> None:
         """`nodes`: the graph's working nodes with their collaborators and settings (built by
-        bot/wiring; workflow.nodes says what each is for)."""
+        bot/wiring; workflow.change_nodes says what each is for)."""
         self._preview_locks = nodes.preview_locks
         self._planner = nodes.planner
         self._graph = build_graph(nodes, checkpointer)
@@ -193,7 +193,7 @@ class ChangeWorkflow:
         """Run to the next gate or the end: that step, with the push records made meanwhile
         (the change had `records_before` when the run began)."""
         config = _config(thread_id)
-        context = StepContext(on_progress)  # the nodes hand it on (workflow.progress)
+        context = StepContext(on_progress)  # the nodes hand it on (workflow.step_progress)
         await self._graph.ainvoke(graph_input, config, context=context, durability="sync")
         snapshot = await self._graph.aget_state(config)
         step = pending_gate_of(snapshot) or finished_of(snapshot)

@@ -26,11 +26,11 @@ from langgraph.graph import START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 
-from workflow.gates import ReviewGate
-from workflow.nodes import Nodes
-from workflow.postchecks.nodes import PostCheckNodes
-from workflow.progress import StepContext
+from workflow.change_nodes import Nodes
+from workflow.gate_nodes import ReviewGate
+from workflow.postchecks.postcheck_nodes import PostCheckNodes
 from workflow.state import ChangeState
+from workflow.step_progress import StepContext
 from workflow.upgrading_saver import UpgradingSaver
 
 

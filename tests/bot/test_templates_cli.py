@@ -14,9 +14,9 @@ from storage.template_store import TemplateDraft, TemplateStore
 from tests.bot.test_cli import labbot
 from tests.workflow.gateways import two_router_lab
 from workflow.api import ChangeWorkflow, Finished
+from workflow.change_nodes import Nodes
 from workflow.library.planner import LibraryPlanner
 from workflow.library.saved import SavedTemplatePlanner
-from workflow.nodes import Nodes
 
 SECTIONS = """\
 sections:

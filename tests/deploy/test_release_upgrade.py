@@ -30,8 +30,8 @@ from tests.scale.harness import LABBOT, PEOPLE, serve_env
 from tests.support.postgres import SHARED_STORAGE_KEY, fresh_postgres_database
 from tests.workflow.gateways import two_router_lab
 from workflow.api import ChangeWorkflow
+from workflow.change_nodes import Nodes
 from workflow.library.planner import LibraryPlanner
-from workflow.nodes import Nodes
 from workflow.state import ChangeState
 from workflow.state_upgrade import PART_KEYS
 

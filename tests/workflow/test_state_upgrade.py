@@ -35,9 +35,9 @@ from tests.support.clock import clock_at
 from tests.support.postgres import SHARED_AUDIT_KEY, SHARED_STORAGE_KEY
 from tests.workflow.gateways import two_router_lab
 from workflow.api import ChangeWorkflow
+from workflow.change_nodes import Nodes
 from workflow.devices.static import StaticInventory
 from workflow.library.planner import LibraryPlanner
-from workflow.nodes import Nodes
 from workflow.state import ChangeState
 from workflow.state_upgrade import parts_of
 

@@ -1,4 +1,4 @@
-"""The graph's working nodes: gather, propose, check, push, report (the gates are in gates.py).
+"""The graph's working nodes: gather, propose, check, push, report (the gates are in gate_nodes.py).
 
 Each node returns a `Command` naming the next node, so the routing reads top to bottom here
 rather than in a table of conditional edges.
@@ -27,7 +27,7 @@ from workflow.endings import (
     error_ending,
     no_usable_device,
 )
-from workflow.gates import (
+from workflow.gate_nodes import (
     Clock,
     confirm_targets,
     open_params_gate,
@@ -50,7 +50,6 @@ from workflow.newer_versions import newer_versions
 from workflow.options import WorkflowOptions
 from workflow.ports import ConfigTrial, DeviceGateway, DeviceLocks, Planner, SavedTemplates
 from workflow.previews import DevicePreview, preview_devices
-from workflow.progress import step_progress
 from workflow.push_records import push_records
 from workflow.push_refusals import blocked_now
 from workflow.render_pool import RenderPool, run_capped
@@ -67,6 +66,7 @@ from workflow.state import (
     finish,
     with_open_gate,
 )
+from workflow.step_progress import step_progress
 from workflow.targets import (
     Selection,
     chosen_because,

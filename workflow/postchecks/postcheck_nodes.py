@@ -34,7 +34,7 @@ from workflow.endings import (
     RollbackNotStarted,
     push_refusals,
 )
-from workflow.gates import (
+from workflow.gate_nodes import (
     Clock,
     decided,
     decision_record,
@@ -47,7 +47,6 @@ from workflow.model import ResponseItem, StandardResponse
 from workflow.options import WorkflowOptions
 from workflow.ports import DeviceGateway
 from workflow.postchecks.report import check_failures, planned_expectations, with_post_checks
-from workflow.progress import step_progress
 from workflow.push_records import push_records, with_checks
 from workflow.responses import build_response
 from workflow.reviews import RollbackLines, RollbackReview
@@ -61,6 +60,7 @@ from workflow.state import (
     finish,
     with_open_gate,
 )
+from workflow.step_progress import step_progress
 
 UNDO_SUFFIX = ":rollback"  # the rollback push's own change id (locks and backups of its own)
 
