@@ -91,7 +91,7 @@ def _read_round(
     time."""
     platform = task.host.platform or ""
     for topic in tuple(order):
-        output = read_privileged(task, reads[topic], job.timeouts, polled=True)
+        output = read_privileged(task, reads[topic], job.timeouts)
         states[topic] = parse(platform, {topic: output})
         if complete:
             continue

@@ -216,32 +216,25 @@ def _show_config(task: Task, timeouts: Timeouts) -> str:
     return read_privileged(task, SHOW_CONFIG.get(family, DEFAULT_SHOW_CONFIG), timeouts)
 
 
-def read_privileged(task: Task, command: str, timeouts: Timeouts, *, polled: bool = False) -> str:
+def read_privileged(task: Task, command: str, timeouts: Timeouts) -> str:
     """`command`'s output, read in privileged mode (`enable` first when the session is at `>`).
-    `polled`: read as a post-check polls (`_read_polled`).
 
     Raises CliRefused when `enable` fails or the device answers with a CLI error: such text is
     the device's refusal, never configuration or state.
     """
     connection = connect(task)
-    prompt = _privileged_prompt(connection)
-    if polled:
-        output = _read_polled(connection, command, prompt, timeouts.read)
-    else:
-        output = str(
-            connection.send_command(command, read_timeout=timeouts.read, expect_string=prompt)
-        )
+    output = _read_to_prompt(connection, command, _privileged_prompt(connection), timeouts.read)
     reply = error_reply(task.host.platform or "", output)
     if reply is not None:
         raise CliRefused(command, reply)
     return output
 
 
-def _read_polled(connection: Any, command: str, prompt: str, seconds: float) -> str:
+def _read_to_prompt(connection: Any, command: str, prompt: str, seconds: float) -> str:
     """What netmiko's send_command reads (after the command's echo, up to the prompt, neither
-    kept), looking at the channel every 10 ms instead of 25: a post-check reads a converging
-    device many times a second, and the last read after convergence is what the thread waits
-    for. Anything before the echo (a stray prompt) is dropped, as send_command does."""
+    kept), returning when the prompt shows: send_command sleeps 25 ms after the echo whatever
+    came with it (two reads a push, many a second in post-checks). Anything before the echo (a
+    stray prompt) is dropped, as send_command does."""
     connection.write_channel(connection.normalize_cmd(command))
     connection.read_until_pattern(pattern=re.escape(command.strip()), read_timeout=seconds)
     answer = connection.read_until_pattern(pattern=prompt, read_timeout=seconds)
