@@ -10,7 +10,7 @@ alternating which goes first:
   again, verification, held sessions closed);
 - **bare**: what a user would write instead: `InitNornir` on the lab's SimpleInventory file and
   `nr.run(netmiko_send_config, config_commands=...)` (nornir_netmiko's own connection plugin),
-  with as many worker threads as labbot allows sessions at once (MAX_WORKERS).
+  with as many worker threads as labbot holds sessions at once (LABBOT_DEVICE_SESSIONS' default).
 
 Each push runs in a child process of its own, so its CPU time (every thread) and peak resident
 memory are its own. Per size it prints the wall time each way (median of `--repeat`), their
@@ -109,10 +109,10 @@ def bare_push(inventory: Path) -> int:
     from nornir import InitNornir
     from nornir_netmiko.tasks import netmiko_send_config
 
-    from workflow.devices.runner import MAX_WORKERS
+    from workflow.devices.session_limits import DEFAULT_SESSIONS
 
     nr = InitNornir(
-        runner={"plugin": "threaded", "options": {"num_workers": MAX_WORKERS}},
+        runner={"plugin": "threaded", "options": {"num_workers": DEFAULT_SESSIONS}},
         inventory={"plugin": "SimpleInventory", "options": {"host_file": str(inventory)}},
         logging={"enabled": False},
     )

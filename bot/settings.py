@@ -20,6 +20,7 @@ from pydantic_settings import (
 from pydantic_settings.exceptions import SettingsError
 
 from base.errors import ConfigError
+from workflow.devices.session_limits import DEFAULT_SESSIONS, MOST_SESSIONS
 
 DEFAULT_DATA_DIR = Path("./labbot-data")
 EMBEDDED_DATABASE = "labbot.db"
@@ -89,6 +90,9 @@ class Settings(BaseSettings):
     device_secret: SecretStr | None = Field(None, validation_alias="LABBOT_DEVICE_SECRET")
     connect_timeout_seconds: float = Field(15.0, gt=0, validation_alias="LABBOT_CONNECT_TIMEOUT")
     read_timeout_seconds: float = Field(30.0, gt=0, validation_alias="LABBOT_READ_TIMEOUT")
+    device_sessions: int = Field(
+        DEFAULT_SESSIONS, ge=1, le=MOST_SESSIONS, validation_alias="LABBOT_DEVICE_SESSIONS"
+    )
     device_lock_seconds: float = Field(900.0, gt=0, validation_alias="LABBOT_DEVICE_LOCK_SECONDS")
     lock_from_preview: bool = Field(False, validation_alias="LABBOT_LOCK_FROM_PREVIEW")
 

@@ -216,6 +216,7 @@ def make_gateway(
         connect_timeout=settings.connect_timeout_seconds,
         read_timeout=settings.read_timeout_seconds,
         lock_seconds=settings.device_lock_seconds,
+        sessions=settings.device_sessions,
     )
 
 

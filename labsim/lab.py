@@ -91,6 +91,11 @@ class Lab:
         finally:
             await lab._stop()
 
+    @property
+    def open_sessions(self) -> int:
+        """Connections open on the lab's devices right now (telnet consoles, SSH logins)."""
+        return len(self._live)
+
     def device(self, name: str) -> SimDevice:
         for device in self.devices:
             if device.name == name:

@@ -63,7 +63,7 @@ def _read_all(devices: list[Device], settings: Settings) -> dict[str, DeviceResu
         connect=min(settings.connect_timeout_seconds, CONNECT_SECONDS),
         read=min(settings.read_timeout_seconds, READ_SECONDS),
     )
-    nornir = build_nornir(devices, credentials, timeouts)
+    nornir = build_nornir(devices, credentials, timeouts, settings.device_sessions)
     aggregated: AggregatedResult = nornir.run(task=read_config, timeouts=timeouts)
     return {name: device_result(multi[0].result) for name, multi in aggregated.items()}
 

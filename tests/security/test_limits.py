@@ -15,15 +15,22 @@ import yaml
 from pydantic import SecretStr
 
 from adapters.chat import Request
-from base.errors import TemplateError
-from bot.demo import demo_settings
+from base.errors import ConfigError, TemplateError
+from bot.demo import DEMO_CREDENTIALS, demo_settings
 from bot.settings import load_settings
-from bot.wiring import open_runtime
+from bot.wiring import make_gateway, open_runtime
+from labsim import demo_topology
+from labsim.lab import Lab
+from storage.config_backups import ConfigBackupStore
+from storage.db import make_engine, upgrade_engine
+from storage.encryption import StorageKeys, new_key
+from storage.locks import DeviceLockStore
 from tests.bot.chat import RecordingAdapter, click, person
 from tests.fakes.openai_server import OpenAIStandIn, structured
 from tests.security.replay import attacked_bot, attacked_lab, configs, thread
 from tests.security.tally import attempt
-from workflow.devices.runner import MAX_WORKERS, Credentials, Timeouts, build_nornir
+from workflow.devices.runner import Credentials, Timeouts, build_nornir
+from workflow.devices.session_limits import DEFAULT_SESSIONS, MOST_SESSIONS
 from workflow.devices.static import StaticInventory
 from workflow.model import Device
 from workflow.render_pool import RenderPool
@@ -125,10 +132,49 @@ async def test_a_bomb_from_the_llm_ends_that_change_while_other_threads_are_serv
 
 def test_nornir_runs_are_bounded_whatever_the_device_count() -> None:
     devices = [Device(f"R{i}", "cisco_ios", "127.0.0.1", 1) for i in range(10_000)]
-    nornir = build_nornir(devices, Credentials(None, None, None), Timeouts(1, 1))
-    workers = nornir.runner.num_workers  # type: ignore[attr-defined]
-    attempt("limits: thread fan-out", workers == MAX_WORKERS)
-    assert workers == MAX_WORKERS == 32
+    login, timeouts = Credentials(None, None, None), Timeouts(1, 1)
+    workers = [
+        build_nornir(devices, login, timeouts, *sessions).runner.num_workers  # type: ignore[attr-defined]
+        for sessions in [(), (MOST_SESSIONS,)]
+    ]
+    with pytest.raises(ValueError, match="device sessions must be 1 to 256, not 257"):
+        build_nornir(devices, login, timeouts, MOST_SESSIONS + 1)
+    attempt("limits: thread fan-out", workers == [32, 256])
+    assert workers == [DEFAULT_SESSIONS, MOST_SESSIONS] == [32, 256]
+
+
+@pytest.mark.parametrize("value", ["0", "257", "-1", "many", "32.5"])
+def test_the_sessions_setting_outside_its_bounds_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, value: str
+) -> None:
+    monkeypatch.setenv("LABBOT_DEVICE_SESSIONS", value)
+    with pytest.raises(ConfigError, match="LABBOT_DEVICE_SESSIONS"):
+        load_settings(data_dir=tmp_path)
+
+
+async def test_the_sessions_setting_bounds_the_sessions_a_device_run_opens(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """LABBOT_DEVICE_SESSIONS=2: a read of five simulated devices has two open at a time."""
+    monkeypatch.setenv("LABBOT_DEVICE_SESSIONS", "2")
+    settings = demo_settings(load_settings(data_dir=tmp_path))
+    engine = make_engine(settings.database_url)
+    await upgrade_engine(engine)
+    stores = ConfigBackupStore(engine, StorageKeys([new_key()])), DeviceLockStore(engine)
+    async with Lab.start(demo_topology(5, switch=False), ssh=False, **DEMO_CREDENTIALS) as lab:
+        inventory = StaticInventory(lab.write_inventory(tmp_path / "hosts.yaml"))
+        gateway = make_gateway(settings, inventory, *stores)
+        reads = {device.name: "show ip interface brief" for device in lab.devices}
+        reading = asyncio.create_task(gateway.read(reads))
+        peak = 0
+        while not reading.done():
+            peak = max(peak, lab.open_sessions)
+            await asyncio.sleep(0.002)
+        response = await reading
+    await engine.dispose()
+    attempt("limits: thread fan-out", peak == 2 and response["successful"] == 5)
+    assert response["successful"] == 5, response
+    assert peak == 2  # never more, and the two used at once
 
 
 async def test_r_star_over_10000_hosts_is_refused_without_reading_or_threads(

@@ -2,8 +2,8 @@
 
 Per-device failures are data: every device in a push gets one ResponseItem, and the locks taken
 for a change are released whatever happens. Nornir runs in `asyncio.to_thread` with one worker
-per device up to MAX_WORKERS (runner.py), so a push to 30 devices takes about as long as a push
-to one, and a push to 10,000 never starts 10,000 threads.
+per device up to `sessions` (LABBOT_DEVICE_SESSIONS, session_limits.py), so a push to 30 devices
+takes about as long as a push to one, and a push to 10,000 never starts 10,000 threads.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from workflow.devices.facts import device_interfaces
 from workflow.devices.failure import SayFailure, failure
 from workflow.devices.postcheck import CheckJob, post_check
 from workflow.devices.runner import Credentials, LoopBridge, Timeouts, build_nornir
+from workflow.devices.session_limits import DEFAULT_SESSIONS, checked_sessions
 from workflow.devices.sessions import HeldSessions
 from workflow.devices.tasks import (
     DeviceResult,
@@ -84,6 +85,7 @@ class NornirGateway:
         connect_timeout: float = 15,
         read_timeout: float = 30,
         lock_seconds: float = 900,
+        sessions: int = DEFAULT_SESSIONS,
     ) -> None:
         self._inventory = inventory
         self._credentials = Credentials(username, password, secret)
@@ -92,6 +94,7 @@ class NornirGateway:
         self._backups = backups
         self._say = say  # the bot's wording of a device's failure (bot/failure_view.py)
         self._lock_seconds = lock_seconds
+        self._sessions = checked_sessions(sessions)
         self._held = HeldSessions()
         self._closing: set[asyncio.Task[int]] = set()
 
@@ -172,7 +175,7 @@ class NornirGateway:
         if known:
             bridge = LoopBridge(asyncio.get_running_loop(), on_progress, len(known), self._say)
             job = CheckJob(expected, started + wait_seconds, bridge, self._timeouts)
-            nornir = build_nornir(list(known.values()), self._credentials, self._timeouts)
+            nornir = self._nornir(list(known.values()))
             self._held.lend(nornir)  # the push's own sessions, when it held them
             try:
                 results = await self._run_on(nornir, post_check, job=job)
@@ -231,7 +234,7 @@ class NornirGateway:
         if not known:
             return {}
         bridge = job.bridge
-        nornir = build_nornir(list(known.values()), self._credentials, self._timeouts)
+        nornir = self._nornir(list(known.values()))
         try:
             opened = await self._run_on(nornir, open_for_push, job=job)
             notes.drifted |= self._drift(known, opened, job.previewed)
@@ -334,9 +337,10 @@ class NornirGateway:
     async def _run(
         self, devices: list[Device], task: Any, **params: Any
     ) -> dict[str, DeviceResult]:
-        return await self._run_on(
-            build_nornir(devices, self._credentials, self._timeouts), task, **params
-        )
+        return await self._run_on(self._nornir(devices), task, **params)
+
+    def _nornir(self, devices: list[Device]) -> Nornir:
+        return build_nornir(devices, self._credentials, self._timeouts, self._sessions)
 
     @staticmethod
     async def _run_on(nornir: Nornir, task: Any, **params: Any) -> dict[str, DeviceResult]:

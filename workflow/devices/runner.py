@@ -25,18 +25,12 @@ from nornir_netmiko.connections import CONNECTION_NAME, Netmiko
 from base.masking import occurrences
 from workflow.devices.device_types import netmiko_type
 from workflow.devices.failure import DeviceFailure, SayFailure
+from workflow.devices.session_limits import DEFAULT_SESSIONS, worker_count
 from workflow.masked_lines import SECRET_MASK
 from workflow.model import Device, ProgressCallback, PushProgress
 from workflow.postchecks.outcome import DeviceChecks
 
 log = logging.getLogger(__name__)
-
-MAX_WORKERS = 32  # device sessions at once, per push or read
-
-
-def worker_count(devices: int) -> int:
-    """Threads for a run over `devices` devices: one each, at least 1, at most MAX_WORKERS."""
-    return max(1, min(devices, MAX_WORKERS))
 
 
 @dataclass(frozen=True)
@@ -74,16 +68,21 @@ class Timeouts:
     read: float
 
 
-def build_nornir(devices: Sequence[Device], credentials: Credentials, timeouts: Timeouts) -> Nornir:
+def build_nornir(
+    devices: Sequence[Device],
+    credentials: Credentials,
+    timeouts: Timeouts,
+    sessions: int = DEFAULT_SESSIONS,
+) -> Nornir:
     """One Nornir per run: no config files, no ./nornir.log, a worker per device up to
-    MAX_WORKERS (a bigger run waits for free workers instead of starting a thread each)."""
+    `sessions` (a bigger run waits for free workers instead of starting a thread each)."""
     ConnectionPluginRegister.register(CONNECTION_NAME, Netmiko)  # idempotent for the same class
     hosts = Hosts(
         {device.name: _host(device, credentials.for_device(device), timeouts) for device in devices}
     )
     return Nornir(
         inventory=Inventory(hosts=hosts, groups=Groups(), defaults=Defaults()),
-        runner=ThreadedRunner(num_workers=worker_count(len(devices))),
+        runner=ThreadedRunner(num_workers=worker_count(len(devices), sessions)),
         config=Config(logging=LoggingConfig(enabled=False)),
     )
 

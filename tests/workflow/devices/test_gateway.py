@@ -173,6 +173,8 @@ def test_workers_sized_to_the_batch_up_to_the_cap() -> None:
     assert nornir.config.logging.enabled is False
     capped = build_nornir(devices, Credentials(None, None, None), Timeouts(1, 1))
     assert capped.runner.num_workers == 32  # type: ignore[attr-defined]
+    wider = build_nornir(devices, Credentials(None, None, None), Timeouts(1, 1), sessions=36)
+    assert wider.runner.num_workers == 36  # type: ignore[attr-defined]
 
 
 class FailingBackups(ConfigBackupStore):
