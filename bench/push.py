@@ -1,6 +1,6 @@
 """Benchmark: labbot's push beside a bare Nornir + nornir_netmiko script, on the same simulated lab.
 
-    .venv/bin/python -m bench.push [--sizes 1 100 300 1000] [--repeat 2]   (run it niced)
+    .venv/bin/python -m bench.push [--sizes 1 100 300 1000] [--repeat 2] [--sessions 32]  (niced)
 
 Each size gets one simulated lab (labsim, IOS-like routers on 127.0.0.1 telnet consoles, like
 GNS3 nodes, in a process of its own) and the same lines are pushed to every device both ways,
@@ -10,7 +10,8 @@ alternating which goes first:
   again, verification, held sessions closed);
 - **bare**: what a user would write instead: `InitNornir` on the lab's SimpleInventory file and
   `nr.run(netmiko_send_config, config_commands=...)` (nornir_netmiko's own connection plugin),
-  with as many worker threads as labbot holds sessions at once (LABBOT_DEVICE_SESSIONS' default).
+  with as many worker threads as labbot holds sessions at once (`--sessions`, by default
+  LABBOT_DEVICE_SESSIONS' default).
 
 Each push runs in a child process of its own, so its CPU time (every thread) and peak resident
 memory are its own. Per size it prints the wall time each way (median of `--repeat`), their
@@ -35,6 +36,8 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
+
+from workflow.devices.session_limits import DEFAULT_SESSIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -72,7 +75,7 @@ def lab_process(size: int, inventory: Path) -> Iterator[None]:
         process.wait()
 
 
-async def labbot_push(inventory: Path, workdir: Path, change_id: str) -> int:
+async def labbot_push(inventory: Path, workdir: Path, change_id: str, sessions: int) -> int:
     """labbot's gateway push of CHANGE to every device of `inventory`; devices that succeeded."""
     from bot.failure_view import failure_text
     from storage.config_backups import ConfigBackupStore
@@ -93,6 +96,7 @@ async def labbot_push(inventory: Path, workdir: Path, change_id: str) -> int:
             username=USERNAME,
             password=PASSWORD,
             secret=SECRET,
+            sessions=sessions,
         )
         devices, _, _ = await gateway.devices()
         plan = {device.name: CHANGE for device in devices}
@@ -104,15 +108,13 @@ async def labbot_push(inventory: Path, workdir: Path, change_id: str) -> int:
     return int(response["successful"])
 
 
-def bare_push(inventory: Path) -> int:
+def bare_push(inventory: Path, sessions: int) -> int:
     """The bare script: InitNornir on the lab's hosts file, netmiko_send_config to every host."""
     from nornir import InitNornir
     from nornir_netmiko.tasks import netmiko_send_config
 
-    from workflow.devices.session_limits import DEFAULT_SESSIONS
-
     nr = InitNornir(
-        runner={"plugin": "threaded", "options": {"num_workers": DEFAULT_SESSIONS}},
+        runner={"plugin": "threaded", "options": {"num_workers": sessions}},
         inventory={"plugin": "SimpleInventory", "options": {"host_file": str(inventory)}},
         logging={"enabled": False},
     )
@@ -139,21 +141,23 @@ def report(started: tuple[float, float]) -> None:
     print(json.dumps({"wall": wall, "cpu": cpu, "rss": peak_mib}), flush=True)
 
 
-def child(way: Way, inventory: Path, workdir: Path, change_id: str) -> None:
+def child(way: Way, inventory: Path, workdir: Path, change_id: str, sessions: int) -> None:
     """One push in this (child) process; exits non-zero when a device failed."""
     size = len(yaml.safe_load(inventory.read_text()))
     if way == "labbot":
-        done = asyncio.run(labbot_push(inventory, workdir, change_id))
+        done = asyncio.run(labbot_push(inventory, workdir, change_id, sessions))
     else:
-        done = bare_push(inventory)
+        done = bare_push(inventory, sessions)
     if done != size:
         raise SystemExit(f"{way}: {size - done} of {size} devices failed")
 
 
-def measured(way: Way, inventory: Path, workdir: Path, change_id: str) -> dict[str, float]:
+def measured(
+    way: Way, inventory: Path, workdir: Path, change_id: str, sessions: int
+) -> dict[str, float]:
     """Run one push in a child process; its wall, CPU and peak RSS."""
     command = [sys.executable, "-m", "bench.push", "--child", way, "--inventory", str(inventory)]
-    command += ["--workdir", str(workdir), "--change", change_id]
+    command += ["--workdir", str(workdir), "--change", change_id, "--sessions", str(sessions)]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise SystemExit(f"the {way} push failed: {done.stderr.strip()[-800:]}")
@@ -161,14 +165,18 @@ def measured(way: Way, inventory: Path, workdir: Path, change_id: str) -> dict[s
     return figures
 
 
-def one_size(size: int, repeat: int, workdir: Path) -> dict[Way, list[dict[str, float]]]:
+def one_size(
+    size: int, repeat: int, workdir: Path, sessions: int
+) -> dict[Way, list[dict[str, float]]]:
     """`repeat` pushes each way to one lab of `size` devices, alternating which goes first."""
     inventory = workdir / f"hosts-{size}.yaml"
     runs: dict[Way, list[dict[str, float]]] = {"labbot": [], "bare": []}
     with lab_process(size, inventory):
         for run in range(repeat):
             for way in WAYS if run % 2 == 0 else WAYS[::-1]:
-                runs[way].append(measured(way, inventory, workdir, f"bench-{size}-{run}-{way}"))
+                runs[way].append(
+                    measured(way, inventory, workdir, f"bench-{size}-{run}-{way}", sessions)
+                )
     return runs
 
 
@@ -176,12 +184,12 @@ def median(runs: list[dict[str, float]], key: str) -> float:
     return statistics.median(run[key] for run in runs)
 
 
-def main(sizes: list[int], repeat: int) -> None:
+def main(sizes: list[int], repeat: int, sessions: int) -> None:
     walls: dict[int, float] = {}
     ratios: dict[int, float] = {}
     with tempfile.TemporaryDirectory(prefix="labbot-bench-") as tmp:
         for size in sizes:
-            runs = one_size(size, repeat, Path(tmp))
+            runs = one_size(size, repeat, Path(tmp), sessions)
             labbot, bare = median(runs["labbot"], "wall"), median(runs["bare"], "wall")
             walls[size], ratios[size] = labbot, labbot / bare
             shown = ", ".join(f"{run['wall']:.2f}" for run in runs["labbot"])
@@ -204,12 +212,13 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1, 100, 300, 1000])
     parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--sessions", type=int, default=DEFAULT_SESSIONS)
     parser.add_argument("--child", choices=WAYS, help=argparse.SUPPRESS)
     parser.add_argument("--inventory", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--workdir", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--change", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.child, args.inventory, args.workdir, args.change)
+        child(args.child, args.inventory, args.workdir, args.change, args.sessions)
     else:
-        main(args.sizes, args.repeat)
+        main(args.sizes, args.repeat, args.sessions)

@@ -6,10 +6,13 @@ GIL held, for a 30 KB `show ip route json`. Twenty consoles polled during post-c
 more CPU in that loop than the routers do. `QuickTelnet` receives up to 64 KB at once and
 passes text without telnet commands (no IAC byte) on in one step, dropping NUL and XON bytes as
 telnetlib does; an IAC sequence still goes through telnetlib's own code, a few bytes at a time.
+telnetlib also builds a selector each time it asks whether data waits (several times a read);
+`QuickTelnet` asks one poll object, kept for the session.
 """
 
 from __future__ import annotations
 
+import select
 from typing import Any
 
 from netmiko._telnetlib.telnetlib import IAC, Telnet, theNULL
@@ -20,7 +23,25 @@ IAC_STEP = 16  # bytes handed to telnetlib's own loop at a time (its concatenati
 
 
 class QuickTelnet(Telnet):
-    """telnetlib's Telnet with `fill_rawq` and `process_rawq` in large steps."""
+    """telnetlib's Telnet with `fill_rawq` and `process_rawq` in large steps, and one poll
+    object for the session's socket."""
+
+    _poller: Any = None  # select.poll, registered on first use, dropped when the session closes
+
+    def readable(self, seconds: float) -> bool:
+        """Whether the socket has data (or its end) now or within `seconds`."""
+        if self._poller is None:
+            assert self.sock is not None, "readable on a closed Telnet"
+            self._poller = select.poll()
+            self._poller.register(self.sock, select.POLLIN)
+        return bool(self._poller.poll(seconds * 1000))
+
+    def sock_avail(self) -> bool:
+        return self.readable(0)
+
+    def close(self) -> None:
+        self._poller = None  # its descriptor number may go to the next socket opened
+        super().close()  # type: ignore[no-untyped-call]
 
     def fill_rawq(self) -> None:
         if self.irawq >= len(self.rawq):

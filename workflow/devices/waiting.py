@@ -18,6 +18,8 @@ from typing import Any
 from netmiko._telnetlib.telnetlib import Telnet
 from paramiko import Channel
 
+from workflow.devices.telnet import QuickTelnet
+
 READ_WAIT = 0.01  # netmiko's own poll step: an empty read waits at most this long for data
 PREPARE_WAIT = 0.1  # netmiko's fixed sleep after the session's first Enter: now at most this
 
@@ -25,7 +27,9 @@ PREPARE_WAIT = 0.1  # netmiko's fixed sleep after the session's first Enter: now
 def wait_readable(remote_conn: Any, seconds: float) -> None:
     """Return when the session has something to read (or is closed), or after `seconds`."""
     fd = _idle_fd(remote_conn)
-    if fd is not None:
+    if fd is not None and isinstance(remote_conn, QuickTelnet):
+        remote_conn.readable(seconds)
+    elif fd is not None:
         poller = select.poll()  # not select.select: a push holds more than 1,024 descriptors
         poller.register(fd, select.POLLIN)
         poller.poll(seconds * 1000)
