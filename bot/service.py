@@ -237,7 +237,14 @@ def _ballot(decision: Decision, gate: PendingGate) -> Ballot:
     and where."""
     thread, actor = decision.thread, decision.actor
     return Ballot(
-        gate.change_id, gate.gate, gate.interrupt_id,
-        decision.choice, decision.content_sha256, decision.feedback,
-        actor.id, actor.name, thread.platform, thread.channel,
-    )  # fmt: skip
+        change_id=gate.change_id,
+        gate=gate.gate,
+        interrupt_id=gate.interrupt_id,
+        choice=decision.choice,
+        content_sha256=decision.content_sha256,
+        feedback=decision.feedback,
+        actor_id=actor.id,
+        actor_name=actor.name,
+        platform=thread.platform,
+        channel=thread.channel,
+    )

@@ -73,10 +73,10 @@ class ReadsRefused:
     count: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Ballot:
     """One click to record: at which gate, what was chosen on exactly which content, by whom
-    and where."""
+    and where. Keyword-only: six of its fields are str, and a swap would enter the audit chain."""
 
     change_id: str
     gate: GateName

@@ -300,9 +300,17 @@ async def test_a_decision_recorded_by_a_process_that_died_is_resumed_by_the_next
         gate = await bot.workflow.pending_gate(THREAD.key)
         assert gate is not None
         recorded = Ballot(  # what a replica that died right after recording had done
-            gate.change_id, gate.gate, gate.interrupt_id, "approve", gate.sha256, None,
-            "console:bob", "bob", "console", THREAD.channel,
-        )  # fmt: skip
+            change_id=gate.change_id,
+            gate=gate.gate,
+            interrupt_id=gate.interrupt_id,
+            choice="approve",
+            content_sha256=gate.sha256,
+            feedback=None,
+            actor_id="console:bob",
+            actor_name="bob",
+            platform="console",
+            channel=THREAD.channel,
+        )
         await bot.audit.decide(recorded)
         await bot.service.handle(click(chat, "carol"))
         pending = await bot.workflow.pending_gate(THREAD.key)

@@ -35,7 +35,16 @@ def vote(
     actor: str, choice: Choice = "approve", interrupt_id: str = "int-1", gate: GateName = "template"
 ) -> Ballot:
     return Ballot(
-        "chg-1", gate, interrupt_id, choice, SHA, None, f"U-{actor}", actor, "slack", "C1"
+        change_id="chg-1",
+        gate=gate,
+        interrupt_id=interrupt_id,
+        choice=choice,
+        content_sha256=SHA,
+        feedback=None,
+        actor_id=f"U-{actor}",
+        actor_name=actor,
+        platform="slack",
+        channel="C1",
     )
 
 
