@@ -74,12 +74,13 @@ def upgraded_checkpoint(checkpoint: Checkpoint, version: str | int | float) -> C
     """
     values, versions = checkpoint["channel_values"], checkpoint["channel_versions"]
     waiting = values.get(START)
-    upgraded = copy_checkpoint(checkpoint)
     if is_flat(values):
+        upgraded = copy_checkpoint(checkpoint)
         kept = {k: v for k, v in values.items() if k not in FLAT_KEYS}
         upgraded["channel_values"] = {**kept, **parts_of(values)}
         upgraded["channel_versions"] = _versions(versions, version)
     elif isinstance(waiting, dict) and is_flat(waiting):  # stored before its first step ran
+        upgraded = copy_checkpoint(checkpoint)
         upgraded["channel_values"] = {**values, START: parts_of(waiting)}
         upgraded["channel_versions"] = {**versions, START: version}
     else:
