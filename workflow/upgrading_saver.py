@@ -4,6 +4,8 @@ per-phase parts are upgraded as they are loaded (workflow/state_upgrade.py), in 
 LangGraph loads the checkpoint a run continues, and the one a state read shows, with
 `aget_tuple`; there an old checkpoint is upgraded and stored again in place (same id, parent,
 metadata; its pending writes, kept apart, untouched), its parts at a version no channel had.
+Its pending writes to flat keys are upgraded to writes of parts on every load (a stored write
+is never replaced): workflow/write_upgrade.py.
 A saver that keeps each value once per (channel, version) and writes, with a new checkpoint,
 only the values of the channels that step changed (LangGraph's own savers, ours) would
 otherwise never store a part the next step leaves alone: the run's next checkpoint would point
@@ -14,6 +16,7 @@ points at parts its own write stored.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
@@ -27,6 +30,9 @@ from langgraph.checkpoint.base import (
 )
 
 from workflow.state_upgrade import upgraded_checkpoint
+from workflow.write_upgrade import UnupgradableWrites, upgraded_writes
+
+log = logging.getLogger(__name__)
 
 
 class UpgradingSaver(BaseCheckpointSaver[Any]):
@@ -40,12 +46,13 @@ class UpgradingSaver(BaseCheckpointSaver[Any]):
 
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         found = await self.saver.aget_tuple(config)
-        upgraded = self._upgraded(found)
-        if found is None or upgraded is None:
-            return found
-        at = _row_config(found)
-        await self.saver.aput(at, upgraded.checkpoint, found.metadata, _part_versions(upgraded))
-        return upgraded
+        if found is None:
+            return None
+        upgraded = self._upgraded_checkpoint(found)
+        if upgraded is not None:
+            versions = _part_versions(upgraded)
+            await self.saver.aput(_row_config(found), upgraded.checkpoint, found.metadata, versions)
+        return _with_writes_upgraded(upgraded or found)
 
     async def alist(
         self,
@@ -56,7 +63,7 @@ class UpgradingSaver(BaseCheckpointSaver[Any]):
         limit: int | None = None,
     ) -> AsyncIterator[CheckpointTuple]:
         async for found in self.saver.alist(config, filter=filter, before=before, limit=limit):
-            yield self._upgraded(found) or found
+            yield _with_writes_upgraded(self._upgraded_checkpoint(found) or found)
 
     async def aput(
         self,
@@ -79,14 +86,30 @@ class UpgradingSaver(BaseCheckpointSaver[Any]):
     def get_next_version(self, current: Any, channel: None) -> Any:
         return self.saver.get_next_version(current, channel)
 
-    def _upgraded(self, found: CheckpointTuple | None) -> CheckpointTuple | None:
-        """`found` upgraded, or None when it needs no upgrade."""
-        if found is None:
-            return None
+    def _upgraded_checkpoint(self, found: CheckpointTuple) -> CheckpointTuple | None:
+        """`found` with its checkpoint upgraded, or None when it needs no upgrade."""
         versions = found.checkpoint["channel_versions"].values()
         fresh = self.saver.get_next_version(max(versions, default=None), None)
         checkpoint = upgraded_checkpoint(found.checkpoint, fresh)
         return None if checkpoint is None else found._replace(checkpoint=checkpoint)
+
+
+def _with_writes_upgraded(found: CheckpointTuple) -> CheckpointTuple:
+    """`found` with its pending flat writes as writes of parts (workflow/write_upgrade.py);
+    when they have no sound upgrade, an error is logged and raised: the thread is not resumed
+    with a finished task's update lost."""
+    try:
+        writes = upgraded_writes(found.checkpoint["channel_values"], found.pending_writes or [])
+    except UnupgradableWrites as refused:
+        thread = found.config["configurable"]["thread_id"]
+        log.error(
+            "thread %s: its checkpoint %s, kept before the state had its parts, has pending "
+            "writes that cannot be upgraded (%s); it is not resumed: finish its change with "
+            "the release that stored it, or ask for the change again",
+            thread, found.checkpoint["id"], refused,
+        )  # fmt: skip
+        raise
+    return found if writes is None else found._replace(pending_writes=writes)
 
 
 def _row_config(found: CheckpointTuple) -> RunnableConfig:

@@ -15,12 +15,13 @@ import asyncio
 import json
 import sqlite3
 from collections.abc import AsyncIterator
-from contextlib import closing
+from contextlib import AbstractAsyncContextManager, closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from langchain_core.runnables import RunnableConfig
 from pydantic import SecretStr
 
 from bot.demo import DEMO_CREDENTIALS, demo_settings
@@ -37,9 +38,13 @@ from tests.workflow.gateways import two_router_lab
 from workflow.api import ChangeWorkflow
 from workflow.change_nodes import Nodes
 from workflow.devices.static import StaticInventory
+from workflow.graph import build_graph
 from workflow.library.planner import LibraryPlanner
-from workflow.state import ChangeState
+from workflow.state import ChangeState, state_of
 from workflow.state_upgrade import parts_of
+from workflow.step_progress import StepContext
+from workflow.steps import pending_gate_of
+from workflow.write_upgrade import UnupgradableWrites
 
 FIXTURES = Path(__file__).parent / "fixtures"
 STORED = json.loads((FIXTURES / "flat-state.json").read_text(encoding="utf-8"))
@@ -66,9 +71,8 @@ async def lab() -> AsyncIterator[Lab]:
 async def test_a_flat_checkpoint_is_upgraded_in_place_when_loaded(database: str) -> None:
     """Its pending gate is the one stored (same interrupt id, same hash); the checkpoint is
     stored again in parts, under the same id, with its pending writes, keeping every value."""
-    serde = encrypted_serde(StorageKeys([SHARED_STORAGE_KEY]))
     thread = {"configurable": {"thread_id": AT_PARAMS["thread_key"]}}
-    async with SQLAlchemySaver.from_url(database, serde=serde) as saver:
+    async with saver_of(database) as saver:
         stored = await saver.aget_tuple(thread)  # type: ignore[arg-type]
         workflow = ChangeWorkflow(
             checkpointer=saver, nodes=Nodes(planner=LibraryPlanner(), gateway=two_router_lab())
@@ -84,6 +88,66 @@ async def test_a_flat_checkpoint_is_upgraded_in_place_when_loaded(database: str)
     assert {k: parts[k] for k in ChangeState.__annotations__} == parts_of(flat)
     assert upgraded.checkpoint["id"] == stored.checkpoint["id"]
     assert upgraded.pending_writes == stored.pending_writes
+
+
+async def test_a_finished_tasks_flat_writes_are_applied_when_the_run_goes_on(
+    database: str,
+) -> None:
+    """A crash after check_params finished and before its checkpoint was stored: the run goes on
+    from the one before, with check_params's flat writes as parts: the params gate it reaches
+    is the one stored (same hash, same expiry), previews and all."""
+    forget_newest_checkpoint(database, AT_PARAMS["thread_key"])
+    config: RunnableConfig = {"configurable": {"thread_id": AT_PARAMS["thread_key"]}}
+    async with saver_of(database) as saver:
+        graph = build_graph(Nodes(planner=LibraryPlanner(), gateway=two_router_lab()), saver)
+        await graph.ainvoke(None, config, context=StepContext(None), durability="sync")
+        snapshot = await graph.aget_state(config)
+    gate, state = pending_gate_of(snapshot), state_of(snapshot)
+    assert gate is not None and gate.gate == "params"
+    assert (gate.sha256, gate.expires_at) == (AT_PARAMS["sha256"], AT_PARAMS["expires_at"])
+    assert state is not None and set(state["params"]["previews"]) == {"R2"}
+
+
+async def test_flat_writes_of_two_tasks_to_one_part_are_refused_loudly(
+    database: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two tasks' pending flat writes that set keys of one part cannot both be whole-part
+    writes: the change is not read (nor resumed) without one of them; the log says what to do."""
+    before = forget_newest_checkpoint(database, AT_PARAMS["thread_key"])
+    async with saver_of(database) as saver:
+        row = {"thread_id": AT_PARAMS["thread_key"], "checkpoint_ns": "", "checkpoint_id": before}
+        await saver.aput_writes({"configurable": row}, [("device_params", {"R2": {}})], "other")
+        workflow = ChangeWorkflow(
+            checkpointer=saver, nodes=Nodes(planner=LibraryPlanner(), gateway=two_router_lab())
+        )
+        with pytest.raises(UnupgradableWrites, match="both set part 'params'"):
+            await workflow.pending_gate(AT_PARAMS["thread_key"])
+    assert f"thread {AT_PARAMS['thread_key']}" in caplog.text
+    assert "ask for the change again" in caplog.text
+
+
+def forget_newest_checkpoint(database: str, thread_key: str) -> str:
+    """Drop the newest checkpoint of `thread_key` and its writes, as a crash before it was stored
+    would have; the id of the one before, the thread's newest now."""
+    with closing(sqlite3.connect(database.removeprefix("sqlite+aiosqlite:///"))) as db, db:
+        (newest, parent) = db.execute(
+            "SELECT checkpoint_id, parent_checkpoint_id FROM checkpoints WHERE thread_id = ? "
+            "ORDER BY checkpoint_id DESC LIMIT 1",
+            (thread_key,),
+        ).fetchone()
+        for table in ("checkpoints", "checkpoint_writes"):
+            db.execute(
+                f"DELETE FROM {table} WHERE thread_id = ? AND checkpoint_id = ?",
+                (thread_key, newest),
+            )
+    return str(parent)
+
+
+def saver_of(database: str) -> AbstractAsyncContextManager[SQLAlchemySaver]:
+    """The saver on the stored database, with the key its values were stored with."""
+    return SQLAlchemySaver.from_url(
+        database, serde=encrypted_serde(StorageKeys([SHARED_STORAGE_KEY]))
+    )
 
 
 async def test_the_stored_gates_are_decided_to_the_end(
