@@ -15,7 +15,13 @@ from adapters.slack.blocks import Rendered, render
 from adapters.slack.groups import UserGroups
 from adapters.slack.home import home_view
 from adapters.slack.inbound import thread_ref
-from adapters.slack.transport import HttpTransport, OpsEndpoints, SocketModeTransport, Transport
+from adapters.slack.transport import (
+    BACKLOG,
+    HttpTransport,
+    OpsEndpoints,
+    SocketModeTransport,
+    Transport,
+)
 
 _SOURCE = {str: "content", bytes: "file"}  # files_upload_v2 takes text as content, bytes as file
 
@@ -43,7 +49,9 @@ class SlackAdapter:
     ) -> None:
         self.client = client
         self.transport = transport
-        self.listeners = Listeners(client, self._open_thread, deliveries)
+        # HTTP mode's front keeps what waits and says busy when full (Socket Mode: no bound)
+        backlog = transport.backlog if isinstance(transport, HttpTransport) else None
+        self.listeners = Listeners(client, self._open_thread, deliveries, backlog)
         self.app = build_app(client, self.listeners, signing_secret)
         self._groups = UserGroups(client)
 
@@ -53,6 +61,7 @@ class SlackAdapter:
 
     async def idle(self) -> None:
         """Wait until every Slack delivery received so far has been handled (tests, shutdown)."""
+        await self.transport.idle()
         await self.listeners.idle()
 
     async def post(self, thread: ThreadRef, message: Message) -> str:
@@ -139,15 +148,19 @@ def slack_adapter(
     port: int = 3000,
     ops: OpsEndpoints | None = None,
     deliveries: FirstDelivery | None = None,
+    backlog: int = BACKLOG,
 ) -> SlackAdapter:
     """HTTP mode (signatures verified with `signing_secret`; `ops` answers /healthz and
     /metrics) or Socket Mode (`app_token`); `deliveries` tells, across replicas, whether a
-    delivery was seen before."""
+    delivery was seen before; `backlog`: HTTP requests in hand, and as many acked and waiting,
+    before the front tells people the bot is busy."""
     client = web_client(bot_token, api_url)
     if http:
         if not signing_secret:
             raise ValueError("HTTP mode needs the signing secret")
-        transport = HttpTransport(host, port, signing_secret=signing_secret, ops=ops)
+        transport = HttpTransport(
+            host, port, signing_secret=signing_secret, ops=ops, backlog=backlog
+        )
         return SlackAdapter(client, transport, signing_secret=signing_secret, deliveries=deliveries)
     if not app_token:
         raise ValueError("Socket Mode needs the app-level token")

@@ -43,9 +43,14 @@ class Listeners:
     """Slack deliveries → neutral events for `handler`, each delivery once."""
 
     def __init__(
-        self, client: AsyncWebClient, open_thread: OpenThread, shared: FirstDelivery | None = None
+        self,
+        client: AsyncWebClient,
+        open_thread: OpenThread,
+        shared: FirstDelivery | None = None,
+        backlog: int | None = None,
     ) -> None:
         self.handler: EventHandler | None = None
+        self.backlog = backlog  # deliveries in hand at most; None: no bound
         self.loop: asyncio.AbstractEventLoop | None = None  # the bot's, set when the adapter runs
         self._client = client
         self._open_thread = open_thread
@@ -83,12 +88,19 @@ class Listeners:
     async def _once(
         self, body: dict[str, Any], next: Callable[[], Awaitable[None]]
     ) -> BoltResponse | None:
+        if self._full():  # before the key is noted: the sender tries again
+            log.warning("busy: %d Slack deliveries in hand; asked for this one later", self.backlog)
+            return BoltResponse(status=503, body="busy")
         key = inbound.delivery_key(body)
         if key is not None and not await self._first_time(inbound.delivery_team(body), key):
             log.info("ignoring a repeated Slack delivery %s", key)
             return BoltResponse(status=200, body="")
         await next()
         return None
+
+    def _full(self) -> bool:
+        with self._pending_lock:
+            return self.backlog is not None and len(self._pending) >= self.backlog
 
     async def _first_time(self, team: str, key: str) -> bool:
         """Seen by no replica before: this process's memory first, then the shared store. A

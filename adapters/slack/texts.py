@@ -17,5 +17,8 @@ CONFIRM_DENY = "Not yet"
 OVERFLOW_UPLOADED = "{count} more section(s) did not fit in one message: attached as files below."
 OVERFLOW_EARLIER = "{count} more section(s) are attached as files in this thread."
 ATTACHED = "Full output attached as file(s) in this thread: {titles}."
+BUSY = (
+    "labbot is busy with many requests right now: nothing was done, please try again in a minute."
+)
 BAD_BUTTON = "This button does not belong to labbot (or was altered); nothing was decided."
 LEVEL_PREFIX = {"error": ":x: ", "warning": ":warning: ", "success": "", "info": ""}

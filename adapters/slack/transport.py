@@ -5,11 +5,8 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import logging
 import threading
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from concurrent.futures import Future
 from contextlib import asynccontextmanager
@@ -19,14 +16,19 @@ from typing import Any, Protocol, TypeVar
 
 from aiohttp import web
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
+from slack_bolt.adapter.socket_mode.async_internals import run_async_bolt_app
 from slack_bolt.async_app import AsyncApp
+from slack_sdk.socket_mode.aiohttp import SocketModeClient
+from slack_sdk.socket_mode.request import SocketModeRequest
+from slack_sdk.socket_mode.response import SocketModeResponse
 
-from adapters.slack import inbound
-from base.errors import ConfigError
+from adapters.slack.front import FrontSettings, RunningFront, ack_front
+from adapters.slack.signed import Refused, signed_body
 
 log = logging.getLogger(__name__)
 
 EVENTS_PATH = "/slack/events"  # bolt's default: events, interactivity and the slash command
+BACKLOG = 1000  # HTTP requests in the bot's hands, and as many acked and waiting for it
 HEALTH_PATH = "/healthz"
 METRICS_PATH = "/metrics"
 T = TypeVar("T")
@@ -49,13 +51,19 @@ class Transport(Protocol):
         """Deliver Slack requests to `app` until cancelled."""
         ...
 
+    async def idle(self) -> None:
+        """Wait until every request Slack sent so far was handed to `app`."""
+        ...
+
 
 class HttpTransport:
     """Serve `app` on host:port (port 0 picks a free port; `port` holds the bound one).
 
-    The server runs on its own thread and event loop, so verifying and acking a request never
-    queues behind the bot's work on its loop; the listeners hand each event over to the bot's
-    loop. `bench.slack_ack` measured acks 2-3x faster at p50 this way (docs/benchmarks.md).
+    Slack's requests reach an ack front, a process of its own (front.py): it verifies each one,
+    acks it at once and forwards it to bolt's server here, on 127.0.0.1 on a thread and event
+    loop of its own; the listeners hand each event over to the bot's loop. So an ack waits
+    neither for the bot's loop nor for this interpreter (bench.slack_ack, docs/benchmarks.md).
+    `backlog`: how many acked requests may wait for this process before the front says busy.
     """
 
     def __init__(
@@ -66,19 +74,36 @@ class HttpTransport:
         *,
         signing_secret: str,
         ops: OpsEndpoints | None = None,
+        backlog: int = BACKLOG,
     ) -> None:
         self.host, self.port, self.path = host, port, path
         self.ops = ops
         self.signing_secret = signing_secret
+        self.backlog = backlog
         self.ready = asyncio.Event()
+        self._front: RunningFront | None = None
+
+    async def idle(self) -> None:
+        """Wait until the front handed over every request it acked so far."""
+        if self._front is not None:
+            await self._front.idle()
 
     async def serve(self, app: AsyncApp) -> None:
         server = partial(self._serve, app)
-        async with on_own_loop(server, "slack-http") as port:
-            self.port = port
-            log.info("Slack HTTP mode: listening on %s", self.url)
-            self.ready.set()
-            await asyncio.Event().wait()
+        async with on_own_loop(server, "slack-http") as inside:
+            front = FrontSettings(
+                self.host,
+                self.port,
+                self.path,
+                self.signing_secret,
+                inside=f"http://127.0.0.1:{inside}",
+                queue_size=self.backlog,
+            )
+            async with ack_front(front) as self._front:
+                self.port = self._front.port
+                log.info("Slack HTTP mode: listening on %s", self.url)
+                self.ready.set()
+                await asyncio.Event().wait()
 
     async def _serve(self, app: AsyncApp, bound: Future[int], stop: Future[None]) -> None:
         web_app = app.web_app(path=self.path)
@@ -90,15 +115,9 @@ class HttpTransport:
         runner = web.AppRunner(web_app, access_log=None)
         await runner.setup()
         try:
-            site = web.TCPSite(runner, self.host, self.port)
-            await site.start()
+            await web.TCPSite(runner, "127.0.0.1", 0).start()
         except OSError as exc:
-            where = f"{self.host}:{self.port}"
-            bound.set_exception(
-                ConfigError(
-                    f"--port: cannot listen on {where}: {exc.strerror} (choose another port)"
-                )
-            )
+            bound.set_exception(exc)
             await runner.cleanup()
             return
         bound.set_result(int(runner.addresses[0][1]))
@@ -113,40 +132,24 @@ class HttpTransport:
 
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-SIGNATURE_MAX_AGE = 300  # seconds; Slack's own rule (bolt applies it too)
-
-
-def valid_signature(secret: str, raw: bytes, timestamp: str, signature: str) -> bool:
-    """Slack's v0 request signature over the raw bytes (whatever they are), five minutes fresh."""
-    try:
-        age = abs(time.time() - int(timestamp))
-    except ValueError:
-        return False
-    base = b"v0:" + timestamp.encode() + b":" + raw
-    expected = "v0=" + hmac.new(secret.encode(), base, hashlib.sha256).hexdigest()
-    return age <= SIGNATURE_MAX_AGE and hmac.compare_digest(expected, signature)
 
 
 def signed_first(path: str, secret: str) -> Any:
     """Slack's requests: the signature is checked on the raw bytes before anything reads them,
     then the body must be one Slack sends; otherwise 401 or 400 and one log line, never a
-    traceback (bolt would parse first, and answer a malformed body with a 500)."""
+    traceback (bolt would parse first, and answer a malformed body with a 500). The ack front
+    checked them already; the bot's server checks again, as anyone on the host may reach it."""
 
     @web.middleware
     async def door(request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.path != path or request.method != "POST":
             return await handler(request)
         raw = await request.read()  # aiohttp keeps it: bolt reads the same bytes
-        headers = request.headers
-        stamp = headers.get("X-Slack-Request-Timestamp", "")
-        if not valid_signature(secret, raw, stamp, headers.get("X-Slack-Signature", "")):
-            log.warning("refused a Slack request from %s: bad or stale signature", request.remote)
-            return web.Response(status=401, text="invalid signature")
         try:
-            inbound.parse_delivery(raw.decode("utf-8"), request.content_type)
-        except ValueError as exc:  # UnicodeDecodeError is one
-            log.warning("refused a signed Slack request from %s: %s", request.remote, exc)
-            return web.Response(status=400, text="malformed request")
+            signed_body(secret, raw, request.headers, request.content_type)
+        except Refused as refused:
+            log.warning("refused %s from %s: %s", refused.what, request.remote, refused)
+            return web.Response(status=refused.status, text=refused.text)
         return await handler(request)
 
     return door
@@ -172,12 +175,15 @@ def _add_ops_routes(web_app: web.Application, ops: OpsEndpoints) -> None:
 class SocketModeTransport:
     """Open Slack's Socket Mode websocket with the app-level token (xapp-…).
 
-    Like the HTTP server, the websocket is read and acked on a thread and loop of its own, so
-    an envelope's ack never waits for the bot's work on its loop."""
+    The websocket is read on a thread and loop of its own, and each envelope is acked before
+    bolt dispatches it (`AckFirst`), so an ack waits neither for the bot's loop nor for bolt."""
 
     def __init__(self, app_token: str) -> None:
         self.app_token = app_token
         self.ready = asyncio.Event()
+
+    async def idle(self) -> None:
+        """Envelopes go to the app as they arrive: nothing waits here."""
 
     async def serve(self, app: AsyncApp) -> None:
         async with on_own_loop(partial(self._connect, app), "slack-socket-mode"):
@@ -185,7 +191,7 @@ class SocketModeTransport:
             await asyncio.Event().wait()
 
     async def _connect(self, app: AsyncApp, opened: Future[None], stop: Future[None]) -> None:
-        handler = AsyncSocketModeHandler(app, self.app_token)
+        handler = AckFirst(app, self.app_token)
         try:
             await handler.connect_async()  # type: ignore[no-untyped-call]
         except Exception as exc:  # told to `serve`'s caller, on the bot's loop
@@ -196,6 +202,16 @@ class SocketModeTransport:
             await asyncio.wrap_future(stop)
         finally:
             await handler.close_async()  # type: ignore[no-untyped-call]
+
+
+class AckFirst(AsyncSocketModeHandler):
+    """bolt's handler acks an envelope once its listeners returned; this one acks it as it
+    arrives (the listeners' acks carry nothing: they hand the work to the bot), then lets
+    bolt dispatch it."""
+
+    async def handle(self, client: SocketModeClient, req: SocketModeRequest) -> None:  # type: ignore[override]
+        await client.send_socket_mode_response(SocketModeResponse(envelope_id=req.envelope_id))
+        await run_async_bolt_app(self.app, req)
 
 
 # (started with its answer, told to stop) -> runs until told to stop

@@ -9,10 +9,11 @@ from collections.abc import AsyncIterator
 
 from adapters.chat import EventHandler
 from adapters.slack import SlackAdapter, slack_adapter
+from adapters.slack.transport import BACKLOG
 from tests.fakes.slack_api import APP_TOKEN, BOT_TOKEN, SIGNING_SECRET, SlackApiStandIn, SlackSender
 
 
-def http_adapter(api: SlackApiStandIn) -> SlackAdapter:
+def http_adapter(api: SlackApiStandIn, backlog: int = BACKLOG) -> SlackAdapter:
     return slack_adapter(
         bot_token=BOT_TOKEN,
         api_url=api.base_url,
@@ -20,6 +21,7 @@ def http_adapter(api: SlackApiStandIn) -> SlackAdapter:
         http=True,
         host="127.0.0.1",
         port=0,
+        backlog=backlog,
     )
 
 
@@ -32,7 +34,8 @@ async def running(adapter: SlackAdapter, handler: EventHandler) -> AsyncIterator
     """Run the adapter (as `labbot serve` does) until the block ends, then stop it."""
     task = asyncio.create_task(adapter.run(handler))
     ready = asyncio.create_task(adapter.transport.ready.wait())
-    done, _ = await asyncio.wait({task, ready}, timeout=10, return_when=asyncio.FIRST_COMPLETED)
+    # HTTP mode starts its ack front, a process: seconds on a loaded machine
+    done, _ = await asyncio.wait({task, ready}, timeout=60, return_when=asyncio.FIRST_COMPLETED)
     if ready not in done:
         ready.cancel()
         task.cancel()
@@ -48,10 +51,10 @@ async def running(adapter: SlackAdapter, handler: EventHandler) -> AsyncIterator
 
 @contextlib.asynccontextmanager
 async def serving_http(
-    api: SlackApiStandIn, handler: EventHandler
+    api: SlackApiStandIn, handler: EventHandler, backlog: int = BACKLOG
 ) -> AsyncIterator[tuple[SlackAdapter, SlackSender]]:
     """The adapter in HTTP mode on a free port, and Slack's side sending it signed requests."""
-    adapter = http_adapter(api)
+    adapter = http_adapter(api, backlog)
     async with running(adapter, handler):
         url = adapter.transport.url  # type: ignore[attr-defined]
         async with SlackSender(url) as sender:

@@ -8,6 +8,7 @@ import json
 import time
 
 from adapters.chat import Actor, ChatEvent, Decision, Request, ThreadRef
+from adapters.slack import texts
 from tests.adapters.slack.payloads import fixture, mention
 from tests.adapters.slack.serving import serving_http
 from tests.fakes.slack_api import SlackApiStandIn
@@ -137,6 +138,32 @@ async def test_click_is_acked_before_it_is_handled(slack_api: SlackApiStandIn) -
         "approve",
         "1700000000.000002",
     )
+
+
+async def test_past_the_backlog_people_are_told_busy_and_nothing_acked_is_lost(
+    slack_api: SlackApiStandIn,
+) -> None:
+    bot = Recorder()
+    bot.gate.clear()  # the bot's work takes its time: one delivery in hand fills it
+    clicks = [fixture("block_actions") for _ in range(10)]
+    for n, click in enumerate(clicks):
+        click["actions"][0]["action_ts"] = f"1700000100.{n:06d}"
+        click["response_url"] = slack_api.response_url
+    async with serving_http(slack_api, bot, backlog=1) as (adapter, slack):
+        statuses = [(await slack.interaction(click))[0] for click in clicks]
+        command = await slack.command(fixture("slash_command"))
+        mentioned, _ = await slack.event(fixture("app_mention"))
+        bot.gate.set()
+        busy = await slack_api.wait_for(
+            lambda: len(bot.events) + len(slack_api.responses) == 10 and slack_api.responses
+        )
+        await adapter.idle()
+    assert statuses == [200] * 10  # each click acked at once
+    assert {(r["response_type"], r["text"]) for r in busy} == {("ephemeral", texts.BUSY)}
+    assert len(bot.events) + len(busy) == 10 and len(bot.events) >= 2  # each one handled or told
+    assert all(isinstance(e, Decision) for e in bot.events)
+    assert command[0] == 200 and json.loads(command[1])["text"] == texts.BUSY  # shown to them
+    assert mentioned == 503  # not acked: Slack sends the event again
 
 
 async def test_altered_button_gets_an_ephemeral_refusal(slack_api: SlackApiStandIn) -> None:
