@@ -181,9 +181,12 @@ class SocketModeTransport:
     def __init__(self, app_token: str) -> None:
         self.app_token = app_token
         self.ready = asyncio.Event()
+        self._handler: AckFirst | None = None
 
     async def idle(self) -> None:
-        """Envelopes go to the app as they arrive: nothing waits here."""
+        """Wait until every envelope acked so far was dispatched to the app."""
+        if self._handler is not None:
+            await self._handler.idle()
 
     async def serve(self, app: AsyncApp) -> None:
         async with on_own_loop(partial(self._connect, app), "slack-socket-mode"):
@@ -191,7 +194,7 @@ class SocketModeTransport:
             await asyncio.Event().wait()
 
     async def _connect(self, app: AsyncApp, opened: Future[None], stop: Future[None]) -> None:
-        handler = AckFirst(app, self.app_token)
+        handler = self._handler = AckFirst(app, self.app_token)
         try:
             await handler.connect_async()  # type: ignore[no-untyped-call]
         except Exception as exc:  # told to `serve`'s caller, on the bot's loop
@@ -209,9 +212,28 @@ class AckFirst(AsyncSocketModeHandler):
     arrives (the listeners' acks carry nothing: they hand the work to the bot), then lets
     bolt dispatch it."""
 
+    def __init__(self, app: AsyncApp, app_token: str) -> None:
+        super().__init__(app, app_token)
+        self._dispatching: set[Future[None]] = set()  # envelopes acked, not yet dispatched
+        self._lock = threading.Lock()  # `idle` is asked from the bot's thread
+
     async def handle(self, client: SocketModeClient, req: SocketModeRequest) -> None:  # type: ignore[override]
-        await client.send_socket_mode_response(SocketModeResponse(envelope_id=req.envelope_id))
-        await run_async_bolt_app(self.app, req)
+        dispatched: Future[None] = Future()
+        with self._lock:
+            self._dispatching.add(dispatched)
+        try:
+            await client.send_socket_mode_response(SocketModeResponse(envelope_id=req.envelope_id))
+            await run_async_bolt_app(self.app, req)
+        finally:
+            dispatched.set_result(None)
+            with self._lock:
+                self._dispatching.discard(dispatched)
+
+    async def idle(self) -> None:
+        """Wait (on any loop) until every envelope acked so far was dispatched."""
+        with self._lock:
+            pending = [asyncio.wrap_future(f) for f in self._dispatching]
+        await asyncio.gather(*pending)
 
 
 # (started with its answer, told to stop) -> runs until told to stop
