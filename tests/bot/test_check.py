@@ -159,6 +159,7 @@ async def test_a_wrong_slack_token_names_where_to_copy_it(tmp_path: Path) -> Non
     assert "xoxb-wrong" not in out
 
 
+@pytest.mark.postgres  # a cluster of its own: PostgreSQL's programs
 async def test_a_stopped_postgresql_is_one_line(tmp_path: Path) -> None:
     async with own_postgres_cluster() as cluster:
         env = {

@@ -24,6 +24,8 @@ from typing import Any
 
 import yaml
 
+from tests.support.clock import container_clock, machine_clock_env
+
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED_COMPOSE = ROOT / "deploy" / "docker-compose.yml"
 EXPORT = re.compile(r"^export (\w+)=(\S+)$", re.MULTILINE)
@@ -35,12 +37,21 @@ COMPOSE_COMMANDS = (["docker", "compose"], ["docker-compose"])
 _projects = itertools.count(1)
 
 
+def on_machine_clock(
+    argv: list[str], *, timeout: float, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run a client of the engine (docker, compose, .ci/docker-images.sh) on the machine's clock:
+    under libfaketime docker-compose's `logs` never returns."""
+    return subprocess.run(
+        argv, cwd=cwd, env=machine_clock_env(), capture_output=True, text=True,
+        timeout=timeout, check=False,
+    )  # fmt: skip
+
+
 def docker(
     *args: str, timeout: float = 600, check: bool = True
 ) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        ["docker", *args], capture_output=True, text=True, timeout=timeout, check=False
-    )
+    done = on_machine_clock(["docker", *args], timeout=timeout)
     if check and done.returncode != 0:
         raise AssertionError(f"docker {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
     return done
@@ -63,7 +74,7 @@ def compose_command() -> list[str] | None:
     chosen = os.environ.get("LABBOT_TEST_COMPOSE")
     for command in [chosen.split()] if chosen else COMPOSE_COMMANDS:
         try:
-            found = subprocess.run([*command, "version"], capture_output=True, check=False)
+            found = on_machine_clock([*command, "version"], timeout=60)
         except FileNotFoundError:
             continue
         if found.returncode == 0:
@@ -81,9 +92,7 @@ class Images:
 def build_images() -> Images:
     """The Debian base images (cached by .ci/docker-images.sh), then labbot's image (docker's
     layer cache makes a rebuild without changes take seconds)."""
-    made = subprocess.run(
-        [str(ROOT / ".ci" / "docker-images.sh")], capture_output=True, text=True, check=False
-    )
+    made = on_machine_clock([str(ROOT / ".ci" / "docker-images.sh")], timeout=1200)
     assert made.returncode == 0, made.stderr
     exports = dict(EXPORT.findall(made.stdout))
     base = exports["LABBOT_BASE_IMAGE"]
@@ -106,15 +115,19 @@ def compose_spec(images: Images, *, initdb: Path | None = None) -> dict[str, Any
     """The shipped compose file with what this machine needs instead: the local images, every
     replica published on 127.0.0.1 (a free port each), and, for an upgrade, a release's database
     dump loaded into the new PostgreSQL. The lab's inventory goes where the shipped file mounts
-    it from: config/hosts.yaml beside the compose file."""
+    it from: config/hosts.yaml beside the compose file. labbot's containers run on the test's
+    clock (a run under faketime fakes them too); PostgreSQL keeps the machine's."""
     spec = copy.deepcopy(yaml.safe_load(SHIPPED_COMPOSE.read_text()))
     services = spec["services"]
     services.pop("synapse")  # --profile matrix only, and a registry image
     spec["volumes"].pop("synapse")
     services["postgres"]["image"] = images.postgres
+    volumes, clock = container_clock()
     for name in ("migrate", "labbot"):
         services[name]["image"] = images.labbot
         services[name].pop("build", None)
+        services[name]["environment"].update(clock)
+        services[name]["volumes"] = services[name].get("volumes", []) + volumes
     bot = services["labbot"]
     bot["ports"] = ["127.0.0.1::3000"]
     if initdb is not None:
@@ -140,9 +153,7 @@ class Compose:
         command = compose_command()
         assert command, "no docker compose"
         argv = [*command, "--project-name", self.name, *args]
-        done = subprocess.run(
-            argv, cwd=self.directory, capture_output=True, text=True, timeout=timeout, check=False
-        )
+        done = on_machine_clock(argv, cwd=self.directory, timeout=timeout)
         if check and done.returncode != 0:
             raise AssertionError(f"{' '.join(argv)} failed:\n{done.stdout}{done.stderr}")
         return done.stdout

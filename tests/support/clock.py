@@ -1,12 +1,16 @@
 """The clock a test run sets: libfaketime's variables, passed on to the processes tests start with
 an environment of their own, so a run under `faketime` fakes labbot's replicas too (a replica on
-the real clock refuses the clicks the faked test signs as stale)."""
+the real clock refuses the clicks the faked test signs as stale). Servers that are not labbot's
+keep the machine's clock; labbot in a container gets the library mounted (its image has none)."""
 
 from __future__ import annotations
 
 import os
 from datetime import UTC, datetime
 from pathlib import Path
+
+# Where a container finds the test's libfaketime (mounted read-only from the host).
+IN_CONTAINER = Path("/opt/test-clock")
 
 
 def clock_env() -> dict[str, str]:
@@ -19,8 +23,9 @@ def clock_env() -> dict[str, str]:
 
 
 def machine_clock_env() -> dict[str, str]:
-    """This process's environment without libfaketime's variables: for a server that is not
-    labbot's (PostgreSQL refuses to start under libfaketime), which keeps the machine's clock."""
+    """This process's environment without libfaketime's variables: for a program that is not
+    labbot's (PostgreSQL refuses to start under libfaketime, docker-compose's `logs` hangs), which
+    keeps the machine's clock."""
     faked = clock_env()
     return {name: value for name, value in os.environ.items() if name not in faked}
 
@@ -34,3 +39,26 @@ def clock_at(when: datetime) -> dict[str, str]:
     start = when.astimezone(UTC).strftime("@%Y-%m-%d %H:%M:%S")
     faked = {"LD_PRELOAD": str(found[0]), "FAKETIME": start, "FAKETIME_DONT_RESET": "1"}
     return {**machine_clock_env(), **faked, "TZ": "UTC"}
+
+
+def faking_library() -> Path | None:
+    """The libfaketime file loaded in this process (LD_PRELOAD may name it through the dynamic
+    linker's $LIB), or None on the real clock."""
+    for line in Path("/proc/self/maps").read_text().splitlines():
+        path = Path(line.split()[-1])
+        if path.name.startswith("libfaketime"):
+            return path
+    return None
+
+
+def container_clock() -> tuple[list[str], dict[str, str]]:
+    """(volumes, environment) that put a container on this process's clock: the library mounted
+    at IN_CONTAINER and FAKETIME*, without FAKETIME_SHARED (the host's semaphore, which the
+    container cannot open). Both empty on the real clock."""
+    library = faking_library()
+    if library is None:
+        return [], {}
+    inside = IN_CONTAINER / library.name
+    settings = {k: v for k, v in clock_env().items() if k.startswith("FAKETIME")}
+    settings.pop("FAKETIME_SHARED", None)
+    return [f"{library}:{inside}:ro"], settings | {"LD_PRELOAD": str(inside)}
