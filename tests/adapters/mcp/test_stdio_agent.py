@@ -26,6 +26,7 @@ from tests.adapters.mcp.agent_stack import (
 )
 from tests.adapters.slack.stack import SlackLab, slack_lab
 from tests.fakes.slack_api import BOT_TOKEN, SIGNING_SECRET, SlackApiStandIn
+from tests.support.clock import clock_env
 
 LABBOT = str(Path(sys.executable).with_name("labbot"))
 
@@ -47,7 +48,7 @@ def stdio_server(bot: SlackLab, tmp_path: Path) -> StdioServerParameters:
         "LABBOT_MCP_CHANNEL": AGENT_SETTINGS["mcp_channel"],
         "LABBOT_MCP_AGENT": AGENT,
         "LABBOT_RENDER_WORKERS": "0",
-    }
+    } | clock_env()  # the serve side's clock: a stdio process on another sees its gates expired
     return StdioServerParameters(command=LABBOT, args=["mcp"], env=env, cwd=tmp_path)
 
 
