@@ -16,7 +16,14 @@ from storage.db import parse_url
 from tests.fakes.openai_server import OpenAIStandIn, error, structured
 from tests.fakes.slack_api import SlackApiStandIn
 from tests.scale.deployment import deployment, running_lab
-from tests.scale.harness import TcpProxy, metric, scrape, serve_env, start_replica
+from tests.scale.harness import (
+    STARTUP_SECONDS,
+    TcpProxy,
+    metric,
+    scrape,
+    serve_env,
+    start_replica,
+)
 from tests.support.masks import MASK
 
 pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("deployments")]  # see conftest
@@ -76,7 +83,7 @@ async def test_unreachable_database_at_start_is_retried_then_one_clear_line(
     nowhere = f"postgresql+psycopg://labbot@127.0.0.1:{free_port()}/labbot"
     env = serve_env(nowhere, slack_api, None, LABBOT_DB_WAIT_SECONDS="2")
     replica = await start_replica(env, tmp_path)
-    code = await asyncio.wait_for(replica.wait(), 30)
+    code = await asyncio.wait_for(replica.wait(), STARTUP_SECONDS)  # its imports come first
     retries = [line for line in replica.log if "database not reachable yet" in line]
     assert code == 2, replica.log
     assert len(retries) >= 2 and "retrying in" in retries[0]
@@ -97,7 +104,8 @@ async def test_database_that_comes_up_while_labbot_waits_is_used(
         waiting = await start_replica(env, tmp_path)
         try:
             await slack_api.wait_for(
-                lambda: any("database not reachable yet" in line for line in waiting.log)
+                lambda: any("database not reachable yet" in line for line in waiting.log),
+                within=STARTUP_SECONDS,
             )
             await proxy.start()  # PostgreSQL "finished starting"
             await waiting.wait_listening()
