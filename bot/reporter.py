@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -197,28 +197,33 @@ class ChangeReporter:
         self, thread: ThreadRef, change_id: str, working: tuple[str, str] | None = None
     ) -> StepProgress:
         """Push progress as one message, edited as devices finish; times the push. The model's
-        progress edits the `working` message (id, text); see _ModelWriting."""
+        progress edits the `working` message (id, text); see _ModelWriting. Each event updates
+        the state at once; the edit it returns shows the latest state when it runs (a newer
+        one may replace it before it starts: workflow/progress_edits.py)."""
         progress: dict[str, PushProgress] = {}
         posted: list[str] = []
         started = time.perf_counter()
         writing = _ModelWriting(self.adapter, thread, working)
 
-        async def on_progress(event: PushProgress | LLMProgress) -> None:
+        async def show_push() -> None:
+            message = presenter.present_progress(change_id, progress)
+            if posted:
+                await self.adapter.update(thread, posted[0], message)
+            else:
+                posted.append(await self.say(thread, message))
+
+        def on_progress(event: PushProgress | LLMProgress) -> Awaitable[None]:
             nonlocal started
             if isinstance(event, LLMProgress):
-                await writing.show(event)
-                return
+                writing.latest = event
+                return writing.show()
             if not progress:
                 started = time.perf_counter()
             elif event.stage != "started" and event.done == event.total:
                 self.metrics.push_duration(time.perf_counter() - started)
             progress[event.device] = event
             self.pushes.progress(change_id, event)
-            message = presenter.present_progress(change_id, progress)
-            if posted:
-                await self.adapter.update(thread, posted[0], message)
-            else:
-                posted.append(await self.say(thread, message))
+            return show_push()
 
         return on_progress
 
@@ -326,12 +331,14 @@ class _ModelWriting:
     thread: ThreadRef
     working: tuple[str, str] | None
     edited: float = -LLM_PROGRESS_EVERY
+    latest: LLMProgress = field(default_factory=lambda: LLMProgress(0))  # written so far
 
-    async def show(self, event: LLMProgress) -> None:
+    async def show(self) -> None:
         now = time.perf_counter()
         if now - self.edited < LLM_PROGRESS_EVERY:
             return
         self.edited = now
+        event = self.latest
         if self.working is None:
             text = messages.MODEL_WRITING
             shown = Message(f"{text} {presenter.llm_progress(event)}")

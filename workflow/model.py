@@ -164,6 +164,8 @@ class LLMProgress:
     estimated: bool = True  # counted from the streamed text, not reported by the endpoint
 
 
+# A progress sink updates its state when called; the awaitable it may return shows the latest
+# state (a chat edit) and may be dropped for a newer one before it starts (progress_edits.py).
 ProgressCallback = Callable[[PushProgress], Awaitable[None] | None]
 StepProgress = Callable[[PushProgress | LLMProgress], Awaitable[None] | None]  # a whole step's
 

@@ -6,11 +6,13 @@ change in one line with no gate open, and the audit says so."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 from pydantic import SecretStr
 
+from adapters.chat import Message, ThreadRef
 from bot.audit_view import entry_summary
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click
 from tests.bot.test_reads import bot_on_lab
@@ -82,6 +84,30 @@ async def test_the_working_message_shows_the_model_writing(tmp_path: Path) -> No
     assert 1 <= len(edits) <= 3, edits  # at most one edit every 2 s
     assert "(the model has been writing for " in edits[-1] and "tokens so far)" in edits[-1]
     assert "Step 1 of 2" in chat.last_gate()[1].text
+
+
+class DownChat(RecordingAdapter):
+    """A chat whose edits take 2.5 s and then fail (at its rate limit, then down)."""
+
+    async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:
+        await asyncio.sleep(2.5)
+        raise RuntimeError("the chat is down")
+
+
+async def test_a_slow_failing_chat_edit_is_neither_the_models_time_nor_its_fault(
+    tmp_path: Path,
+) -> None:
+    """The model streams for 4.5 s of its 6; each edit of "Working on it" takes 2.5 s and
+    fails. Awaited in the stream, they ran the model past its timeout (or ended the planning on
+    the chat's error); beside it, the gate comes."""
+    chat = DownChat()
+    with OpenAIStandIn(profile=servers.OLLAMA) as server:
+        server.script(structured(OSPF, delay_seconds=4.5))
+        settings = llm_settings(server, llm_timeout_seconds=6)
+        async with bot_on_lab(tmp_path, chat, **settings) as (_, bot):
+            await bot.service.handle(ask(REQUEST))
+    assert "Step 1 of 2" in chat.last_gate()[1].text, chat.texts()
+    assert not any("did not answer within" in t for t in chat.texts()), chat.texts()
 
 
 async def test_a_modified_template_shows_the_model_writing_in_a_new_message(

@@ -8,12 +8,10 @@ callback on the loop thread as the ports promise.
 from __future__ import annotations
 
 import asyncio
-import inspect
-import logging
 import threading
-from collections.abc import Awaitable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from nornir.core import Nornir
 from nornir.core.configuration import Config, LoggingConfig
@@ -29,8 +27,7 @@ from workflow.devices.session_limits import DEFAULT_SESSIONS, worker_count
 from workflow.masked_lines import SECRET_MASK
 from workflow.model import Device, ProgressCallback, PushProgress
 from workflow.postchecks.outcome import DeviceChecks
-
-log = logging.getLogger(__name__)
+from workflow.progress_edits import ProgressEdits
 
 
 @dataclass(frozen=True)
@@ -119,7 +116,9 @@ def host_credentials(host: Host) -> Credentials:
 
 
 class LoopBridge:
-    """Progress events from Nornir worker threads, delivered in order on the event loop's thread."""
+    """Progress events from Nornir worker threads, handed in order to the sink on the event
+    loop's thread; its chat edits run one at a time, the latest state replacing a waiting one
+    (`ProgressEdits`), so the push never waits behind one edit per event."""
 
     def __init__(
         self,
@@ -134,8 +133,7 @@ class LoopBridge:
         self._total = total
         self._finished = 0
         self._count_lock = threading.Lock()
-        self._pending: set[asyncio.Future[Any]] = set()
-        self._last: asyncio.Future[Any] | None = None  # the latest async callback, run in turn
+        self._edits = ProgressEdits("push progress")
 
     def progress(
         self,
@@ -144,43 +142,18 @@ class LoopBridge:
         failure: DeviceFailure | None = None,
         check: DeviceChecks | None = None,
     ) -> None:
-        """Thread-safe; the callback itself runs on the loop thread; a failure is said in words
+        """Thread-safe; the sink itself runs on the loop thread; a failure is said in words
         (`say`, the bot's wording)."""
-        if self._on_progress is None:
+        on_progress = self._on_progress
+        if on_progress is None:
             return
         with self._count_lock:
             if stage != "started":
                 self._finished += 1
             detail = self._say(failure) if failure is not None else ""
             event = PushProgress(device, stage, detail, self._finished, self._total, check)
-        self._loop.call_soon_threadsafe(self._deliver, event)
+        self._loop.call_soon_threadsafe(self._edits.tell, on_progress, event)
 
     async def drain(self) -> None:
-        """Wait for async progress callbacks still running, so none outlives the push."""
-        while self._pending:
-            await asyncio.gather(*tuple(self._pending), return_exceptions=True)
-
-    def _deliver(self, event: PushProgress) -> None:
-        """Async callbacks run one after the other, in the order of their events (the chat
-        posts the progress message at the first and edits it at the next ones)."""
-        assert self._on_progress is not None
-        try:
-            outcome = self._on_progress(event)
-        except Exception:  # a broken chat update must not break the push
-            log.exception("progress callback failed for %s", event.device)
-            return
-        if inspect.isawaitable(outcome):
-            work = _in_turn(self._last, outcome, f"progress callback for {event.device}")
-            self._last = future = asyncio.ensure_future(work)
-            self._pending.add(future)
-            future.add_done_callback(self._pending.discard)
-
-
-async def _in_turn(previous: asyncio.Future[Any] | None, work: Awaitable[None], what: str) -> None:
-    """`work` once `previous` is over (it logged its own failure); a failure is logged."""
-    if previous is not None:
-        await asyncio.wait((previous,))
-    try:
-        await work
-    except Exception:
-        log.exception("%s failed", what)
+        """Wait for the chat edit running and the one waiting, so none outlives the push."""
+        await self._edits.drain()

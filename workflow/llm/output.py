@@ -20,7 +20,6 @@ streamed (progress goes to `on_progress`) unless the endpoint sent no event when
 from __future__ import annotations
 
 import asyncio
-import inspect
 import json
 import re
 import time
@@ -45,6 +44,7 @@ from workflow.llm import answers, prompts
 from workflow.llm.failures import describe_llm_failure, timeout_failure
 from workflow.llm.schemas import tool_definition
 from workflow.model import LLMProgress, TokenUsage, sum_usage
+from workflow.progress_edits import ProgressEdits
 
 Strategy = Literal["tools", "json_schema", "json"]
 OutputMode = Literal["auto", "tools", "json_schema", "json"]
@@ -229,8 +229,9 @@ class StructuredOutput:
         to the end)."""
         key = endpoint_key(self.model)
         streaming = key not in _NOT_STREAMING
+        edits = ProgressEdits("model progress")  # chat edits: off the model's clock
         receiving = asyncio.ensure_future(
-            _receive(runnable, messages, on_progress, budget * STREAM_CHARS_PER_TOKEN)
+            _receive(runnable, messages, on_progress, edits, budget * STREAM_CHARS_PER_TOKEN)
             if streaming
             else runnable.ainvoke(messages)
         )
@@ -240,6 +241,7 @@ class StructuredOutput:
             if not receiving.done():
                 receiving.cancel()
                 receiving.add_done_callback(_forget)
+        await edits.drain()  # at most the edit running and the latest one
         if not done:
             raise PlanningError(timeout_failure(self.model, self.timeout))
         try:
@@ -260,10 +262,12 @@ async def _receive(
     runnable: Any,
     messages: Sequence[BaseMessage],
     on_progress: ProgressSink | None,
+    edits: ProgressEdits,
     max_chars: int,
 ) -> AIMessage | None:
     """The chunks summed once at the end (None: no chunk came; summing as they come parses the
-    tool call's JSON again with every chunk); progress at most every PROGRESS_EVERY_SECONDS.
+    tool call's JSON again with every chunk); progress at most every PROGRESS_EVERY_SECONDS,
+    its chat edits run by `edits` beside the stream (a slow or failing chat is not the model's).
     Past `max_chars` the stream is left unread and the answer is cut off (finish_reason
     length), so neither time nor memory grows with what a server sends."""
     started = reported = time.monotonic()
@@ -278,11 +282,8 @@ async def _receive(
             now = time.monotonic()
             if on_progress is not None and now - reported >= PROGRESS_EVERY_SECONDS:
                 reported = now
-                shown = on_progress(
-                    LLMProgress(round(now - started, 1), answers.tokens_of_chars(size))
-                )
-                if inspect.isawaitable(shown):
-                    await shown
+                tokens = answers.tokens_of_chars(size)
+                edits.tell(on_progress, LLMProgress(round(now - started, 1), tokens))
     except ValueError:  # LangChain: "No generation chunks were returned"
         if chunks:
             raise
