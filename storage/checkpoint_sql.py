@@ -4,7 +4,7 @@ SQLAlchemySaver runs each operation whole, in one call: in the saver's worker th
 file (one thread hop per operation instead of four per statement through aiosqlite), inside
 `AsyncConnection.run_sync` otherwise. Statements are built once and reused (building costs more
 than running them). A read is one query (the checkpoints, their blobs and their writes, UNION
-ALL). On PostgreSQL `put` and `put_writes` are one statement each too, and every value of a
+ALL). On PostgreSQL a put and a put of writes are one statement each too, and every value of a
 read, put or write is passed as an array (one element per read, row or checkpoint), so they go to
 storage.postgres_worker as SQL text compiled once (`*_statement`), which runs those of one kind
 queued together as one statement, their arrays joined. On a SQLite file the worker threads send
@@ -173,9 +173,12 @@ class CheckpointSQL:
 
     # --- reads ----------------------------------------------------------------------------------
 
-    def fetch(self, conn: sa.Connection, shape: ReadShape, params: dict[str, Any]) -> list[Any]:
-        """The rows of the checkpoints a `plan` selects, with their blobs and pending writes
-        (one query, one round trip); `decode` makes them tuples, outside the worker."""
+    def sqlite_fetch(
+        self, conn: sa.Connection, shape: ReadShape, params: dict[str, Any]
+    ) -> list[Any]:
+        """SQLite: the rows of the checkpoints a `plan` selects, with their blobs and pending
+        writes (one query, one round trip); `decode` makes them tuples, outside the worker
+        (PostgreSQL: `read_statement`)."""
         statement = self._statement(shape)
         if (raw := sqlite_driver(conn)) is None:
             return list(conn.execute(statement, params))
@@ -260,7 +263,7 @@ class CheckpointSQL:
 
     # --- writes ---------------------------------------------------------------------------------
 
-    def put(
+    def sqlite_put(
         self, conn: sa.Connection, blob_rows: list[dict[str, Any]], row: dict[str, Any]
     ) -> None:
         """SQLite: blobs first, then the checkpoint that points at them, so a checkpoint never
@@ -275,9 +278,12 @@ class CheckpointSQL:
         row = {**row, **{name: json_text(row[name]) for name in ("blob_versions", "metadata")}}
         raw.execute(self._sqlite_sql("put", self._upsert_checkpoint), row)
 
-    def put_writes(self, conn: sa.Connection, rows: list[dict[str, Any]], special: bool) -> None:
-        """Special writes (error, interrupt, ...) replace; ordinary ones are insert-or-ignore,
-        so writing a task's writes again (a retry) is harmless (PostgreSQL: `writes_statement`)."""
+    def sqlite_put_writes(
+        self, conn: sa.Connection, rows: list[dict[str, Any]], special: bool
+    ) -> None:
+        """SQLite: special writes (error, interrupt, ...) replace; ordinary ones are
+        insert-or-ignore, so writing a task's writes again (a retry) is harmless (PostgreSQL:
+        `writes_statement`)."""
         statement = self._upsert_writes if special else self._insert_writes
         if (raw := sqlite_driver(conn)) is not None:
             raw.executemany(self._sqlite_sql(("writes", special), statement), rows)
@@ -297,7 +303,7 @@ class CheckpointSQL:
         return Statement(sql, given, returns_rows=True, mergeable=True)
 
     def put_statement(self, blob_rows: list[dict[str, Any]], row: dict[str, Any]) -> Statement:
-        """`put` as one statement, atomic: the blobs in a CTE, then the checkpoint."""
+        """`sqlite_put` as one statement, atomic: the blobs in a CTE, then the checkpoint."""
         row = {**row, **{name: json_text(row[name]) for name in ("blob_versions", "metadata")}}
         params = as_arrays(CHECKPOINTS, _CHECKPOINT_COLUMNS, [row])
         params.update(as_arrays(BLOBS, _BLOB_COLUMNS, blob_rows))
@@ -384,6 +390,9 @@ def as_arrays(
 def sqlite_driver(conn: sa.Connection) -> sqlite3.Connection | None:
     """The stdlib sqlite3 connection under `conn` (the saver's worker threads), else None: the
     worker's hot statements go to it straight, as SQL text compiled once, without SQLAlchemy's
-    per-execute work (it was most of a worker's time under many threads)."""
+    per-execute work (it was most of a worker's time under many threads). Refuses a connection
+    to any other database: the `sqlite_*` operations are not PostgreSQL's (its `*_statement`s)."""
+    if conn.dialect.name != "sqlite":
+        raise RuntimeError(f"a SQLite-only operation was given a {conn.dialect.name} connection")
     raw = conn.connection.driver_connection
     return raw if isinstance(raw, sqlite3.Connection) else None

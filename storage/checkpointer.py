@@ -165,9 +165,9 @@ class SQLAlchemySaver(SyncFacade):
         if self._postgres is not None:
             rows = await self._postgres.run(self.sql.read_statement(shape, params))
         elif self._reader is not None:
-            rows = await self._reader.run(self.sql.fetch, shape, params)
+            rows = await self._reader.run(self.sql.sqlite_fetch, shape, params)
         else:
-            rows = await self._run(self.sql.fetch, shape, params, atomic=False)
+            rows = await self._run(self.sql.sqlite_fetch, shape, params, atomic=False)
         return self.sql.decode(rows or [])
 
     # --- writes ---------------------------------------------------------------------------------
@@ -183,7 +183,7 @@ class SQLAlchemySaver(SyncFacade):
         if self._postgres is not None:
             await self._postgres.run(self.sql.put_statement(blob_rows, row))
         else:
-            await self._run(self.sql.put, blob_rows, row, atomic=False)
+            await self._run(self.sql.sqlite_put, blob_rows, row, atomic=False)
         keys = ("thread_id", "checkpoint_ns", "checkpoint_id")
         return {"configurable": {key: row[key] for key in keys}}
 
@@ -201,7 +201,7 @@ class SQLAlchemySaver(SyncFacade):
         if self._postgres is not None:
             await self._postgres.run(self.sql.writes_statement(rows, special))
         else:
-            await self._run(self.sql.put_writes, rows, special, atomic=False)
+            await self._run(self.sql.sqlite_put_writes, rows, special, atomic=False)
 
     async def adelete_thread(self, thread_id: str) -> None:
         await self._run(self.sql.delete_thread, str(thread_id), atomic=True)

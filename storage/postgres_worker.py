@@ -45,29 +45,40 @@ class Statement:
 
 
 def merged(statements: Sequence[Statement]) -> Statement:
-    """One statement doing the work of `statements` (one mergeable SQL text): arrays joined."""
+    """One statement doing the work of `statements` (one mergeable SQL text): arrays joined.
+    Raises ValueError if they differ in their parameters' names or one is not a list."""
     if len(statements) == 1:
         return statements[0]
     first = statements[0]
+    for statement in statements:
+        if statement.params.keys() != first.params.keys():
+            raise ValueError("statements merged must have the same parameters")
+        if not all(isinstance(value, list) for value in statement.params.values()):
+            raise ValueError("every parameter of a mergeable statement must be a list")
     params = {name: [v for s in statements for v in s.params[name]] for name in first.params}
     return Statement(first.sql, params, first.returns_rows, mergeable=True)
 
 
-def split(rows: list[Any] | None, count: int) -> Sequence[list[Any] | None]:
-    """The rows of a merged statement, given back to each statement merged (by `row.n`)."""
+def split(rows: list[Any] | None, count: int) -> list[list[Any] | None]:
+    """The rows of a merged statement, given back to each statement merged (by `row.n`).
+    Raises ValueError if a row's `n` names none of them."""
     if rows is None or count == 1:
         return [rows] * count
     parts: list[list[Any]] = [[] for _ in range(count)]
     for row in rows:
-        parts[row.n - 1].append(row)
-    return parts
+        n = getattr(row, "n", None)
+        if not isinstance(n, int) or not 1 <= n <= count:
+            raise ValueError(f"a merged statement's row answers no statement: n = {n!r}")
+        parts[n - 1].append(row)
+    return list(parts)
 
 
-def grouped(statements: Sequence[Statement]) -> list[list[Statement]]:
-    """The statements in groups to run merged: mergeable ones by SQL text, others alone."""
-    groups: dict[object, list[Statement]] = {}
+def grouped(statements: Sequence[Statement]) -> list[list[int]]:
+    """The statements' positions in groups to run merged: mergeable ones by SQL text, others
+    alone."""
+    groups: dict[object, list[int]] = {}
     for n, statement in enumerate(statements):
-        groups.setdefault(statement.sql if statement.mergeable else n, []).append(statement)
+        groups.setdefault(statement.sql if statement.mergeable else n, []).append(n)
     return list(groups.values())
 
 
@@ -142,14 +153,18 @@ class _Lane:
         """Each statement's rows (None if it returns none) or the error it met, in order."""
         groups = grouped(statements)
         try:
-            results = await self._send(await self._driver(), [merged(g) for g in groups])
+            batch = [merged([statements[n] for n in group]) for group in groups]
+            results = await self._send(await self._driver(), batch)
+            answers: list[Any] = [None] * len(statements)
+            for group, rows in zip(groups, results, strict=True):
+                for n, part in zip(group, split(rows, len(group)), strict=True):
+                    answers[n] = part
         except psycopg.Error as exc:
             await self._replace_if_broken(exc)  # e.g. the server restarted: all are idempotent
             return await self._one_by_one(statements)
-        answers: dict[int, list[Any] | None] = {}
-        for group, rows in zip(groups, results, strict=True):
-            answers.update(zip(map(id, group), split(rows, len(group)), strict=True))
-        return [answers[id(statement)] for statement in statements]
+        except ValueError:  # statements that cannot be merged, or rows that answer none
+            return await self._one_by_one(statements)
+        return answers
 
     async def _one_by_one(self, statements: Sequence[Statement]) -> list[Any]:
         outcomes: list[Any] = []

@@ -16,6 +16,7 @@ from langgraph.types import Command, interrupt
 from base.errors import StorageError
 from storage.checkpointer import SQLAlchemySaver
 from storage.db import make_engine
+from storage.postgres_worker import PostgresWorker, merged, split
 from tests.support.postgres import fresh_postgres_database
 
 
@@ -260,3 +261,47 @@ async def test_one_checkpoint_put_twice_at_once_keeps_one(database_url: str) -> 
     assert len(found) == 1 and found[0].metadata["try"] in (1, 2)
     (write,) = found[0].pending_writes or []
     assert write in (("task-1", ERROR, "timeout"), ("task-1", ERROR, "refused"))
+
+
+@pytest.mark.postgres
+async def test_reads_merged_into_one_statement_each_get_their_own(postgres_url: str) -> None:
+    """On PostgreSQL, reads of one shape with different threads, limits and metadata filters,
+    and the same read twice, run as one statement: each gets what it gets when run alone."""
+    reads: list[dict[str, Any]] = [
+        {"thread_id": "a", "limit": 1}, {"thread_id": "a", "limit": 3},
+        {"thread_id": "b", "limit": 2}, {"thread_id": "a", "limit": 3},
+        {"thread_id": "a", "filter": {"step": 1}}, {"thread_id": "a", "filter": {"step": 2}},
+        {"thread_id": "b", "filter": {"owner": "b"}}, {"thread_id": "a", "filter": {"step": 2}},
+    ]  # fmt: skip
+    async with (
+        fresh_postgres_database(postgres_url) as url,
+        SQLAlchemySaver.from_url(url) as saver,
+    ):
+        for owner, steps in (("a", 4), ("b", 3)):
+            config: Any = {"configurable": {"thread_id": owner, "checkpoint_ns": ""}}
+            for step in range(steps):
+                checkpoint, versions = owned_checkpoint(saver, owner)
+                config = await saver.aput(
+                    config, checkpoint, {"owner": owner, "step": step}, versions
+                )
+        alone = [await read_alone(saver, read) for read in reads]
+        planned = [saver.sql.plan(ns="", **read) for read in reads]
+        worker = PostgresWorker(saver.engine)
+        together: list[list[Any]] = []
+        for group in (planned[:4], planned[4:]):
+            statements = [saver.sql.read_statement(shape, params) for shape, params in group]
+            assert len({s.sql for s in statements}) == 1  # one shape: they merge
+            rows = await worker.run(merged(statements))
+            together += [saver.sql.decode(part or []) for part in split(rows, len(statements))]
+        await worker.close()
+    assert [[t.metadata["step"] for t in found] for found in alone] == [
+        [3], [3, 2, 1], [2, 1], [3, 2, 1], [1], [2], [2, 1, 0], [2],
+    ]  # fmt: skip
+    assert together == alone
+
+
+async def read_alone(saver: SQLAlchemySaver, read: dict[str, Any]) -> list[Any]:
+    config = {"configurable": {"thread_id": read["thread_id"], "checkpoint_ns": ""}}
+    return [
+        t async for t in saver.alist(config, limit=read.get("limit"), filter=read.get("filter"))
+    ]

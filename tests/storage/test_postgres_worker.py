@@ -160,3 +160,39 @@ async def test_a_closed_worker_takes_no_more_work(worker: PostgresWorker) -> Non
     await worker.close()
     with pytest.raises(RuntimeError, match="closed"):
         await worker.run(insert(1))
+
+
+def malformed(v: int) -> Statement:
+    """`tenfold`, except 2 gives its value as text and 4 under another name (not arrays of
+    `v`: they cannot be merged with the others)."""
+    if v == 2:
+        return Statement(tenfold(v).sql, {"v": "2"}, returns_rows=True, mergeable=True)
+    if v == 4:
+        return Statement(tenfold(v).sql, {"w": [4]}, returns_rows=True, mergeable=True)
+    return tenfold(v)
+
+
+async def test_a_malformed_statement_fails_only_its_own_caller(worker: PostgresWorker) -> None:
+    results = await behind_a_slow_one(worker, range(1, 7), malformed)
+    assert isinstance(results[2], psycopg.errors.InvalidTextRepresentation)  # "2", not [2]
+    assert isinstance(results[4], psycopg.ProgrammingError)  # no `v`
+    others = [rows for n, rows in enumerate(results[1:], start=1) if n not in (2, 4)]
+    assert [[row.tenfold for row in rows] for rows in others] == [[10], [30], [50], [60]]
+
+
+async def test_rows_that_answer_no_statement_fail_no_caller(worker: PostgresWorker) -> None:
+    """Mergeable statements whose rows lack `n`: run one by one, each caller gets its rows."""
+
+    def count(v: int) -> Statement:
+        sql = "SELECT count(*) AS given FROM unnest(%(v)s::int[])"
+        return Statement(sql, {"v": [v]}, returns_rows=True, mergeable=True)
+
+    results = await behind_a_slow_one(worker, range(3), count)
+    assert [[row.given for row in rows] for rows in results[1:]] == [[1], [1], [1]]
+
+
+async def test_the_same_statement_queued_twice_answers_both(worker: PostgresWorker) -> None:
+    await worker.run(Statement("CREATE SEQUENCE numbers", {}))
+    twice = Statement("SELECT nextval('numbers') AS number", {}, returns_rows=True)
+    results = await behind_a_slow_one(worker, range(2), lambda _: twice)
+    assert sorted(rows[0].number for rows in results[1:]) == [1, 2]  # two runs, each heard
