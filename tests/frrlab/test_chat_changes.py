@@ -196,9 +196,10 @@ async def test_rollback_returns_every_router_to_its_running_configuration(
     async with FrrLab.start() as lab, bot_on(lab, tmp_path, chat) as bot:
         before = {r: lab.vtysh(r, "show running-config") for r in lab.routers}
         change_id = await change(bot, chat, "configure ospf on all routers fast=true")
+        assert "pushed: ✓ 3 ✗ 0 of 3" in chat.texts()[-1], chat.texts()[-2:]
         changed = {r: lab.vtysh(r, "show running-config") for r in lab.routers}
         undo = THREAD.__class__(THREAD.platform, THREAD.channel, "t2")
         await change(bot, chat, f"rollback {change_id}", undo)
         after = {r: lab.vtysh(r, "show running-config") for r in lab.routers}
     assert all(" ip ospf network point-to-point" in text for text in changed.values())
-    assert after == before
+    assert after == before, chat.texts()[-2:]

@@ -43,7 +43,8 @@ SHOW_CONFIG = {"juniper_junos": "show configuration"}
 DEFAULT_SHOW_CONFIG = "show running-config"
 PROMPT_ATTRIBUTE = "_labbot_read_until"  # set on a netmiko session by _privileged_prompt
 PROMPT_TRIES = 3
-PROMPT_END = r"[#>\]$%]\s*$"  # how every platform's prompt ends (IOS, EOS, FRR, Junos, VRP)
+PROMPT_CHARS = r"[#>\]$%]"  # how every platform's prompt ends (IOS, EOS, FRR, Junos, VRP)
+PROMPT_END = rf"{PROMPT_CHARS}\s*$"
 PROMPT_SECONDS = 2.0
 
 
@@ -238,7 +239,20 @@ def _read_to_prompt(connection: Any, command: str, prompt: str, seconds: float) 
     connection.write_channel(connection.normalize_cmd(command))
     connection.read_until_pattern(pattern=re.escape(command.strip()), read_timeout=seconds)
     answer = connection.read_until_pattern(pattern=prompt, read_timeout=seconds)
-    return str(connection.strip_prompt(connection.normalize_linefeeds(answer))).lstrip("\n")
+    output = str(connection.strip_prompt(connection.normalize_linefeeds(answer))).lstrip("\n")
+    return without_echo(output, command)
+
+
+def without_echo(output: str, command: str) -> str:
+    """`output` without a first line that echoes `command` (after a prompt or alone).
+
+    The echo read up to is sometimes not the last: on a loaded host an FRR console was seen
+    answering `R3# show running-config` again above the output, which then differed from the
+    same config read a moment later (a push refused the router as "changed since the preview").
+    """
+    echo = re.compile(rf"(?:\S*{PROMPT_CHARS}\s*)?{re.escape(command.strip())}")
+    first, _, rest = output.partition("\n")
+    return rest if echo.fullmatch(first.strip()) else output
 
 
 def _privileged_prompt(connection: Any) -> str:

@@ -16,7 +16,7 @@ from labsim.lab import Lab, Transport
 from tests.workflow.devices.rig import OSPF_LINES, PASSWORD, SECRET, USERNAME, Stores
 from workflow.devices.gateway import NornirGateway
 from workflow.devices.static import StaticInventory
-from workflow.devices.tasks import whole_prompt
+from workflow.devices.tasks import whole_prompt, without_echo
 
 TRANSPORTS: list[Transport] = ["ssh", "telnet"]
 
@@ -152,3 +152,17 @@ def test_a_prompt_read_in_part_is_looked_at_again() -> None:
     assert whole_prompt(SlowConsole("R1(con", "R1(config)#")) == "R1(config)#"
     assert whole_prompt(SlowConsole("<R1>")) == "<R1>"
     assert whole_prompt(SlowConsole("x", "y", "z")) == "z"  # bounded: the last one is used
+
+
+def test_a_command_echoed_again_above_its_output_is_not_part_of_it() -> None:
+    """As a loaded FRR console answered once: the config read then differed from the same config
+    read at the push, and the push refused the router as changed since the preview."""
+    config = "Building configuration...\n\nhostname R3\nend"
+    command = "show running-config"
+    assert without_echo(f"R3# show running-config\n{config}", command) == config
+    assert without_echo(f"show running-config\n{config}", command) == config
+    assert without_echo(f"R3(config)# show running-config\n{config}", command) == config
+    assert without_echo(config, command) == config
+    # a first line that only mentions the command is output
+    said = "% Unknown command: show running-config\nR3#"
+    assert without_echo(said, command) == said
