@@ -1,11 +1,12 @@
 """What the decision service tells a thread and keeps on record about it.
 
 The service decides (authorize → record → resume); the reporter shows and books what came of
-it: the pushes a step made (its push records, booked once: each step carries only its own), a
-gate posted (its message id remembered so the buttons can later be replaced by who decided),
-push progress edited in place (the push known to a stop while it runs), a finished change with
-its bookkeeping (the outcome, the templates used, metrics), and refusals (recorded, counted,
-told only to the person refused). Each thing shown is one call of the service.
+it: a click's answer (bot.click_answers, one call: `answer_click`), the pushes a step made (its
+push records, booked once: each step carries only its own), a gate posted (its message id
+remembered so the buttons can later be replaced by who decided), push progress edited in place
+(the push known to a stop while it runs), a finished change with its bookkeeping (the outcome,
+the templates used, metrics), and refusals (recorded, counted, told only to the person refused).
+Each thing shown is one call of the service.
 """
 
 from __future__ import annotations
@@ -20,64 +21,24 @@ from datetime import datetime
 
 from adapters.chat import Actor, ChatAdapter, Decision, FilesNotAttached, Message, ThreadRef
 from base.masking import SecretMask
-from base.vocabulary import Choice, stamp, utc_now
+from base.vocabulary import Choice, Outcome, stamp, utc_now
 from bot import messages, presenter
 from bot.agents import is_agent_id
+from bot.click_answers import ClickAnswer, Expired, Refused, Resume, Unread, Voted
 from bot.ending_view import ending_line
 from bot.metrics import Metrics, process_metrics
-from bot.postcheck_view import item_body
+from bot.push_booking import PushesInFlight, push_row
 from bot.topology_view import PICTURE_NAME, LabPictures, PictureNotDrawn
-from storage.audit_records import DevicePush, Resolution
+from storage.audit_records import Resolution
 from storage.ports import DecisionRecords, TemplateUses
 from workflow.api import Finished, Gate, PendingGate, Step, pushed_on
-from workflow.hashing import lines_sha256
-from workflow.model import ItemStatus, LLMProgress, PushProgress, ResponseItem, StepProgress
+from workflow.model import LLMProgress, PushProgress, StepProgress
 from workflow.push_records import PushRecord
 
 LLM_PROGRESS_EVERY = 2.0  # seconds between edits of "Working on it" while the model writes
 GATE_IDS_KEPT = 10_000  # gate message ids remembered for adapters that do not send them back
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class Push:
-    """One running push: its thread, the lines per device, each device's last progress stage
-    ("waiting" before it started)."""
-
-    thread: ThreadRef
-    lines: dict[str, list[str]]
-    stages: dict[str, str]
-
-    def record(self, device: str) -> PushRecord:
-        """The device's push record as it stands (its backups are not known here)."""
-        status: ItemStatus = "success" if self.stages[device] == "done" else "failed"
-        return PushRecord(
-            device=device,
-            lines=self.lines[device],
-            before_backup=None,
-            after_backup=None,
-            push=ResponseItem(id=device, name=device, status=status),
-            post_check=None,
-        )
-
-
-@dataclass
-class PushesInFlight:
-    """The pushes running now, by change id (the reporter keeps it up to date; a stop books
-    those it cuts short, bot/shutdown.py)."""
-
-    runs: dict[str, Push] = field(default_factory=dict)
-
-    def begin(self, change_id: str, thread: ThreadRef, lines: dict[str, list[str]]) -> None:
-        self.runs[change_id] = Push(thread, lines, dict.fromkeys(lines, "waiting"))
-
-    def progress(self, change_id: str, event: PushProgress) -> None:
-        if change_id in self.runs:
-            self.runs[change_id].stages[event.device] = event.stage
-
-    def end(self, change_id: str) -> None:
-        self.runs.pop(change_id, None)
 
 
 @dataclass
@@ -131,7 +92,52 @@ class ChangeReporter:
         if self.on_gates_changed is not None:
             self.on_gates_changed()
 
-    async def mark_decided(self, gate: PendingGate, decision: Decision) -> None:
+    async def answer_click(self, decision: Decision, answer: ClickAnswer) -> Outcome:
+        """Show what the click `decision` comes to (bot/click_answers.py), in one call: a
+        refusal told to the clicker, a vote counted, a Modify not understood, an expired gate
+        ended, or the gate resumed and the step it ran to shown; the click's outcome."""
+        thread, actor = decision.thread, decision.actor
+        if isinstance(answer, Refused):
+            await self.refuse(
+                actor,
+                thread,
+                answer.text,
+                gate=answer.gate,
+                about=answer.about,
+                change_id=answer.change_id,
+                interrupt_id=answer.interrupt_id,
+            )
+        elif isinstance(answer, Unread):
+            shown = presenter.present_feedback_problem(
+                answer.change_id, answer.feedback, answer.problem, self.mask
+            )
+            await self.say(thread, shown)
+        elif isinstance(answer, Voted):
+            text = messages.VOTE_RECORDED.format(
+                actor=actor.name,
+                count=answer.count,
+                required=answer.required,
+                missing=answer.missing,
+            )
+            await self.say(thread, Message(text))
+        elif isinstance(answer, Expired):
+            await self._expired(decision, answer.gate, answer.step)
+        else:
+            await self._resumed(decision, answer)
+        return answer.outcome
+
+    async def _resumed(self, decision: Decision, resume: Resume) -> None:
+        """The gate's buttons replaced by who decided (or the late clicker told who did), the
+        step run with its progress shown as it comes, then the step shown."""
+        if resume.late:
+            await self.refuse(decision.actor, decision.thread, resume.late, gate=resume.gate)
+        else:
+            await self._mark_decided(resume.gate, decision)
+        with self._running(decision.thread, resume.gate, resume.choice) as on_progress:
+            step = await resume.run(on_progress)
+            await self.present(decision.thread, step)
+
+    async def _mark_decided(self, gate: PendingGate, decision: Decision) -> None:
         """Replace the gate's buttons by who decided (any replica can: the gate is in storage)."""
         footer = presenter.decided_footer(
             decision.choice, decision.actor.shown, stamp(self.clock()), self.mask, decision.feedback
@@ -139,7 +145,7 @@ class ChangeReporter:
         mentions = (decision.actor.mention,) if decision.actor.mention else ()
         await self._replace_buttons(gate, decision, footer, mentions)
 
-    async def expired(self, decision: Decision, gate: PendingGate, step: Step) -> None:
+    async def _expired(self, decision: Decision, gate: PendingGate, step: Step) -> None:
         """A click found `gate` past its expiry: the clicker is told (the refusal recorded), the
         gate's buttons are replaced by when it expired (nobody decided it), and `step`, the
         change ended as expired, is shown."""
@@ -228,7 +234,7 @@ class ChangeReporter:
         return on_progress
 
     @contextmanager
-    def running(
+    def _running(
         self, thread: ThreadRef, gate: PendingGate, choice: Choice
     ) -> Iterator[StepProgress]:
         """The step answering `gate` with `choice` runs now: its progress (the sink yielded) is
@@ -284,32 +290,6 @@ class ChangeReporter:
         if refusal:
             await self.refuse(actor, thread, refusal, gate=gate, about=about)
         return bool(refusal)
-
-
-def push_row(record: PushRecord, stopped: str | None = None) -> DevicePush:
-    """The audit row of a push record (workflow.push_records): the lines applied and verified,
-    else why not, with its post-checks' result apart. `stopped`: the push was cut short by a
-    stop (bot/shutdown.py) with the device at this status."""
-    push, check = record["push"], record["post_check"]
-    if stopped is not None:
-        detail = messages.PUSH_CUT_SHORT[stopped]
-    elif push["status"] == "success":
-        detail = messages.PUSHED_VERIFIED.format(count=len(record["lines"]))
-    else:
-        detail = item_body(push)
-    row = DevicePush(
-        device=record["device"],
-        lines_sha256=lines_sha256(record["lines"]),
-        status=stopped or push["status"],
-        detail=detail,
-    )
-    if check is not None:
-        row["post_check"], row["post_check_detail"] = check["status"], item_body(check)
-    if record["before_backup"] is not None:
-        row["before_backup"] = record["before_backup"]
-    if record["after_backup"] is not None:
-        row["after_backup"] = record["after_backup"]
-    return row
 
 
 def already_decided(resolution: Resolution) -> str:

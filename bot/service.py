@@ -3,9 +3,10 @@
 Requests (a change to start, a command) go to the request desk (bot.requests). A decision
 is handled under the thread's lock (storage's, the one per-thread lock): the pending gate is read
 and checked once (`workflow.api.gate_problem`: the one rule), the decision authorized
-(bot.authorize), recorded in storage (first decision wins, across replicas) and that gate
-resumed by its interrupt id. An expired gate is ended as expired, in nobody's name. What comes
-of each step, its pushes included, is shown and booked by the reporter (bot.reporter).
+(bot.authorize) and recorded in storage (first decision wins, across replicas). What the click
+comes to is one value (bot.click_answers: refused, a vote, a Modify not understood, expired, or
+that gate resumed by its interrupt id), handed to the reporter once (bot.reporter), which shows
+and books it. An expired gate is ended as expired, in nobody's name.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import partial
 
 from adapters.chat import (
-    Actor,
     ChatEvent,
     Decision,
     HomeOpened,
@@ -27,8 +28,9 @@ from adapters.chat import (
 from base.errors import DecisionConflict, LabbotError
 from base.masking import SecretMask
 from base.vocabulary import GateProblem, Outcome, utc_now
-from bot import messages, presenter
+from bot import messages
 from bot.authorize import Authorizer
+from bot.click_answers import ClickAnswer, Expired, Refused, Resume, Unread, Voted
 from bot.home_board import HomeBoard
 from bot.metrics import Metrics, process_metrics
 from bot.policy_rules import Policy
@@ -93,143 +95,124 @@ class DecisionService:
     # --- decisions ----------------------------------------------------------------------------
 
     async def _decide(self, decision: Decision) -> Outcome:
-        """Read the pending gate and check the click against it, authorize, record, resume, as
-        one step of the thread (under its lock, so the gate read is the one resumed); returns
-        what became of the click. A click that fails the check is answered after the lock is
-        given back (nothing of the thread changes)."""
+        """Read the pending gate and check the click against it, then decide what the click
+        comes to (bot/click_answers.py) and hand that to the reporter, as one step of the
+        thread (under its lock, so the gate read is the one resumed); returns what became of
+        the click. A click that fails the check is answered after the lock is given back
+        (nothing of the thread changes)."""
         async with self.thread_lock(decision.thread.key):
             gate = await self.workflow.pending_gate(decision.thread.key)
             problem = gate_problem(gate, decision.interrupt_id, decision.content_sha256)
             if gate is not None and problem is None:
-                return await self._decide_gate(decision, gate)
-        return await self._refuse_problem(decision, gate, problem or "stale")
+                return await self.reporter.answer_click(
+                    decision, await self._at_gate(decision, gate)
+                )
+        answer = await self._not_at_gate(decision, gate, problem or "stale")
+        return await self.reporter.answer_click(decision, answer)
 
-    async def _decide_gate(self, decision: Decision, gate: PendingGate) -> Outcome:
+    async def _at_gate(self, decision: Decision, gate: PendingGate) -> ClickAnswer:
         """The click answers `gate`, the pending one, exactly as shown."""
-        thread, actor = decision.thread, decision.actor
         change = await self.audit.change_summary(gate.change_id)
         requester_id = change.requester_id if change else ""
-        reason = await self.authorizer.refuse_decision(decision, gate, change)
-        if await self.reporter.refuse_if(actor, thread, reason, gate=gate):
-            return "refused"
-        if decision.choice == "modify" and await self._unread(decision, gate):
-            return "refused"
+        refusal = await self.authorizer.refuse_decision(decision, gate, change)
+        if refusal:
+            return Refused(refusal, "refused", gate=gate)
+        if decision.choice == "modify":
+            feedback = decision.feedback or ""
+            problem = await self.workflow.feedback_problem(decision.thread.key, feedback)
+            if problem is not None:
+                return Unread(gate.change_id, feedback, problem)
         if datetime.fromisoformat(gate.expires_at) <= self.clock():
             # ended as expired: nobody's choice is applied or recorded; the click is told so
-            step = await self.workflow.expire(thread.key, gate)
-            await self.reporter.expired(decision, gate, step)
-            return "expired"
-        outcome = await self._record(decision, gate, requester_id)
-        if outcome == "resolved":
-            await self.reporter.mark_decided(gate, decision)
-            await self._resume(decision, gate)
-        return outcome
+            return Expired(gate, await self.workflow.expire(decision.thread.key, gate))
+        return await self._record(decision, gate, requester_id)
 
-    async def _unread(self, decision: Decision, gate: PendingGate) -> bool:
-        """A Modify the planner cannot act on (no LLM) is answered with how to say it; the
-        gate stays open and nothing is recorded as decided."""
-        feedback = decision.feedback or ""
-        problem = await self.workflow.feedback_problem(decision.thread.key, feedback)
-        if problem is None:
-            return False
-        answer = presenter.present_feedback_problem(gate.change_id, feedback, problem, self.mask)
-        await self.reporter.say(decision.thread, answer)
-        return True
-
-    async def _record(self, decision: Decision, gate: PendingGate, requester_id: str) -> Outcome:
-        """Insert the decision: "resolved" (then resume), "vote" or "already_decided"."""
-        thread, actor = decision.thread, decision.actor
+    async def _record(
+        self, decision: Decision, gate: PendingGate, requester_id: str
+    ) -> ClickAnswer:
+        """Insert the decision: resumed when it settles the gate, else a vote counted; a gate
+        already settled is refused (and resumed when its recorder stopped before resuming)."""
         settles = await self.authorizer.settles(decision, gate, requester_id)
         try:
             result = await self.audit.decide(_ballot(decision, gate), settles)
         except DecisionConflict as conflict:
             settled = conflict.existing if isinstance(conflict.existing, Resolution) else None
-            text = already_decided(settled) if settled else messages.ALREADY_VOTED
-            await self.reporter.refuse(actor, thread, text, gate=gate)
-            if settled is not None:
-                await self._resume_orphan(thread, gate, settled)
-            return "already_decided"
-        if not result.resolved:
-            await self._say_vote(decision, gate, requester_id, result.approvals)
-        return "resolved" if result.resolved else "vote"
+            if settled is None:
+                return Refused(messages.ALREADY_VOTED, "already_decided", gate=gate)
+            return self._resume_orphan(decision.thread, gate, settled)
+        if result.resolved:
+            return self._resume(decision.thread, gate, _gate_decision(decision))
+        return await self._vote(decision, gate, requester_id, result.approvals)
 
-    async def _say_vote(
+    async def _vote(
         self, decision: Decision, gate: PendingGate, requester_id: str, approvals: tuple[Vote, ...]
-    ) -> None:
+    ) -> Voted:
         approvers = tuple(v.actor_id for v in approvals)
         missing = await self.authorizer.waiting_for(
             gate, approvers, requester_id, decision.thread.channel
         )
-        text = messages.VOTE_RECORDED.format(
-            actor=decision.actor.name,
-            count=len(approvals),
-            required=self.policy.required_approvals(gate.gate),
-            missing=missing,
-        )
-        await self.reporter.say(decision.thread, Message(text))
+        return Voted(len(approvals), self.policy.required_approvals(gate.gate), missing)
 
-    async def _resume_orphan(
-        self, thread: ThreadRef, gate: PendingGate, resolution: Resolution
-    ) -> None:
+    def _resume_orphan(self, thread: ThreadRef, gate: PendingGate, settled: Resolution) -> Resume:
         """Called holding the thread lock, under which decisions are recorded AND resumed: `gate`,
         read under it, is still pending though settled in storage — recorded by a process that
-        died before resuming. Resume it with the recorded decision."""
+        died before resuming. Resume it with the recorded decision; the click is told who
+        settled it."""
         log.warning("resuming %s: its decision was recorded but never resumed", gate.change_id)
-        decision = Decision(
-            thread,
-            Actor(resolution.actor_id, resolution.actor_name),
-            resolution.interrupt_id,
-            resolution.choice,
-            resolution.content_sha256,
-            resolution.feedback,
+        recorded = GateDecision(
+            choice=settled.choice,
+            sha256=settled.content_sha256,
+            actor_id=settled.actor_id,
+            actor_name=settled.actor_name,
+            feedback=settled.feedback,
         )
-        await self._resume(decision, gate)
+        return self._resume(thread, gate, recorded, late=already_decided(settled))
 
-    async def _resume(self, decision: Decision, gate: PendingGate) -> None:
-        """Called holding the thread lock: answer `gate` with `decision`; show and book what
-        the step did."""
-        thread = decision.thread
-        resumed = GateDecision(
-            choice=decision.choice,
-            sha256=decision.content_sha256,
-            actor_id=decision.actor.id,
-            actor_name=decision.actor.name,
-            feedback=decision.feedback,
-        )
-        with self.reporter.running(thread, gate, decision.choice) as on_progress:
-            step = await self.workflow.resume(thread.key, gate, resumed, on_progress)
-            await self.reporter.present(thread, step)
+    def _resume(
+        self, thread: ThreadRef, gate: PendingGate, decision: GateDecision, late: str = ""
+    ) -> Resume:
+        """Answer `gate` with `decision` when the reporter runs it (still under the lock)."""
+        run = partial(self.workflow.resume, thread.key, gate, decision)
+        return Resume(gate, decision["choice"], run, late)
 
-    async def _refuse_problem(
+    async def _not_at_gate(
         self, decision: Decision, gate: PendingGate | None, problem: GateProblem
-    ) -> Outcome:
+    ) -> Refused:
         """A click on a gate that is not the pending one, or whose content changed: told who
         settled it when storage knows, else why the button no longer works. A typed reply to
         an earlier step while a newer one waits is told the preview changed."""
-        actor, thread = decision.actor, decision.thread
         if problem == "changed" and gate is not None:
-            await self.reporter.refuse(actor, thread, messages.GATE_PROBLEM[problem], gate=gate)
-            return "changed"
+            return Refused(messages.GATE_PROBLEM[problem], "changed", gate=gate)
         if decision.typed and gate is not None:  # typed for an earlier step than the pending one
-            await self.reporter.refuse(
-                actor,
-                thread,
+            return Refused(
                 messages.PREVIEW_CHANGED,
+                "stale",
                 change_id=gate.change_id,
                 interrupt_id=decision.interrupt_id,
             )
-            return "stale"
         resolution = await self.audit.resolution(decision.interrupt_id)
-        text = already_decided(resolution) if resolution else messages.GATE_PROBLEM["stale"]
-        await self.reporter.refuse(
-            actor,
-            thread,
-            text,
-            about=resolution.gate if resolution else "",  # the gate the click was for
-            change_id=resolution.change_id if resolution else "",
+        if resolution is None:
+            return Refused(
+                messages.GATE_PROBLEM["stale"], "stale", interrupt_id=decision.interrupt_id
+            )
+        return Refused(
+            already_decided(resolution),
+            "already_decided",
+            about=resolution.gate,  # the gate the click was for
+            change_id=resolution.change_id,
             interrupt_id=decision.interrupt_id,
         )
-        return "already_decided" if resolution else "stale"
+
+
+def _gate_decision(decision: Decision) -> GateDecision:
+    """What the workflow is answered with: the choice on what the gate showed, and who."""
+    return GateDecision(
+        choice=decision.choice,
+        sha256=decision.content_sha256,
+        actor_id=decision.actor.id,
+        actor_name=decision.actor.name,
+        feedback=decision.feedback,
+    )
 
 
 def _ballot(decision: Decision, gate: PendingGate) -> Ballot:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from adapters.chat import ChatAdapter, ChatEvent, EventHandler, Message
 from bot import messages
-from bot.reporter import PushesInFlight, push_row
+from bot.push_booking import PushesInFlight, push_row
 from storage.audit_store import AuditStore
 from storage.locks import DeviceLockStore
 

@@ -29,10 +29,11 @@ from bot.policy_facts import NoDirectory, People, directory_of
 from bot.policy_rules import Policy
 from bot.policy_settings import policy_from
 from bot.ports import ChangeRunner, ThreadLock
+from bot.push_booking import PushesInFlight
 from bot.read_budget import ChannelBudget
 from bot.read_view import OutputBounds, read_refusal
 from bot.redact import ScrubbedAdapter, Scrubber
-from bot.reporter import ChangeReporter, PushesInFlight
+from bot.reporter import ChangeReporter
 from bot.request_limits import RequestLimits
 from bot.requests import RequestDesk
 from bot.service import DecisionService
