@@ -58,6 +58,7 @@ class FakeWorkflow:
     started: list[str] = field(default_factory=list)
     resumed: list[GateDecision] = field(default_factory=list)
     expired: list[str] = field(default_factory=list)
+    on_resume: Callable[[], None] = lambda: None  # called as a resume begins
 
     async def pending_gate(self, thread_id: str) -> PendingGate | None:
         return self.pending
@@ -84,6 +85,7 @@ class FakeWorkflow:
         decision: GateDecision,
         on_progress: StepProgress | None = None,
     ) -> Step:
+        self.on_resume()
         self.resumed.append(decision)
         self.pending = None
         return Finished("chg-1", "cancelled", "cancelled at the params review", None, {})
@@ -276,6 +278,19 @@ async def test_a_decision_recorded_but_never_resumed_is_resumed_by_the_next_clic
     assert [(d["choice"], d["actor_name"]) for d in workflow.resumed] == [("cancel", "Bob")]
     assert any("already cancelled by Bob" in m.text for m in chat.posted)
     assert audit.events == ["cancelled"]
+
+
+async def test_a_settling_click_shows_who_decided_before_the_step_runs_then_the_step() -> None:
+    workflow, audit, chat = FakeWorkflow(params_gate()), FakeAudit(), FakeChat()
+    shown_when_resumed: list[list[str]] = []
+    workflow.on_resume = lambda: shown_when_resumed.append([m.text for m in chat.posted])
+    bot = service(workflow, audit, chat)
+    await bot.handle(click(BOB, "cancel"))
+    [before] = shown_when_resumed  # resumed once, the buttons already replaced by who decided
+    assert len(before) == 1 and "Bob" in before[0]
+    [after] = chat.posted[1:]  # then the step it ran to, shown once
+    assert "cancelled" in after.text.lower() and audit.events == ["cancelled"]
+    assert decisions(bot.metrics, "resolved") == 1
 
 
 async def test_a_stale_button_is_told_who_decided() -> None:
