@@ -11,6 +11,7 @@ from base.masking import SecretMask
 from base.vocabulary import TargetProblem, stamp
 from bot import messages
 from bot.landing_view import outside_text
+from bot.not_pushed_view import not_pushed_ended
 from bot.postcheck_view import failures_text, item_body
 from workflow.api import Finished
 from workflow.endings import (
@@ -83,14 +84,18 @@ def rollback_line(ending: RollbackEnding | None, mask: SecretMask) -> str:
     if ending is None:
         return ""
     if ending.get("outside"):
-        return messages.LANDED_OUTSIDE_ENDED[ending["kind"]].format(
+        said = messages.LANDED_OUTSIDE_ENDED[ending["kind"]].format(
             outside=outside_text(ending.get("outside", {}), mask),
             at=_stamp(ending["at"]),
             actor=ending["actor"],
         )
-    return messages.ROLLBACK_ENDED[ending["kind"]].format(
-        failures=failures_text(ending["failures"]), at=_stamp(ending["at"]), actor=ending["actor"]
-    )
+    else:
+        said = messages.ROLLBACK_ENDED[ending["kind"]].format(
+            failures=failures_text(ending["failures"]),
+            at=_stamp(ending["at"]),
+            actor=ending["actor"],
+        )
+    return said + not_pushed_ended(ending)
 
 
 def newer_line(newer: Mapping[str, int], used: list[TemplatePart]) -> str:

@@ -14,13 +14,14 @@ from bot import messages
 from bot.code_blocks import sections_message
 from bot.ending_view import ending_line, newer_line, rollback_line, target_problem
 from bot.landing_view import landed_outside_gate, landing_note, landing_sections
+from bot.not_pushed_view import not_pushed_gate
 from bot.postcheck_view import item_body, progress_detail
 from bot.targets_view import because, targets_sections
 from bot.template_view import post_checks_section, schema_text
 from workflow.api import Finished, PendingGate, RollbackGate, TargetsGate, TemplateGate
 from workflow.feedback import FeedbackProblem
 from workflow.library.compose import part_label
-from workflow.model import LLMProgress, PushProgress, StandardResponse
+from workflow.model import LLMProgress, PushProgress, ResponseItem, StandardResponse
 from workflow.previews import DevicePreview
 from workflow.reviews import ParamsReview, RollbackReview, TemplateReview
 
@@ -207,17 +208,35 @@ def _params_sections(
 def _drift_note(drifted: Mapping[str, str], pushed: StandardResponse | None) -> str:
     """Which devices the push left alone, and how the others fared."""
     others = [item for item in (pushed["data"] if pushed else []) if item["name"] not in drifted]
-    marks = ", ".join(f"{'✓' if i['status'] == 'success' else '✗'} {i['name']}" for i in others)
+    checks = pushed.get("metadata", {}).get("post_checks") if pushed else None
+    checked = {item["name"] for item in checks["data"]} if checks else set()
+    marks = ", ".join(_pushed_mark(item, item["name"] in checked) for item in others)
     return messages.DRIFTED.format(devices=", ".join(sorted(drifted)), others=marks or "none")
+
+
+def _pushed_mark(item: ResponseItem, checked: bool) -> str:
+    """`✓ R2`, `✗ R1 (post-checks failed)`: how a device the push reached fared."""
+    failed = checked and item["status"] != "success"
+    return f"{_icon(item)} {item['name']}" + (messages.OTHER_CHECKS_FAILED if failed else "")
 
 
 def _rollback_sections(
     change_id: str, payload: RollbackReview, mask: SecretMask
 ) -> tuple[str, list[tuple[str, str, str]]]:
     """The failed post-checks with their evidence (or the lines that landed outside the
-    sections), and per device the lines that undo them."""
+    sections), the devices not pushed and why, and per device the lines that undo the change."""
     if payload.get("outside"):
-        return landed_outside_gate(change_id, payload, mask)
+        text, sections = landed_outside_gate(change_id, payload, mask)
+    else:
+        text, sections = _checks_failed_sections(change_id, payload, mask)
+    note, drifted = not_pushed_gate(payload, mask)
+    return text + note, drifted + sections
+
+
+def _checks_failed_sections(
+    change_id: str, payload: RollbackReview, mask: SecretMask
+) -> tuple[str, list[tuple[str, str, str]]]:
+    """The failed post-checks with their evidence, per device the lines that undo them."""
     checks = payload["post_checks"]
     failed = [item for item in checks["data"] if item["status"] != "success"]
     text = messages.ROLLBACK_GATE.format(

@@ -41,6 +41,9 @@ class RollbackEnding(TypedDict):
     actor: str  # "" when expired
     # per device, the lines its push left outside the template's sections (the offer's reason)
     outside: NotRequired[dict[str, list[str]]]
+    # the devices the push did not change as planned (changed since the preview, or failed):
+    # left as they are, whatever the offer's decision
+    not_pushed: NotRequired[list[ResponseItem]]
 
 
 class TargetsEnding(TypedDict):

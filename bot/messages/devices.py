@@ -18,7 +18,7 @@ DEVICE_FAILURE: dict[FailureKind, str] = {
     "fault": "{error_type}: {cause}",
     "crashed": "{cause}",
     "backup": "could not store the backup: {cause}",
-    "drifted": "{where} changed since the preview; not pushed (a fresh preview is offered)",
+    "drifted": "{where} changed since the preview; not pushed",
     "unknown": "{where} is not in the inventory",
     "locked": "{where} is locked by change {cause}",
 }

@@ -42,3 +42,14 @@ CHECKS_OUTCOME: dict[OutcomeKind, str] = {
 CHECKS_FAILED_ON = "{device}: {missing} (after {seconds:.0f} s)"  # in "post-checks failed (…)"
 CHECKS_PROGRESS = "Change {change_id} pushed; post-checks: {done}/{total} device(s) checked"
 CHECKS_FAILED = "post-checks failed"  # a failed device the checks said nothing more about
+
+# The devices a push did not change as approved (changed since the preview, or their push
+# failed: bot/not_pushed_view.py), at the rollback gate and in how its offer ended.
+NOT_PUSHED_AT_GATE = "\n⚠️ Not pushed as approved: {failures}."
+NOT_PUSHED_LEFT = " Neither Roll back nor Keep changes {devices}."  # those with no rollback lines
+FRESH_AFTER_KEEP = (
+    " After Keep, a fresh preview of {devices} against the running config follows (what "
+    "changed since the preview is below); after Roll back, none does (ask again for them)."
+)
+NOT_PUSHED_ENDED = " Not pushed as approved: {failures}. Ask again to change them."
+OTHER_CHECKS_FAILED = " (post-checks failed)"  # a pushed device in a fresh preview's drift note

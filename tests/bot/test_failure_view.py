@@ -32,7 +32,7 @@ def test_every_failure_kind_has_wording() -> None:
         ("backup", "could not store the backup: % Invalid input"),
         (
             "drifted",
-            "10.0.0.1:22 changed since the preview; not pushed (a fresh preview is offered)",
+            "10.0.0.1:22 changed since the preview; not pushed",
         ),
         ("unknown", "10.0.0.1:22 is not in the inventory"),
         ("locked", "10.0.0.1:22 is locked by change % Invalid input"),

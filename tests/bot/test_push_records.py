@@ -10,6 +10,7 @@ what it books of a step is its push records, whatever its result or gate payload
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ import yaml
 
 from bot.demo import DEMO_CREDENTIALS
 from bot.reporter import ChangeReporter
+from bot.wiring import Runtime
 from labsim import Lab, demo_topology
 from storage.audit_store import AuditStore
 from storage.db import make_engine, upgrade_engine
@@ -48,13 +50,20 @@ def checked_like_real_routers(hosts: Path) -> None:
     hosts.write_text(yaml.safe_dump(inventory))
 
 
+@asynccontextmanager
+async def checked_bot(tmp_path: Path, lab: Lab, chat: RecordingAdapter) -> AsyncIterator[Runtime]:
+    """The bot on `lab`, its routers post-checked like real ones."""
+    hosts = lab.write_inventory(tmp_path / "hosts.yaml")
+    checked_like_real_routers(hosts)
+    async with running_bot(tmp_path, lab, chat, inventory=hosts) as bot:
+        yield bot
+
+
 async def test_applied_lines_stay_pushed_when_the_post_check_read_is_refused(
     tmp_path: Path, lab: Lab
 ) -> None:
     chat = RecordingAdapter()
-    hosts = lab.write_inventory(tmp_path / "hosts.yaml")
-    checked_like_real_routers(hosts)
-    async with running_bot(tmp_path, lab, chat, inventory=hosts) as bot:
+    async with checked_bot(tmp_path, lab, chat) as bot:
         await bot.service.handle(ask(STATIC, "alice"))
         await bot.service.handle(click(chat, "bob"))  # the template
         await bot.service.handle(click(chat, "bob"))  # execute

@@ -6,7 +6,9 @@ push ─► post_check ─► report                       (no checks, or all pa
             │ failed, or a line landed outside the template's sections
             ▼
        rollback_gate ─► undo ─► END                (approve: the lines shown, exactly)
-            └─────────► END                        (keep: the change stays as pushed)
+            ├─────────► END                        (keep: the change stays as pushed)
+            └─────────► repreview                  (keep, and the push left a device alone:
+                                                    changed since its preview, previewed again)
 ```
 The post_check node first reads where the push's lines landed on each device (its "before"
 and "after" backups, `workflow.landing`): a line outside the template's sections offers the
@@ -46,7 +48,12 @@ from workflow.landing import pushed_outside
 from workflow.model import ResponseItem, StandardResponse
 from workflow.options import WorkflowOptions
 from workflow.ports import DeviceGateway
-from workflow.postchecks.report import check_failures, planned_expectations, with_post_checks
+from workflow.postchecks.report import (
+    check_failures,
+    not_pushed,
+    planned_expectations,
+    with_post_checks,
+)
 from workflow.push_records import push_records, with_checks
 from workflow.responses import build_response
 from workflow.reviews import RollbackLines, RollbackReview
@@ -161,7 +168,8 @@ class PostCheckNodes:
         return Command(update=update, goto="rollback_gate")
 
     async def rollback_gate(self, state: ChangeState) -> Command[str]:
-        """Approve: push the rollback shown. Cancel (keep): the change stays as pushed."""
+        """Approve: push the rollback shown. Cancel (keep): the change stays as pushed, and the
+        devices the push left alone (changed since their preview) get their fresh preview."""
         info = state["gates"]["open"]
         assert info is not None and info["gate"] == "rollback", "rollback_gate without its gate"
         decision = interrupt(info)
@@ -172,6 +180,8 @@ class PostCheckNodes:
             return Command(goto="rollback_gate")
         record = decision_record("rollback", decision, now)
         gates = decided(state, record)
+        if record["choice"] != "approve" and state["push"]["drifted"]:
+            return Command(update={"gates": gates}, goto="repreview")
         if record["choice"] != "approve":
             ending = _rollback_ending(state, "kept", record["at"], record["actor_name"])
             return _ended(state, ending, gates)
@@ -229,6 +239,9 @@ def _rollback_ending(
     ending = RollbackEnding(kind=kind, failures=_failures(state), at=at, actor=actor)
     if outside := state["checks"]["landed_outside"]:
         ending["outside"] = outside
+    push, checks = state["push"]["result"], state["checks"]["result"]
+    if push is not None and (left := not_pushed(push, checks or build_response([]))):
+        ending["not_pushed"] = left
     return ending
 
 

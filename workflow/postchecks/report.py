@@ -48,6 +48,13 @@ def check_failures(checks: StandardResponse) -> list[ResponseItem]:
     return [item for item in checks["data"] if item["status"] != "success"]
 
 
+def not_pushed(push: StandardResponse, checks: StandardResponse) -> list[ResponseItem]:
+    """The devices the push did not change as planned (changed since the preview, or their push
+    failed): failed, and not post-checked (the checks read only the devices pushed)."""
+    checked = {item["name"] for item in checks["data"]}
+    return [i for i in push["data"] if i["status"] != "success" and i["name"] not in checked]
+
+
 def _merged(item: ResponseItem, check: ResponseItem) -> ResponseItem:
     if "checks" in check:
         item["checks"] = check["checks"]
