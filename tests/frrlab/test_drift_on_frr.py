@@ -1,6 +1,7 @@
 """Drift on real FRR routers: a router changed at its console between the preview and Execute is
-not pushed (the thread shows what changed and offers a fresh preview), the other router is;
-FRR's own banner lines (`frr version`, `frr defaults`) are not drift."""
+not pushed (the thread shows what changed and offers a fresh preview), the other router is; when
+the other router's post-checks then fail, the rollback gate names the one left alone and Keep
+offers its fresh preview; FRR's own banner lines (`frr version`, `frr defaults`) are not drift."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from frrlab import FrrLab, generated_topology
 from tests.bot.chat import RecordingAdapter, ask, click
-from tests.frrlab.test_chat_changes import bot_on
+from tests.frrlab.test_chat_changes import bot_on, post_checks_within
 from workflow.devices.volatile import drift_diff
 
 pytestmark = [
@@ -20,6 +21,8 @@ pytestmark = [
 ]
 
 BY_HAND = "ip prefix-list by-hand seq 5 permit 10.99.0.0/16"
+# FRR takes the route, but its next hop is on no connected network: its post-check fails
+UNREACHABLE = "apply static_route to R1,R2 prefix=10.99.0.0/16 next_hop=10.77.0.1"
 
 
 async def test_a_router_changed_at_its_console_after_the_preview_is_left_alone(
@@ -41,6 +44,31 @@ async def test_a_router_changed_at_its_console_after_the_preview_is_left_alone(
     assert f"+{BY_HAND}" in shown["R1 changed since the preview"]
     assert "description to R2 eth0" in shown["R1 configuration"]  # offered again, not pushed
     assert "description to R1 eth0" in r2 and "description to R2 eth0" not in r1
+
+
+async def test_when_post_checks_fail_the_rollback_gate_names_the_router_left_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    post_checks_within(monkeypatch, "static_route", 3)
+    chat = RecordingAdapter()
+    async with FrrLab.start(generated_topology(2)) as lab, bot_on(lab, tmp_path, chat) as bot:
+        await bot.service.handle(ask(UNREACHABLE, "alice"))
+        await bot.service.handle(click(chat, "bob"))
+        execute = click(chat, "bob")
+        lab.vtysh("R2", "configure terminal", BY_HAND)
+        await bot.service.handle(execute)
+        _, gate = chat.last_gate()
+        await bot.service.handle(click(chat, "bob", "cancel"))  # keep
+        fresh = chat.last_gate()[1]
+        r1 = lab.vtysh("R1", "show running-config")
+        r2 = lab.vtysh("R2", "show running-config")
+    assert "*Post-checks failed*" in gate.text and "on R1 (of 1 checked)" in gate.text, gate.text
+    assert "Not pushed as approved: R2: " in gate.text, gate.text
+    assert "After Keep, a fresh preview of R2" in gate.text, gate.text
+    shown = {block.title: block.text for block in gate.blocks}
+    assert f"+{BY_HAND}" in shown["R2 changed since the preview"]
+    assert "Step 2 of 2" in fresh.text and "left R2 alone" in fresh.text, fresh.text
+    assert "ip route 10.99.0.0/16 10.77.0.1" in r1 and "ip route 10.99.0.0/16" not in r2
 
 
 def test_frr_version_and_defaults_lines_are_not_drift(frr_host: None) -> None:
