@@ -41,8 +41,8 @@ class RollbackEnding(TypedDict):
     actor: str  # "" when expired
     # per device, the lines its push left outside the template's sections (the offer's reason)
     outside: NotRequired[dict[str, list[str]]]
-    # the devices the push did not change as planned (changed since the preview, or failed):
-    # left as they are, whatever the offer's decision
+    # the devices the push did not change as approved (changed since the preview, or their
+    # push failed; workflow.postchecks.report.not_pushed): no fresh preview follows this ending
     not_pushed: NotRequired[list[ResponseItem]]
 
 
