@@ -298,9 +298,17 @@ def present_feedback_problem(
 
 
 def decided_footer(
-    choice: Choice, actor: str, at: str, mask: SecretMask, feedback: str | None = None
+    gate: GateName,
+    choice: Choice,
+    actor: str,
+    at: str,
+    mask: SecretMask,
+    feedback: str | None = None,
 ) -> str:
-    """Who decided; a Modify's feedback repeated with no secret value (the team reads it)."""
+    """Who decided; a Modify's feedback repeated with no secret value (the team reads it); the
+    rollback gate's Keep said as keeping, not cancelling (the change goes on as pushed)."""
+    if gate == "rollback" and choice in messages.ROLLBACK_FOOTER:
+        return messages.ROLLBACK_FOOTER[choice].format(actor=actor, at=at)
     shown = mask.said(feedback or "")
     return messages.DECIDED_FOOTER[choice].format(actor=actor, at=at, feedback=shown)
 

@@ -140,7 +140,12 @@ class ChangeReporter:
     async def _mark_decided(self, gate: PendingGate, decision: Decision) -> None:
         """Replace the gate's buttons by who decided (any replica can: the gate is in storage)."""
         footer = presenter.decided_footer(
-            decision.choice, decision.actor.shown, stamp(self.clock()), self.mask, decision.feedback
+            gate.gate,
+            decision.choice,
+            decision.actor.shown,
+            stamp(self.clock()),
+            self.mask,
+            decision.feedback,
         )
         mentions = (decision.actor.mention,) if decision.actor.mention else ()
         await self._replace_buttons(gate, decision, footer, mentions)

@@ -31,6 +31,11 @@ DECIDED_FOOTER: dict[Choice, str] = {
     "modify": "✏️ Modification requested by {actor} at {at}: {feedback}",
     "cancel": "❌ Cancelled by {actor} at {at}",
 }
+# The rollback gate's own words for its two buttons (Roll back, Keep the change).
+ROLLBACK_FOOTER: dict[Choice, str] = {
+    "approve": "↩️ Roll back approved by {actor} at {at}",
+    "cancel": "✋ Kept as pushed by {actor} at {at}",
+}
 EXPIRED_FOOTER = "⌛ Expired at {at}; nothing was pushed"
 CHOICE_PAST: dict[Choice, str] = {
     "approve": "approved",

@@ -4,8 +4,8 @@ Through the decision service with the real graph, saver and simulated lab (netmi
 three IOS-like routers get a static route whose post-check read (`show ip route`) they refuse,
 so the post-checks of the routers pushed fail; R3 is changed at its console between the preview
 and Execute, so the push leaves it alone. The rollback gate names R3 with why and what changed;
-Keep then offers R3's fresh preview, Roll back leaves R3 as it is and says so; the audit row of
-R3 promises nothing the change does not do.
+Keep (said as kept, not cancelled) then offers R3's fresh preview, Roll back leaves R3 as it is
+and says so; the audit row of R3 promises nothing the change does not do.
 """
 
 from __future__ import annotations
@@ -68,6 +68,8 @@ async def test_the_rollback_gate_names_the_device_left_alone_and_keep_offers_its
     shown = {block.title: block.text for block in gate.blocks}
     assert f"+{BY_HAND}" in shown["R3 changed since the preview"]
     assert "R3 rollback lines" not in shown  # nothing of the change on R3 to undo
+    decided = [message.footer for _, message in chat.updates if message.text == gate.text]
+    assert decided and decided[-1].startswith("✋ Kept as pushed by bob"), decided
     assert "Step 2 of 2" in fresh.text and "left R3 alone" in fresh.text, fresh.text
     assert "✗ R1 (post-checks failed), ✗ R2 (post-checks failed)" in fresh.text, fresh.text
     assert [b.title for b in fresh.blocks if b.title.endswith(" configuration")] == [
@@ -86,6 +88,8 @@ async def test_roll_back_leaves_the_device_alone_and_says_so(tmp_path: Path, lab
         pending = await bot.workflow.pending_gate(THREAD.key)
     ended = chat.texts()[-1]
     assert pending is None  # no fresh preview after a roll back
+    footers = [message.footer for _, message in chat.updates]
+    assert any(f.startswith("↩️ Roll back approved by bob") for f in footers), footers
     assert "rolled back as approved by bob" in ended, ended
     assert "Not pushed as approved: R3: " in ended, ended
     for name in ("R1", "R2", "R3"):
