@@ -12,7 +12,7 @@ import aiohttp
 from slack_sdk.errors import SlackApiError
 
 from adapters.chat import ChatAdapter
-from adapters.slack import SlackAdapter, slack_adapter
+from adapters.slack.adapter import SlackAdapter, slack_adapter
 from adapters.slack.transport import OpsEndpoints
 from base.errors import ConfigError
 from bot.health import DatabaseHealth

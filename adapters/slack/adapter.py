@@ -17,10 +17,10 @@ from adapters.slack.home import home_view
 from adapters.slack.inbound import thread_ref
 from adapters.slack.transport import (
     BACKLOG,
+    FrontedTransport,
     HttpTransport,
     OpsEndpoints,
     SocketModeTransport,
-    Transport,
 )
 
 _SOURCE = {str: "content", bytes: "file"}  # files_upload_v2 takes text as content, bytes as file
@@ -42,17 +42,15 @@ class SlackAdapter:
     def __init__(
         self,
         client: AsyncWebClient,
-        transport: Transport,
+        transport: FrontedTransport,
         *,
-        signing_secret: str | None = None,
         deliveries: FirstDelivery | None = None,
     ) -> None:
         self.client = client
         self.transport = transport
-        # HTTP mode's front keeps what waits and says busy when full (Socket Mode: no bound)
-        backlog = transport.backlog if isinstance(transport, HttpTransport) else None
-        self.listeners = Listeners(client, self._open_thread, deliveries, backlog)
-        self.app = build_app(client, self.listeners, signing_secret)
+        # the front keeps what waits and says busy when full
+        self.listeners = Listeners(client, self._open_thread, deliveries, transport.backlog)
+        self.app = build_app(client, self.listeners, transport.signing_secret)
         self._groups = UserGroups(client)
 
     async def run(self, handler: EventHandler) -> None:
@@ -152,7 +150,7 @@ def slack_adapter(
 ) -> SlackAdapter:
     """HTTP mode (signatures verified with `signing_secret`; `ops` answers /healthz and
     /metrics) or Socket Mode (`app_token`); `deliveries` tells, across replicas, whether a
-    delivery was seen before; `backlog`: HTTP requests in hand, and as many acked and waiting,
+    delivery was seen before; `backlog`: deliveries in hand, and as many acked and waiting,
     before the front tells people the bot is busy."""
     client = web_client(bot_token, api_url)
     if http:
@@ -161,7 +159,8 @@ def slack_adapter(
         transport = HttpTransport(
             host, port, signing_secret=signing_secret, ops=ops, backlog=backlog
         )
-        return SlackAdapter(client, transport, signing_secret=signing_secret, deliveries=deliveries)
+        return SlackAdapter(client, transport, deliveries=deliveries)
     if not app_token:
         raise ValueError("Socket Mode needs the app-level token")
-    return SlackAdapter(client, SocketModeTransport(app_token), deliveries=deliveries)
+    socket_mode = SocketModeTransport(app_token, api_url, backlog=backlog)
+    return SlackAdapter(client, socket_mode, deliveries=deliveries)

@@ -4,7 +4,7 @@ Every listener acks at once and hands the translated event to the bot in a backg
 Slack wants an answer within 3 s and a workflow step can take minutes. The app runs with
 `process_before_response=True`, so bolt returns the ack as soon as the listener returns instead
 of polling for it, and the background work is ours to track (`idle()` waits for it). The
-listeners run on the transport's own loop (the HTTP server's or the Socket Mode websocket's, see
+listeners run on the loop of bolt's server (its own thread, behind the ack front, see
 transport.py): the work always goes to the loop the adapter runs on, the bot's.
 """
 
@@ -226,13 +226,13 @@ bolt_log = logging.getLogger("adapters.slack.bolt")
 bolt_log.addFilter(_SameTokenNote())
 
 
-def build_app(client: AsyncWebClient, listeners: Listeners, signing_secret: str | None) -> AsyncApp:
-    """The bolt app; with a signing secret (HTTP mode) every request's signature and timestamp
-    are verified (bolt answers 401 to a forged or stale one)."""
+def build_app(client: AsyncWebClient, listeners: Listeners, signing_secret: str) -> AsyncApp:
+    """The bolt app; every request's signature and timestamp are verified (bolt answers 401 to
+    a forged or stale one): Slack's secret in HTTP mode, the ack front's in Socket Mode."""
     app = AsyncApp(
         client=client,
         signing_secret=signing_secret,
-        request_verification_enabled=signing_secret is not None,
+        request_verification_enabled=True,
         process_before_response=True,
         raise_error_for_unhandled_request=False,
         logger=bolt_log,

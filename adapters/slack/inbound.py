@@ -11,8 +11,6 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from slack_bolt.request.internals import parse_body
-
 from adapters.chat import Actor, Decision, Request, ThreadRef, parse_button_value
 from adapters.slack import texts
 from adapters.slack.blocks import ACTION_PREFIX
@@ -137,60 +135,6 @@ def decision_from_submission(body: Payload, actor: Actor) -> Decision:
         feedback=feedback.strip(),
         message_id=metadata["message"],
     )
-
-
-# The fields bolt and the listeners read, with the JSON types Slack sends them as.
-_SHAPES: dict[str, tuple[type, ...]] = {
-    "type": (str,),
-    "event": (dict,),
-    "event_id": (str,),
-    "actions": (list,),
-    "view": (dict,),
-    "container": (dict,),
-    "message": (dict,),
-    "state": (dict,),
-    "user": (dict, str),
-    "team": (dict, str, type(None)),
-    "enterprise": (dict, str, type(None)),
-    "channel": (dict, str),
-    "authorizations": (list,),
-    "command": (str,),
-    "text": (str,),
-    "trigger_id": (str,),
-    "response_url": (str,),
-    "user_id": (str,),
-    "channel_id": (str,),
-}
-_NESTED = {"actions": dict, "authorizations": dict}  # list fields: their items
-_IDS = ("user", "team", "enterprise", "channel", "event")  # objects whose id/type are strings
-
-
-def parse_delivery(raw: str, content_type: str | None) -> dict[str, Any]:
-    """A signed request body as bolt will read it; ValueError when it is not one Slack sends
-    (bad JSON, a form without a JSON payload, anything but an object, a field of a wrong type)."""
-    try:
-        body = parse_body(raw, content_type)
-    except (ValueError, TypeError) as exc:  # json.JSONDecodeError is a ValueError
-        raise ValueError(f"unreadable body ({type(exc).__name__})") from None
-    if not isinstance(body, dict):
-        raise ValueError(f"body is a JSON {type(body).__name__}, not an object")
-    _check_shape(body)
-    return body
-
-
-def _check_shape(body: Mapping[str, Any]) -> None:
-    for name, types in _SHAPES.items():
-        if name in body and not isinstance(body[name], types):
-            raise ValueError(f"field {name!r} is a {type(body[name]).__name__}")
-    for name, item_type in _NESTED.items():
-        if any(not isinstance(item, item_type) for item in body.get(name) or ()):
-            raise ValueError(f"an item of {name!r} is not an object")
-    for name in _IDS:
-        value = body.get(name)
-        if isinstance(value, dict) and any(
-            not isinstance(value.get(key, ""), str) for key in ("id", "type")
-        ):
-            raise ValueError(f"field {name!r} has an id or type that is not a string")
 
 
 def delivery_team(body: Payload) -> str:

@@ -1,34 +1,32 @@
 """How Slack reaches the app: Socket Mode (a websocket the app opens; no public URL) or HTTP
 (bolt's aiohttp app at /slack/events, for replicas behind a load balancer, with /healthz and
-/metrics for the load balancer and Prometheus)."""
+/metrics for the load balancer and Prometheus); either way through the ack front."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from concurrent.futures import Future
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from aiohttp import web
-from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
-from slack_bolt.adapter.socket_mode.async_internals import run_async_bolt_app
 from slack_bolt.async_app import AsyncApp
-from slack_sdk.socket_mode.aiohttp import SocketModeClient
-from slack_sdk.socket_mode.request import SocketModeRequest
-from slack_sdk.socket_mode.response import SocketModeResponse
 
-from adapters.slack.front import FrontSettings, RunningFront, ack_front
+from adapters.slack.front import RunningFront, ack_front
+from adapters.slack.front_forwarding import FrontSettings
 from adapters.slack.signed import Refused, signed_body
 
 log = logging.getLogger(__name__)
 
 EVENTS_PATH = "/slack/events"  # bolt's default: events, interactivity and the slash command
-BACKLOG = 1000  # HTTP requests in the bot's hands, and as many acked and waiting for it
+BACKLOG = 1000  # Slack deliveries in the bot's hands, and as many acked and waiting for it
 HEALTH_PATH = "/healthz"
 METRICS_PATH = "/metrics"
 T = TypeVar("T")
@@ -44,66 +42,47 @@ class OpsEndpoints:
     metrics: Callable[[], tuple[bytes, str]]  # the exposition text and its content type
 
 
-class Transport(Protocol):
-    ready: asyncio.Event
+class FrontedTransport(ABC):
+    """bolt's server in this process, on 127.0.0.1 on a thread and event loop of its own, behind
+    an ack front (front.py), a process of its own that takes Slack's deliveries, acks each at
+    once and forwards it here; the listeners hand each event over to the bot's loop. So an ack
+    waits neither for the bot's loop nor for this interpreter (bench.slack_ack,
+    docs/benchmarks.md). `backlog`: how many acked deliveries may wait for this process before
+    the front says busy. Subclasses say how Slack reaches the front."""
 
-    async def serve(self, app: AsyncApp) -> None:
-        """Deliver Slack requests to `app` until cancelled."""
-        ...
-
-    async def idle(self) -> None:
-        """Wait until every request Slack sent so far was handed to `app`."""
-        ...
-
-
-class HttpTransport:
-    """Serve `app` on host:port (port 0 picks a free port; `port` holds the bound one).
-
-    Slack's requests reach an ack front, a process of its own (front.py): it verifies each one,
-    acks it at once and forwards it to bolt's server here, on 127.0.0.1 on a thread and event
-    loop of its own; the listeners hand each event over to the bot's loop. So an ack waits
-    neither for the bot's loop nor for this interpreter (bench.slack_ack, docs/benchmarks.md).
-    `backlog`: how many acked requests may wait for this process before the front says busy.
-    """
+    thread_name = "slack"
 
     def __init__(
-        self,
-        host: str,
-        port: int,
-        path: str = EVENTS_PATH,
-        *,
-        signing_secret: str,
-        ops: OpsEndpoints | None = None,
-        backlog: int = BACKLOG,
+        self, signing_secret: str, *, ops: OpsEndpoints | None, backlog: int, path: str
     ) -> None:
-        self.host, self.port, self.path = host, port, path
-        self.ops = ops
         self.signing_secret = signing_secret
+        self.ops = ops
         self.backlog = backlog
+        self.path = path
         self.ready = asyncio.Event()
         self._front: RunningFront | None = None
 
     async def idle(self) -> None:
-        """Wait until the front handed over every request it acked so far."""
+        """Wait until the front handed over every delivery it acked so far."""
         if self._front is not None:
             await self._front.idle()
 
     async def serve(self, app: AsyncApp) -> None:
         server = partial(self._serve, app)
-        async with on_own_loop(server, "slack-http") as inside:
-            front = FrontSettings(
-                self.host,
-                self.port,
-                self.path,
-                self.signing_secret,
-                inside=f"http://127.0.0.1:{inside}",
-                queue_size=self.backlog,
-            )
-            async with ack_front(front) as self._front:
-                self.port = self._front.port
-                log.info("Slack HTTP mode: listening on %s", self.url)
+        async with on_own_loop(server, self.thread_name) as inside:
+            settings = self.front_settings(f"http://127.0.0.1:{inside}")
+            async with ack_front(settings) as self._front:
+                self.started(self._front)
                 self.ready.set()
                 await asyncio.Event().wait()
+
+    @abstractmethod
+    def front_settings(self, inside: str) -> FrontSettings:
+        """What the front is told: how Slack reaches it, and `inside`, this process's server."""
+
+    @abstractmethod
+    def started(self, front: RunningFront) -> None:
+        """The front takes Slack's deliveries (say so in the log)."""
 
     async def _serve(self, app: AsyncApp, bound: Future[int], stop: Future[None]) -> None:
         web_app = app.web_app(path=self.path)
@@ -126,9 +105,63 @@ class HttpTransport:
         finally:
             await runner.cleanup()
 
+
+class HttpTransport(FrontedTransport):
+    """Slack's requests reach the front on host:port (port 0 picks a free port; `port` holds
+    the bound one), signed with the app's signing secret, which both processes check."""
+
+    thread_name = "slack-http"
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        path: str = EVENTS_PATH,
+        *,
+        signing_secret: str,
+        ops: OpsEndpoints | None = None,
+        backlog: int = BACKLOG,
+    ) -> None:
+        super().__init__(signing_secret, ops=ops, backlog=backlog, path=path)
+        self.host, self.port = host, port
+
+    def front_settings(self, inside: str) -> FrontSettings:
+        return FrontSettings(
+            self.path, self.signing_secret, inside, self.backlog, host=self.host, port=self.port
+        )
+
+    def started(self, front: RunningFront) -> None:
+        self.port = front.port
+        log.info("Slack HTTP mode: listening on %s", self.url)
+
     @property
     def url(self) -> str:
         return f"http://{self.host}:{self.port}{self.path}"
+
+
+class SocketModeTransport(FrontedTransport):
+    """Slack's Socket Mode websocket, opened and held by the front with the app-level token
+    (xapp-…) through the Web API at `api_url`; the front signs what it forwards here with a
+    secret of this run (anyone on the host may reach bolt's server on 127.0.0.1)."""
+
+    thread_name = "slack-socket-mode"
+
+    def __init__(self, app_token: str, api_url: str, *, backlog: int = BACKLOG) -> None:
+        super().__init__(secrets.token_hex(32), ops=None, backlog=backlog, path=EVENTS_PATH)
+        self.app_token, self.api_url = app_token, api_url
+
+    def front_settings(self, inside: str) -> FrontSettings:
+        return FrontSettings(
+            self.path,
+            self.signing_secret,
+            inside,
+            self.backlog,
+            app_token=self.app_token,
+            api_url=self.api_url,
+        )
+
+    def started(self, front: RunningFront) -> None:
+        log.info("Slack Socket Mode: connected")
 
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -170,70 +203,6 @@ def _add_ops_routes(web_app: web.Application, ops: OpsEndpoints) -> None:
 
     web_app.router.add_get(HEALTH_PATH, health)
     web_app.router.add_get(METRICS_PATH, metrics)
-
-
-class SocketModeTransport:
-    """Open Slack's Socket Mode websocket with the app-level token (xapp-…).
-
-    The websocket is read on a thread and loop of its own, and each envelope is acked before
-    bolt dispatches it (`AckFirst`), so an ack waits neither for the bot's loop nor for bolt."""
-
-    def __init__(self, app_token: str) -> None:
-        self.app_token = app_token
-        self.ready = asyncio.Event()
-        self._handler: AckFirst | None = None
-
-    async def idle(self) -> None:
-        """Wait until every envelope acked so far was dispatched to the app."""
-        if self._handler is not None:
-            await self._handler.idle()
-
-    async def serve(self, app: AsyncApp) -> None:
-        async with on_own_loop(partial(self._connect, app), "slack-socket-mode"):
-            self.ready.set()
-            await asyncio.Event().wait()
-
-    async def _connect(self, app: AsyncApp, opened: Future[None], stop: Future[None]) -> None:
-        handler = self._handler = AckFirst(app, self.app_token)
-        try:
-            await handler.connect_async()  # type: ignore[no-untyped-call]
-        except Exception as exc:  # told to `serve`'s caller, on the bot's loop
-            opened.set_exception(exc)
-            return
-        opened.set_result(None)
-        try:
-            await asyncio.wrap_future(stop)
-        finally:
-            await handler.close_async()  # type: ignore[no-untyped-call]
-
-
-class AckFirst(AsyncSocketModeHandler):
-    """bolt's handler acks an envelope once its listeners returned; this one acks it as it
-    arrives (the listeners' acks carry nothing: they hand the work to the bot), then lets
-    bolt dispatch it."""
-
-    def __init__(self, app: AsyncApp, app_token: str) -> None:
-        super().__init__(app, app_token)
-        self._dispatching: set[Future[None]] = set()  # envelopes acked, not yet dispatched
-        self._lock = threading.Lock()  # `idle` is asked from the bot's thread
-
-    async def handle(self, client: SocketModeClient, req: SocketModeRequest) -> None:  # type: ignore[override]
-        dispatched: Future[None] = Future()
-        with self._lock:
-            self._dispatching.add(dispatched)
-        try:
-            await client.send_socket_mode_response(SocketModeResponse(envelope_id=req.envelope_id))
-            await run_async_bolt_app(self.app, req)
-        finally:
-            dispatched.set_result(None)
-            with self._lock:
-                self._dispatching.discard(dispatched)
-
-    async def idle(self) -> None:
-        """Wait (on any loop) until every envelope acked so far was dispatched."""
-        with self._lock:
-            pending = [asyncio.wrap_future(f) for f in self._dispatching]
-        await asyncio.gather(*pending)
 
 
 # (started with its answer, told to stop) -> runs until told to stop

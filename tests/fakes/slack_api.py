@@ -4,7 +4,8 @@
 auth.test, users.info, usergroups.list, usergroups.users.list, chat.postMessage, chat.update,
 chat.postEphemeral, views.open, views.publish, the three steps of files_upload_v2
 (files.getUploadURLExternal, the upload URL, files.completeUploadExternal) and
-apps.connections.open with a Socket Mode websocket. It records every call, keeps the current
+apps.connections.open with Slack's Socket Mode side (`socket`, slack_socket_mode.py: on this
+server, or served elsewhere at `socket_side`). It records every call, keeps the current
 state of every message, and refuses what Slack refuses (bad token, more than 50 blocks, a section
 over 3,000 characters, an update of an unknown message), and what a test makes fail (`failing`).
 
@@ -26,6 +27,8 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 from slack_sdk.signature import SignatureVerifier
+
+from tests.fakes.slack_socket_mode import OPEN, SEND, SocketModeStandIn
 
 BOT_TOKEN = "xoxb-standin"
 APP_TOKEN = "xapp-standin"
@@ -82,7 +85,8 @@ class SlackApiStandIn:
     uploads: dict[str, Json] = field(default_factory=dict)  # file id -> filename, title, content
     views: list[Json] = field(default_factory=list)
     homes: dict[str, Json] = field(default_factory=dict)  # user id -> App Home view published
-    socket_acks: list[Json] = field(default_factory=list)
+    socket: SocketModeStandIn = field(default_factory=SocketModeStandIn)
+    socket_side: str = ""  # a Socket Mode stand-in served elsewhere (its url), else `socket`
     responses: list[Json] = field(default_factory=list)  # posted to response_url
     # Web API method, or "upload" (the upload URL) -> the error it answers with instead
     failing: dict[str, str] = field(default_factory=dict)
@@ -90,14 +94,11 @@ class SlackApiStandIn:
     host: str = "127.0.0.1"  # containers reach it on the Docker bridge's gateway address
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _runner: web.AppRunner | None = None
-    _socket: web.WebSocketResponse | None = None
-    _socket_ready: asyncio.Event = field(default_factory=asyncio.Event)
     # (channel, ts) -> ts of the messages in that thread, in the order posted: waits that read a
     # thread many times a second (50 changes at once) read its messages, not all of them
     _threads: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     _indexed: int = 0  # how many of `messages` are in _threads (tests may add some directly)
     _changes: int = 0  # requests answered and socket acks received: waits read again after one
-    _acks_due: dict[str, asyncio.Future[Json]] = field(default_factory=dict)  # by envelope id
 
     # --- lifecycle ----------------------------------------------------------------------------
 
@@ -105,18 +106,19 @@ class SlackApiStandIn:
         app = web.Application(middlewares=[self._counted])
         app.router.add_route("*", "/api/{method}", self._api)
         app.router.add_post("/upload/{file_id}", self._upload)
-        app.router.add_get("/link", self._link)
+        self.socket.add_routes(app)
+        self.socket.on_change = self._changed
         app.router.add_post("/respond/{token}", self._respond)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, 0)
         await site.start()
-        self.port = int(self._runner.addresses[0][1])
+        self.port = self.socket.port = int(self._runner.addresses[0][1])
+        self.socket.host = self.host
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        if self._socket is not None:
-            await self._socket.close()
+        await self.socket.close()
         assert self._runner is not None
         await self._runner.cleanup()
 
@@ -162,7 +164,10 @@ class SlackApiStandIn:
         try:
             return await handler(request)
         finally:
-            self._changes += 1
+            self._changed()
+
+    def _changed(self) -> None:
+        self._changes += 1
 
     # --- Web API ------------------------------------------------------------------------------
 
@@ -184,6 +189,8 @@ class SlackApiStandIn:
         handler = getattr(self, "_" + method.replace(".", "_"), None)
         if method in self.failing:
             return web.json_response({"ok": False, "error": self.failing[method]})
+        if method == "apps.connections.open":
+            return web.json_response({"ok": True, "url": await self._socket_url()})
         if handler is None:
             return web.json_response({"ok": False, "error": "unknown_method"})
         return web.json_response(handler(args))
@@ -292,8 +299,15 @@ class SlackApiStandIn:
             files.append({"id": item["id"], "title": item.get("title")})
         return {"ok": True, "files": files}
 
-    def _apps_connections_open(self, args: Json) -> Json:
-        return {"ok": True, "url": f"ws://{self.host}:{self.port}/link"}
+    async def _socket_url(self) -> str:
+        """A websocket URL good for one connection, from Slack's Socket Mode side."""
+        if not self.socket_side:
+            return self.socket.new_url()
+        async with (
+            aiohttp.ClientSession() as session,
+            session.post(self.socket_side + OPEN) as answer,
+        ):
+            return str((await answer.json())["url"])
 
     async def _respond(self, request: web.Request) -> web.Response:
         self.responses.append(await request.json())
@@ -311,38 +325,18 @@ class SlackApiStandIn:
 
     # --- Socket Mode --------------------------------------------------------------------------
 
-    async def _link(self, request: web.Request) -> web.WebSocketResponse:
-        socket = web.WebSocketResponse()
-        await socket.prepare(request)
-        await socket.send_json({"type": "hello", "num_connections": 1})
-        self._socket = socket
-        self._socket_ready.set()
-        async for message in socket:
-            if message.type == aiohttp.WSMsgType.TEXT:
-                ack = json.loads(message.data)
-                self.socket_acks.append(ack)
-                self._changes += 1
-                due = self._acks_due.pop(ack.get("envelope_id", ""), None)
-                if due is not None and not due.done():
-                    due.set_result(ack)
-        return socket
-
-    async def send_socket(self, kind: str, payload: Json) -> Json:
+    async def send_socket(self, kind: str, payload: Json, *, retry_attempt: int = 0) -> Json:
         """Deliver one envelope over Socket Mode and wait for the app's ack of it."""
-        await asyncio.wait_for(self._socket_ready.wait(), 10)
-        assert self._socket is not None
-        envelope_id = f"env-{next(self._ids)}"
-        acked = self._acks_due[envelope_id] = asyncio.get_running_loop().create_future()
-        await self._socket.send_json(
-            {
-                "envelope_id": envelope_id,
-                "type": kind,
-                "payload": payload,
-                "accepts_response_payload": kind != "events_api",
-                "retry_attempt": 0,
-            }
-        )
-        return await asyncio.wait_for(acked, 20)
+        if not self.socket_side:
+            return await self.socket.send(kind, payload, retry_attempt=retry_attempt)
+        asked = {"kind": kind, "payload": payload, "retry_attempt": retry_attempt}
+        async with (
+            aiohttp.ClientSession() as session,
+            session.post(self.socket_side + SEND, json=asked) as answer,
+        ):
+            sent = await answer.json()
+        self._changed()
+        return dict(sent["ack"])
 
 
 def _group_id(handle: str) -> str:

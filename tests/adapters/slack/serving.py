@@ -8,7 +8,7 @@ import contextlib
 from collections.abc import AsyncIterator
 
 from adapters.chat import EventHandler
-from adapters.slack import SlackAdapter, slack_adapter
+from adapters.slack.adapter import SlackAdapter, slack_adapter
 from adapters.slack.transport import BACKLOG
 from tests.fakes.slack_api import APP_TOKEN, BOT_TOKEN, SIGNING_SECRET, SlackApiStandIn, SlackSender
 

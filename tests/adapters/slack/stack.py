@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from adapters.slack import SlackAdapter
+from adapters.slack.adapter import SlackAdapter
 from bot.demo import DEMO_CREDENTIALS
 from bot.settings import Settings, load_settings
 from bot.wiring import Runtime, open_runtime

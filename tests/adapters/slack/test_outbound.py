@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from adapters.chat import CodeBlock, FileAttachment, Message, ThreadRef, button_value
-from adapters.slack import SlackAdapter
+from adapters.slack.adapter import SlackAdapter
 from tests.adapters.slack.serving import http_adapter
 from tests.fakes.slack_api import SlackApiStandIn
 from tests.support.gates import gate_message

@@ -1,19 +1,38 @@
-"""Socket Mode (the default): the app opens the websocket, acks envelopes, delivers events."""
+"""Socket Mode (the default): the ack front holds the websocket Slack's stand-in serves, acks
+each envelope by its id and hands the payload to the bot, whatever the bot is doing."""
 
 from __future__ import annotations
 
+import asyncio
+import ctypes
+import http.client
+import json
+import time
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
 from adapters.chat import Actor, ChatEvent, Request, ThreadRef
-from tests.adapters.slack.payloads import fixture
+from base.errors import ConfigError
+from tests.adapters.slack.conftest import PEOPLE
+from tests.adapters.slack.payloads import click, fixture, mention
 from tests.adapters.slack.serving import running, socket_adapter
-from tests.fakes.slack_api import APP_TOKEN, SlackApiStandIn
+from tests.adapters.slack.stack import slack_lab
+from tests.fakes.slack_api import APP_TOKEN, Json, SlackApiStandIn
+from tests.fakes.slack_socket_mode import SEND, elsewhere
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.events: list[ChatEvent] = []
+
+    async def __call__(self, event: ChatEvent) -> None:
+        self.events.append(event)
 
 
 async def test_socket_mode_acks_and_delivers(slack_api: SlackApiStandIn) -> None:
-    events: list[ChatEvent] = []
-
-    async def bot(event: ChatEvent) -> None:
-        events.append(event)
-
+    bot = Recorder()
     adapter = socket_adapter(slack_api)
     async with running(adapter, bot):
         ack = await slack_api.send_socket("events_api", fixture("app_mention"))
@@ -22,9 +41,79 @@ async def test_socket_mode_acks_and_delivers(slack_api: SlackApiStandIn) -> None
     (opened,) = slack_api.called("apps.connections.open")
     assert opened.token == APP_TOKEN
     assert ack["envelope_id"] != click_ack["envelope_id"]  # each envelope acked on its own
-    assert events[0] == Request(
+    assert bot.events[0] == Request(
         ThreadRef("slack", "C1", "1699999999.000100"),
         Actor("U1", "alice"),
         "configure ospf on all routers",
     )
-    assert events[1].actor == Actor("U2", "bob")
+    assert bot.events[1].actor == Actor("U2", "bob")
+
+
+def held_click(socket_side: str, payload: Json, hold: float) -> tuple[float, float, Json]:
+    """Slack's side is asked to deliver a click in a moment; meanwhile this whole interpreter,
+    the bot's process, is held for `hold` seconds (a C call that keeps the GIL, as a long
+    computation in an extension does: no thread of the bot runs). Returns when it was held and
+    what Slack's side saw (when it sent the envelope, when the ack came)."""
+    url = urllib.parse.urlsplit(socket_side)
+    asked = {"kind": "interactive", "payload": payload, "after": 0.5}
+    connection = http.client.HTTPConnection(url.hostname or "", url.port, timeout=60)
+    connection.request("POST", SEND, json.dumps(asked), {"Content-Type": "application/json"})
+    held_from = time.time()
+    ctypes.PyDLL(None).usleep(int(hold * 1_000_000))
+    held_until = time.time()
+    seen = json.loads(connection.getresponse().read())
+    connection.close()
+    return held_from, held_until, seen
+
+
+async def test_a_click_is_acked_while_the_bot_is_held_and_decides_afterwards(
+    tmp_path: Path,
+) -> None:
+    async with (
+        elsewhere() as socket_side,  # Slack is not in the bot's interpreter
+        SlackApiStandIn(users=dict(PEOPLE), socket_side=socket_side) as api,
+        slack_lab(tmp_path, api, socket_mode=True) as bot,
+    ):
+        thread = await bot.mention("configure ospf on all routers")
+        template = await bot.gate(thread, "Approve")
+        approve = click(template, "Approve", user="U2", name="bob")
+        held_from, held_until, seen = await asyncio.to_thread(held_click, socket_side, approve, 4)
+        assert held_from < seen["sent_at"] and seen["acked_at"] < held_until  # acked meanwhile
+        assert seen["ms"] < 1000
+        await bot.gate(thread, "Execute")  # the click decided the gate once the bot could
+        assert template.buttons == [] and "Approved by <@U2>" in template.all_text
+
+
+async def test_slack_refreshing_the_connection_loses_no_envelope(
+    slack_api: SlackApiStandIn,
+) -> None:
+    bot = Recorder()
+    adapter = socket_adapter(slack_api)
+    async with running(adapter, bot):
+        await slack_api.send_socket("events_api", mention("status"))
+        await slack_api.socket.disconnect("refresh_requested")
+        await slack_api.send_socket("events_api", mention("templates"))
+        await adapter.idle()
+    assert len(slack_api.called("apps.connections.open")) == 2  # a new URL for the new one
+    assert slack_api.socket.connections == 2
+    assert [e.text for e in bot.events if isinstance(e, Request)] == ["status", "templates"]
+
+
+async def test_a_retried_envelope_is_handled_once(slack_api: SlackApiStandIn) -> None:
+    bot = Recorder()
+    body = mention("configure ntp")
+    adapter = socket_adapter(slack_api)
+    async with running(adapter, bot):
+        first = await slack_api.send_socket("events_api", body)
+        again = await slack_api.send_socket("events_api", body, retry_attempt=1)
+        await adapter.idle()
+    assert first["envelope_id"] != again["envelope_id"]  # both acked: Slack stops resending
+    assert [e.text for e in bot.events if isinstance(e, Request)] == ["configure ntp"]
+
+
+async def test_a_refused_app_token_is_one_line_naming_it(slack_api: SlackApiStandIn) -> None:
+    slack_api.app_token = "xapp-another"
+    adapter = socket_adapter(slack_api)
+    with pytest.raises(ConfigError) as refused:
+        await adapter.run(Recorder())
+    assert str(refused.value) == "SLACK_APP_TOKEN: Slack refused the app-level token (invalid_auth)"
