@@ -85,8 +85,11 @@ class SocketModeStandIn:
         self._tickets.add(ticket)
         return f"ws://{self.host}:{self.port}{LINK}?ticket={ticket}"
 
-    async def send(self, kind: str, payload: Json, *, retry_attempt: int = 0) -> Json:
-        """Deliver one envelope on the newest connection and wait for the app's ack of it."""
+    async def send(
+        self, kind: str, payload: Json, *, retry_attempt: int = 0, within: float = 20
+    ) -> Json:
+        """Deliver one envelope on the newest connection and wait for the app's ack of it
+        (TimeoutError after `within` seconds: Slack would send it again)."""
         await asyncio.wait_for(self._connected.wait(), 30)
         envelope_id = f"env-{next(self._ids)}"
         acked = self._acks_due[envelope_id] = asyncio.get_running_loop().create_future()
@@ -99,7 +102,10 @@ class SocketModeStandIn:
             "retry_reason": "timeout" if retry_attempt else "",
         }
         await self._open[-1].send_json(envelope)
-        return await asyncio.wait_for(acked, 20)
+        try:
+            return await asyncio.wait_for(acked, within)
+        finally:
+            self._acks_due.pop(envelope_id, None)
 
     async def disconnect(self, reason: str = "refresh_requested") -> None:
         """Ask the app to replace its connections, as Slack does before it closes them; close

@@ -25,8 +25,10 @@ def http_adapter(api: SlackApiStandIn, backlog: int = BACKLOG) -> SlackAdapter:
     )
 
 
-def socket_adapter(api: SlackApiStandIn) -> SlackAdapter:
-    return slack_adapter(bot_token=BOT_TOKEN, api_url=api.base_url, app_token=APP_TOKEN)
+def socket_adapter(api: SlackApiStandIn, backlog: int = BACKLOG) -> SlackAdapter:
+    return slack_adapter(
+        bot_token=BOT_TOKEN, api_url=api.base_url, app_token=APP_TOKEN, backlog=backlog
+    )
 
 
 @contextlib.asynccontextmanager

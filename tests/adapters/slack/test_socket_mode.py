@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from adapters.chat import Actor, ChatEvent, Request, ThreadRef
+from adapters.slack import texts
 from base.errors import ConfigError
 from tests.adapters.slack.conftest import PEOPLE
 from tests.adapters.slack.payloads import click, fixture, mention
@@ -24,10 +25,15 @@ from tests.fakes.slack_socket_mode import SEND, elsewhere
 
 
 class Recorder:
+    """The bot's side: records each event; `hold` keeps handlers waiting (slow work)."""
+
     def __init__(self) -> None:
         self.events: list[ChatEvent] = []
+        self.hold = asyncio.Event()
+        self.hold.set()
 
     async def __call__(self, event: ChatEvent) -> None:
+        await self.hold.wait()
         self.events.append(event)
 
 
@@ -117,3 +123,28 @@ async def test_a_refused_app_token_is_one_line_naming_it(slack_api: SlackApiStan
     with pytest.raises(ConfigError) as refused:
         await adapter.run(Recorder())
     assert str(refused.value) == "SLACK_APP_TOKEN: Slack refused the app-level token (invalid_auth)"
+
+
+async def test_past_the_backlog_people_are_told_busy_and_events_come_again(
+    slack_api: SlackApiStandIn,
+) -> None:
+    bot = Recorder()
+    bot.hold.clear()  # the bot's work takes its time: one delivery in hand fills it
+    clicks = [fixture("block_actions") for _ in range(10)]
+    for n, pressed in enumerate(clicks):
+        pressed["actions"][0]["action_ts"] = f"1700000100.{n:06d}"
+        pressed["response_url"] = slack_api.response_url
+    adapter = socket_adapter(slack_api, backlog=1)
+    async with running(adapter, bot):
+        acks = [await slack_api.send_socket("interactive", pressed) for pressed in clicks]
+        command = await slack_api.send_socket("slash_commands", fixture("slash_command"))
+        with pytest.raises(TimeoutError):  # not acked: Slack sends the event again
+            await slack_api.socket.send("events_api", fixture("app_mention"), within=2)
+        bot.hold.set()
+        busy = await slack_api.wait_for(
+            lambda: len(bot.events) + len(slack_api.responses) == 10 and slack_api.responses
+        )
+    assert len(acks) == 10  # each click acked at once
+    assert {(r["response_type"], r["text"]) for r in busy} == {("ephemeral", texts.BUSY)}
+    assert len(bot.events) + len(busy) == 10 and len(bot.events) >= 2  # each handled or told
+    assert command["payload"]["text"] == texts.BUSY  # shown to them in the ack
