@@ -21,8 +21,10 @@ class Recorder:
         self.events: list[ChatEvent] = []
         self.gate = asyncio.Event()
         self.gate.set()
+        self.holding = asyncio.Event()  # a handler is waiting at the gate
 
     async def __call__(self, event: ChatEvent) -> None:
+        self.holding.set()
         await self.gate.wait()
         self.events.append(event)
 
@@ -150,7 +152,9 @@ async def test_past_the_backlog_people_are_told_busy_and_nothing_acked_is_lost(
         click["actions"][0]["action_ts"] = f"1700000100.{n:06d}"
         click["response_url"] = slack_api.response_url
     async with serving_http(slack_api, bot, backlog=1) as (adapter, slack):
-        statuses = [(await slack.interaction(click))[0] for click in clicks]
+        statuses = [(await slack.interaction(clicks[0]))[0]]
+        await bot.holding.wait()  # the front handed it over: the bot's one place is taken
+        statuses += [(await slack.interaction(click))[0] for click in clicks[1:]]
         command = await slack.command(fixture("slash_command"))
         mentioned, _ = await slack.event(fixture("app_mention"))
         bot.gate.set()

@@ -31,8 +31,10 @@ class Recorder:
         self.events: list[ChatEvent] = []
         self.hold = asyncio.Event()
         self.hold.set()
+        self.holding = asyncio.Event()  # a handler is waiting
 
     async def __call__(self, event: ChatEvent) -> None:
+        self.holding.set()
         await self.hold.wait()
         self.events.append(event)
 
@@ -136,7 +138,9 @@ async def test_past_the_backlog_people_are_told_busy_and_events_come_again(
         pressed["response_url"] = slack_api.response_url
     adapter = socket_adapter(slack_api, backlog=1)
     async with running(adapter, bot):
-        acks = [await slack_api.send_socket("interactive", pressed) for pressed in clicks]
+        acks = [await slack_api.send_socket("interactive", clicks[0])]
+        await bot.holding.wait()  # the front handed it over: the bot's one place is taken
+        acks += [await slack_api.send_socket("interactive", pressed) for pressed in clicks[1:]]
         command = await slack_api.send_socket("slash_commands", fixture("slash_command"))
         with pytest.raises(TimeoutError):  # not acked: Slack sends the event again
             await slack_api.socket.send("events_api", fixture("app_mention"), within=2)
