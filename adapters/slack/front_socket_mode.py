@@ -44,10 +44,12 @@ class SocketModeDoor:
         self.client.socket_mode_request_listeners.append(self._envelope)
 
     async def open(self) -> str | None:
-        """Connect and wait for Slack's hello; a refused token or an unreachable Web API is
-        one line naming the setting."""
-        try:
-            self.client.wss_uri = await self.client.issue_new_wss_url()
+        """Connect and wait for Slack's hello; a refused token, an unreachable Web API or no
+        connection within HELLO_SECONDS is one line naming the setting."""
+        try:  # the first URL asked here: slack_sdk would log the refusal besides
+            opened = await self.client.web_client.apps_connections_open(
+                app_token=self.settings.app_token
+            )
         except SlackApiError as exc:
             await self.close()
             error = exc.response.get("error", "refused")
@@ -55,14 +57,17 @@ class SocketModeDoor:
         except aiohttp.ClientError as exc:
             await self.close()
             return f"SLACK_API_URL: cannot reach {self.settings.api_url}: {exc}"
-        # tries again on its own while the websocket fails
-        await self.client.connect()  # type: ignore[no-untyped-call]
+        self.client.wss_uri = opened["url"]
         try:
-            await asyncio.wait_for(self._hello.wait(), HELLO_SECONDS)
+            await asyncio.wait_for(self._connected(), HELLO_SECONDS)
         except TimeoutError:
             await self.close()
             return f"SLACK_APP_TOKEN: Slack opened no Socket Mode connection in {HELLO_SECONDS} s"
         return None
+
+    async def _connected(self) -> None:
+        await self.client.connect()  # type: ignore[no-untyped-call]  # tries again on failure
+        await self._hello.wait()
 
     async def close(self) -> None:
         await self.client.close()  # type: ignore[no-untyped-call]
