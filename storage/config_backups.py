@@ -14,7 +14,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from base.vocabulary import utc_now
-from storage.db import is_sqlite
+from storage.db import is_sqlite, transactional
 from storage.encryption import StorageKeys
 from storage.schema import config_backups
 from workflow.model import BackupStage
@@ -27,6 +27,9 @@ class ConfigBackupStore:
 
     def __init__(self, engine: AsyncEngine, keys: StorageKeys) -> None:
         self.engine = engine
+        # the saver's engine commits each statement (AUTOCOMMIT): a batch of rows would then
+        # commit once a row, ~3.5 ms each on SQLite
+        self._writes = transactional(engine)
         self._keys = keys
         self._insert = sqlite.insert if is_sqlite(engine) else postgresql.insert
 
@@ -66,7 +69,7 @@ class ConfigBackupStore:
                 "captured_at": upsert.excluded.captured_at,
             },
         )
-        async with self.engine.begin() as conn:
+        async with self._writes.begin() as conn:
             await conn.execute(upsert, rows)
 
     async def configs(self, change_id: str, stage: BackupStage) -> dict[str, str]:

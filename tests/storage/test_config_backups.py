@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import pytest
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from base.errors import StorageError
+from storage.checkpointer import SQLAlchemySaver
 from storage.config_backups import ConfigBackupStore
 from storage.encryption import StorageKeys, new_key
 from storage.schema import config_backups
@@ -62,3 +65,19 @@ async def test_a_backup_from_before_sealing_is_read_as_it_was_stored(engine: Asy
         )  # fmt: skip
     backups = ConfigBackupStore(engine, StorageKeys([new_key()]))
     assert await backups.configs("chg-0", "before") == {"R1": "hostname R1\n"}
+
+
+async def test_a_batch_is_one_transaction_on_the_checkpointers_engine(database_url: str) -> None:
+    """labbot stores backups on the checkpointer's engine, which commits each statement by
+    itself: a push's batch is still one transaction, so a row that cannot be stored leaves none
+    of them (the gateway then stores each device alone and names the one that failed)."""
+    unbindable = cast(str, object())  # no database driver takes this as a device name
+    async with SQLAlchemySaver.from_url(database_url) as saver:
+        backups = ConfigBackupStore(saver.engine, StorageKeys([new_key()]))
+        with pytest.raises(sa.exc.StatementError):
+            await backups.save_configs(
+                "chg-1", "before", {"R1": "hostname R1\n", unbindable: "hostname R2\n"}
+            )
+        assert await backups.configs("chg-1", "before") == {}
+        await backups.save_configs("chg-1", "before", {"R1": "hostname R1\n"})
+        assert await backups.configs("chg-1", "before") == {"R1": "hostname R1\n"}
