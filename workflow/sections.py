@@ -26,6 +26,7 @@ lines come from that backup (never from a planner) and are pushed exactly as app
 from __future__ import annotations
 
 import fnmatch
+import functools
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -92,18 +93,27 @@ def line_paths(lines: Sequence[str]) -> list[list[str]]:
     return paths
 
 
-def _levels(pattern: str) -> list[str]:
-    return [_flat(level) for level in pattern.split(" / ")]
+Pattern = tuple[re.Pattern[str], ...]  # a section pattern's levels, each a compiled glob
 
 
-def _inside(path: Sequence[str], pattern: Sequence[str]) -> bool:
-    return len(path) <= len(pattern) and all(
-        fnmatch.fnmatchcase(level, glob) for level, glob in zip(path, pattern, strict=False)
+@functools.lru_cache(maxsize=256)
+def _patterns(sections: tuple[str, ...]) -> tuple[Pattern, ...]:
+    """The declared sections that are patterns, each level compiled once (`fnmatchcase`'s
+    own regex): a template's sections judge every line of every device at push time."""
+    return tuple(
+        tuple(re.compile(fnmatch.translate(_flat(level))) for level in pattern.split(" / "))
+        for pattern in sections
+        if not _pattern_problem(pattern)
     )
 
 
-def _admitted(path: Sequence[str], sections: Sequence[str]) -> bool:
-    patterns = [_levels(p) for p in sections if not _pattern_problem(p)]
+def _inside(path: Sequence[str], pattern: Pattern) -> bool:
+    return len(path) <= len(pattern) and all(
+        glob.match(level) for level, glob in zip(path, pattern, strict=False)
+    )
+
+
+def _admitted(path: Sequence[str], patterns: Sequence[Pattern]) -> bool:
     levels = [_flat(path[0]), *(_SEQUENCE.sub("", _flat(level)) for level in path[1:])]
     return any(_inside(levels, pattern) for pattern in patterns)
 
@@ -169,10 +179,11 @@ def _abbreviates(word: str) -> bool:
 def misplaced_lines(lines: Sequence[str], sections: Sequence[str]) -> list[Misplaced]:
     """Rendered lines refused as written: laid out so their place is unclear, or outside."""
     unclear = {problem.number: problem for problem in layout_problems(lines)}
+    patterns = _patterns(tuple(sections))
     outside = [
         Misplaced(number, lines[number - 1], "outside", tuple(path))
         for number, path in enumerate(line_paths(lines), start=1)
-        if number not in unclear and not _admitted(path, sections)
+        if number not in unclear and not _admitted(path, patterns)
     ]
     return sorted([*unclear.values(), *outside], key=lambda m: m.number)
 
@@ -182,10 +193,11 @@ def misplaced_landings(
 ) -> list[Misplaced]:
     """Lines of a device's own configuration diff (paths; a removed line is `no <line>` at its
     place) outside the sections; with none declared (None), every line is outside."""
+    patterns = () if sections is None else _patterns(tuple(sections))
     return [
         Misplaced(0, path[-1], "outside", tuple(path))
         for path in landed
-        if sections is None or not _admitted(path, sections)
+        if not _admitted(path, patterns)
     ]
 
 

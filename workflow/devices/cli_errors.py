@@ -10,6 +10,8 @@ network statement.`). Junos says `syntax error` / `unknown command.` / `error: â
 
 from __future__ import annotations
 
+import functools
+import itertools
 import re
 
 from workflow.model import platform_family
@@ -67,9 +69,15 @@ def error_reply(platform: str, output: str) -> str | None:
     """The error a device answered a read with (its first line, stripped), or None when the
     output is a real answer. Only the reply's first lines count: a running config may quote
     such text further down (a banner, a description)."""
-    rule = re.compile(rf"^\s*(?:{_pattern(platform)})$", re.IGNORECASE)
-    lines = [line for line in output.splitlines() if line.strip() and not _MARKER.match(line)]
-    for line in lines[:REPLY_LINES]:
+    rule = _reply_rule(_pattern(platform))
+    lines = (line for line in output.splitlines() if line.strip() and not _MARKER.match(line))
+    for line in itertools.islice(lines, REPLY_LINES):  # not the whole of a long answer
         if rule.match(line):
             return line.strip()
     return None
+
+
+@functools.cache
+def _reply_rule(pattern: str) -> re.Pattern[str]:
+    """A whole reply line of `pattern`, compiled once per family (every read is checked)."""
+    return re.compile(rf"^\s*(?:{pattern})$", re.IGNORECASE)
