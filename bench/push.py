@@ -5,9 +5,10 @@
 Each size gets one simulated lab (labsim, IOS-like routers on 127.0.0.1 telnet consoles, like
 GNS3 nodes, in a process of its own) and the same lines are pushed to every device both ways,
 alternating which goes first:
-- **labbot**: the real gateway path (static inventory, SQLite locks and sealed backups, Nornir's
-  threaded runner, privileged read, drift check, backup, `netmiko_send_config`, the config read
-  again, verification, held sessions closed);
+- **labbot**: the real gateway path (static inventory, SQLite locks and sealed backups on the
+  checkpointer's engine as the bot builds them, Nornir's threaded runner, privileged read, drift
+  check, backup, `netmiko_send_config`, the config read again, verification, held sessions
+  closed);
 - **bare**: what a user would write instead: `InitNornir` on the lab's SimpleInventory file and
   `nr.run(netmiko_send_config, config_commands=...)` (nornir_netmiko's own connection plugin),
   with as many worker threads as labbot holds sessions at once (`--sessions`, by default
@@ -78,16 +79,18 @@ def lab_process(size: int, inventory: Path) -> Iterator[None]:
 async def labbot_push(inventory: Path, workdir: Path, change_id: str, sessions: int) -> int:
     """labbot's gateway push of CHANGE to every device of `inventory`; devices that succeeded."""
     from bot.failure_view import failure_text
+    from storage.checkpointer import SQLAlchemySaver
     from storage.config_backups import ConfigBackupStore
-    from storage.db import make_engine, upgrade_engine
     from storage.encryption import StorageKeys, new_key
     from storage.locks import DeviceLockStore
     from workflow.devices.gateway import NornirGateway
     from workflow.devices.static import StaticInventory
 
-    engine = make_engine(f"sqlite+aiosqlite:///{workdir / f'{change_id}.db'}")
-    await upgrade_engine(engine)
-    try:
+    # the stores on the checkpointer's engine, as bot/wiring.py builds them
+    async with SQLAlchemySaver.from_url(
+        f"sqlite+aiosqlite:///{workdir / f'{change_id}.db'}"
+    ) as saver:
+        engine = saver.engine
         gateway = NornirGateway(
             StaticInventory(inventory),
             locks=DeviceLockStore(engine),
@@ -103,8 +106,6 @@ async def labbot_push(inventory: Path, workdir: Path, change_id: str, sessions: 
         started = time.perf_counter(), time.process_time()
         response = await gateway.push(change_id, plan)
         report(started)
-    finally:
-        await engine.dispose()
     return int(response["successful"])
 
 
