@@ -96,10 +96,15 @@ def line_paths(lines: Sequence[str]) -> list[list[str]]:
 Pattern = tuple[re.Pattern[str], ...]  # a section pattern's levels, each a compiled glob
 
 
-@functools.lru_cache(maxsize=256)
-def _patterns(sections: tuple[str, ...]) -> tuple[Pattern, ...]:
+def _patterns(sections: Sequence[object]) -> tuple[Pattern, ...]:
     """The declared sections that are patterns, each level compiled once (`fnmatchcase`'s
-    own regex): a template's sections judge every line of every device at push time."""
+    own regex): a template's sections judge every line of every device at push time. What is
+    not text is no pattern (and cannot be a cache key)."""
+    return _compiled(tuple(section for section in sections if isinstance(section, str)))
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled(sections: tuple[str, ...]) -> tuple[Pattern, ...]:
     return tuple(
         tuple(re.compile(fnmatch.translate(_flat(level))) for level in pattern.split(" / "))
         for pattern in sections
@@ -179,7 +184,7 @@ def _abbreviates(word: str) -> bool:
 def misplaced_lines(lines: Sequence[str], sections: Sequence[str]) -> list[Misplaced]:
     """Rendered lines refused as written: laid out so their place is unclear, or outside."""
     unclear = {problem.number: problem for problem in layout_problems(lines)}
-    patterns = _patterns(tuple(sections))
+    patterns = _patterns(sections)
     outside = [
         Misplaced(number, lines[number - 1], "outside", tuple(path))
         for number, path in enumerate(line_paths(lines), start=1)
@@ -193,7 +198,7 @@ def misplaced_landings(
 ) -> list[Misplaced]:
     """Lines of a device's own configuration diff (paths; a removed line is `no <line>` at its
     place) outside the sections; with none declared (None), every line is outside."""
-    patterns = () if sections is None else _patterns(tuple(sections))
+    patterns = () if sections is None else _patterns(sections)
     return [
         Misplaced(0, path[-1], "outside", tuple(path))
         for path in landed

@@ -120,6 +120,18 @@ def test_a_section_that_admits_anything_is_refused(sections: list[str]) -> None:
     assert problems
 
 
+@pytest.mark.parametrize("sections", NOT_SECTIONS, ids=[repr(s) for s in NOT_SECTIONS])
+def test_a_section_that_admits_anything_admits_nothing_when_lines_are_judged(
+    sections: list[str],
+) -> None:
+    """A pattern that is no section (or a JSON list or number where text belongs, as a model
+    may answer) lets no line through, beside a real one: it is never widened."""
+    declared: list[object] = [*OSPF, *sections, ["snmp-server *"], 7, None]
+    refused = misplaced_lines([HEADER, NETWORK, SNMP], declared)  # type: ignore[arg-type]
+    attempt("sections: a line let in by a pattern that is no section", len(refused) == 1)
+    assert [(m.number, m.why) for m in refused] == [(3, "outside")]
+
+
 @pytest.mark.parametrize(
     "child",
     [f" {SNMP}", " no ip routing", " no router ospf 1", NETWORK, " router-id 1.1.1.1"],
