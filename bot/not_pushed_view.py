@@ -13,8 +13,9 @@ from workflow.reviews import RollbackReview
 
 
 def not_pushed_gate(payload: RollbackReview, mask: SecretMask) -> tuple[str, list[Section]]:
-    """The rollback gate's note naming those devices with why, and what Keep and Roll back do
-    for them; what changed on each device changed since its preview ("", [] when none)."""
+    """The rollback gate's note naming those devices with why, and that neither choice changes
+    those Roll back has no lines for; what changed on each device changed since its preview
+    ("", [] when none)."""
     left = not_pushed(payload["push"], payload["post_checks"])
     if not left:
         return "", []
@@ -23,8 +24,6 @@ def not_pushed_gate(payload: RollbackReview, mask: SecretMask) -> tuple[str, lis
     if alone:  # a device with rollback lines (a line rejected mid-push) is undone by Roll back
         note += messages.NOT_PUSHED_LEFT.format(devices=", ".join(alone))
     drifted: dict[str, str] = payload["push"].get("metadata", {}).get("drifted", {})
-    if drifted:
-        note += messages.FRESH_AFTER_KEEP.format(devices=", ".join(sorted(drifted)))
     sections = [
         (messages.DRIFT_SECTION.format(device=name), mask.config(diff), "diff")
         for name, diff in sorted(drifted.items())

@@ -21,7 +21,7 @@ from bot.template_view import post_checks_section, schema_text
 from workflow.api import Finished, PendingGate, RollbackGate, TargetsGate, TemplateGate
 from workflow.feedback import FeedbackProblem
 from workflow.library.compose import part_label
-from workflow.model import LLMProgress, PushProgress, ResponseItem, StandardResponse
+from workflow.model import LLMProgress, PushProgress, StandardResponse
 from workflow.previews import DevicePreview
 from workflow.reviews import ParamsReview, RollbackReview, TemplateReview
 
@@ -208,16 +208,8 @@ def _params_sections(
 def _drift_note(drifted: Mapping[str, str], pushed: StandardResponse | None) -> str:
     """Which devices the push left alone, and how the others fared."""
     others = [item for item in (pushed["data"] if pushed else []) if item["name"] not in drifted]
-    checks = pushed.get("metadata", {}).get("post_checks") if pushed else None
-    checked = {item["name"] for item in checks["data"]} if checks else set()
-    marks = ", ".join(_pushed_mark(item, item["name"] in checked) for item in others)
+    marks = ", ".join(f"{'✓' if i['status'] == 'success' else '✗'} {i['name']}" for i in others)
     return messages.DRIFTED.format(devices=", ".join(sorted(drifted)), others=marks or "none")
-
-
-def _pushed_mark(item: ResponseItem, checked: bool) -> str:
-    """`✓ R2`, `✗ R1 (post-checks failed)`: how a device the push reached fared."""
-    failed = checked and item["status"] != "success"
-    return f"{_icon(item)} {item['name']}" + (messages.OTHER_CHECKS_FAILED if failed else "")
 
 
 def _rollback_sections(

@@ -10,10 +10,10 @@ gather ─► propose_template ─► check_template ─► template_gate ─►
                                            push ◄── params_gate ◄──────┘
                                             │
                                        post_check ─► rollback_gate ─► undo ─► END  (checks failed)
-                                            │                 │ keep, a device left alone
-                                          report ─► END       │  (cancel / expiry / failure ─► END)
-                                            │ a device left alone (changed since its preview)
-                                            └─► repreview ◄───┘ ─► check_params (fresh params gate)
+                                            │
+                                          report ─► END       (cancel / expiry / failure ─► END)
+                                            │ a device changed since its preview (not pushed)
+                                            └─► repreview ─► check_params (a fresh params gate)
 ```
 """
 
@@ -65,7 +65,7 @@ def build_graph(
     add("push", nodes.push, "post_check")
     after = PostCheckNodes(nodes.gateway, nodes.deny_list, nodes.clock, nodes.options)
     add("post_check", after.post_check, "report", "rollback_gate")
-    add("rollback_gate", after.rollback_gate, "undo", "rollback_gate", "repreview")
+    add("rollback_gate", after.rollback_gate, "undo", "rollback_gate")
     add("undo", after.undo)
     add("report", nodes.report, "repreview")
     add("repreview", nodes.repreview, "check_params")

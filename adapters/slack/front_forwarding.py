@@ -89,6 +89,8 @@ class Forwarder:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.queue.join(), DRAIN_SECONDS)
         finally:
+            if left := self.queue.qsize():  # acked to Slack, never decided: said, not silent
+                log.error("%d Slack deliveries acked but not handed to the bot (stopping)", left)
             for task in forwarders:
                 task.cancel()
 

@@ -46,10 +46,6 @@ CHECKS_FAILED = "post-checks failed"  # a failed device the checks said nothing 
 # The devices a push did not change as approved (changed since the preview, or their push
 # failed: bot/not_pushed_view.py), at the rollback gate and in how its offer ended.
 NOT_PUSHED_AT_GATE = "\n⚠️ Not pushed as approved: {failures}."
-NOT_PUSHED_LEFT = " Neither Roll back nor Keep changes {devices}."  # those with no rollback lines
-FRESH_AFTER_KEEP = (
-    " After Keep, a fresh preview of {devices} against the running config follows (what "
-    "changed since the preview is below); after Roll back, none does (ask again for them)."
-)
+# those with no rollback lines (changed since the preview: what changed is shown below)
+NOT_PUSHED_LEFT = " Neither Roll back nor Keep changes {devices}; ask again to change them."
 NOT_PUSHED_ENDED = " Not pushed as approved: {failures}. Ask again to change them."
-OTHER_CHECKS_FAILED = " (post-checks failed)"  # a pushed device in a fresh preview's drift note

@@ -4,8 +4,9 @@ Through the decision service with the real graph, saver and simulated lab (netmi
 three IOS-like routers get a static route whose post-check read (`show ip route`) they refuse,
 so the post-checks of the routers pushed fail; R3 is changed at its console between the preview
 and Execute, so the push leaves it alone. The rollback gate names R3 with why and what changed;
-Keep (said as kept, not cancelled) then offers R3's fresh preview, Roll back leaves R3 as it is
-and says so; the audit row of R3 promises nothing the change does not do.
+Keep (said as kept, not cancelled) ends the change as pushed and names R3 as not pushed; Roll back
+leaves R3 as it is and says so; neither offers R3 again, and the audit row of R3 promises nothing
+the change does not do.
 """
 
 from __future__ import annotations
@@ -50,33 +51,34 @@ async def at_rollback_gate(
         yield chat, bot
 
 
-async def test_the_rollback_gate_names_the_device_left_alone_and_keep_offers_its_preview(
+async def test_the_rollback_gate_names_the_device_left_alone_and_keep_ends_the_change(
     tmp_path: Path, lab: Lab
 ) -> None:
     async with at_rollback_gate(tmp_path, lab) as (chat, bot):
         _, gate = chat.last_gate()
         await bot.service.handle(click(chat, "bob", "cancel"))  # keep
-        _, fresh = chat.last_gate()
-        await bot.service.handle(click(chat, "bob"))  # execute R3's fresh preview
+        pending = await bot.workflow.pending_gate(THREAD.key)
         change = await bot.audit.latest_change_for_thread(THREAD.key)
         assert change is not None
         summary = await bot.audit.change_summary(change.change_id)
+    ended = chat.texts()[-1]
     assert "*Post-checks failed*" in gate.text and "on R1, R2 (of 2 checked)" in gate.text
     assert "Not pushed as approved: R3: R3 changed since the preview" in gate.text, gate.text
-    assert "Neither Roll back nor Keep changes R3." in gate.text, gate.text
-    assert "After Keep, a fresh preview of R3" in gate.text, gate.text
+    assert "Neither Roll back nor Keep changes R3; ask again" in gate.text, gate.text
+    assert "fresh preview" not in gate.text, gate.text
     shown = {block.title: block.text for block in gate.blocks}
     assert f"+{BY_HAND}" in shown["R3 changed since the preview"]
     assert "R3 rollback lines" not in shown  # nothing of the change on R3 to undo
     decided = [message.footer for _, message in chat.updates if message.text == gate.text]
     assert decided and decided[-1].startswith("✋ Kept as pushed by bob"), decided
-    assert "Step 2 of 2" in fresh.text and "left R3 alone" in fresh.text, fresh.text
-    assert "✗ R1 (post-checks failed), ✗ R2 (post-checks failed)" in fresh.text, fresh.text
-    assert [b.title for b in fresh.blocks if b.title.endswith(" configuration")] == [
-        "R3 configuration"
-    ]
-    for name in ("R1", "R2", "R3"):  # R3 too, once its fresh preview was executed
+    assert pending is None  # the change ended as kept: nothing more is offered
+    assert "bob kept the change as pushed" in ended and "Not pushed as approved: R3: " in ended, (
+        ended
+    )
+    for name in ("R1", "R2"):
         assert ROUTE in lab.device(name).running_config(), name
+    assert ROUTE not in lab.device("R3").running_config()
+    assert BY_HAND in lab.device("R3").running_config()
     assert summary is not None
     r3 = [push.detail for push in summary.pushes if push.device == "R3"]
     assert r3[0] is not None and r3[0].endswith("changed since the preview; not pushed"), r3

@@ -40,24 +40,23 @@ def test_the_gate_names_each_device_not_pushed_with_why_and_what_the_choices_do_
     )
     message = present_gate(rollback_gate(push, ["R1", "R2"]), MASK)
     assert f"Not pushed as approved: R2: {REJECTED}; R3: {DRIFTED}." in message.text
-    assert "Neither Roll back nor Keep changes R3." in message.text  # R2 has lines to undo
-    assert "After Keep, a fresh preview of R3 against the running config" in message.text
+    assert "Neither Roll back nor Keep changes R3; ask again" in message.text  # R2: lines to undo
     shown = {block.title: block.text for block in message.blocks}
     assert shown["R3 changed since the preview"] == DRIFT
     assert "R2 rollback lines" in shown and "R3 rollback lines" not in shown
 
 
-def test_a_push_that_failed_without_drift_offers_no_fresh_preview() -> None:
+def test_a_push_that_failed_without_drift_shows_no_drift() -> None:
     push = build_response([item("R1"), item("R3", "cannot connect to R3 (timed out)")])
     message = present_gate(rollback_gate(push, ["R1"]), MASK)
     assert "Not pushed as approved: R3: cannot connect to R3 (timed out)." in message.text
-    assert "Neither Roll back nor Keep changes R3." in message.text
-    assert "fresh preview" not in message.text
+    assert "Neither Roll back nor Keep changes R3; ask again" in message.text
+    assert not [block for block in message.blocks if "changed since" in block.title]
 
 
 def test_a_gate_whose_push_reached_every_device_says_nothing_of_it() -> None:
     message = present_gate(rollback_gate(build_response([item("R1")]), ["R1"]), MASK)
-    assert "Not pushed" not in message.text and "fresh preview" not in message.text
+    assert "Not pushed" not in message.text and "Neither" not in message.text
 
 
 def test_after_the_offer_ended_the_devices_left_as_they_were_are_named() -> None:

@@ -6,9 +6,7 @@ push ─► post_check ─► report                       (no checks, or all pa
             │ failed, or a line landed outside the template's sections
             ▼
        rollback_gate ─► undo ─► END                (approve: the lines shown, exactly)
-            ├─────────► END                        (keep: the change stays as pushed)
-            └─────────► repreview                  (keep, and the push left a device alone:
-                                                    changed since its preview, previewed again)
+            └─────────► END                        (keep: the change stays as pushed)
 ```
 The post_check node first reads where the push's lines landed on each device (its "before"
 and "after" backups, `workflow.landing`): a line outside the template's sections offers the
@@ -168,8 +166,8 @@ class PostCheckNodes:
         return Command(update=update, goto="rollback_gate")
 
     async def rollback_gate(self, state: ChangeState) -> Command[str]:
-        """Approve: push the rollback shown. Cancel (keep): the change stays as pushed, and the
-        devices the push left alone (changed since their preview) get their fresh preview."""
+        """Approve: push the rollback shown. Cancel (keep): the change stays as pushed (a device
+        the push left alone stays as it was: its ending says so)."""
         info = state["gates"]["open"]
         assert info is not None and info["gate"] == "rollback", "rollback_gate without its gate"
         decision = interrupt(info)
@@ -180,8 +178,6 @@ class PostCheckNodes:
             return Command(goto="rollback_gate")
         record = decision_record("rollback", decision, now)
         gates = decided(state, record)
-        if record["choice"] != "approve" and state["push"]["drifted"]:
-            return Command(update={"gates": gates}, goto="repreview")
         if record["choice"] != "approve":
             ending = _rollback_ending(state, "kept", record["at"], record["actor_name"])
             return _ended(state, ending, gates)
