@@ -34,6 +34,7 @@ from workflow.devices.failure import DeviceFailure, FailureKind, failure
 from workflow.devices.interface_state import StateRead, state_command
 from workflow.devices.runner import LoopBridge, Timeouts, host_credentials
 from workflow.devices.sessions import connect, last_line
+from workflow.devices.waiting import wait_readable
 from workflow.model import platform_family
 from workflow.postchecks.outcome import DeviceChecks
 
@@ -46,6 +47,10 @@ PROMPT_TRIES = 3
 PROMPT_CHARS = r"[#>\]$%]"  # how every platform's prompt ends (IOS, EOS, FRR, Junos, VRP)
 PROMPT_END = rf"{PROMPT_CHARS}\s*$"
 PROMPT_SECONDS = 2.0
+# An empty answer waits this long for more: a line typed while an FRR console's vtysh was still
+# between lines is echoed by the terminal at once, then vtysh shows its prompt, echoes the line
+# and answers; a read that ended at that prompt would be empty (a loaded host, seen in CI).
+LATE_SECONDS = 0.2
 
 
 class CliRefused(Exception):
@@ -238,9 +243,23 @@ def _read_to_prompt(connection: Any, command: str, prompt: str, seconds: float) 
     stray prompt) is dropped, as send_command does."""
     connection.write_channel(connection.normalize_cmd(command))
     connection.read_until_pattern(pattern=re.escape(command.strip()), read_timeout=seconds)
-    answer = connection.read_until_pattern(pattern=prompt, read_timeout=seconds)
-    output = str(connection.strip_prompt(connection.normalize_linefeeds(answer))).lstrip("\n")
+    output = _answer(connection, prompt, seconds)
+    if not output.strip() and _more_comes(connection):
+        output = _answer(connection, prompt, seconds)  # see LATE_SECONDS
     return without_echo(output, command)
+
+
+def _answer(connection: Any, prompt: str, seconds: float) -> str:
+    answer = connection.read_until_pattern(pattern=prompt, read_timeout=seconds)
+    return str(connection.strip_prompt(connection.normalize_linefeeds(answer))).lstrip("\n")
+
+
+def _more_comes(connection: Any) -> bool:
+    """Whether the device says more within LATE_SECONDS (kept for the next read)."""
+    wait_readable(connection.remote_conn, LATE_SECONDS)
+    late = str(connection.read_channel())
+    connection._read_buffer += late
+    return bool(late)
 
 
 def without_echo(output: str, command: str) -> str:
