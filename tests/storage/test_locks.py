@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from datetime import timedelta
 
 import sqlalchemy as sa
@@ -42,6 +43,9 @@ async def test_an_expired_device_lock_is_taken_over(engine: AsyncEngine) -> None
     assert held.expires_at > before + timedelta(seconds=59)  # chg-2's 60 s, as an aware time
 
 
+HOLD_SECONDS = 1.0  # how long a holder waits for the other (the same key: all of it, twice)
+
+
 async def test_thread_lock_serializes_resumes_of_one_thread(
     database_url: str, engine: AsyncEngine
 ) -> None:
@@ -50,12 +54,18 @@ async def test_thread_lock_serializes_resumes_of_one_thread(
     second = make_engine(database_url) if engine.dialect.name == "postgresql" else engine
     inside: list[str] = []
     overlaps: list[tuple[str, ...]] = []
+    both = asyncio.Event()
 
     async def resume(eng: AsyncEngine, key: str, name: str) -> None:
         async with thread_lock(eng, key):
             inside.append(name)
             overlaps.append(tuple(inside))
-            await asyncio.sleep(0.05)
+            if len(inside) == 2:
+                both.set()
+            # hold until the other is inside too (it never is while the lock serialises): an
+            # unblocked other key overlaps however slowly its engine connects
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(both.wait(), HOLD_SECONDS)
             inside.remove(name)
 
     try:
