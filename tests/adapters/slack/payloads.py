@@ -20,6 +20,16 @@ def fixture(name: str) -> Json:
     return json.loads((FIXTURES / f"{name}.json").read_text(encoding="utf-8"))
 
 
+def distinct_clicks(count: int, response_url: str) -> list[Json]:
+    """`count` block_actions clicks, each its own delivery (own action_ts), answering to
+    `response_url`."""
+    clicks = [fixture("block_actions") for _ in range(count)]
+    for n, pressed in enumerate(clicks):
+        pressed["actions"][0]["action_ts"] = f"1700000100.{n:06d}"
+        pressed["response_url"] = response_url
+    return clicks
+
+
 def mention(text: str, *, user: str = "U1", channel: str = "C1", thread_ts: str = "") -> Json:
     """An app_mention event_callback with a fresh event id and ts."""
     body = fixture("app_mention")

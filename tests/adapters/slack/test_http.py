@@ -9,7 +9,7 @@ import time
 
 from adapters.chat import Actor, ChatEvent, Decision, Request, ThreadRef
 from adapters.slack import texts
-from tests.adapters.slack.payloads import fixture, mention
+from tests.adapters.slack.payloads import distinct_clicks, fixture, mention
 from tests.adapters.slack.serving import serving_http
 from tests.fakes.slack_api import SlackApiStandIn
 
@@ -147,10 +147,7 @@ async def test_past_the_backlog_people_are_told_busy_and_nothing_acked_is_lost(
 ) -> None:
     bot = Recorder()
     bot.gate.clear()  # the bot's work takes its time: one delivery in hand fills it
-    clicks = [fixture("block_actions") for _ in range(10)]
-    for n, click in enumerate(clicks):
-        click["actions"][0]["action_ts"] = f"1700000100.{n:06d}"
-        click["response_url"] = slack_api.response_url
+    clicks = distinct_clicks(10, slack_api.response_url)
     async with serving_http(slack_api, bot, backlog=1) as (adapter, slack):
         statuses = [(await slack.interaction(clicks[0]))[0]]
         await bot.holding.wait()  # the front handed it over: the bot's one place is taken

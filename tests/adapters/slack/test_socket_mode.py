@@ -17,7 +17,7 @@ from adapters.chat import Actor, ChatEvent, Request, ThreadRef
 from adapters.slack import texts
 from base.errors import ConfigError
 from tests.adapters.slack.conftest import PEOPLE
-from tests.adapters.slack.payloads import click, fixture, mention
+from tests.adapters.slack.payloads import click, distinct_clicks, fixture, mention
 from tests.adapters.slack.serving import running, socket_adapter
 from tests.adapters.slack.stack import slack_lab
 from tests.fakes.slack_api import APP_TOKEN, Json, SlackApiStandIn
@@ -132,10 +132,7 @@ async def test_past_the_backlog_people_are_told_busy_and_events_come_again(
 ) -> None:
     bot = Recorder()
     bot.hold.clear()  # the bot's work takes its time: one delivery in hand fills it
-    clicks = [fixture("block_actions") for _ in range(10)]
-    for n, pressed in enumerate(clicks):
-        pressed["actions"][0]["action_ts"] = f"1700000100.{n:06d}"
-        pressed["response_url"] = slack_api.response_url
+    clicks = distinct_clicks(10, slack_api.response_url)
     adapter = socket_adapter(slack_api, backlog=1)
     async with running(adapter, bot):
         acks = [await slack_api.send_socket("interactive", clicks[0])]
