@@ -101,8 +101,13 @@ class ScrubLogs(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         record.msg, record.args = self._shown(record.getMessage()), None
         if record.exc_info:
-            record.exc_text = self._shown(logging.Formatter().formatException(record.exc_info))
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
             record.exc_info = None
+        # a traceback another handler's filter already turned into text is scrubbed again here
+        if record.exc_text:
+            record.exc_text = self._shown(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self._shown(record.stack_info)
         return True
 
 

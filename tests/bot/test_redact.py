@@ -1,6 +1,7 @@
 """Known credentials are scrubbed from everything the bot says and logs; secret values in
 configuration are masked in every code block it posts and every log line."""
 
+import io
 import logging
 
 import pytest
@@ -66,6 +67,27 @@ def test_log_lines_and_tracebacks_are_scrubbed(caplog: pytest.LogCaptureFixture)
     assert "Lab-Pass-9931" not in caplog.text and "sk-abcdef123456" not in caplog.text
     assert "‹OPENAI_API_KEY›" in caplog.text and "‹LABBOT_DEVICE_PASSWORD›" in caplog.text
     assert "Log-Comm-1" not in caplog.text and MASK.token("Log-Comm-1") in caplog.text
+
+
+def test_a_traceback_is_scrubbed_by_every_handler_s_filter(caplog: pytest.LogCaptureFixture) -> None:
+    """A record reaches each handler in turn: the first filter turns the traceback into text,
+    the next one (knowing other credentials) still scrubs that text; so does a stack."""
+    first = logging.StreamHandler(io.StringIO())
+    first.addFilter(ScrubLogs(Scrubber.of([("OPENAI_API_KEY", "sk-abcdef123456")]), MASK))
+    logger = logging.getLogger("tests.redact.two")
+    logger.addHandler(first)
+    caplog.handler.addFilter(ScrubLogs(SCRUB, MASK))
+    try:
+        try:
+            raise RuntimeError("connect with Lab-Pass-9931 failed")
+        except RuntimeError:
+            logger.exception("device %s", "R1")
+        logger.warning("again with Lab-Pass-9931", stack_info=True)
+    finally:
+        logger.removeHandler(first)
+    assert "Lab-Pass-9931" not in caplog.text
+    assert "RuntimeError: connect with ‹LABBOT_DEVICE_PASSWORD› failed" in caplog.text
+    assert "WARNING" in caplog.text and "Stack (most recent call last)" in caplog.text
 
 
 async def test_every_code_block_posted_or_updated_has_its_secret_values_masked() -> None:
