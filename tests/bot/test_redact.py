@@ -69,7 +69,7 @@ def test_log_lines_and_tracebacks_are_scrubbed(caplog: pytest.LogCaptureFixture)
     assert "Log-Comm-1" not in caplog.text and MASK.token("Log-Comm-1") in caplog.text
 
 
-def test_a_traceback_is_scrubbed_by_every_handler_s_filter(caplog: pytest.LogCaptureFixture) -> None:
+def test_a_traceback_is_scrubbed_by_each_handler_s_filter(caplog: pytest.LogCaptureFixture) -> None:
     """A record reaches each handler in turn: the first filter turns the traceback into text,
     the next one (knowing other credentials) still scrubs that text; so does a stack."""
     first = logging.StreamHandler(io.StringIO())
