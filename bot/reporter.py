@@ -299,8 +299,11 @@ class ChangeReporter:
 
 def already_decided(resolution: Resolution) -> str:
     """The sentence a late click gets: who settled the gate, how, and when."""
+    words = messages.CHOICE_PAST
+    if resolution.gate == "rollback" and resolution.choice in messages.ROLLBACK_CHOICE_PAST:
+        words = messages.ROLLBACK_CHOICE_PAST
     return messages.ALREADY_DECIDED.format(
-        choice=messages.CHOICE_PAST[resolution.choice],
+        choice=words[resolution.choice],
         actor=resolution.actor_name,
         at=stamp(resolution.at),
     )

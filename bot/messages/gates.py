@@ -36,6 +36,11 @@ ROLLBACK_FOOTER: dict[Choice, str] = {
     "approve": "↩️ Roll back approved by {actor} at {at}",
     "cancel": "✋ Kept as pushed by {actor} at {at}",
 }
+# ... and what a late click is told of them ("This step was already kept as pushed by …")
+ROLLBACK_CHOICE_PAST: dict[Choice, str] = {
+    "approve": "approved for roll back",
+    "cancel": "kept as pushed",
+}
 EXPIRED_FOOTER = "⌛ Expired at {at}; nothing was pushed"
 CHOICE_PAST: dict[Choice, str] = {
     "approve": "approved",

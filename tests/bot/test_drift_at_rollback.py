@@ -57,11 +57,12 @@ async def test_the_rollback_gate_names_the_device_left_alone_and_keep_ends_the_c
     async with at_rollback_gate(tmp_path, lab) as (chat, bot):
         _, gate = chat.last_gate()
         await bot.service.handle(click(chat, "bob", "cancel"))  # keep
+        await bot.service.handle(click(chat, "carol"))  # Roll back, too late
         pending = await bot.workflow.pending_gate(THREAD.key)
         change = await bot.audit.latest_change_for_thread(THREAD.key)
         assert change is not None
         summary = await bot.audit.change_summary(change.change_id)
-    ended = chat.texts()[-1]
+    ended = [m.text for m in chat.messages() if not m.ephemeral_to][-1]
     assert "*Post-checks failed*" in gate.text and "on R1, R2 (of 2 checked)" in gate.text
     assert "Not pushed as approved: R3: R3 changed since the preview" in gate.text, gate.text
     assert "Neither Roll back nor Keep changes R3; ask again" in gate.text, gate.text
@@ -72,6 +73,8 @@ async def test_the_rollback_gate_names_the_device_left_alone_and_keep_ends_the_c
     decided = [message.footer for _, message in chat.updates if message.text == gate.text]
     assert decided and decided[-1].startswith("✋ Kept as pushed by bob"), decided
     assert pending is None  # the change ended as kept: nothing more is offered
+    late = chat.said_to("console:carol")
+    assert any(t.startswith("This step was already kept as pushed by bob") for t in late), late
     assert "bob kept the change as pushed" in ended and "Not pushed as approved: R3: " in ended, (
         ended
     )
