@@ -4,9 +4,11 @@ each envelope by its id and hands the payload to the bot, whatever the bot is do
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
 import http.client
 import json
+import os
 import time
 import urllib.parse
 from pathlib import Path
@@ -15,6 +17,8 @@ import pytest
 
 from adapters.chat import Actor, ChatEvent, Request, ThreadRef
 from adapters.slack import texts
+from adapters.slack.signed import signed_headers
+from adapters.slack.transport import EVENTS_PATH
 from base.errors import ConfigError
 from tests.adapters.slack.conftest import PEOPLE
 from tests.adapters.slack.payloads import click, distinct_clicks, fixture, mention
@@ -149,3 +153,47 @@ async def test_past_the_backlog_people_are_told_busy_and_events_come_again(
     assert {(r["response_type"], r["text"]) for r in busy} == {("ephemeral", texts.BUSY)}
     assert len(bot.events) + len(busy) == 10 and len(bot.events) >= 2  # each handled or told
     assert command["payload"]["text"] == texts.BUSY  # shown to them in the ack
+
+
+def own_listening_ports() -> set[int]:
+    """The TCP ports this process listens on, found as anyone on the host finds them (/proc)."""
+    sockets = set()
+    for fd in Path("/proc/self/fd").iterdir():
+        with contextlib.suppress(OSError):
+            if (link := os.readlink(fd)).startswith("socket:["):
+                sockets.add(link.removeprefix("socket:[").removesuffix("]"))
+    ports = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if fields[3] == "0A" and fields[9] in sockets:  # LISTEN
+            ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports
+
+
+def post(port: int, body: bytes, headers: dict[str, str]) -> int:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    headers = headers | {"Content-Type": "application/x-www-form-urlencoded"}
+    connection.request("POST", EVENTS_PATH, body, headers)
+    status = connection.getresponse().status
+    connection.close()
+    return status
+
+
+async def test_the_bot_s_own_server_refuses_a_click_the_front_did_not_sign(
+    slack_api: SlackApiStandIn,
+) -> None:
+    """In Socket Mode the bot's server on 127.0.0.1 takes only what the front signed with this
+    run's secret: a click posted there by anyone else on the host, unsigned or signed with
+    another secret, is refused and decides nothing."""
+    bot = Recorder()
+    adapter = socket_adapter(slack_api)
+    before = own_listening_ports()
+    async with running(adapter, bot):
+        (inside,) = own_listening_ports() - before
+        body = urllib.parse.urlencode({"payload": json.dumps(fixture("block_actions"))}).encode()
+        forged = signed_headers("another secret", body)
+        statuses = [await asyncio.to_thread(post, inside, body, h) for h in ({}, forged)]
+        await slack_api.send_socket("interactive", fixture("block_actions"))
+        await adapter.idle()
+    assert statuses == [401, 401]
+    assert len(bot.events) == 1  # the click that came through Slack's socket, and only it
