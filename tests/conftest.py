@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Iterator
 
 import pytest
 
+from bot.redact import ScrubLogs
 from frrlab import FrrLabError, check_host
 from tests.fakes.openai_server import OpenAIStandIn
 
@@ -25,6 +27,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         backend = "postgres" in callspec.id if callspec is not None else False
         if backend or "postgres_url" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.postgres)
+
+
+@pytest.fixture(autouse=True)
+def _log_scrubbers_removed() -> Iterator[None]:
+    """`serve` run in-process puts its log scrubber (its own credentials and mask key) on the
+    root logger's handlers, which are pytest's and outlive the test: taken off again, so a
+    later test's log lines are scrubbed only as that test sets up."""
+    yield
+    for handler in logging.getLogger().handlers:
+        for scrubber in [f for f in handler.filters if isinstance(f, ScrubLogs)]:
+            handler.removeFilter(scrubber)
 
 
 @pytest.fixture(scope="session")

@@ -3,6 +3,8 @@ configuration are masked in every code block it posts and every log line."""
 
 import io
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -56,38 +58,48 @@ def test_a_value_containing_a_shorter_one_is_replaced_whole() -> None:
     assert scrub("x pass word y pass") == "x ‹GNS3_PASSWORD› y ‹LABBOT_DEVICE_SECRET›"
 
 
-def test_log_lines_and_tracebacks_are_scrubbed(caplog: pytest.LogCaptureFixture) -> None:
-    logger = logging.getLogger("tests.redact")
-    caplog.handler.addFilter(ScrubLogs(SCRUB, MASK))
+@contextmanager
+def log_written(*filters: ScrubLogs) -> Iterator[tuple[logging.Logger, io.StringIO]]:
+    """A logger whose lines pass handlers in turn, each with one filter; what the last wrote."""
+    logger = logging.getLogger(f"tests.redact.{len(filters)}")
+    handlers = [logging.StreamHandler(io.StringIO()) for _ in filters]
+    for handler, scrub in zip(handlers, filters, strict=True):
+        handler.addFilter(scrub)
+        logger.addHandler(handler)
     try:
-        raise RuntimeError("connect with Lab-Pass-9931 failed")
-    except RuntimeError:
-        logger.exception("device %s said %s", "R1", "sk-abcdef123456")
-    logger.warning("R1 refused %r", "snmp-server community Log-Comm-1 RO")
-    assert "Lab-Pass-9931" not in caplog.text and "sk-abcdef123456" not in caplog.text
-    assert "‹OPENAI_API_KEY›" in caplog.text and "‹LABBOT_DEVICE_PASSWORD›" in caplog.text
-    assert "Log-Comm-1" not in caplog.text and MASK.token("Log-Comm-1") in caplog.text
+        yield logger, handlers[-1].stream
+    finally:
+        for handler in handlers:
+            logger.removeHandler(handler)
 
 
-def test_a_traceback_is_scrubbed_by_each_handler_s_filter(caplog: pytest.LogCaptureFixture) -> None:
+def test_log_lines_and_tracebacks_are_scrubbed() -> None:
+    with log_written(ScrubLogs(SCRUB, MASK)) as (logger, written):
+        try:
+            raise RuntimeError("connect with Lab-Pass-9931 failed")
+        except RuntimeError:
+            logger.exception("device %s said %s", "R1", "sk-abcdef123456")
+        logger.warning("R1 refused %r", "snmp-server community Log-Comm-1 RO")
+    text = written.getvalue()
+    assert "Lab-Pass-9931" not in text and "sk-abcdef123456" not in text
+    assert "‹OPENAI_API_KEY›" in text and "connect with ‹LABBOT_DEVICE_PASSWORD› failed" in text
+    assert "Log-Comm-1" not in text and MASK.token("Log-Comm-1") in text
+
+
+def test_a_traceback_is_scrubbed_by_each_handler_s_filter() -> None:
     """A record reaches each handler in turn: the first filter turns the traceback into text,
     the next one (knowing other credentials) still scrubs that text; so does a stack."""
-    first = logging.StreamHandler(io.StringIO())
-    first.addFilter(ScrubLogs(Scrubber.of([("OPENAI_API_KEY", "sk-abcdef123456")]), MASK))
-    logger = logging.getLogger("tests.redact.two")
-    logger.addHandler(first)
-    caplog.handler.addFilter(ScrubLogs(SCRUB, MASK))
-    try:
+    first = ScrubLogs(Scrubber.of([("OPENAI_API_KEY", "sk-abcdef123456")]), MASK)
+    with log_written(first, ScrubLogs(SCRUB, MASK)) as (logger, written):
         try:
             raise RuntimeError("connect with Lab-Pass-9931 failed")
         except RuntimeError:
             logger.exception("device %s", "R1")
         logger.warning("again with Lab-Pass-9931", stack_info=True)
-    finally:
-        logger.removeHandler(first)
-    assert "Lab-Pass-9931" not in caplog.text
-    assert "RuntimeError: connect with ‹LABBOT_DEVICE_PASSWORD› failed" in caplog.text
-    assert "WARNING" in caplog.text and "Stack (most recent call last)" in caplog.text
+    text = written.getvalue()
+    assert "Lab-Pass-9931" not in text
+    assert "RuntimeError: connect with ‹LABBOT_DEVICE_PASSWORD› failed" in text
+    assert "again with ‹LABBOT_DEVICE_PASSWORD›" in text and "Stack (most recent call" in text
 
 
 async def test_every_code_block_posted_or_updated_has_its_secret_values_masked() -> None:
