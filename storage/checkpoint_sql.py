@@ -229,12 +229,6 @@ class CheckpointSQL:
         n (the read answered, see `_statement`).
         """
         head = heads.cte("head")
-        version: sa.FromClause
-        if self.sqlite:  # a table-valued function may read the tables left of it; no LATERAL
-            version = sa.func.json_each(head.c.blob_versions).table_valued("key", "value")
-        else:
-            each = sa.func.jsonb_each_text(head.c.blob_versions)
-            version = each.table_valued("key", "value").lateral()
         null = sa.cast(sa.null(), sa.Text)
         head_rows = sa.select(
             sa.literal_column("'h'").label("kind"), head.c.thread_id, head.c.checkpoint_ns,
@@ -247,10 +241,7 @@ class CheckpointSQL:
             sa.literal_column("'b'"), BLOBS.c.thread_id, BLOBS.c.checkpoint_ns, null,
             BLOBS.c.channel, BLOBS.c.type, BLOBS.c.version, null, sa.cast(sa.null(), sa.Integer),
             BLOBS.c.blob, head.c.n,
-        ).select_from(head.join(version, sa.true()).join(BLOBS, sa.and_(
-            BLOBS.c.thread_id == head.c.thread_id, BLOBS.c.checkpoint_ns == head.c.checkpoint_ns,
-            BLOBS.c.channel == version.c.key, BLOBS.c.version == version.c.value,
-        )))  # fmt: skip
+        ).select_from(self._blobs_named(head))  # fmt: skip
         write_rows = sa.select(
             sa.literal_column("'w'"), WRITES.c.thread_id, WRITES.c.checkpoint_ns,
             WRITES.c.checkpoint_id, WRITES.c.channel, WRITES.c.type, WRITES.c.task_id,
@@ -260,6 +251,28 @@ class CheckpointSQL:
             WRITES.c.checkpoint_id == head.c.checkpoint_id,
         )))  # fmt: skip
         return sa.union_all(head_rows, blob_rows, write_rows)
+
+    def _blobs_named(self, head: sa.CTE) -> sa.Join:
+        """Each head row joined to the blobs its `blob_versions` ({channel: version}) names.
+
+        SQLite: as `(channel, version) IN (json_each(...))`, which it looks up by the blobs'
+        whole key. Given as a join instead, its planner ran json_each inside a walk of all the
+        thread's blobs (the thread's history, one blob per changed channel and step: a read of
+        3 checkpoints of a 60-step thread took 0.22 ms instead of 0.04 ms)."""
+        same_thread = sa.and_(
+            BLOBS.c.thread_id == head.c.thread_id, BLOBS.c.checkpoint_ns == head.c.checkpoint_ns
+        )
+        if self.sqlite:
+            named = sa.func.json_each(head.c.blob_versions).table_valued("key", "value")
+            wanted = sa.select(named.c.key, named.c.value)
+            return head.join(BLOBS, sa.and_(
+                same_thread, sa.tuple_(BLOBS.c.channel, BLOBS.c.version).in_(wanted)
+            ))  # fmt: skip
+        each = sa.func.jsonb_each_text(head.c.blob_versions)
+        version = each.table_valued("key", "value").lateral()
+        return head.join(version, sa.true()).join(BLOBS, sa.and_(
+            same_thread, BLOBS.c.channel == version.c.key, BLOBS.c.version == version.c.value
+        ))  # fmt: skip
 
     # --- writes ---------------------------------------------------------------------------------
 

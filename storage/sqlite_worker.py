@@ -4,7 +4,9 @@ aiosqlite hops to its thread for every cursor call (about four per statement); t
 once per operation. Operations that queue up while it is busy run in one transaction, so eight
 graph threads saving at once pay for one fsync, not eight (group commit). Every caller still
 gets its answer only after its work is committed. If a batch fails, its operations run again one
-by one, so only the one at fault sees the error.
+by one, so only the one at fault sees the error. The thread keeps its one connection for its
+life (no pool checkout per batch), and hands a batch's answers to each waiting loop at once (one
+wake-up of the loop per batch, not one per operation).
 """
 
 from __future__ import annotations
@@ -56,42 +58,51 @@ class SQLiteWorker:
 
     def _serve(self) -> None:
         try:
-            while (job := self._jobs.get()) is not None:
-                batch = [job]
-                while len(batch) < MAX_BATCH:
-                    try:
-                        more = self._jobs.get_nowait()
-                    except queue.Empty:
-                        break
-                    if more is None:
-                        self._jobs.put(None)  # finish this batch, then stop
-                        break
-                    batch.append(more)
-                self._run_batch(batch)
+            with self.engine.connect() as conn:
+                while (job := self._jobs.get()) is not None:
+                    self._run_batch(conn, self._batch_from(job))
         finally:
             self.engine.dispose()
 
-    def _run_batch(self, batch: list[_Job]) -> None:
+    def _batch_from(self, job: _Job) -> list[_Job]:
+        """`job` and those queued behind it (MAX_BATCH at most)."""
+        batch = [job]
+        while len(batch) < MAX_BATCH:
+            try:
+                more = self._jobs.get_nowait()
+            except queue.Empty:
+                break
+            if more is None:
+                self._jobs.put(None)  # finish this batch, then stop
+                break
+            batch.append(more)
+        return batch
+
+    def _run_batch(self, conn: Connection, batch: list[_Job]) -> None:
         try:
-            with self.engine.begin() as conn:
+            with conn.begin():
                 results = [(job, _attempt(conn, job)) for job in batch]
                 if any(isinstance(outcome, BaseException) for _, outcome in results):
                     raise _BatchFailed
         except Exception:
-            results = [(job, self._alone(job)) for job in batch]
+            results = [(job, _alone(conn, job)) for job in batch]
+        answers: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any]]] = {}
         for job, outcome in results:
-            job.loop.call_soon_threadsafe(settle, job.future, outcome)
-
-    def _alone(self, job: _Job) -> Any:
-        try:
-            with self.engine.begin() as conn:
-                return job.work(conn, *job.args)
-        except Exception as exc:
-            return exc
+            answers.setdefault(job.loop, []).append((job.future, outcome))
+        for loop, settled in answers.items():
+            loop.call_soon_threadsafe(settle_all, settled)
 
 
 class _BatchFailed(Exception):
     """One operation of a batch failed: roll the batch back and run each alone."""
+
+
+def _alone(conn: Connection, job: _Job) -> Any:
+    try:
+        with conn.begin():
+            return job.work(conn, *job.args)
+    except Exception as exc:
+        return exc
 
 
 def _attempt(conn: Connection, job: _Job) -> Any:
@@ -99,6 +110,11 @@ def _attempt(conn: Connection, job: _Job) -> Any:
         return job.work(conn, *job.args)
     except Exception as exc:
         return exc
+
+
+def settle_all(settled: list[tuple[asyncio.Future[Any], Any]]) -> None:
+    for future, outcome in settled:
+        settle(future, outcome)
 
 
 def settle(future: asyncio.Future[Any], outcome: Any) -> None:
