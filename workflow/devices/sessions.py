@@ -40,7 +40,6 @@ log = logging.getLogger(__name__)
 
 GREETING_SECONDS = 1.0  # how long a console may talk without a prompt before netmiko's login
 RETURN_AFTER = 0.2  # seconds of silence after which one Enter wakes a console (IOS shows nothing)
-POLL_SECONDS = 0.01
 HOLD_SECONDS = 10.0  # a held session nobody took by then is closed
 
 
@@ -112,8 +111,7 @@ def _greeting(connection: Any, prompt: str, login: str) -> str | None:
         if not output and not woken and elapsed >= RETURN_AFTER:  # IOS shows nothing until Enter
             connection.write_channel(connection.TELNET_RETURN)
             woken = True
-        time.sleep(POLL_SECONDS)
-        output += str(connection.read_channel())
+        output += str(connection.read_channel())  # waits for data (WaitingReads), not a fixed step
     return output
 
 

@@ -32,8 +32,15 @@ from workflow.devices.cli_errors import config_error_pattern, error_reply
 from workflow.devices.diffing import missing_lines
 from workflow.devices.failure import DeviceFailure, FailureKind, failure
 from workflow.devices.interface_state import StateRead, state_command
+from workflow.devices.prompts import (
+    PROMPT_CHARS,
+    CliRefused,
+    forget_prompt,
+    privileged_prompt,
+    prompt_after_push,
+)
 from workflow.devices.runner import LoopBridge, Timeouts, host_credentials
-from workflow.devices.sessions import connect, last_line
+from workflow.devices.sessions import connect
 from workflow.devices.waiting import wait_readable
 from workflow.model import platform_family
 from workflow.postchecks.outcome import DeviceChecks
@@ -42,25 +49,10 @@ log = logging.getLogger(__name__)
 
 SHOW_CONFIG = {"juniper_junos": "show configuration"}
 DEFAULT_SHOW_CONFIG = "show running-config"
-PROMPT_ATTRIBUTE = "_labbot_read_until"  # set on a netmiko session by _privileged_prompt
-PROMPT_TRIES = 3
-PROMPT_CHARS = r"[#>\]$%]"  # how every platform's prompt ends (IOS, EOS, FRR, Junos, VRP)
-PROMPT_END = rf"{PROMPT_CHARS}\s*$"
-PROMPT_SECONDS = 2.0
 # An empty answer waits this long for more: a line typed while an FRR console's vtysh was still
 # between lines is echoed by the terminal at once, then vtysh shows its prompt, echoes the line
 # and answers; a read that ended at that prompt would be empty (a loaded host, seen in CI).
 LATE_SECONDS = 0.2
-
-
-class CliRefused(Exception):
-    """The device answered a read (or `enable`) with a CLI error instead of output."""
-
-    def __init__(self, command: str, reply: str, hint: str = "") -> None:
-        super().__init__(f"`{command}` was refused: {reply}{hint}")
-
-
-ENABLE_HINT = " — is LABBOT_DEVICE_SECRET (or the inventory's secret) right?"
 
 
 @dataclass(frozen=True)
@@ -194,21 +186,23 @@ def _read(task: Task, timeouts: Timeouts, read: Callable[[], str] | None = None)
 
 def _push(task: Task, job: PushJob) -> DeviceResult:
     lines = job.plan[task.host.name]
+    connection = connect(task)
     try:
         output = task.run(
             task=netmiko_send_config,
             config_commands=lines,
+            enable=False,  # the session is privileged: phase 1 read the config on it
             error_pattern=config_error_pattern(task.host.platform or ""),
             read_timeout=job.timeouts.read,
         ).result
     except NornirSubTaskError as exc:
-        _forget_prompt(task)
+        forget_prompt(connection)
         reason = describe(exc, task)
         if reason["kind"] != "rejected":
             return DeviceResult(False, failure=reason)
         # the lines before the rejected one did take: keep the config for rollback
         return DeviceResult(False, failure=reason, config_after=_config_after_rejection(task, job))
-    _forget_prompt(task)
+    prompt_after_push(connection, output)
     after = _show_config(task, job.timeouts)
     missing = missing_lines(after, lines, task.host.platform or "")
     if missing:
@@ -229,7 +223,7 @@ def read_privileged(task: Task, command: str, timeouts: Timeouts) -> str:
     the device's refusal, never configuration or state.
     """
     connection = connect(task)
-    output = _read_to_prompt(connection, command, _privileged_prompt(connection), timeouts.read)
+    output = _read_to_prompt(connection, command, privileged_prompt(connection), timeouts.read)
     reply = error_reply(task.host.platform or "", output)
     if reply is not None:
         raise CliRefused(command, reply)
@@ -272,60 +266,6 @@ def without_echo(output: str, command: str) -> str:
     echo = re.compile(rf"(?:\S*{PROMPT_CHARS}\s*)?{re.escape(command.strip())}")
     first, _, rest = output.partition("\n")
     return rest if echo.fullmatch(first.strip()) else output
-
-
-def _privileged_prompt(connection: Any) -> str:
-    """The pattern ending a read: the session's privileged prompt at the end of the output.
-
-    Found once per session (`enable` first if need be) and kept until a push may change it
-    (`_forget_prompt`): netmiko would otherwise look for the prompt again before every command,
-    and check the mode, sleeping and sending an Enter each time (~0.1 s a read).
-    """
-    prompt: str | None = getattr(connection, PROMPT_ATTRIBUTE, None)
-    if prompt is None:
-        if not connection.check_enable_mode():
-            try:
-                connection.enable()
-            # netmiko: still not privileged after `enable` and the secret (IOS), or no `#`
-            # prompt ever came back (EOS answers a wrong secret so)
-            except (ValueError, ReadTimeout):
-                shown = connection.find_prompt().strip()
-                raise CliRefused("enable", f"still at `{shown}`", ENABLE_HINT) from None
-        prompt = rf"{re.escape(whole_prompt(connection))}\s*$"
-        setattr(connection, PROMPT_ATTRIBUTE, prompt)
-    return prompt
-
-
-def whole_prompt(connection: Any) -> str:
-    """The session's prompt: an Enter, and the last line read up to a prompt's end (`#`, `>`,
-    `]`, `$`, `%`). netmiko's `find_prompt` sleeps 0.25 s and clears the channel twice (at
-    least 0.45 s a call, twice per device in a push); this returns when the prompt shows.
-    A prompt that ends otherwise, or comes later than PROMPT_SECONDS, is found netmiko's way."""
-    try:
-        connection.write_channel(connection.RETURN)
-        output = str(connection.read_until_pattern(PROMPT_END, read_timeout=PROMPT_SECONDS))
-    except ReadTimeout:
-        return _found_prompt(connection)
-    return last_line(output)
-
-
-def _found_prompt(connection: Any) -> str:
-    """netmiko's `find_prompt`, asked again (a few times) while what it read ends in a letter or
-    digit: a prompt ends in `#`, `>`, `]`, `$` or the like, so that was only part of it (a slow
-    console), and every read would then wait for a prompt that never comes."""
-    prompt = ""
-    for _ in range(PROMPT_TRIES):
-        prompt = str(connection.find_prompt()).strip()
-        if prompt and not prompt[-1].isalnum():
-            break
-    return prompt
-
-
-def _forget_prompt(task: Task) -> None:
-    """A push may rename the device (or leave it in another mode): find the prompt again."""
-    plugin = task.host.connections.get(CONNECTION_NAME)
-    if plugin is not None and hasattr(plugin.connection, PROMPT_ATTRIBUTE):
-        delattr(plugin.connection, PROMPT_ATTRIBUTE)
 
 
 def _config_after_rejection(task: Task, job: PushJob) -> str | None:

@@ -6,7 +6,8 @@ least one 10 ms step even when the device answers in 0.1 ms, and every waiting s
 machine). `WaitingReads` makes a read that would find nothing first wait, up to that same step,
 for the session's socket to become readable: it returns the moment the answer arrives and
 sleeps in the kernel meanwhile. After its first Enter netmiko sleeps a fixed 0.1 s "so there is
-data"; here it waits for that data, at most as long.
+data"; here it waits for that data, at most as long. A read until a pattern compiles one regex
+instead of netmiko's two.
 """
 
 from __future__ import annotations
@@ -60,6 +61,23 @@ class WaitingReads:
             wait_readable(self.remote_conn, READ_WAIT)
         data: str = super().read_channel()  # type: ignore[misc]
         return data
+
+    def read_until_pattern(
+        self,
+        pattern: str = "",
+        read_timeout: float = 10.0,
+        re_flags: int = 0,
+        max_loops: int | None = None,
+    ) -> str:
+        """netmiko's, given a pattern without groups as one group: netmiko searches with the
+        pattern, then splits on it wrapped in a group, compiling both (a device's prompt makes
+        its patterns its own, so every session compiles them anew)."""
+        if "(" not in pattern:
+            pattern = f"({pattern})"
+        read: str = super().read_until_pattern(  # type: ignore[misc]
+            pattern, read_timeout, re_flags, max_loops
+        )
+        return read
 
     def _try_session_preparation(self, force_data: bool = True) -> None:
         if force_data:
