@@ -72,7 +72,7 @@ class WaitingReads:
         """netmiko's, given a pattern without groups as one group: netmiko searches with the
         pattern, then splits on it wrapped in a group, compiling both (a device's prompt makes
         its patterns its own, so every session compiles them anew)."""
-        if "(" not in pattern:
+        if _groups_none(pattern):
             pattern = f"({pattern})"
         read: str = super().read_until_pattern(  # type: ignore[misc]
             pattern, read_timeout, re_flags, max_loops
@@ -84,3 +84,9 @@ class WaitingReads:
             self.write_channel(self.RETURN)
             wait_readable(self.remote_conn, PREPARE_WAIT)
         super()._try_session_preparation(force_data=False)  # type: ignore[misc]
+
+
+def _groups_none(pattern: str) -> bool:
+    """Whether `pattern` surely has no capturing group: every `(` opens a `(?:` and none is
+    escaped (a pattern in doubt is left as it is)."""
+    return "\\(" not in pattern and pattern.count("(") == pattern.count("(?:")
