@@ -72,3 +72,22 @@ def test_quick_telnet_reads_and_answers_exactly_as_telnetlib(eager: bool) -> Non
     assert BIG in text and b"\x00" not in text and b"\x11" not in text
     assert b"an escaped \xff byte" in text
     assert answers  # telnetlib refused the options it was offered
+
+
+def written(client_class: type[Telnet], lines: list[bytes]) -> bytes:
+    port, received = serve([])
+    client = client_class("127.0.0.1", port, timeout=5)
+    for line in lines:
+        client.write(line)
+    time.sleep(0.6)  # the server stops listening
+    client.close()
+    return b"".join(received)
+
+
+def test_quick_telnet_sends_exactly_what_telnetlib_sends() -> None:
+    lines = [b"show running-config\r\n", b"banner motd \xffhi\xff\r\n", b"x" * 300_000 + b"\r\n"]
+    assert (
+        written(QuickTelnet, lines)
+        == written(Telnet, lines)
+        == b"".join(lines).replace(b"\xff", b"\xff\xff")
+    )
