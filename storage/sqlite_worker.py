@@ -57,11 +57,19 @@ class SQLiteWorker:
         await asyncio.to_thread(self._thread.join)
 
     def _serve(self) -> None:
+        conn: Connection | None = None
         try:
-            with self.engine.connect() as conn:
-                while (job := self._jobs.get()) is not None:
-                    self._run_batch(conn, self._batch_from(job))
+            while (job := self._jobs.get()) is not None:
+                batch = self._batch_from(job)
+                try:
+                    conn = conn or self.engine.connect()
+                except Exception as exc:  # the file cannot be opened: each caller is told why
+                    _answer([(queued, exc) for queued in batch])
+                    continue
+                self._run_batch(conn, batch)
         finally:
+            if conn is not None:
+                conn.close()
             self.engine.dispose()
 
     def _batch_from(self, job: _Job) -> list[_Job]:
@@ -86,11 +94,16 @@ class SQLiteWorker:
                     raise _BatchFailed
         except Exception:
             results = [(job, _alone(conn, job)) for job in batch]
-        answers: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any]]] = {}
-        for job, outcome in results:
-            answers.setdefault(job.loop, []).append((job.future, outcome))
-        for loop, settled in answers.items():
-            loop.call_soon_threadsafe(settle_all, settled)
+        _answer(results)
+
+
+def _answer(results: list[tuple[_Job, Any]]) -> None:
+    """Each job's outcome to its caller, one wake-up per waiting loop."""
+    answers: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any]]] = {}
+    for job, outcome in results:
+        answers.setdefault(job.loop, []).append((job.future, outcome))
+    for loop, settled in answers.items():
+        loop.call_soon_threadsafe(settle_all, settled)
 
 
 class _BatchFailed(Exception):

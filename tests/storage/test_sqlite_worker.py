@@ -77,3 +77,13 @@ async def test_a_closed_worker_takes_no_more_work(worker: tuple[SQLiteWorker, li
     await runner.close()
     with pytest.raises(RuntimeError, match="closed"):
         await runner.run(insert, 1)
+
+
+async def test_a_file_that_cannot_be_opened_is_each_caller_s_error(tmp_path: Path) -> None:
+    """The worker's connection opens with the first work: a file it cannot open is that work's
+    error (and the next's), not a caller left waiting."""
+    worker = SQLiteWorker(sa.create_engine(f"sqlite:///{tmp_path / 'missing' / 'w.db'}"))
+    for _ in range(2):
+        with pytest.raises(sa.exc.OperationalError, match="unable to open database file"):
+            await asyncio.wait_for(worker.run(insert, 1), 30)
+    await worker.close()
