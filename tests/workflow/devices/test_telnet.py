@@ -3,9 +3,11 @@ telnet commands, over a real socket, with commands split across packets and larg
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
+from collections.abc import Callable
 
 import pytest
 from netmiko._telnetlib.telnetlib import Telnet
@@ -25,9 +27,12 @@ PACKETS = [
 ]
 
 
-def serve(packets: list[bytes]) -> tuple[int, list[bytes]]:
-    """A one-connection server sending `packets` apart; returns its port and what it receives."""
+def serve(packets: list[bytes], *, reads_after: float = 0.0) -> tuple[int, Callable[[], bytes]]:
+    """A one-connection server sending `packets` apart, then reading (after `reads_after`
+    seconds, with a small receive buffer) until the client closes; returns its port and a call
+    that waits for the server to end and gives what it received."""
     listener = socket.create_server(("127.0.0.1", 0))
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     received: list[bytes] = []
 
     def run() -> None:
@@ -36,19 +41,24 @@ def serve(packets: list[bytes]) -> tuple[int, list[bytes]]:
             for packet in packets:
                 connection.sendall(packet)
                 time.sleep(0.01)
-            connection.settimeout(0.5)
-            try:
-                while chunk := connection.recv(4096):
-                    received.append(chunk)
-            except TimeoutError:
-                pass
+            time.sleep(reads_after)
+            connection.settimeout(30)
+            while chunk := connection.recv(4096):
+                received.append(chunk)
 
-    threading.Thread(target=run, daemon=True).start()
-    return listener.getsockname()[1], received
+    server = threading.Thread(target=run, daemon=True)
+    server.start()
+
+    def ended() -> bytes:
+        server.join(30)
+        assert not server.is_alive(), "the test server did not see the client close"
+        return b"".join(received)
+
+    return listener.getsockname()[1], ended
 
 
 def read(client_class: type[Telnet], eager: bool) -> tuple[bytes, bytes]:
-    port, received = serve(PACKETS)
+    port, ended = serve(PACKETS)
     client = client_class("127.0.0.1", port, timeout=5)
     text = b""
     if eager:  # as netmiko reads: whatever is there, again and again
@@ -58,9 +68,8 @@ def read(client_class: type[Telnet], eager: bool) -> tuple[bytes, bytes]:
             time.sleep(0.005)
     else:
         text = client.read_until(b"R1#", timeout=5)
-    time.sleep(0.6)  # the server stops listening
     client.close()
-    return text, b"".join(received)
+    return text, ended()
 
 
 @pytest.mark.parametrize("eager", [True, False], ids=["read_very_eager", "read_until"])
@@ -75,19 +84,33 @@ def test_quick_telnet_reads_and_answers_exactly_as_telnetlib(eager: bool) -> Non
 
 
 def written(client_class: type[Telnet], lines: list[bytes]) -> bytes:
-    port, received = serve([])
+    """What a server receives from the client's writes; it reads only after a moment, and both
+    ends' buffers are small, so a large line is more than the socket takes at once."""
+    port, ended = serve([], reads_after=0.3)
     client = client_class("127.0.0.1", port, timeout=5)
+    assert client.sock is not None
+    client.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
     for line in lines:
         client.write(line)
-    time.sleep(0.6)  # the server stops listening
     client.close()
-    return b"".join(received)
+    return ended()
 
 
-def test_quick_telnet_sends_exactly_what_telnetlib_sends() -> None:
+def test_quick_telnet_sends_exactly_what_telnetlib_sends(monkeypatch: pytest.MonkeyPatch) -> None:
     lines = [b"show running-config\r\n", b"banner motd \xffhi\xff\r\n", b"x" * 300_000 + b"\r\n"]
+    short_writes: list[int] = []
+
+    def write(fd: int, data: bytes) -> int:
+        sent = os_write(fd, data)
+        if sent < len(data):
+            short_writes.append(sent)
+        return sent
+
+    os_write = os.write
+    monkeypatch.setattr(os, "write", write)
     assert (
         written(QuickTelnet, lines)
         == written(Telnet, lines)
         == b"".join(lines).replace(b"\xff", b"\xff\xff")
     )
+    assert short_writes  # the large line went partly at once, the rest as the server read
