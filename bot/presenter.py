@@ -18,6 +18,7 @@ from bot.not_pushed_view import not_pushed_gate
 from bot.postcheck_view import item_body, progress_detail
 from bot.targets_view import because, targets_sections
 from bot.template_view import post_checks_section, schema_text
+from storage.audit_records import Resolution
 from workflow.api import Finished, PendingGate, RollbackGate, TargetsGate, TemplateGate
 from workflow.feedback import FeedbackProblem
 from workflow.library.compose import part_label
@@ -299,10 +300,26 @@ def decided_footer(
 ) -> str:
     """Who decided; a Modify's feedback repeated with no secret value (the team reads it); the
     rollback gate's Keep said as keeping, not cancelling (the change goes on as pushed)."""
-    if gate == "rollback" and choice in messages.ROLLBACK_FOOTER:
+    if in_rollback_words(gate, choice):
         return messages.ROLLBACK_FOOTER[choice].format(actor=actor, at=at)
     shown = mask.said(feedback or "")
     return messages.DECIDED_FOOTER[choice].format(actor=actor, at=at, feedback=shown)
+
+
+def already_decided(resolution: Resolution) -> str:
+    """The sentence a late click gets: who settled the gate, how (the rollback gate's Keep as
+    keeping), and when."""
+    words = messages.CHOICE_PAST
+    if in_rollback_words(resolution.gate, resolution.choice):
+        words = messages.ROLLBACK_CHOICE_PAST
+    return messages.ALREADY_DECIDED.format(
+        choice=words[resolution.choice], actor=resolution.actor_name, at=stamp(resolution.at)
+    )
+
+
+def in_rollback_words(gate: GateName, choice: Choice) -> bool:
+    """The rollback gate says its two choices in its own words (Roll back, Keep the change)."""
+    return gate == "rollback" and choice in messages.ROLLBACK_FOOTER
 
 
 def decided(gate_message: Message, footer: str, mentions: tuple[str, ...] = ()) -> Message:

@@ -29,7 +29,6 @@ from bot.ending_view import ending_line
 from bot.metrics import Metrics, process_metrics
 from bot.push_booking import PushesInFlight, push_row
 from bot.topology_view import PICTURE_NAME, LabPictures, PictureNotDrawn
-from storage.audit_records import Resolution
 from storage.ports import DecisionRecords, TemplateUses
 from workflow.api import Finished, Gate, PendingGate, Step, pushed_on
 from workflow.model import LLMProgress, PushProgress, StepProgress
@@ -295,18 +294,6 @@ class ChangeReporter:
         if refusal:
             await self.refuse(actor, thread, refusal, gate=gate, about=about)
         return bool(refusal)
-
-
-def already_decided(resolution: Resolution) -> str:
-    """The sentence a late click gets: who settled the gate, how, and when."""
-    words = messages.CHOICE_PAST
-    if resolution.gate == "rollback" and resolution.choice in messages.ROLLBACK_CHOICE_PAST:
-        words = messages.ROLLBACK_CHOICE_PAST
-    return messages.ALREADY_DECIDED.format(
-        choice=words[resolution.choice],
-        actor=resolution.actor_name,
-        at=stamp(resolution.at),
-    )
 
 
 @dataclass

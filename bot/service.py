@@ -35,7 +35,8 @@ from bot.home_board import HomeBoard
 from bot.metrics import Metrics, process_metrics
 from bot.policy_rules import Policy
 from bot.ports import ChangeRunner, ThreadLock
-from bot.reporter import ChangeReporter, already_decided
+from bot.presenter import already_decided
+from bot.reporter import ChangeReporter
 from bot.requests import RequestDesk
 from storage.audit_records import Ballot, Resolution, Vote
 from storage.db import is_unreachable
