@@ -29,6 +29,7 @@ from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
 
 from storage.checkpoint_rows import LoadedHead
 from storage.db import json_text
+from storage.postgres_arrays import as_arrays, unnest_insert
 from storage.postgres_worker import Statement
 from storage.schema import checkpoint_blobs as BLOBS
 from storage.schema import checkpoint_writes as WRITES
@@ -380,24 +381,6 @@ def _given(shape: ReadShape) -> Any:
     ]
     each = sa.func.unnest(*arrays).table_valued(*_given_names(shape), with_ordinality="n")
     return each.render_derived("given")
-
-
-def unnest_insert(table: sa.Table, columns: tuple[str, ...]) -> Any:
-    """PostgreSQL: INSERT rows given as one array per column (parameters `<table>_<column>`), so
-    any number of rows is one prebuilt statement, one round trip and one commit."""
-    arrays = [
-        sa.bindparam(f"{table.name}_{name}", type_=postgresql.ARRAY(table.c[name].type))
-        for name in columns
-    ]
-    rows = sa.func.unnest(*arrays).table_valued(*columns).render_derived("given")
-    return postgresql.insert(table).from_select(list(columns), sa.select(rows))
-
-
-def as_arrays(
-    table: sa.Table, columns: tuple[str, ...], rows: list[dict[str, Any]]
-) -> dict[str, Any]:
-    """The parameters of `unnest_insert`: rows turned into one list per column."""
-    return {f"{table.name}_{name}": [row[name] for row in rows] for name in columns}
 
 
 def sqlite_driver(conn: sa.Connection) -> sqlite3.Connection | None:
