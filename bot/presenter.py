@@ -209,7 +209,7 @@ def _params_sections(
 def _drift_note(drifted: Mapping[str, str], pushed: StandardResponse | None) -> str:
     """Which devices the push left alone, and how the others fared."""
     others = [item for item in (pushed["data"] if pushed else []) if item["name"] not in drifted]
-    marks = ", ".join(f"{'✓' if i['status'] == 'success' else '✗'} {i['name']}" for i in others)
+    marks = ", ".join(f"{_icon(item)} {item['name']}" for item in others)
     return messages.DRIFTED.format(devices=", ".join(sorted(drifted)), others=marks or "none")
 
 
