@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
+import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -78,9 +80,25 @@ async def test_serve_prints_the_devices_and_runs_until_cancelled(tmp_path: Path)
 
 
 def test_base_port_gives_predictable_ports() -> None:
-    with LabThread(demo_topology(2, switch=False), base_port=47100) as lab:
+    base = _free_block(4)
+    with LabThread(demo_topology(2, switch=False), base_port=base) as lab:
         ports = [(d.telnet_port, d.ssh_port) for d in lab.devices]
-    assert ports == [(47100, 47101), (47102, 47103)]
+    assert ports == [(base, base + 1), (base + 2, base + 3)]
+
+
+def _free_block(size: int) -> int:
+    """The first of `size` consecutive ports on 127.0.0.1 that nothing listens on now (a fixed
+    port failed whenever another lab on the host held it)."""
+    for base in range(47100, 60000, size):
+        with contextlib.ExitStack() as held:
+            try:
+                for port in range(base, base + size):
+                    sock = held.enter_context(socket.socket())
+                    sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        return base
+    raise AssertionError("no free block of ports on 127.0.0.1")
 
 
 def test_hundred_devices_start_fast_and_serve_parallel_telnet_sessions() -> None:
