@@ -213,6 +213,13 @@ class Encryption:
             self._joiners.add((room_id, user_id))
             self.client.olm.users_for_key_query.add(user_id)
 
+    async def welcome_joiners(self) -> None:
+        """Give who joined in the sync just handled labbot's earlier room keys now: the next
+        sync's `maintain` comes only when something else happens, up to the sync's timeout
+        later in a quiet room (the joiner could not read the gate until then)."""
+        if self._joiners:
+            await self.maintain()
+
     async def _share_with_joiners(self) -> None:
         olm = self.client.olm
         waiting = set()

@@ -70,6 +70,7 @@ class SyncLoop:
                 await self.receiver.note(room_id, late, handler)
             for room_id, event in self._fresh_events(response):
                 await self.receiver.note(room_id, event, handler)
+            await self.crypto.welcome_joiners()
             token = response.next_batch
 
     def _fresh_events(self, response: SyncResponse) -> Iterator[tuple[str, Any]]:

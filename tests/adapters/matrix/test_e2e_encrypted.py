@@ -7,8 +7,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from nio import AsyncClient
 
 from bot.audit_view import entry_summary
 from labsim import Lab
@@ -21,7 +23,7 @@ from tests.adapters.matrix.labbot_harness import (
     decisions,
     routers_of,
 )
-from tests.adapters.matrix.room_events import edit_of, shared_room
+from tests.adapters.matrix.room_events import edit_of, reaction_by, shared_room
 from tests.bot.test_cli import labbot as cli
 from tests.fakes.synapse import MatrixAccount
 from tests.support.masks import MASK
@@ -102,6 +104,42 @@ async def test_someone_who_joins_after_the_gate_can_read_it_and_decide(
         await alice.client.room_invite(room, carol.user_id)
         await carol.join(room)
         shown = await carol.read(room, template["event_id"], within=30)
+        await carol.react(room, template["event_id"], "✅")
+        await thread.gate(PARAMS_STEP)
+        entries = await runtime.audit.entries()
+    assert TEMPLATE_STEP in shown["content"]["body"]
+    assert decisions(entries) == {"template": carol.user_id}
+
+
+async def test_a_joiner_gets_the_room_keys_at_once_in_a_quiet_room(
+    serve_labbot: ServeLabbot,
+    bot_account: MatrixAccount,
+    e2e_user: MakeUser,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """carol's join is the last thing that happens in the room: she reads the gate at once, not
+    when the bot's next sync ends (its timeout is 30 s)."""
+    alice, carol = await e2e_user("alice"), await e2e_user("carol")
+    bot_id = bot_account.user_id
+    syncing = asyncio.Event()
+    syncing.set()
+    nio_sync = AsyncClient.sync
+
+    async def bot_sync_held(client: AsyncClient, *args: Any, **kwargs: Any) -> Any:
+        if client.user_id == bot_id:
+            await syncing.wait()
+        return await nio_sync(client, *args, **kwargs)
+
+    monkeypatch.setattr(AsyncClient, "sync", bot_sync_held)
+    async with serve_labbot() as runtime:
+        room = await shared_room(alice, bot_id, encrypted=True)
+        thread, template = await ask(alice, room, bot_id)
+        await alice.wait_for(reaction_by(bot_id, template["event_id"], "❌"))  # bot done
+        syncing.clear()  # the bot's next sync waits until carol has joined: one sync brings it
+        await alice.client.room_invite(room, carol.user_id)
+        await carol.join(room)
+        syncing.set()
+        shown = await carol.read(room, template["event_id"], within=10)
         await carol.react(room, template["event_id"], "✅")
         await thread.gate(PARAMS_STEP)
         entries = await runtime.audit.entries()
