@@ -8,7 +8,8 @@
   `verified` accepts decisions only from devices verified out of band (`labbot matrix verify`).
   Either way labbot encrypts to every device in the room: trust decides whose decisions count.
 - Every room key labbot creates is kept from its first message (`room_keys.json`), so someone who
-  joins later gets the keys of what labbot said before (rooms whose history members may read).
+  joins later gets the keys of what labbot said before (rooms whose history members may read),
+  as soon as the sync that brings the join is handled.
 - An event labbot cannot decrypt is answered once per key session and the key is requested; if
   the key arrives later, the event is decrypted then and handled as if it had just come.
 """
