@@ -1,7 +1,9 @@
 """Everything labbot sends into Matrix rooms: thread messages, files, edits, reactions, notices.
 
 - Messages go into the request's thread with a reply fallback to the thread's latest event, for
-  clients without threads; a gate message is indexed and gets its decision reactions.
+  clients without threads; a gate message is indexed and gets its decision reactions. A message
+  for a room without a thread (an agent's change opening) is posted in the room: the root of its
+  thread.
 - Sent encrypted in encrypted rooms (to every device there: trust decides whose decisions count,
   not who may read), except reactions, as Element sends them; files go through the media
   repository, encrypted for an encrypted room.
@@ -12,6 +14,7 @@ from __future__ import annotations
 import functools
 import io
 import logging
+from dataclasses import replace
 from typing import Any
 
 from aiohttp import ClientError
@@ -47,10 +50,14 @@ class Sender:
         of its own; the first event's id. FilesNotAttached names the files that did not go."""
         first_id = ""
         for content in outbound.message_contents(message, mention):
-            event_id, threaded = await self._send_in_thread(thread, content)
+            if thread.thread:
+                event_id, sent = await self._send_in_thread(thread, content)
+            else:  # a new thread's root, in the room itself (where an agent's change opens)
+                event_id, sent = await self.send(thread.channel, "m.room.message", content), content
+                thread = replace(thread, thread=event_id)  # its other parts and files go in it
             if not first_id:
                 first_id = event_id
-                self._remember_gate(thread, event_id, threaded)
+                self._remember_gate(thread, event_id, sent)
         failed: dict[str, str] = {}  # file name -> why it is not in the thread
         for attached in message.files:
             try:
