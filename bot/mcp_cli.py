@@ -2,7 +2,8 @@
 
 Over stdio nothing but MCP may reach stdout: logs and a console place's messages go to stderr.
 Over stdio the chat adapter only posts; people's clicks reach `labbot serve` (or `labbot
-console`), which shares the database and resumes the change wherever it was opened.
+console`), which shares the database and resumes the change wherever it was opened. A Matrix
+place is refused: posting there would take the bot's Matrix device (its keys) from `labbot serve`.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from rich.console import Console
 
 from adapters.chat import ChatAdapter
 from adapters.mcp import mcp_server
+from base.errors import ConfigError
+from bot import messages
 from bot.agent_tools import agent_tools, place_from, serving_agent
 from bot.serve import configure_logging, make_adapters
 from bot.settings import Settings
@@ -25,6 +28,8 @@ async def run_mcp_stdio(settings: Settings) -> None:
     configure_logging(settings)  # stderr
     agent = serving_agent(settings, agents_from(settings))
     place = place_from(settings)
+    if place.platform == "matrix":
+        raise ConfigError(messages.AGENT_STDIO_MATRIX.format(place=settings.mcp_channel))
     adapter = await _poster(settings, place.platform)
     inventory = make_inventory(settings)
     async with open_runtime(settings, adapter, inventory=inventory) as runtime:

@@ -24,6 +24,11 @@ AGENT_NO_PLACE = (
 AGENT_PLACE_PLATFORM = (
     "LABBOT_MCP_CHANNEL: {place!r} is on {platform}, but this process serves {serves}"
 )
+AGENT_STDIO_MATRIX = (
+    "LABBOT_MCP_CHANNEL: {place!r} is served over HTTP only: the bot's Matrix device and its "
+    "encryption keys belong to `labbot serve`, and a second process on them would break them; "
+    "set LABBOT_MCP_PORT and give the agent http://127.0.0.1:PORT/mcp"
+)
 AGENT_UNKNOWN = (
     "LABBOT_MCP_AGENT: {name!r} is not one of LABBOT_MCP_AGENTS ({known}); name the agent "
     "this process serves"

@@ -29,6 +29,22 @@ def test_labbot_mcp_for_an_agent_not_configured_is_one_line(tmp_path: Path) -> N
     assert "LABBOT_MCP_AGENT: 'bard' is not one of LABBOT_MCP_AGENTS (claude-code)" in said[0]
 
 
+def test_labbot_mcp_refuses_a_matrix_place_naming_the_http_endpoint(tmp_path: Path) -> None:
+    env = {
+        "LABBOT_MCP_AGENTS": f"claude-code=@alice:hs {token_hash('t')}",
+        "LABBOT_MCP_AGENT": "claude-code",
+        "LABBOT_MCP_CHANNEL": "matrix:!r:hs",
+        "MATRIX_HOMESERVER": "http://127.0.0.1:9",
+        "MATRIX_USER_ID": "@labbot:hs",
+        "MATRIX_PASSWORD": "never-used",
+    }
+    refused = labbot("mcp", cwd=tmp_path, env=env)
+    said = refused.stderr.strip().splitlines()
+    assert refused.returncode == 2 and len(said) == 1, refused.stderr
+    assert "'matrix:!r:hs' is served over HTTP only" in said[0] and "LABBOT_MCP_PORT" in said[0]
+    assert not (tmp_path / "labbot-data" / "matrix").exists()  # no login, no device touched
+
+
 def test_serve_refuses_an_mcp_endpoint_whose_place_it_does_not_run(tmp_path: Path) -> None:
     env = {
         "LABBOT_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'x.db'}",
