@@ -9,10 +9,12 @@ response. Socket Mode: interactive envelopes over Slack's websocket side (the st
 process of its own), timed there until the app's ack reaches it. Either way the ack comes from
 the ack front, a process of the app's own. Goal: p99 ≤ 50 ms.
 
-Both modes run side by side in one invocation, alternating which goes first, several runs at
-each concurrency. Printed: each run's p50/p99, the medians and the range of p99 over the runs.
+Both modes run side by side in one invocation (or one, `--modes`), alternating which goes
+first, several runs at each concurrency. Printed: the priority the host's scheduler gives this
+run, each run's p50/p99, the medians and the range of p99 over the runs.
 
     .venv/bin/python -m bench.slack_ack [--runs 3] [--clicks 200] [--concurrency 1 10 50]
+                                        [--modes http socket]
 """
 
 from __future__ import annotations
@@ -35,13 +37,14 @@ from typing import Any, TypeVar
 import aiohttp
 from slack_sdk.signature import SignatureVerifier
 
+from bench.host import scheduling
 from tests.adapters.slack.payloads import click
 from tests.adapters.slack.stack import slack_lab
 from tests.fakes.slack_api import SIGNING_SECRET, Json, SlackApiStandIn
 from tests.fakes.slack_socket_mode import BURST, elsewhere
 
 GOAL_P99_MS = 50.0
-MODES = ("HTTP", "Socket Mode")
+MODES = {"http": "HTTP", "socket": "Socket Mode"}  # --modes: the name printed
 T = TypeVar("T")
 P = TypeVar("P")  # a click as the sender takes it
 Send = Callable[[P], Awaitable[tuple[int, str]]]
@@ -158,7 +161,7 @@ async def measure(
 ) -> tuple[float, float]:
     """p50 and p99 of `clicks` clicks on one gate, in ms."""
     people = {f"U{n}": f"user{n}" for n in range(clicks)}
-    socket_mode = mode == "Socket Mode"
+    socket_mode = mode == MODES["socket"]
     async with contextlib.AsyncExitStack() as stack:
         socket_side = await stack.enter_async_context(elsewhere()) if socket_mode else ""
         api, api_loop = await stack.enter_async_context(slack_elsewhere(people, socket_side))
@@ -188,17 +191,19 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
-def compare(runs: int, clicks: int, concurrency: int, slack: ProcessPoolExecutor) -> None:
-    """Both modes `runs` times, alternating which goes first; the medians and p99 ranges."""
-    p50s: dict[str, list[float]] = {mode: [] for mode in MODES}
-    p99s: dict[str, list[float]] = {mode: [] for mode in MODES}
+def compare(
+    modes: list[str], runs: int, clicks: int, concurrency: int, slack: ProcessPoolExecutor
+) -> None:
+    """Each mode `runs` times, alternating which goes first; the medians and p99 ranges."""
+    p50s: dict[str, list[float]] = {mode: [] for mode in modes}
+    p99s: dict[str, list[float]] = {mode: [] for mode in modes}
     for run in range(runs):
-        for mode in MODES if run % 2 == 0 else MODES[::-1]:
+        for mode in modes if run % 2 == 0 else modes[::-1]:
             p50, p99 = asyncio.run(measure(mode, clicks, concurrency, slack))
             p50s[mode].append(p50)
             p99s[mode].append(p99)
             print(f"  run {run + 1} {mode:>11}: p50 {p50:6.1f} ms  p99 {p99:6.1f} ms")
-    for mode in MODES:
+    for mode in modes:
         tails = p99s[mode]
         verdict = "meets" if max(tails) <= GOAL_P99_MS else "MISSES"
         print(
@@ -213,12 +218,15 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--clicks", type=int, default=200)
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 10, 50])
+    parser.add_argument("--modes", nargs="+", choices=list(MODES), default=list(MODES))
     args = parser.parse_args()
+    modes = [MODES[key] for key in dict.fromkeys(args.modes)]
+    print(scheduling())
     spawn = multiprocessing.get_context("spawn")  # no copy of the bot's threads and loops
     with ProcessPoolExecutor(1, mp_context=spawn) as slack:
         for concurrency in args.concurrency:
             print(f"{args.clicks} clicks, {concurrency} at a time, {args.runs} runs:")
-            compare(args.runs, args.clicks, concurrency, slack)
+            compare(modes, args.runs, args.clicks, concurrency, slack)
 
 
 if __name__ == "__main__":
