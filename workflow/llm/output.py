@@ -100,10 +100,11 @@ class StructuredOutput:
         max_tokens: int = 4096,
         timeout: float | None = None,
         repairs: int = 2,
-        reveal: Callable[[Any], Any] | None = None,
+        reveal: Callable[[Any, str], Any] | None = None,
     ) -> None:
-        """`reveal`: what the answer's object becomes before it is read (workflow.llm.secrets
-        gives back the secret values whose tokens the model used)."""
+        """`reveal(answer, said)`: what the answer's object becomes before it is read, given
+        the words people typed that it answers (workflow.llm.secrets gives back the values
+        they typed where the model used their tokens)."""
         self.model = model
         self.mode = mode
         self.max_tokens = max_tokens
@@ -123,12 +124,17 @@ class StructuredOutput:
         system: str,
         human: str,
         on_progress: ProgressSink | None = None,
+        said: str = "",
     ) -> Asked[AnswerT]:
+        """The answer of `schema` to `human`; `said`: the words people typed in the request
+        (and feedback) it answers, whose values the answer may get back (`reveal`)."""
         spent: list[TokenUsage] = []
         refusals: list[str] = []
         for strategy in self.strategies():
             try:
-                answer = await self._ask_with(strategy, schema, system, human, on_progress, spent)
+                answer = await self._ask_with(
+                    strategy, schema, system, human, on_progress, spent, said=said
+                )
             except _Unsupported as err:
                 refusals.append(f"{strategy}: {err}")
                 continue
@@ -148,6 +154,8 @@ class StructuredOutput:
         human: str,
         on_progress: ProgressSink | None,
         spent: list[TokenUsage],
+        *,
+        said: str,
     ) -> AnswerT:
         tool = tool_definition(schema)
         if strategy == "json":
@@ -163,7 +171,7 @@ class StructuredOutput:
             try:
                 if found is None:
                     raise ValueError("no JSON object in the answer")
-                return schema.model_validate(self.reveal(found) if self.reveal else found)
+                return schema.model_validate(self.reveal(found, said) if self.reveal else found)
             except (ValidationError, ValueError) as err:
                 problem = str(err)
             if attempt == self.repairs:

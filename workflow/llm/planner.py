@@ -56,9 +56,8 @@ class LLMPlanner:
 
     async def propose_template(self, request: PlanRequest) -> TemplateProposal:
         library = self._library_descriptions(request.text)
-        answer, usage = await self._ask(
-            TemplateAnswer, prompts.TEMPLATE_SYSTEM, prompts.template_prompt(request, library)
-        )
+        human = prompts.template_prompt(request, library)
+        answer, usage = await self._ask(TemplateAnswer, prompts.TEMPLATE_SYSTEM, human, request)
         targets = expand_targets(answer.targets, request.topology)
         if not answer.templates and answer.name not in ("", "custom"):  # a built-in, by name
             families = {
@@ -100,7 +99,7 @@ class LLMPlanner:
                     device_params={name: {} for name in template["targets"]}, tokens=NO_TOKENS
                 )
         human = prompts.params_prompt(request, template, derived, problems)
-        answer, usage = await self._ask(ParamsAnswer, prompts.PARAMS_SYSTEM, human)
+        answer, usage = await self._ask(ParamsAnswer, prompts.PARAMS_SYSTEM, human, request)
         return ParamsProposal(
             device_params=answer.device_params(template["targets"], derived), tokens=usage
         )
@@ -144,9 +143,12 @@ class LLMPlanner:
             ) from err
 
     async def _ask(
-        self, schema: type[AnswerT], system: str, human: str
+        self, schema: type[AnswerT], system: str, human: str, request: PlanRequest
     ) -> tuple[AnswerT, TokenUsage]:
-        asked = await self._output.ask(schema, system, human, step_progress())
+        """The answer; it gets back only the values `request`'s own words typed (a token anyone
+        may see in a read or the audit is no key to its value: workflow.llm.secrets)."""
+        said = "\n".join(filter(None, (request.text, request.feedback)))
+        asked = await self._output.ask(schema, system, human, step_progress(), said=said)
         return asked.answer, asked.usage
 
 

@@ -5,11 +5,14 @@ completion, whichever step sent it: templates, parameters, a diagnosis and its r
 given back) has every message text masked by `LLMSecrets.hide`: the per-platform rules of
 base.secret_rules (any platform: a request mixes them), the words people typed by
 base.secrets_in_requests (user messages), and every value masked before, wherever it stands
-now, plus the credentials labbot holds. The values are kept in memory only (the latest
-`REMEMBERED`):
+now, plus the credentials labbot holds (the values masked are kept in memory only, the latest
+`REMEMBERED`).
 
-- `reveal`: a planner's answer gets the real value back where the model used a token (a
-  community typed in the request becomes the template's default, as typed);
+- `reveal`: a planner's answer gets the real value back where the model used the token of a
+  value typed in the request it answers (a community typed in the request becomes the
+  template's default, as typed). Only those: a token anyone may see (a device's secret in a
+  read, a value someone else typed, shown masked in their thread or the audit) is no key to
+  its value, so `describe Gi0/0 as ‹secret:…›` keeps the token (and is never pushed);
 - `hide`: a diagnosis's answer is masked before it is posted, the values the model read
   included, in case it quotes one it paraphrased.
 """
@@ -17,8 +20,9 @@ now, plus the credentials labbot holds. The values are kept in memory only (the 
 from __future__ import annotations
 
 import json
-from collections import OrderedDict
-from collections.abc import Iterable
+import re
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import httpx
@@ -26,18 +30,18 @@ import httpx
 from base.masking import TOKEN, SecretMask
 from base.secrets_in_requests import SAID_SECRET, value_span
 
-REMEMBERED = 2_000  # values kept for `reveal` and `hide`, the latest
+REMEMBERED = 2_000  # values kept for `hide`, the latest
 MIN_LITERAL_CHARS = 4  # a shorter value is masked where a rule finds it, not as a bare word
 
 
 class LLMSecrets:
-    """Masks what is sent to the LLM and remembers each value behind its token."""
+    """Masks what is sent to the LLM (remembering the values it masked) and gives an answer
+    back the values its request typed."""
 
     def __init__(self, mask: SecretMask, credentials: Iterable[str] = ()) -> None:
         self.mask = mask
         self._pinned = {mask.token(value): value for value in credentials if value}
-        self._seen: OrderedDict[str, str] = OrderedDict()  # token -> value
-        self._ambiguous: set[str] = set()  # tokens two values share: never given back
+        self._seen: OrderedDict[str, None] = OrderedDict()  # the values masked so far
 
     def __repr__(self) -> str:
         return f"LLMSecrets({len(self._seen)} values)"
@@ -51,32 +55,26 @@ class LLMSecrets:
             text = self.mask.said(text)
         for value in found:
             self._remember(value)
-        known = [*self._pinned.values(), *self._seen.values()]
+        known = [*self._pinned.values(), *self._seen]
         return self.mask.literals(text, (v for v in known if len(v) >= MIN_LITERAL_CHARS))
 
-    def reveal(self, value: Any) -> Any:
-        """An answer (strings, lists, dicts) with each known token replaced by its value."""
-        if isinstance(value, str):
-            return TOKEN.sub(lambda m: self._value_of(m.group(0)), value)
-        if isinstance(value, list):
-            return [self.reveal(item) for item in value]
-        if isinstance(value, dict):
-            return {key: self.reveal(item) for key, item in value.items()}
-        return value
+    def reveal(self, value: Any, said: str) -> Any:
+        """An answer (strings, lists, dicts) with the token of each value typed in `said` (the
+        request and feedback it answers) replaced by that value; every other token kept."""
+        typed = self._typed(said)
+        return _replaced(value, lambda m: typed.get(m.group(0), m.group(0)))
 
-    def _value_of(self, token: str) -> str:
-        """The value behind `token`; the token itself for a credential (never given back) or a
-        token two values share (a line carrying it is refused before any push)."""
-        if token in self._ambiguous:
-            return token
-        return self._seen.get(token) or token
+    def _typed(self, said: str) -> dict[str, str]:
+        """token -> value of the values `said` holds (as `hide` finds them in people's words),
+        but a credential labbot holds or a token two of them share (never given back)."""
+        _, found = self.mask.config_values(said)
+        pairs = {(self.mask.token(value), value) for value in found | _said_values(said)}
+        shared = Counter(token for token, _ in pairs)
+        return {t: v for t, v in pairs if shared[t] == 1 and t not in self._pinned}
 
     def _remember(self, value: str) -> None:
-        token = self.mask.token(value)
-        if self._seen.get(token, value) != value:
-            self._ambiguous.add(token)
-        self._seen[token] = value
-        self._seen.move_to_end(token)
+        self._seen[value] = None
+        self._seen.move_to_end(value)
         while len(self._seen) > REMEMBERED:
             self._seen.popitem(last=False)
 
@@ -106,6 +104,16 @@ class LLMSecrets:
             function = call.get("function") or {}
             if isinstance(function.get("arguments"), str):
                 function["arguments"] = self.hide(function["arguments"])
+
+
+def _replaced(value: Any, token_value: Callable[[re.Match[str]], str]) -> Any:
+    if isinstance(value, str):
+        return TOKEN.sub(token_value, value)
+    if isinstance(value, list):
+        return [_replaced(item, token_value) for item in value]
+    if isinstance(value, dict):
+        return {key: _replaced(item, token_value) for key, item in value.items()}
+    return value
 
 
 def _said_values(text: str) -> set[str]:

@@ -50,26 +50,37 @@ def test_every_message_is_masked_by_the_rules_people_s_words_and_known_values() 
     assert messages[0]["content"] == "Devices: R1 (cisco_ios)"
 
 
-def test_an_answer_gets_the_values_back_but_never_a_credential() -> None:
+def test_an_answer_gets_back_the_values_its_request_typed_and_no_other() -> None:
+    """A token anyone may see (a device's secret in a read, a value someone else typed, shown
+    masked in their thread) is no key to its value; nor is a credential labbot holds."""
     secrets = LLMSecrets(MASK, credentials=["Lab-Login-77"])
-    secrets.hide("set community Pub-C on R1", said=True)
-    answer = {"defaults": [f"community {t('Pub-C')}", t("Lab-Login-77")], "n": 1}
-    assert secrets.reveal(answer) == {"defaults": ["community Pub-C", t("Lab-Login-77")], "n": 1}
+    secrets.hide("snmp-server community Read-Earlier RO\nset community Bobs-C on R1", said=True)
+    said = "set community Pub-C on R1 and password Lab-Login-77"
+    secrets.hide(said, said=True)  # as the request went to the model
+    answer = {
+        "defaults": [f"community {t('Pub-C')}", t("Lab-Login-77")],
+        "description": f"as {t('Read-Earlier')} and {t('Bobs-C')}",
+        "n": 1,
+    }
+    assert secrets.reveal(answer, said) == {
+        "defaults": ["community Pub-C", t("Lab-Login-77")],
+        "description": f"as {t('Read-Earlier')} and {t('Bobs-C')}",
+        "n": 1,
+    }
     assert secrets.hide(f"the answer quoted Pub-C and {t('Other')}") == (
         f"the answer quoted {t('Pub-C')} and {t('Other')}"
     )
 
 
-def test_a_token_two_values_share_is_never_given_back() -> None:
-    secrets = LLMSecrets(MASK)
+def test_a_token_two_typed_values_share_is_never_given_back() -> None:
     seen: dict[str, str] = {}
     for n in itertools.count():  # two values whose short tokens collide (birthday: ~5000)
         value = f"comm-{n}"
         if (token := t(value)) in seen:
             break
         seen[token] = value
-    secrets.hide(f"snmp-server community {seen[token]} RO\nsnmp-server community {value} RO")
-    assert secrets.reveal(token) == token  # neither: a line carrying it is refused, not pushed
+    said = f"snmp-server community {seen[token]} RO\nsnmp-server community {value} RO"
+    assert LLMSecrets(MASK).reveal(token, said) == token  # a line carrying it is refused
 
 
 async def test_a_typed_secret_reaches_the_llm_as_its_token_and_the_change_as_typed(
