@@ -32,6 +32,7 @@ from workflow.denylist.matching import (
     names_remote_url,
     normalize,
     parse,
+    read_as_control,
     strip_prefixes,
     unreadable_character,
 )
@@ -136,7 +137,9 @@ class DenyList:
         if control_character(line, allowed="\t"):
             yield _violation(line, CONTROL, number)
         if (char := unreadable_character(line)) is not None:
-            reason = f"holds {char!r} (U+{ord(char):04X}), which no command word has"
+            seen = "a device reading 7 bits sees a control character or `?` in its bytes"
+            why = seen if read_as_control(char) else "which no command word has"
+            reason = f"holds {char!r} (U+{ord(char):04X}), {why}"
             yield Violation(line, "non-ascii", reason, number, "unreadable", allowable=False)
         if "?" in line:
             yield _violation(line, HELP, number)

@@ -195,6 +195,12 @@ UNREADABLE: list[tuple[str, list[str]]] = [
     ("arista_eos", ["logging\u2009host 10.6.6.6"]),  # a thin space
     ("frr", ["ip ospf\u200b cost 10"]),  # a zero-width space hides in the word
     ("juniper_junos", ["set system host-name R\u04251"]),
+    # inside a description: UTF-8 bytes a device reading 7 bits (IOS's default) sees as a line
+    # break (Ê is C3 8A: `C` and a line feed, then a command of its own), a tab or `?` (¿: C2 BF)
+    ("cisco_ios", ["interface Gi0/1", " description x\u00casnmp-server community x RW"]),
+    ("cisco_ios", ["interface Gi0/1", " description to R2\u00cd\u00cdreload"]),  # C3 8D: a CR
+    ("cisco_ios", ["ip access-list extended LAB", " remark who\u00bf"]),
+    ("cisco_ios", ["interface Gi0/2", " description uplink \u2014 R2"]),  # E2 80 94: a NUL
 ]
 
 # Ordinary configuration around the same words: must pass on its platform

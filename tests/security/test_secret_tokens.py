@@ -2,7 +2,8 @@
 token only) never comes back in clear, wherever a request and the model put its token. Through
 the real decision service, graph and simulated lab, with the OpenAI stand-in as the LLM: bob
 asks for an SNMP community (its value reaches the LLM as a token), alice, who saw the token,
-asks for it as an interface description; nothing the bot posts holds the community."""
+asks for it as an interface description; nothing the bot posts holds the community (her
+template keeps the token, and a line carrying one is refused)."""
 
 from __future__ import annotations
 
@@ -54,7 +55,11 @@ async def test_a_secret_s_token_asked_for_by_someone_else_is_never_shown_in_clea
 ) -> None:
     chat = RecordingAdapter()
     with OpenAIStandIn() as llm:
-        settings = {"openai_api_key": SecretStr("sk-standin"), "openai_base_url": llm.base_url}
+        settings = {
+            "openai_api_key": SecretStr("sk-standin"),
+            "openai_base_url": llm.base_url,
+            "plan_attempts": 1,
+        }
         async with attacked_lab() as lab, attacked_bot(tmp_path, lab, chat, **settings) as bot:
             token = bot.service.mask.token(COMMUNITY)
             llm.script(structured(community_of(token)), structured(described_as(token)))
@@ -64,6 +69,6 @@ async def test_a_secret_s_token_asked_for_by_someone_else_is_never_shown_in_clea
             await bot.service.handle(ask(request, "alice", thread("alice")))
     posted = "\n".join(shown(message) for message in chat.messages())
     assert f"snmp-server community {token} RO" in posted  # bob's template step, masked
-    assert f" description {token}" in posted  # alice's example: the token, kept as it came
+    assert f"`description {token}` is refused" in posted  # alice's: the token kept, never sent
     attempt("secrets: someone else's secret asked for by its token", COMMUNITY not in posted)
     assert COMMUNITY not in posted, posted

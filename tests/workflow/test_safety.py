@@ -81,6 +81,18 @@ def test_violation_says_which_line_and_why() -> None:
     )
 
 
+def test_a_description_whose_bytes_read_in_7_bits_break_the_line_is_refused_saying_so() -> None:
+    """IOS reads 7 bits per character by default: `Ê` (C3 8A) is `C` and a line feed, so the
+    rest of the description would run as a command of its own; `é` (C3 A9) reads as `C)`."""
+    line = " description to R2\u00casnmp-server community x RW"
+    [violation] = DenyList().check(["interface Gi0/1", line], "cisco_ios")
+    assert (violation.number, violation.rule, violation.family) == (2, "non-ascii", "unreadable")
+    assert violation.reason == (
+        "holds 'Ê' (U+00CA), a device reading 7 bits sees a control character or `?` in its bytes"
+    )
+    assert DenyList().check(["interface Gi0/1", " description café au lait"], "cisco_ios") == []
+
+
 def test_management_shutdown_only_inside_a_management_section() -> None:
     lines = [
         "interface Management1",

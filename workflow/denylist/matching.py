@@ -152,9 +152,20 @@ _FREE_TEXT = re.compile(r"\b(description|remark)\b", re.IGNORECASE)
 
 def unreadable_character(line: str) -> str | None:
     """The first character outside printable ASCII in a line's command words (a description
-    or remark may hold any text), or None: no command word has one, so a device may read a
-    look-alike (`rеload` with a Cyrillic е, U+00A0 as indentation) otherwise than the policy."""
+    or remark may hold other text), or one read as a control character or `?` in 7 bits
+    anywhere, or None: no command word has one, so a device may read a look-alike (`rеload`
+    with a Cyrillic е, U+00A0 as indentation) otherwise than the policy."""
     for position, char in enumerate(line):
-        if char != "\t" and not (" " <= char <= "~"):
-            return None if _FREE_TEXT.search(line[:position]) else char
+        if char == "\t" or " " <= char <= "~":
+            continue
+        if read_as_control(char) or not _FREE_TEXT.search(line[:position]):
+            return char
     return None
+
+
+def read_as_control(char: str) -> bool:
+    """Whether a device reading 7 bits per character (IOS's default, `exec-character-bits 7`)
+    reads a control character (a line feed, carriage return, tab, NUL) or `?` (help) in the
+    UTF-8 bytes of `char`: `Ê` is C3 8A, read as `C` and a line feed, so the rest of a
+    description would run as a command of its own."""
+    return any(0x80 <= byte <= 0x9F or byte == 0xBF for byte in char.encode(errors="replace"))
