@@ -178,7 +178,7 @@ class AgentDesk:
         finished = await self.changes.outcome(change.thread_key)
         if finished is not None and finished.change_id != change_id:
             finished = None
-        return agent_views.ended_answer(change, finished, link)
+        return agent_views.ended_answer(change, finished, link, self.service.mask)
 
     async def wait_for_change(
         self, agent: Agent, change_id: str, seconds: float, progress: Progress

@@ -64,7 +64,7 @@ def template_item(template: LibraryTemplate | SavedTemplate, mask: SecretMask) -
     else:
         ref, source, sha256 = template.name, "builtin", template.as_parts()[0]["sha256"]
     params = {
-        name: {k: mask.config(str(v)) if k == "default" else v for k, v in spec.items()}
+        name: {k: mask.param(name, v) if k == "default" else v for k, v in spec.items()}
         for name, spec in template.params_schema.items()
     }
     return {
@@ -112,14 +112,18 @@ def running_answer(change: ChangeSummary, link: str) -> Json:
     )
 
 
-def ended_answer(change: ChangeSummary, finished: Finished | None, link: str) -> Json:
-    """A change that ended: one item per device pushed (its result and post-checks), the
-    approvers of each gate and the sha256 of every template it used."""
+def ended_answer(
+    change: ChangeSummary, finished: Finished | None, link: str, mask: SecretMask
+) -> Json:
+    """A change that ended: one item per device pushed (its result and post-checks, the
+    device's words with their secret values masked, as chat shows them), the approvers of
+    each gate and the sha256 of every template it used."""
     result = finished.result if finished is not None else None
     pushed = {p.device: p for p in change.pushes}
     items: list[Json] = []
     for item in result["data"] if result is not None else []:
-        shown: Json = {k: item[k] for k in ("id", "name", "status", "result", "error") if k in item}
+        shown: Json = {k: item[k] for k in ("id", "name", "status") if k in item}
+        shown |= {k: mask.config(item[k]) for k in ("result", "error") if k in item}
         shown["pushed"] = item["name"] in pushed and pushed[item["name"]].status == "success"
         if "checks" in item:
             shown["post_checks"] = item["checks"]
