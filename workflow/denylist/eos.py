@@ -14,6 +14,7 @@ EOS_ONLY = (
         "shell",
         (
             ("shell", "act[ion] ba[sh]", _SHELL),
+            ("shell", "python-s[hell]", _SHELL),
             ("shell", "~dae[mon]", _SHELL),
             ("zerotouch", "~zer[otouch]", "zero-touch provisioning fetches and runs remote config"),
         ),
@@ -23,10 +24,15 @@ EOS_ONLY = (
         (("management-services", "~man[agement]", "changes ssh, telnet, API or console access"),),
     )
     + family_rules(
+        "kill-switch",
+        (("agent-shutdown", "~ag[ent] <any> sh[utdown]", "stops a system agent (Rib, Bgp, …)"),),
+    )
+    + family_rules(
         "exfiltration",
         (
             ("event-handler", "~ev[ent-handler]", _HANDLER),
             ("event-handler", "~sch[edule]", _HANDLER),
+            ("span", "tcpd[ump]", "captures the device's traffic (to a file or the session)"),
         ),
     )
 )

@@ -60,6 +60,11 @@ MANAGEMENT = family_rules(
             "se[t] in[terfaces] <mgmt> di[sable]",
             "disables the management interface",
         ),
+        (  # its addresses, filters, units, speed: `ip address` under Management1 on IOS
+            "mgmt-interface",
+            "se[t] in[terfaces] <mgmt>",
+            "changes the management interface (addresses, filters, units)",
+        ),
     ),
 )
 KILL_SWITCH = family_rules(
