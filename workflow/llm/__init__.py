@@ -42,15 +42,16 @@ def make_llm_planner(
     output: OutputMode = "auto",
     max_tokens: int = 4096,
 ) -> LLMPlanner:
-    """An LLMPlanner on `ChatOpenAI`, offered the built-in library as ready-made choices; its
-    answers get the secret values back where the model used their tokens."""
+    """An LLMPlanner on `ChatOpenAI`, offered the built-in library as ready-made choices; it
+    shows the model parameters named like secrets as their tokens, and its answers get back
+    the values the request typed where the model used their tokens."""
     chat = make_chat_model(
         api_key=api_key, base_url=base_url, model=model, timeout=timeout, secrets=secrets
     )
     asker = StructuredOutput(
         chat, mode=output, max_tokens=max_tokens, timeout=timeout, reveal=secrets.reveal
     )
-    return LLMPlanner(chat, load_catalog(), asker)
+    return LLMPlanner(chat, load_catalog(), asker, hide_params=secrets.hide_params)
 
 
 __all__ = ["LLMPlanner", "LLMSecrets", "make_chat_model", "make_llm_planner"]

@@ -19,6 +19,8 @@ Either way the parameters gate shows every device's values, and Modify asks the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TypeVar, cast
 
 from langchain_core.language_models import BaseChatModel
@@ -50,13 +52,17 @@ class LLMPlanner:
         model: BaseChatModel,
         catalog: Catalog | None = None,
         output: StructuredOutput | None = None,
+        hide_params: Callable[[Any], Any] | None = None,
     ) -> None:
+        """`hide_params`: parameters (schemas, examples, values) as the model may read them
+        (workflow.llm.secrets: a value named like a secret as its token)."""
         self._output = output or StructuredOutput(model)
         self._catalog = catalog
+        self._hidden = hide_params or (lambda value: value)
 
     async def propose_template(self, request: PlanRequest) -> TemplateProposal:
         library = self._library_descriptions(request.text)
-        human = prompts.template_prompt(request, library)
+        human = prompts.template_prompt(self._shown(request), library)
         answer, usage = await self._ask(TemplateAnswer, prompts.TEMPLATE_SYSTEM, human, request)
         targets = expand_targets(answer.targets, request.topology)
         if not answer.templates and answer.name not in ("", "custom"):  # a built-in, by name
@@ -98,7 +104,15 @@ class LLMPlanner:
                 return ParamsProposal(
                     device_params={name: {} for name in template["targets"]}, tokens=NO_TOKENS
                 )
-        human = prompts.params_prompt(request, template, derived, problems)
+        shown = cast(
+            TemplateProposal,
+            {
+                **template,
+                "params_schema": self._hidden(template["params_schema"]),
+                "example_params": self._hidden(template["example_params"]),
+            },
+        )
+        human = prompts.params_prompt(self._shown(request), shown, self._hidden(derived), problems)
         answer, usage = await self._ask(ParamsAnswer, prompts.PARAMS_SYSTEM, human, request)
         return ParamsProposal(
             device_params=answer.device_params(template["targets"], derived), tokens=usage
@@ -141,6 +155,10 @@ class LLMPlanner:
             raise PlanningError(
                 f"the LLM chose a built-in template that does not fit: {err}"
             ) from err
+
+    def _shown(self, request: PlanRequest) -> PlanRequest:
+        """`request` with its previous proposal's parameters as the model may read them."""
+        return replace(request, previous=self._hidden(request.previous))
 
     async def _ask(
         self, schema: type[AnswerT], system: str, human: str, request: PlanRequest

@@ -168,7 +168,8 @@ def params_prompt(
 
 
 def _compact(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True, default=str)
+    """JSON without spaces; text as written (a secret's token `‹secret:…›` reads as in views)."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True, default=str, ensure_ascii=False)
 
 
 def json_answer(schema: Mapping[str, Any]) -> str:

@@ -10,7 +10,7 @@ from base.masking import SecretMask
 from tests.fakes.openai_server import OpenAIStandIn, structured
 from tests.workflow.llm.test_planner import TOPOLOGY
 from workflow.llm import LLMSecrets, make_llm_planner
-from workflow.model import PlanRequest
+from workflow.model import PlanRequest, TemplateProposal
 
 MASK = SecretMask(b"test key")
 t = MASK.token
@@ -105,3 +105,38 @@ async def test_a_typed_secret_reaches_the_llm_as_its_token_and_the_change_as_typ
     assert "Typed-C-1" not in json.dumps(sent.body, ensure_ascii=False)
     assert f"community {t('Typed-C-1')} RO on R1" in sent.prompt_text()
     assert proposal["params_schema"]["community"]["default"] == "Typed-C-1"
+
+
+async def test_a_template_s_secret_values_reach_the_llm_as_their_tokens(
+    llm: OpenAIStandIn,
+) -> None:
+    """The parameters step shows the model the template's schema and examples: a default or an
+    example named like a secret (a saved template's community, an `auth_key`) goes as its
+    token, whatever form the schema takes, and the model's earlier answer too."""
+    template = TemplateProposal(
+        name="team_snmp",
+        description="the team's SNMP",
+        templates={"cisco_ios": "snmp-server community {{ community }} RO\n"},
+        params_schema={
+            "community": {"type": "str", "default": "Team-Comm-9", "description": "the team's"},
+            "auth_key": {"type": "str"},
+            "location": {"type": "str"},
+        },
+        example_params={"auth_key": "Team-Key-77", "location": "rack 3"},
+        targets=["R1"],
+        source="saved",
+        sections=["snmp-server community *"],
+    )
+    llm.script(structured({"common": {"location": "rack 4"}}))
+    planner = make_llm_planner(
+        api_key="sk-lab", base_url=llm.base_url, model="m", timeout=5, secrets=LLMSecrets(MASK)
+    )
+    previous = {"device_params": {"R1": {"auth_key": "Team-Key-77", "location": "rack 2"}}}
+    request = PlanRequest(
+        text="set the location on R1", topology=TOPOLOGY, feedback="rack 4", previous=previous
+    )
+    await planner.propose_params(request, template)
+    [sent] = llm.requests
+    said = json.dumps(sent.body, ensure_ascii=False)
+    assert "Team-Comm-9" not in said and "Team-Key-77" not in said, sent.prompt_text()
+    assert t("Team-Comm-9") in said and t("Team-Key-77") in said and "rack 3" in said
