@@ -83,9 +83,22 @@ SECTIONS = (
     _section(r"^ip dhcp pool \S+", "dhcp", "dhcp-config"),
 )
 
+# Global commands whose first words an interface or routing process also has (`ip`,
+# `spanning-tree`): IOS tries the sub-mode, which refuses the rest, then runs them globally.
+# `spanning-tree vlan 1 priority 0` is the bridge's (a root takeover); under an interface only
+# `spanning-tree vlan|mst N cost|port-priority` is the port's.
+_NOT_PORT = r"(?!c\S*( |$)|p( |$)|po\S*( |$))"  # a word abbreviating neither cost nor port-priority
 GLOBAL_ONLY = re.compile(
     r"^(no )?(ip (route|domain|name-server|prefix-list|http|ssh|routing|cef|access-list|"
-    r"forward-protocol|scp|nat (inside|outside) source|nat pool)|ipv6 (route|unicast-routing)|"
+    r"forward-protocol|scp|nat (inside|outside) source|nat pool|"
+    r"host|default-gateway|default-network|sla|ospf name-lookup|multicast-routing|"
+    r"community-list|as-path|local (pool|policy)|ftp|tftp|dns|finger|bootp|source-route|"
+    r"subnet-zero|classless|icmp|radius|tacacs|explicit-path|dhcp (excluded-address|pool)|"
+    r"dhcp snooping($| vlan| database| information)|arp inspection vlan)|"
+    r"ipv6 (route|unicast-routing)|"
+    rf"spanning-tree (mode|vlan \S+ {_NOT_PORT}|mst (configuration|\S+ {_NOT_PORT})|portfast "
+    r"(default|bpdu\S+ default)|extend|loopguard|uplinkfast|backbonefast|pathcost|etherchannel)|"
+    r"lldp run|cdp run|udld (aggressive|enable)|"
     r"logging (host|buffered|trap|console|"
     r"source-interface|on|\d))\b"
 )

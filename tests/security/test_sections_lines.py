@@ -152,6 +152,7 @@ LENIENT = [
     "interface * / ip *",
     "interface * / no *",
     "interface * / snmp-server *",
+    "interface * / spanning-tree *",
 ]
 DROPPED_TO_GLOBAL = [
     ("cisco_ios", [HEADER, f" {SNMP}"], SNMP),
@@ -165,6 +166,18 @@ DROPPED_TO_GLOBAL = [
      "ip domain-name evil.example"),
     ("cisco_ios", ["interface GigabitEthernet0/1", f" {SNMP}"], SNMP),
     ("cisco_ios", ["interface GigabitEthernet0/1", " no ip routing"], "no ip routing"),
+    # the bridge's priority, not the port's: IOS makes the device root of every VLAN
+    ("cisco_ios", ["interface GigabitEthernet0/1", " spanning-tree vlan 1-4094 priority 0"],
+     "spanning-tree vlan 1-4094 priority 0"),
+    ("cisco_ios", ["interface GigabitEthernet0/1", " spanning-tree vlan 1 pri 0"],
+     "spanning-tree vlan 1 pri 0"),
+    ("cisco_ios", ["interface GigabitEthernet0/1", " spanning-tree mode mst"],
+     "spanning-tree mode mst"),
+    ("cisco_ios", ["interface GigabitEthernet0/1", " ip host evil 10.6.6.6"],
+     "ip host evil 10.6.6.6"),
+    ("cisco_ios", ["interface GigabitEthernet0/1", " ip default-gateway 10.6.6.6"],
+     "ip default-gateway 10.6.6.6"),
+    ("cisco_ios", ["interface GigabitEthernet0/1", " ip ospf name-lookup"], "ip ospf name-lookup"),
     ("arista_eos", ["router ospf 1", " snmp-server community X rw"], "snmp-server community X rw"),
     ("arista_eos", ["interface Ethernet1", " ip route 0.0.0.0/0 Null0"],
      "ip route 0.0.0.0/0 Null0"),
@@ -207,6 +220,20 @@ def test_lines_that_stay_in_their_section_are_inside_and_shown_in_place() -> Non
     paths = landed_paths(run.before, run.after, "cisco_ios")
     assert outside_places(paths, OSPF) == []
     assert landed_text(paths) == ["  router ospf 1", "+  network 10.9.0.0 0.0.0.255 area 0"]
+
+
+def test_a_port_s_spanning_tree_and_ip_lines_stay_under_their_interface() -> None:
+    lines = [
+        "interface GigabitEthernet0/1",
+        " spanning-tree portfast",
+        " spanning-tree vlan 10 cost 100",
+        " spanning-tree vlan 20 port-priority 64",
+        " ip ospf cost 10",
+    ]
+    run = twin_run("R1", "cisco_ios", running("cisco_ios"), lines)
+    paths = landed_paths(run.before, run.after, "cisco_ios")
+    assert outside_places(paths, ["interface * / spanning-tree *", "interface * / ip ospf *"]) == []
+    assert len(paths) == 4, paths
 
 
 def test_a_line_refused_everywhere_leaves_the_copy_in_its_section_as_ios_does() -> None:
