@@ -66,8 +66,11 @@ SECTIONS = (
     ),
 )
 
-GLOBAL_ONLY = re.compile(
-    r"^(no )?(ip (route|domain|name-server|prefix-list|routing|access-list)|"
+GLOBAL_ONLY = re.compile(  # as on IOS (labsim.ios): the bridge's spanning tree, not the port's
+    r"^(no )?(ip (route|domain|name-server|prefix-list|routing|access-list|host|"
+    r"default-gateway|multicast-routing|community-list|as-path)|"
+    rf"spanning-tree (mode|(vlan|vlan-id|mst) \S+ {ios.NOT_PORT}|priority|portfast "
+    r"(default|bpdu\S+ default)|loopguard|pathcost|edge-port)|"
     r"logging (host|buffered|trap|console|source-interface|on|\d))\b"
 )
 

@@ -87,7 +87,7 @@ SECTIONS = (
 # `spanning-tree`): IOS tries the sub-mode, which refuses the rest, then runs them globally.
 # `spanning-tree vlan 1 priority 0` is the bridge's (a root takeover); under an interface only
 # `spanning-tree vlan|mst N cost|port-priority` is the port's.
-_NOT_PORT = r"(?!c\S*( |$)|p( |$)|po\S*( |$))"  # a word abbreviating neither cost nor port-priority
+NOT_PORT = r"(?!c\S*( |$)|p( |$)|po\S*( |$))"  # a word abbreviating neither cost nor port-priority
 GLOBAL_ONLY = re.compile(
     r"^(no )?(ip (route|domain|name-server|prefix-list|http|ssh|routing|cef|access-list|"
     r"forward-protocol|scp|nat (inside|outside) source|nat pool|"
@@ -96,7 +96,7 @@ GLOBAL_ONLY = re.compile(
     r"subnet-zero|classless|icmp|radius|tacacs|explicit-path|dhcp (excluded-address|pool)|"
     r"dhcp snooping($| vlan| database| information)|arp inspection vlan)|"
     r"ipv6 (route|unicast-routing)|"
-    rf"spanning-tree (mode|vlan \S+ {_NOT_PORT}|mst (configuration|\S+ {_NOT_PORT})|portfast "
+    rf"spanning-tree (mode|vlan \S+ {NOT_PORT}|mst (configuration|\S+ {NOT_PORT})|portfast "
     r"(default|bpdu\S+ default)|extend|loopguard|uplinkfast|backbonefast|pathcost|etherchannel)|"
     r"lldp run|cdp run|udld (aggressive|enable)|"
     r"logging (host|buffered|trap|console|"

@@ -181,6 +181,8 @@ DROPPED_TO_GLOBAL = [
     ("arista_eos", ["router ospf 1", " snmp-server community X rw"], "snmp-server community X rw"),
     ("arista_eos", ["interface Ethernet1", " ip route 0.0.0.0/0 Null0"],
      "ip route 0.0.0.0/0 Null0"),
+    ("arista_eos", ["interface Ethernet1", " spanning-tree mst 0 priority 0"],
+     "spanning-tree mst 0 priority 0"),
 ]  # fmt: skip
 
 
