@@ -12,8 +12,9 @@ from base.masking import TOKEN_START
 
 SECRET_MASK = "********"  # what the login labbot holds is replaced with where it is shown
 VIEW_MASK = TOKEN_START  # how a masked value begins in views (`‹secret:3f9a1c›`)
-# the login's mask as a word of its own: a banner's row of stars is not one
-_MASKS = re.compile(rf"(?:^|\s)({re.escape(SECRET_MASK)})(?:\s|$)|({re.escape(VIEW_MASK)})")
+# the login's mask standing apart (a word, or quoted: `password "********"`, as a short login
+# inside quotes is masked): a banner's row of stars is not one
+_MASKS = re.compile(rf"(?<![\w*])({re.escape(SECRET_MASK)})(?![\w*])|({re.escape(VIEW_MASK)})")
 
 
 def mask_in(line: str) -> str | None:

@@ -10,6 +10,8 @@ CASES = {
     "snmp-server community ******** RO": "********",
     "username netops privilege 15 secret 0 ********": "********",
     "********": "********",
+    'set system login user ops authentication encrypted-password "********"': "********",
+    'neighbor 10.0.12.2 password "********"': "********",
     "snmp-server community ‹secret:3f9a1c› RO": "‹secret",
     "ntp authentication-key 1 md5 ‹secret sha256:ab12…›": "‹secret",
     "banner motd ^C*******************************^C": None,  # a row of stars, not a mask
