@@ -3,6 +3,7 @@ bot/messages/, and a TargetError's fields worded for any request naming devices.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import datetime
 
@@ -26,16 +27,19 @@ from workflow.endings import (
 from workflow.model import StandardResponse, TemplatePart
 
 
-def ending_line(finished: Finished) -> str:
-    """Why the change ended, in one line (more when it lists errors)."""
+def ending_line(finished: Finished, mask: SecretMask) -> str:
+    """Why the change ended, in one line (more when it lists errors); the lines it quotes
+    with their secret values masked."""
     ending = finished.ending
     if ending is None:  # a checkpoint from before typed endings said it in words
         return finished.message
-    return why_ended(ending, finished.result)
+    return why_ended(ending, finished.result, mask)
 
 
-def why_ended(ending: Ending, result: StandardResponse | None) -> str:
-    """The sentence for `ending`; `result`: the push's, which a "pushed" ending summarises."""
+def why_ended(ending: Ending, result: StandardResponse | None, mask: SecretMask) -> str:
+    """The sentence for `ending`; `result`: the push's, which a "pushed" ending summarises;
+    a configuration line it quotes (a refused one, between backquotes in an error) with its
+    secret values masked (`mask`), as every view shows lines."""
     if ending["kind"] == "expired" or ending["kind"] == "cancelled":
         return _at_gate(ending)
     if ending["kind"] == "pushed":
@@ -50,7 +54,9 @@ def why_ended(ending: Ending, result: StandardResponse | None) -> str:
     elif ending["kind"] == "planner_failed":
         fields["stage"] = messages.PROPOSAL_OF[ending["stage"]]
     elif ending["kind"] == "still_invalid":
-        fields["errors"] = "\n".join(f"- {error}" for error in ending["errors"])
+        fields["errors"] = "\n".join(
+            f"- {_quoted_masked(error, mask)}" for error in ending["errors"]
+        )
     elif ending["kind"] == "devices_held":
         fields["held"] = "; ".join(messages.DEVICE_HELD.format(**held) for held in ending["held"])
     elif ending["kind"] == "hash_mismatch":
@@ -58,7 +64,7 @@ def why_ended(ending: Ending, result: StandardResponse | None) -> str:
     elif ending["kind"] == "rollback_not_started":
         fields["failures"] = failures_text(ending["failures"])
     elif ending["kind"] == "push_refused":
-        refused = "; ".join(_refusal(refusal) for refusal in ending["refusals"])
+        refused = "; ".join(_refusal(refusal, mask) for refusal in ending["refusals"])
         template = (
             messages.ROLLBACK_REFUSED if ending["rollback"] else messages.ENDED["push_refused"]
         )
@@ -144,8 +150,18 @@ def _unusable(devices: list[UnusableDevice]) -> str:
     return listed or messages.NONE_FOUND
 
 
-def _refusal(refusal: Refusal) -> str:
-    return messages.REFUSED_LINE[refusal["rule"]].format(**refusal)
+def _refusal(refusal: Refusal, mask: SecretMask) -> str:
+    shown = {**refusal, "line": mask.config(refusal["line"])}
+    return messages.REFUSED_LINE[refusal["rule"]].format(**shown)
+
+
+_QUOTED = re.compile(r"`([^`\n]*)`")  # a line an error quotes
+
+
+def _quoted_masked(error: str, mask: SecretMask) -> str:
+    """`error` with each line it quotes masked; its own words (a rule's reason naming a
+    `password`) as written."""
+    return _QUOTED.sub(lambda quoted: f"`{mask.config(quoted.group(1))}`", error)
 
 
 def _stamp(iso: str) -> str:

@@ -363,9 +363,9 @@ def present_progress(change_id: str, progress: Mapping[str, PushProgress]) -> Me
     )
 
 
-def present_status(finished: Finished) -> Message:
+def present_status(finished: Finished, mask: SecretMask) -> Message:
     """How the thread's last change ended, in one message (the `status` command)."""
-    return _ending(finished.change_id, finished.status, ending_line(finished))
+    return _ending(finished.change_id, finished.status, ending_line(finished, mask))
 
 
 def _ending(change_id: str, status: Status, message: str) -> Message:
@@ -379,7 +379,7 @@ def _ending(change_id: str, status: Status, message: str) -> Message:
 def present_result(finished: Finished, mask: SecretMask) -> Message:
     result = finished.result
     if result is None:
-        return _ending(finished.change_id, finished.status, ending_line(finished))
+        return _ending(finished.change_id, finished.status, ending_line(finished, mask))
     title = messages.FINISHED_TITLE[finished.status].format(change_id=finished.change_id)
     summary = messages.RESULT_SUMMARY.format(
         title=title, ok=result["successful"], failed=result["failed"], total=result["total"]

@@ -181,7 +181,7 @@ class ChangeReporter:
         await self.audit.record_change_event(
             change_id=finished.change_id,
             status=finished.status,
-            detail=ending_line(finished),
+            detail=ending_line(finished, self.mask),
             tokens=finished.tokens,
         )
         if self.templates is not None and finished.templates:

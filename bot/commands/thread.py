@@ -24,7 +24,7 @@ async def status_command(ctx: CommandContext) -> None:
     if outcome is None:
         await ctx.say(Message(messages.NOTHING_PENDING))
         return
-    await ctx.say(presenter.present_status(outcome))
+    await ctx.say(presenter.present_status(outcome, ctx.mask))
 
 
 async def cancel_command(ctx: CommandContext) -> None:

@@ -11,6 +11,7 @@ from base.errors import TargetError
 from base.vocabulary import TargetProblem
 from bot import messages
 from bot.ending_view import newer_line, target_problem, why_ended
+from tests.support.masks import MASK
 from workflow.endings import END_KINDS, Ending, EndKind, Refusal, Stage
 from workflow.model import StandardResponse, TemplatePart
 
@@ -125,7 +126,7 @@ EXAMPLES: list[tuple[Ending, list[str]]] = [
 
 @pytest.mark.parametrize(("ending", "says"), EXAMPLES, ids=[e["kind"] for e, _ in EXAMPLES])
 def test_each_ending_is_said_with_its_facts(ending: Ending, says: list[str]) -> None:
-    text = why_ended(ending, PUSH)
+    text = why_ended(ending, PUSH, MASK)
     for part in says:
         assert part in text, text
     assert "{" not in text and "}" not in text  # no blank left unfilled

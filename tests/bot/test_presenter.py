@@ -221,7 +221,7 @@ def test_a_change_ended_at_a_gate_is_worded_by_the_bot_with_a_readable_stamp() -
     expired = GateEnding(
         kind="expired", gate="params", at="2026-11-30T07:15:03.5+00:00", actor="", pushed=False
     )
-    message = present_status(Finished("chg-2", "expired", "", None, {}, ending=expired))
+    message = present_status(Finished("chg-2", "expired", "", None, {}, ending=expired), MASK)
     assert message.text == (
         "Change chg-2 expired: the params review expired at 2026-11-30 07:15:03 UTC; nothing "
         "was pushed. Ask again to start a new change."

@@ -3,7 +3,8 @@ token only) never comes back in clear, wherever a request and the model put its 
 the real decision service, graph and simulated lab, with the OpenAI stand-in as the LLM: bob
 asks for an SNMP community (its value reaches the LLM as a token), alice, who saw the token,
 asks for it as an interface description; nothing the bot posts holds the community (her
-template keeps the token, and a line carrying one is refused)."""
+template keeps the token, and a line carrying one is refused). A line the checks refuse is
+told with its secret masked too."""
 
 from __future__ import annotations
 
@@ -71,4 +72,28 @@ async def test_a_secret_s_token_asked_for_by_someone_else_is_never_shown_in_clea
     assert f"snmp-server community {token} RO" in posted  # bob's template step, masked
     assert f"`description {token}` is refused" in posted  # alice's: the token kept, never sent
     attempt("secrets: someone else's secret asked for by its token", COMMUNITY not in posted)
+    assert COMMUNITY not in posted, posted
+
+
+async def test_a_refused_line_holding_a_typed_secret_is_told_masked(tmp_path: Path) -> None:
+    """The LLM's template writes the community the request typed into a line the deny-list
+    refuses (`… RW`): the refusal names the line, the community as its token."""
+    chat = RecordingAdapter()
+    with OpenAIStandIn() as llm:
+        settings = {
+            "openai_api_key": SecretStr("sk-standin"),
+            "openai_base_url": llm.base_url,
+            "plan_attempts": 1,
+        }
+        async with attacked_lab() as lab, attacked_bot(tmp_path, lab, chat, **settings) as bot:
+            token = bot.service.mask.token(COMMUNITY)
+            writable = {
+                **community_of(token),
+                "templates": {"cisco_ios": "snmp-server community {{ community }} RW\n"},
+            }
+            llm.script(structured(writable))
+            asked = f"configure snmp community {COMMUNITY} RW on R1"
+            await bot.service.handle(ask(asked, "bob", thread("bob")))
+    posted = "\n".join(shown(message) for message in chat.messages())
+    assert f"snmp-server community {token} RW" in posted, posted
     assert COMMUNITY not in posted, posted

@@ -14,6 +14,7 @@ import pytest
 from base.errors import GateError
 from bot.ending_view import ending_line, why_ended
 from storage.checkpointer import SQLAlchemySaver
+from tests.support.masks import MASK
 from tests.support.postgres import fresh_postgres_database
 from tests.workflow.gateways import RecordingGateway, two_router_lab
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision, gate_problem
@@ -284,7 +285,7 @@ async def test_a_failed_device_makes_the_change_failed_with_per_device_results(
     params_gate = await to_params_gate(wf)
     finished = await wf.resume(THREAD, params_gate, decide(params_gate))
     assert isinstance(finished, Finished) and finished.status == "failed"
-    assert ending_line(finished) == "pushed to 1 of 2 devices; failed: R2: timed out"
+    assert ending_line(finished, MASK) == "pushed to 1 of 2 devices; failed: R2: timed out"
     assert finished.result is not None
     assert [i["status"] for i in finished.result["data"]] == ["success", "failed"]
 
@@ -321,8 +322,8 @@ async def test_a_request_the_library_does_not_understand_fails_with_its_help(
 ) -> None:
     finished = await start(workflow(saver, lab), text="make the lab faster please on R1")
     assert isinstance(finished, Finished) and finished.status == "failed"
-    assert ending_line(finished).startswith("the planner could not propose a template:")
-    assert "apply" in ending_line(finished)  # the library's usage help reaches the user
+    assert ending_line(finished, MASK).startswith("the planner could not propose a template:")
+    assert "apply" in ending_line(finished, MASK)  # the library's usage help reaches the user
 
 
 async def test_push_refuses_a_plan_whose_hash_was_not_approved(lab: RecordingGateway) -> None:
@@ -342,5 +343,5 @@ async def test_push_refuses_a_plan_whose_hash_was_not_approved(lab: RecordingGat
     outcome = command.update["outcome"]
     assert outcome["status"] == "blocked"
     assert outcome["ending"]["kind"] == "hash_mismatch"
-    assert why_ended(outcome["ending"], None).startswith("refused to push: the plan's hash")
+    assert why_ended(outcome["ending"], None, MASK).startswith("refused to push: the plan's hash")
     assert lab.pushes == []

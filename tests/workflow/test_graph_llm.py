@@ -13,6 +13,7 @@ from pydantic import SecretStr
 from bot.ending_view import ending_line
 from storage.checkpointer import SQLAlchemySaver
 from tests.fakes.openai_server import OpenAIStandIn, count_tokens, structured
+from tests.support.masks import MASK
 from tests.workflow.gateways import RecordingGateway, ios_config, two_router_lab
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision, gate_problem
 from workflow.change_nodes import Nodes
@@ -101,7 +102,7 @@ async def test_full_run_through_both_gates_pushes_exactly_the_approved_lines(
 
     done = await wf.resume("slack:C1:1.0", params_gate, decide(params_gate))
     assert isinstance(done, Finished)
-    assert (done.status, ending_line(done)) == ("done", "pushed to 2 of 2 devices")
+    assert (done.status, ending_line(done, MASK)) == ("done", "pushed to 2 of 2 devices")
     assert [p.plan for p in lab.pushes] == [{"R1": OSPF_LINES, "R2": OSPF_LINES}]
     assert done.tokens["template"]["total_tokens"] == usage_of(llm, 0, OSPF_TEMPLATE)
     assert done.tokens["params"]["total_tokens"] == usage_of(llm, 1, OSPF_PARAMS)
@@ -130,10 +131,10 @@ async def test_retries_are_bounded_then_the_change_fails_saying_why(
     llm.script(structured(broken), structured(broken), structured(OSPF_TEMPLATE))
     finished = await start(workflow(saver, llm, lab, attempts=2))
     assert isinstance(finished, Finished) and finished.status == "failed"
-    assert ending_line(finished).startswith(
+    assert ending_line(finished, MASK).startswith(
         "the template proposal was still invalid after 2 attempt(s)"
     )
-    assert "'process', which is not in params_schema" in ending_line(finished)
+    assert "'process', which is not in params_schema" in ending_line(finished, MASK)
     assert len(llm.requests) == 2 and llm.pending_replies == 1
     billed = usage_of(llm, 0, broken) + usage_of(llm, 1, broken)  # rejected answers cost too
     assert finished.tokens["template"]["total_tokens"] == billed
@@ -169,8 +170,8 @@ async def test_a_forbidden_command_in_the_template_never_reaches_a_device(
     finished = await start(workflow(saver, llm, lab, attempts=2))
     assert isinstance(finished, Finished) and finished.status == "blocked"
     assert "do wr er" in ending_line(
-        finished
-    ) and "erases the startup configuration" in ending_line(finished)
+        finished, MASK
+    ) and "erases the startup configuration" in ending_line(finished, MASK)
     assert "is refused" in llm.requests[1].messages[-1]["content"]  # the LLM was told why
     assert lab.pushes == []
 
@@ -196,7 +197,9 @@ async def test_a_command_injected_through_params_never_reaches_a_device(
     assert isinstance(gate, Gate)
     finished = await wf.resume("slack:C1:1.0", gate, decide(gate))
     assert isinstance(finished, Finished) and finished.status == "failed"
-    assert "R1: param 'text'" in ending_line(finished) and "line break" in ending_line(finished)
+    assert "R1: param 'text'" in ending_line(finished, MASK) and "line break" in ending_line(
+        finished, MASK
+    )
     assert lab.pushes == []
 
 
@@ -226,7 +229,7 @@ async def test_a_blocked_line_is_shown_at_the_params_gate_and_refused_at_the_pus
     assert (hit["line"], hit["reason"], hit["family"]) == (line, reason, "management")
     finished = await wf.resume("slack:C1:1.0", params_gate, decide(params_gate))
     assert isinstance(finished, Finished) and finished.status == "blocked"
-    assert f"R1: '{line}' is not allowed ({reason})" in ending_line(finished)
+    assert f"R1: '{line}' is not allowed ({reason})" in ending_line(finished, MASK)
     assert lab.pushes == []
 
 
@@ -337,10 +340,12 @@ async def test_lab_facts_holding_a_line_break_never_reach_a_device(
     llm.script(structured(named))
     finished = await start(workflow(saver, llm, lab, attempts=1), "OSPF on R1, R2 and R3")
     assert isinstance(finished, Finished) and finished.status == "failed"
-    assert "device R3 cannot be targeted (its lab facts cannot be used" in ending_line(finished)
-    assert "facts.interfaces" not in ending_line(finished)  # R3's own interfaces are fine...
+    assert "device R3 cannot be targeted (its lab facts cannot be used" in ending_line(
+        finished, MASK
+    )
+    assert "facts.interfaces" not in ending_line(finished, MASK)  # R3's own interfaces are fine...
     assert "neighbors[0].interface: 'GigabitEthernet0/0\\nreload' contains a line break" in (
-        ending_line(finished)
+        ending_line(finished, MASK)
     )  # ...the link's port name is not
-    assert "device R2 cannot be targeted" in ending_line(finished)  # R2 would print it too
-    assert "device R1" not in ending_line(finished) and lab.pushes == []
+    assert "device R2 cannot be targeted" in ending_line(finished, MASK)  # R2 would print it too
+    assert "device R1" not in ending_line(finished, MASK) and lab.pushes == []

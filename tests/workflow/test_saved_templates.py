@@ -13,6 +13,7 @@ from labsim.trial import SimTrial
 from storage.checkpointer import SQLAlchemySaver
 from storage.template_store import TemplateDraft, TemplateStore
 from tests.fakes.openai_server import OpenAIStandIn, structured
+from tests.support.masks import MASK
 from tests.workflow.gateways import RecordingGateway, two_router_lab
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision
 from workflow.change_nodes import Nodes
@@ -93,7 +94,7 @@ async def test_the_deny_list_covers_a_combination(saver: SQLAlchemySaver) -> Non
     workflow = ChangeWorkflow(checkpointer=saver, nodes=nodes)
     gates, finished = await run(workflow, "apply ospf + tidy to R1 minutes=5")
     assert gates == [] and finished.status == "blocked"
-    assert "reload" in ending_line(finished) and not lab.pushes
+    assert "reload" in ending_line(finished, MASK) and not lab.pushes
 
 
 async def test_the_template_test_runs_on_a_copy_of_the_target_within_the_gate(

@@ -79,7 +79,7 @@ async def test_failed_post_checks_offer_a_rollback_that_restores_the_configs(
     gate = shown_again
     done = await wf.resume(THREAD, gate, decide(gate, who="carol"))
     assert isinstance(done, Finished) and done.status == "failed"
-    assert ending_line(done) == "rollback pushed to 2 of 2 devices"
+    assert ending_line(done, MASK) == "rollback pushed to 2 of 2 devices"
     assert done.rollback is not None and done.newer_versions == {}
     assert (done.rollback["kind"], done.rollback["actor"]) == ("rolled_back", "carol")
     said = rollback_line(done.rollback, MASK)
