@@ -40,7 +40,8 @@ from workflow.denylist.platform_rules import PlatformRules, rules_for
 from workflow.denylist.rules import CONTROL, FAMILY_TITLES, HELP, REMOTE, Family, Rule
 
 _EMBEDDED = (
-    re.compile(r"^alias \S+ \S+ (?P<cmd>.+)$"),
+    re.compile(r"^alias \S+ \S+ (?P<cmd>.+)$"),  # IOS: alias MODE NAME COMMAND
+    re.compile(r"^alias \S+ (?P<cmd>.+)$"),  # EOS: alias NAME COMMAND
     re.compile(r"^action \S+ cli command \"?(?P<cmd>[^\"]+)\"?"),
     re.compile(r"^action \S+ (?!cli\b)(?P<cmd>.+)$"),  # EEM actions such as `action 1.0 reload`
     re.compile(r"^cli (?P<cmd>.+)$"),

@@ -22,6 +22,7 @@ HOSTILE: list[tuple[str, str, list[str]]] = [
     ("management", "juniper_junos", ["set interfaces fxp0 unit 0 family inet address 10.6.6.6/24"]),
     ("management", "juniper_junos", ["set interfaces em0 unit 0 family inet filter input DROP"]),
     ("shell", "arista_eos", ["python-shell"]),
+    ("shell", "arista_eos", ["alias x bash"]),  # EOS: alias NAME COMMAND
     ("exfiltration", "arista_eos", ["tcpdump interface Ethernet1 file flash:x.pcap"]),
     ("kill-switch", "arista_eos", ["agent Rib shutdown"]),
     (
