@@ -137,7 +137,7 @@ class DenyList:
     def _line_violations(self, line: str, number: int, rules: PlatformRules) -> Iterator[Violation]:
         if control_character(line, allowed="\t"):
             yield _violation(line, CONTROL, number)
-        if (char := unreadable_character(line)) is not None:
+        if (char := unreadable_character(line, rules.seven_bit)) is not None:
             seen = "a device reading 7 bits sees a control character or `?` in its bytes"
             why = seen if read_as_control(char) else "which no command word has"
             reason = f"holds {char!r} (U+{ord(char):04X}), {why}"

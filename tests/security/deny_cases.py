@@ -229,6 +229,8 @@ HARMLESS: list[tuple[str, list[str]]] = [
     ("cisco_ios", ["ntp server 10.0.0.1", "ip domain-name lab.example"]),
     ("arista_eos", ["router bgp 65001", " neighbor 10.0.0.2 remote-as 65002", " no shutdown"]),
     ("arista_eos", ["vlan 10", " name users"]),
+    ("arista_eos", ["interface Ethernet1", " description Überlink — R2"]),  # EOS reads 8 bits
+    ("frr", ["interface eth1", " description Straße nach R2"]),
     ("frr", ["router ospf", " ospf router-id 10.255.255.1", " network 10.0.12.0/24 area 0"]),
     ("frr", ["log syslog informational", "ip forwarding"]),
     ("frr", ["interface eth1", " ip ospf hello-interval 1", "exit"]),

@@ -1,5 +1,6 @@
 """The deny-list policy per platform: which rule table a platform family uses, its exec
-prefixes, and what a template's `allow:` list may name (rule ids and families)."""
+prefixes, whether its devices may read 7 bits per character, and what a template's `allow:`
+list may name (rule ids and families)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ _TABLES: dict[str, tuple[tuple[Rule, ...], tuple[str, ...]]] = {
     "junos": (junos.RULES, ("run",)),
     "vrp": (vrp.RULES, ()),
 }
+SEVEN_BIT = ("ios",)  # policies of devices that may read 7 bits per character (and unknown)
 PLATFORMS = {
     "cisco_ios": "ios",
     "cisco_xe": "ios",
@@ -41,6 +43,7 @@ class PlatformRules:
 
     prefixes: tuple[str, ...]
     index: dict[str, list[tuple[Pattern, Rule]]]
+    seven_bit: bool  # may read 7 bits per character (IOS's `exec-character-bits 7` default)
 
     def match(self, tokens: list[str]) -> Rule | None:
         """The first rule the line's words (prefixes removed) match, or None."""
@@ -67,7 +70,7 @@ def rules_for(family: str) -> PlatformRules:
                 pattern = parse(rule.spec)
                 index.setdefault(pattern.key, []).append((pattern, rule))
     prefixes = tuple(dict.fromkeys(p for _, table_prefixes in tables for p in table_prefixes))
-    return PlatformRules(prefixes, index)
+    return PlatformRules(prefixes, index, seven_bit=name in (None, *SEVEN_BIT))
 
 
 def platform_rules(platform: str) -> tuple[Rule, ...] | None:
