@@ -100,11 +100,12 @@ class StructuredOutput:
         max_tokens: int = 4096,
         timeout: float | None = None,
         repairs: int = 2,
-        reveal: Callable[[Any, str], Any] | None = None,
+        reveal: Callable[[Any, str, Any], Any] | None = None,
     ) -> None:
-        """`reveal(answer, said)`: what the answer's object becomes before it is read, given
-        the words people typed that it answers (workflow.llm.secrets gives back the values
-        they typed where the model used their tokens)."""
+        """`reveal(answer, said, earlier)`: what the answer's object becomes before it is read,
+        given the words people typed that it answers and the change's earlier proposal
+        (workflow.llm.secrets gives back the values they hold where the model used their
+        tokens)."""
         self.model = model
         self.mode = mode
         self.max_tokens = max_tokens
@@ -125,15 +126,17 @@ class StructuredOutput:
         human: str,
         on_progress: ProgressSink | None = None,
         said: str = "",
+        earlier: Any = None,
     ) -> Asked[AnswerT]:
         """The answer of `schema` to `human`; `said`: the words people typed in the request
-        (and feedback) it answers, whose values the answer may get back (`reveal`)."""
+        (and feedback) it answers, and `earlier`: the change's earlier proposal, whose values
+        the answer may get back (`reveal`)."""
         spent: list[TokenUsage] = []
         refusals: list[str] = []
         for strategy in self.strategies():
             try:
                 answer = await self._ask_with(
-                    strategy, schema, system, human, on_progress, spent, said=said
+                    strategy, schema, system, human, on_progress, spent, said, earlier
                 )
             except _Unsupported as err:
                 refusals.append(f"{strategy}: {err}")
@@ -154,8 +157,8 @@ class StructuredOutput:
         human: str,
         on_progress: ProgressSink | None,
         spent: list[TokenUsage],
-        *,
         said: str,
+        earlier: Any,
     ) -> AnswerT:
         tool = tool_definition(schema)
         if strategy == "json":
@@ -171,7 +174,8 @@ class StructuredOutput:
             try:
                 if found is None:
                     raise ValueError("no JSON object in the answer")
-                return schema.model_validate(self.reveal(found, said) if self.reveal else found)
+                revealed = self.reveal(found, said, earlier) if self.reveal else found
+                return schema.model_validate(revealed)
             except (ValidationError, ValueError) as err:
                 problem = str(err)
             if attempt == self.repairs:

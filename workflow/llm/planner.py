@@ -19,7 +19,7 @@ Either way the parameters gate shows every device's values, and Modify asks the 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar, cast
 
@@ -163,11 +163,23 @@ class LLMPlanner:
     async def _ask(
         self, schema: type[AnswerT], system: str, human: str, request: PlanRequest
     ) -> tuple[AnswerT, TokenUsage]:
-        """The answer; it gets back only the values `request`'s own words typed (a token anyone
-        may see in a read or the audit is no key to its value: workflow.llm.secrets)."""
+        """The answer; it gets back only the values `request`'s own words typed, or its earlier
+        proposal holds (a token anyone may see in a read or the audit is no key to its value:
+        workflow.llm.secrets)."""
         said = "\n".join(filter(None, (request.text, request.feedback)))
-        asked = await self._output.ask(schema, system, human, step_progress(), said=said)
+        earlier = _own_values(request.previous)
+        asked = await self._output.ask(schema, system, human, step_progress(), said, earlier)
         return asked.answer, asked.usage
+
+
+def _own_values(previous: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    """The change's earlier proposal an answer may get values back from by their tokens: its
+    parameters, or a template the LLM wrote (each value typed in the change, by the request or
+    an earlier Modify, or the model's own words); not a saved or built-in template, whose
+    defaults nobody in the change typed (their tokens stay)."""
+    if previous is None or "device_params" in previous or previous.get("source") == "llm":
+        return previous
+    return None
 
 
 def _refuse_cut_parts(answer: TemplateAnswer) -> None:

@@ -10,9 +10,11 @@ now, plus the credentials labbot holds (the values masked are kept in memory onl
 
 - `reveal`: a planner's answer gets the real value back where the model used the token of a
   value typed in the request it answers (a community typed in the request becomes the
-  template's default, as typed). Only those: a token anyone may see (a device's secret in a
-  read, a value someone else typed, shown masked in their thread or the audit) is no key to
-  its value, so `describe Gi0/0 as ‹secret:…›` keeps the token (and is never pushed);
+  template's default, as typed), or held by the change's own earlier proposal (a community an
+  earlier Modify typed, restated after the next one). Only those: a token anyone may see (a
+  device's secret in a read, a value someone else typed, shown masked in their thread or the
+  audit, a saved template's default) is no key to its value, so `describe Gi0/0 as
+  ‹secret:…›` keeps the token (and is never pushed);
 - `hide`: a diagnosis's answer is masked before it is posted, the values the model read
   included, in case it quotes one it paraphrased.
 """
@@ -22,7 +24,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 import httpx
@@ -68,16 +70,21 @@ class LLMSecrets:
             return [self.hide_params(item, name) for item in value]
         return self.mask.param(name, value)
 
-    def reveal(self, value: Any, said: str) -> Any:
+    def reveal(self, value: Any, said: str, earlier: Any = None) -> Any:
         """An answer (strings, lists, dicts) with the token of each value typed in `said` (the
-        request and feedback it answers) replaced by that value; every other token kept."""
-        typed = self._typed(said)
+        request and feedback it answers) or held by `earlier` (the change's own earlier
+        proposal, whose values an earlier Modify typed) replaced by that value; every other
+        token kept."""
+        typed = self._typed(said, earlier)
         return _replaced(value, lambda m: typed.get(m.group(0), m.group(0)))
 
-    def _typed(self, said: str) -> dict[str, str]:
-        """token -> value of the values `said` holds (as `hide` finds them in people's words),
-        but a credential labbot holds or a token two of them share (never given back)."""
+    def _typed(self, said: str, earlier: Any) -> dict[str, str]:
+        """token -> value of the values `said` holds (as `hide` finds them in people's words)
+        and `earlier` holds (its strings and the secrets in them), but a credential labbot
+        holds or a token two of them share (never given back)."""
         _, found = self.mask.config_values(said)
+        for text in _strings(earlier):
+            found |= {text, *self.mask.config_values(text)[1]}
         pairs = {(self.mask.token(value), value) for value in found | _said_values(said)}
         shared = Counter(token for token, _ in pairs)
         return {t: v for t, v in pairs if shared[t] == 1 and t not in self._pinned}
@@ -124,6 +131,17 @@ def _replaced(value: Any, token_value: Callable[[re.Match[str]], str]) -> Any:
     if isinstance(value, dict):
         return {key: _replaced(item, token_value) for key, item in value.items()}
     return value
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from _strings(item)
 
 
 def _said_values(text: str) -> set[str]:

@@ -140,3 +140,76 @@ async def test_a_template_s_secret_values_reach_the_llm_as_their_tokens(
     said = json.dumps(sent.body, ensure_ascii=False)
     assert "Team-Comm-9" not in said and "Team-Key-77" not in said, sent.prompt_text()
     assert t("Team-Comm-9") in said and t("Team-Key-77") in said and "rack 3" in said
+
+
+async def test_a_value_typed_in_an_earlier_modify_stays_when_the_model_restates_it(
+    llm: OpenAIStandIn,
+) -> None:
+    """A second Modify (`location rack 4`) after one that typed the community: the model, shown
+    the earlier parameters with the community as its token, restates them; the change keeps
+    the community typed before, not its token (a line carrying one is never pushed)."""
+    template = TemplateProposal(
+        name="snmp",
+        description="SNMP community and location",
+        templates={
+            "cisco_ios": "snmp-server community {{ community }} RO\n"
+            "snmp-server location {{ location }}\n"
+        },
+        params_schema={"community": {"type": "str"}, "location": {"type": "str"}},
+        example_params={"community": "example", "location": "rack 1"},
+        targets=["R1"],
+        source="llm",
+        sections=["snmp-server community *", "snmp-server location *"],
+    )
+    earlier = {"R1": {"community": "Earlier-C-5", "location": "rack 2"}}
+    llm.script(structured({"common": {"community": t("Earlier-C-5"), "location": "rack 4"}}))
+    planner = make_llm_planner(
+        api_key="sk-lab", base_url=llm.base_url, model="m", timeout=5, secrets=LLMSecrets(MASK)
+    )
+    request = PlanRequest(
+        text="configure snmp on R1",
+        topology=TOPOLOGY,
+        feedback="location rack 4",
+        previous={"device_params": earlier},
+    )
+    proposal = await planner.propose_params(request, template)
+    [sent] = llm.requests
+    assert "Earlier-C-5" not in json.dumps(sent.body, ensure_ascii=False)
+    assert proposal["device_params"] == {"R1": {"community": "Earlier-C-5", "location": "rack 4"}}
+
+
+async def test_a_saved_template_s_secret_default_is_no_key_for_a_modify(
+    llm: OpenAIStandIn,
+) -> None:
+    """Modify on a saved template: the model sees its community default as a token; a template
+    it writes with that token (as a description) keeps the token: nobody in the change typed
+    the value, and views show the saved template's default masked."""
+    saved = TemplateProposal(
+        name="team_snmp",
+        description="the team's SNMP",
+        templates={"cisco_ios": "snmp-server community {{ community }} RO\n"},
+        params_schema={"community": {"type": "str", "default": "Team-Comm-9"}},
+        example_params={},
+        targets=["R1"],
+        source="saved",
+        sections=["snmp-server community *"],
+    )
+    answer = {
+        "name": "describe",
+        "templates": {"cisco_ios": "interface Gi0/0\n description {{ text }}\n"},
+        "params_schema": {"text": f"str={t('Team-Comm-9')}"},
+        "targets": ["R1"],
+        "sections": ["interface * / description *"],
+    }
+    llm.script(structured(answer))
+    planner = make_llm_planner(
+        api_key="sk-lab", base_url=llm.base_url, model="m", timeout=5, secrets=LLMSecrets(MASK)
+    )
+    request = PlanRequest(
+        text="apply team_snmp on R1",
+        topology=TOPOLOGY,
+        feedback="describe Gi0/0 instead",
+        previous=saved,
+    )
+    proposal = await planner.propose_template(request)
+    assert proposal["params_schema"]["text"]["default"] == t("Team-Comm-9")
