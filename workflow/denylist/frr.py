@@ -26,6 +26,7 @@ FRR_ONLY = (
             ("bmp", "bmp co[nnect]", "sends BGP sessions and routes to another host (BMP)"),
             ("bmp", "bmp l[istener]", "lets another host collect BGP sessions and routes (BMP)"),
             ("fpm", "fpm a[ddress]", "sends the forwarding table to another host (FPM)"),
+            ("fpm", "fpm con[nection]", "sends the forwarding table to another host (FPM)"),
         ),
     )
 )
