@@ -168,6 +168,7 @@ async def test_requests_the_planner_understands(
         ("apply ospf to R1 colour=red", "has no parameter 'colour'"),
         ("apply eigrp to R3", "no juniper_junos variant"),
         ('apply banner to R1 text="hi\nreload"', "line break or control character"),
+        ('apply banner to R1 text="hi\ud800"', "line break or control character"),
     ],
 )
 async def test_planner_explains_what_it_cannot_do(text: str, message: str) -> None:

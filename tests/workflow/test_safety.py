@@ -135,3 +135,14 @@ def test_junos_delete_is_refused_bare_or_for_a_whole_protocol() -> None:
     assert not deny.check(["delete protocols ospf area 0 interface ge-0/0/1.0"], "juniper_junos")
     # on IOS `delete` removes files
     assert [v.rule for v in deny.check(["delete protocols ospf"], "cisco_ios")] == ["delete"]
+
+
+def test_a_lone_surrogate_is_refused_as_a_control_character_on_every_platform() -> None:
+    """JSON's "\\ud800" in a chat payload: no device can be sent it (an encoder replacing it
+    writes `?`, help on IOS), not even inside a description."""
+    for platform, lines in (
+        ("cisco_ios", ["interface Gi0/1", " description to R2\ud800"]),
+        ("arista_eos", ["interface Ethernet1", " description to R2\udcff"]),
+    ):
+        [violation] = DenyList().check(lines, platform)
+        assert (violation.number, violation.rule) == (2, "control-character"), platform

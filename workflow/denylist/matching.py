@@ -136,12 +136,15 @@ def strip_prefixes(tokens: list[str], prefixes: Sequence[str]) -> list[str]:
     return tokens
 
 
-_CONTROL = frozenset({"Cc", "Cf", "Zl", "Zp"})  # control, format, line and paragraph separators
+# control, format, line and paragraph separators, and lone surrogates (JSON's "\ud800"): no
+# device can be sent one, and an encoder replacing it writes `?`
+_CONTROL = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
 
 
 def control_character(text: str, allowed: str = "") -> str | None:
     """The first character of `text` (not in `allowed`) that can split one line into two on a
-    device or hide in it: a control, format, line or paragraph separator; None when none."""
+    device or hide in it: a control, format, line or paragraph separator, a lone surrogate;
+    None when none."""
     return next(
         (ch for ch in text if ch not in allowed and unicodedata.category(ch) in _CONTROL), None
     )
