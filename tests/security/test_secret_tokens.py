@@ -26,6 +26,15 @@ def shown(message: Message) -> str:
     return "\n".join([message.text, message.footer, *blocks])
 
 
+def on_the_stand_in(llm: OpenAIStandIn) -> dict[str, object]:
+    """The bot's settings for the OpenAI stand-in as its LLM, one planning attempt."""
+    return {
+        "openai_api_key": SecretStr("sk-standin"),
+        "openai_base_url": llm.base_url,
+        "plan_attempts": 1,
+    }
+
+
 def described_as(token: str) -> dict[str, object]:
     """The LLM's template: an interface description, the token as its example and in its
     own description (it was asked for that text)."""
@@ -56,11 +65,7 @@ async def test_a_secret_s_token_asked_for_by_someone_else_is_never_shown_in_clea
 ) -> None:
     chat = RecordingAdapter()
     with OpenAIStandIn() as llm:
-        settings = {
-            "openai_api_key": SecretStr("sk-standin"),
-            "openai_base_url": llm.base_url,
-            "plan_attempts": 1,
-        }
+        settings = on_the_stand_in(llm)
         async with attacked_lab() as lab, attacked_bot(tmp_path, lab, chat, **settings) as bot:
             token = bot.service.mask.token(COMMUNITY)
             llm.script(structured(community_of(token)), structured(described_as(token)))
@@ -80,11 +85,7 @@ async def test_a_refused_line_holding_a_typed_secret_is_told_masked(tmp_path: Pa
     refuses (`… RW`): the refusal names the line, the community as its token."""
     chat = RecordingAdapter()
     with OpenAIStandIn() as llm:
-        settings = {
-            "openai_api_key": SecretStr("sk-standin"),
-            "openai_base_url": llm.base_url,
-            "plan_attempts": 1,
-        }
+        settings = on_the_stand_in(llm)
         async with attacked_lab() as lab, attacked_bot(tmp_path, lab, chat, **settings) as bot:
             token = bot.service.mask.token(COMMUNITY)
             writable = {
