@@ -209,6 +209,14 @@ UNREADABLE: list[tuple[str, list[str]]] = [
     ("arista_eos", ["logging\u2009host 10.6.6.6"]),  # a thin space
     ("frr", ["ip ospf\u200b cost 10"]),  # a zero-width space hides in the word
     ("juniper_junos", ["set system host-name R\u04251"]),
+    # Junos lines that write elsewhere than they say: the next `set` lines are relative to `edit`'s
+    # level, a group's lines apply where it is applied, a copy or load writes what no line shows
+    ("juniper_junos", ["edit system services", "set telnet"]),
+    ("juniper_junos", ["set groups G interfaces fxp0 unit 0 family inet address 10.6.6.6/24"]),
+    ("juniper_junos", ["set apply-groups G"]),
+    ("juniper_junos", ["copy interfaces ge-0/0/1 to fxp0"]),
+    ("juniper_junos", ["rename interfaces ge-0/0/1 to fxp0"]),
+    ("juniper_junos", ["load merge terminal"]),
     # inside a description: UTF-8 bytes a device reading 7 bits (IOS's default) sees as a line
     # break (Ê is C3 8A: `C` and a line feed, then a command of its own), a tab or `?` (¿: C2 BF)
     ("cisco_ios", ["interface Gi0/1", " description x\u00casnmp-server community x RW"]),

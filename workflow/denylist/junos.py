@@ -1,4 +1,5 @@
-"""Juniper Junos rules (`set`/`delete`/`deactivate` lines; exec commands behind `run`)."""
+"""Juniper Junos rules (`set`/`delete`/`deactivate` lines; exec commands behind `run`); a line
+that writes elsewhere than it says (`edit`, groups, copy, rename, load) is refused."""
 
 from __future__ import annotations
 
@@ -99,4 +100,19 @@ EXFILTRATION = family_rules(
         ("copy", "fi[le] co[py]", "copies files to or from the device"),
     ),
 )
-RULES: tuple[Rule, ...] = EXEC + SHELL + MANAGEMENT + KILL_SWITCH + EXFILTRATION
+_ELSEWHERE = "writes configuration where no line of it says (rules judge lines as written)"
+# What makes the lines after it, or configuration no line shows, land elsewhere: never allowed,
+# as `conf t` (a group applied, a copy of an interface onto fxp0, `edit system` then `set telnet`)
+ELSEWHERE = family_rules(
+    "unreadable",
+    (
+        ("junos-edit", "ed[it]", "moves to a level: the lines after it land under it, unjudged"),
+        ("junos-groups", "se[t] gr[oups]", _ELSEWHERE),
+        ("junos-groups", "se[t] apply-g[roups]", _ELSEWHERE),
+        ("junos-copy", "cop[y]", _ELSEWHERE),
+        ("junos-copy", "ren[ame]", _ELSEWHERE),
+        ("junos-copy", "lo[ad]", _ELSEWHERE),
+    ),
+    allowable=False,
+)
+RULES: tuple[Rule, ...] = EXEC + SHELL + MANAGEMENT + KILL_SWITCH + EXFILTRATION + ELSEWHERE
