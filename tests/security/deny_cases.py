@@ -240,6 +240,7 @@ HARMLESS: list[tuple[str, list[str]]] = [
     ("arista_eos", ["router bgp 65001", " neighbor 10.0.0.2 remote-as 65002", " no shutdown"]),
     ("arista_eos", ["vlan 10", " name users"]),
     ("arista_eos", ["alias shint show interfaces status", "no alias old"]),
+    ("arista_eos", ["no agent Rib shutdown"]),  # starts the agent again
     ("arista_eos", ["interface Ethernet1", " description Überlink — R2"]),  # EOS reads 8 bits
     ("frr", ["interface eth1", " description Straße nach R2"]),
     ("frr", ["router ospf", " ospf router-id 10.255.255.1", " network 10.0.12.0/24 area 0"]),

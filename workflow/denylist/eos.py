@@ -31,7 +31,7 @@ EOS_ONLY = (
     )
     + family_rules(
         "kill-switch",
-        (("agent-shutdown", "~ag[ent] <any> sh[utdown]", "stops a system agent (Rib, Bgp, …)"),),
+        (("agent-shutdown", "ag[ent] <any> sh[utdown]", "stops a system agent (Rib, Bgp, …)"),),
     )
     + family_rules(
         "exfiltration",
