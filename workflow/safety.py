@@ -39,9 +39,12 @@ from workflow.denylist.matching import (
 from workflow.denylist.platform_rules import PlatformRules, rules_for
 from workflow.denylist.rules import CONTROL, FAMILY_TITLES, HELP, REMOTE, Family, Rule
 
+_IOS_ALIAS = re.compile(r"^alias \S+ \S+ (?P<cmd>.+)$")  # alias MODE NAME COMMAND
+_EOS_ALIAS = re.compile(r"^alias \S+ (?P<cmd>.+)$")  # alias NAME COMMAND
+# How a policy's alias names the command it hides (IOS's elsewhere; both on an unknown platform):
+# read otherwise, a name is taken for a command (`alias exec rel show reload`: `rel`)
+_ALIASES = {"eos": (_EOS_ALIAS,), None: (_IOS_ALIAS, _EOS_ALIAS)}
 _EMBEDDED = (
-    re.compile(r"^alias \S+ \S+ (?P<cmd>.+)$"),  # IOS: alias MODE NAME COMMAND
-    re.compile(r"^alias \S+ (?P<cmd>.+)$"),  # EOS: alias NAME COMMAND
     re.compile(r"^action \S+ cli command \"?(?P<cmd>[^\"]+)\"?"),
     re.compile(r"^action \S+ (?!cli\b)(?P<cmd>.+)$"),  # EEM actions such as `action 1.0 reload`
     re.compile(r"^cli (?P<cmd>.+)$"),
@@ -173,7 +176,7 @@ def _embedded(
 ) -> Iterator[Violation]:
     """The command an alias, EEM action or kron `cli` line hides, when a rule refuses it."""
     text = " ".join(strip_prefixes(tokens, rules.prefixes))
-    for hiding in _EMBEDDED:
+    for hiding in (*_ALIASES.get(rules.policy, (_IOS_ALIAS,)), *_EMBEDDED):
         embedded = hiding.match(text)
         inner = rules.match(normalize(embedded.group("cmd"))) if embedded else None
         if inner is not None:

@@ -24,6 +24,7 @@ HOSTILE: list[tuple[str, str, list[str]]] = [
     ("shell", "arista_eos", ["python-shell"]),
     ("shell", "arista_eos", ["alias x bash"]),  # EOS: alias NAME COMMAND
     ("shell", "arista_eos", ["alias x", "   10 bash"]),  # a multi-line alias: numbered commands
+    ("exec", "cisco_ios", ["alias exec rl reload"]),
     ("exfiltration", "arista_eos", ["tcpdump interface Ethernet1 file flash:x.pcap"]),
     ("kill-switch", "arista_eos", ["agent Rib shutdown"]),
     (
@@ -241,6 +242,9 @@ HARMLESS: list[tuple[str, list[str]]] = [
     ("arista_eos", ["vlan 10", " name users"]),
     ("arista_eos", ["alias shint show interfaces status", "no alias old"]),
     ("arista_eos", ["no agent Rib shutdown"]),  # starts the agent again
+    # an alias is read as its platform writes it: IOS's name is no command, nor EOS's `show`
+    ("cisco_ios", ["alias exec rel show reload", "alias exec del show version"]),
+    ("arista_eos", ["alias sr show reload"]),
     ("arista_eos", ["interface Ethernet1", " description Überlink — R2"]),  # EOS reads 8 bits
     ("frr", ["interface eth1", " description Straße nach R2"]),
     ("frr", ["router ospf", " ospf router-id 10.255.255.1", " network 10.0.12.0/24 area 0"]),

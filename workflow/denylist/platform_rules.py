@@ -41,6 +41,7 @@ PLATFORMS = {
 class PlatformRules:
     """One platform's rules, indexed by the first two letters of their first word."""
 
+    policy: str | None  # `ios`, `eos`, …; None: an unknown platform, under every policy
     prefixes: tuple[str, ...]
     index: dict[str, list[tuple[Pattern, Rule]]]
     seven_bit: bool  # may read 7 bits per character (IOS's `exec-character-bits 7` default)
@@ -70,7 +71,7 @@ def rules_for(family: str) -> PlatformRules:
                 pattern = parse(rule.spec)
                 index.setdefault(pattern.key, []).append((pattern, rule))
     prefixes = tuple(dict.fromkeys(p for _, table_prefixes in tables for p in table_prefixes))
-    return PlatformRules(prefixes, index, seven_bit=name in (None, *SEVEN_BIT))
+    return PlatformRules(name, prefixes, index, seven_bit=name in (None, *SEVEN_BIT))
 
 
 def platform_rules(platform: str) -> tuple[Rule, ...] | None:
