@@ -9,11 +9,18 @@ import json
 from base.masking import SecretMask
 from tests.fakes.openai_server import OpenAIStandIn, structured
 from tests.workflow.llm.test_planner import TOPOLOGY
-from workflow.llm import LLMSecrets, make_llm_planner
+from workflow.llm import LLMPlanner, LLMSecrets, make_llm_planner
 from workflow.model import PlanRequest, TemplateProposal
 
 MASK = SecretMask(b"test key")
 t = MASK.token
+
+
+def masked_planner(llm: OpenAIStandIn) -> LLMPlanner:
+    """The planner on the OpenAI stand-in, its requests masked and answers revealed by MASK."""
+    return make_llm_planner(
+        api_key="sk-lab", base_url=llm.base_url, model="m", timeout=5, secrets=LLMSecrets(MASK)
+    )
 
 
 def body(*messages: dict[str, object]) -> bytes:
@@ -96,9 +103,7 @@ async def test_a_typed_secret_reaches_the_llm_as_its_token_and_the_change_as_typ
         "sections": ["snmp-server community *"],
     }
     llm.script(structured(answer))
-    planner = make_llm_planner(
-        api_key="sk-lab", base_url=llm.base_url, model="m", timeout=5, secrets=LLMSecrets(MASK)
-    )
+    planner = masked_planner(llm)
     request = PlanRequest(text="configure snmp community Typed-C-1 RO on R1", topology=TOPOLOGY)
     proposal = await planner.propose_template(request)
     [sent] = llm.requests
@@ -128,9 +133,7 @@ async def test_a_template_s_secret_values_reach_the_llm_as_their_tokens(
         sections=["snmp-server community *"],
     )
     llm.script(structured({"common": {"location": "rack 4"}}))
-    planner = make_llm_planner(
-        api_key="sk-lab", base_url=llm.base_url, model="m", timeout=5, secrets=LLMSecrets(MASK)
-    )
+    planner = masked_planner(llm)
     previous = {"device_params": {"R1": {"auth_key": "Team-Key-77", "location": "rack 2"}}}
     request = PlanRequest(
         text="set the location on R1", topology=TOPOLOGY, feedback="rack 4", previous=previous
@@ -163,9 +166,7 @@ async def test_a_value_typed_in_an_earlier_modify_stays_when_the_model_restates_
     )
     earlier = {"R1": {"community": "Earlier-C-5", "location": "rack 2"}}
     llm.script(structured({"common": {"community": t("Earlier-C-5"), "location": "rack 4"}}))
-    planner = make_llm_planner(
-        api_key="sk-lab", base_url=llm.base_url, model="m", timeout=5, secrets=LLMSecrets(MASK)
-    )
+    planner = masked_planner(llm)
     request = PlanRequest(
         text="configure snmp on R1",
         topology=TOPOLOGY,
@@ -202,9 +203,7 @@ async def test_a_saved_template_s_secret_default_is_no_key_for_a_modify(
         "sections": ["interface * / description *"],
     }
     llm.script(structured(answer))
-    planner = make_llm_planner(
-        api_key="sk-lab", base_url=llm.base_url, model="m", timeout=5, secrets=LLMSecrets(MASK)
-    )
+    planner = masked_planner(llm)
     request = PlanRequest(
         text="apply team_snmp on R1",
         topology=TOPOLOGY,
