@@ -100,6 +100,7 @@ class Encryption:
         default_factory=lambda: defaultdict(asyncio.Lock)
     )
     _joiners: set[tuple[str, str]] = field(default_factory=set)  # (room, user) to give keys
+    _joined_now: bool = False  # a joiner noted in the sync being handled
     _noticed: set[str] = field(default_factory=set)  # key sessions told about
     _undecrypted: OrderedDict[str, MegolmEvent] = field(default_factory=OrderedDict)  # by id
     _device_news: list[tuple[str, OlmDevice]] = field(default_factory=list)  # (text, device)
@@ -212,13 +213,16 @@ class Encryption:
             return
         if self.encrypted(room_id) and self.is_served(room_id):
             self._joiners.add((room_id, user_id))
+            self._joined_now = True
             self.client.olm.users_for_key_query.add(user_id)
 
     async def welcome_joiners(self) -> None:
         """Give who joined in the sync just handled labbot's earlier room keys now: the next
         sync's `maintain` comes only when something else happens, up to the sync's timeout
-        later in a quiet room (the joiner could not read the gate until then)."""
-        if self._joiners:
+        later in a quiet room (the joiner could not read the gate until then). Only for a join
+        in this sync: a joiner still waiting for its devices waits for the next sync's traffic."""
+        if self._joined_now:
+            self._joined_now = False
             await self.maintain()
 
     async def _share_with_joiners(self) -> None:
