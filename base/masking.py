@@ -88,12 +88,15 @@ class SecretMask:
         return said[:start] + self.token(said[start:end]) + said[end:]
 
     def param(self, name: str, value: Any) -> Any:
+        """A parameter's value as shown: one named like a secret (`community`, `auth_key`) as
+        its token, any other with the secrets in its text masked. Inside a mapping each value
+        is named by its key, but a schema's `default`, which is its parameter's value."""
         if isinstance(value, str):
             return self.token(value) if _SECRET_NAME.search(name) else self.config(value)
         if isinstance(value, list):
             return [self.param(name, item) for item in value]
         if isinstance(value, dict):
-            return {k: self.param(k, v) for k, v in value.items()}
+            return {k: self.param(name if k == "default" else k, v) for k, v in value.items()}
         return value
 
     def literals(self, text: str, values: Iterable[str]) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import httpx
 from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
@@ -51,7 +53,8 @@ def make_llm_planner(
     asker = StructuredOutput(
         chat, mode=output, max_tokens=max_tokens, timeout=timeout, reveal=secrets.reveal
     )
-    return LLMPlanner(chat, load_catalog(), asker, hide_params=secrets.hide_params)
+    hide_params = functools.partial(secrets.mask.param, "")  # a default as its parameter
+    return LLMPlanner(chat, load_catalog(), asker, hide_params=hide_params)
 
 
 __all__ = ["LLMPlanner", "LLMSecrets", "make_chat_model", "make_llm_planner"]

@@ -60,16 +60,6 @@ class LLMSecrets:
         known = [*self._pinned.values(), *self._seen]
         return self.mask.literals(text, (v for v in known if len(v) >= MIN_LITERAL_CHARS))
 
-    def hide_params(self, value: Any, name: str = "") -> Any:
-        """Parameters as the model may read them (a schema's defaults, examples, values):
-        each value as views show it (`SecretMask.param`: one named like a secret, `community`
-        or `auth_key`, as its token); a schema's `default` is named after its parameter."""
-        if isinstance(value, Mapping):
-            return {k: self.hide_params(v, name if k == "default" else k) for k, v in value.items()}
-        if isinstance(value, list):
-            return [self.hide_params(item, name) for item in value]
-        return self.mask.param(name, value)
-
     def reveal(self, value: Any, said: str, earlier: Any = None) -> Any:
         """An answer (strings, lists, dicts) with the token of each value typed in `said` (the
         request and feedback it answers) or held by `earlier` (the change's own earlier
