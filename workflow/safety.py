@@ -142,7 +142,7 @@ class DenyList:
             yield _violation(line, CONTROL, number)
         if (char := unreadable_character(line, rules.seven_bit)) is not None:
             seen = "a device reading 7 bits sees a control character or `?` in its bytes"
-            why = seen if read_as_control(char) else "which no command word has"
+            why = seen if rules.seven_bit and read_as_control(char) else "which no command word has"
             reason = f"holds {char!r} (U+{ord(char):04X}), {why}"
             yield Violation(line, "non-ascii", reason, number, "unreadable", allowable=False)
         if "?" in line:

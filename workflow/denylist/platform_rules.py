@@ -44,7 +44,12 @@ class PlatformRules:
     policy: str | None  # `ios`, `eos`, …; None: an unknown platform, under every policy
     prefixes: tuple[str, ...]
     index: dict[str, list[tuple[Pattern, Rule]]]
-    seven_bit: bool  # may read 7 bits per character (IOS's `exec-character-bits 7` default)
+
+    @property
+    def seven_bit(self) -> bool:
+        """Whether its devices may read 7 bits per character (IOS's `exec-character-bits 7`
+        default; an unknown platform may be one)."""
+        return self.policy in (None, *SEVEN_BIT)
 
     def match(self, tokens: list[str]) -> Rule | None:
         """The first rule the line's words (prefixes removed) match, or None."""
@@ -71,7 +76,7 @@ def rules_for(family: str) -> PlatformRules:
                 pattern = parse(rule.spec)
                 index.setdefault(pattern.key, []).append((pattern, rule))
     prefixes = tuple(dict.fromkeys(p for _, table_prefixes in tables for p in table_prefixes))
-    return PlatformRules(name, prefixes, index, seven_bit=name in (None, *SEVEN_BIT))
+    return PlatformRules(name, prefixes, index)
 
 
 def platform_rules(platform: str) -> tuple[Rule, ...] | None:
