@@ -47,6 +47,16 @@ class LabOptions:
     privilege: int = 1  # the SSH user's level: 15 lands in `#`, lower in `>` (then `enable`)
 
 
+class LiveSessions(set[Any]):
+    """The connections open on a lab's devices, and the most that were ever open at once."""
+
+    peak = 0
+
+    def add(self, connection: Any) -> None:
+        super().add(connection)
+        self.peak = max(self.peak, len(self))
+
+
 class Lab:
     """The devices of a started lab. Build it with `Lab.start(...)` (or `LabThread`)."""
 
@@ -57,7 +67,7 @@ class Lab:
         self.host = options.host
         self._servers: list[asyncio.Server | asyncssh.SSHAcceptor] = []
         self._reserved: list[socket.socket] = []
-        self._live: set[Any] = set()
+        self._live = LiveSessions()
 
     @classmethod
     @asynccontextmanager
@@ -92,9 +102,10 @@ class Lab:
             await lab._stop()
 
     @property
-    def open_sessions(self) -> int:
-        """Connections open on the lab's devices right now (telnet consoles, SSH logins)."""
-        return len(self._live)
+    def peak_sessions(self) -> int:
+        """The most connections (telnet consoles, SSH logins) ever open on the lab's devices at
+        once."""
+        return self._live.peak
 
     def device(self, name: str) -> SimDevice:
         for device in self.devices:
