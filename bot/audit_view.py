@@ -149,17 +149,17 @@ def render_entries(
 
 
 def _readable_table(entries: Sequence[Any], mask: SecretMask, width: int) -> str:
-    """seq, time, kind, change, who, gate or device on one line each; the summary wraps."""
+    """seq, time, kind, change, who, gate or device, sha256 on one line each; the summary,
+    last, wraps."""
     if not entries:
         return messages.AUDIT_NONE
     table = Table(box=None, show_edge=False, pad_edge=False)
-    *fixed, summary, sha = messages.AUDIT_TABLE_COLUMNS
+    *fixed, summary = messages.AUDIT_TABLE_COLUMNS
     for column in fixed:
         table.add_column(column, no_wrap=True)
     table.add_column(summary, overflow="fold", ratio=1)
-    table.add_column(sha, no_wrap=True)
     for entry in entries:
-        table.add_row(str(entry.seq), *_chat_row(entry, mask, None)[:-1], (entry.sha256 or "")[:8])
+        table.add_row(str(entry.seq), *_chat_row(entry, mask, None))
     return _printed(table, width)
 
 
@@ -194,7 +194,7 @@ def render_chat_table(entries: Sequence[Any], mask: SecretMask, *, detail_width:
 
 
 def _chat_row(entry: Any, mask: SecretMask, detail_width: int | None) -> tuple[str, ...]:
-    """when, kind, change, who, gate/device, summary (cut at `detail_width`), sha256."""
+    """when, kind, change, who, gate/device, sha256, summary (cut at `detail_width`)."""
     summary = " ".join(entry_summary(entry, mask).split())
     if detail_width is not None and len(summary) > detail_width:
         summary = summary[: detail_width - 1] + "…"
@@ -204,8 +204,8 @@ def _chat_row(entry: Any, mask: SecretMask, detail_width: int | None) -> tuple[s
         entry.change_id,
         entry.actor_name or "",
         entry.gate or entry.device or "",
-        summary,
         (entry.sha256 or "")[:12],
+        summary,
     )
 
 

@@ -55,6 +55,7 @@ AUDIT_HEAD = (
 )
 AUDIT_TABLE = "Audit: {count} record(s)"
 AUDIT_NONE = "no audit records match"
+# the words last: where a terminal or a chat wraps a long row, only they run on
 AUDIT_TABLE_COLUMNS = (
     "seq",
     "when (UTC)",
@@ -62,10 +63,10 @@ AUDIT_TABLE_COLUMNS = (
     "change",
     "who",
     "gate/device",
-    "summary",
     "sha256",
+    "summary",
 )
-AUDIT_CHAT_COLUMNS = ("when (UTC)", "what", "change", "who", "gate/device", "detail", "sha256")
+AUDIT_CHAT_COLUMNS = ("when (UTC)", "what", "change", "who", "gate/device", "sha256", "detail")
 
 # One change's audit (bot/audit_view.render_summary): a line each; people's text comes quoted.
 AUDIT_REQUESTED = "{kind} {change_id} requested by {name} ({id}) at {at} in {platform}/{channel}"
