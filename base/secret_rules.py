@@ -82,6 +82,11 @@ ANY_PLATFORM = COMMON + JUNOS + VRP  # where the text's platform is not known (L
 # a word every rule above needs (lower case): a line without one is not searched (most lines of
 # a config); found by substring searches, ~10x quicker than one case-blind pattern
 KEYWORDS = ("password", "secret", "communit", "key", "cipher", "plain", "snmp", "$9$")
+# a template's code on one line: a placeholder, a statement or a comment (Jinja's delimiters)
+_TEMPLATE_CODE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}")
+# a value that is no secret: one already masked, or template code opened on this line and
+# closed on a later one
+_NOT_A_VALUE = ("‹", "{{", "{%", "{#")
 _FREE_TEXT = re.compile(r"^[-+ ]*\s*(?:description|remark|alias)\b", re.IGNORECASE)
 _FAMILY_SUFFIXES = ("_telnet", "_ssh", "_serial")
 
@@ -118,26 +123,42 @@ def _places(text: str, word: str) -> list[int]:
 
 
 def secret_spans(line: str, platform: str | None = None) -> list[tuple[int, int]]:
-    """Where the secret values of one line are, left to right, never overlapping. A value that
-    is a template placeholder (`{{ community }}`), a section's glob (`snmp-server community *`)
-    or already masked (`‹…›`) is not one."""
+    """Where the secret values of one line are, left to right, never overlapping. A template's
+    placeholder or statement (`{{ community }}`, `{% if … %}`) is template code: no keyword in
+    it counts and no value is in it (a literal before one still is); a section's glob
+    (`snmp-server community *`) or a value already masked (`‹…›`) is not one either."""
     lowered = line.lower()
     if not any(word in lowered for word in KEYWORDS) or _FREE_TEXT.match(line):
         return []  # no keyword, or people's words: no secret
+    code = [match.span() for match in _TEMPLATE_CODE.finditer(line)] if "{" in line else []
     found = sorted(
-        (match.span("value"), match.start())
+        (_literal(match.span("value"), code), match.start())
         for rule in rules_for(platform)
         for match in rule.finditer(line)
+        if not _inside(match.start(), code)
     )
     spans: list[tuple[int, int]] = []
     for (start, end), keyword in found:
         value = line[start:end].strip("\"'")
-        if not value.strip("*") or value.startswith(("{", "‹")):  # a glob, a placeholder
+        if not value.strip("*") or value.startswith(_NOT_A_VALUE):  # a glob, a placeholder
             continue
         # a keyword inside a value found before is part of that value (`community secret RW`)
         if not any(at <= keyword < to for at, to in spans) and (not spans or start >= spans[-1][1]):
             spans.append((start, end))
     return spans
+
+
+def _inside(at: int, code: list[tuple[int, int]]) -> bool:
+    return any(start <= at < end for start, end in code)
+
+
+def _literal(value: tuple[int, int], code: list[tuple[int, int]]) -> tuple[int, int]:
+    """The value's span up to the template code in it (`Comm{{ n }}`: `Comm`); empty when the
+    value starts in template code."""
+    start, end = value
+    if _inside(start, code):
+        return start, start
+    return start, min([end, *(at for at, _ in code if start < at < end)])
 
 
 def unquoted(value: str) -> str:

@@ -98,6 +98,9 @@ TABLE = [
     *(("juniper_junos", line, value) for line, value in JUNOS),
     *(("huawei_vrp", line, value) for line, value in VRP),
     *((None, line, value) for line, value in IOS + EOS + FRR + JUNOS + VRP),  # any platform
+    # a value that only looks like template code is a secret; a literal before code is one
+    ("cisco_ios", "snmp-server community {abc} RO", "{abc}"),
+    ("cisco_ios", "snmp-server community Lab-{{ site }} RO", "Lab-"),
 ]
 
 
@@ -127,6 +130,10 @@ NOT_SECRETS = [
     ("cisco_ios", " key chain OSPF"),
     ("cisco_ios", " key 1"),  # a key chain's key id
     ("cisco_ios", "snmp-server community {{ community }} RW"),  # a template's placeholder
+    # a variable named like a keyword, inside template code, is no keyword
+    (None, "snmp-server community {{ community }} {{ 'RO' if read_only else 'RW' }}"),
+    (None, "{% if community is defined %}snmp-server community {{ community }}{% endif %}"),
+    ("cisco_ios", " neighbor {{ peer }} password {{ bgp_password }}"),
     ("cisco_ios", "snmp-server community ‹secret:3f9a1c› RW"),  # already masked
     ("cisco_ios", "snmp-server community *"),  # a template's section
     ("cisco_ios", "snmp-server location lab rack 4"),

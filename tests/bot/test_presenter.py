@@ -1,5 +1,7 @@
 from typing import Any
 
+import pytest
+
 from adapters.chat import parse_button_value
 from base.vocabulary import Status
 from bot.code_blocks import BLOCK_LIMIT, code_blocks
@@ -13,6 +15,7 @@ from tests.support.masks import MASK
 from workflow.api import Finished, ParamsGate, RollbackGate, TargetsGate, TemplateGate
 from workflow.chosen import Because, chosen
 from workflow.endings import GateEnding, RollbackEnding
+from workflow.library.catalog import load_catalog
 from workflow.model import PushProgress, StandardResponse
 from workflow.postchecks.outcome import DeviceChecks, Fact, Missing
 from workflow.previews import DevicePreview
@@ -68,6 +71,27 @@ def test_template_gate_shows_template_schema_example_and_buttons() -> None:
     assert [b.label for b in message.buttons] == ["Approve", "Modify", "Cancel"]
     assert parse_button_value(message.buttons[0].value) == ("int-1", SHA)
     assert "R1, R2" in message.text
+
+
+@pytest.mark.parametrize("name", load_catalog().names())
+def test_a_library_template_is_shown_at_its_gate_as_it_is_written(name: str) -> None:
+    """Template code is no secret: `snmp-server community {{ community }} {{ 'RO' if … }}`
+    once showed its `}}` masked, so the approver read a template that was not the one run."""
+    proposal = load_catalog().as_proposal(name, ["R1"])
+    review = TemplateReview(
+        name=name,
+        description=proposal["description"],
+        source="library",
+        templates=proposal["templates"],
+        params_schema=proposal["params_schema"],
+        example_params={},
+        example_rendering={},
+        targets=["R1"],
+    )
+    message = present_gate(TemplateGate("int-1", "template", "chg-1", review, SHA, EXPIRES), MASK)
+    shown = {block.text for block in message.blocks}
+    for family, source in proposal["templates"].items():
+        assert source.rstrip("\n") in shown, family
 
 
 def test_template_gate_shows_each_value_the_request_gave_a_secret_one_masked() -> None:
