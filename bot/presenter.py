@@ -16,7 +16,7 @@ from bot.ending_view import ending_line, newer_line, rollback_line, target_probl
 from bot.landing_view import landed_outside_gate, landing_note, landing_sections
 from bot.not_pushed_view import not_pushed_gate
 from bot.postcheck_view import item_body, progress_detail
-from bot.targets_view import because, targets_sections
+from bot.targets_view import devices_with_reasons, targets_sections
 from bot.template_view import post_checks_section, schema_text
 from storage.audit_records import Resolution
 from workflow.api import Finished, PendingGate, RollbackGate, TargetsGate, TemplateGate
@@ -75,11 +75,7 @@ def present_gate(gate: PendingGate, mask: SecretMask) -> Message:
 def _template_sections(
     change_id: str, payload: TemplateReview, mask: SecretMask
 ) -> tuple[str, list[tuple[str, str, str]]]:
-    chosen = payload.get("chosen", {})
-    targets = ", ".join(
-        f"{name} ({because(chosen[name])})" if name in chosen else name
-        for name in payload["targets"]
-    )
+    targets = devices_with_reasons(payload["targets"], payload.get("chosen", {}))
     text = messages.TEMPLATE_GATE.format(
         change_id=change_id,
         description=payload["description"],

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from bot import messages
 from workflow.chosen import Because
 from workflow.reviews import TargetsReview
@@ -26,6 +28,17 @@ def targets_sections(
         lines.append(messages.TARGETS_MORE.format(count=len(rest), names=listed))
     title = messages.SECTION_TARGETS.format(shown=min(count, TARGETS_SHOWN), count=count)
     return text, [(title, "\n".join(lines), "text")]
+
+
+def devices_with_reasons(names: Sequence[str], chosen: Mapping[str, Because]) -> str:
+    """The devices on one line, those chosen for the same reason together, in order:
+    "R1, R2, R3 (router: kind in the inventory), SW1 (named)"."""
+    groups: dict[str, list[str]] = {}
+    for name in names:
+        groups.setdefault(because(chosen[name]) if name in chosen else "", []).append(name)
+    return ", ".join(
+        f"{', '.join(group)} ({why})" if why else ", ".join(group) for why, group in groups.items()
+    )
 
 
 def because(why: Because) -> str:

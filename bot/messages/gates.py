@@ -71,7 +71,7 @@ CHOSEN: dict[ChosenKind, str] = {
     "named": "named",
     "glob": "matches {word}",
     "every": "{word}: every device",
-    "kind": "{word} ({source})",
+    "kind": "{word}: {source}",
     "changed_by": "changed by {word}",
     "planner": "named by the planner",
 }

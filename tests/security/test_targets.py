@@ -77,8 +77,7 @@ async def test_all_routers_means_routers_and_the_gate_says_why(tmp_path: Path) -
         await bot.service.handle(Request(thread("t"), person("alice"), "ospf on all routers"))
         gate = chat.last_gate()[1].text
         attempt("targets: words mean what they say", "SW1" not in gate)
-        assert "R1 (router (kind in the inventory))" in gate
-        assert "R2 (router (kind in the inventory))" in gate and "SW1" not in gate
+        assert "R1, R2 (router: kind in the inventory)." in gate and "SW1" not in gate
 
 
 async def test_a_change_to_one_device_reads_only_that_device(tmp_path: Path) -> None:
