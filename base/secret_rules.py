@@ -84,6 +84,7 @@ ANY_PLATFORM = COMMON + JUNOS + VRP  # where the text's platform is not known (L
 KEYWORDS = ("password", "secret", "communit", "key", "cipher", "plain", "snmp", "$9$")
 # a template's code on one line: a placeholder, a statement or a comment (Jinja's delimiters)
 _TEMPLATE_CODE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}")
+CODE = "\0"  # template code as the rules read it: no device or person writes a NUL
 # a value that is no secret: one already masked, or template code opened on this line and
 # closed on a later one
 _NOT_A_VALUE = ("‹", "{{", "{%", "{#")
@@ -125,17 +126,18 @@ def _places(text: str, word: str) -> list[int]:
 def secret_spans(line: str, platform: str | None = None) -> list[tuple[int, int]]:
     """Where the secret values of one line are, left to right, never overlapping. A template's
     placeholder or statement (`{{ community }}`, `{% if … %}`) is template code: no keyword in
-    it counts and no value is in it (a literal before one still is); a section's glob
-    (`snmp-server community *`) or a value already masked (`‹…›`) is not one either."""
+    it counts and no value is in it (a literal before one still is), and a comment is read as
+    the nothing it renders to; a section's glob (`snmp-server community *`) or a value already
+    masked (`‹…›`) is not one either."""
     lowered = line.lower()
     if not any(word in lowered for word in KEYWORDS) or _FREE_TEXT.match(line):
         return []  # no keyword, or people's words: no secret
-    code = [match.span() for match in _TEMPLATE_CODE.finditer(line)] if "{" in line else []
+    code = "{" in line and CODE not in line  # a NUL of the text's own is never cut at
+    read = _TEMPLATE_CODE.sub(_blank, line) if code else line
     found = sorted(
-        (_literal(match.span("value"), code), match.start())
+        (_literal(read, match.span("value")) if code else match.span("value"), match.start())
         for rule in rules_for(platform)
-        for match in rule.finditer(line)
-        if not _inside(match.start(), code)
+        for match in rule.finditer(read)
     )
     spans: list[tuple[int, int]] = []
     for (start, end), keyword in found:
@@ -148,17 +150,18 @@ def secret_spans(line: str, platform: str | None = None) -> list[tuple[int, int]
     return spans
 
 
-def _inside(at: int, code: list[tuple[int, int]]) -> bool:
-    return any(start <= at < end for start, end in code)
+def _blank(code: re.Match[str]) -> str:
+    """Template code as the rules read it, the same length: a comment is spaces (it renders to
+    nothing), a placeholder or statement one word of CODE that no rule takes for a keyword."""
+    return (" " if code.group().startswith("{#") else CODE) * len(code.group())
 
 
-def _literal(value: tuple[int, int], code: list[tuple[int, int]]) -> tuple[int, int]:
+def _literal(read: str, value: tuple[int, int]) -> tuple[int, int]:
     """The value's span up to the template code in it (`Comm{{ n }}`: `Comm`); empty when the
-    value starts in template code."""
+    value starts with template code."""
     start, end = value
-    if _inside(start, code):
-        return start, start
-    return start, min([end, *(at for at, _ in code if start < at < end)])
+    code = read.find(CODE, start, end)
+    return (start, end) if code < 0 else (start, code)
 
 
 def unquoted(value: str) -> str:

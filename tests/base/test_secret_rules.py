@@ -101,6 +101,8 @@ TABLE = [
     # a value that only looks like template code is a secret; a literal before code is one
     ("cisco_ios", "snmp-server community {abc} RO", "{abc}"),
     ("cisco_ios", "snmp-server community Lab-{{ site }} RO", "Lab-"),
+    ("cisco_ios", "snmp-server community {# renders to nothing #} Real-C RO", "Real-C"),
+    ("cisco_ios", "snmp-server community N\0ul-C RO", "N\0ul-C"),  # a NUL cuts no value
 ]
 
 
