@@ -5,9 +5,11 @@ Each rule is a regular expression whose `value` group is the secret; the words a
 (`snmp-server community`, `md5`, `RO`) are not. Covered: type 0/5/7/8/9 passwords and secrets
 (`enable secret`, `username … secret|password`), EOS `secret sha512 …`, SNMP communities
 (`snmp-server community X`, `snmp-server host … [version 2c] X`) and SNMPv3 auth/priv keys,
-ISAKMP/IKE keys, NTP, OSPF, BGP, TACACS+ and RADIUS keys, key-chain strings, FRR `password`
-and `enable password`, IS-IS area/domain passwords, Junos `$9$…`, `encrypted-password` and SNMP
-communities, Huawei VRP `cipher`/`irreversible-cipher`/`plain` values.
+ISAKMP/IKE keys, NTP, OSPF (v3's too), BGP, TACACS+ and RADIUS keys, key-chain strings (in
+`show key chain` too), HSRP/VRRP/GLBP keys in clear, NHRP keys, IOS's type-6 master key, named
+EIGRP and RIP keys, FRR `password` and `enable password`, IS-IS area/domain passwords, Junos
+`$9$…`, `encrypted-password`, SNMP communities and the keys a `set` line types bare, Huawei VRP
+`cipher`/`irreversible-cipher`/`plain` values.
 
 netutils.config.clean.sanitize_config applies filters it is given (it ships two private
 examples), and replaces a line's value by a fixed word; labbot needs the value's span to show
@@ -50,15 +52,30 @@ COMMON = _rules(
     rf"(?<![\w-])(?<!ntp )(?:key-string|authentication-key){_TYPE}\s+{_WORD}",
     rf"\bmessage-digest-key\s+\d+\s+md5{_TYPE}\s+{_WORD}",
     rf"\b(?:tacacs-server|radius-server|server-private)\s(?:.*\s)?key{_TYPE}\s+{_WORD}",
-    rf"(?<![\w-])key\s+[0-9]\s+{_WORD}",  # `key 7 …` under `tacacs server`, `radius server`
+    rf"(?<![\w-])key\s+[0-9]\s+(?!--\s){_WORD}",  # `key 7 …` under `tacacs server`, `radius server`
     # a bare `key VALUE` line (`tacacs server` sub-mode); key-chain ids (`key 1`) are numbers
     r"^[-+]?\s+key\s+(?P<value>(?!\d+\s*$)(?!chain\s)\S+)\s*$",
     rf"\b(?:area|domain)-password(?:\s+(?:clear|md5))?\s+{_WORD}",
+    rf"\bkey\s+\d+\s+--\s+text(?:\s+\(encrypted\))?\s+{_WORD}",  # `show key chain`
+    # HSRP, VRRP, GLBP in clear text: `standby 1 authentication [text] KEY`, EOS `vrrp 1 peer
+    # authentication text KEY` (their md5 keys are key-strings, above)
+    r"\b(?:standby|vrrp|glbp)(?:\s+\d+)?(?:\s+peer)?\s+authentication(?:\s+text)?"
+    rf"{_TYPE}\s+(?!(?:md5|ietf-md5|text|key-chain|key-string)(?:\s|$)){_WORD}",
+    rf"\bip\s+nhrp\s+authentication{_TYPE}\s+{_WORD}",
+    rf"\bkey\s+config-key\s+password-encrypt\s+{_WORD}",  # the master key of type 6
+    rf"\bserver-key{_TYPE}\s+{_WORD}",  # `aaa pod server`, RADIUS dynamic-author clients
+    rf"\bauthentication\s+mode\s+hmac-sha-256{_TYPE}\s+{_WORD}",  # named EIGRP
+    rf"\bip\s+rip\s+authentication\s+string\s+{_WORD}",  # FRR ripd, IOS-XR
+    rf"\bhash-algo\s+\S+\s+key\s+{_WORD}",  # FRR `ipv6 ospf6 authentication keyid 1 hash-algo …`
     rf"\bCommunity\s+name:\s*{_WORD}",  # `show snmp community`
 )
 JUNOS = _rules(  # Junos quotes every secret it keeps
     r"(?P<value>\$9\$[^\s\";]+)",
     r"\b(?:encrypted-password|authentication-key|ascii-text|secret)\s+(?P<value>\"[^\"\n]*\")",
+    # a value typed bare in a `set` line (a change's preview): Junos shows it quoted, encrypted
+    r"^\s*set\s.*?(?<![\w-])(?:encrypted-password|authentication-key|ascii-text|hexadecimal"
+    r"|secret|simple-password|authentication-password|privacy-password|key)\s+"
+    r"(?P<value>[^\s;{\"]+)",
     r"\bsnmp\s+community\s+(?P<value>\"[^\"\n]*\"|[^\s;{]+)",
     r"(?<![\w-])community\s+(?P<value>\"[^\"\n]*\"|[^\s;{]+)\s*(?:\{|authorization\b)",
 )
@@ -81,7 +98,17 @@ ANY_PLATFORM = COMMON + JUNOS + VRP  # where the text's platform is not known (L
 
 # a word every rule above needs (lower case): a line without one is not searched (most lines of
 # a config); found by substring searches, ~10x quicker than one case-blind pattern
-KEYWORDS = ("password", "secret", "communit", "key", "cipher", "plain", "snmp", "$9$")
+KEYWORDS = (
+    "password",
+    "secret",
+    "communit",
+    "key",
+    "cipher",
+    "plain",
+    "snmp",
+    "$9$",
+    "authentication",
+)
 # a template's code on one line: a placeholder, a statement or a comment (Jinja's delimiters)
 _TEMPLATE_CODE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}")
 CODE = "\0"  # template code as the rules read it: no device or person writes a NUL

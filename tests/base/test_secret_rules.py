@@ -51,6 +51,14 @@ IOS = [  # IOS, IOS-XE (and NX-OS) configuration lines
     (" key-string Chain-Key", "Chain-Key"),
     (" key-string 7 0822455D", "0822455D"),
     ("+ snmp-server community Diff-Comm RO", "Diff-Comm"),  # a diff's line
+    (" standby 1 authentication Hsrp-Text", "Hsrp-Text"),  # HSRP's default, in clear
+    (" standby authentication text Hsrp-Text-2", "Hsrp-Text-2"),
+    (" vrrp 10 authentication text Vrrp-Text", "Vrrp-Text"),
+    (" glbp 1 authentication text Glbp-Text", "Glbp-Text"),
+    (" ip nhrp authentication Nhrp-Key", "Nhrp-Key"),
+    ("key config-key password-encrypt Master-Key", "Master-Key"),  # type 6's master key
+    (" client 10.0.0.8 server-key 7 Coa-Key", "Coa-Key"),
+    ("  authentication mode hmac-sha-256 7 Eigrp-Key", "Eigrp-Key"),
 ]
 EOS = [
     ("username admin privilege 15 role network-admin secret sha512 $6$salt$hash", "$6$salt$hash"),
@@ -60,6 +68,7 @@ EOS = [
     ("ntp authentication-key 1 md5 7 Eos-Ntp", "Eos-Ntp"),
     ("   neighbor 10.0.0.2 password 7 Eos-Bgp", "Eos-Bgp"),
     ("tacacs-server host 10.0.0.5 key 7 Eos-Tac", "Eos-Tac"),
+    ("   vrrp 1 peer authentication text Eos-Vrrp", "Eos-Vrrp"),
 ]
 FRR = [
     ("password Frr-Vty", "Frr-Vty"),
@@ -69,6 +78,8 @@ FRR = [
     (" neighbor 10.0.0.2 password Frr-Bgp", "Frr-Bgp"),
     (" area-password md5 Isis-Area", "Isis-Area"),
     (" domain-password clear Isis-Domain", "Isis-Domain"),
+    (" ip rip authentication string Rip-Key", "Rip-Key"),
+    (" ipv6 ospf6 authentication keyid 1 hash-algo hmac-sha-256 key Ospf6-Key", "Ospf6-Key"),
 ]
 JUNOS = [
     ('    encrypted-password "$6$junos$hash"; ## SECRET-DATA', "$6$junos$hash"),
@@ -77,6 +88,13 @@ JUNOS = [
     ('set system radius-server 10.0.0.6 secret "$9$rad"', "$9$rad"),
     ("set snmp community Jun-Comm authorization read-only", "Jun-Comm"),
     ("    community Jun-Comm-2 {", "Jun-Comm-2"),
+    # typed in a change's `set` lines, in clear and bare
+    ("set protocols bgp group G authentication-key Jun-Bgp", "Jun-Bgp"),
+    ("set system tacplus-server 10.0.0.5 secret Jun-Tac", "Jun-Tac"),
+    ("set security ike policy P pre-shared-key ascii-text Jun-Psk", "Jun-Psk"),
+    ("set protocols ospf area 0 interface ge-0/0/0 authentication simple-password Jun-S", "Jun-S"),
+    ("set protocols ospf area 0 interface ge-0/0/0 authentication md5 1 key Jun-Md5", "Jun-Md5"),
+    ("set snmp v3 usm local-engine user u authentication-password Jun-Auth", "Jun-Auth"),
 ]
 VRP = [
     (" local-user admin password irreversible-cipher $1a$vrp$", "$1a$vrp$"),
@@ -88,6 +106,7 @@ VRP = [
 ]
 SHOWN = [  # show output carrying a secret
     ("Community name: Show-Comm", "Show-Comm"),
+    ('    key 1 -- text "Chain-Shown"', "Chain-Shown"),  # `show key chain`
 ]
 TABLE = [
     *(("cisco_ios", line, value) for line, value in IOS + SHOWN),
@@ -140,6 +159,9 @@ NOT_SECRETS = [
     ("cisco_ios", "snmp-server community *"),  # a template's section
     ("cisco_ios", "snmp-server location lab rack 4"),
     ("cisco_ios", " ip ospf message-digest-key"),
+    ("cisco_ios", " ip ospf authentication message-digest"),
+    ("cisco_ios", " standby 1 authentication md5 key-chain HSRP"),
+    ("cisco_ios", "aaa authentication login default local"),
     ("frr", "router ospf"),
     ("frr", " set community 65000:100"),  # a BGP community is no secret
     ("juniper_junos", "set policy-options community C members 65000:1"),
