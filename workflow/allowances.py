@@ -5,12 +5,12 @@ A built-in or saved template may list rule ids or families in its YAML (`allow:
 may: …"), recorded with the change in the audit chain (`template_uses`) and honoured at the
 preview and again just before the push. A template written for the change (the LLM's, or a
 library template the LLM rewrote on Modify) cannot allow anything: an `allow` in its answer is
-an error fed back to it, and its lines are judged as if it had none. A rollback allows nothing
-A rollback (built by labbot from the configuration saved before the change, never by the LLM)
-may break the rules its own lines break: undoing `router ospf 1` is `no router ospf 1`. Its
-allowances are computed from its lines and shown at its gate like a template's. Rules that
-change how the device reads the next lines (`end`, `conf t`, `?`) and unreadable lines are
-never allowed.
+an error fed back to it, and its lines are judged as if it had none. A rollback (built by
+labbot from the configuration saved before the change, never by the LLM) may break the rules its
+own lines break: undoing `router ospf 1` is `no router ospf 1`. Its allowances are computed from
+its lines and shown at its gate like a template's. Rules that change how the device reads the
+next lines (`end`, `conf t`, `?`) and unreadable lines (a control character: the device reads
+it as an editing key) are never allowed, a rollback's included.
 """
 
 from __future__ import annotations

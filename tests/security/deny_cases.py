@@ -224,6 +224,11 @@ UNREADABLE: list[tuple[str, list[str]]] = [
     ("cisco_ios", ["interface Gi0/1", " description to R2\u00cd\u00cdreload"]),  # C3 8D: a CR
     ("cisco_ios", ["ip access-list extended LAB", " remark who\u00bf"]),
     ("cisco_ios", ["interface Gi0/2", " description uplink \u2014 R2"]),  # E2 80 94: a NUL
+    # a control character in a description, where no other rule looks (Ctrl-U erases what was
+    # typed, Ctrl-Z ends configuration mode): the rest runs as a command of its own
+    ("cisco_ios", ["interface Gi0/1", " description a\x1a\x15snmp-server community x RW"]),
+    ("arista_eos", ["interface Ethernet1", " description a\x15snmp-server community x RW"]),
+    ("frr", ["interface eth1", " description a\x15ip forwarding\x1a"]),
 ]
 
 # Ordinary configuration around the same words: must pass on its platform

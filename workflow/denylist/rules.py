@@ -54,7 +54,16 @@ def family_rules(
 
 
 # Rules about a whole line rather than its words (workflow/safety.py applies them).
-CONTROL = Rule("control-character", "unreadable", "", "holds a control or line-separator character")
+# never allowed, a rollback's own lines included: a device reads a control character as an
+# editing key (Ctrl-U erases what was typed, Ctrl-Z ends configuration mode), so it runs another
+# line than the one approved
+CONTROL = Rule(
+    "control-character",
+    "unreadable",
+    "",
+    "holds a control or line-separator character",
+    allowable=False,
+)
 HELP = Rule("help", "exec", "?", "`?` asks the device for help instead of configuring", False)
 REMOTE = Rule(
     "remote-url",
