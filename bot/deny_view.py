@@ -31,5 +31,8 @@ def deny_lines(platform: str, extra: Sequence[str]) -> list[str]:
 
 
 def _row(rule: Rule) -> str:
-    never = "" if rule.allowable else messages.DENY_NEVER_ALLOWED
-    return f"  {rule.id:<20} {rule.spec:<40} {rule.reason}{never}"
+    if rule.restorable:
+        note = messages.DENY_ROLLBACK_ONLY
+    else:
+        note = "" if rule.allowable else messages.DENY_NEVER_ALLOWED
+    return f"  {rule.id:<20} {rule.spec:<40} {rule.reason}{note}"

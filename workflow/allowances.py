@@ -45,7 +45,7 @@ def allowance_problems(template: Mapping[str, Any]) -> list[str]:
             f"a template written for this change cannot allow deny-list rules (it asked for "
             f"{allow!r}); only the lab's built-in or saved templates can: remove `allow`"
         ]
-    return allowance_errors(allow)
+    return allowance_errors(allow, restoring=template.get("source") == "rollback")
 
 
 def allowance_view(template: Mapping[str, Any]) -> list[str]:
@@ -63,6 +63,6 @@ def restoring_allowances(
             hit.rule
             for name, lines in plan.items()
             for hit in deny_list.check(lines, families[name])
-            if hit.allowable
+            if hit.allowable or hit.restorable
         }
     )

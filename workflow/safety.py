@@ -11,7 +11,9 @@ cli command "reload"``) are checked too. A line naming a remote file-transfer UR
 A line the policy cannot read is refused, never allowed: control characters (other than tab)
 can split one line into two on the device; a character outside printable ASCII in a command
 word (a look-alike letter, U+00A0 as indentation) may be read otherwise by the device; `?`
-asks the device for help instead of configuring.
+asks the device for help instead of configuring. On a device that may read 7 bits (IOS), a
+description's character whose bytes read so are a control character or `?` is refused too
+(rule `seven-bit`), but in a rollback restoring the line its device printed.
 
 A template may allow rules explicitly (`allow:` in a built-in or saved template's YAML:
 workflow/allowances.py); an allowed hit is reported apart, so the gate shows it.
@@ -33,11 +35,20 @@ from workflow.denylist.matching import (
     normalize,
     parse,
     read_as_control,
+    seven_bit_character,
     strip_prefixes,
     unreadable_character,
 )
 from workflow.denylist.platform_rules import PlatformRules, rules_for
-from workflow.denylist.rules import CONTROL, FAMILY_TITLES, HELP, REMOTE, Family, Rule
+from workflow.denylist.rules import (
+    CONTROL,
+    FAMILY_TITLES,
+    HELP,
+    REMOTE,
+    SEVEN_BIT_TEXT,
+    Family,
+    Rule,
+)
 
 _IOS_ALIAS = re.compile(r"^alias \S+ \S+ (?P<cmd>.+)$")  # alias MODE NAME COMMAND
 _EOS_ALIAS = re.compile(r"^alias \S+ (?P<cmd>.+)$")  # alias NAME COMMAND
@@ -62,6 +73,7 @@ class Violation:
     number: int = 0  # 1-based position in the checked lines
     family: Family = "exec"
     allowable: bool = True
+    restorable: bool = False  # a rollback may break it, by its id (workflow.allowances)
 
     @property
     def explained(self) -> str:
@@ -70,14 +82,17 @@ class Violation:
 
     def allowed_by(self, allow: Sequence[str]) -> bool:
         """Whether a template allowing `allow` (rule ids and families) may send this line."""
-        return self.allowable and (self.rule in allow or self.family in allow)
+        if self.allowable:
+            return self.rule in allow or self.family in allow
+        return self.restorable and self.rule in allow
 
     def __str__(self) -> str:
         return f"line {self.number} `{self.line.strip()}` is refused ({self.explained})"
 
 
 def _violation(line: str, rule: Rule, number: int, reason: str = "") -> Violation:
-    return Violation(line, rule.id, reason or rule.reason, number, rule.family, rule.allowable)
+    reason = reason or rule.reason
+    return Violation(line, rule.id, reason, number, rule.family, rule.allowable, rule.restorable)
 
 
 def matching_rule(line: str, rules: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
@@ -140,11 +155,18 @@ class DenyList:
     def _line_violations(self, line: str, number: int, rules: PlatformRules) -> Iterator[Violation]:
         if control_character(line, allowed="\t"):
             yield _violation(line, CONTROL, number)
-        if (char := unreadable_character(line, rules.seven_bit)) is not None:
-            seen = "a device reading 7 bits sees a control character or `?` in its bytes"
-            why = seen if rules.seven_bit and read_as_control(char) else "which no command word has"
+        if (char := unreadable_character(line)) is not None:
+            seen = rules.seven_bit and read_as_control(char)
+            why = SEVEN_BIT_TEXT.reason if seen else "which no command word has"
             reason = f"holds {char!r} (U+{ord(char):04X}), {why}"
             yield Violation(line, "non-ascii", reason, number, "unreadable", allowable=False)
+        elif rules.seven_bit and (char := seven_bit_character(line)) is not None:
+            yield _violation(
+                line,
+                SEVEN_BIT_TEXT,
+                number,
+                f"holds {char!r} (U+{ord(char):04X}), {SEVEN_BIT_TEXT.reason}",
+            )
         if "?" in line:
             yield _violation(line, HELP, number)
         tokens = normalize(line)

@@ -78,3 +78,4 @@ DENY_POLICY = (
 DENY_UNKNOWN_PLATFORM = "no deny-list policy for {platform!r}; known: {known}"
 DENY_SITE_RULES = "site rules (LABBOT_DENY_EXTRA, never allowed):"
 DENY_NEVER_ALLOWED = " (never allowed)"
+DENY_ROLLBACK_ONLY = " (never allowed, but a rollback restoring a line the device printed)"

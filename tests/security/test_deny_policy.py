@@ -18,7 +18,7 @@ from tests.security.deny_cases import (
     UNREADABLE,
 )
 from tests.security.tally import attempt
-from workflow.allowances import allowance_problems, allowed_by
+from workflow.allowances import allowance_problems, allowed_by, restoring_allowances
 from workflow.denylist import eos, frr, ios, junos, vrp
 from workflow.denylist.platform_rules import allowance_errors
 from workflow.denylist.rules import ALLOWABLE_FAMILIES, FAMILY_TITLES
@@ -135,3 +135,26 @@ def test_only_the_labs_own_templates_may_allow() -> None:
         assert allowed_by(template) == []
         [problem] = allowance_problems(template)
         assert "cannot allow" in problem
+
+
+def test_only_a_rollback_may_restore_a_description_a_7_bit_device_would_read_otherwise() -> None:
+    """`Ü` is C3 9C: a device reading 7 bits sees a control character in its bytes. A rollback
+    restores the line its device printed so (a device printing the bytes whole reads 8 bits);
+    no template may write one, and no allowance lets anything else through with it."""
+    printed = ["interface Gi0/1", " description Überlink zu R2"]
+    allow = restoring_allowances(DenyList(), {"R1": printed}, {"R1": "cisco_ios"})
+    assert allow == ["seven-bit"] and DenyList().check(printed, "cisco_ios", allow) == []
+    rollback, saved = {"source": "rollback", "allow": allow}, {"source": "saved", "allow": allow}
+    assert allowance_problems(rollback) == [] and allowance_problems(saved)
+    every_family = ["unreadable", *ALLOWABLE_FAMILIES]
+    attempt(
+        "deny policy: a template writing a 7-bit control",
+        bool(DenyList().check(printed, "cisco_ios", every_family)),
+    )
+    assert DenyList().check(printed, "cisco_ios", every_family)
+    for lines in (
+        ["snmp-server community Über RW"],  # in a command word: read otherwise on any device
+        ["interface Gi0/1", " description Ü\x15snmp-server community x RW"],  # Ctrl-U
+    ):
+        allow = restoring_allowances(DenyList(), {"R1": lines}, {"R1": "cisco_ios"})
+        assert DenyList().check(lines, "cisco_ios", allow), lines

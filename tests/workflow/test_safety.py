@@ -86,7 +86,8 @@ def test_a_description_whose_bytes_read_in_7_bits_break_the_line_is_refused_sayi
     rest of the description would run as a command of its own; `é` (C3 A9) reads as `C)`."""
     line = " description to R2\u00casnmp-server community x RW"
     [violation] = DenyList().check(["interface Gi0/1", line], "cisco_ios")
-    assert (violation.number, violation.rule, violation.family) == (2, "non-ascii", "unreadable")
+    assert (violation.number, violation.rule, violation.family) == (2, "seven-bit", "unreadable")
+    assert not violation.allowed_by(["unreadable", "non-ascii"])  # a rollback's id alone
     assert violation.reason == (
         "holds 'Ê' (U+00CA), a device reading 7 bits sees a control character or `?` in its bytes"
     )

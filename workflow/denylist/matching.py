@@ -153,18 +153,24 @@ def control_character(text: str, allowed: str = "") -> str | None:
 _FREE_TEXT = re.compile(r"\b(description|remark)\b", re.IGNORECASE)
 
 
-def unreadable_character(line: str, seven_bit: bool) -> str | None:
+def unreadable_character(line: str) -> str | None:
     """The first character outside printable ASCII in a line's command words (a description
-    or remark may hold other text), or, on a device reading 7 bits (`seven_bit`), one read as
-    a control character or `?` there anywhere; else None. No command word has one, so a device
-    may read a look-alike (`rеload` with a Cyrillic е, U+00A0 as indentation) otherwise than
-    the policy."""
+    or remark may hold other text); else None. No command word has one, so a device may read a
+    look-alike (`rеload` with a Cyrillic е, U+00A0 as indentation) otherwise than the policy."""
     for position, char in enumerate(line):
-        if char == "\t" or " " <= char <= "~":
-            continue
-        if (seven_bit and read_as_control(char)) or not _FREE_TEXT.search(line[:position]):
+        if not _printable(char) and not _FREE_TEXT.search(line[:position]):
             return char
     return None
+
+
+def seven_bit_character(line: str) -> str | None:
+    """The first character of a line a device reading 7 bits reads as a control character or
+    `?` (`read_as_control`); else None."""
+    return next((char for char in line if not _printable(char) and read_as_control(char)), None)
+
+
+def _printable(char: str) -> bool:
+    return char == "\t" or " " <= char <= "~"
 
 
 def read_as_control(char: str) -> bool:

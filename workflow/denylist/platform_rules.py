@@ -94,20 +94,22 @@ def _every_rule() -> list[Rule]:
 
 
 @functools.cache
-def allowable_rules() -> dict[str, Rule]:
-    """Rule id -> its first rule, for every rule a template may allow."""
+def allowable_rules(restoring: bool = False) -> dict[str, Rule]:
+    """Rule id -> its first rule, for every rule a template may allow (`restoring`: a rollback,
+    which may also restore a line as the device printed it)."""
     found: dict[str, Rule] = {}
     for rule in _every_rule():
-        if rule.allowable:
+        if rule.allowable or (restoring and rule.restorable):
             found.setdefault(rule.id, rule)
     return found
 
 
-def allowance_errors(allow: object) -> list[str]:
-    """What is wrong with a template's `allow:` list: each entry a rule id or a family."""
+def allowance_errors(allow: object, restoring: bool = False) -> list[str]:
+    """What is wrong with a template's (`restoring`: a rollback's) `allow:` list: each entry a
+    rule id or a family."""
     if not isinstance(allow, list) or not all(isinstance(entry, str) for entry in allow):
         return ["`allow` must be a list of deny-list rule ids or families"]
-    known = allowable_rules()
+    known = allowable_rules(restoring)
     return [
         f"`allow: {entry}` names no deny-list rule or family a template may allow "
         f"(families: {', '.join(ALLOWABLE_FAMILIES)}; rules: `labbot policy deny PLATFORM`)"
@@ -121,7 +123,7 @@ def describe_allowance(entry: str) -> str:
     for family in ALLOWABLE_FAMILIES:
         if entry == family:
             return f"{entry}: every rule of the family {FAMILY_TITLES[family]}"
-    rule = allowable_rules().get(entry)
+    rule = allowable_rules(restoring=True).get(entry)
     if rule is None:
         return f"{entry}: names no deny-list rule (refused)"
     return f"{entry} ({FAMILY_TITLES[rule.family]}): {rule.reason}"

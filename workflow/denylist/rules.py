@@ -37,13 +37,15 @@ ALLOWABLE_FAMILIES: tuple[Family, ...] = (
 @dataclass(frozen=True)
 class Rule:
     """One rule: `spec` in the syntax of workflow/denylist/matching.py. `allowable` False: no
-    template may allow it (it changes how the device reads the lines that follow)."""
+    template may allow it (it changes how the device reads the lines that follow);
+    `restorable`: a rollback may all the same (it restores what the device printed)."""
 
     id: str
     family: Family
     spec: str
     reason: str
     allowable: bool = True
+    restorable: bool = False
 
 
 def family_rules(
@@ -71,4 +73,17 @@ REMOTE = Rule(
     "",
     "exports the configuration or files to another host, or fetches them",
 )
-WHOLE_LINE_RULES = (CONTROL, HELP, REMOTE)
+# A description's or remark's character whose UTF-8 bytes a device reading 7 bits per character
+# (IOS's default) reads as a control character or `?`: `Ê` (C3 8A) is `C` and a line feed, and
+# the rest would run as a command. No template may write one; a rollback may restore a line the
+# device printed with one: a device that prints the bytes whole reads 8 bits (IOS's
+# `exec-character-bits 7` strips the 8th bit of what it prints as of what it reads).
+SEVEN_BIT_TEXT = Rule(
+    "seven-bit",
+    "unreadable",
+    "",
+    "a device reading 7 bits sees a control character or `?` in its bytes",
+    allowable=False,
+    restorable=True,
+)
+WHOLE_LINE_RULES = (CONTROL, HELP, REMOTE, SEVEN_BIT_TEXT)
