@@ -50,6 +50,7 @@ ReadProblem = Literal[
     "probe_unbounded_tool",
     "probe_not_offered",
     "not_a_read",
+    "prints_secrets",
     "no_filter",
     "not_a_filter",
     "needs_pattern",

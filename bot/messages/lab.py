@@ -77,6 +77,10 @@ READ_REFUSED: dict[ReadProblem, str] = {
     ),
     "probe_not_offered": "`{word}` is not offered here: its count and timeout cannot be set",
     "not_a_read": "`{word}` is not a read: only {allowed} commands are run without approval",
+    "prints_secrets": (
+        "`{word}` {value}: no mask can tell them in its output, so it is not run "
+        "(`show running-config` shows them masked)"
+    ),
     "no_filter": "`|` must be followed by a filter",
     "not_a_filter": "`| {word}` is not an output filter: only {allowed}",
     "needs_pattern": "`| {word}` needs a pattern",

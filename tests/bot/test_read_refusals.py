@@ -23,6 +23,12 @@ REFUSED: list[tuple[ReadProblem, str, str, str]] = [
     ("probe_unbounded_tool", "frr", "ping 10.0.0.1", "no count or timeout can be given"),
     ("probe_not_offered", "cisco_nxos", "ping 10.0.0.1", "`ping` is not offered here"),
     ("not_a_read", "cisco_ios", "reload", "`reload` is not a read: only `show`, `ping`, `trace"),
+    (
+        "prints_secrets",
+        "cisco_ios",
+        "sh cry isa key",
+        "`sh cry isa key` lists the IKE pre-shared keys in clear: no mask can tell them",
+    ),
     ("no_filter", "cisco_ios", "show run |", "`|` must be followed by a filter"),
     ("not_a_filter", "frr", "show run | tee x", "`| tee` is not an output filter: only `| incl"),
     ("needs_pattern", "cisco_ios", "show run | include", "`| include` needs a pattern"),

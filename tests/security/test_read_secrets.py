@@ -88,3 +88,18 @@ async def test_secrets_the_rules_once_missed_are_masked_in_reads_and_what_the_ll
         assert mask.token(value) in shown, value
     assert f"standby 1 authentication {mask.token('Ios-Hsrp-Key')}" in shown
     assert f"vrrp 1 peer authentication text {mask.token('Eos-Vrrp-Key')}" in shown
+
+
+async def test_a_read_listing_keys_no_mask_can_tell_is_refused_before_any_device_is_asked(
+    tmp_path: Path, lab: Lab
+) -> None:
+    """IOS `show crypto isakmp key` prints each peer's pre-shared key alone in a column, with no
+    keyword a mask rule could find beside it: refused, however abbreviated or filtered."""
+    chat = TeamChat()
+    async with team_bot(tmp_path, lab, chat) as bot:
+        for read in ("show crypto isakmp key on R1", "sh cry isa key | include 10 on R1"):
+            await bot.service.handle(ask(read, "carol", HERE))
+    answers = chat.texts()
+    refused = all("lists the IKE pre-shared keys in clear" in answer for answer in answers)
+    attempt("reads: a read printing keys no mask can tell", refused and len(answers) == 2)
+    assert refused and len(answers) == 2, answers

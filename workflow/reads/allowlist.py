@@ -7,8 +7,10 @@ timeout can be bounded, in the platform's own syntax (IOS `repeat`/`timeout`, EO
 Junos `count`/`wait`, VRP `-c`/`-t` before the address and `tracert`), with the bounds added
 when left out; FRR's vtysh takes only an address for either, so there they are refused. A `|`
 is followed only by an output filter (`include`, `exclude`, `section`, `begin`, Junos
-`match`/`except`/`find`), abbreviations spelled out before sending. Anything else is refused
-with the reason, before any device is asked.
+`match`/`except`/`find`), abbreviations spelled out before sending. A read whose output lists
+secrets in clear where the mask rules (base.secret_rules, one line at a time) cannot tell them
+(IOS `show crypto isakmp key`: a table of peers and their keys) is refused too. Anything else is
+refused with the reason, before any device is asked.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from dataclasses import dataclass
 
 from base.errors import ReadRefused
 from workflow.model import platform_family
+from workflow.safety import matching_rule
 
 # printable characters a read may hold: regexes after a filter need ^ $ . * + ( ) [ ] \
 _SAFE = re.compile(r"[A-Za-z0-9 _\-./:,*+^$()\[\]|\\\"'=@]*")
@@ -50,6 +53,8 @@ class Rules:
     filters: tuple[str, ...]
     probes: dict[str, Probe]
     unbounded: bool = False  # its ping/traceroute take only an address: they cannot be bounded
+    # reads printing secrets no mask rule finds: (words as the deny-list writes them, what)
+    secret_reads: tuple[tuple[str, str], ...] = ()
 
 
 PROBE_VERBS = ("ping", "traceroute")
@@ -75,7 +80,10 @@ _VRP_PROBES = {  # VRP's options come before the address; its timeouts are in mi
     ),
 }
 _IOS_FILTERS = ("include", "exclude", "section", "begin")
-_IOS = Rules(("show",), _IOS_FILTERS, _IOS_PROBES)
+_IOS_SECRET_READS = (  # the keys stand alone in a column, with no keyword beside them
+    ("sh[ow] cr[ypto] i[sakmp] k[ey]", "lists the IKE pre-shared keys in clear"),
+)
+_IOS = Rules(("show",), _IOS_FILTERS, _IOS_PROBES, secret_reads=_IOS_SECRET_READS)
 RULES: dict[str, Rules] = {
     "cisco_ios": _IOS,
     "cisco_xe": _IOS,
@@ -113,6 +121,8 @@ def allowed_read(platform: str, command: str) -> str:
         raise ReadRefused("needs_object", verb)
     else:
         words = [verb, *words[1:]]
+        if (secret := matching_rule(" ".join(words), rules.secret_reads)) is not None:
+            raise ReadRefused("prints_secrets", head.strip(), value=secret[1])
     return " | ".join([" ".join(words), *(_filter(pipe, rules) for pipe in pipes)])
 
 
