@@ -18,9 +18,10 @@ from tests.bot.test_reads import bot_on_lab
 from tests.fakes import llm_profiles as servers
 from tests.fakes.openai_server import OpenAIStandIn, structured, text
 from tests.support.masks import MASK
+from workflow.llm import make_chat_model
 from workflow.llm.secrets import LLMSecrets
 from workflow.model import Device, StandardResponse
-from workflow.reads.diagnose import LabDiagnosis
+from workflow.reads.diagnose import MAX_OUTPUT_CHARS, LabDiagnosis
 from workflow.responses import build_response
 
 ANSWER = (
@@ -94,6 +95,30 @@ async def test_the_model_gets_bounded_rounds_and_reads(llm: OpenAIStandIn) -> No
     assert found.answer == "No conclusion within 3 rounds of reads."
     assert len(llm.requests) == 3 and len(sent) == 2  # the third call was refused: max reads
     assert found.reads == [("R1", "show clock"), ("R1", "show clock")]
+
+
+async def test_a_read_cut_for_the_model_never_cuts_a_secret_out_of_its_mask(
+    llm: OpenAIStandIn,
+) -> None:
+    """A read longer than the model is given is cut at MAX_OUTPUT_CHARS: a quoted secret
+    running over that cut lost its closing quote before the wire masked it, and its first
+    part went to the model in clear."""
+    secret = "Quoted Key-4711-Zulu"  # Junos quotes a value with a space; the cut is after it
+    config = "x" * (MAX_OUTPUT_CHARS - 40) + f'\n  authentication-key "{secret}";\n'
+    assert config.index(secret) < MAX_OUTPUT_CHARS < config.index(secret) + len(secret)
+    llm.script(structured({"device": "R1", "command": "show configuration"}), text("done"))
+
+    async def send(commands: dict[str, str]) -> StandardResponse | None:
+        return build_response([{"id": "R1", "name": "R1", "status": "success", "result": config}])
+
+    secrets = LLMSecrets(SecretMask(b"k"))
+    model = make_chat_model(
+        api_key="k", base_url=llm.base_url, model="m", timeout=30, secrets=secrets
+    )
+    lab = [Device("R1", "juniper_junos", "127.0.0.1", 1)]
+    await LabDiagnosis(model, secrets).answer("why?", lab, send)
+    tool_results = [m["content"] for m in llm.requests[1].messages if m["role"] == "tool"]
+    assert tool_results and not any("Key-4711" in result for result in tool_results)
 
 
 async def test_a_10_mb_diagnosis_is_cut_with_a_note_before_it_is_shown(

@@ -156,7 +156,9 @@ class LabDiagnosis:
         done.reads.append((device.name, command))
         item = response["data"][0]
         text = item.get("result", "") if item["status"] == "success" else item.get("error", "")
-        return text[:MAX_OUTPUT_CHARS] or "(no output)"
+        # masked before the cut: a cut inside a quoted value would leave its start unmasked
+        shown = self._secrets.hide(text[: 2 * MAX_OUTPUT_CHARS])[:MAX_OUTPUT_CHARS]
+        return shown or "(no output)"
 
 
 def _message(reply: object) -> AIMessage:
