@@ -15,6 +15,7 @@ from bot.key_files import key_from_file
 from bot.settings import Settings
 from storage.audit_chain import AuditChain, ChainHead
 from storage.audit_head import DatabaseName, HeadFile, head_text
+from storage.encryption import StorageKeys
 from storage.schema import change_events
 
 log = logging.getLogger(__name__)
@@ -76,9 +77,13 @@ class AuditAnchor:
 
 
 def audit_chain_from(
-    settings: Settings, database: DatabaseName, adapter: ChatAdapter | None = None
+    settings: Settings,
+    database: DatabaseName,
+    storage_keys: StorageKeys,
+    adapter: ChatAdapter | None = None,
 ) -> AuditChain:
-    """The chain every store appends with: keyed, its head anchored in the file (for
-    `database`) and, when the bot runs (`adapter`), in the audit channel."""
+    """The chain every store appends with: keyed, its free text sealed with `storage_keys`
+    (bot/storage_key.py), its head anchored in the file (for `database`) and, when the bot runs
+    (`adapter`), in the audit channel."""
     anchor = AuditAnchor(head_file(settings), database, adapter, settings.audit_channel)
-    return AuditChain(key=audit_key(settings), on_head=anchor)
+    return AuditChain(key=audit_key(settings), on_head=anchor, storage_keys=storage_keys)

@@ -269,7 +269,7 @@ async def open_runtime(
             backups = ConfigBackupStore(saver.engine, keys)
             inventory = inventory or make_inventory(settings)
             gateway = make_gateway(settings, inventory, backups, locks)
-        chain = audit_chain_from(settings, await database_name(saver.engine), adapter)
+        chain = audit_chain_from(settings, await database_name(saver.engine), keys, adapter)
         templates = TemplateStore(saver.engine, chain)
         nodes = Nodes(
             planner=with_saved_templates(planner or make_planner(settings), templates),

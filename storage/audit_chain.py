@@ -8,13 +8,16 @@ after an edit; rows from before the key are plain sha256, and none may follow a 
 Editing, deleting or inserting a row breaks the chain at that row; deleting the last rows is
 caught against the chain head anchored outside the database (storage/audit_head.py).
 Appends run in `AuditChain.transaction`, serialized on CHAIN_LOCK_KEY.
+
+A row is hashed over its plaintext and stored with its free text sealed (storage.audit_seal):
+checking a row opens it first, and sealing it again under another key changes no hash.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,10 +26,13 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from base.errors import StorageError
 from base.vocabulary import as_utc, utc_now
 from storage.audit_records import BreakKind, ChainBreak, ChainReport
+from storage.audit_seal import open_row, seal_row, text_beside_seal
 from storage.db import serialized_transaction
-from storage.schema import AUDIT_TABLES, CHAIN_COLUMNS, LATER
+from storage.encryption import StorageKeys
+from storage.schema import AUDIT_TABLES, CHAIN_COLUMNS, LATER, SEAL_COLUMN
 from workflow.hashing import canonical_json
 
 GENESIS = "0" * 64
@@ -71,12 +77,14 @@ class ChainWriter:
 
     conn: AsyncConnection
     key: bytes | None
+    storage_keys: StorageKeys | None
     last: ChainHead | None = None
     last_table: str = ""
 
     async def append(self, table: sa.Table, content: dict[str, Any]) -> dict[str, Any]:
-        """Insert `content` as the chain's next row; returns the full row as written. The head
-        is read once per transaction: nobody else appends while it holds the write lock."""
+        """Insert `content` as the chain's next row, its free text sealed; returns the full row
+        as written, in clear. The head is read once per transaction: nobody else appends while
+        it holds the write lock."""
         seq, prev_hash = (
             (self.last.rows, self.last.row_hash) if self.last else await _head(self.conn)
         )
@@ -90,7 +98,7 @@ class ChainWriter:
             "row_hash": digest,
             "hash_scheme": PLAIN if self.key is None else KEYED,
         }
-        await self.conn.execute(sa.insert(table), row)
+        await self.conn.execute(sa.insert(table), seal_row(table, row, self.storage_keys))
         self.last, self.last_table = ChainHead(seq + 1, digest), table.name
         return row
 
@@ -100,17 +108,20 @@ HeadListener = Callable[[ChainHead, str], Awaitable[None]]
 
 @dataclass(frozen=True)
 class AuditChain:
-    """How rows are linked: the HMAC `key` (None: plain sha256, as before the key) and who
-    hears of each new head (`on_head(head, table)`, after the commit: the anchor)."""
+    """How rows are linked and kept: the HMAC `key` (None: plain sha256, as before the key),
+    who hears of each new head (`on_head(head, table)`, after the commit: the anchor) and the
+    `storage_keys` free text is sealed with (None: a row with free text is neither written
+    nor opened, StorageError)."""
 
     key: bytes | None = None
     on_head: HeadListener | None = None
+    storage_keys: StorageKeys | None = None
 
     @asynccontextmanager
     async def transaction(self, engine: AsyncEngine) -> AsyncIterator[ChainWriter]:
         """A serialized transaction appending to the chain; the new head is announced after."""
         async with serialized_transaction(engine, CHAIN_LOCK_KEY) as conn:
-            writer = ChainWriter(conn, self.key)
+            writer = ChainWriter(conn, self.key, self.storage_keys)
             yield writer
         if writer.last is not None and self.on_head is not None:
             await self.on_head(writer.last, writer.last_table)
@@ -129,9 +140,10 @@ async def _head(conn: AsyncConnection) -> tuple[int, str]:
     return int(seq), str(digest)
 
 
-def content_of(table: sa.Table, row: sa.Row[Any]) -> dict[str, Any]:
-    """What the row's hash covers (see `hashed`)."""
-    content = {c.name: getattr(row, c.name) for c in table.c if c.name not in CHAIN_COLUMNS}
+def content_of(table: sa.Table, row: Mapping[str, Any]) -> dict[str, Any]:
+    """What the hash of `row` (opened: storage.audit_seal.open_row) covers (see `hashed`)."""
+    kept = CHAIN_COLUMNS | {SEAL_COLUMN}
+    content = {c.name: row[c.name] for c in table.c if c.name not in kept}
     return hashed(table, content)
 
 
@@ -146,17 +158,21 @@ def hashed(table: sa.Table, content: dict[str, Any]) -> dict[str, Any]:
 
 
 async def verify(
-    conn: AsyncConnection, key: bytes | None, anchor: ChainHead | None = None
+    conn: AsyncConnection,
+    key: bytes | None,
+    anchor: ChainHead | None = None,
+    storage_keys: StorageKeys | None = None,
 ) -> ChainReport:
-    """Walk every audit row in seq order; name the first row where the chain breaks, then
-    compare the chain with the `anchor` kept outside the database (truncation, rewriting)."""
+    """Walk every audit row in seq order, opening sealed ones with `storage_keys`; name the
+    first row where the chain breaks (or that cannot be opened), then compare the chain with
+    the `anchor` kept outside the database (truncation, rewriting)."""
     rows: list[tuple[sa.Table, sa.Row[Any]]] = []
     for table in AUDIT_TABLES:
         rows += [(table, r) for r in await conn.execute(sa.select(table))]
     rows.sort(key=lambda item: item[1].seq)
     prev_hash, keyed = GENESIS, False
     for expected_seq, (table, row) in enumerate(rows, start=1):
-        problem = _problem(table, row, expected_seq, prev_hash, key, keyed)
+        problem = _problem(table, row, expected_seq, prev_hash, key, keyed, storage_keys)
         if problem:
             found = ChainBreak(problem, table.name, row.id, seq=row.seq, expected=expected_seq)
             return ChainReport(ok=False, rows=len(rows), first_broken=found)
@@ -182,6 +198,7 @@ def _problem(
     prev_hash: str,
     key: bytes | None,
     keyed: bool,
+    storage_keys: StorageKeys | None,
 ) -> BreakKind | None:
     if row.seq != expected_seq:
         return "seq_gap"
@@ -192,7 +209,12 @@ def _problem(
     if row.hash_scheme != KEYED and keyed:
         return "unkeyed_after_keyed"
     row_key = key if row.hash_scheme == KEYED else None
-    content = content_of(table, row)
+    try:
+        content = content_of(table, open_row(table, row, storage_keys))
+    except StorageError:
+        return "sealed"
+    if text_beside_seal(table, row):
+        return "content"
     if row_hash(table.name, row.seq, row.at, row.prev_hash, content, row_key) != row.row_hash:
         return "content"
     return None

@@ -1,9 +1,10 @@
-"""The flat, time-ordered audit listing behind `labbot audit` (by change, user, device, time)."""
+"""The flat, time-ordered audit listing behind `labbot audit` (by change, user, device, time);
+rows are read opened (storage.audit_seal)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -12,6 +13,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from base.vocabulary import as_utc
 from storage.audit_records import AuditEntry, TemplateRef
+from storage.audit_seal import open_row
+from storage.encryption import StorageKeys
 from storage.schema import (
     agent_calls,
     change_events,
@@ -24,85 +27,87 @@ from storage.schema import (
     template_uses,
 )
 
-Row = Any
+Row = Mapping[str, Any]  # an audit row, opened
 
 
 def _said(r: Row, actor_id: str, actor_name: str) -> dict[str, Any]:
     """Who acted, and where (the platform and channel of the row)."""
-    return dict(actor_id=actor_id, actor_name=actor_name, platform=r.platform, channel=r.channel)
+    return dict(
+        actor_id=actor_id, actor_name=actor_name, platform=r["platform"], channel=r["channel"]
+    )
 
 
 def _change(r: Row) -> dict[str, Any]:
     return dict(
-        kind=r.kind,
-        **_said(r, r.requester_id, r.requester_name),
-        text=r.text,
-        rollback_of=r.rollback_of or "",
+        kind=r["kind"],
+        **_said(r, r["requester_id"], r["requester_name"]),
+        text=r["text"],
+        rollback_of=r["rollback_of"] or "",
     )
 
 
 def _decision(r: Row) -> dict[str, Any]:
     return dict(
         kind="decision",
-        **_said(r, r.actor_id, r.actor_name),
-        gate=r.gate,
-        choice=r.choice,
-        detail=r.feedback or "",
-        sha256=r.content_sha256,
+        **_said(r, r["actor_id"], r["actor_name"]),
+        gate=r["gate"],
+        choice=r["choice"],
+        detail=r["feedback"] or "",
+        sha256=r["content_sha256"],
     )
 
 
 def _resolution(r: Row) -> dict[str, Any]:
     return dict(
         kind="resolved",
-        actor_id=r.actor_id,
-        actor_name=r.actor_name,
-        gate=r.gate,
-        choice=r.choice,
-        sha256=r.content_sha256,
+        actor_id=r["actor_id"],
+        actor_name=r["actor_name"],
+        gate=r["gate"],
+        choice=r["choice"],
+        sha256=r["content_sha256"],
     )
 
 
 def _refusal(r: Row) -> dict[str, Any]:
-    who = _said(r, r.actor_id, r.actor_name)
-    return dict(kind="refusal", **who, gate=r.gate or "", detail=r.reason)
+    who = _said(r, r["actor_id"], r["actor_name"])
+    return dict(kind="refusal", **who, gate=r["gate"] or "", detail=r["reason"])
 
 
 def _push(r: Row) -> dict[str, Any]:
     return dict(
         kind="push",
-        device=r.device,
-        sha256=r.lines_sha256,
-        status=r.status,
-        detail=r.detail,
-        post_check=r.post_check or "",
-        post_check_detail=r.post_check_detail or "",
+        device=r["device"],
+        sha256=r["lines_sha256"],
+        status=r["status"],
+        detail=r["detail"],
+        post_check=r["post_check"] or "",
+        post_check_detail=r["post_check_detail"] or "",
     )
 
 
 def _event(r: Row) -> dict[str, Any]:
-    return dict(kind="event", status=r.status, detail=r.detail, tokens=r.tokens or "")
+    return dict(kind="event", status=r["status"], detail=r["detail"], tokens=r["tokens"] or "")
 
 
 def _template_use(r: Row) -> dict[str, Any]:
-    parts = json.loads(r.parts)
+    parts = json.loads(r["parts"])
     used = tuple(TemplateRef(p["name"], p["version"], p["source"], p["sha256"]) for p in parts)
     return dict(
         kind="template",
-        status=r.status,
+        status=r["status"],
         templates=used,
         sha256=parts[0]["sha256"] if len(parts) == 1 else "",
     )
 
 
 def _read(r: Row) -> dict[str, Any]:
-    who = _said(r, r.actor_id, r.actor_name)
-    return dict(kind="read", **who, device=r.device, text=r.command)
+    who = _said(r, r["actor_id"], r["actor_name"])
+    return dict(kind="read", **who, device=r["device"], text=r["command"])
 
 
 def _agent_call(r: Row) -> dict[str, Any]:
-    who = _said(r, r.actor_id, r.actor_name)
-    return dict(kind="agent", **who, gate=r.tool, text=r.arguments, status=r.outcome)
+    who = _said(r, r["actor_id"], r["actor_name"])
+    return dict(kind="agent", **who, gate=r["tool"], text=r["arguments"], status=r["outcome"])
 
 
 # table -> (row to entry fields, columns a `user` filter matches)
@@ -121,6 +126,7 @@ _SHAPES: dict[sa.Table, tuple[Callable[[Row], dict[str, Any]], tuple[str, ...]]]
 
 async def query_entries(
     conn: AsyncConnection,
+    keys: StorageKeys | None,
     *,
     change_id: str | None,
     user: str | None,
@@ -137,7 +143,8 @@ async def query_entries(
             where.append(sa.or_(*(table.c[name] == user for name in user_columns)))
         if device is not None:
             where.append(_on_device(table, device))
-        for row in await conn.execute(sa.select(table).where(*where)):
+        for stored in await conn.execute(sa.select(table).where(*where)):
+            row = open_row(table, stored, keys)
             entries.append(_entry(row, shape(row)))
     return sorted(entries, key=lambda e: e.seq)
 
@@ -165,9 +172,9 @@ def _where(
 
 def _entry(row: Row, fields: dict[str, Any]) -> AuditEntry:
     base: dict[str, Any] = dict(
-        seq=row.seq,
-        at=as_utc(row.at),
-        change_id=row.change_id or "",
+        seq=row["seq"],
+        at=as_utc(row["at"]),
+        change_id=row["change_id"] or "",
         actor_id="",
         actor_name="",
         platform="",

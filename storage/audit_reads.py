@@ -1,5 +1,6 @@
 """Reading the audit: votes and resolutions of a gate, open and recent changes, everything
-recorded about one change, the flat listing (storage.audit_entries) and the chain check."""
+recorded about one change, the flat listing (storage.audit_entries) and the chain check.
+Rows are read opened (storage.audit_seal): their free text as it was written."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ from storage.audit_records import (
     Resolution,
     Vote,
 )
+from storage.audit_seal import open_row
+from storage.encryption import StorageKeys
 from storage.schema import change_events as events
 from storage.schema import changes, decisions, gate_resolutions, pushes, refusals
 
@@ -54,9 +57,9 @@ async def open_count_in(
 
 
 def as_record(cls: type[R], row: Any) -> R:
-    """A record dataclass from a row or dict, times as aware UTC."""
-    data = row._mapping if hasattr(row, "_mapping") else row
-    fields = {field.name: data[field.name] for field in dataclasses.fields(cls)}
+    """A record dataclass from a row as written (a dict, or a row opened by `open_row`),
+    times as aware UTC."""
+    fields = {field.name: row[field.name] for field in dataclasses.fields(cls)}
     fields["at"] = as_utc(fields["at"])
     return cls(**fields)
 
@@ -67,13 +70,20 @@ class AuditReader:
     engine: AsyncEngine
     chain: audit_chain.AuditChain
 
+    @property
+    def _keys(self) -> StorageKeys | None:
+        return self.chain.storage_keys
+
+    def _change(self, row: Any) -> ChangeRecord:
+        return as_record(ChangeRecord, open_row(changes, row, self._keys))
+
     async def resolution(self, interrupt_id: str) -> Resolution | None:
         async with self.engine.connect() as conn:
-            return await resolution_in(conn, interrupt_id)
+            return await resolution_in(conn, self._keys, interrupt_id)
 
     async def votes(self, interrupt_id: str) -> list[Vote]:
         async with self.engine.connect() as conn:
-            return await votes_in(conn, interrupt_id)
+            return await votes_in(conn, self._keys, interrupt_id)
 
     async def open_change_records(self, platform: str | None = None) -> list[ChangeRecord]:
         """Changes not yet ended (no outcome recorded), oldest first; of `platform` if given."""
@@ -83,7 +93,7 @@ class AuditReader:
             query = query.where(changes.c.platform == platform)
         async with self.engine.connect() as conn:
             rows = await conn.execute(query.order_by(changes.c.seq))
-            return [as_record(ChangeRecord, row) for row in rows]
+            return [self._change(row) for row in rows]
 
     async def recent_change_records(
         self, platform: str | None = None, limit: int = 10
@@ -93,13 +103,13 @@ class AuditReader:
         if platform is not None:
             query = query.where(changes.c.platform == platform)
         async with self.engine.connect() as conn:
-            return [as_record(ChangeRecord, row) for row in await conn.execute(query)]
+            return [self._change(row) for row in await conn.execute(query)]
 
     async def latest_change_for_thread(self, thread_key: str) -> ChangeRecord | None:
         query = sa.select(changes).where(changes.c.thread_key == thread_key)
         async with self.engine.connect() as conn:
             row = (await conn.execute(query.order_by(changes.c.seq.desc()).limit(1))).first()
-        return as_record(ChangeRecord, row) if row else None
+        return self._change(row) if row else None
 
     async def change_summary(self, change_id: str) -> ChangeSummary | None:
         async with self.engine.connect() as conn:
@@ -108,8 +118,8 @@ class AuditReader:
             ).first()
             if row is None:
                 return None
-            change: ChangeRecord = as_record(ChangeRecord, row)
-            by_change = await _rows_by_change(conn, change_id)
+            change = self._change(row)
+            by_change = await _rows_by_change(conn, self._keys, change_id)
             rollbacks = await conn.execute(
                 sa.select(changes).where(changes.c.rollback_of == change_id).order_by(changes.c.seq)
             )
@@ -118,7 +128,7 @@ class AuditReader:
                 gates=_gates(by_change[decisions], by_change[gate_resolutions]),
                 pushes=tuple(as_record(PushRow, r) for r in by_change[pushes]),
                 refusals=tuple(as_record(Refusal, r) for r in by_change[refusals]),
-                rollbacks=tuple(as_record(ChangeRecord, r) for r in rollbacks),
+                rollbacks=tuple(self._change(r) for r in rollbacks),
                 events=tuple(as_record(ChangeEvent, r) for r in by_change[events]),
             )
 
@@ -133,19 +143,27 @@ class AuditReader:
         """Audit rows in time order; `user` matches an id or a display name, `until` excludes."""
         async with self.engine.connect() as conn:
             return await query_entries(
-                conn, change_id=change_id, user=user, device=device, since=since, until=until
+                conn,
+                self._keys,
+                change_id=change_id,
+                user=user,
+                device=device,
+                since=since,
+                until=until,
             )
 
     async def verify(self, anchor: audit_chain.ChainHead | None = None) -> ChainReport:
         """The chain checked row by row, then against `anchor` (the head kept outside)."""
         async with self.engine.connect() as conn:
-            return await audit_chain.verify(conn, self.chain.key, anchor)
+            return await audit_chain.verify(conn, self.chain.key, anchor, self._keys)
 
 
-async def resolution_in(conn: AsyncConnection, interrupt_id: str) -> Resolution | None:
+async def resolution_in(
+    conn: AsyncConnection, keys: StorageKeys | None, interrupt_id: str
+) -> Resolution | None:
     query = sa.select(gate_resolutions).where(gate_resolutions.c.interrupt_id == interrupt_id)
     row = (await conn.execute(query)).first()
-    return as_record(Resolution, row) if row else None
+    return as_record(Resolution, open_row(gate_resolutions, row, keys)) if row else None
 
 
 async def voted_in(conn: AsyncConnection, interrupt_id: str, actor_id: str) -> bool:
@@ -155,21 +173,29 @@ async def voted_in(conn: AsyncConnection, interrupt_id: str, actor_id: str) -> b
     return (await conn.execute(query)).first() is not None
 
 
-async def votes_in(conn: AsyncConnection, interrupt_id: str) -> list[Vote]:
+async def votes_in(
+    conn: AsyncConnection, keys: StorageKeys | None, interrupt_id: str
+) -> list[Vote]:
     query = sa.select(decisions).where(decisions.c.interrupt_id == interrupt_id)
-    return [as_record(Vote, r) for r in await conn.execute(query.order_by(decisions.c.seq))]
+    rows = await conn.execute(query.order_by(decisions.c.seq))
+    return [as_record(Vote, open_row(decisions, r, keys)) for r in rows]
 
 
-async def _rows_by_change(conn: AsyncConnection, change_id: str) -> dict[sa.Table, list[Any]]:
+async def _rows_by_change(
+    conn: AsyncConnection, keys: StorageKeys | None, change_id: str
+) -> dict[sa.Table, list[dict[str, Any]]]:
+    """Each table's rows about `change_id`, opened, in chain order."""
     found = {}
     for table in (decisions, gate_resolutions, pushes, refusals, events):
         query = sa.select(table).where(table.c.change_id == change_id).order_by(table.c.seq)
-        found[table] = list(await conn.execute(query))
+        found[table] = [open_row(table, row, keys) for row in await conn.execute(query)]
     return found
 
 
-def _gates(votes: list[Any], resolutions: list[Any]) -> tuple[GateSummary, ...]:
-    settled = {r.interrupt_id: as_record(Resolution, r) for r in resolutions}
+def _gates(
+    votes: list[dict[str, Any]], resolutions: list[dict[str, Any]]
+) -> tuple[GateSummary, ...]:
+    settled = {r["interrupt_id"]: as_record(Resolution, r) for r in resolutions}
     order: dict[str, GateSummary] = {}
     for row in votes:
         vote: Vote = as_record(Vote, row)

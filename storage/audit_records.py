@@ -245,9 +245,17 @@ class TemplateRef:
 
 # How the audit chain breaks: a row's seq skips (rows before it deleted), its prev_hash is not
 # the row before it, it is keyed and no key is set, it is unkeyed after keyed rows, its content
-# does not match its hash; or, against the anchored head, rows are missing or were rewritten.
+# does not match its hash, its sealed text cannot be opened with the storage keys; or, against
+# the anchored head, rows are missing or were rewritten.
 BreakKind = Literal[
-    "seq_gap", "prev_hash", "no_key", "unkeyed_after_keyed", "content", "truncated", "rewritten"
+    "seq_gap",
+    "prev_hash",
+    "no_key",
+    "unkeyed_after_keyed",
+    "content",
+    "sealed",
+    "truncated",
+    "rewritten",
 ]
 
 

@@ -1,7 +1,8 @@
 """`AuditStore`: the append-only record of changes, decisions, refusals, pushes and outcomes;
 its read side is storage.audit_reads.
 
-Rows are only ever inserted, each one a link of the hash chain (storage.audit_chain). Deciding a
+Rows are only ever inserted, each one a link of the hash chain (storage.audit_chain), their free
+text sealed with the chain's storage keys (storage.audit_seal). Deciding a
 gate is first-wins across processes: all audit inserts are serialized (PostgreSQL advisory lock,
 SQLite write lock) and the unique keys (one resolution per interrupt, one vote per person and
 interrupt) are the final word; a lost race comes back as `DecisionConflict` naming the winner.
@@ -73,7 +74,8 @@ class AuditStore(AuditReader):
         chain: audit_chain.AuditChain | None = None,
     ) -> None:
         """`scrub`: applied to every text written (keeps known credentials out of rows).
-        `chain`: the HMAC key of the rows and who hears of each new head (the anchor)."""
+        `chain`: the HMAC key of the rows, who hears of each new head (the anchor) and the
+        storage keys free text is sealed with."""
         self.engine = engine
         self._scrub = scrub
         self.chain = chain or audit_chain.AuditChain()
@@ -145,13 +147,14 @@ class AuditStore(AuditReader):
         self, chain: audit_chain.ChainWriter, vote: dict[str, Any], settles: Settles
     ) -> DecideResult:
         conn, interrupt_id, actor_id = chain.conn, vote["interrupt_id"], vote["actor_id"]
-        existing = await resolution_in(conn, interrupt_id)
+        existing = await resolution_in(conn, chain.storage_keys, interrupt_id)
         if existing is not None:
             raise _settled(existing)
         if await voted_in(conn, interrupt_id, actor_id):
             raise _already_voted(vote["actor_name"])
         await chain.append(decisions, self._clean(vote))
-        approvals = tuple(v for v in await votes_in(conn, interrupt_id) if v.choice == "approve")
+        voted = await votes_in(conn, chain.storage_keys, interrupt_id)
+        approvals = tuple(v for v in voted if v.choice == "approve")
         if vote["choice"] == "approve" and not settles(tuple(v.actor_id for v in approvals)):
             return DecideResult(resolved=False, resolution=None, approvals=approvals)
         settled = {k: vote[k] for k in Resolution.__dataclass_fields__ if k != "at"}
@@ -162,7 +165,7 @@ class AuditStore(AuditReader):
 
     async def _conflict(self, ballot: Ballot) -> DecisionConflict:
         async with self.engine.connect() as conn:
-            existing = await resolution_in(conn, ballot.interrupt_id)
+            existing = await resolution_in(conn, self._keys, ballot.interrupt_id)
         return _settled(existing) if existing else _already_voted(ballot.actor_name)
 
     async def record_refusal(

@@ -1,4 +1,5 @@
-"""Encryption at rest: device text in config backups and checkpoints, sealed with Fernet keys.
+"""Encryption at rest: device text in config backups and checkpoints, and the free text of
+audit rows (storage.audit_seal), sealed with Fernet keys.
 
 Fernet (AES-128-CBC with an HMAC-SHA256 tag) from the `cryptography` library. The first key
 seals; every key opens (MultiFernet), so a key is rotated by putting a new one first, keeping
@@ -8,13 +9,14 @@ the old one after it until `reseal` has sealed everything again under the new on
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
-from langgraph.checkpoint.serde.base import CipherProtocol
-from langgraph.checkpoint.serde.encrypted import EncryptedSerializer
-from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 from base.errors import StorageError
+
+if TYPE_CHECKING:
+    from langgraph.checkpoint.serde.encrypted import EncryptedSerializer
 
 CIPHER_NAME = "fernet"  # what EncryptedSerializer appends to a value's type: "msgpack+fernet"
 UNREADABLE = (
@@ -53,8 +55,8 @@ class StorageKeys:
             raise StorageError(UNREADABLE) from None
 
 
-class FernetCipher(CipherProtocol):
-    """LangGraph's cipher protocol on StorageKeys."""
+class FernetCipher:
+    """LangGraph's cipher protocol (`CipherProtocol`) on StorageKeys."""
 
     def __init__(self, keys: StorageKeys) -> None:
         self.keys = keys
@@ -71,4 +73,9 @@ class FernetCipher(CipherProtocol):
 def encrypted_serde(keys: StorageKeys) -> EncryptedSerializer:
     """The checkpointer's serializer: LangGraph's own, every value sealed. Values written
     before encryption (a type without `+fernet`) still load as they are."""
+    # LangGraph is loaded here, not with the module: `labbot audit` opens audit rows with
+    # StorageKeys and never loads the workflow (tests/bot/test_cli_imports.py)
+    from langgraph.checkpoint.serde.encrypted import EncryptedSerializer
+    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+
     return EncryptedSerializer(FernetCipher(keys), JsonPlusSerializer())

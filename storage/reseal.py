@@ -1,11 +1,12 @@
 """`labbot db reseal`: everything sealed again under the first storage key (the end of a key
 rotation), and what was written before sealing (an older release's checkpoints, config backups
-in clear) sealed now. One transaction: all rows or none."""
+and audit rows in clear) sealed now. One transaction: all rows or none."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 
+from storage.audit_seal import reseal_audit
 from storage.encryption import CIPHER_NAME, StorageKeys
 from storage.schema import checkpoint_blobs, checkpoint_writes, checkpoints, config_backups
 
@@ -23,7 +24,7 @@ def reseal_all(conn: sa.Connection, keys: StorageKeys) -> dict[str, int]:
         table.name: _reseal_typed(conn, table, column, keys) for table, column in TYPED_PAYLOADS
     }
     counts[config_backups.name] = _reseal_backups(conn, keys)
-    return counts
+    return counts | reseal_audit(conn, keys)
 
 
 def _reseal_typed(conn: sa.Connection, table: sa.Table, column: str, keys: StorageKeys) -> int:

@@ -3,7 +3,9 @@
 Audit tables are append-only and chained: `seq` orders every audit row across all tables,
 `prev_hash` is the `row_hash` of the row before it, `row_hash` covers the row's content. A column
 added to an audit table later is marked LATER: a row that leaves it empty (NULL, as every row
-written before it) is hashed without it, so older rows keep their hash.
+written before it) is hashed without it, so older rows keep their hash. A column that holds what a
+person, an agent or a device wrote is marked SEALED: it is kept encrypted in the row's `sealed`
+column (storage.audit_seal), and the hash covers its text.
 """
 
 from __future__ import annotations
@@ -79,10 +81,22 @@ def _text(name: str, *, nullable: bool = False) -> sa.Column[object]:
 
 
 LATER = "added_later"  # Column.info key: added to an audit table after its rows were chained
+SEALED = "sealed_text"  # Column.info key: free text, kept in the row's SEAL_COLUMN (encrypted)
+SEAL_COLUMN = "sealed"
 
 
-def _later(name: str) -> sa.Column[object]:
-    return sa.Column(name, sa.Text, nullable=True, info={LATER: True})
+def _later(name: str, *, sealed: bool = False) -> sa.Column[object]:
+    return sa.Column(name, sa.Text, nullable=True, info={LATER: True, SEALED: sealed})
+
+
+def _sealed(name: str) -> sa.Column[object]:
+    """Free text: NULL here, its value in the row's SEAL_COLUMN (here only in rows written
+    before sealing, until `labbot db reseal`)."""
+    return sa.Column(name, sa.Text, nullable=True, info={SEALED: True})
+
+
+def _seal() -> sa.Column[object]:
+    return sa.Column(SEAL_COLUMN, sa.LargeBinary, nullable=True)
 
 
 changes = _audit_table(
@@ -95,7 +109,8 @@ changes = _audit_table(
     _text("channel"),
     _text("requester_id"),
     _text("requester_name"),
-    _text("text"),
+    _sealed("text"),
+    _seal(),
 )
 decisions = _audit_table(
     "decisions",
@@ -108,7 +123,8 @@ decisions = _audit_table(
     _text("platform"),
     _text("channel"),
     _text("content_sha256"),
-    _text("feedback", nullable=True),
+    _sealed("feedback"),
+    _seal(),
 )
 gate_resolutions = _audit_table(
     "gate_resolutions",
@@ -119,7 +135,8 @@ gate_resolutions = _audit_table(
     _text("actor_id"),
     _text("actor_name"),
     _text("content_sha256"),
-    _text("feedback", nullable=True),
+    _sealed("feedback"),
+    _seal(),
 )
 refusals = _audit_table(
     "refusals",
@@ -130,7 +147,8 @@ refusals = _audit_table(
     _text("actor_name"),
     _text("platform"),
     _text("channel"),
-    _text("reason"),
+    _sealed("reason"),
+    _seal(),
 )
 pushes = _audit_table(
     "pushes",
@@ -138,18 +156,20 @@ pushes = _audit_table(
     _text("device"),
     _text("lines_sha256"),
     _text("status"),  # the push's own result (its lines applied and verified, or not)
-    _text("detail"),
+    _sealed("detail"),
     _later("post_check"),  # the post-checks' result on the device, apart; NULL: none ran
-    _later("post_check_detail"),
+    _later("post_check_detail", sealed=True),
     _later("before_backup"),  # the backups stored around the push (workflow.push_records)
     _later("after_backup"),
+    _seal(),
 )
 change_events = _audit_table(
     "change_events",
     _text("change_id"),
     _text("status"),
-    _text("detail"),
+    _sealed("detail"),
     _text("tokens", nullable=True),  # canonical JSON text, so the hash covers exactly what is kept
+    _seal(),
 )
 template_uses = _audit_table(
     "template_uses",
@@ -165,7 +185,8 @@ reads = _audit_table(
     _text("platform"),
     _text("channel"),
     _text("device"),
-    _text("command"),  # exactly what was sent to the device
+    _sealed("command"),  # exactly what was sent to the device
+    _seal(),
 )
 sa.Index("ix_reads_actor_at", reads.c.actor_id, reads.c.at)  # the per-user rate limit counts
 agent_calls = _audit_table(
@@ -177,8 +198,9 @@ agent_calls = _audit_table(
     _text("platform"),  # mcp
     _text("channel"),  # the transport: stdio or http
     _text("tool"),
-    _text("arguments"),  # canonical JSON of what the agent sent
-    _text("outcome"),  # answered, or the reason it was refused
+    _sealed("arguments"),  # canonical JSON of what the agent sent
+    _sealed("outcome"),  # answered, or the reason it was refused
+    _seal(),
 )
 AUDIT_TABLES = (
     changes,

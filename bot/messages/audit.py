@@ -121,6 +121,10 @@ CHAIN_BREAK: dict[BreakKind, str] = {
     ),
     "unkeyed_after_keyed": "an unkeyed row after keyed ones: the row was rewritten without the key",
     "content": "content does not match its hash: the row was edited after it was written",
+    "sealed": (
+        "its sealed text cannot be opened with any key of LABBOT_STORAGE_KEY (or LABBOT_DATA_DIR's "
+        "storage.key): put the key that sealed it back, after the current one"
+    ),
     "truncated": (
         "the database has {seq} audit rows, the anchored head says {expected}: the last rows "
         "were deleted"

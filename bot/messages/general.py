@@ -116,8 +116,8 @@ AUDIT_KEY_REQUIRED = (
 # Refusing to start: device text would be sealed with a key each replica made up for itself.
 STORAGE_KEY_REQUIRED = (
     "LABBOT_STORAGE_KEY is not set: with a shared database (PostgreSQL) every replica must "
-    "seal device configurations with one key, kept outside the database (make one with "
-    "`labbot db new-key`)"
+    "seal device configurations and audit text with one key, kept outside the database (make "
+    "one with `labbot db new-key`)"
 )
 STORAGE_KEY_MALFORMED = (
     "LABBOT_STORAGE_KEY: each comma-separated key must be 32 url-safe base64-encoded bytes "

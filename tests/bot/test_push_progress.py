@@ -15,6 +15,7 @@ from bot.reporter import ChangeReporter
 from storage.audit_store import AuditStore
 from storage.db import make_engine
 from tests.bot.chat import THREAD, RecordingAdapter
+from tests.support.sealing import SEALING
 from workflow.devices.runner import LoopBridge
 
 DEVICES = [f"R{n}" for n in range(1, 101)]
@@ -40,7 +41,7 @@ def push_events(bridge: LoopBridge) -> None:
 
 async def test_a_hundred_devices_make_a_few_edits_the_last_showing_all(tmp_path: Path) -> None:
     chat = SlowChat()
-    audit = AuditStore(make_engine(f"sqlite+aiosqlite:///{tmp_path / 'audit.db'}"))
+    audit = AuditStore(make_engine(f"sqlite+aiosqlite:///{tmp_path / 'audit.db'}"), chain=SEALING)
     reporter = ChangeReporter(adapter=chat, audit=audit)
     reporter.pushes.begin("chg-1", THREAD, {device: ["x"] for device in DEVICES})
     loop = asyncio.get_running_loop()

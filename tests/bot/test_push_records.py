@@ -24,6 +24,7 @@ from storage.audit_store import AuditStore
 from storage.db import make_engine, upgrade_engine
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click
 from tests.bot.test_e2e_console import running_bot
+from tests.support.sealing import SEALING
 from workflow.api import Finished, RollbackGate
 from workflow.hashing import lines_sha256
 from workflow.model import ResponseItem
@@ -91,7 +92,7 @@ async def test_applied_lines_stay_pushed_when_the_post_check_read_is_refused(
 async def test_the_audit_rows_of_a_push_are_its_steps_push_records(tmp_path: Path) -> None:
     engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'audit.db'}")
     await upgrade_engine(engine)
-    audit = AuditStore(engine)
+    audit = AuditStore(engine, chain=SEALING)
     await audit.record_change(
         "chg-1",
         thread_key=THREAD.key,

@@ -1,7 +1,8 @@
 """Upgrade in containers: the database release 0.1.0 left (fixtures/release-0.1.0.sql, written by
 that release's own code: a change pushed, one waiting at its parameter gate; schema 0003) is
 migrated to today's head by this image's migration job; its audit is all there and intact, and
-the pending gate still decides: the click on its old message pushes.
+the pending gate still decides: the click on its old message pushes; `labbot db reseal` then
+seals the release's audit rows, which read and verify as before.
 (tests/deploy/test_release_upgrade.py does the same without Docker.)"""
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ async def test_the_previous_release_database_is_migrated_and_its_gate_decides(
         result = await lab.slack.said(old["thread"], "Lines landed outside")
         after = await lab.audit()
         verified = await lab.labbot("audit", "verify")
+        resealed = await lab.labbot("db", "reseal")  # the release's audit rows sealed now
+        sealed, still = await lab.audit(), await lab.labbot("audit", "verify")
 
     assert old["revision"] == dumped_revision() == "0003"  # what the release left
     assert f"database at revision {head_revision()}" in migrated  # the job upgraded it
@@ -47,3 +50,5 @@ async def test_the_previous_release_database_is_migrated_and_its_gate_decides(
         (old["changes"]["pending"], "R2", "success"),  # decided and pushed after the upgrade
     ]
     assert f"audit chain intact: {len(after)} row(s) verified" in verified  # old rows and new
+    assert "changes 2" in resealed and sealed == after, resealed
+    assert f"audit chain intact: {len(after)} row(s) verified" in still

@@ -2,7 +2,8 @@
 release's own code: a change pushed, one waiting at its parameter gate) restored into PostgreSQL
 and upgraded by today's `labbot db upgrade`: from the release's revision to today's head, the
 audit all there and intact, and the pending gate's click on its old message pushes (its template
-declared no sections: the line it pushed is reported where it landed, the rollback offered)."""
+declared no sections: the line it pushed is reported where it landed, the rollback offered), and
+`labbot db reseal` seals the release's audit rows, which read and verify as before."""
 
 from __future__ import annotations
 
@@ -17,11 +18,12 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import CheckpointTuple
 
 from labsim import demo_topology
+from storage.audit_seal import SEALED_TABLES
 from storage.checkpointer import SQLAlchemySaver
 from storage.db import upgrade_database
 from storage.encryption import StorageKeys, encrypted_serde
 from storage.reseal import reseal_all
-from storage.schema import checkpoint_blobs
+from storage.schema import SEAL_COLUMN, checkpoint_blobs
 from tests.deploy.containers import pushes
 from tests.deploy.release import as_released, dumped_revision, head_revision, release, restore
 from tests.fakes.slack_api import Posted, SlackApiStandIn
@@ -71,6 +73,13 @@ async def test_labbot_db_upgrade_migrates_the_release_database(
             await asyncio.to_thread(labbot, env, tmp_path, "audit", "--format", "json")
         )
         verified = await asyncio.to_thread(labbot, env, tmp_path, "audit", "verify")
+        # the release's audit rows (and today's) sealed; none changes, the chain holds
+        resealed = await asyncio.to_thread(labbot, env, tmp_path, "db", "reseal")
+        in_clear = await asyncio.to_thread(audit_rows_in_clear, url)
+        sealed = json.loads(
+            await asyncio.to_thread(labbot, env, tmp_path, "audit", "--format", "json")
+        )
+        still = await asyncio.to_thread(labbot, env, tmp_path, "audit", "verify")
 
     assert old["revision"] == dumped_revision() == "0003"  # what the release left
     assert f"database at revision {head_revision()}" in migrated
@@ -86,6 +95,24 @@ async def test_labbot_db_upgrade_migrates_the_release_database(
     ]
     assert status == 200
     assert f"audit chain intact: {len(after)} row(s) verified" in verified  # old rows and new
+    assert "resealed:" in resealed and "changes 2" in resealed, resealed
+    assert in_clear == 0 and sealed == after
+    assert f"audit chain intact: {len(after)} row(s) verified" in still
+
+
+def audit_rows_in_clear(url: str) -> int:
+    """Audit rows with free text not sealed (written before sealing, not resealed yet)."""
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return sum(
+                conn.execute(
+                    sa.select(sa.func.count()).where(table.c[SEAL_COLUMN].is_(None))
+                ).scalar_one()
+                for table in SEALED_TABLES
+            )
+    finally:
+        engine.dispose()
 
 
 async def test_the_release_checkpoints_load_sealed_and_reseal(postgres_url: str) -> None:

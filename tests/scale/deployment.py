@@ -15,6 +15,7 @@ from storage.audit_store import AuditStore
 from storage.db import make_engine
 from tests.fakes.slack_api import SlackApiStandIn
 from tests.scale.harness import AUDIT_KEY, Replica, SlackSide, replicas, serve_env
+from tests.support.sealing import STORAGE_KEYS
 
 
 @contextlib.contextmanager
@@ -37,7 +38,9 @@ class Deployment:
     async def audit(self) -> AsyncIterator[AuditStore]:
         engine = make_engine(self.database_url)
         try:
-            yield AuditStore(engine, chain=AuditChain(key=AUDIT_KEY.encode()))
+            yield AuditStore(
+                engine, chain=AuditChain(key=AUDIT_KEY.encode(), storage_keys=STORAGE_KEYS)
+            )
         finally:
             await engine.dispose()
 

@@ -22,6 +22,7 @@ from tests.fakes.slack_api import Posted, SlackApiStandIn
 from tests.scale.deployment import running_lab
 from tests.scale.harness import SlackSide, TcpProxy, serve_env, start_replica
 from tests.support.masks import MASK
+from tests.support.sealing import STORAGE_KEYS
 
 pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("deployments")]  # see conftest
 
@@ -71,7 +72,9 @@ async def test_sigterm_during_a_push_records_the_device_it_could_not_finish(
             await r2.stop()
     engine = make_engine(database)
     try:
-        audit = AuditStore(engine, chain=AuditChain(key=AUDIT_KEY.encode()))
+        audit = AuditStore(
+            engine, chain=AuditChain(key=AUDIT_KEY.encode(), storage_keys=STORAGE_KEYS)
+        )
         entries, verified = await audit.entries(), await audit.verify()
     finally:
         await engine.dispose()

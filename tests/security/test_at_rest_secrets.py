@@ -1,10 +1,16 @@
 """What labbot stores is exact and sealed: a change and its rollback on a device whose config holds
 passwords, SNMP communities and keys (some equal to the login labbot uses) give back the running
 configuration byte for byte, and no planted value is in clear anywhere in the database, on
-SQLite (its files' bytes too) and PostgreSQL. A backup stored masked is never pushed back."""
+SQLite (its files' bytes too) and PostgreSQL. A backup stored masked is never pushed back. A
+secret typed in a request, a Modify feedback, a read command and an MCP agent's arguments is
+sealed in the audit too: `labbot audit` shows it masked, `labbot audit verify` passes, and says
+which key is missing when none opens a row."""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -15,13 +21,17 @@ import sqlalchemy as sa
 from pydantic import SecretStr
 
 from adapters.chat import ThreadRef
+from bot.agent_tools import agent_tools
+from bot.agents import token_hash
 from bot.demo import DEMO_CREDENTIALS, demo_settings
-from bot.settings import load_settings
+from bot.settings import Settings, load_settings
 from bot.wiring import Runtime, open_runtime
 from labsim import Lab, demo_topology
 from storage.db import make_engine
+from storage.encryption import new_key
 from storage.schema import config_backups
 from tests.bot.chat import ask
+from tests.bot.test_cli import labbot
 from tests.security.at_rest import found_in_database, found_in_files, plant, sqlite_files
 from tests.security.service import TeamChat, place, press
 from tests.security.tally import attempt
@@ -54,17 +64,22 @@ async def lab() -> AsyncIterator[Lab]:
         yield lab
 
 
-@asynccontextmanager
-async def bot_on(
-    lab: Lab | FrrLab, tmp_path: Path, chat: TeamChat, url: str | None
-) -> AsyncIterator[Runtime]:
-    settings = demo_settings(load_settings(data_dir=tmp_path))
+def settings_on(tmp_path: Path, url: str | None, **extra: str) -> Settings:
+    settings = demo_settings(load_settings(data_dir=tmp_path, **extra))
     if url is not None:  # a shared database: the keys come from the settings
         shared = {
             "audit_key": SecretStr(SHARED_AUDIT_KEY),
             "storage_key": SecretStr(SHARED_STORAGE_KEY),
         }
         settings = settings.model_copy(update={"database_url": url, **shared})
+    return settings
+
+
+@asynccontextmanager
+async def bot_on(
+    lab: Lab | FrrLab, tmp_path: Path, chat: TeamChat, url: str | None, **extra: str
+) -> AsyncIterator[Runtime]:
+    settings = settings_on(tmp_path, url, **extra)
     inventory = StaticInventory(lab.write_inventory(tmp_path / "hosts.yaml"))
     async with open_runtime(settings, chat, inventory=inventory) as runtime:
         yield runtime
@@ -189,3 +204,67 @@ async def test_on_real_frr_a_rollback_restores_every_router_exactly_and_nothing_
     assert after == before, chat.texts()[-3:]
     attempt("at rest: no planted FRR secret in clear in the database", not in_clear)
     assert in_clear == {}
+
+
+TYPED = ["Bob-Comm-77", "Fb-Comm-78", "Read-Comm-79", "Agent-Comm-80"]
+TYPED_REQUEST = "configure snmp community Bob-Comm-77 RO on R1"
+TYPED_READ = "show running-config | include snmp-server community "
+AGENT, AGENT_TOKEN = "claude-code", "lbt_audit-at-rest-agent-token"
+AGENT_SETTINGS = {
+    "mcp_agents": f"{AGENT}=console:alice {token_hash(AGENT_TOKEN)}",
+    "mcp_channel": "console",
+}
+
+
+def cli_env(tmp_path: Path, url: str | None) -> dict[str, str]:
+    """`labbot audit` on the database the bot wrote, with its keys."""
+    if url is None:  # the embedded database: its keys are files beside it
+        return {"LABBOT_DATA_DIR": str(tmp_path)}
+    keys = {"LABBOT_AUDIT_KEY": SHARED_AUDIT_KEY, "LABBOT_STORAGE_KEY": SHARED_STORAGE_KEY}
+    return {"LABBOT_DATABASE_URL": url, **keys}
+
+
+@pytest.mark.parametrize("backend", ["sqlite", POSTGRES])
+async def test_secrets_typed_to_the_bot_are_sealed_in_the_audit_and_shown_masked(
+    tmp_path: Path, lab: Lab, backend: str, request: pytest.FixtureRequest
+) -> None:
+    """A request, a Modify feedback, a read command and an MCP agent's arguments, each with an
+    SNMP community typed in clear: none is in the database in clear, `labbot audit` shows each
+    masked, `labbot audit verify` passes, and without the key that sealed them it names it."""
+    chat, asked = TeamChat(), place("C-lab", "t3")
+    async with database(backend, request) as url:
+        async with bot_on(lab, tmp_path, chat, url, **AGENT_SETTINGS) as bot:
+            await bot.service.handle(ask(TYPED_REQUEST, "alice", asked))
+            await bot.service.handle(press(chat, asked, "bob"))  # the template, as it is
+            gate = press(chat, asked, "bob", "modify")  # the parameters: another community
+            feedback = "community=Fb-Comm-78 read_only=true"
+            await bot.service.handle(dataclasses.replace(gate, feedback=feedback))
+            await bot.service.handle(ask(f"{TYPED_READ}Read-Comm-79 on R1", "carol", asked))
+            tools = agent_tools(settings_on(tmp_path, url, **AGENT_SETTINGS), bot, "stdio")
+            await tools.show(AGENT, f"{TYPED_READ}Agent-Comm-80", ["R1"])
+            mask = bot.service.mask
+        engine = make_engine(url or f"sqlite+aiosqlite:///{tmp_path / 'labbot.db'}")
+        try:
+            in_clear = await found_in_database(engine, TYPED)
+        finally:
+            await engine.dispose()
+        if url is None:
+            in_clear |= found_in_files(sqlite_files(tmp_path / "labbot.db"), TYPED)
+        env = cli_env(tmp_path, url)
+        listing = await asyncio.to_thread(
+            labbot, "audit", "--format", "json", cwd=tmp_path, env=env
+        )
+        verified = await asyncio.to_thread(labbot, "audit", "verify", cwd=tmp_path, env=env)
+        lost = {**env, "LABBOT_STORAGE_KEY": new_key()}  # the key that sealed them is gone
+        unopened = await asyncio.to_thread(labbot, "audit", "verify", cwd=tmp_path, env=lost)
+    attempt("at rest: no secret typed to the bot in clear in the audit", not in_clear)
+    assert in_clear == {}
+    said = {entry["kind"]: entry["summary"] for entry in json.loads(listing.stdout)}
+    assert set(said) >= {"change", "decision", "read", "agent"}, listing.stdout
+    assert not [value for value in TYPED if value in listing.stdout], listing.stdout
+    assert mask.token("Bob-Comm-77") in said["change"], said
+    assert mask.token("Fb-Comm-78") in said["decision"], said
+    assert verified.returncode == 0 and "audit chain intact" in verified.stdout, verified.stdout
+    assert unopened.returncode == 1, unopened.stdout + unopened.stderr
+    assert "cannot be opened with any key of LABBOT_STORAGE_KEY" in unopened.stdout
+    assert "Traceback" not in unopened.stdout + unopened.stderr

@@ -16,8 +16,11 @@ from bot.audit_anchor import audit_key, head_file
 from bot.audit_cli import verify_audit
 from bot.demo import demo_settings
 from bot.settings import Settings, load_settings
+from bot.storage_key import storage_keys
 from storage.audit_chain import KEYED, PLAIN, content_of, row_hash
+from storage.audit_seal import open_row
 from storage.db import make_engine
+from storage.encryption import StorageKeys
 from storage.schema import AUDIT_TABLES, changes, decisions
 from tests.bot.chat import RecordingAdapter, click, person
 from tests.security.replay import attacked_bot, attacked_lab, thread
@@ -45,28 +48,33 @@ async def _change_and_fake_lines(tmp_path: Path) -> tuple[Settings, RecordingAda
     return demo_settings(load_settings(data_dir=tmp_path)), chat
 
 
-async def _tamper(settings: Settings, edit: Callable[[sa.Connection], None]) -> None:
+Edit = Callable[[sa.Connection, StorageKeys], None]  # with the keys the text is sealed with
+
+
+async def _tamper(settings: Settings, edit: Edit) -> None:
     engine = make_engine(settings.database_url)
     async with engine.begin() as conn:
-        await conn.run_sync(edit)
+        await conn.run_sync(edit, storage_keys(settings))
     await engine.dispose()
 
 
-def _delete_last_rows(conn: sa.Connection) -> None:
+def _delete_last_rows(conn: sa.Connection, _: StorageKeys) -> None:
     last = max(conn.execute(sa.select(sa.func.max(t.c.seq))).scalar() or 0 for t in AUDIT_TABLES)
     for table in AUDIT_TABLES:
         conn.execute(sa.delete(table).where(table.c.seq > last - 3))
 
 
-def _rehash(key: bytes | None) -> Callable[[sa.Connection], None]:
-    """Edit the approver's name, then recompute every row's links (with `key`, or plain)."""
+def _rehash(key: bytes | None) -> Edit:
+    """Edit the approver's name, then recompute every row's links (with `key`, or plain) over
+    the rows' text (opened with the storage keys: the worst case)."""
 
-    def edit(conn: sa.Connection) -> None:
+    def edit(conn: sa.Connection, keys: StorageKeys) -> None:
         conn.execute(sa.update(decisions).values(actor_name="boss"))
         rows = [(t, r) for t in AUDIT_TABLES for r in conn.execute(sa.select(t))]
         prev = "0" * 64
         for table, row in sorted(rows, key=lambda item: item[1].seq):
-            digest = row_hash(table.name, row.seq, row.at, prev, content_of(table, row), key)
+            content = content_of(table, open_row(table, row, keys))
+            digest = row_hash(table.name, row.seq, row.at, prev, content, key)
             scheme = KEYED if key else PLAIN
             conn.execute(
                 sa.update(table)

@@ -13,7 +13,7 @@ from bot.audit_anchor import KEY_FILE, audit_key
 from bot.settings import load_settings
 from tests.bot.test_cli import labbot
 from tests.security.tally import attempt
-from tests.support.postgres import fresh_postgres_database
+from tests.support.postgres import SHARED_STORAGE_KEY, fresh_postgres_database
 
 SLACK_HTTP = {
     "SLACK_BOT_TOKEN": "xoxb-audit-key-test",
@@ -21,6 +21,7 @@ SLACK_HTTP = {
     "SLACK_API_URL": "http://127.0.0.1:9/api/",  # never reached: the key check comes first
     "LABBOT_AUDIT_KEY": "",  # what deploy/.env.example leaves it: not set
 }
+KEYS = {"LABBOT_AUDIT_KEY": "k" * 32, "LABBOT_STORAGE_KEY": SHARED_STORAGE_KEY}
 
 
 def _on(url: str, tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -38,7 +39,7 @@ async def test_a_shared_database_without_an_audit_key_refuses_to_start(
         serve, verify, keyed = await asyncio.gather(
             asyncio.to_thread(_on, url, tmp_path, "serve", "--http", "--port", "0"),
             asyncio.to_thread(_on, url, tmp_path, "audit", "verify"),
-            asyncio.to_thread(_on, url, tmp_path, "audit", "verify", LABBOT_AUDIT_KEY="k" * 32),
+            asyncio.to_thread(_on, url, tmp_path, "audit", "verify", **KEYS),
         )
     for run in (serve, verify):
         lines = run.stderr.strip().splitlines()

@@ -15,6 +15,7 @@ from base.vocabulary import Choice, GateName
 from storage.audit_records import Ballot, DevicePush
 from storage.audit_store import AuditStore, at_least
 from storage.db import make_engine
+from tests.support.sealing import SEALING
 
 SHA = "a" * 64
 
@@ -49,7 +50,7 @@ def vote(
 
 
 async def test_first_decision_wins_and_the_second_learns_who_decided(engine: AsyncEngine) -> None:
-    audit = AuditStore(engine)
+    audit = AuditStore(engine, chain=SEALING)
     await new_change(audit)
     first = await audit.decide(vote("Alice"))
     assert first.resolved and first.resolution is not None
@@ -62,7 +63,7 @@ async def test_first_decision_wins_and_the_second_learns_who_decided(engine: Asy
 
 
 async def test_two_approvals_needed_and_nobody_votes_twice(engine: AsyncEngine) -> None:
-    audit = AuditStore(engine)
+    audit = AuditStore(engine, chain=SEALING)
     await new_change(audit)
     one = await audit.decide(vote("Alice"), settles=at_least(2))
     assert not one.resolved and [v.actor_name for v in one.approvals] == ["Alice"]
@@ -75,7 +76,7 @@ async def test_two_approvals_needed_and_nobody_votes_twice(engine: AsyncEngine) 
 
 
 async def test_a_cancel_settles_the_gate_without_waiting_for_approvals(engine: AsyncEngine) -> None:
-    audit = AuditStore(engine)
+    audit = AuditStore(engine, chain=SEALING)
     await new_change(audit)
     await audit.decide(vote("Alice"), settles=at_least(3))
     cancelled = await audit.decide(vote("Bob", "cancel"), settles=at_least(3))
@@ -86,11 +87,11 @@ async def test_a_cancel_settles_the_gate_without_waiting_for_approvals(engine: A
 async def test_racing_replicas_produce_exactly_one_winner(
     database_url: str, engine: AsyncEngine
 ) -> None:
-    await new_change(AuditStore(engine))
+    await new_change(AuditStore(engine, chain=SEALING))
     engines = [make_engine(database_url) for _ in range(6)]  # one per "replica"
     try:
         outcomes = await asyncio.gather(
-            *(AuditStore(e).decide(vote(f"user{i}")) for i, e in enumerate(engines)),
+            *(AuditStore(e, chain=SEALING).decide(vote(f"user{i}")) for i, e in enumerate(engines)),
             return_exceptions=True,
         )
     finally:
@@ -101,11 +102,11 @@ async def test_racing_replicas_produce_exactly_one_winner(
     assert len(winners) == 1 and len(losers) == 5
     winner = winners[0].resolution
     assert all(lost.existing == winner for lost in losers)
-    assert (await AuditStore(engine).verify()).ok
+    assert (await AuditStore(engine, chain=SEALING).verify()).ok
 
 
 async def test_change_summary_tells_who_confirmed_what(engine: AsyncEngine) -> None:
-    audit = AuditStore(engine)
+    audit = AuditStore(engine, chain=SEALING)
     await new_change(audit)
     await audit.decide(vote("Alice"))
     await audit.decide(vote("Bob", interrupt_id="int-2", gate="params"))
@@ -151,7 +152,7 @@ async def test_change_summary_tells_who_confirmed_what(engine: AsyncEngine) -> N
 
 
 async def test_entries_filter_by_change_user_device_and_time(engine: AsyncEngine) -> None:
-    audit = AuditStore(engine)
+    audit = AuditStore(engine, chain=SEALING)
     before = datetime.now(UTC) - timedelta(seconds=1)
     await new_change(audit)
     await audit.decide(vote("Alice"))
@@ -203,7 +204,7 @@ async def test_entries_filter_by_change_user_device_and_time(engine: AsyncEngine
 async def test_verify_names_the_first_tampered_row(
     engine: AsyncEngine, tamper: str, broken: tuple[str, str, int, int, int]
 ) -> None:
-    audit = AuditStore(engine)
+    audit = AuditStore(engine, chain=SEALING)
     await new_change(audit)
     await audit.decide(vote("Alice"))
     await audit.record_pushes(

@@ -28,6 +28,7 @@ from storage.db import (
     upgrade_database,
 )
 from storage.schema import changes
+from tests.support.sealing import SEALING
 
 HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
 
@@ -140,7 +141,7 @@ async def test_a_database_from_the_first_schema_is_migrated_with_its_data(
             restored = await saver.aget_tuple(stored)
         assert restored is not None
         assert restored.checkpoint["channel_values"] == {"plan": {"devices": ["R1"]}}
-        audit = AuditStore(engine)
+        audit = AuditStore(engine, chain=SEALING)
         await audit.record_change_event(change_id="chg-old", status="done")  # a 0002 table
         summary = await audit.change_summary("chg-old")
         assert summary is not None and summary.requester_name == "Old Timer"
@@ -158,7 +159,7 @@ async def test_concurrent_sqlite_writers_lose_nothing(tmp_path: Path) -> None:
     engines = [make_engine(url) for _ in range(4)]
 
     async def writer(n: int) -> None:
-        audit, saver = AuditStore(engines[n]), SQLAlchemySaver(engines[n])
+        audit, saver = AuditStore(engines[n], chain=SEALING), SQLAlchemySaver(engines[n])
         for i in range(15):
             await audit.record_pushes(
                 f"chg-{n}",
@@ -170,7 +171,7 @@ async def test_concurrent_sqlite_writers_lose_nothing(tmp_path: Path) -> None:
 
     try:
         await asyncio.gather(*(writer(n) for n in range(4)))
-        report = await AuditStore(engines[0]).verify()
+        report = await AuditStore(engines[0], chain=SEALING).verify()
         assert (report.ok, report.rows) == (True, 60)
         async with engines[0].connect() as conn:
             assert (await conn.exec_driver_sql("SELECT count(*) FROM checkpoints")).scalar() == 60

@@ -11,6 +11,7 @@ from base.errors import VersionConflict
 from storage.audit_records import DevicePush
 from storage.audit_store import AuditStore
 from storage.template_store import TemplateDraft, TemplateStore
+from tests.support.sealing import SEALING
 from workflow.model import TemplatePart
 from workflow.postchecks.spec import PostCheck, PostChecks
 
@@ -105,7 +106,7 @@ async def test_a_channel_pin_wins_over_the_latest_only_in_that_channel(engine: A
 
 
 async def test_uses_join_the_audit_chain_and_feed_the_figures(engine: AsyncEngine) -> None:
-    store, audit = TemplateStore(engine), AuditStore(engine)
+    store, audit = TemplateStore(engine), AuditStore(engine, chain=SEALING)
     saved = (await store.save(draft(origin_tokens=900))).template
     part = TemplatePart(
         name="lab_ospf", version=1, sha256=saved.sha256, source="saved", derive="routing"
