@@ -39,7 +39,7 @@ def test_scripted_demo_configures_ospf_and_audit_names_the_approver(tmp_path: Pa
     demo = labbot("demo", "--script", str(script), "--data-dir", "data", cwd=tmp_path)
     assert demo.returncode == 0, demo.stderr
     assert "pushed: ✓ 3 ✗ 0 of 3" in demo.stdout  # "all routers": R1-R3, not the switch SW1
-    assert "SW1 (" not in demo.stdout and "R1 (router (" in demo.stdout
+    assert "for R1, R2, R3 (router: kind in the inventory)." in demo.stdout  # not SW1
     assert "✅ Approved by bob" in demo.stdout
     db = {"LABBOT_DATA_DIR": str(tmp_path / "data")}  # the database, key and head are there
     audit = labbot("audit", "--format", "json", "--user", "bob", cwd=tmp_path, env=db)

@@ -93,7 +93,7 @@ async def test_modify_feedback_goes_back_to_the_planner(
     assert template.buttons == []
     assert "Modification requested by <@U2>" in template.all_text
     assert "only on R1,R2" in template.all_text
-    assert again.ts != template.ts and "for R1 (named), R2 (named)." in again.all_text
+    assert again.ts != template.ts and "for R1, R2 (named)." in again.all_text
 
 
 async def test_slash_command_change_continues_in_its_own_thread(
