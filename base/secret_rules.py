@@ -115,7 +115,8 @@ CODE = "\0"  # template code as the rules read it: no device or person writes a 
 # a value that is no secret: one already masked, or template code opened on this line and
 # closed on a later one
 _NOT_A_VALUE = ("‹", "{{", "{%", "{#")
-_FREE_TEXT = re.compile(r"^[-+ ]*\s*(?:description|remark|alias)\b", re.IGNORECASE)
+# people's words, where "password reset desk" is no password (an alias is a command: read)
+_FREE_TEXT = re.compile(r"^[-+ ]*\s*(?:description|remark)\b", re.IGNORECASE)
 _FAMILY_SUFFIXES = ("_telnet", "_ssh", "_serial")
 
 

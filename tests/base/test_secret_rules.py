@@ -121,6 +121,9 @@ TABLE = [
     ("cisco_ios", "snmp-server community {abc} RO", "{abc}"),
     ("cisco_ios", "snmp-server community Lab-{{ site }} RO", "Lab-"),
     ("cisco_ios", "snmp-server community {# renders to nothing #} Real-C RO", "Real-C"),
+    # an alias is a command, not people's words: what it runs is read
+    ("cisco_ios", "alias exec sc snmp-server community Alias-C RO", "Alias-C"),
+    ("arista_eos", "alias sc snmp-server community Alias-C ro", "Alias-C"),
     ("cisco_ios", "snmp-server community N\0ul-C RO", "N\0ul-C"),  # a NUL cuts no value
 ]
 
