@@ -19,6 +19,7 @@ from bot import messages
 from storage.audit_records import (
     AuditEntry,
     ChainBreak,
+    ChangeRecord,
     ChangeSummary,
     GateSummary,
     PushRow,
@@ -222,12 +223,7 @@ def render_summary(summary: ChangeSummary, mask: SecretMask) -> str:
         lines.extend(_vote_line(vote) for vote in gate.votes)
     lines.extend(_push_line(p, mask) for p in summary.pushes)
     lines.extend(_refusal_line(r) for r in summary.refusals)
-    lines.extend(
-        messages.AUDIT_ROLLED_BACK.format(
-            change_id=r.change_id, name=_flat(r.requester_name), at=stamp(r.at)
-        )
-        for r in summary.rollbacks
-    )
+    lines.extend(_rollback_line(summary, r, mask) for r in summary.rollbacks)
     lines.extend(
         messages.AUDIT_OUTCOME.format(
             status=e.status, at=stamp(e.at), detail=_flat(mask.config(e.detail))
@@ -235,6 +231,22 @@ def render_summary(summary: ChangeSummary, mask: SecretMask) -> str:
         for e in summary.events
     )
     return "\n".join(lines)
+
+
+def _rollback_line(summary: ChangeSummary, rollback: ChangeRecord, mask: SecretMask) -> str:
+    """A later change rolling this one back: "rolled back" only when it ended done."""
+    fields = {
+        "change_id": rollback.change_id,
+        "name": _flat(rollback.requester_name),
+        "at": stamp(rollback.at),
+    }
+    ended = [e for e in summary.rollback_events if e.change_id == rollback.change_id]
+    if not ended:
+        return messages.AUDIT_ROLLBACK_OPEN.format(**fields)
+    if ended[-1].status == "done":
+        return messages.AUDIT_ROLLED_BACK.format(**fields)
+    detail = _flat(mask.config(ended[-1].detail))
+    return messages.AUDIT_NOT_ROLLED_BACK.format(status=ended[-1].status, detail=detail, **fields)
 
 
 def _requested(summary: ChangeSummary) -> str:

@@ -85,22 +85,31 @@ def target_problem(fields: TargetsEnding | TargetError) -> str:
     )
 
 
-def rollback_line(ending: RollbackEnding | None, mask: SecretMask) -> str:
-    """How the offer to roll back failed post-checks ended ("" when there was none)."""
+def rollback_line(ending: RollbackEnding | None, change_id: str, mask: SecretMask) -> str:
+    """How the offer to roll back failed post-checks (of `change_id`) ended ("" when there was
+    none): an approved rollback whose push failed on a device says it is not rolled back there."""
     if ending is None:
         return ""
+    kind: str = ending["kind"]
+    rollback = ""
+    if failed := ending.get("not_rolled_back"):
+        kind, done = "rolled_back_partly", ending.get("rolled_back_on", [])
+        rollback = (
+            messages.ROLLED_BACK_ON.format(devices=", ".join(done), actor=ending["actor"])
+            if done
+            else messages.ROLLBACK_APPROVED.format(actor=ending["actor"])
+        ) + messages.NOT_ROLLED_BACK.format(
+            failures=failures_text(failed),
+            devices=", ".join(item["name"] for item in failed),
+            change_id=change_id,
+        )
+    fields = {"at": _stamp(ending["at"]), "actor": ending["actor"], "rollback": rollback}
     if ending.get("outside"):
-        said = messages.LANDED_OUTSIDE_ENDED[ending["kind"]].format(
-            outside=outside_text(ending.get("outside", {}), mask),
-            at=_stamp(ending["at"]),
-            actor=ending["actor"],
-        )
+        outside = outside_text(ending.get("outside", {}), mask)
+        said = messages.LANDED_OUTSIDE_ENDED[kind].format(outside=outside, **fields)
     else:
-        said = messages.ROLLBACK_ENDED[ending["kind"]].format(
-            failures=failures_text(ending["failures"]),
-            at=_stamp(ending["at"]),
-            actor=ending["actor"],
-        )
+        failures = failures_text(ending["failures"])
+        said = messages.ROLLBACK_ENDED[kind].format(failures=failures, **fields)
     return said + not_pushed_ended(ending)
 
 

@@ -120,16 +120,28 @@ class AuditReader:
                 return None
             change = self._change(row)
             by_change = await _rows_by_change(conn, self._keys, change_id)
-            rollbacks = await conn.execute(
-                sa.select(changes).where(changes.c.rollback_of == change_id).order_by(changes.c.seq)
+            rollbacks = [
+                self._change(r)
+                for r in await conn.execute(
+                    sa.select(changes)
+                    .where(changes.c.rollback_of == change_id)
+                    .order_by(changes.c.seq)
+                )
+            ]
+            undone = sa.select(events).where(
+                events.c.change_id.in_([r.change_id for r in rollbacks])
             )
+            ended = await conn.execute(undone.order_by(events.c.seq))
             return ChangeSummary(
                 **{k: getattr(change, k) for k in ChangeRecord.__dataclass_fields__},
                 gates=_gates(by_change[decisions], by_change[gate_resolutions]),
                 pushes=tuple(as_record(PushRow, r) for r in by_change[pushes]),
                 refusals=tuple(as_record(Refusal, r) for r in by_change[refusals]),
-                rollbacks=tuple(self._change(r) for r in rollbacks),
+                rollbacks=tuple(rollbacks),
                 events=tuple(as_record(ChangeEvent, r) for r in by_change[events]),
+                rollback_events=tuple(
+                    as_record(ChangeEvent, open_row(events, r, self._keys)) for r in ended
+                ),
             )
 
     async def entries(

@@ -202,6 +202,7 @@ class ChangeSummary(ChangeRecord):
     refusals: tuple[Refusal, ...]
     rollbacks: tuple[ChangeRecord, ...]  # later changes that roll this one back
     events: tuple[ChangeEvent, ...]
+    rollback_events: tuple[ChangeEvent, ...] = ()  # how those rollbacks ended
 
 
 @dataclass(frozen=True)

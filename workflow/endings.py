@@ -44,6 +44,10 @@ class RollbackEnding(TypedDict):
     # the devices the push did not change as approved (changed since the preview, or their
     # push failed; workflow.postchecks.report.not_pushed): no fresh preview follows this ending
     not_pushed: NotRequired[list[ResponseItem]]
+    # `rolled_back` when the rollback's push failed on some devices: those, each with why (the
+    # change stays on them), and the devices it did roll back
+    not_rolled_back: NotRequired[list[ResponseItem]]
+    rolled_back_on: NotRequired[list[str]]
 
 
 class TargetsEnding(TypedDict):

@@ -81,7 +81,12 @@ AUDIT_PUSH = "  push {device}: {icon} {status} at {at} lines sha256 {sha} — {d
 AUDIT_PUSH_POST_CHECK = "; post-checks {icon} {status} — {detail}"  # apart from the push's own
 AUDIT_REFUSED = "  refused {name} at {at} ({gate}): {reason}"
 AUDIT_AT_REQUEST = "request"
+# a later change rolling this one back, by how it ended (its own audit says more)
 AUDIT_ROLLED_BACK = "  rolled back by {change_id} (requested by {name} at {at})"
+AUDIT_NOT_ROLLED_BACK = (
+    "  rollback {change_id} (requested by {name} at {at}) did not roll it back: {status} — {detail}"
+)
+AUDIT_ROLLBACK_OPEN = "  rollback {change_id} (requested by {name} at {at}) has not ended"
 AUDIT_OUTCOME = "  outcome: {status} at {at} — {detail}"
 AUDIT_SUMMARY = "Who confirmed it"
 # One audit entry in a line (bot/audit_view.entry_summary), by kind: `entry` is the record,

@@ -76,7 +76,16 @@ ROLLBACK_ENDED = {
     ),
     "kept": "post-checks failed ({failures}); {actor} kept the change as pushed (no rollback).",
     "rolled_back": "post-checks failed ({failures}); rolled back as approved by {actor}.",
+    "rolled_back_partly": "post-checks failed ({failures}); {rollback}",
 }
+# An approved rollback whose push failed on some devices (after ROLLBACK_ENDED/
+# LANDED_OUTSIDE_ENDED's reason): where it took, then where not, why and what to do.
+ROLLED_BACK_ON = "rolled back on {devices} as approved by {actor}; "
+ROLLBACK_APPROVED = "rollback approved by {actor}; "
+NOT_ROLLED_BACK = (
+    "⚠️ NOT rolled back on {failures}. The change stays on {devices}: read it there "
+    "(`show running-config`) or try again with `rollback {change_id}`."
+)
 NOTHING_MORE_PUSHED = "nothing more was pushed"
 FINISHED_TITLE: dict[Status, str] = {
     "done": "Change {change_id} pushed",

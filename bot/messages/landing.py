@@ -37,5 +37,6 @@ LANDED_OUTSIDE_ENDED = {
     "rolled_back": (
         "lines landed outside the sections ({outside}); rolled back as approved by {actor}."
     ),
+    "rolled_back_partly": "lines landed outside the sections ({outside}); {rollback}",
 }
 OUTSIDE_ON = "{device}: {lines}"

@@ -215,6 +215,11 @@ class PostCheckNodes:
             return finish(state, "failed", not_started)
         approval = state["gates"]["decisions"][-1]
         ending = _rollback_ending(state, "rolled_back", approval["at"], approval["actor_name"])
+        if failed := [item for item in result["data"] if item["status"] != "success"]:
+            ending["not_rolled_back"] = failed
+            ending["rolled_back_on"] = [
+                item["name"] for item in result["data"] if item["status"] == "success"
+            ]
         records = [*state["push"]["records"], *push_records(undo_id, plan, result)]
         pushed = Pushed(kind="pushed", rollback=True)
         also = {"push": {**state["push"], "records": records}}
