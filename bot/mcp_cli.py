@@ -43,7 +43,8 @@ async def _poster(settings: Settings, platform: str) -> ChatAdapter:
         from adapters.console.adapter import ConsoleAdapter
 
         user = pwd.getpwuid(os.getuid()).pw_name
-        return ConsoleAdapter(Console(stderr=True, highlight=False), user=user)
+        console = Console(stderr=True, highlight=False)
+        return ConsoleAdapter(console, user=user, takes_input=False)
     host = "127.0.0.1"
     http = settings.slack_app_token is None
     (adapter,) = await make_adapters(settings, [platform], http=http, host=host, port=0)

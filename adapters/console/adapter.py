@@ -65,6 +65,7 @@ class ConsoleAdapter:
     # who else may sit at this console (`as NAME`), case-insensitively; None: anyone (the demo)
     seats: frozenset[str] | None = None
     session: str = field(default_factory=lambda: secrets.token_hex(4))
+    takes_input: bool = True  # False: it only posts (`labbot mcp`'s), people decide elsewhere
     _thread: ThreadRef | None = None
     _buttons: tuple[Button, ...] = ()
     _gate_message_id: str = ""
@@ -242,7 +243,7 @@ class ConsoleAdapter:
             self._buttons, self._gate_message_id = message.buttons, message_id
             self._thread = thread  # the gate's thread is where the next `1` or `status` goes
         self._shown[message_id] = set(_lines(message))
-        self.console.print(render_message(message))
+        self.console.print(render_message(message, typed_here=self.takes_input))
         for attached in message.files:
             path = await asyncio.to_thread(self._write, message_id, attached)
             self.console.print(f"  📎 {attached.alt or attached.name}: {path}", highlight=False)

@@ -9,6 +9,7 @@ from rich.syntax import Syntax
 from rich.text import Text
 
 from adapters.chat import Message
+from adapters.console import texts
 from adapters.marks import spans
 
 LEVEL_STYLE = {"info": "cyan", "success": "green", "warning": "yellow", "error": "red"}
@@ -25,15 +26,21 @@ def styled(text: str, style: str = "") -> Text:
     return shown
 
 
-def render_message(message: Message, *, author: str = "labbot") -> RenderableType:
+def render_message(
+    message: Message, *, author: str = "labbot", typed_here: bool = True
+) -> RenderableType:
+    """`message` in a panel; its buttons as numbered choices, typed here or (`typed_here`
+    False: a process that reads no keyboard) decided by people in `labbot console`."""
     parts: list[RenderableType] = [styled(message.text)]
     for block in (*message.blocks, *message.attachments):
         if block.title:
             parts.append(styled(block.title, "bold"))
         parts.append(Syntax(block.text, LEXERS.get(block.language, "text"), word_wrap=True))
     if message.buttons:
-        choices = "  ".join(f"[{n}] {b.label}" for n, b in enumerate(message.buttons, 1))
-        parts.append(Text(f"{choices}   (type the number; 2 asks what to change)", style="bold"))
+        numbered = (f"[{n}] " if typed_here else "" for n in range(1, len(message.buttons) + 1))
+        choices = "  ".join(f"{n}{b.label}" for n, b in zip(numbered, message.buttons, strict=True))
+        how = texts.TYPE_CHOICE if typed_here else texts.DECIDE_ELSEWHERE
+        parts.append(Text(f"{choices}   {how}", style="bold"))
     if message.footer:
         parts.append(styled(message.footer, "bold"))
     title = author if not message.ephemeral_to else f"{author} → only {message.ephemeral_to}"

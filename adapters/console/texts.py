@@ -13,3 +13,11 @@ NOTHING_WAITING = "(nothing is waiting for a decision here)"
 INPUT_CLEARED = "(input cleared — Ctrl-C again quits)"
 STILL_WORKING = "(still working on the last step — Ctrl-C again quits, leaving it unfinished)"
 ASK_MODIFY = "What should change? "
+# after a gate's numbered choices: where they can be typed, or (a process that reads no
+# keyboard, as `labbot mcp`'s) where people decide instead
+TYPE_CHOICE = "(type the number; 2 asks what to change)"
+DECIDE_ELSEWHERE = (
+    "(nobody types here: people decide in `labbot console` on this database with "
+    "`approve CHANGE_ID`, `modify CHANGE_ID: TEXT` or `cancel CHANGE_ID`, the change named "
+    "above)"
+)

@@ -73,6 +73,7 @@ def test_ctrl_c_clears_the_line_or_the_modify_question_at_once_and_twice_quits(
     assert "I did not recognise" not in terminal.screen
     terminal.type("apply ospf to R1\nas bob\n")
     terminal.wait_for("[1] Approve")
+    terminal.wait_for("(type the number; 2 asks what")  # where people type, it says so
     terminal.type("2\n")
     terminal.wait_for("What should change? ")
     terminal.type("area")

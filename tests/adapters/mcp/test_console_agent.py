@@ -1,7 +1,8 @@
 """An agent whose changes open in the console (`LABBOT_MCP_CHANNEL=console`): `labbot mcp` as a
 local agent's client starts it (the official `stdio_client` and `ClientSession`), on the
 simulated lab and an SQLite database. Its reads come masked; its change opens a console thread
-(on the process's stderr: stdout is MCP's) naming the agent and its principal; a person decides
+(on the process's stderr: stdout is MCP's) naming the agent and its principal, its gates saying
+where people decide (nobody types into the agent's process); a person decides
 in `labbot console` on the same database (`approve chg-…`, twice); the agent's principal
 cannot; the agent waits for the push and gets who approved."""
 
@@ -102,6 +103,9 @@ async def test_an_agents_change_opens_in_the_console_and_a_person_approves_it_th
     assert opened["success"] and opened["metadata"]["thread"].startswith("console:")
     assert f"🤖 {AGENT} asks on behalf of {PRINCIPAL}: configure ospf" in posted  # boxed, wrapped
     assert COMMUNITY not in posted and COMMUNITY not in approved
+    # nobody can type into the agent's process: its gates say where people decide
+    assert "type the number" not in posted and "nobody types here: people decide in" in posted
+    assert "`approve CHANGE_ID`" in posted and "[1]" not in posted, posted  # (boxed, wrapped)
     assert "you requested this change; someone else must approve it" in refused, refused
     assert done["success"] and done["metadata"]["state"] == "done", done
     assert [item["name"] for item in done["data"]] == ["R1", "R2"]
