@@ -85,9 +85,9 @@ def target_problem(fields: TargetsEnding | TargetError) -> str:
     )
 
 
-def rollback_line(ending: RollbackEnding | None, change_id: str, mask: SecretMask) -> str:
-    """How the offer to roll back failed post-checks (of `change_id`) ended ("" when there was
-    none): an approved rollback whose push failed on a device says it is not rolled back there."""
+def rollback_line(ending: RollbackEnding | None, mask: SecretMask) -> str:
+    """How the offer to roll back failed post-checks ended ("" when there was none): an
+    approved rollback whose push failed on a device says it is not rolled back there."""
     if ending is None:
         return ""
     kind: str = ending["kind"]
@@ -100,8 +100,7 @@ def rollback_line(ending: RollbackEnding | None, change_id: str, mask: SecretMas
             else messages.ROLLBACK_APPROVED.format(actor=ending["actor"])
         ) + messages.NOT_ROLLED_BACK.format(
             failures=failures_text(failed),
-            devices=", ".join(item["name"] for item in failed),
-            change_id=change_id,
+            devices=",".join(item["name"] for item in failed),
         )
     fields = {"at": _stamp(ending["at"]), "actor": ending["actor"], "rollback": rollback}
     if ending.get("outside"):

@@ -381,7 +381,7 @@ def present_result(finished: Finished, mask: SecretMask) -> Message:
         title=title, ok=result["successful"], failed=result["failed"], total=result["total"]
     )
     newer = newer_line(finished.newer_versions, finished.templates)
-    for note in [newer, rollback_line(finished.rollback, finished.change_id, mask)]:
+    for note in [newer, rollback_line(finished.rollback, mask)]:
         summary += f"\n{note}" if note else ""
     if result.get("error"):
         summary += f"\n{result['error']}"

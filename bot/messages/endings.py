@@ -82,9 +82,10 @@ ROLLBACK_ENDED = {
 # LANDED_OUTSIDE_ENDED's reason): where it took, then where not, why and what to do.
 ROLLED_BACK_ON = "rolled back on {devices} as approved by {actor}; "
 ROLLBACK_APPROVED = "rollback approved by {actor}; "
+# (no `rollback CHANGE` again: it would undo the change a second time where it took)
 NOT_ROLLED_BACK = (
     "⚠️ NOT rolled back on {failures}. The change stays on {devices}: read it there "
-    "(`show running-config`) or try again with `rollback {change_id}`."
+    "(`show running-config on {devices}`) before it is changed again."
 )
 NOTHING_MORE_PUSHED = "nothing more was pushed"
 FINISHED_TITLE: dict[Status, str] = {

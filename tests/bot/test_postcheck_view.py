@@ -139,15 +139,13 @@ def test_the_rollback_offer_names_the_failed_devices_typed_or_from_an_old_checkp
     kept = RollbackEnding(
         kind="kept", failures=[failed], at="2026-11-30T07:20:00+00:00", actor="bob"
     )
-    assert rollback_line(kept, "chg-1", MASK) == (
+    assert rollback_line(kept, MASK) == (
         "post-checks failed (R2: route 10.99.0.0/16: not in the routing table (after 30 s)); "
         "bob kept the change as pushed (no rollback)."
     )
     old = RollbackEnding(
         kind="kept", failures="R2: no route", at="2026-11-30T07:20:00+00:00", actor="bob"
     )
-    assert rollback_line(old, "chg-1", MASK).startswith(
-        "post-checks failed (R2: no route); bob kept"
-    )
+    assert rollback_line(old, MASK).startswith("post-checks failed (R2: no route); bob kept")
     assert failures_text([]) == ""
     assert item_body(ResponseItem(id="R4", name="R4", status="failed", error="gone")) == "gone"

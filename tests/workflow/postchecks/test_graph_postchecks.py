@@ -82,7 +82,7 @@ async def test_failed_post_checks_offer_a_rollback_that_restores_the_configs(
     assert ending_line(done, MASK) == "rollback pushed to 2 of 2 devices"
     assert done.rollback is not None and done.newer_versions == {}
     assert (done.rollback["kind"], done.rollback["actor"]) == ("rolled_back", "carol")
-    said = rollback_line(done.rollback, done.change_id, MASK)
+    said = rollback_line(done.rollback, MASK)
     assert said.startswith("post-checks failed (R2: route 10.99.0.0/16: not in the routing table")
     assert "(after 30 s)); rolled back as approved by carol" in said
     assert lab.pushes[-1].change_id == "chg-7:rollback" and lab.pushes[-1].plan == lines
