@@ -69,13 +69,29 @@ COMMON = _rules(
     rf"\bhash-algo\s+\S+\s+key\s+{_WORD}",  # FRR `ipv6 ospf6 authentication keyid 1 hash-algo …`
     rf"\bCommunity\s+name:\s*{_WORD}",  # `show snmp community`
 )
+# Junos `set` lines: a keyword and the value typed bare after it. The rule is anchored at the
+# line's `set` (prose saying "the secret is" is no set line), so it finds one value a match: a
+# rule each for the first value of a line and the second (an SNMPv3 user's authentication and
+# privacy passwords; a key chain's `key 0 secret X`, whose `0` is the key's id, not its value)
+_SET_KEYWORD = (
+    r"(?<![\w-])(?:encrypted-password|authentication-key|ascii-text|hexadecimal|secret"
+    r"|simple-password|authentication-password|privacy-password|key)\s+"
+)
+_SET_VALUE = r"[^\s;{\"]+"
+_SET_LINE_VALUES = 2
+
+
+def _set_line(before: int) -> str:
+    """The rule for the value after `before` others in a `set` line."""
+    skipped = rf"(?:.*?{_SET_KEYWORD}{_SET_VALUE}\s)" + f"{{{before}}}"
+    return rf"^\s*set\s{skipped}.*?{_SET_KEYWORD}(?P<value>(?!\d+\s+secret\s){_SET_VALUE})"
+
+
 JUNOS = _rules(  # Junos quotes every secret it keeps
     r"(?P<value>\$9\$[^\s\";]+)",
     r"\b(?:encrypted-password|authentication-key|ascii-text|secret)\s+(?P<value>\"[^\"\n]*\")",
     # a value typed bare in a `set` line (a change's preview): Junos shows it quoted, encrypted
-    r"^\s*set\s.*?(?<![\w-])(?:encrypted-password|authentication-key|ascii-text|hexadecimal"
-    r"|secret|simple-password|authentication-password|privacy-password|key)\s+"
-    r"(?P<value>[^\s;{\"]+)",
+    *(_set_line(before) for before in range(_SET_LINE_VALUES)),
     r"\bsnmp\s+community\s+(?P<value>\"[^\"\n]*\"|[^\s;{]+)",
     r"(?<![\w-])community\s+(?P<value>\"[^\"\n]*\"|[^\s;{]+)\s*(?:\{|authorization\b)",
 )

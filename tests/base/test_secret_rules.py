@@ -147,6 +147,20 @@ def test_snmpv3_auth_and_priv_keys_are_both_found(platform: str) -> None:
     assert secret_values(line, platform) == {"Auth-Key", "Priv-Key"}
 
 
+def test_both_values_typed_in_one_junos_set_line_are_found() -> None:
+    line = (
+        "set snmp v3 usm local-engine user u authentication-sha authentication-password Jun-Auth "
+        "privacy-aes128 privacy-password Jun-Priv"
+    )
+    assert secret_values(line, "juniper_junos") == {"Jun-Auth", "Jun-Priv"}
+    assert secret_values(line) == {"Jun-Auth", "Jun-Priv"}  # any platform
+
+
+def test_a_junos_key_chain_shows_its_key_id_and_masks_its_secret() -> None:
+    line = "set security authentication-key-chains key-chain KC key 0 secret Jun-Kc start-time now"
+    assert secret_values(line, "juniper_junos") == {"Jun-Kc"}
+
+
 NOT_SECRETS = [
     ("cisco_ios", " description password reset desk"),
     ("cisco_ios", "service password-encryption"),
