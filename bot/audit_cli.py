@@ -15,7 +15,7 @@ from bot.audit_anchor import audit_key, head_file, secret_mask
 from bot.audit_view import Format, chain_break, render_entries, render_summary
 from bot.data_place import database_place, open_for_reading
 from bot.settings import Settings
-from bot.storage_key import storage_keys
+from bot.storage_key import reading_keys
 from bot.writable_paths import writable
 from storage.audit_chain import AuditChain, ChainHead
 from storage.audit_head import Anchor, DatabaseName, database_name, head_text, parse_head
@@ -43,7 +43,7 @@ async def print_audit(
     wide: bool = False,
 ) -> None:
     await open_for_reading(settings)
-    chain = AuditChain(storage_keys=storage_keys(settings))
+    chain = AuditChain(storage_keys=reading_keys(settings))
     engine = make_engine(settings.database_url)
     try:
         store = AuditStore(engine, chain=chain)
@@ -69,7 +69,7 @@ async def verified(
     """The chain row by row with the HMAC key, and against `anchor` when it anchors this
     database; the last value says whether it anchors another one."""
     await open_for_reading(settings)
-    chain = AuditChain(key=audit_key(settings, create=False), storage_keys=storage_keys(settings))
+    chain = AuditChain(key=audit_key(settings, create=False), storage_keys=reading_keys(settings))
     engine = make_engine(settings.database_url)
     try:
         database = await database_name(engine)

@@ -30,6 +30,18 @@ def storage_keys(settings: Settings) -> StorageKeys:
         raise ConfigError(messages.STORAGE_KEY_MALFORMED) from None
 
 
+def reading_keys(settings: Settings) -> StorageKeys | None:
+    """The keys the reading commands (`labbot audit`, `audit verify`, `audit anchor`, the
+    doctor's audit head) open sealed audit rows with; they make none: on SQLite without the
+    setting or its file, None (a sealed row is then named, not opened with a key made up now).
+    A shared database needs the setting: the key its replicas run with."""
+    if settings.storage_key is None and not settings.database_url.startswith("sqlite"):
+        raise ConfigError(messages.STORAGE_KEY_TO_READ)
+    if settings.storage_key is None and not (settings.data_dir / KEY_FILE).exists():
+        return None
+    return storage_keys(settings)
+
+
 async def reseal_database(settings: Settings) -> dict[str, int]:
     """`labbot db reseal`: every sealed value under the first key, every value in clear sealed;
     {table: rows}. The schema is brought to head first (backups in clear need its columns)."""

@@ -31,7 +31,10 @@ from storage.encryption import StorageKeys
 from storage.schema import AUDIT_TABLES, SEAL_COLUMN, SEALED
 from workflow.hashing import canonical_json
 
-NO_KEYS = "audit rows are sealed with the storage keys (LABBOT_STORAGE_KEY), and none were given"
+NO_KEYS = (
+    "audit rows are sealed with the storage keys, and none were given: set LABBOT_STORAGE_KEY "
+    "(or put LABBOT_DATA_DIR's storage.key back)"
+)
 NOT_SEALED_TEXT = "a sealed audit row does not hold the text of its sealed columns"
 
 

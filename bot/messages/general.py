@@ -119,6 +119,11 @@ STORAGE_KEY_REQUIRED = (
     "seal device configurations and audit text with one key, kept outside the database (make "
     "one with `labbot db new-key`)"
 )
+# Refusing to read the audit: its text is sealed with the key the replicas run with.
+STORAGE_KEY_TO_READ = (
+    "LABBOT_STORAGE_KEY is not set: the audit's text in a shared database (PostgreSQL) is sealed "
+    "with it; set it to the key(s) `labbot serve` runs with (a new key opens nothing)"
+)
 STORAGE_KEY_MALFORMED = (
     "LABBOT_STORAGE_KEY: each comma-separated key must be 32 url-safe base64-encoded bytes "
     "(make one with `labbot db new-key`)"

@@ -10,7 +10,10 @@ from pathlib import Path
 
 from bot.settings import load_settings
 from bot.storage_key import KEY_FILE, storage_keys
-from storage.encryption import new_key
+from storage.audit_chain import AuditChain
+from storage.audit_store import AuditStore
+from storage.db import make_engine
+from storage.encryption import StorageKeys, new_key
 from tests.bot.test_cli import labbot
 from tests.security.tally import attempt
 from tests.support.postgres import SHARED_AUDIT_KEY, fresh_postgres_database
@@ -50,6 +53,46 @@ async def test_a_shared_database_without_a_storage_key_refuses_to_start_in_one_l
     assert "LABBOT_STORAGE_KEY: each comma-separated key must be 32" in lines[0]
     assert "short" not in wrong.stderr  # the setting's value is never echoed
     assert not (tmp_path / "data" / KEY_FILE).exists()  # no per-replica key was generated
+
+
+async def test_reading_a_shared_database_s_audit_without_the_key_names_the_one_serve_runs_with(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    async with fresh_postgres_database(postgres_url) as url:
+        upgraded = await asyncio.to_thread(_on, url, tmp_path, "db", "upgrade")
+        assert upgraded.returncode == 0, upgraded.stderr
+        listing, verify = await asyncio.gather(
+            asyncio.to_thread(_on, url, tmp_path, "audit"),
+            asyncio.to_thread(_on, url, tmp_path, "audit", "verify"),
+        )
+    for run in (listing, verify):
+        lines = run.stderr.strip().splitlines()
+        assert run.returncode != 0 and len(lines) == 1, run.stderr
+        assert "LABBOT_STORAGE_KEY is not set" in lines[0], lines
+        assert "the key(s) `labbot serve` runs with" in lines[0] and "new-key" not in lines[0]
+    assert not (tmp_path / "data" / KEY_FILE).exists()
+
+
+async def test_reading_the_audit_makes_no_storage_key_when_its_file_is_gone(tmp_path: Path) -> None:
+    """An embedded database whose storage.key is lost: `labbot audit verify` names the sealed
+    row and `labbot audit` says which key is missing, and neither makes up a key (one a later
+    `labbot serve` would seal with, beside rows it cannot open)."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'data' / 'labbot.db'}"
+    assert _on(url, tmp_path, "db", "upgrade").returncode == 0
+    engine = make_engine(url)
+    try:
+        chain = AuditChain(storage_keys=StorageKeys([new_key()]))  # a key since lost
+        await AuditStore(engine, chain=chain).record_change(
+            "chg-1", thread_key="slack:C1:1", platform="slack", channel="C1",
+            requester_id="U1", requester_name="alice", text="configure ntp on R1",
+        )  # fmt: skip
+    finally:
+        await engine.dispose()
+    verify = await asyncio.to_thread(_on, url, tmp_path, "audit", "verify")
+    listing = await asyncio.to_thread(_on, url, tmp_path, "audit")
+    assert verify.returncode == 1 and "its sealed text cannot be opened" in verify.stdout
+    assert listing.returncode != 0 and "put LABBOT_DATA_DIR's storage.key back" in listing.stderr
+    assert not (tmp_path / "data" / KEY_FILE).exists()
 
 
 def test_sqlite_keeps_one_generated_key_file(tmp_path: Path) -> None:
