@@ -97,15 +97,8 @@ async def test_the_model_gets_bounded_rounds_and_reads(llm: OpenAIStandIn) -> No
     assert found.reads == [("R1", "show clock"), ("R1", "show clock")]
 
 
-async def test_a_read_cut_for_the_model_never_cuts_a_secret_out_of_its_mask(
-    llm: OpenAIStandIn,
-) -> None:
-    """A read longer than the model is given is cut at MAX_OUTPUT_CHARS: a quoted secret
-    running over that cut lost its closing quote before the wire masked it, and its first
-    part went to the model in clear."""
-    secret = "Quoted Key-4711-Zulu"  # Junos quotes a value with a space; the cut is after it
-    config = "x" * (MAX_OUTPUT_CHARS - 40) + f'\n  authentication-key "{secret}";\n'
-    assert config.index(secret) < MAX_OUTPUT_CHARS < config.index(secret) + len(secret)
+async def given_to_the_model(llm: OpenAIStandIn, config: str) -> list[str]:
+    """What the model is given when it reads `config` (a Junos router's) for a diagnosis."""
     llm.script(structured({"device": "R1", "command": "show configuration"}), text("done"))
 
     async def send(commands: dict[str, str]) -> StandardResponse | None:
@@ -117,8 +110,35 @@ async def test_a_read_cut_for_the_model_never_cuts_a_secret_out_of_its_mask(
     )
     lab = [Device("R1", "juniper_junos", "127.0.0.1", 1)]
     await LabDiagnosis(model, secrets).answer("why?", lab, send)
-    tool_results = [m["content"] for m in llm.requests[1].messages if m["role"] == "tool"]
+    return [m["content"] for m in llm.requests[1].messages if m["role"] == "tool"]
+
+
+async def test_a_read_cut_for_the_model_never_cuts_a_secret_out_of_its_mask(
+    llm: OpenAIStandIn,
+) -> None:
+    """A read longer than the model is given is cut at MAX_OUTPUT_CHARS: a quoted secret
+    running over that cut lost its closing quote before the wire masked it, and its first
+    part went to the model in clear."""
+    secret = "Quoted Key-4711-Zulu"  # Junos quotes a value with a space; the cut is after it
+    config = "x" * (MAX_OUTPUT_CHARS - 40) + f'\n  authentication-key "{secret}";\n'
+    assert config.index(secret) < MAX_OUTPUT_CHARS < config.index(secret) + len(secret)
+    tool_results = await given_to_the_model(llm, config)
     assert tool_results and not any("Key-4711" in result for result in tool_results)
+
+
+async def test_a_read_whose_secrets_mask_shorter_never_shows_a_secret_cut_before_masking(
+    llm: OpenAIStandIn,
+) -> None:
+    """The read is masked before it is cut to MAX_OUTPUT_CHARS, but only so far: long keys
+    masked to short tokens bring what lies beyond that far within the cut, and a quoted secret
+    running over it went to the model with its closing quote, and its mask, lost."""
+    long_key = '  authentication-key "$9$' + "a" * 200 + '";\n'  # masked to ~40 characters
+    before = long_key * ((2 * MAX_OUTPUT_CHARS - 100) // len(long_key))
+    config = before + "#" * (2 * MAX_OUTPUT_CHARS - len(before) - 36)
+    config += '\n  authentication-key "Quoted Key-4711-Zulu";\n'
+    assert config.index("Key-47") + 6 <= 2 * MAX_OUTPUT_CHARS < config.index("Zulu")
+    tool_results = await given_to_the_model(llm, config)
+    assert tool_results and not any("Key-47" in result for result in tool_results)
 
 
 async def test_a_10_mb_diagnosis_is_cut_with_a_note_before_it_is_shown(

@@ -156,9 +156,18 @@ class LabDiagnosis:
         done.reads.append((device.name, command))
         item = response["data"][0]
         text = item.get("result", "") if item["status"] == "success" else item.get("error", "")
-        # masked before the cut: a cut inside a quoted value would leave its start unmasked
-        shown = self._secrets.hide(text[: 2 * MAX_OUTPUT_CHARS])[:MAX_OUTPUT_CHARS]
-        return shown or "(no output)"
+        return self._secrets.hide(_whole_lines(text))[:MAX_OUTPUT_CHARS] or "(no output)"
+
+
+def _whole_lines(text: str) -> str:
+    """A read bounded for masking (twice what the model is given: a mask may be longer than
+    its secret) and cut at a line's end: masked first and cut after, for a secret cut in two
+    (a quoted Junos key without its closing quote) is masked in part only. Masks may also be
+    shorter, and bring text beyond the bound within the model's cut: it ends with a whole line."""
+    bounded = text[: 2 * MAX_OUTPUT_CHARS]
+    if len(bounded) < len(text) and "\n" in bounded:
+        return bounded[: bounded.rindex("\n")]
+    return bounded
 
 
 def _message(reply: object) -> AIMessage:
