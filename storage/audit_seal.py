@@ -36,6 +36,8 @@ NO_KEYS = (
     "(or put LABBOT_DATA_DIR's storage.key back)"
 )
 NOT_SEALED_TEXT = "a sealed audit row does not hold the text of its sealed columns"
+# a sealed row's text in a listing when no key of LABBOT_STORAGE_KEY opens it
+UNOPENED = "(sealed: no key of LABBOT_STORAGE_KEY opens it; `labbot audit verify` names the row)"
 
 
 def sealed_columns(table: sa.Table) -> tuple[str, ...]:
@@ -75,6 +77,18 @@ def open_row(table: sa.Table, row: Any, keys: StorageKeys | None) -> dict[str, A
     if not isinstance(texts, dict) or set(texts) != set(sealed_columns(table)):
         raise StorageError(NOT_SEALED_TEXT)
     return {**data, **texts}
+
+
+def open_listed(table: sa.Table, row: Any, keys: StorageKeys) -> dict[str, Any]:
+    """A row as a listing shows it: opened, or, when no key opens it (a key removed too
+    soon), its sealed columns saying so, so one such row does not hide the rest of the audit
+    (`verify` names it)."""
+    try:
+        return open_row(table, row, keys)
+    except StorageError:
+        data = dict(row._mapping if hasattr(row, "_mapping") else row)
+        data.pop(SEAL_COLUMN, None)
+        return {**data, **dict.fromkeys(sealed_columns(table), UNOPENED)}
 
 
 def text_beside_seal(table: sa.Table, row: Any) -> bool:

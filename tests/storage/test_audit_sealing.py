@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage.audit_chain import AuditChain
 from storage.audit_records import Ballot
-from storage.audit_seal import open_row
+from storage.audit_seal import UNOPENED, open_row
 from storage.audit_store import AuditStore
 from storage.db import alembic_config, upgrade_engine
 from storage.encryption import StorageKeys, new_key
@@ -179,6 +179,21 @@ async def test_a_row_no_key_opens_is_named_with_its_cause(engine: AsyncEngine) -
     report = await sealing(engine, StorageKeys([new_key()])).verify()  # the sealing key lost
     assert not report.ok and report.first_broken is not None
     assert (report.first_broken.kind, report.first_broken.table) == ("sealed", "changes")
+
+
+async def test_a_row_no_key_opens_hides_nothing_else_of_the_listing(engine: AsyncEngine) -> None:
+    """A key removed too soon leaves rows no key opens: `labbot audit` lists the rest as
+    written and says of those that they are sealed, instead of failing on the first one."""
+    kept, lost = StorageKeys([new_key()]), StorageKeys([new_key()])
+    await record_everything(sealing(engine, kept))
+    await sealing(engine, lost).record_change(
+        "chg-2", thread_key="slack:C1:2", requester_id="U1", requester_name="alice",
+        text="configure ntp on R2", **WHERE,
+    )  # fmt: skip
+    entries = await sealing(engine, kept).entries()
+    texts = {entry.change_id: entry.text for entry in entries if entry.kind == "change"}
+    assert texts == {"chg-1": REQUEST, "chg-2": UNOPENED}
+    assert FEEDBACK in shown(entries) and "configure ntp" not in shown(entries)
 
 
 async def test_text_written_beside_a_seal_is_caught(engine: AsyncEngine) -> None:
