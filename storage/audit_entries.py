@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from base.vocabulary import as_utc
 from storage.audit_records import AuditEntry, TemplateRef
-from storage.audit_seal import open_listed, open_row
+from storage.audit_seal import open_listed
 from storage.encryption import StorageKeys
 from storage.schema import (
     agent_calls,
@@ -144,9 +144,7 @@ async def query_entries(
         if device is not None:
             where.append(_on_device(table, device))
         for stored in await conn.execute(sa.select(table).where(*where)):
-            row = (
-                open_row(table, stored, keys) if keys is None else open_listed(table, stored, keys)
-            )
+            row = open_listed(table, stored, keys)
             entries.append(_entry(row, shape(row)))
     return sorted(entries, key=lambda e: e.seq)
 

@@ -128,10 +128,7 @@ class AuditReader:
                     .order_by(changes.c.seq)
                 )
             ]
-            undone = sa.select(events).where(
-                events.c.change_id.in_([r.change_id for r in rollbacks])
-            )
-            ended = await conn.execute(undone.order_by(events.c.seq))
+            ended = await _rollback_events(conn, [r.change_id for r in rollbacks])
             return ChangeSummary(
                 **{k: getattr(change, k) for k in ChangeRecord.__dataclass_fields__},
                 gates=_gates(by_change[decisions], by_change[gate_resolutions]),
@@ -168,6 +165,15 @@ class AuditReader:
         """The chain checked row by row, then against `anchor` (the head kept outside)."""
         async with self.engine.connect() as conn:
             return await audit_chain.verify(conn, self.chain.key, anchor, self._keys)
+
+
+async def _rollback_events(conn: AsyncConnection, rollback_ids: list[str]) -> list[Any]:
+    """How the rollbacks of a change ended (no query when it has none: most changes, read at
+    every click)."""
+    if not rollback_ids:
+        return []
+    query = sa.select(events).where(events.c.change_id.in_(rollback_ids))
+    return list(await conn.execute(query.order_by(events.c.seq)))
 
 
 async def resolution_in(

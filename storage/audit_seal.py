@@ -79,13 +79,15 @@ def open_row(table: sa.Table, row: Any, keys: StorageKeys | None) -> dict[str, A
     return {**data, **texts}
 
 
-def open_listed(table: sa.Table, row: Any, keys: StorageKeys) -> dict[str, Any]:
-    """A row as a listing shows it: opened, or, when no key opens it (a key removed too
-    soon), its sealed columns saying so, so one such row does not hide the rest of the audit
-    (`verify` names it)."""
+def open_listed(table: sa.Table, row: Any, keys: StorageKeys | None) -> dict[str, Any]:
+    """A row as a listing shows it: opened, or, when none of `keys` opens it (a key removed
+    too soon), its sealed columns saying so, so one such row does not hide the rest of the
+    audit (`verify` names it). No keys at all: StorageError, as `open_row`."""
     try:
         return open_row(table, row, keys)
     except StorageError:
+        if keys is None:
+            raise
         data = dict(row._mapping if hasattr(row, "_mapping") else row)
         data.pop(SEAL_COLUMN, None)
         return {**data, **dict.fromkeys(sealed_columns(table), UNOPENED)}
