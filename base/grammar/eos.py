@@ -1,0 +1,67 @@
+"""Arista EOS configuration modes, from Arista's EOS user manual (the facts Batfish's open-source
+Arista grammar also models): IOS's modes where EOS shares them, with EOS's own commands.
+
+Where EOS differs from IOS in a way that moves a line: `ip igmp snooping …`, `ip dhcp relay
+always-on` and `ip ftp client source-interface …` are global on EOS, whatever mode they are
+typed in; an interface takes `vrf NAME` (not `vrf forwarding`); a routing process is
+`router ospf` or `router bgp`, each a mode of its own.
+"""
+
+from __future__ import annotations
+
+import re
+
+from base.grammar import ios
+from base.grammar.commands import command_tree
+from base.grammar.model import GLOBAL, Grammar, Mode
+
+GLOBAL_COMMANDS = (
+    *ios.GLOBAL_COMMANDS,
+    *ios.GLOBAL_IP,
+    "management|transceiver|daemon|queue-monitor|dns|agent|event-handler|schedule|zerotouch",
+    "tap|mlag|hardware|ptp|sflow|vlan-translation|peer-filter|ip|ipv6|mac|action|hostname",
+)
+# IOS's interface commands, but for `ip dhcp relay|client|server` (EOS relays per interface by
+# `ip helper-address`; `ip dhcp relay always-on` is global) and `vrf forwarding`.
+_NOT_EOS = frozenset({"ip dhcp relay|client|server", "vrf forwarding"})
+INTERFACE = (
+    *(spec for spec in ios.INTERFACE if spec not in _NOT_EOS),
+    "bfd|flowcontrol|error-correction|sflow|vrf|mlag|traffic-loopback|phy|link-debounce",
+    "ip virtual-router|attached-host|dhcp-server",
+    "ip dhcp relay all-subnets|information",
+)
+_ROUTER = (*ios.ROUTER, "max-lsa|graceful-restart|bfd|update|ucmp|maximum-routes")
+ROUTER_AF = (*ios.ROUTER_AF, "neighbor|bgp|graceful-restart")
+VLAN = (*ios.VLAN, "trunk")
+ACCESS_LIST = (*ios.ACCESS_LIST, "statistics|counters")
+MANAGEMENT = (*ios.EVERY_MODE, "shutdown|protocol|vrf|idle-timeout|authentication|cors")
+
+
+def _mode(mode: str, opener: str, prompt: str, specs: tuple[str, ...], parent: str = GLOBAL) -> Mode:
+    return Mode(mode, parent, re.compile(opener), prompt, command_tree(specs))
+
+
+MODES = (
+    _mode("if", r"^interface (range )?\S", "config-if", INTERFACE),
+    _mode("router-ospf", r"^router ospf\b", "config-router-ospf", _ROUTER),
+    _mode("router-bgp", r"^router bgp\b", "config-router-bgp", _ROUTER),
+    _mode(
+        "router-af", r"^address-family ", "config-router-bgp-af", ROUTER_AF, parent="router-bgp"
+    ),
+    _mode("vlan", r"^vlan [\d,-]+$", "config-vlan", VLAN),
+    _mode("acl", r"^(ip|ipv6|mac) access-list \S", "config-acl", ACCESS_LIST),
+    _mode("route-map", r"^route-map ", "config-route-map", ios.ROUTE_MAP),
+    _mode("mgmt", r"^management (api|ssh|telnet)", "config-mgmt", MANAGEMENT),
+    _mode("keychain", r"^key chain \S+", "config-keychain", ios.KEY_CHAIN),
+    _mode("keychain-key", r"^key \d+$", "config-keychain-key", ios.KEY, parent="keychain"),
+    _mode("class-map", r"^class-map ", "config-cmap", ios.CLASS_MAP),
+    _mode("policy-map", r"^policy-map ", "config-pmap", ios.POLICY_MAP),
+    _mode("pmap-class", r"^class ", "config-pmap-c", ios.POLICY_CLASS, parent="policy-map"),
+)
+
+GRAMMAR = Grammar(
+    name="arista_eos",
+    global_commands=command_tree(GLOBAL_COMMANDS),
+    modes=MODES,
+    interface_names=("Ethernet", "Loopback", "Management", "Vlan", "Port-Channel"),
+)

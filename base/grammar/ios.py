@@ -1,0 +1,209 @@
+"""Cisco IOS and IOS-XE configuration modes, from Cisco's command references (the facts Batfish's
+open-source IOS grammar also models): which commands each sub-mode accepts, two or more words
+deep where a first word is shared with global configuration.
+
+`ip address` stays under an interface; `ip rcmd`, `ip pim rp-address`, `ip tcp synwait-time`,
+`arp 10.0.0.1 …` (a static entry), `logging rate-limit`, `cdp timer`, `lldp timer` and `mpls ldp
+router-id` do not: IOS runs them in global configuration. Global configuration is closed by its
+first word; past it, any words (IOS has hundreds of `ip …` commands, all global).
+"""
+
+from __future__ import annotations
+
+import re
+
+from base.grammar.commands import command_tree
+from base.grammar.model import GLOBAL, Grammar, Mode
+
+EVERY_MODE = ("exit", "end")  # leave modes; a template may not type them (workflow.sections)
+
+GLOBAL_COMMANDS = (
+    *EVERY_MODE,
+    "aaa|access-list|alias|archive|arp|banner|bfd|boot|bridge|call-home|cdp|class-map|clock",
+    "config-register|control-plane|crypto|default-information|dial-peer|dot1x|enable",
+    "errdisable|event|exception|file|flow|hostname|interface|ip|ipv6|key|kron|l2tp|lacp",
+    "license|line|lldp|logging|login|mac|mac-address-table|memory|monitor|mpls|multilink",
+    "netconf|ntp|object-group|parser|platform|policy-map|port-channel|privilege|radius",
+    "radius-server|redundancy|restconf|rmon|route-map|router|sampler|scheduler|service",
+    "snmp|snmp-server|spanning-tree|tacacs|tacacs-server|tftp-server|track|udld|username",
+    "version|vlan|vrf|vtp|wsma|ssh|telnet|sdm|system|power|diagnostic|errdisable|hw-module",
+    "template|zone|zone-pair|vpdn|virtual-service|table-map|stack-mac|switch|storm-control",
+    "mls|qos|snmp-server|ethernet|evc|cts|epm|pnp|guest-shell|iox|transceiver|macro|location",
+)
+# Second words of global `ip`/`ipv6`, spelled out when typed short (`ip rou` -> `ip route`);
+# any other second word is global too.
+GLOBAL_IP = (
+    "ip route|domain|domain-name|name-server|prefix-list|http|ssh|scp|routing|cef|access-list",
+    "ip forward-protocol|nat|host|default-gateway|default-network|sla|ospf|multicast-routing",
+    "ip community-list|as-path|local|ftp|tftp|dns|finger|bootp|source-route|subnet-zero",
+    "ip classless|icmp|radius|tacacs|explicit-path|dhcp|arp|rcmd|pim|mroute|tcp|igmp|vrf",
+    "ip extcommunity-list|policy-list|sla|wccp|flow-export|flow-cache|msdp|rsvp|nhrp|telnet",
+    "ip",
+    "ipv6 route|unicast-routing|cef|prefix-list|access-list|host|dhcp|multicast-routing",
+    "ipv6 router|pim|mld|nd|neighbor|general-prefix|local|ospf|icmp|source-route|name-server",
+    "ipv6",
+)
+
+INTERFACE = (
+    *EVERY_MODE,
+    "description|shutdown|speed|duplex|mtu|bandwidth|encapsulation|channel-group",
+    "channel-protocol|standby|vrrp|glbp|negotiation|load-interval|service-policy|media-type",
+    "delay|keepalive|storm-control|tunnel|carrier-delay|hold-queue|mac-address|switchport",
+    "isis|dot1x|authentication|mab|power|flowcontrol|dampening|pppoe|ppp|peer|dialer",
+    "priority-queue|srr-queue|queue-set|zone-member|ospfv3|xconnect|service|pvc|clock",
+    "ip address|helper-address|access-group|mtu|redirects|unreachables|proxy-arp|unnumbered",
+    "ip local-proxy-arp|directed-broadcast|policy|route-cache|mroute-cache|summary-address",
+    "ip hello-interval|hold-time|authentication|split-horizon|bandwidth-percent|rip|router",
+    "ip virtual-reassembly|accounting|load-sharing|information-reply|mask-reply|irdp|nhrp",
+    "ip rsvp|verify|flow|multicast",
+    "ip ospf !name-lookup",
+    "ip igmp !snooping",
+    "ip vrf forwarding|receive",
+    "ip nat inside|outside|enable",
+    "ip tcp adjust-mss",
+    "ip pim sparse-mode|dense-mode|sparse-dense-mode|passive|dr-priority|query-interval",
+    "ip pim bsr-border|neighbor-filter|nbma-mode",
+    "ip dhcp snooping trust|limit",
+    "ip dhcp relay|client|server",
+    "ip arp inspection trust|limit",
+    "ip wccp <any> redirect|group-listen",
+    "ip wccp redirect",
+    "ipv6 address|enable|ospf|nd|mtu|traffic-filter|unnumbered|eigrp|rip|router|mld",
+    "ipv6 policy|verify|redirects|unreachables|flow|virtual-reassembly|destination-guard",
+    "ipv6 dhcp server|client|relay",
+    "ipv6 pim $",
+    "ipv6 pim dr-priority|hello-interval|bsr",
+    "arp timeout|arpa|probe|snap|frame-relay",
+    "logging event",
+    "cdp enable|tlv",
+    "lldp transmit|receive|tlv-select|med-tlv-select",
+    "mpls ip|mtu|traffic-eng|bgp|label",
+    "mpls ldp discovery|igp",
+    "spanning-tree portfast $",
+    "spanning-tree portfast trunk|disable",
+    "spanning-tree portfast edge $",
+    "spanning-tree portfast edge trunk",
+    "spanning-tree bpduguard|bpdufilter|cost|port-priority|guard|link-type",
+    "spanning-tree vlan|mst <any> cost|port-priority",
+    "snmp trap",
+    "ntp disable|broadcast|multicast",
+    "vrf forwarding",
+    "bfd interval|echo|template",
+    "udld port",
+    "mac access-group",
+    "crypto map",
+    "lacp port-priority|rate",
+    "mls qos trust|cos",
+)
+ROUTER = (
+    *EVERY_MODE,
+    "router-id|network|neighbor|passive-interface|redistribute|area|auto-cost|distance",
+    "default-information|default-metric|maximum-paths|log-adjacency-changes|timers|bgp",
+    "address-family|synchronization|auto-summary|summary-address|ispf|shutdown",
+    "distribute-list|capability|eigrp|metric|variance|offset-list|version|validate-update-source",
+    "net|is-type|metric-style|compatible|max-metric|nsf|nsr|bfd|traffic-share|table-map",
+    "aggregate-address|discard-route|prefix-suppression|fast-reroute|ignore|domain-id|stub",
+    "event-log|graceful-restart|queue-depth|max-lsa|authentication|output-delay|default",
+    "mpls ldp sync|autoconfig",
+    "mpls traffic-eng",
+    "template|af-interface|topology",
+)
+ROUTER_AF = (
+    *EVERY_MODE,
+    "exit-address-family|network|neighbor|redistribute|maximum-paths|aggregate-address",
+    "default-information|auto-summary|distance|synchronization|bgp|table-map|default-metric",
+    "area|router-id|passive-interface|summary-address|default|import|export",
+)
+LINE = (
+    *EVERY_MODE,
+    "exec-timeout|login|password|transport|privilege level|history|length|width|stopbits",
+    "session-timeout|access-class|exec|autocommand|rotary|speed|databits|parity|flowcontrol",
+    "escape-character|absolute-timeout|authorization|accounting|motd-banner|exec-banner",
+    "notify|terminal-type|activation-character|modem|vacant-message|logout-warning|location",
+    "ipv6 access-class",
+    "logging synchronous",
+)
+VLAN = (*EVERY_MODE, "name|state|shutdown|private-vlan|remote-span|mtu|media")
+ACCESS_LIST = (
+    *EVERY_MODE,
+    "permit|deny|remark|evaluate|statistics|fragments",
+    "<any> permit|deny|remark|evaluate",
+)
+ROUTE_MAP = (*EVERY_MODE, "match|set|description|continue")
+VRF = (
+    *EVERY_MODE,
+    "rd|route-target|description|address-family|vnet|import|export|maximum|vpn|route-replicate",
+)
+VRF_AF = (*EVERY_MODE, "exit-address-family|route-target|import|export|maximum|mdt")
+CONTROL_PLANE = (*EVERY_MODE, "service-policy")
+DHCP_POOL = (
+    *EVERY_MODE,
+    "network|default-router|dns-server|domain-name|lease|option|netbios-name-server|host",
+    "client-identifier|hardware-address|class|bootfile|next-server|import|netbios-node-type",
+)
+KEY_CHAIN = (*EVERY_MODE, "key $", "key <any> $", "description")
+KEY = (*EVERY_MODE, "key-string|accept-lifetime|send-lifetime|cryptographic-algorithm")
+CLASS_MAP = (*EVERY_MODE, "match|description")
+POLICY_MAP = (*EVERY_MODE, "class|description")
+POLICY_CLASS = (
+    *EVERY_MODE,
+    "police|set|bandwidth|priority|shape|queue-limit|random-detect|fair-queue",
+    "service-policy|drop|compress|trust",
+)
+MST = (*EVERY_MODE, "name|revision|instance|private-vlan")
+TRACK = (*EVERY_MODE, "delay|default-state")
+SLA = (*EVERY_MODE, "icmp-echo|udp-jitter|tcp-connect|frequency|threshold|timeout|tag")
+SLA_TYPE = (*EVERY_MODE, "frequency|threshold|timeout|tag|source-interface|request-data-size")
+
+
+def _mode(mode: str, opener: str, prompt: str, specs: tuple[str, ...], parent: str = GLOBAL) -> Mode:
+    return Mode(mode, parent, re.compile(opener), prompt, command_tree(specs))
+
+
+MODES = (
+    _mode("if", r"^interface (range )?\S", "config-if", INTERFACE),
+    _mode("router", r"^router (ospf|eigrp|rip|isis|bgp|ospfv3)\b", "config-router", ROUTER),
+    _mode("router", r"^ipv6 router (ospf|eigrp|rip)\b", "config-rtr", ROUTER),
+    _mode(
+        "router-af", r"^address-family ", "config-router-af", ROUTER_AF, parent="router"
+    ),
+    _mode("line", r"^line (con|console|aux|vty)\b", "config-line", LINE),
+    _mode("vlan", r"^vlan [\d,-]+$", "config-vlan", VLAN),
+    _mode("acl", r"^ip access-list extended ", "config-ext-nacl", ACCESS_LIST),
+    _mode("acl", r"^ip access-list standard ", "config-std-nacl", ACCESS_LIST),
+    _mode("acl", r"^ipv6 access-list ", "config-ipv6-acl", ACCESS_LIST),
+    _mode("acl", r"^mac access-list extended ", "config-ext-macl", ACCESS_LIST),
+    _mode("route-map", r"^route-map ", "config-route-map", ROUTE_MAP),
+    _mode("vrf", r"^(vrf definition|ip vrf) ", "config-vrf", VRF),
+    _mode("vrf-af", r"^address-family ", "config-vrf-af", VRF_AF, parent="vrf"),
+    _mode("cp", r"^control-plane$", "config-cp", CONTROL_PLANE),
+    _mode("dhcp", r"^ip dhcp pool \S+", "dhcp-config", DHCP_POOL),
+    _mode("keychain", r"^key chain \S+", "config-keychain", KEY_CHAIN),
+    _mode("keychain-key", r"^key \d+$", "config-keychain-key", KEY, parent="keychain"),
+    _mode("class-map", r"^class-map ", "config-cmap", CLASS_MAP),
+    _mode("policy-map", r"^policy-map ", "config-pmap", POLICY_MAP),
+    _mode("pmap-class", r"^class ", "config-pmap-c", POLICY_CLASS, parent="policy-map"),
+    _mode("mst", r"^spanning-tree mst configuration$", "config-mst", MST),
+    _mode("track", r"^track \d+ ", "config-track", TRACK),
+    _mode("sla", r"^ip sla \d+$", "config-ip-sla", SLA),
+    _mode("sla-type", r"^(icmp-echo|udp-jitter|tcp-connect) ", "config-ip-sla-echo", SLA_TYPE, "sla"),
+)
+
+INTERFACE_NAMES = (
+    "GigabitEthernet",
+    "FastEthernet",
+    "Ethernet",
+    "Loopback",
+    "TenGigabitEthernet",
+    "Tunnel",
+    "Vlan",
+    "Port-channel",
+    "Serial",
+)
+
+GRAMMAR = Grammar(
+    name="cisco_ios",
+    global_commands=command_tree((*GLOBAL_COMMANDS, *GLOBAL_IP)),
+    modes=MODES,
+    interface_names=INTERFACE_NAMES,
+)

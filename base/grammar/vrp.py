@@ -1,0 +1,68 @@
+"""Huawei VRP configuration views, from Huawei's VRP command references: the views a template
+may write into and the commands each accepts, closed world like the IOS model (a command its
+view does not accept runs in the system view, or is refused). VRP negates with `undo`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from base.grammar.commands import command_tree
+from base.grammar.model import GLOBAL, Grammar, Mode
+
+EVERY_VIEW = ("quit", "return")
+SYSTEM_VIEW = (
+    *EVERY_VIEW,
+    "sysname|interface|vlan|ospf|bgp|isis|rip|acl|route-policy|ip|ipv6|dns|ntp-service",
+    "snmp-agent|info-center|header|user-interface|aaa|stp|lldp|ssh|stelnet|telnet|ftp|sftp",
+    "clock|local-user|radius-server|hwtacacs-server|nqa|bfd|vrrp|dhcp|mpls|port-group",
+    "traffic|qos|arp|mac-address|port-isolate|http|sflow|netstream|observe-port|set",
+)
+INTERFACE = (
+    *EVERY_VIEW,
+    "description|shutdown|port|mtu|speed|duplex|vrrp|ospf|isis|rip|eth-trunk|stp|lldp",
+    "ip address|binding",
+    "ipv6 address|enable",
+    "dhcp select",
+    "negotiation|loopback-detect|traffic-filter|traffic-policy|qos|arp-proxy|jumboframe",
+    "trust|port-isolate",
+)
+OSPF = (*EVERY_VIEW, "area|import-route|default-route-advertise|silent-interface|bandwidth-reference")
+OSPF_AREA = (*EVERY_VIEW, "network|authentication-mode|stub|nssa|abr-summary|description")
+BGP = (*EVERY_VIEW, "router-id|peer|group|ipv4-family|ipv6-family|import-route|network")
+BGP_FAMILY = (*EVERY_VIEW, "network|peer|import-route|maximum|preference|aggregate")
+VLAN = (*EVERY_VIEW, "name|description")
+ACL = (*EVERY_VIEW, "rule|description|step")
+ROUTE_POLICY = (*EVERY_VIEW, "if-match|apply|goto")
+
+
+def _view(view: str, opener: str, prompt: str, specs: tuple[str, ...], parent: str = GLOBAL) -> Mode:
+    return Mode(view, parent, re.compile(opener), prompt, command_tree(specs))
+
+
+VIEWS = (
+    _view("interface", r"^interface \S", "interface", INTERFACE),
+    _view("ospf", r"^ospf( \d+)?\b", "ospf", OSPF),
+    _view("ospf-area", r"^area \S+$", "ospf-area", OSPF_AREA, parent="ospf"),
+    _view("bgp", r"^bgp \d+", "bgp", BGP),
+    _view("bgp-af", r"^ipv[46]-family\b", "bgp-af", BGP_FAMILY, parent="bgp"),
+    _view("vlan", r"^vlan \d+$", "vlan", VLAN),
+    _view("acl", r"^acl (number |name )?\S+", "acl", ACL),
+    _view("route-policy", r"^route-policy \S+ (permit|deny) node \d+", "route-policy", ROUTE_POLICY),
+)
+
+GRAMMAR = Grammar(
+    name="huawei_vrp",
+    global_commands=command_tree(SYSTEM_VIEW),
+    modes=VIEWS,
+    interface_names=(
+        "GigabitEthernet",
+        "Ethernet",
+        "XGigabitEthernet",
+        "LoopBack",
+        "Vlanif",
+        "Eth-Trunk",
+        "NULL",
+    ),
+    negations=("undo",),
+)
