@@ -2,9 +2,10 @@
 
 The session is transport-free: `feed_line(line)` returns what the device prints back (the echo,
 the answer and the next prompt) with "\\n" line ends; the telnet and SSH servers deliver it.
-Configuration lines are accepted generically into the device's tree (`labsim.configtree`):
-a line is refused only when its first word is not in the vocabulary of the mode (after IOS
-style unique-prefix abbreviation) or it breaks one of a few sanity rules.
+Configuration lines are accepted generically into the device's tree (`labsim.configtree`)
+where the platform's mode grammar (`base.grammar`, closed world) places them: a line its mode
+does not accept runs in the first enclosing mode that does; one no mode accepts, or one that
+breaks one of a few sanity rules, is refused.
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Callable
 
+from base.grammar import GLOBAL
 from labsim.configtree import add_line, remove_line
 from labsim.device import SimDevice
 from labsim.execmode import ExecCommands
-from labsim.platform import GLOBAL, Mode, expand_words
+from labsim.platform import Mode
 
 USER, ENABLE = "user", "enable"
 
@@ -123,7 +125,8 @@ class CliSession:
         added = add_line(self.cli.rules, node, expanded, top_level=top_level)
         section = self.cli.section_for(self.mode.id, expanded)
         if section is not None:
-            self.modes.append(Mode(section[0].mode, section[0].label(section[1]), added))
+            section.node = added
+            self.modes.append(section)
         return ""
 
     def _fit(self, body: str) -> str | None:
@@ -139,16 +142,7 @@ class CliSession:
             self.modes.pop()  # IOS leaves the sub-mode for a line that fits the parent
 
     def _expand(self, mode: str, body: str) -> str | None:
-        typed = body.split()
-        words = expand_words(typed, self.cli.vocab.get(mode, frozenset()))
-        if words is None or (mode != GLOBAL and _global_word(self, typed[0], words[0])):
-            return None
-        line = " ".join(words)
-        if mode != GLOBAL and (self.cli.global_only.match(line) or _opens_global(self, line)):
-            return None
-        if words[0] == "interface" and len(words) > 1:
-            line = "interface " + self.cli.canonical_interface(" ".join(words[1:]))
-        return line
+        return self.cli.grammar.spelled(mode, body)
 
     def _nonsense(self, line: str) -> int | None:
         """Offset of the first character a device would reject, for the few rules we check."""
@@ -192,19 +186,6 @@ class CliSession:
             root = self.device.config
             node = add_line(self.cli.rules, root, header, top_level=True)
             node.body, node.closing = body, closing
-
-
-def _global_word(session: CliSession, typed: str, expanded: str) -> bool:
-    """`router` typed in router mode is not `router-id` cut short: a word spelled out in full
-    in global configuration goes there (IOS tries the sub-mode's reading first, which fails on
-    the arguments, then global's)."""
-    return typed != expanded and typed in session.cli.vocab[GLOBAL]
-
-
-def _opens_global(session: CliSession, line: str) -> bool:
-    return session.cli.section_for(GLOBAL, line) is not None and (
-        session.cli.section_for(session.mode.id, line) is None
-    )
 
 
 def _address_ok(style: str, words: list[str]) -> bool:

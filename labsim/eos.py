@@ -1,33 +1,22 @@
-"""Arista EOS (vEOS 4.30 look-alike): modes, vocabulary, boot configuration, show output."""
+"""Arista EOS (vEOS 4.30 look-alike): boot configuration, show output; its modes are
+`base.grammar.eos`."""
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from ipaddress import IPv4Interface
 from typing import TYPE_CHECKING
 
+from base.grammar import eos as eos_grammar
 from labsim import ios, shows
 from labsim.configtree import TreeRules
-from labsim.platform import GLOBAL, Platform, Section
+from labsim.platform import Platform
 
 if TYPE_CHECKING:
     from labsim.device import SimDevice, SimInterface
     from labsim.topology import DeviceSpec
-
-_ROUTER_WORDS = ios.VOCAB["router"] | {"vlan", "vrf", "bfd", "max-lsa", "graceful-restart"}
-VOCAB = {
-    GLOBAL: ios.VOCAB[GLOBAL]
-    | {"management", "transceiver", "daemon", "ip", "queue-monitor", "dns"},
-    "if": ios.VOCAB["if"] | {"bfd", "flowcontrol", "error-correction", "sflow"},
-    "router-ospf": _ROUTER_WORDS,
-    "router-bgp": _ROUTER_WORDS,
-    "router-af": ios.VOCAB["router-af"] | {"neighbor", "bgp"},
-    "vlan": ios.VOCAB["vlan"] | {"trunk"},
-    "acl": ios.VOCAB["acl"] | {"statistics"},
-    "route-map": ios.VOCAB["route-map"],
-    "mgmt": frozenset({"no", "default", "exit", "end", "do", "shutdown", "protocol", "vrf"}),
-}
 
 _SHORT = {
     "Ethernet": "Et",
@@ -38,41 +27,26 @@ _SHORT = {
 }
 
 
-def _interface_label(match: re.Match[str]) -> str:
-    name = match.group(1)
+def _interface_label(line: str) -> str:
+    name = line.split(None, 1)[1]
     for full, short in _SHORT.items():
         if name.startswith(full):
             return f"config-if-{short}{name[len(full) :]}"
     return f"config-if-{name}"
 
 
-SECTIONS = (
-    Section(re.compile(r"^interface (\S+)"), "if", _interface_label),
-    Section(re.compile(r"^router (ospf)\b"), "router-ospf", lambda m: "config-router-ospf"),
-    Section(re.compile(r"^router (bgp)\b"), "router-bgp", lambda m: "config-router-bgp"),
-    Section(
-        re.compile(r"^address-family (\S+)"),
-        "router-af",
-        lambda m: "config-router-bgp-af",
-        parent="router-bgp",
-    ),
-    Section(re.compile(r"^vlan (\d+)$"), "vlan", lambda m: f"config-vlan-{m.group(1)}"),
-    Section(re.compile(r"^ip access-list (\S+)"), "acl", lambda m: f"config-acl-{m.group(1)}"),
-    Section(
-        re.compile(r"^route-map (\S+)"), "route-map", lambda m: f"config-route-map-{m.group(1)}"
-    ),
-    Section(
-        re.compile(r"^management (api|ssh|telnet)"), "mgmt", lambda m: f"config-mgmt-{m.group(1)}"
-    ),
-)
+def _named(prompt: str, word: int) -> Callable[[str], str]:
+    """`vlan 10` -> `config-vlan-10`: the prompt with the opening line's word `word`."""
+    return lambda line: f"{prompt}-{line.split()[word]}"
 
-GLOBAL_ONLY = re.compile(  # as on IOS (labsim.ios): the bridge's spanning tree, not the port's
-    r"^(no )?(ip (route|domain|name-server|prefix-list|routing|access-list|host|"
-    r"default-gateway|multicast-routing|community-list|as-path)|"
-    rf"spanning-tree (mode|(vlan|vlan-id|mst) \S+ {ios.NOT_PORT}|priority|portfast "
-    r"(default|bpdu\S+ default)|loopguard|pathcost|edge-port)|"
-    r"logging (host|buffered|trap|console|source-interface|on|\d))\b"
-)
+
+LABELS: dict[str, Callable[[str], str]] = {
+    "if": _interface_label,
+    "vlan": _named("config-vlan", 1),
+    "acl": _named("config-acl", 2),
+    "route-map": _named("config-route-map", 1),
+    "mgmt": _named("config-mgmt", 1),
+}
 
 
 RULES = TreeRules(
@@ -262,9 +236,8 @@ def show_ip_route(device: SimDevice, args: list[str]) -> str:
 PLATFORM = Platform(
     name="arista_eos",
     rules=RULES,
-    sections=SECTIONS,
-    vocab=VOCAB,
-    global_only=GLOBAL_ONLY,
+    grammar=eos_grammar.GRAMMAR,
+    labels=LABELS,
     invalid=lambda column: "% Invalid input\n",
     config_greeting="",
     terminal_replies={"length": "Pagination disabled.\n", "width": "Width set to {} columns.\n"},
@@ -285,6 +258,5 @@ PLATFORM = Platform(
     initial_config=initial_config,
     show_run_header=show_run_header,
     address_style="prefix",
-    interface_names=("Ethernet", "Loopback", "Management", "Vlan", "Port-Channel"),
     json_shows={("ip", "interface"): show_ip_interface_json},
 )

@@ -6,7 +6,8 @@ import ipaddress
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from labsim.platform import GLOBAL, Mode, ShowHandler, expand_word
+from base.grammar import GLOBAL
+from labsim.platform import Mode, ShowHandler, expand_word
 from labsim.shows import apply_pipe, show_running, show_startup
 
 if TYPE_CHECKING:

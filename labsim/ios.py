@@ -1,107 +1,21 @@
-"""Cisco IOS (IOSv 15.9 look-alike): modes, vocabulary, boot configuration, show output."""
+"""Cisco IOS (IOSv 15.9 look-alike): boot configuration, show output; its modes are
+`base.grammar.ios`."""
 
 from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from base.grammar import ios as ios_grammar
 from labsim import shows
 from labsim.configtree import TreeRules
-from labsim.platform import GLOBAL, Platform, Section, ios_style_invalid
+from labsim.platform import Platform, ios_style_invalid
 
 if TYPE_CHECKING:
     from labsim.device import SimDevice
     from labsim.topology import DeviceSpec
 
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-_COMMON = "no default exit end do"
-VOCAB = {
-    GLOBAL: _words(
-        f"{_COMMON} aaa access-list alias archive banner boot bridge cdp class-map clock "
-        "control-plane crypto dot1x enable errdisable event hostname interface ip ipv6 key "
-        "line lldp logging mac mpls ntp policy-map privilege redundancy route-map router "
-        "service snmp-server spanning-tree tacacs-server radius-server username version vlan "
-        "vrf vtp license memory multilink track udld"
-    ),
-    "if": _words(
-        f"{_COMMON} description ip ipv6 shutdown switchport speed duplex mtu bandwidth "
-        "encapsulation channel-group spanning-tree standby vrrp negotiation load-interval cdp "
-        "mpls service-policy media-type delay keepalive storm-control lldp tunnel vrf "
-        "carrier-delay logging arp mac-address hold-queue isis"
-    ),
-    "router": _words(
-        f"{_COMMON} router-id network neighbor passive-interface redistribute area "
-        "auto-cost default-information distance maximum-paths log-adjacency-changes timers "
-        "bgp address-family synchronization auto-summary summary-address ispf shutdown "
-        "distribute-list capability"
-    ),
-    "router-af": _words(
-        f"{_COMMON} network neighbor redistribute maximum-paths exit-address-family "
-        "aggregate-address default-information auto-summary distance"
-    ),
-    "line": _words(
-        f"{_COMMON} exec-timeout login password transport logging privilege history length "
-        "width stopbits session-timeout access-class"
-    ),
-    "vlan": _words(f"{_COMMON} name state shutdown"),
-    "acl": _words(f"{_COMMON} permit deny remark"),
-    "route-map": _words(f"{_COMMON} match set description continue"),
-    "vrf": _words(f"{_COMMON} rd route-target address-family description"),
-    "cp": _words(_COMMON + " service-policy"),
-    "dhcp": _words(
-        f"{_COMMON} network default-router dns-server domain-name lease option "
-        "netbios-name-server host client-identifier"
-    ),
-}
-
-
-def _fixed(label: str) -> Callable[[re.Match[str]], str]:
-    return lambda match: label
-
-
-def _section(pattern: str, mode: str, label: str, parent: str = GLOBAL) -> Section:
-    return Section(re.compile(pattern), mode, _fixed(label), parent)
-
-
-SECTIONS = (
-    _section(r"^interface \S+", "if", "config-if"),
-    _section(r"^router (ospf|eigrp|rip|isis|bgp)\b", "router", "config-router"),
-    _section(r"^address-family ", "router-af", "config-router-af", parent="router"),
-    _section(r"^line (con|aux|vty)\b", "line", "config-line"),
-    _section(r"^vlan \d+$", "vlan", "config-vlan"),
-    _section(r"^ip access-list extended ", "acl", "config-ext-nacl"),
-    _section(r"^ip access-list standard ", "acl", "config-std-nacl"),
-    _section(r"^route-map ", "route-map", "config-route-map"),
-    _section(r"^(vrf definition|ip vrf) ", "vrf", "config-vrf"),
-    _section(r"^control-plane$", "cp", "config-cp"),
-    _section(r"^ip dhcp pool \S+", "dhcp", "dhcp-config"),
-)
-
-# Global commands whose first words an interface or routing process also has (`ip`,
-# `spanning-tree`): IOS tries the sub-mode, which refuses the rest, then runs them globally.
-# `spanning-tree vlan 1 priority 0` is the bridge's (a root takeover); under an interface only
-# `spanning-tree vlan|mst N cost|port-priority` is the port's.
-NOT_PORT = r"(?!c\S*( |$)|p( |$)|po\S*( |$))"  # a word abbreviating neither cost nor port-priority
-GLOBAL_ONLY = re.compile(
-    r"^(no )?(ip (route|domain|name-server|prefix-list|http|ssh|routing|cef|access-list|"
-    r"forward-protocol|scp|nat (inside|outside) source|nat pool|"
-    r"host|default-gateway|default-network|sla|ospf name-lookup|multicast-routing|"
-    r"community-list|as-path|local (pool|policy)|ftp|tftp|dns|finger|bootp|source-route|"
-    r"subnet-zero|classless|icmp|radius|tacacs|explicit-path|dhcp (excluded-address|pool)|"
-    r"dhcp snooping($| vlan| database| information)|arp inspection vlan)|"
-    r"ipv6 (route|unicast-routing)|"
-    rf"spanning-tree (mode|vlan \S+ {NOT_PORT}|mst (configuration|\S+ {NOT_PORT})|portfast "
-    r"(default|bpdu\S+ default)|extend|loopguard|uplinkfast|backbonefast|pathcost|etherchannel)|"
-    r"lldp run|cdp run|udld (aggressive|enable)|"
-    r"logging (host|buffered|trap|console|"
-    r"source-interface|on|\d))\b"
-)
 
 RULES = TreeRules(
     indent=" ",
@@ -296,9 +210,7 @@ def show_ip_route(device: SimDevice, args: list[str]) -> str:
 PLATFORM = Platform(
     name="cisco_ios",
     rules=RULES,
-    sections=SECTIONS,
-    vocab=VOCAB,
-    global_only=GLOBAL_ONLY,
+    grammar=ios_grammar.GRAMMAR,
     invalid=ios_style_invalid,
     config_greeting="Enter configuration commands, one per line.  End with CNTL/Z.\n",
     terminal_replies={},
@@ -320,15 +232,4 @@ PLATFORM = Platform(
     initial_config=initial_config,
     show_run_header=show_run_header,
     address_style="mask",
-    interface_names=(
-        "GigabitEthernet",
-        "FastEthernet",
-        "Ethernet",
-        "Loopback",
-        "TenGigabitEthernet",
-        "Tunnel",
-        "Vlan",
-        "Port-channel",
-        "Serial",
-    ),
 )

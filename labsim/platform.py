@@ -6,18 +6,16 @@ Each vendor module (`labsim.ios`, `labsim.eos`) builds one `Platform`; the CLI e
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from base.grammar import Grammar
 from labsim.configtree import ConfigNode, TreeRules
 
 if TYPE_CHECKING:
     from labsim.device import SimDevice
     from labsim.topology import DeviceSpec
-
-GLOBAL = "config"  # mode id of global configuration mode
 
 
 @dataclass
@@ -29,16 +27,6 @@ class Mode:
     node: ConfigNode | None = None  # the section edited in this mode
 
 
-@dataclass(frozen=True)
-class Section:
-    """A configuration line that opens a sub-mode (`interface X` -> `R1(config-if)#`)."""
-
-    opener: re.Pattern[str]
-    mode: str  # mode id, the key into Platform.vocab
-    label: Callable[[re.Match[str]], str]  # text inside the prompt's parentheses
-    parent: str = GLOBAL
-
-
 ShowHandler = Callable[["SimDevice", list[str]], str]  # (device, argument words) -> output
 
 
@@ -48,9 +36,7 @@ class Platform:
 
     name: str
     rules: TreeRules
-    sections: tuple[Section, ...]
-    vocab: Mapping[str, frozenset[str]]  # mode id -> first words accepted there
-    global_only: re.Pattern[str]  # lines that always leave a sub-mode for global config
+    grammar: Grammar  # its modes and what each accepts (base.grammar: closed world)
     invalid: Callable[[int], str]  # caret column -> the device's "% Invalid input" answer
     config_greeting: str  # printed by `configure terminal`
     terminal_replies: Mapping[str, str]  # `terminal length` -> "Pagination disabled."
@@ -60,56 +46,23 @@ class Platform:
     banner_prompt: Callable[[str], str]  # delimiter -> "Enter TEXT message..."
     initial_config: Callable[[DeviceSpec], str]
     show_run_header: Callable[[SimDevice, str], str]  # (device, config body) -> header
-    interface_names: tuple[str, ...]  # canonical interface type names for abbreviations
     address_style: str  # "mask" (10.0.0.1 255.255.255.0) or "prefix" (10.0.0.1/24)
     # show keywords -> handler of `show … | json` (EOS); a show without one refuses `| json`
     json_shows: Mapping[tuple[str, ...], ShowHandler] = field(default_factory=dict)
+    # mode id -> the prompt's text for the line that opened it (default: the grammar's prompt)
+    labels: Mapping[str, Callable[[str], str]] = field(default_factory=dict)
 
-    def section_for(self, mode: str, line: str) -> tuple[Section, re.Match[str]] | None:
-        """The section `line` opens when typed in `mode`, if any."""
-        for section in self.sections:
-            if section.parent == mode:
-                match = section.opener.match(line)
-                if match:
-                    return section, match
-        return None
+    def section_for(self, mode: str, line: str) -> Mode | None:
+        """The sub-mode `line` (spelled out, accepted in `mode`) opens, if any."""
+        opened = self.grammar.opened(mode, line)
+        if opened is None:
+            return None
+        label = self.labels.get(opened.id)
+        return Mode(opened.id, label(line) if label else opened.prompt)
 
     def canonical_interface(self, name: str) -> str:
         """`gi0/0` -> `GigabitEthernet0/0`, `et1` -> `Ethernet1`; unknown names unchanged."""
-        match = re.match(r"^([A-Za-z-]+)\s*(\d.*)$", name)
-        if not match:
-            return name
-        kind, number = match.group(1).lower(), match.group(2)
-        for full in self.interface_names:
-            if full.lower().startswith(kind):
-                return full + number
-        return name
-
-
-# Second words that IOS and EOS both let you abbreviate (`ip add` -> `ip address`).
-SECOND_WORDS = {
-    first: frozenset(words.split())
-    for first, words in {
-        "ip": "address route ospf domain name-server access-list prefix-list http routing cef "
-        "vrf helper-address mtu nat forward-protocol ssh scp",
-        "router": "ospf bgp eigrp rip isis",
-        "switchport": "mode access trunk",
-        "snmp-server": "community location contact host",
-        "logging": "host buffered trap console source-interface synchronous",
-        "spanning-tree": "mode portfast bpduguard vlan",
-    }.items()
-}
-
-
-def expand_words(words: list[str], vocab: frozenset[str]) -> list[str] | None:
-    """Expand the first word (must be in `vocab`) and a known second word; None if unknown."""
-    first = expand_word(words[0], vocab)
-    if first is None:
-        return None
-    rest = words[1:]
-    if rest and first in SECOND_WORDS:
-        rest = [expand_word(rest[0], SECOND_WORDS[first]) or rest[0], *rest[1:]]
-    return [first, *rest]
+        return self.grammar.canonical_interface(name)
 
 
 def expand_word(word: str, words: frozenset[str]) -> str | None:

@@ -37,7 +37,9 @@ ACCESS_LIST = (*ios.ACCESS_LIST, "statistics|counters")
 MANAGEMENT = (*ios.EVERY_MODE, "shutdown|protocol|vrf|idle-timeout|authentication|cors")
 
 
-def _mode(mode: str, opener: str, prompt: str, specs: tuple[str, ...], parent: str = GLOBAL) -> Mode:
+def _mode(
+    mode: str, opener: str, prompt: str, specs: tuple[str, ...], parent: str = GLOBAL
+) -> Mode:
     return Mode(mode, parent, re.compile(opener), prompt, command_tree(specs))
 
 
@@ -45,9 +47,7 @@ MODES = (
     _mode("if", r"^interface (range )?\S", "config-if", INTERFACE),
     _mode("router-ospf", r"^router ospf\b", "config-router-ospf", _ROUTER),
     _mode("router-bgp", r"^router bgp\b", "config-router-bgp", _ROUTER),
-    _mode(
-        "router-af", r"^address-family ", "config-router-bgp-af", ROUTER_AF, parent="router-bgp"
-    ),
+    _mode("router-af", r"^address-family ", "config-router-bgp-af", ROUTER_AF, parent="router-bgp"),
     _mode("vlan", r"^vlan [\d,-]+$", "config-vlan", VLAN),
     _mode("acl", r"^(ip|ipv6|mac) access-list \S", "config-acl", ACCESS_LIST),
     _mode("route-map", r"^route-map ", "config-route-map", ios.ROUTE_MAP),

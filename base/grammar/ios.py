@@ -59,7 +59,7 @@ INTERFACE = (
     "ip ospf !name-lookup",
     "ip igmp !snooping",
     "ip vrf forwarding|receive",
-    "ip nat inside|outside|enable",
+    "ip nat inside|outside|enable $",
     "ip tcp adjust-mss",
     "ip pim sparse-mode|dense-mode|sparse-dense-mode|passive|dr-priority|query-interval",
     "ip pim bsr-border|neighbor-filter|nbma-mode",
@@ -156,7 +156,9 @@ SLA = (*EVERY_MODE, "icmp-echo|udp-jitter|tcp-connect|frequency|threshold|timeou
 SLA_TYPE = (*EVERY_MODE, "frequency|threshold|timeout|tag|source-interface|request-data-size")
 
 
-def _mode(mode: str, opener: str, prompt: str, specs: tuple[str, ...], parent: str = GLOBAL) -> Mode:
+def _mode(
+    mode: str, opener: str, prompt: str, specs: tuple[str, ...], parent: str = GLOBAL
+) -> Mode:
     return Mode(mode, parent, re.compile(opener), prompt, command_tree(specs))
 
 
@@ -164,9 +166,7 @@ MODES = (
     _mode("if", r"^interface (range )?\S", "config-if", INTERFACE),
     _mode("router", r"^router (ospf|eigrp|rip|isis|bgp|ospfv3)\b", "config-router", ROUTER),
     _mode("router", r"^ipv6 router (ospf|eigrp|rip)\b", "config-rtr", ROUTER),
-    _mode(
-        "router-af", r"^address-family ", "config-router-af", ROUTER_AF, parent="router"
-    ),
+    _mode("router-af", r"^address-family ", "config-router-af", ROUTER_AF, parent="router"),
     _mode("line", r"^line (con|console|aux|vty)\b", "config-line", LINE),
     _mode("vlan", r"^vlan [\d,-]+$", "config-vlan", VLAN),
     _mode("acl", r"^ip access-list extended ", "config-ext-nacl", ACCESS_LIST),
@@ -186,7 +186,9 @@ MODES = (
     _mode("mst", r"^spanning-tree mst configuration$", "config-mst", MST),
     _mode("track", r"^track \d+ ", "config-track", TRACK),
     _mode("sla", r"^ip sla \d+$", "config-ip-sla", SLA),
-    _mode("sla-type", r"^(icmp-echo|udp-jitter|tcp-connect) ", "config-ip-sla-echo", SLA_TYPE, "sla"),
+    _mode(
+        "sla-type", r"^(icmp-echo|udp-jitter|tcp-connect) ", "config-ip-sla-echo", SLA_TYPE, "sla"
+    ),
 )
 
 INTERFACE_NAMES = (

@@ -88,9 +88,9 @@ class Grammar:
         words = [word.casefold() for word in typed]
         tree = self.commands(mode)
         first = keyword_for(words[0], tree.keywords)
-        if mode != GLOBAL and first is not None and first != words[0]:
-            if words[0] in self.global_commands.keywords:
-                return None
+        cut_short = first is not None and first != words[0]
+        if mode != GLOBAL and cut_short and words[0] in self.global_commands.keywords:
+            return None
         found = accepted(tree, words)
         if found is None:
             return None

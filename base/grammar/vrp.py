@@ -27,7 +27,10 @@ INTERFACE = (
     "negotiation|loopback-detect|traffic-filter|traffic-policy|qos|arp-proxy|jumboframe",
     "trust|port-isolate",
 )
-OSPF = (*EVERY_VIEW, "area|import-route|default-route-advertise|silent-interface|bandwidth-reference")
+OSPF = (
+    *EVERY_VIEW,
+    "area|import-route|default-route-advertise|silent-interface|bandwidth-reference",
+)
 OSPF_AREA = (*EVERY_VIEW, "network|authentication-mode|stub|nssa|abr-summary|description")
 BGP = (*EVERY_VIEW, "router-id|peer|group|ipv4-family|ipv6-family|import-route|network")
 BGP_FAMILY = (*EVERY_VIEW, "network|peer|import-route|maximum|preference|aggregate")
@@ -36,7 +39,9 @@ ACL = (*EVERY_VIEW, "rule|description|step")
 ROUTE_POLICY = (*EVERY_VIEW, "if-match|apply|goto")
 
 
-def _view(view: str, opener: str, prompt: str, specs: tuple[str, ...], parent: str = GLOBAL) -> Mode:
+def _view(
+    view: str, opener: str, prompt: str, specs: tuple[str, ...], parent: str = GLOBAL
+) -> Mode:
     return Mode(view, parent, re.compile(opener), prompt, command_tree(specs))
 
 
@@ -48,7 +53,9 @@ VIEWS = (
     _view("bgp-af", r"^ipv[46]-family\b", "bgp-af", BGP_FAMILY, parent="bgp"),
     _view("vlan", r"^vlan \d+$", "vlan", VLAN),
     _view("acl", r"^acl (number |name )?\S+", "acl", ACL),
-    _view("route-policy", r"^route-policy \S+ (permit|deny) node \d+", "route-policy", ROUTE_POLICY),
+    _view(
+        "route-policy", r"^route-policy \S+ (permit|deny) node \d+", "route-policy", ROUTE_POLICY
+    ),
 )
 
 GRAMMAR = Grammar(
