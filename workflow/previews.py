@@ -62,7 +62,10 @@ def preview_devices(
         errors.extend(f"{name}: {e}" for e in device_errors)
         sections = declared_sections(proposal)
         if preview is not None and sections is not None:  # blocked before any preview
-            errors.extend(f"{name}: {e}" for e in outside_errors(preview["lines"], sections))
+            family = topology["devices"][name]["family"]
+            errors.extend(
+                f"{name}: {e}" for e in outside_errors(preview["lines"], sections, family)
+            )
         if preview is not None:
             facts = topology["devices"][name]
             verdict = deny_list.judge(preview["lines"], facts["family"], allowed_by(proposal))

@@ -33,6 +33,6 @@ def blocked_now(
         elif sections is not None:
             refusals.extend(
                 Refusal(device=name, line=m.line, rule="sections", detail="; ".join(sections))
-                for m in misplaced_lines(lines, sections)
+                for m in misplaced_lines(lines, sections, family)
             )
     return refusals

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import NotRequired, TypedDict
 
 from base.errors import ConfigError
+from base.grammar import Grammar, grammar_for
 from workflow.denylist.inside import section_hit, section_of
 from workflow.denylist.matching import (
     control_character,
@@ -136,12 +137,13 @@ class DenyList:
     def judge(self, lines: Sequence[str], family: str, allow: Sequence[str] = ()) -> Verdict:
         """Every hit, split into refused and allowed by `allow` (rule ids and families)."""
         rules = rules_for(family)
+        spelled = _spelled(lines, family)
         found = [
             hit
             for number, line in enumerate(lines, start=1)
-            for hit in self._line_violations(line, number, rules)
+            for hit in self._line_violations(line, number, rules, spelled.get(number))
         ]
-        found.extend(_section_violations(lines, rules))
+        found.extend(_section_violations(lines, rules, family))
         found.sort(key=lambda v: v.number)
         allowed = [v for v in found if v.allowed_by(allow)]
         return Verdict([v for v in found if v not in allowed], allowed)
@@ -152,7 +154,10 @@ class DenyList:
         """Every refused line with its reason; [] means the lines may be sent."""
         return self.judge(lines, family, allow).refused
 
-    def _line_violations(self, line: str, number: int, rules: PlatformRules) -> Iterator[Violation]:
+    def _line_violations(
+        self, line: str, number: int, rules: PlatformRules, spelled: str | None = None
+    ) -> Iterator[Violation]:
+        """`spelled`: the line as the device expands it (its mode grammar), when it differs."""
         if control_character(line, allowed="\t"):
             yield _violation(line, CONTROL, number)
         if (char := unreadable_character(line)) is not None:
@@ -171,6 +176,8 @@ class DenyList:
             yield _violation(line, HELP, number)
         tokens = normalize(line)
         rule = rules.match(tokens)
+        if rule is None and spelled is not None:
+            rule = rules.match(normalize(spelled))
         if rule is None:
             yield from _embedded(line, number, tokens, rules)
         else:
@@ -206,7 +213,25 @@ def _embedded(
             return
 
 
-def _section_violations(lines: Sequence[str], rules: PlatformRules) -> list[Violation]:
+def _spelled(lines: Sequence[str], family: str) -> dict[int, str]:
+    """Line number -> the line as the platform's mode grammar spells it out, where it differs
+    (`ip rc remote-host …` is `ip rcmd remote-host …`); none without a grammar."""
+    grammar = grammar_for(family)
+    if grammar is None:
+        return {}
+    return {
+        number: where.spelled
+        for number, line, where in grammar.numbered(lines)
+        if where.known and where.spelled != " ".join(line.split())
+    }
+
+
+def _section_violations(lines: Sequence[str], rules: PlatformRules, family: str) -> list[Violation]:
+    """Lines that break a rule of the section they land in: where the platform's mode grammar
+    places them (a line the mode does not take has left it), else by the headers above them."""
+    grammar = grammar_for(family)
+    if grammar is not None:
+        return _placed_section_violations(grammar, lines, rules)
     section: str | None = None
     found = []
     for number, line in enumerate(lines, start=1):
@@ -215,4 +240,20 @@ def _section_violations(lines: Sequence[str], rules: PlatformRules) -> list[Viol
         if new_section == section and (rule := section_hit(section, tokens)) is not None:
             found.append(_violation(line, rule, number))
         section = new_section
+    return found
+
+
+def _placed_section_violations(
+    grammar: Grammar, lines: Sequence[str], rules: PlatformRules
+) -> list[Violation]:
+    found = []
+    for number, line, where in grammar.numbered(lines):
+        if not where.headers:
+            continue
+        section = section_of(normalize(where.headers[0]), None)
+        tokens = strip_prefixes(normalize(where.spelled), rules.prefixes)
+        typed = strip_prefixes(normalize(line), rules.prefixes)
+        rule = section_hit(section, tokens) or section_hit(section, typed)
+        if rule is not None:
+            found.append(_violation(line, rule, number))
     return found

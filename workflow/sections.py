@@ -33,11 +33,30 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from base.grammar import grammar_for
 from workflow.model import TemplateProposal
 
-Why = Literal["outside", "indent", "whitespace", "mode", "do", "banner", "continuation"]
+Why = Literal[
+    "outside",
+    "lands",
+    "unknown",
+    "unplaced",
+    "indent",
+    "whitespace",
+    "mode",
+    "do",
+    "banner",
+    "continuation",
+]
 WHY_TEXT: dict[Why, str] = {
     "outside": "is outside the sections the template may touch",
+    "lands": "is not a command of the mode it is written in: the device runs it in an "
+    "enclosing mode, outside the sections the template may touch",
+    "unknown": "is a command labbot's model of the platform knows in no mode on the way, so "
+    "labbot cannot tell where the device would run it (write it as the command reference "
+    "spells it, in the mode that takes it, or push it by hand)",
+    "unplaced": "is written under a sub-mode on a platform labbot has no mode model of, so "
+    "labbot cannot tell where the device would run it (write global lines only)",
     "indent": "is indented with something other than ASCII spaces",
     "whitespace": "holds a whitespace or invisible character other than an ASCII space",
     "mode": "changes the CLI mode (exit, end, !, quit, return); indentation says the sections",
@@ -69,7 +88,7 @@ class Misplaced:
 
     def __str__(self) -> str:
         where = f"line {self.number} " if self.number else ""
-        at = "written under" if self.number else "lands at"
+        at = "lands at" if not self.number or self.why == "lands" else "written under"
         place = f" ({at}: {' > '.join(self.place)})" if len(self.place) > 1 else ""
         return f"{where}`{self.line.strip()}` {WHY_TEXT[self.why]}{place}"
 
@@ -181,16 +200,58 @@ def _abbreviates(word: str) -> bool:
     return len(word) >= 2 and any(mode.startswith(word) for mode in _MODE_WORDS)
 
 
-def misplaced_lines(lines: Sequence[str], sections: Sequence[str]) -> list[Misplaced]:
-    """Rendered lines refused as written: laid out so their place is unclear, or outside."""
-    unclear = {problem.number: problem for problem in layout_problems(lines)}
+def misplaced_lines(
+    lines: Sequence[str], sections: Sequence[str], family: str | None = None
+) -> list[Misplaced]:
+    """Rendered lines refused as written (laid out so their place is unclear, or outside) and,
+    for a platform `family`, where its mode model lands them (`landing_problems`)."""
+    found = {problem.number: problem for problem in layout_problems(lines)}
     patterns = _patterns(sections)
-    outside = [
-        Misplaced(number, lines[number - 1], "outside", tuple(path))
-        for number, path in enumerate(line_paths(lines), start=1)
-        if number not in unclear and not _admitted(path, patterns)
+    for number, path in enumerate(line_paths(lines), start=1):
+        if number not in found and not _admitted(path, patterns):
+            found[number] = Misplaced(number, lines[number - 1], "outside", tuple(path))
+    if family is not None:
+        for problem in landing_problems(lines, patterns, family):
+            found.setdefault(problem.number, problem)
+    return sorted(found.values(), key=lambda m: m.number)
+
+
+# Platforms whose lines are placed by something other than a grammar here: FRR on a real FRR
+# twin (workflow.landing), Junos `set` lines by the path they name.
+_PLACED_ELSEWHERE = frozenset({"frr", "juniper_junos", "juniper"})
+
+
+def landing_problems(
+    lines: Sequence[str], patterns: Sequence[Pattern], family: str
+) -> list[Misplaced]:
+    """Lines the platform's mode grammar (base.grammar, closed world) lands outside the
+    sections, or knows in no mode; on a platform without a model, any line under a sub-mode."""
+    grammar = grammar_for(family)
+    if grammar is None:
+        if family in _PLACED_ELSEWHERE:
+            return []
+        return [
+            Misplaced(number, line, "unplaced", (line.strip(),))
+            for number, line in enumerate(lines, start=1)
+            if line[:1].isspace() and line.strip()
+        ]
+    return [
+        Misplaced(number, line, "lands" if where.known else "unknown", where.path)
+        for number, line, where in grammar.numbered(lines)
+        if not where.known or not _admitted(where.path, patterns)
     ]
-    return sorted([*unclear.values(), *outside], key=lambda m: m.number)
+
+
+def line_places(lines: Sequence[str], family: str) -> list[str] | None:
+    """Where each non-blank line lands (`global`, `interface GigabitEthernet0/1`), by the
+    platform's mode grammar; None without one."""
+    grammar = grammar_for(family)
+    if grammar is None:
+        return None
+    return [
+        where.place if where.known else f"unknown to labbot's {grammar.name} model"
+        for _, _, where in grammar.numbered(lines)
+    ]
 
 
 def misplaced_landings(
@@ -234,9 +295,13 @@ def _pattern_problem(pattern: object) -> str | None:
     return None
 
 
-def outside_errors(lines: Sequence[str], sections: Sequence[str]) -> list[str]:
-    """Rendered lines refused as written, as errors naming them and the sections."""
-    return [f"{problem} ({'; '.join(sections)})" for problem in misplaced_lines(lines, sections)]
+def outside_errors(
+    lines: Sequence[str], sections: Sequence[str], family: str | None = None
+) -> list[str]:
+    """Rendered lines refused as written or as landed, as errors naming them and the sections."""
+    return [
+        f"{problem} ({'; '.join(sections)})" for problem in misplaced_lines(lines, sections, family)
+    ]
 
 
 def example_section_errors(
@@ -254,5 +319,5 @@ def example_section_errors(
     return declared, [
         f"{family} example {problem} ({'; '.join(declared)})"
         for family, lines in sorted(examples.items())
-        for problem in misplaced_lines(lines, declared)
+        for problem in misplaced_lines(lines, declared, family)
     ]

@@ -116,7 +116,8 @@ ROUTER_AF = (
 )
 LINE = (
     *EVERY_MODE,
-    "exec-timeout|login|password|transport|privilege level|history|length|width|stopbits",
+    "exec-timeout|login|password|transport|history|length|width|stopbits",
+    "privilege level",
     "session-timeout|access-class|exec|autocommand|rotary|speed|databits|parity|flowcontrol",
     "escape-character|absolute-timeout|authorization|accounting|motd-banner|exec-banner",
     "notify|terminal-type|activation-character|modem|vacant-message|logout-warning|location",

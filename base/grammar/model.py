@@ -127,6 +127,12 @@ class Grammar:
             placed.append(found)
         return placed
 
+    def numbered(self, lines: Sequence[str]) -> list[tuple[int, str, Placed]]:
+        """(1-based number, line, where it lands) for each non-blank line of `lines`."""
+        kept = [(number, line) for number, line in enumerate(lines, start=1) if line.strip()]
+        placed = self.place(line for _, line in kept)
+        return [(number, line, where) for (number, line), where in zip(kept, placed, strict=True)]
+
     def _land(self, stack: list[tuple[str, str]], text: str) -> Placed:
         words = text.split()
         negated = words[0].casefold() in self.negations and len(words) > 1

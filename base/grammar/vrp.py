@@ -36,6 +36,12 @@ BGP = (*EVERY_VIEW, "router-id|peer|group|ipv4-family|ipv6-family|import-route|n
 BGP_FAMILY = (*EVERY_VIEW, "network|peer|import-route|maximum|preference|aggregate")
 VLAN = (*EVERY_VIEW, "name|description")
 ACL = (*EVERY_VIEW, "rule|description|step")
+USER_INTERFACE = (
+    *EVERY_VIEW,
+    "authentication-mode|protocol|user|idle-timeout|acl|set|shell|history-command",
+    "screen-length|privilege",
+)
+AAA = (*EVERY_VIEW, "local-user|authentication-scheme|authorization-scheme|domain")
 ROUTE_POLICY = (*EVERY_VIEW, "if-match|apply|goto")
 
 
@@ -52,6 +58,8 @@ VIEWS = (
     _view("bgp", r"^bgp \d+", "bgp", BGP),
     _view("bgp-af", r"^ipv[46]-family\b", "bgp-af", BGP_FAMILY, parent="bgp"),
     _view("vlan", r"^vlan \d+$", "vlan", VLAN),
+    _view("user-interface", r"^user-interface ", "ui-vty", USER_INTERFACE),
+    _view("aaa", r"^aaa$", "aaa", AAA),
     _view("acl", r"^acl (number |name )?\S+", "acl", ACL),
     _view(
         "route-policy", r"^route-policy \S+ (permit|deny) node \d+", "route-policy", ROUTE_POLICY

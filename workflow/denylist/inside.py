@@ -48,6 +48,7 @@ TERMINAL_LINE = (
     "~au[tocommand]",
     "~pri[vilege]",
     "~exec$",
+    "exec-t[imeout] 0 <nonzero>",  # seconds: every session (labbot's too) ends within a minute
     "~rot[ary]",
     "~aut[hentication-mode]",
     "~pro[tocol] in[bound]",

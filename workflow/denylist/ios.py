@@ -10,6 +10,9 @@ _SHELL = "runs a shell or script on the device"
 _LOG_HOST = "sends the device's logs to another host"
 _FLOW = "exports traffic records (NetFlow, IPFIX, sFlow) to another host"
 _SPAN = "copies the device's traffic to a port or another host (SPAN, RSPAN, ERSPAN, capture)"
+_GUARD = "removes an access list (it may guard the vty lines, SNMP or management access)"
+# `arp WORD` is a static entry unless WORD is one of these keywords (interface and global)
+_ARP_WORDS = "timeout|arpa|probe|snap|frame-relay|log|entries|incomplete|packet-priority|learn"
 _COPY = "copies configuration or files (only `copy running-config startup-config` saves)"
 _HANDLER = "runs commands when an event fires or on a schedule (EEM, kron)"
 # `logging WORD` sends logs to host WORD unless WORD is one of these keywords (IOS and EOS; FRR's
@@ -66,6 +69,8 @@ SHELL = family_rules(
         ("shell", "ru[n]", _SHELL),
         ("shell", "ba[sh]", _SHELL),
         ("shell", "start-s[hell]", _SHELL),
+        ("tftp-server", "~tftp-s[erver]", "serves the device's files over TFTP to anyone"),
+        ("file-prompt", "~fil[e] pr[ompt]", "lets file copies and deletions run unconfirmed"),
         ("banner-file", "ban[ner] <any> f[ile]", "reads a file of the device into a banner"),
         ("files", "mk[dir]", "changes the device's file systems"),
         ("files", "rmd[ir]", "changes the device's file systems"),
@@ -93,6 +98,15 @@ MANAGEMENT = family_rules(
         ("snmp-v3", "~snmp-s[erver] g[roup]", "changes what SNMPv3 users may read and write"),
         ("hidden-commands", "~ser[vice] int[ernal]", "enables hidden commands"),
         ("password-recovery", "~ser[vice] pas[sword-recovery]", "changes password recovery"),
+        ("rcmd", "~ip rc[md]", "opens rsh/rcp logins to the device (a remote shell)"),
+        ("login-block", "~logi[n] b[lock-for]", "locks every login out after failed attempts"),
+        ("login-block", "~logi[n] q[uiet-mode]", "locks every login out after failed attempts"),
+        ("ssh-keys", "~cr[ypto] k[ey] g[enerate]", "replaces the SSH host key clients trust"),
+        ("ssh-keys", "~cr[ypto] k[ey] im[port]", "replaces the SSH host key clients trust"),
+        ("clear-passwords", "no ser[vice] password-e[ncryption]", "shows passwords in clear"),
+        ("acl-removal", "no acc[ess-list]", _GUARD),
+        ("acl-removal", "no ip acc[ess-list]", _GUARD),
+        ("acl-removal", "no ipv6 acc[ess-list]", _GUARD),
         ("mgmt-interface", "def[ault] in[terface] <mgmt>", "resets the management interface"),
         ("mgmt-interface", "no in[terface] <mgmt>", "removes the management interface"),
     ),
@@ -115,6 +129,7 @@ KILL_SWITCH = family_rules(
         ("clear-logging", "cl[ear] log[ging]", "erases the device's logs"),
         ("clear", "cl[ear]", "resets sessions, tables or counters (BGP and OSPF sessions drop)"),
         ("logging-off", "no lo[gging]", "turns logging off or removes where logs go"),
+        ("static-arp", f"ar[p] <except:{_ARP_WORDS}>", "a static ARP entry takes over a neighbour"),
     ),
 )
 EXFILTRATION = family_rules(

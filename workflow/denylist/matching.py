@@ -7,10 +7,10 @@ bracketed tail optional). A line matches when its first words match the rule's w
 means the whole line; a leading ``~`` means the rule also holds under ``no``/``default``/
 ``undo`` (``~us[ername]`` refuses ``no username admin`` too). Placeholders: ``<mgmt>`` a
 management interface name, ``<src>`` any copy source but the running configuration, ``<dst>``
-any copy destination but the startup configuration, ``<any>`` one word, ``<remote>`` a remote
-file-transfer URL or scheme, ``<except:a|b>`` one word that abbreviates none of a, b (``logging
-10.6.6.6`` is a log host: any `logging` word IOS does not know as a keyword), ``...`` any
-number of words (``snmp-s[erver] c[ommunity] <any> ... rw``).
+any copy destination but the startup configuration, ``<any>`` one word, ``<nonzero>`` a
+number above 0, ``<remote>`` a remote file-transfer URL or scheme, ``<except:a|b>`` one word
+that abbreviates none of a, b (``logging 10.6.6.6`` is a log host: any `logging` word IOS does
+not know as a keyword), ``...`` any number of words (``snmp-s[erver] c[ommunity] <any> ... rw``).
 
 Before matching, a line is NFKC-normalized, case-folded and split on any whitespace (tabs and
 unicode separators included); `Management 1` is joined into one word, as the device reads it.
@@ -116,6 +116,7 @@ _PLACEHOLDERS = {
     "<src>": lambda token: not _file_named(token, "running-config"),
     "<dst>": lambda token: not _file_named(token, "startup-config"),
     "<any>": lambda token: True,
+    "<nonzero>": lambda token: token.isdigit() and int(token) > 0,
     "<remote>": is_remote,
 }
 
