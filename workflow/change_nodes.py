@@ -13,6 +13,7 @@ from langgraph.types import Command
 
 from base.errors import LabbotError, PlanningError, TargetError, TemplateError
 from base.vocabulary import Status, utc_now
+from workflow.allowances import allowed_by
 from workflow.chosen import Because, chosen
 from workflow.endings import (
     DevicesHeld,
@@ -36,7 +37,7 @@ from workflow.gate_nodes import (
     template_review,
 )
 from workflow.hashing import content_sha256
-from workflow.landing import landing_errors, twin_landings
+from workflow.landing import twin_landings, twin_problems
 from workflow.model import (
     Device,
     ParamsProposal,
@@ -237,8 +238,10 @@ class Nodes:
             landings = await twin_landings(
                 self.trial, plan, devices, sections, self.options.twin_seconds
             )
-            if outside := landing_errors(landings):
-                return self._retry_or_end(state, "parameters", outside, blocked=True)
+            families = {name: devices[name]["family"] for name in landings}
+            allow = allowed_by(template)
+            if problems := twin_problems(self.deny_list, landings, families, allow):
+                return self._retry_or_end(state, "parameters", problems, blocked=True)
             previews = {n: DevicePreview(**p, landing=landings[n]) for n, p in previews.items()}
         held = await self._hold(state["request"]["change_id"], sorted(previews))
         if held:

@@ -19,6 +19,7 @@ from typing import Literal, NotRequired, TypedDict
 from workflow.devices.diffing import landed_paths
 from workflow.model import DeviceFacts
 from workflow.ports import ConfigTrial
+from workflow.safety import DenyList
 from workflow.sections import misplaced_landings
 
 PLACE = " > "  # between a landed line's headers and itself
@@ -117,10 +118,51 @@ def _shared(first: Sequence[str], second: Sequence[str]) -> int:
 
 
 def landing_errors(landings: Mapping[str, Landing]) -> list[str]:
-    """The lines a device's twin placed outside the sections, as errors for the planner."""
-    return [
+    """The lines a device's twin placed outside the sections, and those it refused (a command
+    the platform's model knows in no mode on the way), as errors for the planner."""
+    outside = [
         f"{name}: `{place}` lands outside the sections on a copy of {name} (a command its "
         "section does not know runs in the enclosing one)"
         for name, landing in sorted(landings.items())
         for place in landing["outside"]
     ]
+    refused = [
+        f"{name}: a copy of {name} refused `{complaint}`: labbot cannot tell where the device "
+        "would run it, so it is not sent (write it as the platform's command reference does)"
+        for name, landing in sorted(landings.items())
+        for complaint in landing["refused"]
+    ]
+    return outside + refused
+
+
+def landed_config(landing: Landing) -> list[str]:
+    """The twin's landed lines with their headers, indented as a configuration (what the
+    device stored, abbreviations spelled out), for the deny-list to judge again."""
+    return [line[2:] for line in landing["landed"]]
+
+
+def landed_denials(
+    deny_list: DenyList,
+    landings: Mapping[str, Landing],
+    families: Mapping[str, str],
+    allow: Sequence[str],
+) -> list[str]:
+    """The lines a device's twin stored in a form the deny-list refuses (`lo fi x` stored as
+    `log file x`), as errors: the device's own spelling is judged, not only the typed one."""
+    return [
+        f"{name}: on a copy of {name} `{hit.line.strip()}` is stored, which is refused "
+        f"({hit.explained})"
+        for name, landing in sorted(landings.items())
+        for hit in deny_list.check(landed_config(landing), families[name], allow)
+    ]
+
+
+def twin_problems(
+    deny_list: DenyList,
+    landings: Mapping[str, Landing],
+    families: Mapping[str, str],
+    allow: Sequence[str],
+) -> list[str]:
+    """Why the twins' landings refuse the lines: outside the sections, refused by the copy, or
+    stored in a form the deny-list refuses."""
+    return landing_errors(landings) + landed_denials(deny_list, landings, families, allow)

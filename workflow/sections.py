@@ -90,6 +90,8 @@ class Misplaced:
         where = f"line {self.number} " if self.number else ""
         at = "lands at" if not self.number or self.why == "lands" else "written under"
         place = f" ({at}: {' > '.join(self.place)})" if len(self.place) > 1 else ""
+        if self.why == "lands":
+            place = f" (lands at: {' > '.join(self.place[:-1]) or 'global'})"
         return f"{where}`{self.line.strip()}` {WHY_TEXT[self.why]}{place}"
 
 

@@ -109,6 +109,22 @@ def accepted(tree: CommandNode, words: Sequence[str]) -> list[str] | None:
     return spelled if node.end or node.free else None
 
 
+def exact_keywords(tree: CommandNode, words: Sequence[str]) -> set[int]:
+    """The positions where the tree reads a typed word as a keyword typed in full."""
+    node, found = tree, set()
+    for index, typed in enumerate(words):
+        keyword = keyword_for(typed, node.keywords)
+        if keyword is not None:
+            if keyword == typed:
+                found.add(index)
+            node = node.keywords[keyword]
+        elif node.any_word is not None:
+            node = node.any_word
+        else:
+            break
+    return found
+
+
 def _names_keyword(typed: str, keywords: Iterable[str]) -> bool:
     """Whether `typed` is a prefix of several keywords (ambiguous: the device refuses it)."""
     return any(keyword.startswith(typed) for keyword in keywords)

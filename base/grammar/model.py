@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from base.grammar.commands import CommandNode, accepted, keyword_for
+from base.grammar.commands import CommandNode, accepted, exact_keywords
 
 GLOBAL = "config"  # the mode id of global configuration
 NEGATIONS = ("no", "default")
@@ -79,25 +79,34 @@ class Grammar:
         return self._by_id[mode].parent
 
     def spelled(self, mode: str, body: str) -> str | None:
-        """`body` (no `no`) with its keywords spelled out, if `mode` accepts it there; a word
-        typed in full that global configuration knows is global's, not a cut-short keyword of
-        the sub-mode (`router` in a routing process is not `router-id`)."""
+        """`body` (no `no`) with its keywords spelled out, if `mode` accepts it there."""
         typed = body.split()
         if not typed:
             return None
         words = [word.casefold() for word in typed]
-        tree = self.commands(mode)
-        first = keyword_for(words[0], tree.keywords)
-        cut_short = first is not None and first != words[0]
-        if mode != GLOBAL and cut_short and words[0] in self.global_commands.keywords:
-            return None
-        found = accepted(tree, words)
-        if found is None:
+        found = accepted(self.commands(mode), words)
+        if found is None or (mode != GLOBAL and self._global_reading(words, found)):
             return None
         line = " ".join(_cased(found, typed))
         if found[0] == "interface" and len(found) > 1:
             line = "interface " + self.canonical_interface(" ".join(typed[1:]))
         return line
+
+    def _global_reading(self, words: Sequence[str], found: Sequence[str]) -> bool:
+        """Whether global configuration takes a word exactly as typed where the sub-mode only
+        reads it cut short: `router` in a routing process is not `router-id`, `ip mroute …`
+        under an interface is not `ip mroute-cache` (the sub-mode's reading fails on the
+        arguments, and the device runs the line globally)."""
+        cut = [
+            index
+            for index, (word, typed) in enumerate(zip(found, words, strict=True))
+            if word != typed
+        ]
+        if not cut:
+            return False
+        if accepted(self.global_commands, words) is None:
+            return False
+        return bool(exact_keywords(self.global_commands, words) & set(cut))
 
     def opened(self, mode: str, line: str) -> Mode | None:
         """The sub-mode a spelled-out line accepted in `mode` opens, if any."""
