@@ -244,15 +244,20 @@ class PostCheckNodes:
             return finish(state, "failed", not_started)
         approval = state["gates"]["decisions"][-1]
         ending = _rollback_ending(state, "rolled_back", approval["at"], approval["actor_name"])
-        if failed := [item for item in result["data"] if item["status"] != "success"]:
+        # a device that holds every rollback line (read back after its session failed) is
+        # rolled back: the device's truth, not the session's
+        if failed := [item for item in result["data"] if not _took(item)]:
             ending["not_rolled_back"] = failed
-            ending["rolled_back_on"] = [
-                item["name"] for item in result["data"] if item["status"] == "success"
-            ]
+            ending["rolled_back_on"] = [item["name"] for item in result["data"] if _took(item)]
         records = [*state["push"]["records"], *push_records(undo_id, plan, result)]
         pushed = Pushed(kind="pushed", rollback=True)
         also = {"push": {**state["push"], "records": records}}
         return finish(state, "failed", pushed, result, rollback=ending, also=also)
+
+
+def _took(item: ResponseItem) -> bool:
+    landed = item.get("landed")
+    return item["status"] == "success" or (landed is not None and landed["kind"] == "all")
 
 
 def _families(state: ChangeState, plan: dict[str, list[str]]) -> dict[str, str]:
