@@ -11,6 +11,7 @@ from base.errors import TargetError
 from base.masking import SecretMask
 from base.vocabulary import TargetProblem, stamp
 from bot import messages
+from bot.landed_view import landed_somewhere
 from bot.landing_view import outside_text
 from bot.not_pushed_view import not_pushed_ended
 from bot.postcheck_view import failures_text, item_body
@@ -106,6 +107,8 @@ def rollback_line(ending: RollbackEnding | None, mask: SecretMask) -> str:
     if ending.get("outside"):
         outside = outside_text(ending.get("outside", {}), mask)
         said = messages.LANDED_OUTSIDE_ENDED[kind].format(outside=outside, **fields)
+    elif not ending["failures"] and ending.get("not_pushed"):  # the push broke off
+        said = messages.BROKE_OFF_ENDED[kind].format(**fields)
     else:
         failures = failures_text(ending["failures"])
         said = messages.ROLLBACK_ENDED[kind].format(failures=failures, **fields)
@@ -146,7 +149,9 @@ def _pushed(ending: Pushed, result: StandardResponse | None) -> str:
     if result is None:
         return ""
     template = messages.ROLLBACK_PUSHED if ending["rollback"] else messages.ENDED["pushed"]
-    done = template.format(ok=result["successful"], total=result["total"])
+    # a device whose push failed after lines landed there holds them: it was pushed to
+    landed = [item for item in result["data"] if landed_somewhere(item.get("landed"))]
+    done = template.format(ok=result["successful"] + len(landed), total=result["total"])
     failures = device_failures(result)
     return done + messages.PUSH_FAILED_ON.format(failures=failures) if failures else done
 

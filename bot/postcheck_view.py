@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from bot import messages
+from bot.landed_view import landed_text
 from workflow.model import PushProgress, ResponseItem
 from workflow.postchecks.outcome import DeviceChecks, Fact, Missing
 
@@ -31,6 +32,8 @@ def item_body(item: ResponseItem) -> str:
     said = checks_text(item["checks"], item["name"]) if "checks" in item else ""
     if item["status"] == "success":
         return "\n".join(filter(None, [item.get("result", ""), said]))
+    if "landed" in item:  # a push that failed: what it left on the device, read back
+        return landed_text(item["landed"], item["name"], item.get("error", ""))
     return item.get("error") or said or messages.CHECKS_FAILED
 
 

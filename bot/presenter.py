@@ -13,6 +13,7 @@ from base.vocabulary import Choice, GateName, Status, stamp
 from bot import messages
 from bot.code_blocks import sections_message
 from bot.ending_view import ending_line, newer_line, rollback_line, target_problem
+from bot.landed_view import broke_off_gate
 from bot.landing_view import landed_outside_gate, landing_note, landing_sections
 from bot.not_pushed_view import not_pushed_gate
 from bot.postcheck_view import item_body, progress_detail
@@ -216,6 +217,8 @@ def _rollback_sections(
     sections), the devices not pushed and why, and per device the lines that undo the change."""
     if payload.get("outside"):
         text, sections = landed_outside_gate(change_id, payload, mask)
+    elif not payload["post_checks"]["total"]:  # the push broke off: no post-check ran
+        text, sections = broke_off_gate(change_id, payload, mask)
     else:
         text, sections = _checks_failed_sections(change_id, payload, mask)
     note, drifted = not_pushed_gate(payload, mask)

@@ -72,11 +72,19 @@ class CliSession:
         return f"{echo}\n{answer}{suffix}"
 
     def _drops(self, line: str) -> bool:
-        """The `drop_after` fault: configuration line N+1 is neither applied nor answered."""
-        if not self.in_config or not line.strip() or self.pending is not None:
+        """The session faults: `drop_after` (configuration line N+1 is neither applied nor
+        answered), `drop_at_exit` (nor is `end`), `drop_read_back` (nor is `show
+        running-config` once the device took a configuration line)."""
+        if not line.strip() or self.pending is not None:
+            return False
+        fault = self.device.fault
+        if fault is not None and fault.kind == "drop_read_back":
+            return self.device.configured and _reads_config(line)
+        if not self.in_config:
             return False
         self.config_lines += 1
-        fault = self.device.fault
+        if fault is not None and fault.kind == "drop_at_exit":
+            return line.strip() == "end"
         return fault is not None and fault.kind == "drop_after" and self.config_lines > fault.after
 
     def _dispatch(self, line: str) -> str:
@@ -99,6 +107,7 @@ class CliSession:
             return ""
         if words[0] == "do" and len(words) > 1:
             return self.exec.run(text[2:].strip(), column=column + 3, privileged=True)
+        self.device.configured = True
         with self.device.lock:
             return self._apply(text, column)
 
@@ -186,6 +195,13 @@ class CliSession:
             root = self.device.config
             node = add_line(self.cli.rules, root, header, top_level=True)
             node.body, node.closing = body, closing
+
+
+def _reads_config(line: str) -> bool:
+    """`show running-config` (or `do show running-config`), however abbreviated."""
+    words = line.split()
+    words = words[1:] if words[:1] == ["do"] else words
+    return len(words) >= 2 and "show".startswith(words[0]) and "running-config".startswith(words[1])
 
 
 def _address_ok(style: str, words: list[str]) -> bool:

@@ -56,6 +56,7 @@ class SimDevice:
         self.ssh_port: int | None = None
         self.telnet_port: int | None = None
         self.commands_seen: list[str] = []
+        self.configured = False  # a configuration line reached it (the drop_read_back fault)
         self.lock = threading.RLock()
         self.config: ConfigNode = parse(config_text, self.cli.banner_start)
         self._startup = self.running_config()

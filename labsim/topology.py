@@ -10,7 +10,8 @@ A topology file looks like `labsim/topologies/demo.yaml`:
           Loopback0: {address: 1.1.1.1/32}
           GigabitEthernet0/0: {address: 10.0.12.1/30, description: to R2}
           GigabitEthernet0/1: {address: 10.0.99.7/24, dhcp: true}  # leased: `ip address dhcp`
-        fault: refuse                  # or hang, {drop_after: 3}, {slow_start: 400}  (tests only)
+        fault: refuse                  # or hang, drop_at_exit, drop_read_back, {drop_after: 3},
+                                       # {slow_start: 400}  (tests only)
         reject: ["^ntp server"]        # lines answered with "% Invalid input"
     links:
       - [R1:GigabitEthernet0/0, R2:GigabitEthernet0/0]
@@ -30,7 +31,9 @@ from base.errors import InventoryError
 from labsim.vendors import platform_by_name
 
 PLATFORMS = ("cisco_ios", "arista_eos")
-FaultKind = Literal["refuse", "hang", "drop_after", "slow_start"]
+FaultKind = Literal["refuse", "hang", "drop_after", "drop_at_exit", "drop_read_back", "slow_start"]
+# faults without a number
+SIMPLE_FAULTS: tuple[FaultKind, ...] = ("refuse", "hang", "drop_at_exit", "drop_read_back")
 
 
 class TopologyError(InventoryError):
@@ -41,9 +44,12 @@ class TopologyError(InventoryError):
 class Fault:
     """A misbehaviour for fault tests: `refuse` (port closed), `hang` (accepts, never answers),
     `drop_after` (applies `after` configuration lines of a session, then closes it when the
-    next one arrives, without applying or answering it), `slow_start` (a telnet console shows
-    its first prompt `after` ms late and answers what was typed meanwhile only then, as vtysh
-    starting on a loaded host)."""
+    next one arrives, without applying or answering it), `drop_at_exit` (applies every line,
+    then closes the session at `end` without answering it), `drop_read_back` (once a
+    configuration line has reached the device, every `show running-config` closes its session
+    unanswered: the read that verifies a push, the read back after it, later reads),
+    `slow_start` (a telnet console shows its first prompt `after` ms late and answers what was
+    typed meanwhile only then, as vtysh starting on a loaded host)."""
 
     kind: FaultKind
     after: int = 0
@@ -98,18 +104,20 @@ class Topology:
 
 
 def parse_fault(value: object) -> Fault | None:
-    """`refuse`, `hang`, `{drop_after: N}`, `{slow_start: MS}` (or a Fault) -> Fault; None stays
-    None."""
+    """`refuse`, `hang`, `drop_at_exit`, `drop_read_back`, `{drop_after: N}`, `{slow_start: MS}`
+    (or a Fault) -> Fault; None stays None."""
     if value is None or isinstance(value, Fault):
         return value
-    if value in ("refuse", "hang"):
-        return Fault(value)
+    simple = next((kind for kind in SIMPLE_FAULTS if kind == value), None)
+    if simple is not None:
+        return Fault(simple)
     if isinstance(value, Mapping) and len(value) == 1:
         kind, after = next(iter(value.items()))
         if kind in ("drop_after", "slow_start") and isinstance(after, int) and after >= 0:
             return Fault(kind, after)
     raise ValueError(
-        f"unknown fault {value!r}: use refuse, hang, {{drop_after: N}} or {{slow_start: MS}}"
+        f"unknown fault {value!r}: use refuse, hang, drop_at_exit, drop_read_back, "
+        "{{drop_after: N}} or {{slow_start: MS}}"
     )
 
 

@@ -119,6 +119,16 @@ class Topology(TypedDict):
 # --- the standard response format ----------------------------------------------------------------
 
 ItemStatus = Literal["success", "failed"]
+# What a push that failed left on a device, read back from it (workflow/devices/landed.py):
+# none, some or all of the pushed lines; unknown when the read back failed too.
+LandedKind = Literal["none", "some", "all", "unknown"]
+
+
+class Landed(TypedDict):
+    kind: LandedKind
+    lines: list[str]  # the pushed lines the device holds now (parents > line); some: which
+    total: int  # how many lines were pushed (as the device holds them, mode changes aside)
+    unread: NotRequired[str]  # unknown: why the read back failed (the bot's words)
 
 
 class ResponseItem(TypedDict):
@@ -128,6 +138,7 @@ class ResponseItem(TypedDict):
     result: NotRequired[str]
     error: NotRequired[str]
     checks: NotRequired[DeviceChecks]  # its post-checks' outcome (bot/postcheck_view.py words it)
+    landed: NotRequired[Landed]  # a failed push: what it left on the device, read back
 
 
 class StandardResponse(TypedDict):

@@ -60,8 +60,11 @@ class DeviceGateway(Protocol):
         briefly, closed by them or when none come)."""
         ...
 
-    async def rollback_plan(self, change_id: str) -> dict[str, list[str]]:
-        """Lines per device that bring each device back to its backup from `change_id`."""
+    async def rollback_plan(
+        self, change_id: str, pushed: Mapping[str, Sequence[str]] | None = None
+    ) -> dict[str, list[str]]:
+        """Lines per device that bring each device back to its backup from `change_id` (a
+        device unreadable now: as if all the lines `pushed` to it had taken)."""
         ...
 
     async def pushed_configs(self, change_id: str) -> dict[str, tuple[str, str]]:

@@ -8,6 +8,7 @@ DEVICE_FAILURE: dict[FailureKind, str] = {
     "rejected": (
         "the device rejected a line: {cause} (lines before it were applied; roll back to undo them)"
     ),
+    "exit_failed": "the session failed at exit: {cause}",
     "cli_refused": "{cause}",
     "refused": "connection refused by {where}",
     "no_login": "no login or prompt from {where} ({cause})",
@@ -21,5 +22,16 @@ DEVICE_FAILURE: dict[FailureKind, str] = {
     "drifted": "{where} changed since the preview; not pushed",
     "unknown": "{where} is not in the inventory",
     "locked": "{where} is locked by change {cause}",
+}
+# What a failed push left on a device, read back from it (workflow.model.Landed), before why
+# it failed (`then`: DEVICE_FAILURE's words).
+LANDED = {
+    "none": "nothing landed on {device} (read back): {then}",
+    "some": "landed {count} of {total} lines on {device}: {lines}; {then}",
+    "all": "landed {count} of {total} lines on {device}: {lines}; {then}",
+    "unknown": (
+        "what landed on {device} is unknown: the read back failed ({unread}); {then}. "
+        "Read it there (`show running-config on {device}`)"
+    ),
 }
 PUSHED_VERIFIED = "{count} line(s) pushed and verified"  # a device's audit row after its push

@@ -78,6 +78,14 @@ ROLLBACK_ENDED = {
     "rolled_back": "post-checks failed ({failures}); rolled back as approved by {actor}.",
     "rolled_back_partly": "post-checks failed ({failures}); {rollback}",
 }
+# How the rollback offered after a push that broke off ended (what landed on each device follows,
+# NOT_PUSHED_ENDED).
+BROKE_OFF_ENDED = {
+    "expired": "the push broke off; the rollback review expired at {at}, what landed stays.",
+    "kept": "the push broke off; {actor} kept what landed (no rollback).",
+    "rolled_back": "the push broke off; what landed was rolled back as approved by {actor}.",
+    "rolled_back_partly": "the push broke off; {rollback}",
+}
 # An approved rollback whose push failed on some devices (after ROLLBACK_ENDED/
 # LANDED_OUTSIDE_ENDED's reason): where it took, then where not, why and what to do.
 ROLLED_BACK_ON = "rolled back on {devices} as approved by {actor}; "

@@ -119,6 +119,13 @@ ROLLBACK_GATE = (
     "Roll back returns each device below to its configuration before the change; "
     "Keep leaves the change as pushed."
 )
+# The rollback gate after a push that failed on a device after lines landed there (read back;
+# NOT_PUSHED_AT_GATE then says what landed where).
+PUSH_BROKE_OFF_GATE = (
+    "*The push broke off* for change {change_id} on {devices}, after lines landed there or "
+    "with what landed unknown. Roll back returns each device below to its configuration before "
+    "the change; Keep leaves it as it is now."
+)
 ROLLBACK_CONFIRM = "Push these rollback lines now?"
 # A Modify the library planner (no LLM) cannot act on: the gate stays open.
 FEEDBACK_UNREAD = (

@@ -176,3 +176,25 @@ def test_drop_after_applies_n_lines_then_ends_silently() -> None:
     assert not cli.closed
     assert typed(cli, "ntp server 192.0.2.2") == "" and cli.closed
     assert "192.0.2.1" in device.running_config() and "192.0.2.2" not in device.running_config()
+
+
+def test_drop_at_exit_applies_every_line_then_ends_silently_at_end() -> None:
+    device = SimDevice.from_spec(TOPOLOGY.device("R2"), {})
+    device.fault = Fault("drop_at_exit")
+    cli = CliSession(device, privileged=True, secret="")
+    typed(cli, "configure terminal", "vlan 42", "name LABTEST")
+    assert not cli.closed
+    assert typed(cli, "end") == "" and cli.closed
+    assert "vlan 42\n name LABTEST" in device.running_config()
+
+
+def test_drop_read_back_drops_config_reads_once_the_device_was_configured() -> None:
+    device = SimDevice.from_spec(TOPOLOGY.device("R2"), {})
+    device.fault = Fault("drop_read_back")
+    cli = CliSession(device, privileged=True, secret="")
+    assert "hostname" in typed(cli, "show running-config")  # the backup before a push reads
+    typed(cli, "configure terminal", "ntp server 192.0.2.1", "end")
+    assert not cli.closed
+    assert typed(cli, "sh run") == "" and cli.closed
+    again = CliSession(device, privileged=True, secret="")
+    assert typed(again, "show running-config") == "" and again.closed  # a fresh session too

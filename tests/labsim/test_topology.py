@@ -74,9 +74,11 @@ def test_missing_file_is_a_topology_error(tmp_path: Path) -> None:
 def test_faults_and_rejects_are_read_from_the_file(tmp_path: Path) -> None:
     path = write(
         tmp_path,
-        "devices:\n  R1: {fault: refuse}\n  R2: {fault: {drop_after: 3}, reject: ['^ntp']}\n",
+        "devices:\n  R1: {fault: refuse}\n  R2: {fault: {drop_after: 3}, reject: ['^ntp']}\n"
+        "  R3: {fault: drop_at_exit}\n",
     )
     topology = load_topology(path)
     assert topology.device("R1").fault == Fault("refuse")
     assert topology.device("R2").fault == Fault("drop_after", 3)
     assert topology.device("R2").reject == ("^ntp",)
+    assert topology.device("R3").fault == Fault("drop_at_exit")

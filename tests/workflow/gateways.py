@@ -150,7 +150,9 @@ class RecordingGateway:
         before = self.backups.get(change_id, {})
         return {name: (before[name], config) for name, config in sorted(after.items())}
 
-    async def rollback_plan(self, change_id: str) -> dict[str, list[str]]:
+    async def rollback_plan(
+        self, change_id: str, pushed: Mapping[str, Sequence[str]] | None = None
+    ) -> dict[str, list[str]]:
         return {
             name: rollback_lines(backup, self.configs[name], self.platform(name))
             for name, backup in self.backups.get(change_id, {}).items()

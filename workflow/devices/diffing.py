@@ -147,15 +147,29 @@ def missing_lines(running: str, lines: Sequence[str], platform: str = "") -> lis
     Both sides are parsed by indentation only (GENERIC): vendor drivers drop lines they deem
     defaults (`no ip address`), and verification must see exactly what was sent.
     """
+    return [line for line, held in line_presence(running, lines, platform) if not held]
+
+
+def line_presence(running: str, lines: Sequence[str], platform: str = "") -> list[tuple[str, bool]]:
+    """Each pushed line (with its parent path, `vlan 42 > name LABTEST`) and whether the
+    running config holds it, as `missing_lines` decides; mode changes are not lines."""
     shown = [normalize_text(line) for line in running.splitlines()]
     config = literal_config(shown)
     intended = [normalize_text(expand(platform, line)) for line in lines]
-    missing: list[str] = []
+    presence: list[tuple[str, bool]] = []
     for child in literal_config(intended).all_children_sorted():
         parents = [ancestor.text for ancestor in child.lineage()][:-1]
-        if not _present(config, shown_line(platform, parents, child.text)):
-            missing.append(" > ".join([*parents, child.text]))
-    return missing
+        held = _present(config, shown_line(platform, parents, child.text))
+        presence.append((" > ".join([*parents, child.text]), held))
+    return presence
+
+
+def config_with(running: str, lines: Sequence[str], platform: str) -> str:
+    """`running` as it would be had every one of `lines` taken (what a rollback must undo when
+    the device cannot say which did)."""
+    current = _parse(platform, running)
+    future = current.future(_parse(platform, "\n".join(lines)))
+    return "\n".join(future.dump_simple(sectional_exiting=False))
 
 
 def literal_config(lines: Sequence[str]) -> HConfig:

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from typing import Literal, TypedDict, get_args
 
 # rejected: a pushed line was refused (`cause`; the lines before it took);
+# exit_failed: the session did not leave configuration mode after the lines (`cause`: what the
+# device answered `end` with);
 # cli_refused: a read or `enable` got a CLI error (`cause`: CliRefused's own line);
 # refused, no_login, timeout, unreachable, dropped: the session to `where` (host:port) failed
 # (`cause`, `error_type`); missing: `lines` not in the running config after the push;
@@ -19,6 +21,7 @@ from typing import Literal, TypedDict, get_args
 # locked: the device (`where`) is being changed by another change (`cause`: its id).
 FailureKind = Literal[
     "rejected",
+    "exit_failed",
     "cli_refused",
     "refused",
     "no_login",

@@ -19,9 +19,10 @@ from nornir.core import Nornir
 from nornir.core.inventory import Host
 from nornir.core.task import AggregatedResult
 
-from workflow.devices.diffing import rollback_lines
+from workflow.devices.diffing import config_with, rollback_lines
 from workflow.devices.facts import device_interfaces
 from workflow.devices.failure import SayFailure, failure
+from workflow.devices.landed import landed_on, landed_unknown
 from workflow.devices.postcheck import CheckJob, post_check
 from workflow.devices.runner import Credentials, LoopBridge, Timeouts, build_nornir
 from workflow.devices.session_limits import DEFAULT_SESSIONS, checked_sessions
@@ -42,6 +43,7 @@ from workflow.model import (
     BackupStage,
     Device,
     DeviceFacts,
+    Landed,
     Link,
     ProgressCallback,
     ResponseItem,
@@ -199,11 +201,14 @@ class NornirGateway:
         seconds = round(time.monotonic() - started, 3)
         return build_response([items[name] for name in commands], metadata={"seconds": seconds})
 
-    async def rollback_plan(self, change_id: str) -> dict[str, list[str]]:
+    async def rollback_plan(
+        self, change_id: str, pushed: Mapping[str, Sequence[str]] | None = None
+    ) -> dict[str, list[str]]:
         """Lines that undo what `change_id` did on each device: from the config its push left
         ("after" backup) back to the one before it. Changes made later are kept (the params gate
         shows the lines' effect on the current config). A device without an "after" backup (the
-        push broke off) is compared with its live config instead. Nothing to undo: left out.
+        push broke off) is compared with its live config instead; one that cannot be read
+        either is undone as if every line `pushed` to it had taken. Nothing to undo: left out.
         """
         backups = await self._backups.configs(change_id, "before")
         after = await self._backups.configs(change_id, "after")
@@ -213,6 +218,8 @@ class NornirGateway:
         plan: dict[str, list[str]] = {}
         for name, device in known.items():
             current = after.get(name) or (live[name].text if live[name].ok else None)
+            if current is None and pushed and name in pushed:
+                current = config_with(backups[name], pushed[name], device.platform)
             if current is None:
                 log.warning("rollback of %s: %s unreadable and no after-backup", change_id, name)
                 continue
@@ -242,6 +249,7 @@ class NornirGateway:
             unchanged = {n: o for n, o in opened.items() if n not in left_alone}
             results = left_alone | await self._store_before(change_id, unchanged, bridge, notes)
             ready = [name for name in opened if name not in results]
+            pushed: dict[str, DeviceResult] = {}
             if ready:
                 targets = nornir.filter(filter_func=lambda host: host.name in ready)
                 pushed = await self._run_on(targets, push_config, job=job)
@@ -252,7 +260,21 @@ class NornirGateway:
         finally:
             await asyncio.to_thread(close_sessions, nornir)
             await bridge.drain()
-        return {name: self._item(name, results[name]) for name in known}
+        items = {name: self._item(name, results[name]) for name in known}
+        for name, result in pushed.items():
+            if not result.ok:
+                before = opened[name].text
+                items[name]["landed"] = self._landed(known[name], before, job.plan[name], result)
+        return items
+
+    def _landed(
+        self, device: Device, before: str, lines: list[str], result: DeviceResult
+    ) -> Landed:
+        """What a failed push left on `device`: its config read back against its "before"."""
+        if result.config_after is None:
+            unread = self._say(result.unread) if result.unread else ""
+            return landed_unknown(lines, unread, device.platform)
+        return landed_on(before, result.config_after, lines, device.platform)
 
     def _hold(self, hosts: list[Host]) -> None:
         """Keep these sessions open for the post-checks; close them if none come in time."""

@@ -34,6 +34,7 @@ from workflow.devices.failure import DeviceFailure, FailureKind, failure
 from workflow.devices.interface_state import StateRead, state_command
 from workflow.devices.prompts import (
     PROMPT_CHARS,
+    PROMPT_END,
     CliRefused,
     forget_prompt,
     privileged_prompt,
@@ -66,6 +67,7 @@ class DeviceResult:
     config_after: str | None = None  # the running config after a push, for the "after" backup
     check: DeviceChecks | None = None  # the post-checks' outcome (bot/postcheck_view.py words it)
     state: StateRead | None = None  # the interfaces' state, read with the config for facts
+    unread: DeviceFailure | None = None  # a failed push whose read back failed too: why
 
 
 @dataclass(frozen=True)
@@ -195,20 +197,54 @@ def _push(task: Task, job: PushJob) -> DeviceResult:
             error_pattern=config_error_pattern(task.host.platform or ""),
             read_timeout=job.timeouts.read,
         ).result
-    except NornirSubTaskError as exc:
+        prompt_after_push(connection, output)
+        after = _show_config(task, job.timeouts)
+    except Exception as exc:  # in configuration mode, or past it: the device says what took
         forget_prompt(connection)
-        reason = describe(exc, task)
-        if reason["kind"] != "rejected":
-            return DeviceResult(False, failure=reason)
-        # the lines before the rejected one did take: keep the config for rollback
-        return DeviceResult(False, failure=reason, config_after=_config_after_rejection(task, job))
-    prompt_after_push(connection, output)
-    after = _show_config(task, job.timeouts)
+        return _read_back(task, job, describe(exc, task))
     missing = missing_lines(after, lines, task.host.platform or "")
     if missing:
         gone = failure("missing", lines=missing)
         return DeviceResult(False, output, gone, config_after=after)
     return DeviceResult(True, output, config_after=after)
+
+
+def _read_back(task: Task, job: PushJob, reason: DeviceFailure) -> DeviceResult:
+    """The push failed after the session entered configuration mode (a rejected line, a
+    timeout, a dropped session, an exit that failed): the running config read again, on the
+    session if it still answers, else on a fresh one, is what landed (the gateway compares it
+    with the "before" backup). A read back that fails too is said as `unread`."""
+    try:
+        after = _config_on_session(task, job.timeouts)
+    except Exception as exc:
+        log.info("%s: the session after the failed push is unusable: %s", task.host, exc)
+        close_task(task)
+        try:
+            after = _show_config(task, job.timeouts)  # connect() opens a fresh session
+        except Exception as again:
+            unread = scrubbed(describe(again, task), host_credentials(task.host).scrub)
+            return DeviceResult(False, failure=reason, unread=unread)
+    return DeviceResult(False, failure=reason, config_after=after)
+
+
+def _answer_to_end(task: Task, timeouts: Timeouts) -> str:
+    """What the device answers `end` with, when it did not leave configuration mode ("" when
+    the session says nothing or fails)."""
+    try:
+        connection = task.host.get_connection(CONNECTION_NAME, task.nornir.config)
+        connection.write_channel(connection.normalize_cmd("end"))
+        answer = connection.read_until_pattern(pattern=PROMPT_END, read_timeout=timeouts.read)
+        words = without_echo(str(connection.normalize_linefeeds(answer)).strip(), "end")
+        return " ".join(line.strip() for line in words.splitlines()[:-1] if line.strip())
+    except Exception as exc:
+        log.debug("%s: no answer to `end`: %s", task.host, exc)
+        return ""
+
+
+def _config_on_session(task: Task, timeouts: Timeouts) -> str:
+    connection = task.host.get_connection(CONNECTION_NAME, task.nornir.config)
+    connection.exit_config_mode()
+    return _show_config(task, timeouts)
 
 
 def _show_config(task: Task, timeouts: Timeouts) -> str:
@@ -268,15 +304,6 @@ def without_echo(output: str, command: str) -> str:
     return rest if echo.fullmatch(first.strip()) else output
 
 
-def _config_after_rejection(task: Task, job: PushJob) -> str | None:
-    try:
-        task.host.get_connection(CONNECTION_NAME, task.nornir.config).exit_config_mode()
-        return _show_config(task, job.timeouts)
-    except Exception as exc:  # the device already failed; this is only a better rollback base
-        log.warning("%s: could not read the config after a rejected line: %s", task.host, exc)
-        return None
-
-
 def close_task(task: Task) -> None:
     _close_host(task.host)
 
@@ -316,6 +343,8 @@ def describe(exc: BaseException, task: Task) -> DeviceFailure:
 def _kind(cause: BaseException) -> FailureKind:
     if isinstance(cause, ConfigInvalidException):
         return "rejected"
+    if isinstance(cause, ValueError) and "exit configuration mode" in str(cause):
+        return "exit_failed"  # netmiko's send_config_set: the device stayed in it
     if isinstance(cause, CliRefused):
         return "cli_refused"
     if isinstance(cause, ConnectionRefusedError):

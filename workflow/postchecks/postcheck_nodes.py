@@ -3,7 +3,8 @@ rollback push it approves.
 
 ```
 push ─► post_check ─► report                       (no checks, or all passed)
-            │ failed, or a line landed outside the template's sections
+            │ failed, a line landed outside the template's sections, or a device's push
+            │ failed after lines landed there (read back; or unknown: the read back failed)
             ▼
        rollback_gate ─► undo ─► END                (approve: the lines shown, exactly)
             └─────────► END                        (keep: the change stays as pushed)
@@ -26,6 +27,7 @@ from langgraph.types import Command, interrupt
 from base.errors import LabbotError
 from workflow.allowances import restoring_allowances
 from workflow.denylist.platform_rules import describe_allowance
+from workflow.devices.landed import anything_landed
 from workflow.endings import (
     PostChecksNotRun,
     Pushed,
@@ -115,6 +117,13 @@ class PostCheckNodes:
             return finish(state, "failed", not_run, push)
         if landed is not None:
             return landed
+        try:  # a device whose push failed after lines may have landed: undo them, or keep
+            broke_off = await self._broke_off(state)
+        except LabbotError as err:
+            not_run = PostChecksNotRun(kind="post_checks_not_run", error=str(err))
+            return finish(state, "failed", not_run, push)
+        if broke_off is not None:
+            return broke_off
         if not checks or not pushed:
             return Command(goto="report")
         topology, previews = state["lab"]["topology"], state["params"]["previews"]
@@ -164,6 +173,26 @@ class PostCheckNodes:
             "checks": ChecksState(result=state["checks"]["result"], landed_outside=outside),
         }
         return Command(update=update, goto="rollback_gate")
+
+    async def _broke_off(self, state: ChangeState) -> Command[str] | None:
+        """The rollback gate at once when the push failed on a device after some of its lines
+        may have landed there (read back: some or all; unknown when the read back failed
+        too), before any post-check; None when none did or there is nothing to undo."""
+        push, previews = state["push"]["result"], state["params"]["previews"]
+        assert push is not None
+        failed = [item for item in push["data"] if item["status"] != "success"]
+        if not any(anything_landed(item.get("landed")) for item in failed):
+            return None
+        pushed = {name: preview["lines"] for name, preview in previews.items()}
+        plan = await self.gateway.rollback_plan(state["request"]["change_id"], pushed)
+        if not plan:
+            return None
+        review = rollback_review(push, build_response([]), plan, self._restoring(state, plan))
+        gate = open_rollback_gate(state, review, self.clock, self.options.gate_ttl_seconds)
+        offer = RollbackState(restore=state["rollback"]["restore"], undo_plan=plan)
+        return Command(
+            update={"gates": with_open_gate(state, gate), "rollback": offer}, goto="rollback_gate"
+        )
 
     async def rollback_gate(self, state: ChangeState) -> Command[str]:
         """Approve: push the rollback shown. Cancel (keep): the change stays as pushed (a device
@@ -215,15 +244,20 @@ class PostCheckNodes:
             return finish(state, "failed", not_started)
         approval = state["gates"]["decisions"][-1]
         ending = _rollback_ending(state, "rolled_back", approval["at"], approval["actor_name"])
-        if failed := [item for item in result["data"] if item["status"] != "success"]:
+        # a device that holds every rollback line (read back after its session failed) is
+        # rolled back: the device's truth, not the session's
+        if failed := [item for item in result["data"] if not _took(item)]:
             ending["not_rolled_back"] = failed
-            ending["rolled_back_on"] = [
-                item["name"] for item in result["data"] if item["status"] == "success"
-            ]
+            ending["rolled_back_on"] = [item["name"] for item in result["data"] if _took(item)]
         records = [*state["push"]["records"], *push_records(undo_id, plan, result)]
         pushed = Pushed(kind="pushed", rollback=True)
         also = {"push": {**state["push"], "records": records}}
         return finish(state, "failed", pushed, result, rollback=ending, also=also)
+
+
+def _took(item: ResponseItem) -> bool:
+    landed = item.get("landed")
+    return item["status"] == "success" or (landed is not None and landed["kind"] == "all")
 
 
 def _families(state: ChangeState, plan: dict[str, list[str]]) -> dict[str, str]:
