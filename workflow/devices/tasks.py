@@ -34,7 +34,6 @@ from workflow.devices.failure import DeviceFailure, FailureKind, failure
 from workflow.devices.interface_state import StateRead, state_command
 from workflow.devices.prompts import (
     PROMPT_CHARS,
-    PROMPT_END,
     CliRefused,
     forget_prompt,
     privileged_prompt,
@@ -225,20 +224,6 @@ def _read_back(task: Task, job: PushJob, reason: DeviceFailure) -> DeviceResult:
             unread = scrubbed(describe(again, task), host_credentials(task.host).scrub)
             return DeviceResult(False, failure=reason, unread=unread)
     return DeviceResult(False, failure=reason, config_after=after)
-
-
-def _answer_to_end(task: Task, timeouts: Timeouts) -> str:
-    """What the device answers `end` with, when it did not leave configuration mode ("" when
-    the session says nothing or fails)."""
-    try:
-        connection = task.host.get_connection(CONNECTION_NAME, task.nornir.config)
-        connection.write_channel(connection.normalize_cmd("end"))
-        answer = connection.read_until_pattern(pattern=PROMPT_END, read_timeout=timeouts.read)
-        words = without_echo(str(connection.normalize_linefeeds(answer)).strip(), "end")
-        return " ".join(line.strip() for line in words.splitlines()[:-1] if line.strip())
-    except Exception as exc:
-        log.debug("%s: no answer to `end`: %s", task.host, exc)
-        return ""
 
 
 def _config_on_session(task: Task, timeouts: Timeouts) -> str:
