@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from base.grammar import model_of
 from base.masking import SecretMask
 from bot import messages
+from workflow.model import platform_family
 from workflow.previews import DevicePreview
 from workflow.reviews import RollbackReview
+from workflow.sections import line_places
 
 Section = tuple[str, str, str]  # (title, body, language)
 
@@ -33,6 +36,27 @@ def landing_note(devices: Mapping[str, DevicePreview]) -> str:
     if refused:
         note += messages.LANDING_REFUSED_AT_GATE.format(count=refused)
     return note
+
+
+def placed_lines(lines: list[str], platform: str, mask: SecretMask) -> str:
+    """A device's lines (masked), each with where it lands beside it (`← global`, `← interface
+    GigabitEthernet0/1`), by the platform's mode grammar; as they are without one."""
+    masked = mask.config("\n".join(lines), platform).split("\n")
+    places = iter(line_places(lines, platform_family(platform)) or [])
+    width = max((len(line) for line in masked), default=0)
+    shown = []
+    for line in masked:
+        place = next(places, None) if line.strip() else None
+        text = line.ljust(width) if place else line
+        shown.append(messages.LINE_LANDS.format(line=text, place=place) if place else line)
+    return "\n".join(shown)
+
+
+def models_note(devices: Mapping[str, DevicePreview]) -> str:
+    """What judges where each platform's lines land (a mode grammar, a real twin, …)."""
+    families = sorted({platform_family(device["platform"]) for device in devices.values()})
+    models = [messages.LANDING_MODEL_OF.format(family=f, model=model_of(f)) for f in families]
+    return messages.LANDING_MODEL.format(models="; ".join(models)) if models else ""
 
 
 def landing_sections(name: str, device: DevicePreview, mask: SecretMask) -> list[Section]:

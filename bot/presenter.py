@@ -8,13 +8,20 @@ from datetime import datetime
 from typing import Any, Literal
 
 from adapters.chat import Button, CodeBlock, Message, button_value
+from base.grammar import model_of
 from base.masking import SecretMask
 from base.vocabulary import Choice, GateName, Status, stamp
 from bot import messages
 from bot.code_blocks import sections_message
 from bot.ending_view import ending_line, newer_line, rollback_line, target_problem
 from bot.landed_view import broke_off_gate
-from bot.landing_view import landed_outside_gate, landing_note, landing_sections
+from bot.landing_view import (
+    landed_outside_gate,
+    landing_note,
+    landing_sections,
+    models_note,
+    placed_lines,
+)
 from bot.not_pushed_view import not_pushed_gate
 from bot.postcheck_view import item_body, progress_detail
 from bot.targets_view import devices_with_reasons, targets_sections
@@ -131,6 +138,7 @@ def _library_notes(payload: TemplateReview) -> str:
             notes += messages.TEMPLATE_TEST_FAILED.format(**on, refused=len(test["errors"]))
         else:
             notes += messages.TEMPLATE_TEST_PASSED.format(**on)
+        notes += messages.TEMPLATE_MODEL.format(model=model_of(family))
     return notes + _newer_note(payload) + _tokens_note(payload)
 
 
@@ -170,7 +178,7 @@ def _params_sections(
     blocked = _hit_rows(devices, "blocked", mask)
     if blocked:
         text += messages.DENY_LIST_AT_GATE.format(count=len(blocked))
-    text += landing_note(devices) + _newer_note(payload)
+    text += landing_note(devices) + models_note(devices) + _newer_note(payload)
     text += "".join(
         messages.FACTS_FROM_CONFIG.format(device=name, why=device["state_unread"])
         for name, device in devices.items()
@@ -194,7 +202,7 @@ def _params_sections(
         if device.get("facts"):
             facts = _params_text(device.get("facts", {}), mask)
             sections.append((messages.SECTION_DEVICE_FACTS.format(device=name), facts, "yaml"))
-        lines = mask.config("\n".join(device["lines"]), device["platform"])
+        lines = placed_lines(device["lines"], device["platform"], mask)
         sections.append((messages.SECTION_DEVICE_LINES.format(device=name), lines, "text"))
         if device["diff"]:
             diff = mask.config(device["diff"], device["platform"])

@@ -108,6 +108,7 @@ TEMPLATE_TEST_FAILED = (
 TEMPLATE_TEST_PASSED = (
     "\n✓ Template test on a copy of {device} ({family}): {lines} line(s) accepted."
 )
+TEMPLATE_MODEL = " Where its lines land: {model}."
 NEWER_AT_GATE = "\nℹ️ A newer version exists ({versions}); this change uses what you approve here."
 DENY_LIST_AT_GATE = "\n⚠️ {count} line(s) match the deny-list; Execute will be refused."
 FACTS_FROM_CONFIG = (

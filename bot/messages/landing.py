@@ -16,6 +16,9 @@ LANDING_SKIPPED_WHY = {
     "timeout": "{device} (its copy did not answer in time)",
 }
 LANDING_REFUSED_AT_GATE = "\n⚠️ A copy refused {count} line(s) (see below): the device may too."
+LINE_LANDS = "{line}  ← {place}"  # a device's line at the params gate, where it lands
+LANDING_MODEL = "\nWhere each line lands: {models}."
+LANDING_MODEL_OF = "{family} by {model}"
 SECTION_LANDED = "{device}: where the lines land (its own configuration)"
 SECTION_TWIN_REFUSED = "{device}: lines its copy refused"
 RESTORES = (
