@@ -21,14 +21,18 @@ GLOBAL_COMMANDS = (
     "management|transceiver|daemon|queue-monitor|dns|agent|event-handler|schedule|zerotouch",
     "tap|mlag|hardware|ptp|sflow|vlan-translation|peer-filter|ip|ipv6|mac|action|hostname",
 )
-# IOS's interface commands, but for `ip dhcp relay|client|server` (EOS relays per interface by
-# `ip helper-address`; `ip dhcp relay always-on` is global) and `vrf forwarding`.
-_NOT_EOS = frozenset({"ip dhcp relay|client|server", "vrf forwarding"})
+# IOS's interface commands, but for `ip dhcp …` (EOS relays per interface by `ip
+# helper-address`; `ip dhcp relay always-on` and `… information option` are global) and `vrf
+# forwarding`.
+_NOT_EOS = frozenset(
+    {"ip dhcp relay information trusted|check|policy", "ip dhcp client", "vrf forwarding"}
+)
 INTERFACE = (
     *(spec for spec in ios.INTERFACE if spec not in _NOT_EOS),
     "bfd|flowcontrol|error-correction|sflow|vrf|mlag|traffic-loopback|phy|link-debounce",
     "ip virtual-router|attached-host|dhcp-server",
-    "ip dhcp relay all-subnets|information",
+    "ip dhcp relay all-subnets",
+    "ip dhcp relay information option circuit-id",
 )
 _ROUTER = (*ios.ROUTER, "max-lsa|graceful-restart|bfd|update|ucmp|maximum-routes")
 ROUTER_AF = (*ios.ROUTER_AF, "neighbor|bgp|graceful-restart")

@@ -76,6 +76,32 @@ def test_the_twin_runs_the_line_where_the_grammar_says(family: str, line: str) -
     assert [spelled] in paths or any(p[-1] == spelled and len(p) == 1 for p in paths), paths
 
 
+# global commands whose first words an interface (or a terminal line) also has, with other
+# second or third words there: the sub-mode's reading fails and IOS runs them globally
+SHARED_WORDS = [
+    (INTERFACE["cisco_ios"], "service internal"),
+    (INTERFACE["cisco_ios"], "clock timezone UTC 0"),
+    (INTERFACE["cisco_ios"], "dot1x system-auth-control"),
+    (INTERFACE["cisco_ios"], "ip igmp ssm-map enable"),
+    (INTERFACE["cisco_ios"], "mpls label range 100 200"),
+    (INTERFACE["cisco_ios"], "mpls ldp discovery hello interval 1"),
+    (INTERFACE["cisco_ios"], "ipv6 pim bsr candidate bsr 2001:db8::1"),
+    (INTERFACE["cisco_ios"], "ipv6 router ospf 1"),
+    (INTERFACE["cisco_ios"], "ip multicast multipath"),
+    ("line vty 0 4", "login block-for 60 attempts 1 within 60"),
+    ("router ospf 1", "bfd slow-timers 2000"),
+    ("router ospf 1", "mpls traffic-eng tunnels"),
+]
+
+
+@pytest.mark.parametrize(("header", "line"), SHARED_WORDS, ids=[ln for _, ln in SHARED_WORDS])
+def test_a_global_command_sharing_two_words_with_the_mode_leaves_it(header: str, line: str) -> None:
+    lines = [header, f" {line}"]
+    assert line_places(lines, "cisco_ios") == ["global", "global"]
+    run = twin_run("R1", "cisco_ios", "hostname R1\n", lines)
+    assert [" ".join(line.split())] in landed_paths(run.before, run.after, "cisco_ios")
+
+
 @pytest.mark.parametrize("family", sorted(STAYS_ON))
 def test_lines_that_belong_to_the_interface_stay_there(family: str) -> None:
     lines = [INTERFACE[family], *(f" {line}" for line in STAYS_ON[family])]
