@@ -52,7 +52,7 @@ WHY_TEXT: dict[Why, str] = {
     "outside": "is outside the sections the template may touch",
     "lands": "is not a command of the mode it is written in: the device runs it in an "
     "enclosing mode, outside the sections the template may touch",
-    "unknown": "is a command labbot's model of the platform knows in no mode on the way, so "
+    "unknown": "is a command labbot's model of {model} knows in no mode on the way, so "
     "labbot cannot tell where the device would run it (write it as the command reference "
     "spells it, in the mode that takes it, or push it by hand)",
     "unplaced": "is written under a sub-mode on a platform labbot has no mode model of, so "
@@ -85,14 +85,17 @@ class Misplaced:
     line: str
     why: Why
     place: tuple[str, ...]
+    model: str = ""  # "unknown": the platform whose mode model knows it nowhere
 
     def __str__(self) -> str:
         where = f"line {self.number} " if self.number else ""
         at = "lands at" if not self.number or self.why == "lands" else "written under"
         place = f" ({at}: {' > '.join(self.place)})" if len(self.place) > 1 else ""
-        if self.why == "lands":
-            place = f" (lands at: {' > '.join(self.place[:-1]) or 'global'})"
-        return f"{where}`{self.line.strip()}` {WHY_TEXT[self.why]}{place}"
+        if self.why in ("lands", "unknown"):
+            at = "lands at" if self.why == "lands" else "typed in"
+            place = f" ({at}: {' > '.join(self.place[:-1]) or 'global'})"
+        why = WHY_TEXT[self.why].format(model=self.model)
+        return f"{where}`{self.line.strip()}` {why}{place}"
 
 
 def _flat(text: str) -> str:
@@ -238,7 +241,7 @@ def landing_problems(
             if line[:1].isspace() and line.strip()
         ]
     return [
-        Misplaced(number, line, "lands" if where.known else "unknown", where.path)
+        Misplaced(number, line, "lands" if where.known else "unknown", where.path, grammar.name)
         for number, line, where in grammar.numbered(lines)
         if not where.known or not _admitted(where.path, patterns)
     ]

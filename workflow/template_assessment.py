@@ -5,9 +5,10 @@ The graph runs it before the template gate; `labbot templates save` before stori
 The template test renders the example (with the example parameters and, for templates reading
 `facts`, the facts of the family's first target) and types it into the template's twin
 (`ports.ConfigTrial`) started from that target's running configuration: one device per vendor
-family, bounded by a timeout. Its complaints (`% Invalid input …`) are shown at the template
-gate; a line it placed outside the template's sections (`workflow.landing`) refuses the
-template (the graph sends it back to the planner). The real lab is never touched.
+family, bounded by a timeout. A line it refused (`% Invalid input …`: the platform's model knows
+it in no mode on the way), a line it placed outside the template's sections (`workflow.landing`)
+and a line it stored in a form the deny-list refuses (FRR stores `lo fi X` as `log file X`)
+refuse the template (the graph sends it back to the planner). The real lab is never touched.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from dataclasses import dataclass
 from typing import Literal, NotRequired, TypedDict
 
 from base.errors import TemplateError
-from workflow.landing import twin_landing
+from workflow.allowances import allowed_by
+from workflow.landing import landed_denials, twin_landing
 from workflow.model import TemplateProposal, Topology
 from workflow.ports import ConfigTrial
 from workflow.render_pool import RenderPool, run_capped
@@ -71,9 +73,9 @@ async def assess_template(
         template = TemplateProposal(**{**template, "sections": check.sections})
     if trial is None:
         return TemplateAssessment(template, [], blocked=False, check=check)
-    tests = await template_tests(trial, template, check.examples, topology, seconds)
-    outside = landed_outside_errors(tests)
-    return TemplateAssessment(template, outside, bool(outside), check, tests)
+    tests = await template_tests(trial, template, check.examples, topology, seconds, deny_list)
+    problems = landed_outside_errors(tests) + refused_example_lines(tests)
+    return TemplateAssessment(template, problems, bool(problems), check, tests)
 
 
 async def template_tests(
@@ -82,6 +84,7 @@ async def template_tests(
     examples: dict[str, list[str]],
     topology: Topology,
     seconds: float,
+    deny_list: DenyList,
 ) -> dict[str, TemplateTest]:
     """Per vendor family of the targets: its example pushed to a simulated copy of a target,
     and where its lines landed there checked against the sections."""
@@ -96,12 +99,16 @@ async def template_tests(
         facts = topology["devices"][device]
         lines = examples.get(family, [])
         landing = await twin_landing(trial, facts, lines, sections, seconds)
+        stored = landed_denials(
+            deny_list, {device: landing}, {device: family}, allowed_by(template)
+        )
+        errors = landing["refused"] + stored
         test = TemplateTest(
             device=device,
             platform=facts["platform"],
             lines=len(lines),
-            ok=not landing["refused"] and not landing["outside"],
-            errors=landing["refused"],
+            ok=not errors and not landing["outside"],
+            errors=errors,
         )
         if landing["outside"]:
             test["outside"] = landing["outside"]
@@ -125,7 +132,8 @@ def landed_outside_errors(tests: Mapping[str, TemplateTest]) -> list[str]:
 
 
 def refused_example_lines(tests: Mapping[str, TemplateTest]) -> list[str]:
-    """The example lines a twin refused (`% Invalid input …`), one per line and family."""
+    """The example lines a twin refused (`% Invalid input …`) or stored in a form the deny-list
+    refuses, one per line and family."""
     return [
         f"template test ({family}): {complaint}"
         for family, test in sorted(tests.items())

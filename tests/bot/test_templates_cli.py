@@ -96,7 +96,9 @@ def test_bad_files_and_names_are_refused_in_one_line_and_store_nothing(tmp_path:
     assert outside.returncode == 2 and "outside was not saved" in outside.stderr
     assert "cisco_ios example line 1 `router ospf 1` is outside the sections" in outside.stderr
     assert broken.returncode == 2 and "broken was not saved" in broken.stderr
-    assert "template test (cisco_ios): frobnicate: % Invalid input" in broken.stderr
+    said = " ".join(broken.stderr.split())
+    assert "line 2 `frobnicate` is a command labbot's model of cisco_ios knows in no mode" in said
+    assert "(typed in: router ospf 1)" in said
     assert builtin.returncode == 2 and "ospf is a built-in template" in builtin.stderr
     assert evil.returncode == 2 and "reload" in evil.stderr
     assert unknown.returncode == 2
@@ -208,6 +210,7 @@ async def test_the_command_line_and_the_graph_refuse_a_template_for_the_same_rea
     assert isinstance(ended, Finished) and ended.status == "blocked"
     assert ended.ending is not None and ended.ending["kind"] == "still_invalid"
     [reason] = ended.ending["errors"]
-    assert reason.startswith("cisco_ios example line `ntp server 10.6.6.6` lands outside the")
+    assert reason.startswith("cisco_ios example line 3 `ntp server 10.6.6.6` is not a command of")
+    assert "(lands at: global)" in reason
     assert cli.returncode == 2 and "lab_ntp was not saved" in cli.stderr
     assert " ".join(f"- {reason}".split()) in " ".join(cli.stderr.split())
