@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import NotRequired, TypedDict
 
 from base.errors import ConfigError
-from base.grammar import Grammar, grammar_for
+from base.grammar import Placed, grammar_for
 from workflow.denylist.inside import section_hit, section_of
 from workflow.denylist.matching import (
     control_character,
@@ -137,13 +137,15 @@ class DenyList:
     def judge(self, lines: Sequence[str], family: str, allow: Sequence[str] = ()) -> Verdict:
         """Every hit, split into refused and allowed by `allow` (rule ids and families)."""
         rules = rules_for(family)
-        spelled = _spelled(lines, family)
+        grammar = grammar_for(family)
+        placed = grammar.numbered(lines) if grammar is not None else None
+        spelled = _spelled(placed or [])
         found = [
             hit
             for number, line in enumerate(lines, start=1)
             for hit in self._line_violations(line, number, rules, spelled.get(number))
         ]
-        found.extend(_section_violations(lines, rules, family))
+        found.extend(_section_violations(lines, rules, placed))
         found.sort(key=lambda v: v.number)
         allowed = [v for v in found if v.allowed_by(allow)]
         return Verdict([v for v in found if v not in allowed], allowed)
@@ -213,25 +215,26 @@ def _embedded(
             return
 
 
-def _spelled(lines: Sequence[str], family: str) -> dict[int, str]:
+Placements = Sequence[tuple[int, str, Placed]]  # (number, line, where the grammar lands it)
+
+
+def _spelled(placed: Placements) -> dict[int, str]:
     """Line number -> the line as the platform's mode grammar spells it out, where it differs
-    (`ip rc remote-host …` is `ip rcmd remote-host …`); none without a grammar."""
-    grammar = grammar_for(family)
-    if grammar is None:
-        return {}
+    (`ip rc remote-host …` is `ip rcmd remote-host …`)."""
     return {
         number: where.spelled
-        for number, line, where in grammar.numbered(lines)
+        for number, line, where in placed
         if where.known and where.spelled != " ".join(line.split())
     }
 
 
-def _section_violations(lines: Sequence[str], rules: PlatformRules, family: str) -> list[Violation]:
+def _section_violations(
+    lines: Sequence[str], rules: PlatformRules, placed: Placements | None
+) -> list[Violation]:
     """Lines that break a rule of the section they land in: where the platform's mode grammar
     places them (a line the mode does not take has left it), else by the headers above them."""
-    grammar = grammar_for(family)
-    if grammar is not None:
-        return _placed_section_violations(grammar, lines, rules)
+    if placed is not None:
+        return _placed_section_violations(placed, rules)
     section: str | None = None
     found = []
     for number, line in enumerate(lines, start=1):
@@ -243,11 +246,9 @@ def _section_violations(lines: Sequence[str], rules: PlatformRules, family: str)
     return found
 
 
-def _placed_section_violations(
-    grammar: Grammar, lines: Sequence[str], rules: PlatformRules
-) -> list[Violation]:
+def _placed_section_violations(placed: Placements, rules: PlatformRules) -> list[Violation]:
     found = []
-    for number, line, where in grammar.numbered(lines):
+    for number, line, where in placed:
         if not where.headers:
             continue
         section = section_of(normalize(where.headers[0]), None)

@@ -15,7 +15,7 @@ accepted.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 ANY_WORD = "<any>"
@@ -81,12 +81,11 @@ def _merge(into: CommandNode, tree: CommandNode) -> None:
         _merge(into.any_word, tree.any_word)
 
 
-def keyword_for(typed: str, keywords: Iterable[str]) -> str | None:
+def keyword_for(typed: str, keywords: Mapping[str, object]) -> str | None:
     """The one keyword `typed` names: itself, or the only keyword it is a prefix of."""
-    known = list(keywords)
-    if typed in known:
+    if typed in keywords:
         return typed
-    found = [keyword for keyword in known if keyword.startswith(typed)]
+    found = [keyword for keyword in keywords if keyword.startswith(typed)]
     return found[0] if len(found) == 1 else None
 
 

@@ -20,6 +20,7 @@ from base.grammar.commands import CommandNode, accepted, exact_keywords
 GLOBAL = "config"  # the mode id of global configuration
 NEGATIONS = ("no", "default")
 GLOBAL_PLACE = "global"
+_CACHED_LINES = 20_000  # (mode, line) readings kept per grammar
 
 
 @dataclass(frozen=True)
@@ -78,8 +79,21 @@ class Grammar:
     def parent(self, mode: str) -> str:
         return self._by_id[mode].parent
 
+    @functools.cached_property
+    def _spelled_cache(self) -> dict[tuple[str, str], str | None]:
+        return {}
+
     def spelled(self, mode: str, body: str) -> str | None:
         """`body` (no `no`) with its keywords spelled out, if `mode` accepts it there."""
+        key = (mode, body)
+        cache = self._spelled_cache
+        if key not in cache:
+            if len(cache) >= _CACHED_LINES:  # a bound: lines repeat across devices, not forever
+                cache.clear()
+            cache[key] = self._spell(mode, body)
+        return cache[key]
+
+    def _spell(self, mode: str, body: str) -> str | None:
         typed = body.split()
         if not typed:
             return None
