@@ -224,17 +224,28 @@ def targets_ending(err: TargetError) -> TargetsEnding:
 
 
 def deny_refusals(
-    deny_list: DenyList, device: str, lines: Sequence[str], family: str, allow: Sequence[str] = ()
+    deny_list: DenyList,
+    device: str,
+    lines: Sequence[str],
+    family: str,
+    allow: Sequence[str] = (),
+    management: str | None = None,
 ) -> list[Refusal]:
-    """The device's lines the deny-list refuses (unless `allow`ed), each with its reason."""
+    """The device's lines the deny-list refuses (unless `allow`ed), each with its reason;
+    `management`: the interface labbot reaches the device through, when known."""
     return [
         Refusal(device=device, line=hit.line, rule="deny_list", detail=hit.explained)
-        for hit in deny_list.check(lines, family, allow)
+        for hit in deny_list.check(lines, family, allow, management)
     ]
 
 
 def push_refusals(
-    deny_list: DenyList, device: str, lines: Sequence[str], family: str, allow: Sequence[str] = ()
+    deny_list: DenyList,
+    device: str,
+    lines: Sequence[str],
+    family: str,
+    allow: Sequence[str] = (),
+    management: str | None = None,
 ) -> list[Refusal]:
     """Why the device's lines may not be pushed: deny-list hits (unless `allow`ed), and lines
     carrying a mask where a secret value should be."""
@@ -243,4 +254,4 @@ def push_refusals(
         for line in lines
         if (mark := mask_in(line)) is not None
     ]
-    return deny_refusals(deny_list, device, lines, family, allow) + masked
+    return deny_refusals(deny_list, device, lines, family, allow, management) + masked

@@ -106,6 +106,8 @@ class DeviceFacts(TypedDict):
     error: NotRequired[str]  # set when facts could not be read; the device is then not offered
     # set when its interfaces come from its configuration alone: why its state was not used
     state_unread: NotRequired[str]
+    # the interface holding the address labbot reaches the device at (a management interface)
+    management: NotRequired[str]
 
 
 class Topology(TypedDict):

@@ -68,7 +68,9 @@ def preview_devices(
             )
         if preview is not None:
             facts = topology["devices"][name]
-            verdict = deny_list.judge(preview["lines"], facts["family"], allowed_by(proposal))
+            verdict = deny_list.judge(
+                preview["lines"], facts["family"], allowed_by(proposal), facts.get("management")
+            )
             preview["blocked"] = [shown(v) for v in verdict.refused]
             if verdict.allowed:  # shown at the gate: what the template's allowances let pass
                 preview["allowed"] = [shown(v) for v in verdict.allowed]

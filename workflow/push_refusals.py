@@ -25,9 +25,10 @@ def blocked_now(
     allow = allowed_by(template)
     refusals = []
     for name, preview in sorted(previews.items()):
-        family = topology["devices"][name]["family"]
-        lines = preview["lines"]
-        refusals.extend(push_refusals(deny_list, name, lines, family, allow))
+        facts = topology["devices"][name]
+        family, lines = facts["family"], preview["lines"]
+        management = facts.get("management")
+        refusals.extend(push_refusals(deny_list, name, lines, family, allow, management))
         if is_restore(template):
             refusals.extend(restore_refusals(restore, name, lines))
         elif sections is not None:

@@ -134,8 +134,15 @@ class DenyList:
                     f"LABBOT_DENY_EXTRA: {pattern!r} is not a valid regular expression ({exc})"
                 ) from None
 
-    def judge(self, lines: Sequence[str], family: str, allow: Sequence[str] = ()) -> Verdict:
-        """Every hit, split into refused and allowed by `allow` (rule ids and families)."""
+    def judge(
+        self,
+        lines: Sequence[str],
+        family: str,
+        allow: Sequence[str] = (),
+        management: str | None = None,
+    ) -> Verdict:
+        """Every hit, split into refused and allowed by `allow` (rule ids and families);
+        `management`: the interface labbot reaches the device through, when known."""
         rules = rules_for(family)
         grammar = grammar_for(family)
         placed = grammar.numbered(lines) if grammar is not None else None
@@ -145,16 +152,20 @@ class DenyList:
             for number, line in enumerate(lines, start=1)
             for hit in self._line_violations(line, number, rules, spelled.get(number))
         ]
-        found.extend(_section_violations(lines, rules, placed))
+        found.extend(_section_violations(lines, rules, placed, management))
         found.sort(key=lambda v: v.number)
         allowed = [v for v in found if v.allowed_by(allow)]
         return Verdict([v for v in found if v not in allowed], allowed)
 
     def check(
-        self, lines: Sequence[str], family: str, allow: Sequence[str] = ()
+        self,
+        lines: Sequence[str],
+        family: str,
+        allow: Sequence[str] = (),
+        management: str | None = None,
     ) -> list[Violation]:
         """Every refused line with its reason; [] means the lines may be sent."""
-        return self.judge(lines, family, allow).refused
+        return self.judge(lines, family, allow, management).refused
 
     def _line_violations(
         self, line: str, number: int, rules: PlatformRules, spelled: str | None = None
@@ -229,29 +240,34 @@ def _spelled(placed: Placements) -> dict[int, str]:
 
 
 def _section_violations(
-    lines: Sequence[str], rules: PlatformRules, placed: Placements | None
+    lines: Sequence[str],
+    rules: PlatformRules,
+    placed: Placements | None,
+    management: str | None = None,
 ) -> list[Violation]:
     """Lines that break a rule of the section they land in: where the platform's mode grammar
     places them (a line the mode does not take has left it), else by the headers above them."""
     if placed is not None:
-        return _placed_section_violations(placed, rules)
+        return _placed_section_violations(placed, rules, management)
     section: str | None = None
     found = []
     for number, line in enumerate(lines, start=1):
         tokens = strip_prefixes(normalize(line), rules.prefixes)
-        new_section = section_of(tokens, section)
+        new_section = section_of(tokens, section, management)
         if new_section == section and (rule := section_hit(section, tokens)) is not None:
             found.append(_violation(line, rule, number))
         section = new_section
     return found
 
 
-def _placed_section_violations(placed: Placements, rules: PlatformRules) -> list[Violation]:
+def _placed_section_violations(
+    placed: Placements, rules: PlatformRules, management: str | None
+) -> list[Violation]:
     found = []
     for number, line, where in placed:
         if not where.headers:
             continue
-        section = section_of(normalize(where.headers[0]), None)
+        section = section_of(normalize(where.headers[0]), None, management)
         tokens = strip_prefixes(normalize(where.spelled), rules.prefixes)
         typed = strip_prefixes(normalize(line), rules.prefixes)
         rule = section_hit(section, tokens) or section_hit(section, typed)

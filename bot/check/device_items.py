@@ -13,8 +13,8 @@ from bot import messages
 from bot.check.findings import Finding, fail, ok
 from bot.failure_view import failure_text
 from bot.settings import Settings, secret_value
-from workflow.devices.gateway import device_result
 from workflow.devices.reachability import probe
+from workflow.devices.results import device_result
 from workflow.devices.runner import Credentials, Timeouts, build_nornir
 from workflow.devices.tasks import DeviceResult, read_config
 from workflow.model import Device

@@ -16,6 +16,8 @@ from labsim.trial import twin_run
 from tests.bot.test_cli import labbot
 from tests.security.tally import attempt
 from workflow.devices.diffing import landed_paths
+from workflow.devices.facts import management_interface
+from workflow.model import InterfaceFacts
 from workflow.safety import DenyList
 from workflow.sections import line_places, misplaced_lines
 
@@ -198,3 +200,22 @@ def test_templates_save_refuses_a_global_line_declared_under_an_interface(tmp_pa
     said = " ".join(saved.stderr.split())
     assert "`ip rcmd rsh-enable` is not a command of the mode it is written in" in said
     assert "(lands at: global)" in said
+
+
+def test_the_interface_labbot_reaches_the_device_through_is_a_management_interface() -> None:
+    interfaces: list[InterfaceFacts] = [
+        {"name": "GigabitEthernet0/0", "address": "192.0.2.11/24", "enabled": True},
+        {"name": "GigabitEthernet0/1", "address": "10.0.12.1/24", "enabled": True},
+    ]
+    assert management_interface("192.0.2.11", interfaces) == "GigabitEthernet0/0"
+    assert management_interface("gns3.lab.example", interfaces) is None
+    assert management_interface("127.0.0.1", interfaces) is None
+    acl = [" ip access-group VTY-ONLY in"]
+    deny = DenyList()
+    reached = deny.check(["interface Gi0/0", *acl], "cisco_ios", management="GigabitEthernet0/0")
+    attempt("closed world: an ACL on the interface labbot reaches", bool(reached))
+    assert [v.rule for v in reached] == ["mgmt-interface"]
+    assert deny.check(["interface Gi0/1", *acl], "cisco_ios", management="GigabitEthernet0/0") == []
+    assert deny.check(["interface Gi0/0", *acl], "cisco_ios") == []  # not known: a name decides
+    frr = deny.check(["interface eth0", " ip address 10.6.6.6/24"], "frr", management="eth0")
+    assert [v.rule for v in frr] == ["mgmt-interface"]

@@ -2,11 +2,12 @@
 process. `shutdown` under Gi0/1 is ordinary; under Management1 it cuts the device off, under
 `router bgp 65000` it drops every session.
 
-Management access is a heuristic, since the management interface is not always known: a
-management interface is one whose name says so (Management1, `Management 1`, mgmt0,
-MEth0/0/1, fxp0, em0, me0); a terminal line is ``line vty``/``line con``/``line aux`` (VRP
-``user-interface``). Sections end at the next interface/line/router header or at ``exit``,
-``!``, ``quit`` or ``end``.
+A management interface is the one labbot reaches the device through (the interface holding the
+inventory's address of the device, when the device's facts show one), and any whose name says
+so (Management1, `Management 1`, mgmt0, MEth0/0/1, fxp0, em0, me0); a terminal line is ``line
+vty``/``line con``/``line aux`` (VRP ``user-interface``). Where the platform has a mode grammar
+(`base.grammar`) a line is in the section the grammar lands it in; elsewhere sections end at the
+next interface/line/router header or at ``exit``, ``!``, ``quit`` or ``end``.
 """
 
 from __future__ import annotations
@@ -92,14 +93,20 @@ SECTIONS = {
 _SECTION_END = ("exit", "!", "end", "quit", "#")
 
 
-def section_of(tokens: Sequence[str], current: str | None) -> str | None:
-    """Which rule-bearing section a line opens, keeps or closes."""
+def section_of(
+    tokens: Sequence[str], current: str | None, management: str | None = None
+) -> str | None:
+    """Which rule-bearing section a line opens, keeps or closes; `management` names the
+    interface labbot reaches the device through (its address is the device's in the inventory),
+    a management interface whatever its name."""
     if not tokens:
         return current
     first = tokens[0]
     if len(first) >= 3 and "interface".startswith(first):
         names = tokens[2:] if len(tokens) > 2 and tokens[1] == "range" else tokens[1:]
-        return "management interface" if is_management_interface(" ".join(names)) else None
+        name = " ".join(names)
+        reached = management is not None and _flat(name) == _flat(management)
+        return "management interface" if reached or is_management_interface(name) else None
     if (len(first) >= 3 and "line".startswith(first)) or first.startswith("user-interface"):
         return "terminal line"
     if first == "router":
@@ -107,6 +114,10 @@ def section_of(tokens: Sequence[str], current: str | None) -> str | None:
     if first in _SECTION_END:
         return None
     return current
+
+
+def _flat(name: str) -> str:
+    return "".join(name.split()).casefold()
 
 
 def section_hit(section: str | None, tokens: Sequence[str]) -> Rule | None:

@@ -99,3 +99,18 @@ def device_interfaces(
         return merged(configured, interfaces_from_state(platform, state.output)), None
     except ValueError as exc:
         return configured, f"`{state.command}` gave what labbot cannot read: {exc}"
+
+
+def management_interface(host: str, interfaces: list[InterfaceFacts]) -> str | None:
+    """The interface whose address is `host` (the device's address in the inventory): the one
+    labbot reaches the device through, whatever its name; None when `host` is none of them (a
+    console server, a name, a NAT)."""
+    try:
+        reached = ipaddress.ip_address(host)
+    except ValueError:
+        return None
+    for interface in interfaces:
+        address = interface["address"]
+        if address is not None and ipaddress.ip_interface(address).ip == reached:
+            return interface["name"]
+    return None

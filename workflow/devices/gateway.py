@@ -20,10 +20,15 @@ from nornir.core.inventory import Host
 from nornir.core.task import AggregatedResult
 
 from workflow.devices.diffing import config_with, rollback_lines
-from workflow.devices.facts import device_interfaces
 from workflow.devices.failure import SayFailure, failure
-from workflow.devices.landed import landed_on, landed_unknown
 from workflow.devices.postcheck import CheckJob, post_check
+from workflow.devices.results import (
+    device_facts,
+    device_result,
+    failed_item,
+    landed,
+    response_item,
+)
 from workflow.devices.runner import Credentials, LoopBridge, Timeouts, build_nornir
 from workflow.devices.session_limits import DEFAULT_SESSIONS, checked_sessions
 from workflow.devices.sessions import HeldSessions
@@ -43,7 +48,6 @@ from workflow.model import (
     BackupStage,
     Device,
     DeviceFacts,
-    Landed,
     Link,
     ProgressCallback,
     ResponseItem,
@@ -109,7 +113,7 @@ class NornirGateway:
         configs = await self._run(devices, read_facts, timeouts=self._timeouts) if devices else {}
         scrub = self._credentials.scrub  # a device config may hold the very password we use
         facts = {
-            name: self._facts(known[name], scrub(result.text), result)
+            name: device_facts(known[name], scrub(result.text), result, self._say)
             for name, result in configs.items()
         }
         for name in unknown:
@@ -138,7 +142,7 @@ class NornirGateway:
         conflicts = await self._locks.acquire(change_id, list(known), self._lock_seconds)
         locked = "; ".join(self._say(failure("locked", h.device, h.change_id)) for h in conflicts)
         if conflicts:
-            items |= {name: _failed(name, locked) for name in known}
+            items |= {name: failed_item(name, locked) for name in known}
         else:
             try:
                 job = PushJob(
@@ -184,7 +188,7 @@ class NornirGateway:
             finally:
                 await asyncio.to_thread(close_sessions, nornir)
                 await bridge.drain()
-            items |= {name: self._item(name, results[name]) for name in known}
+            items |= {name: response_item(name, results[name], self._say) for name in known}
         seconds = round(time.monotonic() - started, 3)
         return build_response([items[name] for name in expected], metadata={"seconds": seconds})
 
@@ -197,7 +201,7 @@ class NornirGateway:
         if known:
             job = ReadJob({name: commands[name] for name in known}, self._timeouts)
             results = await self._run(list(known.values()), read_command, job=job)
-            items |= {name: self._item(name, results[name]) for name in known}
+            items |= {name: response_item(name, results[name], self._say) for name in known}
         seconds = round(time.monotonic() - started, 3)
         return build_response([items[name] for name in commands], metadata={"seconds": seconds})
 
@@ -260,21 +264,14 @@ class NornirGateway:
         finally:
             await asyncio.to_thread(close_sessions, nornir)
             await bridge.drain()
-        items = {name: self._item(name, results[name]) for name in known}
+        items = {name: response_item(name, results[name], self._say) for name in known}
         for name, result in pushed.items():
             if not result.ok:
                 before = opened[name].text
-                items[name]["landed"] = self._landed(known[name], before, job.plan[name], result)
+                items[name]["landed"] = landed(
+                    known[name], before, job.plan[name], result, self._say
+                )
         return items
-
-    def _landed(
-        self, device: Device, before: str, lines: list[str], result: DeviceResult
-    ) -> Landed:
-        """What a failed push left on `device`: its config read back against its "before"."""
-        if result.config_after is None:
-            unread = self._say(result.unread) if result.unread else ""
-            return landed_unknown(lines, unread, device.platform)
-        return landed_on(before, result.config_after, lines, device.platform)
 
     def _hold(self, hosts: list[Host]) -> None:
         """Keep these sessions open for the post-checks; close them if none come in time."""
@@ -369,50 +366,14 @@ class NornirGateway:
         aggregated: AggregatedResult = await asyncio.to_thread(nornir.run, task=task, **params)
         return {name: device_result(multi[0].result) for name, multi in aggregated.items()}
 
-    def _facts(self, device: Device, config: str, result: DeviceResult) -> DeviceFacts:
-        facts = DeviceFacts(
-            name=device.name,
-            platform=device.platform,
-            family=device.family,
-            interfaces=[],
-            running_config=config,
-        )
-        if result.failure is not None:
-            facts["error"] = self._say(result.failure)
-        if result.ok:
-            interfaces, unread = device_interfaces(device.platform, config, result.state)
-            facts["interfaces"] = interfaces
-            if unread is not None:
-                log.warning("%s: interfaces from its configuration only: %s", device.name, unread)
-                facts["state_unread"] = unread
-        return facts
-
-    def _item(self, name: str, result: DeviceResult) -> ResponseItem:
-        if result.ok:
-            item = ResponseItem(id=name, name=name, status="success", result=result.text)
-        else:
-            item = _failed(name, self._say(result.failure) if result.failure else "")
-            if result.text:
-                item["result"] = result.text
-        if result.check is not None:
-            item["checks"] = result.check
-        return item
-
     def _unknown(self, name: str) -> ResponseItem:
-        return _failed(name, self._say(failure("unknown", name)))
+        return failed_item(name, self._say(failure("unknown", name)))
 
     async def _lookup(self, names: Sequence[str]) -> tuple[dict[str, Device], list[str]]:
         devices, _, _ = await self._inventory.load()
         by_name = {device.name: device for device in devices}
         known = {name: by_name[name] for name in names if name in by_name}
         return known, [name for name in names if name not in by_name]
-
-
-def device_result(value: object) -> DeviceResult:
-    # a task that died outside its own try (a Nornir fault) leaves a traceback string instead
-    if isinstance(value, DeviceResult):
-        return value
-    return DeviceResult(False, failure=failure("crashed", cause=str(value)[-300:]))
 
 
 def _not_checked(device: Device) -> ResponseItem:
@@ -427,7 +388,3 @@ def _drift_result(name: str, bridge: LoopBridge) -> DeviceResult:
     drifted = failure("drifted", name)
     bridge.progress(name, "failed", drifted)
     return DeviceResult(False, failure=drifted)
-
-
-def _failed(name: str, reason: str) -> ResponseItem:
-    return ResponseItem(id=name, name=name, status="failed", error=reason)
