@@ -424,11 +424,16 @@ def pending(
 
 
 @app.command()
-def console() -> None:
-    """The console chat on the configured lab, as you (the OS user): same gates and policy."""
+def console(
+    script: Annotated[
+        Path | None, typer.Option(help="Read the chat from FILE instead of the keyboard.")
+    ] = None,
+) -> None:
+    """The console chat on the configured lab, as you (the OS user): same gates and policy.
+    Lines come from the keyboard, --script FILE, or stdin when it is a file or a pipe."""
     from bot.console_chat import run_console
 
-    asyncio.run(run_console(_settings()))
+    asyncio.run(run_console(_settings(), script=script))
 
 
 @app.command()

@@ -1,16 +1,24 @@
 """`labbot console`: the console chat on the configured lab, as the OS user, with the same
-gates, policy and audit as a chat platform; and the line every console session (the demo's
-too) starts with: what earlier sessions left waiting for a decision."""
+gates, policy and audit as a chat platform; and what every console session (the demo's too)
+shares: where its lines come from (the keyboard, `--script FILE`, a file or a pipe on stdin)
+and the line it starts with, what earlier sessions left waiting for a decision."""
 
 from __future__ import annotations
 
+import io
 import os
 import pwd
+import stat
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
 
 from rich.console import Console
 
 from adapters.console.adapter import ConsoleAdapter
 from adapters.console.render import styled
+from base.errors import ConfigError
 from bot import messages
 from bot.data_place import database_shown
 from bot.open_gates import open_gates
@@ -18,6 +26,42 @@ from bot.settings import Settings
 from bot.wiring import Runtime, make_inventory, open_runtime
 
 PLATFORM = "console"
+SCRIPT_WIDTH = 110  # a chat read from a script is printed this wide, whatever reads it
+
+
+@dataclass(frozen=True)
+class ChatInput:
+    """Where a console session's lines come from, and how they are shown."""
+
+    source: TextIO
+    scripted: bool  # written beforehand: each line echoed after the prompt, plain, no colour
+
+    def console(self) -> Console:
+        if self.scripted:
+            return Console(highlight=False, no_color=True, width=SCRIPT_WIDTH)
+        return Console(highlight=False)
+
+
+def chat_input(script: Path | None) -> ChatInput:
+    """`--script FILE`'s lines; else stdin's: a person at a terminal, or a chat written
+    beforehand (`labbot console < FILE`, a pipe), read one chat line per line like a script.
+    A file is read at once (the event loop cannot wait on a regular file); a pipe is read as
+    its lines come."""
+    if script is not None:
+        return ChatInput(_read_script(script), scripted=True)
+    if sys.stdin.isatty():
+        return ChatInput(sys.stdin, scripted=False)
+    if stat.S_ISREG(os.fstat(sys.stdin.fileno()).st_mode):
+        return ChatInput(io.StringIO(sys.stdin.read()), scripted=True)
+    return ChatInput(sys.stdin, scripted=True)
+
+
+def _read_script(script: Path) -> TextIO:
+    try:
+        return io.StringIO(script.read_text(encoding="utf-8"))
+    except OSError as exc:
+        said = messages.SCRIPT_UNREADABLE.format(path=str(script), why=exc.strerror)
+        raise ConfigError(said) from None
 
 
 def lab_shown(settings: Settings) -> str:
@@ -41,16 +85,22 @@ async def session_line(runtime: Runtime) -> str:
     )
 
 
-async def run_console(settings: Settings, *, first_lines: tuple[str, ...] = ()) -> None:
-    """The console chat on the configured lab until `quit`, Ctrl-D or Ctrl-C twice. The user is
+async def run_console(
+    settings: Settings, *, first_lines: tuple[str, ...] = (), script: Path | None = None
+) -> None:
+    """The console chat on the configured lab until `quit`, the input's end or Ctrl-C twice,
+    its lines typed, or read from `script` or a non-terminal stdin (`chat_input`). The user is
     the OS user (the process's, not $USER: an environment variable names anyone); `as NAME`
     only for those LABBOT_CONSOLE_USERS lists (`labbot rollback` types its `rollback CHANGE`
     as the first line)."""
-    console = Console(highlight=False)
+    chat = chat_input(script)
+    console = chat.console()
     seats = frozenset(name.casefold() for name in settings.console_users)
     adapter = ConsoleAdapter(
         console,
         user=pwd.getpwuid(os.getuid()).pw_name,
+        source=chat.source,
+        echo_input=chat.scripted,
         first_lines=list(first_lines),
         files_dir=settings.data_dir / "files",
         seats=seats,

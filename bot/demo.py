@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-import io
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import TextIO
 
 from pydantic import SecretStr
-from rich.console import Console
 from rich.table import Table
 
 from adapters.console.adapter import ConsoleAdapter
 from adapters.console.render import styled
-from base.errors import ConfigError
 from bot import messages
-from bot.console_chat import session_line
+from bot.console_chat import chat_input, session_line
 from bot.data_place import database_shown
 from bot.settings import Settings, embedded_database_url
 from bot.wiring import open_runtime
@@ -39,15 +34,6 @@ def demo_settings(settings: Settings) -> Settings:
             "device_secret": SecretStr(DEMO_CREDENTIALS["secret"]),
         }
     )
-
-
-def _open_script(script: Path | None) -> TextIO:
-    if script is None:
-        return sys.stdin
-    try:
-        return io.StringIO(script.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"--script: cannot read {str(script)!r}: {exc.strerror}") from None
 
 
 @asynccontextmanager
@@ -74,13 +60,13 @@ def _lab_table(lab: Lab) -> Table:
 
 async def run_demo(settings: Settings, *, user: str, script: Path | None, devices: int) -> None:
     settings = demo_settings(settings)
-    source = _open_script(script)
-    console = Console(highlight=False, no_color=script is not None, width=110 if script else None)
+    chat = chat_input(script)
+    console = chat.console()
     adapter = ConsoleAdapter(
         console,
         user=user,
-        source=source,
-        echo_input=script is not None,
+        source=chat.source,
+        echo_input=chat.scripted,
         files_dir=settings.data_dir / "files",
     )
     async with (

@@ -11,4 +11,10 @@ def failure_text(failure: DeviceFailure) -> str:
     """One line saying what went wrong on the device."""
     fields: dict[str, object] = dict(failure)
     fields["lines"] = "; ".join(failure["lines"])
+    if failure["kind"] == "setup":  # `cause` the line sent last, `lines` the device's last words
+        command, said = failure["cause"], fields["lines"]
+        step = messages.SETUP_STEP.format(command=command) if command else ""
+        fields["step"] = step or messages.SETUP_FINDING_PROMPT
+        words = messages.SETUP_SAID.format(words=said) if said else ""
+        fields["said"] = words or messages.SETUP_SAID_NOTHING
     return messages.DEVICE_FAILURE[failure["kind"]].format(**fields)

@@ -1,6 +1,7 @@
 """Console chat: type requests, read the thread, choose Approve / Modify / Cancel by number.
 
-Lines are read from a text stream (the terminal, or a script file for the non-interactive demo):
+Lines are read from a text stream (the terminal; or a chat written beforehand, a script file or
+a pipe, each line echoed after the prompt as if typed):
   as NAME          speak as another user: anyone in the demo, else those LABBOT_CONSOLE_USERS
                    lists (`seats`); names are compared case-insensitively
   1 / 2 / 3        press a button of the latest gate (approve / modify / cancel)
@@ -58,7 +59,7 @@ class ConsoleAdapter:
     console: Console
     user: str = "alice"
     source: TextIO = field(default_factory=lambda: sys.stdin)
-    echo_input: bool = False  # print script lines as if typed
+    echo_input: bool = False  # print script lines as if typed (and show no prompt of its own)
     first_lines: list[str] = field(default_factory=list)  # typed before reading `source`
     platform: str = "console"
     files_dir: Path = field(default_factory=lambda: Path(tempfile.gettempdir()) / "labbot-files")
@@ -87,10 +88,12 @@ class ConsoleAdapter:
 
     @property
     def interactive(self) -> bool:
-        return self.source is sys.stdin
+        """A person types: the prompt is shown before each line (a script's lines are echoed)."""
+        return self.source is sys.stdin and not self.echo_input
 
     async def run(self, handler: EventHandler) -> None:
-        if self.interactive and self._keyboard is None:
+        # stdin (a terminal, or a pipe) is read on the loop, so a step's progress is not held
+        if self.source is sys.stdin and self._keyboard is None:
             self._keyboard = Keyboard(self.source.fileno())
             asyncio.get_running_loop().add_signal_handler(signal.SIGINT, self._ctrl_c)
         try:

@@ -13,6 +13,8 @@ from bot import messages
 from bot.check.findings import Finding, fail, ok
 from bot.failure_view import failure_text
 from bot.settings import Settings, secret_value
+from workflow.devices.cli_errors import dialect
+from workflow.devices.failure import FailureKind
 from workflow.devices.reachability import probe
 from workflow.devices.results import device_result
 from workflow.devices.runner import Credentials, Timeouts, build_nornir
@@ -74,6 +76,14 @@ def _read_finding(device: Device, result: DeviceResult) -> Finding:
         return ok(area, messages.DEVICE_OK.format(where=_where(device), size=len(result.text)))
     if result.failure is None:  # not a result of read_config: device_result always says why
         return fail(area, "?", messages.DEVICE_FIX_OTHER)
-    kind = result.failure["kind"]
-    fix = messages.DEVICE_FIXES.get(kind, messages.DEVICE_FIX_OTHER)
+    fix = device_fix(result.failure["kind"], device.platform)
     return fail(area, failure_text(result.failure), fix)
+
+
+def device_fix(kind: FailureKind, platform: str) -> str:
+    """What to do about a device's failure of `kind`: the fix of its platform's CLI, if it has
+    its own (Junos has no `enable`: a refused read there is no secret's fault)."""
+    fix = messages.DEVICE_FIXES_BY_DIALECT.get((kind, dialect(platform)))
+    return (fix or messages.DEVICE_FIXES.get(kind, messages.DEVICE_FIX_OTHER)).format(
+        platform=platform
+    )

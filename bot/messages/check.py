@@ -93,14 +93,37 @@ OWNERS_NO_DEVICE_FIX = "fix the glob (device names: {names})"
 DEVICE_OK = "{where} answers; logged in, privileged, running config read ({size} characters)"
 DEVICE_DOWN = "{where}: {why}"
 DEVICE_DOWN_FIX = "start the device, or fix its hostname and port in the inventory"
+# the fix by the failure's class (workflow/devices/failure.py), and where the platform's CLI
+# asks for another, by its dialect (workflow/devices/cli_errors.py); {platform}: the inventory's
 DEVICE_FIXES = {
-    "no_login": DEVICE_NO_LOGIN_FIX,
-    "cli_refused": "set it in LABBOT_DEVICE_SECRET, or the host's "
-    "connection_options.netmiko.extras.secret",
-    "timeout": "is the device running, and its console free (one session at a time)?",
-    "unreachable": DEVICE_DOWN_FIX,
     "refused": DEVICE_DOWN_FIX,
+    "unreachable": DEVICE_DOWN_FIX,
+    "no_login": DEVICE_NO_LOGIN_FIX,
+    "timeout": "is the device running, and its console free (one session at a time)?",
     "dropped": "is the console taken by another session?",
+    "setup": "the login worked: is {platform} (the inventory's platform) what the device runs, "
+    "and does the login land in its CLI?",
+    "not_privileged": "set it in LABBOT_DEVICE_SECRET, or the host's "
+    "connection_options.netmiko.extras.secret",
+    "cli_refused": "is {platform} (the inventory's platform) what the device runs, and may "
+    "the login read its configuration (privilege 15, or `enable` with LABBOT_DEVICE_SECRET)?",
+}
+DEVICE_FIXES_BY_DIALECT = {
+    ("setup", "junos"): "the login worked: is {platform} what the device runs, and does the "
+    "login land in the Junos CLI (`user@host>`; a login class whose shell is sh needs "
+    "`cli`)?",
+    ("setup", "vrp"): "the login worked: is {platform} what the device runs (VRP `<name>`, "
+    "Comware hp_comware), and may the user run `screen-length 0 temporary`?",
+    ("not_privileged", "frr"): "vtysh asks for `enable` here: set its enable password in "
+    "LABBOT_DEVICE_SECRET (or the host's connection_options.netmiko.extras.secret)",
+    ("cli_refused", "junos"): "is {platform} what the device runs, and does the login's class "
+    "allow `show configuration` (the view-configuration permission)?",
+    ("cli_refused", "vrp"): "is {platform} what the device runs, and is the user's level high "
+    "enough to read the configuration (level 3 on VRP, network-operator on Comware)?",
+    ("cli_refused", "frr"): "is {platform} what the device runs, and does the login land in "
+    "vtysh (not a shell)?",
+    ("cli_refused", "linux"): "a Linux shell has no network CLI: set the host's platform to "
+    "the device's (frr for vtysh), or make the login start vtysh",
 }
 DEVICE_FIX_OTHER = "check the device's platform in the inventory"
 # `labbot serve` before it listens

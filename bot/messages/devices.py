@@ -10,11 +10,16 @@ DEVICE_FAILURE: dict[FailureKind, str] = {
     ),
     "exit_failed": "the session failed at exit: {cause}",
     "cli_refused": "{cause}",
+    "not_privileged": "{cause}",
     "refused": "connection refused by {where}",
     "no_login": "no login or prompt from {where} ({cause})",
     "timeout": "no answer from {where} in time ({cause})",
     "unreachable": "cannot connect to {where} ({cause})",
     "dropped": "session to {where} dropped ({error_type}: {cause})",
+    "setup": (
+        "logged in to {where}, but the session's set-up stopped at {step} ({error_type}); "
+        "the device last said {said}"
+    ),
     "missing": "not in the running config after the push: {lines}",
     "fault": "{error_type}: {cause}",
     "crashed": "{cause}",
@@ -34,4 +39,8 @@ LANDED = {
         "Read it there (`show running-config on {device}`)"
     ),
 }
+SETUP_STEP = "`{command}`"  # the set-up line netmiko sent last
+SETUP_FINDING_PROMPT = "finding its prompt"  # only an Enter sent: netmiko was finding the prompt
+SETUP_SAID = "`{words}`"
+SETUP_SAID_NOTHING = "nothing"
 PUSHED_VERIFIED = "{count} line(s) pushed and verified"  # a device's audit row after its push

@@ -34,6 +34,7 @@ Commands:
   run CLI-COMMAND on R1     the same, for any CLI read the platform's allow-list takes
   neighbours|routes|interfaces|bgp summary|version on R1
                             the same question asked in each device's own words"""
+SCRIPT_UNREADABLE = "--script: cannot read {path!r}: {why}"
 DEMO_WELCOME = (
     "labbot demo — a simulated lab of {count} devices on 127.0.0.1, console chat, SQLite at "
     "{db}.\nTry: `configure ospf on all routers`, then `as bob` (someone other than the "

@@ -22,6 +22,7 @@ def test_every_failure_kind_has_wording() -> None:
             "roll back to undo them)",
         ),
         ("cli_refused", "% Invalid input"),
+        ("not_privileged", "% Invalid input"),
         ("refused", "connection refused by 10.0.0.1:22"),
         ("no_login", "no login or prompt from 10.0.0.1:22 (% Invalid input)"),
         ("timeout", "no answer from 10.0.0.1:22 in time (% Invalid input)"),
@@ -47,3 +48,26 @@ def test_missing_lines_are_listed() -> None:
     assert failure_text(gone) == (
         "not in the running config after the push: router ospf 1;  network 10.0.0.0/24 area 0"
     )
+
+
+@pytest.mark.parametrize(
+    ("step", "said", "shown"),
+    [
+        (
+            "set cli screen-width 511",
+            ["R1>"],
+            "logged in to 10.0.0.1:22, but the session's set-up stopped at "
+            "`set cli screen-width 511` (ReadTimeout); the device last said `R1>`",
+        ),
+        (
+            "",
+            [],
+            "logged in to 10.0.0.1:22, but the session's set-up stopped at finding its prompt "
+            "(ReadTimeout); the device last said nothing",
+        ),
+    ],
+)
+def test_a_session_set_up_failure_names_the_step_and_the_last_words(
+    step: str, said: list[str], shown: str
+) -> None:
+    assert failure_text(failure("setup", "10.0.0.1:22", step, "ReadTimeout", said)) == shown

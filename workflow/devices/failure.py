@@ -12,9 +12,12 @@ from typing import Literal, TypedDict, get_args
 # rejected: a pushed line was refused (`cause`; the lines before it took);
 # exit_failed: the session did not leave configuration mode after the lines (`cause`: what the
 # device answered `end` with);
-# cli_refused: a read or `enable` got a CLI error (`cause`: CliRefused's own line);
+# cli_refused: a read got a CLI error (`cause`: CliRefused's own line, the device's reply);
+# not_privileged: `enable` did not bring the privileged prompt (`cause`: likewise);
 # refused, no_login, timeout, unreachable, dropped: the session to `where` (host:port) failed
-# (`cause`, `error_type`); missing: `lines` not in the running config after the push;
+# (`cause`, `error_type`); setup: logged in to `where`, the session's set-up failed at the line
+# `cause` ("" while finding the prompt; `error_type`), the device last saying `lines`;
+# missing: `lines` not in the running config after the push;
 # fault: any other error (`error_type`: `cause`); crashed: the task died outside its own care
 # (`cause`: the trace's end); backup: the "before" backup could not be stored (`cause`);
 # drifted: the device (`where`) changed since the preview; unknown: not in the inventory;
@@ -23,11 +26,13 @@ FailureKind = Literal[
     "rejected",
     "exit_failed",
     "cli_refused",
+    "not_privileged",
     "refused",
     "no_login",
     "timeout",
     "unreachable",
     "dropped",
+    "setup",
     "missing",
     "fault",
     "crashed",

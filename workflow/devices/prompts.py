@@ -14,6 +14,7 @@ from typing import Any
 
 from netmiko.exceptions import ReadTimeout
 
+from workflow.devices.cli_errors import has_enable
 from workflow.devices.sessions import last_line
 
 PROMPT_ATTRIBUTE = "_labbot_prompt"  # the whole prompt, set on a netmiko session once found
@@ -31,18 +32,24 @@ class CliRefused(Exception):
         super().__init__(f"`{command}` was refused: {reply}{hint}")
 
 
+class EnableRefused(CliRefused):
+    """`enable` did not bring the session to its privileged prompt."""
+
+
 def privileged_prompt(connection: Any) -> str:
     """The pattern ending a read: the session's privileged prompt at the end of the output."""
     prompt: str | None = getattr(connection, PROMPT_ATTRIBUTE, None)
     if prompt is None:
-        if not connection.check_enable_mode():
+        # Junos, VRP, a Linux shell: no `enable` (netmiko's would enter config mode, or sudo)
+        platform = str(getattr(connection, "device_type", ""))
+        if has_enable(platform) and not connection.check_enable_mode():
             try:
                 connection.enable()
             # netmiko: still not privileged after `enable` and the secret (IOS), or no `#`
             # prompt ever came back (EOS answers a wrong secret so)
             except (ValueError, ReadTimeout):
                 shown = connection.find_prompt().strip()
-                raise CliRefused("enable", f"still at `{shown}`", ENABLE_HINT) from None
+                raise EnableRefused("enable", f"still at `{shown}`", ENABLE_HINT) from None
         prompt = whole_prompt(connection)
         setattr(connection, PROMPT_ATTRIBUTE, prompt)
     return rf"{re.escape(prompt)}\s*$"

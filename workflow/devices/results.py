@@ -60,10 +60,12 @@ def landed(
 
 
 def device_result(value: object) -> DeviceResult:
-    # a task that died outside its own try (a Nornir fault) leaves a traceback string instead
+    """The task's DeviceResult; a task that died outside its own try (a Nornir fault) leaves a
+    traceback string instead, said by its last line (`ValueError: …`), never the trace."""
     if isinstance(value, DeviceResult):
         return value
-    return DeviceResult(False, failure=failure("crashed", cause=str(value)[-300:]))
+    lines = [line.strip() for line in str(value).splitlines() if line.strip()]
+    return DeviceResult(False, failure=failure("crashed", cause=(lines or ["?"])[-1][-300:]))
 
 
 def failed_item(name: str, reason: str) -> ResponseItem:

@@ -8,6 +8,7 @@ callback on the loop thread as the ports promise.
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,6 +29,9 @@ from workflow.masked_lines import SECRET_MASK
 from workflow.model import Device, ProgressCallback, PushProgress
 from workflow.postchecks.outcome import DeviceChecks
 from workflow.progress_edits import ProgressEdits
+
+log = logging.getLogger(__name__)
+NORNIR_TASK_LOGGER = "nornir.core.task"  # logs a failed task's traceback at ERROR
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,7 @@ def build_nornir(
 ) -> Nornir:
     """One Nornir per run: no config files, no ./nornir.log, a worker per device up to
     `sessions` (a bigger run waits for free workers instead of starting a thread each)."""
+    quiet_task_tracebacks()
     ConnectionPluginRegister.register(CONNECTION_NAME, Netmiko)  # idempotent for the same class
     hosts = Hosts(
         {device.name: _host(device, credentials.for_device(device), timeouts) for device in devices}
@@ -82,6 +87,25 @@ def build_nornir(
         runner=ThreadedRunner(num_workers=worker_count(len(devices), sessions)),
         config=Config(logging=LoggingConfig(enabled=False)),
     )
+
+
+class TracebackToDebug(logging.Filter):
+    """Nornir logs a task's failure with its traceback at ERROR, which a console without
+    logging set up prints (Python's last resort) amid the chat: the failure is the task's
+    result, said in one line where it is shown; the traceback goes to labbot's debug log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if "failed with traceback" not in str(record.msg):
+            return True
+        log.debug("%s", record.getMessage())
+        return False
+
+
+def quiet_task_tracebacks() -> None:
+    """Install TracebackToDebug on Nornir's task logger, once."""
+    logger = logging.getLogger(NORNIR_TASK_LOGGER)
+    if not any(isinstance(f, TracebackToDebug) for f in logger.filters):
+        logger.addFilter(TracebackToDebug())
 
 
 def _host(device: Device, login: Credentials, timeouts: Timeouts) -> Host:

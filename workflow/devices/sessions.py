@@ -33,6 +33,7 @@ from nornir.core.plugins.connections import ConnectionPlugin
 from nornir.core.task import Task
 from nornir_netmiko.connections import CONNECTION_NAME
 
+from workflow.devices.session_setup import NamedSetup
 from workflow.devices.telnet import quicken
 from workflow.devices.waiting import WaitingReads
 
@@ -118,11 +119,12 @@ def _greeting(connection: Any, prompt: str, login: str) -> str | None:
 @functools.cache
 def session_class(device_type: str) -> type[BaseConnection]:
     """The netmiko class for `device_type`, its reads waiting for the device (WaitingReads),
-    with the prompt-driven login where netmiko's is the Cisco-style telnet login this knows."""
+    with the prompt-driven login where netmiko's is the Cisco-style telnet login this knows,
+    its set-up's failure naming the step (NamedSetup)."""
     base = ssh_dispatcher(device_type)
     if base.telnet_login is not CiscoBaseConnection.telnet_login:
-        return type(f"Waiting{base.__name__}", (WaitingReads, base), {})
-    return type(f"Prompt{base.__name__}", (PromptLogin, WaitingReads, base), {})
+        return type(f"Waiting{base.__name__}", (NamedSetup, WaitingReads, base), {})
+    return type(f"Prompt{base.__name__}", (NamedSetup, PromptLogin, WaitingReads, base), {})
 
 
 class PromptNetmiko:

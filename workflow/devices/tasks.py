@@ -28,26 +28,28 @@ from nornir.core.task import Result, Task
 from nornir_netmiko.connections import CONNECTION_NAME
 from nornir_netmiko.tasks import netmiko_send_config
 
-from workflow.devices.cli_errors import config_error_pattern, error_reply
+from workflow.devices.cli_errors import config_error_pattern, dialect, error_reply
 from workflow.devices.diffing import missing_lines
 from workflow.devices.failure import DeviceFailure, FailureKind, failure
 from workflow.devices.interface_state import StateRead, state_command
 from workflow.devices.prompts import (
     PROMPT_CHARS,
     CliRefused,
+    EnableRefused,
     forget_prompt,
     privileged_prompt,
     prompt_after_push,
 )
 from workflow.devices.runner import LoopBridge, Timeouts, host_credentials
+from workflow.devices.session_setup import SessionSetupFailed
 from workflow.devices.sessions import connect
 from workflow.devices.waiting import wait_readable
-from workflow.model import platform_family
 from workflow.postchecks.outcome import DeviceChecks
 
 log = logging.getLogger(__name__)
 
-SHOW_CONFIG = {"juniper_junos": "show configuration"}
+# the configuration read by CLI dialect (cli_errors.py): backups, drift, facts, the doctor
+SHOW_CONFIG = {"junos": "show configuration", "vrp": "display current-configuration"}
 DEFAULT_SHOW_CONFIG = "show running-config"
 # An empty answer waits this long for more: a line typed while an FRR console's vtysh was still
 # between lines is echoed by the terminal at once, then vtysh shows its prompt, echoes the line
@@ -233,8 +235,8 @@ def _config_on_session(task: Task, timeouts: Timeouts) -> str:
 
 
 def _show_config(task: Task, timeouts: Timeouts) -> str:
-    family = platform_family(task.host.platform or "")
-    return read_privileged(task, SHOW_CONFIG.get(family, DEFAULT_SHOW_CONFIG), timeouts)
+    command = SHOW_CONFIG.get(dialect(task.host.platform or ""), DEFAULT_SHOW_CONFIG)
+    return read_privileged(task, command, timeouts)
 
 
 def read_privileged(task: Task, command: str, timeouts: Timeouts) -> str:
@@ -320,6 +322,9 @@ def describe(exc: BaseException, task: Task) -> DeviceFailure:
     """What went wrong on the device: the kind of error, where, and its first line."""
     cause = _cause(exc)
     where = f"{task.host.hostname}:{task.host.port}"
+    if isinstance(cause, SessionSetupFailed):
+        said = [cause.said] if cause.said else []
+        return failure("setup", where, cause.step, cause.error_type, said)
     lines = [line.strip() for line in str(cause).splitlines() if line.strip()]
     first = lines[0] if lines else type(cause).__name__
     return failure(_kind(cause), where, first, type(cause).__name__)
@@ -330,6 +335,8 @@ def _kind(cause: BaseException) -> FailureKind:
         return "rejected"
     if isinstance(cause, ValueError) and "exit configuration mode" in str(cause):
         return "exit_failed"  # netmiko's send_config_set: the device stayed in it
+    if isinstance(cause, EnableRefused):
+        return "not_privileged"
     if isinstance(cause, CliRefused):
         return "cli_refused"
     if isinstance(cause, ConnectionRefusedError):

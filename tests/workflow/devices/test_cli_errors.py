@@ -6,9 +6,11 @@ import re
 
 import pytest
 
-from workflow.devices.cli_errors import config_error_pattern, error_reply
+from workflow.devices.cli_errors import config_error_pattern, dialect, error_reply, has_enable
 
 IOS_REFUSAL = "show running-config\n        ^\n% Invalid input detected at '^' marker.\n"
+# a VRP device (and fake-switches' and FakeNOS's recordings of one) refusing a read
+VRP_REFUSAL = "              ^\nError: Unrecognized command found at '^' position.\n"
 
 
 @pytest.mark.parametrize(
@@ -28,6 +30,15 @@ IOS_REFUSAL = "show running-config\n        ^\n% Invalid input detected at '^' m
         ("frr_telnet", "% Command incomplete: show ip\n", None),
         ("frr", "BGP is already running; AS is 65001\n", None),
         ("frr", "There is already same network statement.\n", None),
+        ("juniper_junos", "\nunknown command.\n", None),
+        ("juniper_junos_telnet", "Unknown command\n", None),  # FakeNOS's default reply
+        ("huawei", VRP_REFUSAL, "Error: Unrecognized command found at '^' position."),
+        ("huawei_telnet", "Error: Wrong parameter found at '^' position.\n", None),
+        ("huawei_vrpv8", "Error: Incomplete command found at '^' position.\n", None),
+        ("hp_comware", "% Unrecognized command found at '^' position.\n", None),
+        ("linux", "bash: show: command not found\n", None),
+        ("linux", "-sh: display: not found\n", None),
+        ("linux_ssh", "sh: 1: show: not found\n", None),
     ],
 )
 def test_error_replies_are_recognised(platform: str, output: str, reply: str | None) -> None:
@@ -45,6 +56,11 @@ def test_error_replies_are_recognised(platform: str, output: str, reply: str | N
         ("frr", '{\n  "neighbors":{}\n}\n'),
         ("frr", "Building configuration...\n\nCurrent configuration:\n!\nfrr version 8.4.4\n"),
         ("juniper_junos", "## Last commit: 2026-01-01\nversion 21.1;\n"),
+        ("huawei", "!Software Version V800R011C00SPC607B607\n#\nsysname R1\n#\n"),
+        # a running config quoting an error further down (an interface's description)
+        ("huawei", "#\nsysname R1\n#\ninterface GE0/0/1\n description Error: none\n"),
+        ("linux", "PING 10.0.0.1 (10.0.0.1) 56(84) bytes of data.\n"),
+        ("cisco_ios", "bash: show: command not found\n"),  # not IOS's own words
         ("cisco_ios", ""),
     ],
 )
@@ -66,7 +82,26 @@ def test_real_output_is_not_an_error(platform: str, output: str) -> None:
         ),
         ("frr", "R1(config)# router ospf\nR1(config-router)#", False),
         ("cisco_ios", "R1(config-router)#network 10.0.0.0/24 area 0\nThere is already same", False),
+        ("huawei", "[R1-ospf-1]aera 0\n          ^\nError: Unrecognized command found", True),
+        ("huawei", "[R1]interface GigabitEthernet0/0/1\n[R1-GigabitEthernet0/0/1]", False),
     ],
 )
 def test_push_error_pattern_per_platform(platform: str, session: str, refused: bool) -> None:
     assert bool(re.search(config_error_pattern(platform), session, flags=re.M)) is refused
+
+
+@pytest.mark.parametrize(
+    ("platform", "dialect_of", "enable"),
+    [
+        ("cisco_ios_telnet", "ios", True),
+        ("arista_eos", "ios", True),
+        ("cisco_nxos", "ios", True),
+        ("frr", "frr", True),  # vtysh with an enable password
+        ("juniper_junos", "junos", False),
+        ("huawei", "vrp", False),
+        ("hp_comware_telnet", "vrp", False),
+        ("linux", "linux", False),
+    ],
+)
+def test_each_platform_speaks_one_dialect(platform: str, dialect_of: str, enable: bool) -> None:
+    assert (dialect(platform), has_enable(platform)) == (dialect_of, enable)
