@@ -36,7 +36,7 @@ from workflow.model import TemplateProposal
 from workflow.ports import ConfigTrial
 from workflow.postchecks.spec import parse_post_checks
 from workflow.safety import DenyList
-from workflow.template_assessment import assess_template
+from workflow.template_assessment import assess_template, refused_example_lines
 from workflow.template_facts import example_lab, example_targets
 
 REQUIRED = ("description", "templates", "params_schema", "example_params", "sections")
@@ -106,7 +106,7 @@ async def template_problems(
     lab = example_lab({family: _sim_config(family) for family in proposal["templates"]})
     proposal["targets"] = example_targets(lab)
     assessed = await assess_template(proposal, lab, deny_list, trial, seconds)
-    return assessed.errors
+    return assessed.errors or refused_example_lines(assessed.tests or {})
 
 
 def _sim_config(family: str) -> str:

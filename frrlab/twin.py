@@ -26,6 +26,7 @@ _NOT_CONFIG = re.compile(
     r"^(Building configuration\.\.\.|Current configuration:|frr version .*|"
     r"frr defaults .*|end|!.*)$"
 )
+_PROMPT = re.compile(r"^\S+[#>]\s*$")  # the exec prompt after `end`
 _ECHO = re.compile(r"^\S+\(config[^)]*\)# ?(?P<line>.*)$")
 
 
@@ -73,13 +74,16 @@ def twin_run(running_config: str, lines: Sequence[str]) -> TwinRun:
 
 
 def refused_lines(typed: str) -> list[str]:
-    """`line: reply` for each typed line vtysh answered with an error (`% …`)."""
+    """`line: reply` for each typed line vtysh answered: configuration mode answers a line it
+    takes with nothing, so any answer is a refusal, with `%` (`% Unknown command`) or without
+    (bgpd's `BGP is already running; AS is 65099`)."""
     refused = []
     last = ""
     for output in typed.splitlines():
         echo = _ECHO.match(output)
         if echo is not None:
             last = echo["line"].strip()
-        elif output.startswith("%") and last:
+        elif output.strip() and last and not _PROMPT.match(output):
             refused.append(f"{last}: {output.strip()}")
+            last = ""  # one reply a line: its first line says it
     return refused

@@ -127,8 +127,8 @@ def landing_errors(landings: Mapping[str, Landing]) -> list[str]:
         for place in landing["outside"]
     ]
     refused = [
-        f"{name}: a copy of {name} refused `{complaint}`: labbot cannot tell where the device "
-        "would run it, so it is not sent (write it as the platform's command reference does)"
+        f"{name}: a copy of {name} refused {complaint} — {name} would refuse it too (a command "
+        "no mode on the way takes, or a value it cannot take there), so nothing is sent"
         for name, landing in sorted(landings.items())
         for complaint in landing["refused"]
     ]

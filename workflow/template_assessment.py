@@ -5,10 +5,13 @@ The graph runs it before the template gate; `labbot templates save` before stori
 The template test renders the example (with the example parameters and, for templates reading
 `facts`, the facts of the family's first target) and types it into the template's twin
 (`ports.ConfigTrial`) started from that target's running configuration: one device per vendor
-family, bounded by a timeout. A line it refused (`% Invalid input …`: the platform's model knows
-it in no mode on the way), a line it placed outside the template's sections (`workflow.landing`)
-and a line it stored in a form the deny-list refuses (FRR stores `lo fi X` as `log file X`)
-refuse the template (the graph sends it back to the planner). The real lab is never touched.
+family, bounded by a timeout. A line it placed outside the template's sections
+(`workflow.landing`) or stored in a form the deny-list refuses (FRR stores `lo fi X` as `log
+file X`) refuses the template (the graph sends it back to the planner). A line it refused (`%
+Invalid input …`) is shown at the template gate — the example's values are not a device's (an
+IOS interface name on FRR) — and refuses a file at `labbot templates save`; at the params gate,
+each device's own lines on its own twin, a refused line refuses the change. The real lab is
+never touched.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ class TemplateTest(TypedDict):
     skipped: NotRequired[Literal["no_simulator", "timeout"]]
     seconds: NotRequired[float]  # the bound that ran out ("timeout")
     outside: NotRequired[list[str]]  # example lines the copy placed outside the sections
+    denied: NotRequired[list[str]]  # example lines the copy stored in a form the deny-list refuses
 
 
 @dataclass(frozen=True)
@@ -74,7 +78,7 @@ async def assess_template(
     if trial is None:
         return TemplateAssessment(template, [], blocked=False, check=check)
     tests = await template_tests(trial, template, check.examples, topology, seconds, deny_list)
-    problems = landed_outside_errors(tests) + refused_example_lines(tests)
+    problems = landed_outside_errors(tests) + stored_denied_lines(tests)
     return TemplateAssessment(template, problems, bool(problems), check, tests)
 
 
@@ -102,16 +106,17 @@ async def template_tests(
         stored = landed_denials(
             deny_list, {device: landing}, {device: family}, allowed_by(template)
         )
-        errors = landing["refused"] + stored
         test = TemplateTest(
             device=device,
             platform=facts["platform"],
             lines=len(lines),
-            ok=not errors and not landing["outside"],
-            errors=errors,
+            ok=not landing["refused"] and not landing["outside"] and not stored,
+            errors=landing["refused"],
         )
         if landing["outside"]:
             test["outside"] = landing["outside"]
+        if stored:
+            test["denied"] = stored
         if landing.get("skipped") == "timeout":
             test["skipped"], test["seconds"] = "timeout", seconds
         elif landing.get("skipped") == "no_twin":
@@ -132,10 +137,18 @@ def landed_outside_errors(tests: Mapping[str, TemplateTest]) -> list[str]:
 
 
 def refused_example_lines(tests: Mapping[str, TemplateTest]) -> list[str]:
-    """The example lines a twin refused (`% Invalid input …`) or stored in a form the deny-list
-    refuses, one per line and family."""
+    """The example lines a twin refused (`% Invalid input …`), one per line and family."""
     return [
         f"template test ({family}): {complaint}"
         for family, test in sorted(tests.items())
         for complaint in test["errors"]
+    ]
+
+
+def stored_denied_lines(tests: Mapping[str, TemplateTest]) -> list[str]:
+    """The example lines a twin stored in a form the deny-list refuses, as errors."""
+    return [
+        f"template test ({family}): {denial}"
+        for family, test in sorted(tests.items())
+        for denial in test.get("denied", [])
     ]
