@@ -93,6 +93,7 @@ class InterfaceFacts(TypedDict):
     name: str
     address: str | None  # "10.0.12.1/24" (ip_interface form) or None
     enabled: bool
+    vrf: NotRequired[str]  # the VRF (routing instance) it belongs to; absent: the global table
 
 
 class DeviceFacts(TypedDict):

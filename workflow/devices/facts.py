@@ -14,6 +14,9 @@ from workflow.model import InterfaceFacts, platform_family
 
 # `set interfaces IF [unit N] REST`, the form hier_config gives a Junos configuration in
 JUNOS_INTERFACE_LINE = re.compile(r"^set interfaces (\S+) (?:unit (\d+) )?(.*)$")
+JUNOS_INSTANCE_LINE = re.compile(
+    r"^set routing-instances (?P<instance>\S+) interface (?P<unit>\S+)$"
+)
 
 
 def interfaces_from_config(running: str, platform: str = "") -> list[InterfaceFacts]:
@@ -31,14 +34,32 @@ def interfaces_from_config(running: str, platform: str = "") -> list[InterfaceFa
         config = get_hconfig(Platform.HUAWEI_VRP, running)
     else:
         config = literal_config(running.splitlines())
-    return [
-        InterfaceFacts(
-            name=section.text.removeprefix("interface ").strip(),
+    found = []
+    for section in config.get_children(startswith="interface "):
+        name, _, in_vrf = section.text.removeprefix("interface ").strip().partition(" vrf ")
+        facts = InterfaceFacts(
+            name=name.strip(),
             address=_primary_address(section),
             enabled=section.get_child(equals="shutdown") is None,
         )
-        for section in config.get_children(startswith="interface ")
-    ]
+        vrf = in_vrf.strip() or _vrf(section)
+        if vrf:
+            facts["vrf"] = vrf
+        found.append(facts)
+    return found
+
+
+# The line putting an interface in a VRF: IOS `vrf forwarding X` / `ip vrf forwarding X`, EOS
+# `vrf X`, VRP `ip binding vpn-instance X` (FRR names it in the header: `interface eth1 vrf X`).
+_VRF_LINE = re.compile(r"^(?:ip )?vrf (?:forwarding )?(\S+)$|^ip binding vpn-instance (\S+)$")
+
+
+def _vrf(section: HConfigChild) -> str | None:
+    for child in section.children:
+        match = _VRF_LINE.match(child.text.strip())
+        if match:
+            return match.group(1) or match.group(2)
+    return None
 
 
 def _junos_interfaces(running: str) -> list[InterfaceFacts]:
@@ -46,7 +67,11 @@ def _junos_interfaces(running: str) -> list[InterfaceFacts]:
     when it or its interface says `disable`."""
     disabled: set[str] = set()
     units: dict[str, InterfaceFacts] = {}
+    instances: dict[str, str] = {}  # unit -> its routing instance (a VRF)
     for line in get_hconfig(Platform.JUNIPER_JUNOS, running).dump_simple():
+        instance = JUNOS_INSTANCE_LINE.match(line)
+        if instance is not None:
+            instances[instance["unit"]] = instance["instance"]
         match = JUNOS_INTERFACE_LINE.match(line)
         if match is None:
             continue
@@ -62,6 +87,8 @@ def _junos_interfaces(running: str) -> list[InterfaceFacts]:
             facts["address"] = _address(address)
     for name, facts in units.items():
         facts["enabled"] = not {name, name.rpartition(".")[0]} & disabled
+        if name in instances:
+            facts["vrf"] = instances[name]
     return list(units.values())
 
 

@@ -91,7 +91,11 @@ def merged(
             facts.append(interface)
             continue
         address = shown["address"] or interface["address"]
-        facts.append(InterfaceFacts(name=shown["name"], address=address, enabled=shown["enabled"]))
+        both = InterfaceFacts(name=shown["name"], address=address, enabled=shown["enabled"])
+        vrf = shown.get("vrf") or interface.get("vrf")  # the state's, else the configuration's
+        if vrf:
+            both["vrf"] = vrf
+        facts.append(both)
     return facts + list(live.values())
 
 
@@ -106,10 +110,11 @@ def _json_object(output: str) -> dict[str, Any]:
 
 
 def _frr(data: dict[str, Any]) -> list[InterfaceFacts]:
-    """`show interface json`: {name: {administrativeStatus, ipAddresses: [{address,
+    """`show interface json`: {name: {administrativeStatus, vrfName, ipAddresses: [{address,
     secondary}]}} (FRR 8 and later)."""
-    return [
-        InterfaceFacts(
+    found = []
+    for name, shown in data.items():
+        facts = InterfaceFacts(
             name=str(name),
             address=_usable(
                 str(entry.get("address", ""))
@@ -118,8 +123,11 @@ def _frr(data: dict[str, Any]) -> list[InterfaceFacts]:
             ),
             enabled=shown.get("administrativeStatus") == "up",
         )
-        for name, shown in data.items()
-    ]
+        vrf = str(shown.get("vrfName") or "default")
+        if vrf != "default":  # enslaved to a VRF device in the kernel, whatever FRR's config says
+            facts["vrf"] = vrf
+        found.append(facts)
+    return found
 
 
 def _ios_row(row: dict[str, Any]) -> InterfaceFacts:

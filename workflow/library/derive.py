@@ -27,9 +27,11 @@ def device_number(name: str, topology: Topology) -> int:
 
 
 def _ipv4_interfaces(facts: DeviceFacts) -> list[tuple[str, ipaddress.IPv4Interface]]:
+    """The addressed, enabled IPv4 interfaces of the global table: one in a VRF routes apart
+    (a template for the global table must not name it)."""
     found = []
     for interface in facts["interfaces"]:
-        if interface["address"] and interface["enabled"]:
+        if interface["address"] and interface["enabled"] and "vrf" not in interface:
             address = ipaddress.ip_interface(interface["address"])
             if isinstance(address, ipaddress.IPv4Interface):
                 found.append((interface["name"], address))
@@ -75,7 +77,7 @@ def link_peers(me: str, topology: Topology) -> list[tuple[str, str]]:
 def address_of(topology: Topology, device: str, interface: str) -> str | None:
     facts = topology["devices"].get(device)
     for entry in facts["interfaces"] if facts else ():
-        if entry["name"] == interface and entry["address"]:
+        if entry["name"] == interface and entry["address"] and "vrf" not in entry:
             return str(ipaddress.ip_interface(entry["address"]).ip)
     return None
 
