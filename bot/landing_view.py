@@ -52,6 +52,19 @@ def placed_lines(lines: list[str], platform: str, mask: SecretMask) -> str:
     return "\n".join(shown)
 
 
+def missing_interfaces_note(devices: Mapping[str, DevicePreview]) -> str:
+    """A warning for each interface a device's lines open that the device does not have."""
+    return "".join(
+        messages.MISSING_INTERFACE.format(
+            device=name,
+            interface=interface,
+            closest=messages.MISSING_CLOSEST.format(closest=closest) if closest else "",
+        )
+        for name, device in devices.items()
+        for interface, closest in device.get("missing_interfaces", {}).items()
+    )
+
+
 def models_note(devices: Mapping[str, DevicePreview]) -> str:
     """What judges where each platform's lines land (a mode grammar, a real twin, …)."""
     families = sorted({platform_family(device["platform"]) for device in devices.values()})

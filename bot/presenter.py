@@ -19,6 +19,7 @@ from bot.landing_view import (
     landed_outside_gate,
     landing_note,
     landing_sections,
+    missing_interfaces_note,
     models_note,
     placed_lines,
 )
@@ -178,7 +179,8 @@ def _params_sections(
     blocked = _hit_rows(devices, "blocked", mask)
     if blocked:
         text += messages.DENY_LIST_AT_GATE.format(count=len(blocked))
-    text += landing_note(devices) + models_note(devices) + _newer_note(payload)
+    text += landing_note(devices) + models_note(devices) + missing_interfaces_note(devices)
+    text += _newer_note(payload)
     text += "".join(
         messages.FACTS_FROM_CONFIG.format(device=name, why=device["state_unread"])
         for name, device in devices.items()

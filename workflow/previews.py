@@ -16,6 +16,7 @@ from typing import Any, NotRequired, TypedDict
 from base.errors import TemplateError
 from workflow.allowances import allowed_by
 from workflow.devices.diffing import preview_diff
+from workflow.interface_names import missing_interfaces
 from workflow.landing import Landing
 from workflow.model import TemplateProposal, Topology
 from workflow.rendering import reads_facts, render
@@ -35,6 +36,8 @@ class DevicePreview(TypedDict):
     facts: NotRequired[TemplateFacts]  # the `facts` rendered, when the template reads them
     state_unread: NotRequired[str]  # why its interfaces come from its configuration alone
     landing: NotRequired[Landing]  # where the lines land on the device's twin (workflow.landing)
+    # interfaces the lines open that the device does not have -> the closest it has ("": none)
+    missing_interfaces: NotRequired[dict[str, str]]
 
 
 def preview_devices(
@@ -106,4 +109,6 @@ def _preview_one(
         preview["facts"] = view
     if "state_unread" in facts:
         preview["state_unread"] = facts["state_unread"]
+    if missing := missing_interfaces(lines, facts):
+        preview["missing_interfaces"] = missing
     return preview, []

@@ -16,6 +16,8 @@ LANDING_SKIPPED_WHY = {
     "timeout": "{device} (its copy did not answer in time)",
 }
 LANDING_REFUSED_AT_GATE = "\n⚠️ A copy refused {count} line(s) (see below): the device may too."
+MISSING_INTERFACE = "\n⚠️ {device} has no interface {interface}{closest}: the push would fail there."
+MISSING_CLOSEST = " (the closest it has: {closest})"
 LINE_LANDS = "{line}  ← {place}"  # a device's line at the params gate, where it lands
 LANDING_MODEL = "\nWhere each line lands: {models}."
 LANDING_MODEL_OF = "{family} by {model}"

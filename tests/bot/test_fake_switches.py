@@ -64,3 +64,21 @@ async def test_a_vlan_that_landed_before_a_failed_exit_is_recorded_and_undoable(
     # the rollback's own exit fails alike; the switch holds `no vlan 42`: rolled back
     assert "the push broke off; what landed was rolled back as approved by bob." in ended
     assert "vlan 42" not in shown and "LABTEST" not in shown  # rolled back, read on the switch
+
+
+async def test_an_interface_the_switch_does_not_have_is_warned_of_at_the_gate(
+    tmp_path: Path, switch: FakeSwitch
+) -> None:
+    """fake-switches' switch has FastEthernet0/1-12 and GigabitEthernet0/1-2: GigabitEthernet9/9
+    is none of them, and the params gate says so before anyone presses Execute."""
+    chat = RecordingAdapter()
+    settings = demo_settings(load_settings(data_dir=tmp_path))
+    hosts = StaticInventory(inventory(tmp_path / "hosts.yaml", switch))
+    wanted = '[{"interface":"GigabitEthernet9/9","description":"uplink"}]'
+    request = f"apply interface_description to SW1 descriptions={wanted}"
+    async with open_runtime(settings, chat, inventory=hosts) as bot:
+        await bot.service.handle(ask(request, "alice"))
+        await bot.service.handle(click(chat, "bob"))  # the template
+        _, gate = chat.last_gate()
+    assert "Step 2 of 2" in gate.text, chat.texts()[-1][-1500:]
+    assert "SW1 has no interface GigabitEthernet9/9 (the closest it has: " in gate.text, gate.text
