@@ -59,6 +59,8 @@ class CliSession:
         if self._drops(line):
             self.closed = True
             return ""
+        if self._mutes(line):
+            return ""
         hidden, self.hide_next = self.hide_next, False
         echo = "" if hidden else line
         if not hidden and line.strip():
@@ -70,6 +72,13 @@ class CliSession:
             answer = self._dispatch(line)
         suffix = "" if self.closed or self.pending is not None else self.prompt()
         return f"{echo}\n{answer}{suffix}"
+
+    def _mutes(self, line: str) -> bool:
+        """The `mute_setup` fault: a `terminal …` line (netmiko's session set-up) gets no echo,
+        no answer and no prompt."""
+        fault = self.device.fault
+        words = line.split()
+        return fault is not None and fault.kind == "mute_setup" and words[:1] == ["terminal"]
 
     def _drops(self, line: str) -> bool:
         """The session faults: `drop_after` (configuration line N+1 is neither applied nor

@@ -31,9 +31,17 @@ from base.errors import InventoryError
 from labsim.vendors import platform_by_name
 
 PLATFORMS = ("cisco_ios", "arista_eos")
-FaultKind = Literal["refuse", "hang", "drop_after", "drop_at_exit", "drop_read_back", "slow_start"]
+FaultKind = Literal[
+    "refuse", "hang", "drop_after", "drop_at_exit", "drop_read_back", "mute_setup", "slow_start"
+]
 # faults without a number
-SIMPLE_FAULTS: tuple[FaultKind, ...] = ("refuse", "hang", "drop_at_exit", "drop_read_back")
+SIMPLE_FAULTS: tuple[FaultKind, ...] = (
+    "refuse",
+    "hang",
+    "drop_at_exit",
+    "drop_read_back",
+    "mute_setup",
+)
 
 
 class TopologyError(InventoryError):
@@ -48,8 +56,10 @@ class Fault:
     then closes the session at `end` without answering it), `drop_read_back` (once a
     configuration line has reached the device, every `show running-config` closes its session
     unanswered: the read that verifies a push, the read back after it, later reads),
-    `slow_start` (a telnet console shows its first prompt `after` ms late and answers what was
-    typed meanwhile only then, as vtysh starting on a loaded host)."""
+    `mute_setup` (logs in and shows its prompt, then never answers a `terminal …` line: a
+    session set-up the device does not take), `slow_start` (a telnet console shows its first
+    prompt `after` ms late and answers what was typed meanwhile only then, as vtysh starting
+    on a loaded host)."""
 
     kind: FaultKind
     after: int = 0
@@ -116,7 +126,7 @@ def parse_fault(value: object) -> Fault | None:
         if kind in ("drop_after", "slow_start") and isinstance(after, int) and after >= 0:
             return Fault(kind, after)
     raise ValueError(
-        f"unknown fault {value!r}: use refuse, hang, drop_at_exit, drop_read_back, "
+        f"unknown fault {value!r}: use refuse, hang, drop_at_exit, drop_read_back, mute_setup, "
         "{{drop_after: N}} or {{slow_start: MS}}"
     )
 

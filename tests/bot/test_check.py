@@ -199,3 +199,23 @@ async def test_the_llm_is_asked_as_llm_check_asks_it(tmp_path: Path) -> None:
     llm = [line for line in refused[1].splitlines() if " llm: " in line]
     assert len(llm) == 1 and llm[0].startswith("✗ llm: "), llm
     assert "OPENAI_API_KEY" in llm[0] and llm[0].endswith("— see `labbot llm check`")
+
+
+async def test_a_device_that_logs_in_but_never_takes_the_session_set_up_is_said_so(
+    tmp_path: Path,
+) -> None:
+    """R2 shows its prompt after the login, then never answers netmiko's `terminal …` set-up:
+    the doctor says the login worked and names the step and its last words, not 'no answer'."""
+    async with Lab.start(demo_topology(3), faults={"R2": "mute_setup"}) as running:
+        running.write_inventory(tmp_path / "hosts.yaml", transport="telnet")
+        env = {
+            "LABBOT_INVENTORY": "hosts.yaml",
+            "LABBOT_DEVICE_SECRET": "enable",
+            "LABBOT_DEVICE_TIMEOUT": "3",
+        }
+        status, out, _ = await labbot("check", cwd=tmp_path, env=env)
+    assert status == 1
+    [line] = [line for line in marked(out, "✗") if line.startswith("✗ device R2")]
+    assert "set-up" in line and "`terminal" in line, line
+    assert "is the device running" not in line
+    assert "the login worked" in line, line

@@ -23,6 +23,7 @@ class NamedSetup:
     prompt) raises SessionSetupFailed naming the last line sent and the last line heard."""
 
     _setup_sent: str | None = None  # the last line sent while setting up; None: not setting up
+    _setup_failed_at: str | None = None  # the step it failed at, kept from netmiko's `exit`
     _setup_heard = ""
 
     def write_channel(self, out_data: str) -> None:
@@ -36,13 +37,21 @@ class NamedSetup:
             self._setup_heard = (self._setup_heard + data)[-HEARD_CHARS:]
         return data
 
+    def disconnect(self) -> None:
+        """netmiko disconnects (sending `exit`) before it re-raises a failed set-up: the step
+        that failed is the line sent before that."""
+        if self._setup_sent is not None:
+            self._setup_failed_at, self._setup_sent = self._setup_sent, None
+        super().disconnect()  # type: ignore[misc]
+
     def _try_session_preparation(self, force_data: bool = True) -> None:
-        self._setup_sent, self._setup_heard = "", ""
+        self._setup_sent, self._setup_heard, self._setup_failed_at = "", "", None
         try:
             super()._try_session_preparation(force_data)  # type: ignore[misc]
         except Exception as exc:
             said = last_words(self._setup_heard)
-            raise SessionSetupFailed(self._setup_sent or "", said, exc) from exc
+            step = self._setup_failed_at if self._setup_failed_at is not None else self._setup_sent
+            raise SessionSetupFailed(step or "", said, exc) from exc
         finally:
             self._setup_sent = None
 
