@@ -168,6 +168,8 @@ class CliSession:
         if words[0] == "vlan" and len(words) > 1:
             ok = words[1].isdigit() and 1 <= int(words[1]) <= 4094
             return None if ok else len("vlan ")
+        if words[0] == "router-id" and len(words) > 1:  # an IPv4 address, as IOS reads it
+            return None if _ipv4(words[1]) else len("router-id ")
         if words[:2] == ["ip", "address"] and len(words) > 2 and words[2] not in ("dhcp",):
             return None if _address_ok(self.cli.address_style, words[2:]) else len("ip address ")
         return None
@@ -211,6 +213,13 @@ def _reads_config(line: str) -> bool:
     words = line.split()
     words = words[1:] if words[:1] == ["do"] else words
     return len(words) >= 2 and "show".startswith(words[0]) and "running-config".startswith(words[1])
+
+
+def _ipv4(word: str) -> bool:
+    try:
+        return bool(ipaddress.IPv4Address(word))
+    except ValueError:
+        return False
 
 
 def _address_ok(style: str, words: list[str]) -> bool:

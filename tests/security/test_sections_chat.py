@@ -82,9 +82,10 @@ async def test_a_line_landing_outside_in_the_example_never_reaches_a_gate(
         unchanged = configs(lab) == before
     text = said(chat)
     refused = not any(m.buttons for m in chat.messages()) and unchanged
-    attempt("sections via chat: example line landing outside (labsim twin)", refused)
+    attempt("sections via chat: example line landing outside (mode grammar)", refused)
     assert refused, text
-    assert f"`{lands}" in text and "lands outside the sections on a copy of R1" in text, text
+    assert f"`{lands}" in text and "is not a command of the mode it is written in" in text, text
+    assert "(lands at: global)" in text, text
 
 
 async def test_a_line_landing_outside_behind_a_parameter_never_reaches_the_params_gate(
@@ -103,9 +104,9 @@ async def test_a_line_landing_outside_behind_a_parameter_never_reaches_the_param
         unchanged = configs(lab) == before
     text = said(chat)
     refused = "Step 2 of 2" not in text and unchanged
-    attempt("sections via chat: a parameter's line landing outside (labsim twin)", refused)
+    attempt("sections via chat: a parameter's line landing outside (mode grammar)", refused)
     assert refused, text
-    assert f"R1: `{NTP}` lands outside the sections" in text, text
+    assert f"R1: line 3 `{NTP}` is not a command of the mode it is written in" in text, text
 
 
 WRITTEN = [
@@ -155,14 +156,20 @@ async def test_the_params_gate_shows_each_line_where_it_lands(tmp_path: Path) ->
 
 
 async def test_pushed_anyway_a_line_outside_is_reported_at_once_and_rolled_back(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The twin cannot answer in time (as for a gate opened by an older release, which had no
-    twin): the push happens, R1's own before/after diff shows the line in global config."""
+    """As for a gate opened by an older release, which had neither a twin nor a mode grammar
+    (the twin cannot answer in time, the grammar's reading is left out): the push happens, and
+    R1's own before/after diff shows the line in global config."""
+    monkeypatch.setattr("workflow.sections.landing_problems", lambda *_: [])
+    # rendered in this process (render_workers=0), where the reading is left out
     source = f"router ospf 1\n network 10.0.12.0 0.0.0.255 area 0\n {NTP}\n"
     chat = RecordingAdapter()
     answers = (template(source, LENIENT), {"common": {}})
-    async with hostile(tmp_path, chat, *answers, twin_seconds=0.000001) as (lab, bot):
+    async with hostile(tmp_path, chat, *answers, twin_seconds=0.000001, render_workers=0) as (
+        lab,
+        bot,
+    ):
         before = configs(lab)
         await bot.service.handle(Request(thread("t"), person("alice"), "ospf on R1"))
         await bot.service.handle(click(chat, "bob", thread=thread("t")))

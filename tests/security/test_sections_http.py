@@ -27,7 +27,7 @@ async def slack_api() -> AsyncIterator[SlackApiStandIn]:
 
 
 CASES: list[tuple[str, str, list[str], str]] = [
-    (f"lands global: {lands}", source, LENIENT, "lands outside the sections")
+    (f"lands global: {lands}", source, LENIENT, "is not a command of the mode it is written in")
     for source, lands in LANDS_GLOBAL[:2]
 ] + [(what, source, sections, why) for what, source, sections, why in WRITTEN[::2]]
 
