@@ -8,7 +8,9 @@ small pool of worker processes, started once and reused. Each worker caps its ad
 time (RLIMIT_CPU set to the time used so far plus the cap: SIGXCPU interrupts the render). The
 renderer caps the output (workflow/rendering.py). A call that outlives twice its CPU cap in
 wall time (a bomb stuck in one C call) has its pool killed and replaced. Every failure is a
-TemplateError of one line naming the cap and its setting.
+TemplateError of one line naming the cap and its setting. Workers ignore SIGINT (Ctrl-C at the
+console reaches the terminal's whole process group), and a pool a worker died in between calls
+is replaced before the next call.
 """
 
 from __future__ import annotations
@@ -48,6 +50,9 @@ def _watch_parent(bot_pid: int) -> None:
 
 
 def _init_worker(memory_bytes: int, bot_pid: int) -> None:
+    # Ctrl-C at the console reaches the terminal's whole process group: it is the bot's to
+    # handle (clear the line, or quit), never a worker's
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_watch_parent, args=(bot_pid,), daemon=True).start()
     os.nice(10)  # on a busy machine the bot's own process goes first
     resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
@@ -97,7 +102,12 @@ class RenderPool:
 
     async def run(self, func: Callable[..., T], *args: Any) -> T:
         pool = self._pool
-        future = pool.submit(_capped_call, self.cpu_seconds, self.memory_mb, func, *args)
+        try:
+            future = pool.submit(_capped_call, self.cpu_seconds, self.memory_mb, func, *args)
+        except BrokenProcessPool:  # a worker died between calls (killed): not this render's
+            self._replace(pool)
+            pool = self._pool
+            future = pool.submit(_capped_call, self.cpu_seconds, self.memory_mb, func, *args)
         try:
             return await asyncio.wait_for(asyncio.wrap_future(future), 2 * self.cpu_seconds + 5)
         except TimeoutError:

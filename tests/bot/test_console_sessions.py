@@ -135,3 +135,22 @@ def test_console_without_a_lab_says_how_to_name_one(tmp_path: Path) -> None:
     assert console.stderr.strip().startswith("labbot: no devices configured: set GNS3_URL")
     assert len(console.stderr.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []  # no database made for nothing
+
+
+def test_ctrl_c_leaves_the_render_workers_running_for_the_next_change(tmp_path: Path) -> None:
+    """Ctrl-C reaches the terminal's whole process group, the render workers too: they ignore
+    it, and the next change renders as the first did (no worker traceback, no broken pool)."""
+    terminal = Terminal(tmp_path, "demo", "--devices", "1")
+    terminal.wait_for("alice> ")
+    terminal.type("apply ntp to R1 servers=10.0.0.1\n")  # rendered in the workers
+    terminal.wait_for("[1] Approve")
+    terminal.type("cancel\n")
+    terminal.wait_for("alice> ")
+    terminal.type("\x03")
+    terminal.wait_for("(input cleared — Ctrl-C again quits)", 10)
+    terminal.type("apply ntp to R1 servers=10.0.0.2\n")
+    terminal.wait_for("[1] Approve")
+    terminal.type("quit\n")
+    assert terminal.exit_status() == 0
+    for broken in ("Traceback", "KeyboardInterrupt", "BrokenProcessPool", "went wrong"):
+        assert broken not in terminal.screen, terminal.screen[-2000:]

@@ -5,6 +5,8 @@ inventory asked for `R*` is refused by max-targets before anything is read."""
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import threading
 import time
 from collections.abc import AsyncIterator
@@ -94,6 +96,25 @@ async def test_a_bomb_fails_its_template_in_one_line_and_the_worker_serves_the_n
     assert within, (elapsed, message)
     assert message or sum(map(len, lines)) <= MAX_OUTPUT_CHARS
     assert await pool.run(render, "hostname {{ n }}", {"n": "R1"}) == ["hostname R1"]
+
+
+async def test_workers_ignore_ctrl_c_and_a_worker_killed_between_calls_is_replaced() -> None:
+    renderer = RenderPool(workers=1, cpu_seconds=1.0, memory_mb=256)
+    try:
+        assert await renderer.run(render, "hostname {{ n }}", {"n": "R1"}) == ["hostname R1"]
+        [worker] = list(renderer._pool._processes.values())  # type: ignore[attr-defined]
+        os.kill(worker.pid, signal.SIGINT)  # the terminal's Ctrl-C reaches every worker
+        assert await renderer.run(render, "hostname {{ n }}", {"n": "R2"}) == ["hostname R2"]
+        assert worker.is_alive()
+        worker.kill()
+        worker.join()
+        for _ in range(200):  # until the executor has seen it die (its own thread notices)
+            if renderer._pool._broken:  # type: ignore[attr-defined]
+                break
+            await asyncio.sleep(0.05)
+        assert await renderer.run(render, "hostname {{ n }}", {"n": "R3"}) == ["hostname R3"]
+    finally:
+        renderer.close()
 
 
 async def test_a_bomb_from_the_llm_ends_that_change_while_other_threads_are_served(
