@@ -6,6 +6,7 @@ import csv
 import dataclasses
 import io
 import json
+import textwrap
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Literal
@@ -151,17 +152,39 @@ def render_entries(
 
 def _readable_table(entries: Sequence[Any], mask: SecretMask, width: int) -> str:
     """seq, time, kind, change, who, gate or device, sha256 on one line each; the summary,
-    last, wraps."""
+    last, wraps by whole words. Where the fixed columns leave the summary too little room (80
+    columns, a pipe), each record is its fixed fields on one line and its summary below it."""
     if not entries:
         return messages.AUDIT_NONE
-    table = Table(box=None, show_edge=False, pad_edge=False)
+    rows = [(str(entry.seq), *_chat_row(entry, mask, None)) for entry in entries]
     *fixed, summary = messages.AUDIT_TABLE_COLUMNS
+    widths = [max(len(row[i]) for row in [tuple(fixed), *rows]) for i in range(len(fixed))]
+    if width - sum(w + 1 for w in widths) < SUMMARY_COLUMNS:
+        return _stacked(rows, width)
+    table = Table(box=None, show_edge=False, pad_edge=False)
     for column in fixed:
         table.add_column(column, no_wrap=True)
     table.add_column(summary, overflow="fold", ratio=1)
-    for entry in entries:
-        table.add_row(str(entry.seq), *_chat_row(entry, mask, None))
+    for row in rows:
+        table.add_row(*row)
     return _printed(table, width)
+
+
+def _stacked(rows: Sequence[tuple[str, ...]], width: int) -> str:
+    """Each record's fixed fields on a line, its summary under it, wrapped by whole words."""
+    indent = " " * STACK_INDENT
+    lines = []
+    for *fields, summary in rows:
+        lines.append("  ".join(field for field in fields if field))
+        wrap = textwrap.wrap(
+            summary, max(width, 40), initial_indent=indent, subsequent_indent=indent
+        )
+        lines.extend(wrap or [indent])
+    return "\n".join(lines)
+
+
+SUMMARY_COLUMNS = 30  # the least room for the summary beside the fixed columns
+STACK_INDENT = 4
 
 
 def _row_json(entry: Any, mask: SecretMask) -> dict[str, Any]:

@@ -49,6 +49,10 @@ def test_scripted_demo_configures_ospf_and_audit_names_the_approver(tmp_path: Pa
         ("template", "bob"),
         ("params", "bob"),
     ]
+    piped = labbot("audit", cwd=tmp_path, env={**db, "COLUMNS": "80"})  # `labbot audit | cat`
+    assert piped.returncode == 0 and "requested: configure ospf on all routers" in piped.stdout
+    assert all(len(line) <= 80 for line in piped.stdout.splitlines()), piped.stdout
+    assert not [line for line in piped.stdout.splitlines() if len(line.strip()) == 1]
     pushes = labbot("audit", "--format", "csv", "--device", "R1", cwd=tmp_path, env=db)
     assert pushes.stdout.splitlines()[0].startswith("seq,at,kind")
     assert ",push," in pushes.stdout and "R1" in pushes.stdout
