@@ -414,13 +414,18 @@ def check(
 @app.command()
 def pending(
     user: Annotated[
-        str, typer.Option(help="Whose: a user id (U0123, @alice:example.org, console:bob).")
-    ],
+        str | None,
+        typer.Option(
+            help="Whose: a user id (U0123, @alice:example.org, console:bob); default: you at "
+            "the console (console:OS-USER)."
+        ),
+    ] = None,
 ) -> None:
     """The open steps USER may decide (change, requester, step, devices, age, expiry, link)."""
-    from bot.pending_cli import pending_report
+    from bot.pending_cli import pending_report, you_at_the_console
 
-    out.print(asyncio.run(pending_report(_settings(), user)), highlight=False, soft_wrap=True)
+    whose = user or you_at_the_console()
+    out.print(asyncio.run(pending_report(_settings(), whose)), highlight=False, soft_wrap=True)
 
 
 @app.command()

@@ -85,6 +85,12 @@ async def session_line(runtime: Runtime) -> str:
     )
 
 
+def os_user() -> str:
+    """The process's user, who sits at the console (not $USER: an environment variable names
+    anyone)."""
+    return pwd.getpwuid(os.getuid()).pw_name
+
+
 async def run_console(
     settings: Settings, *, first_lines: tuple[str, ...] = (), script: Path | None = None
 ) -> None:
@@ -98,7 +104,7 @@ async def run_console(
     seats = frozenset(name.casefold() for name in settings.console_users)
     adapter = ConsoleAdapter(
         console,
-        user=pwd.getpwuid(os.getuid()).pw_name,
+        user=os_user(),
         source=chat.source,
         echo_input=chat.scripted,
         first_lines=list(first_lines),

@@ -1,9 +1,11 @@
-"""`labbot pending --user ID`: the open steps a person may decide, read from storage."""
+"""`labbot pending [--user ID]`: the open steps a person may decide, read from storage (you at
+the console when no one is named)."""
 
 from __future__ import annotations
 
-from adapters.chat import Actor
+from adapters.chat import Actor, canonical_user_id
 from bot import messages
+from bot.console_chat import os_user
 from bot.data_place import database_place
 from bot.open_gates import pending_for, pending_text
 from bot.reading_runtime import reading_runtime
@@ -27,3 +29,8 @@ async def pending_report(settings: Settings, user: str) -> str:
     if not found.to_decide and not found.requested:
         text += "\n" + messages.PENDING_NONE_IN.format(where=database_place(settings))
     return text
+
+
+def you_at_the_console() -> str:
+    """`console:OS-USER`: the process's user, as `labbot console` seats it (not $USER)."""
+    return canonical_user_id(f"console:{os_user()}")

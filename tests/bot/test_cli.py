@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import pwd
 import sqlite3
 import subprocess
 import sys
@@ -103,3 +104,15 @@ def test_serve_with_power_level_rules_and_no_rooms_to_read_them_in_refuses_to_st
     said = refused.stderr.strip().splitlines()
     assert refused.returncode == 2 and len(said) == 1, refused.stderr
     assert "LABBOT_MATRIX_AUTHORITY_ROOM" in said[0] and "power>=N" in said[0]
+
+
+def test_pending_without_a_user_is_you_at_the_console(tmp_path: Path) -> None:
+    """`labbot pending` as the README writes it: the OS user's open changes (console:USER)."""
+    me = pwd.getpwuid(os.getuid()).pw_name
+    script = tmp_path / "ask.txt"
+    script.write_text("apply ntp to R1 servers=10.0.0.1\n")
+    data = ["--data-dir", "data"]
+    assert labbot("demo", "--as", me, "--script", str(script), *data, cwd=tmp_path).returncode == 0
+    pending = labbot("pending", cwd=tmp_path, env={"LABBOT_DATA_DIR": str(tmp_path / "data")})
+    assert pending.returncode == 0, pending.stderr
+    assert "Your open changes: 1" in pending.stdout, pending.stdout
