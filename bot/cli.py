@@ -392,8 +392,15 @@ def mcp_token(
     from bot.agents import new_token, token_hash
 
     token = new_token()
-    out.print(f"token (give it to the agent, it is not kept): {token}", highlight=False)
-    out.print(f"LABBOT_MCP_AGENTS entry: {name}={principal} {token_hash(token)}", highlight=False)
+    # each on one line however narrow the terminal or pipe: they are copied whole
+    out.print(
+        f"token (give it to the agent, it is not kept): {token}", soft_wrap=True, highlight=False
+    )
+    out.print(
+        f"LABBOT_MCP_AGENTS entry: {name}={principal} {token_hash(token)}",
+        soft_wrap=True,
+        highlight=False,
+    )
 
 
 @app.command()

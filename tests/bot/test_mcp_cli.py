@@ -12,11 +12,15 @@ from tests.bot.test_cli import labbot
 
 
 def test_a_new_token_comes_with_the_entry_holding_only_its_hash(tmp_path: Path) -> None:
-    made = labbot("mcp", "token", "claude-code", "--principal", "U0123", cwd=tmp_path)
+    # piped at 80 columns (`labbot mcp token … | cat`): each stays whole on its line
+    made = labbot(
+        "mcp", "token", "claude-code", "--principal", "U0123", cwd=tmp_path, env={"COLUMNS": "80"}
+    )
     assert made.returncode == 0, made.stderr
     token = made.stdout.splitlines()[0].rsplit(" ", 1)[1]
     entry = made.stdout.splitlines()[1].removeprefix("LABBOT_MCP_AGENTS entry: ")
     assert entry == f"claude-code=U0123 {token_hash(token)}" and token not in entry
+    assert len(made.stdout.splitlines()) == 2
     agent = agents_from(load_settings(mcp_agents=entry)).by_token(token)
     assert agent is not None and (agent.name, agent.principal) == ("claude-code", "U0123")
 
