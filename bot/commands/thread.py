@@ -12,7 +12,8 @@ from bot.commands.parsing import CommandError
 
 
 async def help_command(ctx: CommandContext) -> None:
-    await ctx.say(Message(messages.HELP))
+    console = ctx.request.thread.platform == "console"  # its own words: `as NAME`, `quit`
+    await ctx.say(Message(messages.HELP + (messages.CONSOLE_HELP if console else "")))
 
 
 async def status_command(ctx: CommandContext) -> None:

@@ -34,6 +34,12 @@ Commands:
   run CLI-COMMAND on R1     the same, for any CLI read the platform's allow-list takes
   neighbours|routes|interfaces|bgp summary|version on R1
                             the same question asked in each device's own words"""
+CONSOLE_HELP = """
+
+At this console:
+  as NAME                   speak as NAME (the demo: anyone; else LABBOT_CONSOLE_USERS)
+  1 / 2 / 3                 press the latest gate's buttons
+  quit                      end the session (Ctrl-D too; Ctrl-C clears the line, twice quits)"""
 SCRIPT_UNREADABLE = "--script: cannot read {path!r}: {why}"
 DEMO_WELCOME = (
     "labbot demo — a simulated lab of {count} devices on 127.0.0.1, console chat, SQLite at "

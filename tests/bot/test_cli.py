@@ -116,3 +116,11 @@ def test_pending_without_a_user_is_you_at_the_console(tmp_path: Path) -> None:
     pending = labbot("pending", cwd=tmp_path, env={"LABBOT_DATA_DIR": str(tmp_path / "data")})
     assert pending.returncode == 0, pending.stderr
     assert "Your open changes: 1" in pending.stdout, pending.stdout
+
+
+def test_help_at_the_console_names_its_own_words(tmp_path: Path) -> None:
+    script = tmp_path / "help.txt"
+    script.write_text("help\nquit\n")
+    shown = labbot("demo", "--devices", "1", "--script", str(script), cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert "as NAME" in shown.stdout and "quit" in shown.stdout.split("At this console:")[1]
