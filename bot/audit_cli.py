@@ -173,5 +173,5 @@ def report_written(settings: Settings, output: Path, report: Report) -> str:
         path=output,
         count=len(report.changes),
         where=database_place(settings),
-        ok=report.chain.ok,
+        chain=messages.REPORT_WRITTEN_CHAIN[report.chain.ok],
     )

@@ -161,4 +161,8 @@ NO_DATABASE = (
 NO_SCHEMA = "{where} holds no labbot tables: run `labbot db upgrade`, or fix LABBOT_DATABASE_URL"
 AUDIT_EMPTY = "no audit records in {where}"
 PENDING_NONE_IN = "nothing open in {where}"
-REPORT_WRITTEN = "wrote {path}: {count} change(s) from {where}, chain ok: {ok}"
+REPORT_WRITTEN = "wrote {path}: {count} change(s) from {where}; {chain}"
+REPORT_WRITTEN_CHAIN = {
+    True: "the audit chain is intact",
+    False: "the audit chain is BROKEN (`labbot audit verify` names the first altered row)",
+}
