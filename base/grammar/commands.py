@@ -3,8 +3,9 @@
 A mode's commands are written as specs, one a line, the way command references print them:
 `ip address` accepts `ip address …` (any words after), `ip ospf !name-lookup` accepts `ip ospf
 cost 10` but not `ip ospf name-lookup` (a global command), `spanning-tree portfast $` accepts
-exactly those words, `<any> permit|deny` takes one word of any value (a sequence number) before
-`permit` or `deny`, and `a|b` names alternatives. A command is read two or more words deep
+exactly those words, `<any> permit|deny` takes one word of any value before `permit` or `deny`,
+`<n>` one word of digits (`mlag <n> $`: a port channel's MLAG id, not `mlag configuration`),
+and `a|b` names alternatives. A command is read two or more words deep
 wherever its first word is shared with another mode (`ip`, `arp`, `logging`, …): what a mode does
 not list, it does not accept, and the device runs the line in an enclosing mode or refuses it.
 
@@ -19,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 ANY_WORD = "<any>"
+NUMBER = "<n>"
 END = "$"
 
 
@@ -29,6 +31,7 @@ class CommandNode:
 
     keywords: dict[str, CommandNode] = field(default_factory=dict)
     any_word: CommandNode | None = None
+    number: CommandNode | None = None  # a word of digits
     end: bool = False  # the line may end here
     free: bool = False  # any words may follow (none included)
     not_before: frozenset[str] = frozenset()  # when free: words that may not come next
@@ -58,6 +61,10 @@ def _add(node: CommandNode, words: Sequence[str]) -> None:
         node.any_word = node.any_word or CommandNode()
         _add(node.any_word, rest)
         return
+    if word == NUMBER:
+        node.number = node.number or CommandNode()
+        _add(node.number, rest)
+        return
     for keyword in word.split("|"):
         _add(node.keywords.setdefault(keyword, CommandNode()), rest)
 
@@ -79,6 +86,9 @@ def _merge(into: CommandNode, tree: CommandNode) -> None:
     if tree.any_word is not None:
         into.any_word = into.any_word or CommandNode()
         _merge(into.any_word, tree.any_word)
+    if tree.number is not None:
+        into.number = into.number or CommandNode()
+        _merge(into.number, tree.number)
 
 
 def keyword_for(typed: str, keywords: Mapping[str, object]) -> str | None:
@@ -97,6 +107,10 @@ def accepted(tree: CommandNode, words: Sequence[str]) -> list[str] | None:
         if keyword is not None:
             node = node.keywords[keyword]
             spelled.append(keyword)
+            continue
+        if node.number is not None and typed.isdigit():
+            node = node.number
+            spelled.append(typed)
             continue
         if node.any_word is not None and not _names_keyword(typed, node.keywords):
             node = node.any_word
@@ -117,6 +131,8 @@ def exact_keywords(tree: CommandNode, words: Sequence[str]) -> set[int]:
             if keyword == typed:
                 found.add(index)
             node = node.keywords[keyword]
+        elif node.number is not None and typed.isdigit():
+            node = node.number
         elif node.any_word is not None:
             node = node.any_word
         else:

@@ -29,8 +29,15 @@ _NOT_EOS = frozenset(
 )
 INTERFACE = (
     *(spec for spec in ios.INTERFACE if spec not in _NOT_EOS),
-    "bfd|flowcontrol|error-correction|sflow|vrf|mlag|traffic-loopback|phy|link-debounce",
-    "ip virtual-router|attached-host|dhcp-server",
+    "flowcontrol|error-correction|traffic-loopback|phy|link-debounce",
+    # first words global configuration has too (`vrf instance X`, `mlag configuration`, `sflow
+    # destination`, `ip virtual-router mac-address`): what the interface takes, word by word
+    "vrf <any> $",
+    "mlag <n> $",
+    "sflow enable|sample",
+    "bfd interval|echo|per-link|neighbor|authentication",
+    "ip virtual-router address",
+    "ip attached-host",
     "ip dhcp relay all-subnets",
     "ip dhcp relay information option circuit-id",
 )

@@ -155,7 +155,7 @@ VLAN = (*EVERY_MODE, "name|state|shutdown|private-vlan|remote-span|mtu|media")
 ACCESS_LIST = (
     *EVERY_MODE,
     "permit|deny|remark|evaluate|statistics|fragments",
-    "<any> permit|deny|remark|evaluate",
+    "<n> permit|deny|remark|evaluate",
 )
 ROUTE_MAP = (*EVERY_MODE, "match|set|description|continue")
 VRF = (
@@ -169,7 +169,7 @@ DHCP_POOL = (
     "network|default-router|dns-server|domain-name|lease|option|netbios-name-server|host",
     "client-identifier|hardware-address|class|bootfile|next-server|import|netbios-node-type",
 )
-KEY_CHAIN = (*EVERY_MODE, "key $", "key <any> $", "description")
+KEY_CHAIN = (*EVERY_MODE, "key <n> $", "description")
 KEY = (*EVERY_MODE, "key-string|accept-lifetime|send-lifetime|cryptographic-algorithm")
 CLASS_MAP = (*EVERY_MODE, "match|description")
 POLICY_MAP = (*EVERY_MODE, "class|description")

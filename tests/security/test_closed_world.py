@@ -96,6 +96,22 @@ SHARED_WORDS = [
 ]
 
 
+EOS_SHARED_WORDS = [
+    "vrf instance MGMT",
+    "mlag configuration",
+    "sflow destination 10.6.6.6",
+    "ip virtual-router mac-address 00:1c:73:00:00:99",
+]
+
+
+@pytest.mark.parametrize("line", EOS_SHARED_WORDS)
+def test_an_eos_global_command_sharing_its_first_word_leaves_the_interface(line: str) -> None:
+    lines = [INTERFACE["arista_eos"], f" {line}"]
+    assert line_places(lines, "arista_eos") == ["global", "global"]
+    kept = [INTERFACE["arista_eos"], " vrf MGMT", " mlag 10", " ip virtual-router address 10.0.0.1"]
+    assert line_places(kept, "arista_eos") == ["global", *[INTERFACE["arista_eos"]] * 3]
+
+
 @pytest.mark.parametrize(("header", "line"), SHARED_WORDS, ids=[ln for _, ln in SHARED_WORDS])
 def test_a_global_command_sharing_two_words_with_the_mode_leaves_it(header: str, line: str) -> None:
     lines = [header, f" {line}"]
