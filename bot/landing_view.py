@@ -65,6 +65,28 @@ def missing_interfaces_note(devices: Mapping[str, DevicePreview]) -> str:
     )
 
 
+def changed_note(devices: Mapping[str, DevicePreview], mask: SecretMask) -> str:
+    """After a Modify: each parameter that differs from the preview before, masked."""
+    changes = [
+        messages.CHANGED_PARAM.format(
+            device=name,
+            param=key,
+            before=_value(mask.param(key, before)),
+            now=_value(mask.param(key, now)),
+        )
+        for name, device in devices.items()
+        for key, (before, now) in device.get("changed", {}).items()
+    ]
+    return messages.CHANGED_SINCE.format(changes="; ".join(changes)) if changes else ""
+
+
+def _value(value: object) -> str:
+    """A parameter's value (masked already) in a sentence: a list's items by commas."""
+    if value is None or value == []:
+        return messages.CHANGED_NOTHING
+    return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
 def models_note(devices: Mapping[str, DevicePreview]) -> str:
     """What judges where each platform's lines land (a mode grammar, a real twin, …)."""
     families = sorted({platform_family(device["platform"]) for device in devices.values()})

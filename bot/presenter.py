@@ -16,6 +16,7 @@ from bot.code_blocks import sections_message
 from bot.ending_view import ending_line, newer_line, rollback_line, target_problem
 from bot.landed_view import broke_off_gate
 from bot.landing_view import (
+    changed_note,
     landed_outside_gate,
     landing_note,
     landing_sections,
@@ -179,7 +180,8 @@ def _params_sections(
     blocked = _hit_rows(devices, "blocked", mask)
     if blocked:
         text += messages.DENY_LIST_AT_GATE.format(count=len(blocked))
-    text += landing_note(devices) + models_note(devices) + missing_interfaces_note(devices)
+    text += changed_note(devices, mask) + landing_note(devices) + models_note(devices)
+    text += missing_interfaces_note(devices)
     text += _newer_note(payload)
     text += "".join(
         messages.FACTS_FROM_CONFIG.format(device=name, why=device["state_unread"])

@@ -135,8 +135,13 @@ class ChangeWorkflow:
             return None
         if gate["gate"] not in ("template", "params"):
             return None
+        shown = state["params"]["device_params"]  # what a Modify adds to or removes from
         request = PlanRequest(
-            text=asked["text"], topology=topology, feedback=feedback, scope=asked["scope"]
+            text=asked["text"],
+            topology=topology,
+            feedback=feedback,
+            previous={"device_params": shown} if shown else None,
+            scope=asked["scope"],
         )
         return await self._planner.feedback_problem(request, template, gate["gate"])
 

@@ -13,7 +13,6 @@ from langgraph.types import Command
 
 from base.errors import LabbotError, PlanningError, TargetError, TemplateError
 from base.vocabulary import Status, utc_now
-from workflow.allowances import allowed_by
 from workflow.chosen import Because, chosen
 from workflow.endings import (
     DevicesHeld,
@@ -50,7 +49,7 @@ from workflow.model import (
 from workflow.newer_versions import newer_versions
 from workflow.options import WorkflowOptions
 from workflow.ports import ConfigTrial, DeviceGateway, DeviceLocks, Planner, SavedTemplates
-from workflow.previews import DevicePreview, preview_devices
+from workflow.previews import DevicePreview, preview_devices, with_changes
 from workflow.push_records import push_records
 from workflow.push_refusals import blocked_now
 from workflow.render_pool import RenderPool, run_capped
@@ -239,10 +238,10 @@ class Nodes:
                 self.trial, plan, devices, sections, self.options.twin_seconds
             )
             families = {name: devices[name]["family"] for name in landings}
-            allow = allowed_by(template)
-            if problems := twin_problems(self.deny_list, landings, families, allow):
+            if problems := twin_problems(self.deny_list, landings, families, template):
                 return self._retry_or_end(state, "parameters", problems, blocked=True)
             previews = {n: DevicePreview(**p, landing=landings[n]) for n, p in previews.items()}
+        previews = with_changes(state["params"]["previews"] or {}, previews)
         held = await self._hold(state["request"]["change_id"], sorted(previews))
         if held:
             return finish(state, "blocked", DevicesHeld(kind="devices_held", held=held))

@@ -16,8 +16,9 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Literal, NotRequired, TypedDict
 
+from workflow.allowances import allowed_by
 from workflow.devices.diffing import landed_paths
-from workflow.model import DeviceFacts
+from workflow.model import DeviceFacts, TemplateProposal
 from workflow.ports import ConfigTrial
 from workflow.safety import DenyList
 from workflow.sections import misplaced_landings
@@ -161,8 +162,9 @@ def twin_problems(
     deny_list: DenyList,
     landings: Mapping[str, Landing],
     families: Mapping[str, str],
-    allow: Sequence[str],
+    template: TemplateProposal,
 ) -> list[str]:
     """Why the twins' landings refuse the lines: outside the sections, refused by the copy, or
-    stored in a form the deny-list refuses."""
+    stored in a form the deny-list refuses (unless `template` allows the rule)."""
+    allow = allowed_by(template)
     return landing_errors(landings) + landed_denials(deny_list, landings, families, allow)

@@ -38,6 +38,8 @@ class DevicePreview(TypedDict):
     landing: NotRequired[Landing]  # where the lines land on the device's twin (workflow.landing)
     # interfaces the lines open that the device does not have -> the closest it has ("": none)
     missing_interfaces: NotRequired[dict[str, str]]
+    # after a Modify: each parameter that differs from the preview before -> [before, now]
+    changed: NotRequired[dict[str, list[Any]]]
 
 
 def preview_devices(
@@ -112,3 +114,23 @@ def _preview_one(
     if missing := missing_interfaces(lines, facts):
         preview["missing_interfaces"] = missing
     return preview, []
+
+
+def with_changes(
+    before: Mapping[str, DevicePreview], previews: dict[str, DevicePreview]
+) -> dict[str, DevicePreview]:
+    """`previews`, each saying which parameters differ from the device's preview `before` (a
+    Modify's effect, shown at the gate it reopens)."""
+    for name, preview in previews.items():
+        old = before.get(name)
+        if old is None:
+            continue
+        keys = dict.fromkeys([*old["params"], *preview["params"]])
+        changed = {
+            key: [old["params"].get(key), preview["params"].get(key)]
+            for key in keys
+            if old["params"].get(key) != preview["params"].get(key)
+        }
+        if changed:
+            preview["changed"] = changed
+    return previews

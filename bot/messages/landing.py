@@ -17,6 +17,9 @@ LANDING_SKIPPED_WHY = {
 }
 LANDING_REFUSED_AT_GATE = "\n⚠️ A copy refused {count} line(s) (see below): the device may too."
 MISSING_INTERFACE = "\n⚠️ {device} has no interface {interface}{closest}: the push would fail there."
+CHANGED_SINCE = "\nℹ️ Changed from the last preview: {changes}."
+CHANGED_PARAM = "{device} {param}: {before} → {now}"
+CHANGED_NOTHING = "(none)"
 MISSING_CLOSEST = " (the closest it has: {closest})"
 LINE_LANDS = "{line}  ← {place}"  # a device's line at the params gate, where it lands
 LANDING_MODEL = "\nWhere each line lands: {models}."

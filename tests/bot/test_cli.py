@@ -124,3 +124,18 @@ def test_help_at_the_console_names_its_own_words(tmp_path: Path) -> None:
     shown = labbot("demo", "--devices", "1", "--script", str(script), cwd=tmp_path)
     assert shown.returncode == 0, shown.stderr
     assert "as NAME" in shown.stdout and "quit" in shown.stdout.split("At this console:")[1]
+
+
+def test_a_modify_adds_to_or_removes_from_a_list_and_says_what_changed(tmp_path: Path) -> None:
+    script = tmp_path / "modify.txt"
+    script.write_text(
+        "apply ntp to R1 servers=10.0.0.1\nas bob\n1\n"
+        "modify: add server 10.0.0.2\nmodify: remove server 10.0.0.1\nquit\n"
+    )
+    shown = labbot("demo", "--devices", "1", "--script", str(script), cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    said = " ".join(shown.stdout.split())
+    assert "Changed from the last preview: R1 servers: 10.0.0.1 → 10.0.0.1, 10.0.0.2." in said
+    assert "Changed from the last preview: R1 servers: 10.0.0.1, 10.0.0.2 → 10.0.0.2." in said
+    last = shown.stdout.rsplit("Step 2 of 2", 1)[1]
+    assert "ntp server 10.0.0.2" in last and "ntp server 10.0.0.1 " not in last

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from base.errors import PlanningError, TargetError
@@ -25,6 +25,7 @@ from workflow.endings import targets_ending
 from workflow.feedback import FeedbackProblem
 from workflow.library.catalog import Catalog, LibraryTemplate, load_catalog
 from workflow.library.derive import derive_params
+from workflow.library.list_edits import ListEdit, edited, previous_params, split_edits
 from workflow.model import (
     DeviceFacts,
     ParamsProposal,
@@ -46,6 +47,8 @@ NO_TOKENS = TokenUsage(input_tokens=0, output_tokens=0, total_tokens=0)
 class ParsedRequest:
     template: LibraryTemplate | None  # None when the text names no template
     overrides: dict[str, Any]
+    # a Modify's list values to add to or remove from each device's previous value
+    edits: dict[str, ListEdit] = field(default_factory=dict)
 
 
 def _unquote(value: str) -> str:
@@ -177,8 +180,10 @@ class LibraryPlanner:
             return parsed
         feedback = parse_request(request.feedback, self._catalog, parsed.template, keep=keep)
         switched = feedback.template != parsed.template  # "apply bgp": the old params do not fit
+        schema = feedback.template.params_schema if feedback.template else {}
+        overrides, edits = split_edits(request.feedback, feedback.overrides, schema)
         return ParsedRequest(
-            feedback.template, {**({} if switched else parsed.overrides), **feedback.overrides}
+            feedback.template, {**({} if switched else parsed.overrides), **overrides}, edits
         )
 
     async def propose_template(self, request: PlanRequest) -> TemplateProposal:
@@ -238,20 +243,31 @@ class LibraryPlanner:
             if facts is None:
                 problems.append(f"{name}: not in the lab any more")
                 continue
-            params, errors = _device_params(library, facts, request, parsed)
+            params, errors = _device_params(library, facts, request, parsed, name)
             device_params[name] = params
             problems.extend(f"{name}: {error}" for error in errors)
         return device_params, problems
 
 
 def _device_params(
-    template: LibraryTemplate, facts: DeviceFacts, request: PlanRequest, parsed: ParsedRequest
+    template: LibraryTemplate,
+    facts: DeviceFacts,
+    request: PlanRequest,
+    parsed: ParsedRequest,
+    device: str = "",
 ) -> tuple[dict[str, Any], list[str]]:
-    """Derived params (only those the schema knows) under the explicit overrides, validated."""
+    """Derived params (only those the schema knows) under the explicit overrides, validated;
+    a Modify's list edits applied to the `device`'s previous values."""
     derived = derive_params(template.derive, facts, request.topology, parsed.overrides)
     schema = template.params_schema
     known = {key: value for key, value in derived.items() if key in schema}
-    return validate_params(schema, {**known, **parsed.overrides})
+    params = {**known, **parsed.overrides}
+    if parsed.edits:
+        before = previous_params(request, device)
+        params |= {
+            key: edited({**params, **before}.get(key), edit) for key, edit in parsed.edits.items()
+        }
+    return validate_params(schema, params)
 
 
 def _requested(template: LibraryTemplate, overrides: Mapping[str, Any]) -> dict[str, Any]:
