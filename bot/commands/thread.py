@@ -44,8 +44,12 @@ async def rollback_command(ctx: CommandContext) -> None:
     if len(ctx.command.args) != 1:
         raise CommandError(messages.ROLLBACK_USAGE)
     change_id = ctx.command.args[0]
-    if await ctx.audit.change_summary(change_id) is None:
+    summary = await ctx.audit.change_summary(change_id)
+    if summary is None:
         raise CommandError(messages.UNKNOWN_CHANGE.format(change_id=change_id))
+    done = [e.change_id for e in summary.rollback_events if e.status == "done"]
+    if done:  # its backups would be pushed again over what the devices hold now
+        raise CommandError(messages.ROLLED_BACK_ALREADY.format(change_id=change_id, by=done[-1]))
     await ctx.start_change(f"rollback {change_id}", change_id)
 
 

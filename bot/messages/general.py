@@ -97,6 +97,10 @@ UNEXPECTED = (
 )
 UNKNOWN_CHANGE = "No change {change_id} is on record."
 ROLLBACK_USAGE = "Usage: rollback CHANGE_ID (see `audit` for change ids)."
+ROLLED_BACK_ALREADY = (
+    "{change_id} was rolled back already ({by}): a second rollback would push its backups again "
+    "over what the devices hold now. To set something again, ask for it as a new change."
+)
 TOO_LONG = (
     "Refused: that message is {size:,} characters long; the limit is {limit:,} "
     "(LABBOT_MAX_REQUEST_CHARS). Nothing was stored."

@@ -49,3 +49,25 @@ async def test_a_rollback_restores_a_description_the_router_printed_in_8_bits(
     restored = PRINTED in lab.device("R1").running_config().splitlines()
     attempt("rollback: a description the router printed, restored", restored)
     assert restored, chat.texts()[-3:]
+
+
+async def test_a_change_rolled_back_already_is_not_rolled_back_twice(
+    tmp_path: Path, lab: Lab
+) -> None:
+    chat = TeamChat()
+    again = place("C-lab", "t3")
+    async with team_bot(tmp_path, lab, chat) as bot:
+        await bot.service.handle(ask("describe interfaces on R1", "alice", HERE))
+        await bot.service.handle(press(chat, HERE, "bob"))
+        await bot.service.handle(press(chat, HERE, "bob"))
+        change = await bot.audit.latest_change_for_thread(HERE.key)
+        assert change is not None
+        await bot.service.handle(ask(f"rollback {change.change_id}", "alice", UNDO))
+        await bot.service.handle(press(chat, UNDO, "bob"))
+        await bot.service.handle(press(chat, UNDO, "bob"))
+        restored = lab.device("R1").running_config()
+        await bot.service.handle(ask(f"rollback {change.change_id}", "carol", again))
+        refused = chat.texts()[-1]
+    assert PRINTED in restored.splitlines()
+    assert f"{change.change_id} was rolled back already (chg-" in refused, refused
+    assert lab.device("R1").running_config() == restored
