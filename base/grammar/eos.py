@@ -9,11 +9,9 @@ typed in; an interface takes `vrf NAME` (not `vrf forwarding`); a routing proces
 
 from __future__ import annotations
 
-import re
-
 from base.grammar import ios
 from base.grammar.commands import command_tree
-from base.grammar.model import GLOBAL, Grammar, Mode
+from base.grammar.model import Grammar, mode
 
 GLOBAL_COMMANDS = (
     *ios.GLOBAL_COMMANDS,
@@ -48,26 +46,16 @@ ACCESS_LIST = (*ios.ACCESS_LIST, "statistics|counters")
 MANAGEMENT = (*ios.EVERY_MODE, "shutdown|protocol|vrf|idle-timeout|authentication|cors")
 
 
-def _mode(
-    mode: str, opener: str, prompt: str, specs: tuple[str, ...], parent: str = GLOBAL
-) -> Mode:
-    return Mode(mode, parent, re.compile(opener), prompt, command_tree(specs))
-
-
 MODES = (
-    _mode("if", r"^interface (range )?\S", "config-if", INTERFACE),
-    _mode("router-ospf", r"^router ospf\b", "config-router-ospf", _ROUTER),
-    _mode("router-bgp", r"^router bgp\b", "config-router-bgp", _ROUTER),
-    _mode("router-af", r"^address-family ", "config-router-bgp-af", ROUTER_AF, parent="router-bgp"),
-    _mode("vlan", r"^vlan [\d,-]+$", "config-vlan", VLAN),
-    _mode("acl", r"^(ip|ipv6|mac) access-list \S", "config-acl", ACCESS_LIST),
-    _mode("route-map", r"^route-map ", "config-route-map", ios.ROUTE_MAP),
-    _mode("mgmt", r"^management (api|ssh|telnet)", "config-mgmt", MANAGEMENT),
-    _mode("keychain", r"^key chain \S+", "config-keychain", ios.KEY_CHAIN),
-    _mode("keychain-key", r"^key \d+$", "config-keychain-key", ios.KEY, parent="keychain"),
-    _mode("class-map", r"^class-map ", "config-cmap", ios.CLASS_MAP),
-    _mode("policy-map", r"^policy-map ", "config-pmap", ios.POLICY_MAP),
-    _mode("pmap-class", r"^class ", "config-pmap-c", ios.POLICY_CLASS, parent="policy-map"),
+    mode("if", r"^interface (range )?\S", "config-if", INTERFACE),
+    mode("router-ospf", r"^router ospf\b", "config-router-ospf", _ROUTER),
+    mode("router-bgp", r"^router bgp\b", "config-router-bgp", _ROUTER),
+    mode("router-af", r"^address-family ", "config-router-bgp-af", ROUTER_AF, parent="router-bgp"),
+    mode("vlan", r"^vlan [\d,-]+$", "config-vlan", VLAN),
+    mode("acl", r"^(ip|ipv6|mac) access-list \S", "config-acl", ACCESS_LIST),
+    mode("route-map", r"^route-map ", "config-route-map", ios.ROUTE_MAP),
+    mode("mgmt", r"^management (api|ssh|telnet)", "config-mgmt", MANAGEMENT),
+    *ios.KEYS_AND_QOS,
 )
 
 GRAMMAR = Grammar(

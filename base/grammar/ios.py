@@ -10,10 +10,8 @@ first word; past it, any words (IOS has hundreds of `ip …` commands, all globa
 
 from __future__ import annotations
 
-import re
-
 from base.grammar.commands import command_tree
-from base.grammar.model import GLOBAL, Grammar, Mode
+from base.grammar.model import Grammar, mode
 
 EVERY_MODE = ("exit", "end")  # leave modes; a template may not type them (workflow.sections)
 
@@ -184,37 +182,35 @@ SLA = (*EVERY_MODE, "icmp-echo|udp-jitter|tcp-connect|frequency|threshold|timeou
 SLA_TYPE = (*EVERY_MODE, "frequency|threshold|timeout|tag|source-interface|request-data-size")
 
 
-def _mode(
-    mode: str, opener: str, prompt: str, specs: tuple[str, ...], parent: str = GLOBAL
-) -> Mode:
-    return Mode(mode, parent, re.compile(opener), prompt, command_tree(specs))
-
-
+# key chains and QoS class and policy maps, alike on IOS and EOS
+KEYS_AND_QOS = (
+    mode("keychain", r"^key chain \S+", "config-keychain", KEY_CHAIN),
+    mode("keychain-key", r"^key \d+$", "config-keychain-key", KEY, parent="keychain"),
+    mode("class-map", r"^class-map ", "config-cmap", CLASS_MAP),
+    mode("policy-map", r"^policy-map ", "config-pmap", POLICY_MAP),
+    mode("pmap-class", r"^class ", "config-pmap-c", POLICY_CLASS, parent="policy-map"),
+)
 MODES = (
-    _mode("if", r"^interface (range )?\S", "config-if", INTERFACE),
-    _mode("router", r"^router (ospf|eigrp|rip|isis|bgp|ospfv3)\b", "config-router", ROUTER),
-    _mode("router", r"^ipv6 router (ospf|eigrp|rip)\b", "config-rtr", ROUTER),
-    _mode("router-af", r"^address-family ", "config-router-af", ROUTER_AF, parent="router"),
-    _mode("line", r"^line (con|console|aux|vty)\b", "config-line", LINE),
-    _mode("vlan", r"^vlan [\d,-]+$", "config-vlan", VLAN),
-    _mode("acl", r"^ip access-list extended ", "config-ext-nacl", ACCESS_LIST),
-    _mode("acl", r"^ip access-list standard ", "config-std-nacl", ACCESS_LIST),
-    _mode("acl", r"^ipv6 access-list ", "config-ipv6-acl", ACCESS_LIST),
-    _mode("acl", r"^mac access-list extended ", "config-ext-macl", ACCESS_LIST),
-    _mode("route-map", r"^route-map ", "config-route-map", ROUTE_MAP),
-    _mode("vrf", r"^(vrf definition|ip vrf) ", "config-vrf", VRF),
-    _mode("vrf-af", r"^address-family ", "config-vrf-af", VRF_AF, parent="vrf"),
-    _mode("cp", r"^control-plane$", "config-cp", CONTROL_PLANE),
-    _mode("dhcp", r"^ip dhcp pool \S+", "dhcp-config", DHCP_POOL),
-    _mode("keychain", r"^key chain \S+", "config-keychain", KEY_CHAIN),
-    _mode("keychain-key", r"^key \d+$", "config-keychain-key", KEY, parent="keychain"),
-    _mode("class-map", r"^class-map ", "config-cmap", CLASS_MAP),
-    _mode("policy-map", r"^policy-map ", "config-pmap", POLICY_MAP),
-    _mode("pmap-class", r"^class ", "config-pmap-c", POLICY_CLASS, parent="policy-map"),
-    _mode("mst", r"^spanning-tree mst configuration$", "config-mst", MST),
-    _mode("track", r"^track \d+ ", "config-track", TRACK),
-    _mode("sla", r"^ip sla \d+$", "config-ip-sla", SLA),
-    _mode(
+    mode("if", r"^interface (range )?\S", "config-if", INTERFACE),
+    mode("router", r"^router (ospf|eigrp|rip|isis|bgp|ospfv3)\b", "config-router", ROUTER),
+    mode("router", r"^ipv6 router (ospf|eigrp|rip)\b", "config-rtr", ROUTER),
+    mode("router-af", r"^address-family ", "config-router-af", ROUTER_AF, parent="router"),
+    mode("line", r"^line (con|console|aux|vty)\b", "config-line", LINE),
+    mode("vlan", r"^vlan [\d,-]+$", "config-vlan", VLAN),
+    mode("acl", r"^ip access-list extended ", "config-ext-nacl", ACCESS_LIST),
+    mode("acl", r"^ip access-list standard ", "config-std-nacl", ACCESS_LIST),
+    mode("acl", r"^ipv6 access-list ", "config-ipv6-acl", ACCESS_LIST),
+    mode("acl", r"^mac access-list extended ", "config-ext-macl", ACCESS_LIST),
+    mode("route-map", r"^route-map ", "config-route-map", ROUTE_MAP),
+    mode("vrf", r"^(vrf definition|ip vrf) ", "config-vrf", VRF),
+    mode("vrf-af", r"^address-family ", "config-vrf-af", VRF_AF, parent="vrf"),
+    mode("cp", r"^control-plane$", "config-cp", CONTROL_PLANE),
+    mode("dhcp", r"^ip dhcp pool \S+", "dhcp-config", DHCP_POOL),
+    *KEYS_AND_QOS,
+    mode("mst", r"^spanning-tree mst configuration$", "config-mst", MST),
+    mode("track", r"^track \d+ ", "config-track", TRACK),
+    mode("sla", r"^ip sla \d+$", "config-ip-sla", SLA),
+    mode(
         "sla-type", r"^(icmp-echo|udp-jitter|tcp-connect) ", "config-ip-sla-echo", SLA_TYPE, "sla"
     ),
 )

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from base.grammar.commands import CommandNode, accepted, exact_keywords
+from base.grammar.commands import CommandNode, accepted, command_tree, exact_keywords
 
 GLOBAL = "config"  # the mode id of global configuration
 NEGATIONS = ("no", "default")
@@ -33,6 +33,13 @@ class Mode:
     opener: re.Pattern[str]
     prompt: str
     commands: CommandNode
+
+
+def mode(
+    mode_id: str, opener: str, prompt: str, specs: Sequence[str], parent: str = GLOBAL
+) -> Mode:
+    """A sub-mode from its opening line's pattern (spelled out, case-folded) and its specs."""
+    return Mode(mode_id, parent, re.compile(opener), prompt, command_tree(specs))
 
 
 @dataclass(frozen=True)

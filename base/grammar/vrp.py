@@ -5,10 +5,8 @@ view does not accept runs in the system view, or is refused). VRP negates with `
 
 from __future__ import annotations
 
-import re
-
 from base.grammar.commands import command_tree
-from base.grammar.model import GLOBAL, Grammar, Mode
+from base.grammar.model import Grammar, mode
 
 EVERY_VIEW = ("quit", "return")
 SYSTEM_VIEW = (
@@ -45,25 +43,17 @@ AAA = (*EVERY_VIEW, "local-user|authentication-scheme|authorization-scheme|domai
 ROUTE_POLICY = (*EVERY_VIEW, "if-match|apply|goto")
 
 
-def _view(
-    view: str, opener: str, prompt: str, specs: tuple[str, ...], parent: str = GLOBAL
-) -> Mode:
-    return Mode(view, parent, re.compile(opener), prompt, command_tree(specs))
-
-
 VIEWS = (
-    _view("interface", r"^interface \S", "interface", INTERFACE),
-    _view("ospf", r"^ospf( \d+)?\b", "ospf", OSPF),
-    _view("ospf-area", r"^area \S+$", "ospf-area", OSPF_AREA, parent="ospf"),
-    _view("bgp", r"^bgp \d+", "bgp", BGP),
-    _view("bgp-af", r"^ipv[46]-family\b", "bgp-af", BGP_FAMILY, parent="bgp"),
-    _view("vlan", r"^vlan \d+$", "vlan", VLAN),
-    _view("user-interface", r"^user-interface ", "ui-vty", USER_INTERFACE),
-    _view("aaa", r"^aaa$", "aaa", AAA),
-    _view("acl", r"^acl (number |name )?\S+", "acl", ACL),
-    _view(
-        "route-policy", r"^route-policy \S+ (permit|deny) node \d+", "route-policy", ROUTE_POLICY
-    ),
+    mode("interface", r"^interface \S", "interface", INTERFACE),
+    mode("ospf", r"^ospf( \d+)?\b", "ospf", OSPF),
+    mode("ospf-area", r"^area \S+$", "ospf-area", OSPF_AREA, parent="ospf"),
+    mode("bgp", r"^bgp \d+", "bgp", BGP),
+    mode("bgp-af", r"^ipv[46]-family\b", "bgp-af", BGP_FAMILY, parent="bgp"),
+    mode("vlan", r"^vlan \d+$", "vlan", VLAN),
+    mode("user-interface", r"^user-interface ", "ui-vty", USER_INTERFACE),
+    mode("aaa", r"^aaa$", "aaa", AAA),
+    mode("acl", r"^acl (number |name )?\S+", "acl", ACL),
+    mode("route-policy", r"^route-policy \S+ (permit|deny) node \d+", "route-policy", ROUTE_POLICY),
 )
 
 GRAMMAR = Grammar(
