@@ -18,12 +18,21 @@ SYSTEM_VIEW = (
 )
 INTERFACE = (
     *EVERY_VIEW,
-    "description|shutdown|port|mtu|speed|duplex|vrrp|ospf|isis|rip|eth-trunk|stp|lldp",
+    "description|shutdown|port|mtu|speed|duplex|vrrp|eth-trunk|negotiation|jumboframe|trust",
+    "traffic-filter|traffic-policy|arp-proxy",
     "ip address|binding",
     "ipv6 address|enable",
     "dhcp select",
-    "negotiation|loopback-detect|traffic-filter|traffic-policy|qos|arp-proxy|jumboframe",
-    "trust|port-isolate",
+    # first words the system view has too, with other words there (`ospf 1` opens a process,
+    # `stp priority 0` is the bridge's): what the interface takes, word by word
+    "ospf cost|timer|network-type|authentication-mode|enable|dr-priority|mtu-enable|bfd",
+    "isis enable|cost|circuit-type|circuit-level|authentication-mode|timer|silent|bfd",
+    "rip version|metricin|metricout|split-horizon|poison-reverse|authentication-mode",
+    "stp edged-port|disable|enable|cost|port|root-protection|bpdu-filter|loop-protection",
+    "stp point-to-point",
+    "stp instance <n> cost|port",
+    "lldp enable|disable|tlv-enable|admin-status|management-address",
+    "port-isolate enable",
 )
 OSPF = (
     *EVERY_VIEW,
@@ -36,8 +45,11 @@ VLAN = (*EVERY_VIEW, "name|description")
 ACL = (*EVERY_VIEW, "rule|description|step")
 USER_INTERFACE = (
     *EVERY_VIEW,
-    "authentication-mode|protocol|user|idle-timeout|acl|set|shell|history-command",
-    "screen-length|privilege",
+    "authentication-mode|protocol|idle-timeout|shell|history-command|screen-length",
+    "user privilege",
+    "set authentication",
+    "acl <any> inbound|outbound",
+    "acl ipv6 <any> inbound|outbound",
 )
 AAA = (*EVERY_VIEW, "local-user|authentication-scheme|authorization-scheme|domain")
 ROUTE_POLICY = (*EVERY_VIEW, "if-match|apply|goto")

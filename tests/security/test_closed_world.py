@@ -112,6 +112,25 @@ def test_an_eos_global_command_sharing_its_first_word_leaves_the_interface(line:
     assert line_places(kept, "arista_eos") == ["global", *[INTERFACE["arista_eos"]] * 3]
 
 
+VRP_SHARED_WORDS = [
+    ("interface GigabitEthernet0/0/1", "ospf 1 router-id 10.6.6.6"),
+    ("interface GigabitEthernet0/0/1", "stp priority 0"),
+    ("interface GigabitEthernet0/0/1", "isis 1"),
+    ("interface GigabitEthernet0/0/1", "port-isolate mode all"),
+    ("user-interface vty 0 4", "acl 3000"),
+]
+
+
+@pytest.mark.parametrize(
+    ("header", "line"), VRP_SHARED_WORDS, ids=[ln for _, ln in VRP_SHARED_WORDS]
+)
+def test_a_vrp_system_view_command_leaves_the_view_it_is_typed_in(header: str, line: str) -> None:
+    [_, where] = grammar_for("huawei_vrp").place([header, f" {line}"])  # type: ignore[union-attr]
+    assert where.place == "global" and where.known, where
+    kept = [header, " ospf cost 10" if header.startswith("interface") else " acl 2000 inbound"]
+    assert line_places(kept, "huawei_vrp") == ["global", header]
+
+
 @pytest.mark.parametrize(("header", "line"), SHARED_WORDS, ids=[ln for _, ln in SHARED_WORDS])
 def test_a_global_command_sharing_two_words_with_the_mode_leaves_it(header: str, line: str) -> None:
     lines = [header, f" {line}"]
