@@ -90,12 +90,28 @@ def entry_summary(entry: AuditEntry, mask: SecretMask) -> str:
         return messages.AUDIT_ENTRY["decision"].format(entry=entry, detail=feedback)
     if kind == "event":
         detail = messages.AUDIT_EVENT_DETAIL.format(detail=entry.detail) if entry.detail else ""
-        tokens = messages.AUDIT_EVENT_TOKENS.format(tokens=entry.tokens) if entry.tokens else ""
+        tokens = _tokens(entry.tokens)
         return messages.AUDIT_ENTRY["event"].format(entry=entry, detail=detail + tokens)
     if kind == "template":
         parts = " + ".join(_template_ref(ref) for ref in entry.templates)
         return messages.AUDIT_ENTRY["template"].format(entry=entry, detail=parts)
     return messages.AUDIT_ENTRY[kind].format(entry=entry, detail=entry.detail)
+
+
+def _tokens(recorded: str) -> str:
+    """` (tokens: template 1,200, params 800)` from the canonical JSON an event keeps per stage
+    ({"template": {"total_tokens": …}, …}); "" when none was spent or it cannot be read."""
+    try:
+        stages = json.loads(recorded) if recorded else {}
+    except ValueError:
+        return ""
+    spent = {
+        stage: usage.get("total_tokens", 0)
+        for stage, usage in (stages.items() if isinstance(stages, dict) else [])
+        if isinstance(usage, dict) and usage.get("total_tokens")
+    }
+    shown = ", ".join(f"{stage} {total:,}" for stage, total in spent.items())
+    return messages.AUDIT_EVENT_TOKENS.format(tokens=shown) if shown else ""
 
 
 def _push_summary(entry: AuditEntry) -> str:

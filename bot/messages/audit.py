@@ -106,7 +106,7 @@ AUDIT_ENTRY: dict[AuditKind, str] = {
 AUDIT_ENTRY_DETAIL = " — {detail}"
 AUDIT_ENTRY_POST_CHECK = "; post-checks: {status}{detail}"  # a push's, apart from its own result
 AUDIT_EVENT_DETAIL = ": {detail}"
-AUDIT_EVENT_TOKENS = " (tokens {tokens})"
+AUDIT_EVENT_TOKENS = " (LLM tokens: {tokens})"
 AUDIT_TEMPLATE_PART = "{ref.name}{version} ({ref.source}) sha256 {sha}"
 # `audit …` arguments that cannot be read (bot/commands/parsing.py).
 NOT_A_DATE = "{option}: {value!r} is not a date (use 2026-11-30 or 2026-11-30T08:00)"

@@ -53,7 +53,18 @@ CASES: list[tuple[AuditEntry, str]] = [
     ),
     (
         replace(BASE, kind="event", status="done", detail="pushed to 2 of 2 devices", tokens="{}"),
-        "done: pushed to 2 of 2 devices (tokens {})",
+        "done: pushed to 2 of 2 devices",
+    ),
+    (
+        replace(
+            BASE,
+            kind="event",
+            status="done",
+            detail="pushed to 1 of 1 devices",
+            tokens='{"params":{"input_tokens":0,"total_tokens":0},'
+            '"template":{"input_tokens":900,"output_tokens":312,"total_tokens":1212}}',
+        ),
+        "done: pushed to 1 of 1 devices (LLM tokens: template 1,212)",
     ),
     (
         replace(BASE, kind="template", status="done", templates=(OSPF, NTP)),
@@ -78,7 +89,7 @@ def test_every_kind_of_entry_has_words_and_the_cli_json_keeps_the_summary() -> N
     assert {entry.kind for entry, _ in CASES} == set(get_args(AuditKind))
     rows = json.loads(render_entries([entry for entry, _ in CASES], "json", MASK))
     assert [row["summary"] for row in rows] == [said for _, said in CASES]
-    assert rows[7]["templates"][0]["name"] == "lab_ospf"
+    assert rows[8]["templates"][0]["name"] == "lab_ospf"
 
 
 def test_what_people_typed_shows_no_secret_value_in_any_format() -> None:
