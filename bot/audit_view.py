@@ -87,7 +87,8 @@ def entry_summary(entry: AuditEntry, mask: SecretMask) -> str:
         return _push_summary(entry)
     if kind == "decision":
         feedback = messages.AUDIT_ENTRY_DETAIL.format(detail=entry.detail) if entry.detail else ""
-        return messages.AUDIT_ENTRY["decision"].format(entry=entry, detail=feedback)
+        choice = messages.AUDIT_CHOICE_WORDS.get((entry.gate, entry.choice), entry.choice)
+        return messages.AUDIT_ENTRY["decision"].format(entry=entry, choice=choice, detail=feedback)
     if kind == "event":
         detail = messages.AUDIT_EVENT_DETAIL.format(detail=entry.detail) if entry.detail else ""
         tokens = _tokens(entry.tokens)

@@ -94,7 +94,7 @@ AUDIT_SUMMARY = "Who confirmed it"
 AUDIT_ENTRY: dict[AuditKind, str] = {
     "change": "requested: {entry.text}",
     "rollback": "rollback of {entry.rollback_of} requested: {entry.text}",
-    "decision": "{entry.choice} at the {entry.gate} gate{detail}",
+    "decision": "{choice} at the {entry.gate} gate{detail}",
     "resolved": "{entry.gate} gate settled: {entry.choice}",
     "refusal": "refused: {detail}",
     "push": "push to {entry.device}: {entry.status}{detail}",
@@ -106,6 +106,12 @@ AUDIT_ENTRY: dict[AuditKind, str] = {
 AUDIT_ENTRY_DETAIL = " — {detail}"
 AUDIT_ENTRY_POST_CHECK = "; post-checks: {status}{detail}"  # a push's, apart from its own result
 AUDIT_EVENT_DETAIL = ": {detail}"
+# a choice as the gate's button names it (Approve at the params gate is its Execute button)
+AUDIT_CHOICE_WORDS = {
+    ("params", "approve"): "execute",
+    ("rollback", "approve"): "roll back",
+    ("rollback", "cancel"): "keep the change",
+}
 AUDIT_EVENT_TOKENS = " (LLM tokens: {tokens})"
 AUDIT_TEMPLATE_PART = "{ref.name}{version} ({ref.source}) sha256 {sha}"
 # `audit …` arguments that cannot be read (bot/commands/parsing.py).
