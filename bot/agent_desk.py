@@ -107,7 +107,10 @@ class AgentDesk:
         refusals: list[str] = []
         if parsed is None or parsed.name not in READ_VERBS:
             reason = messages.REFUSED.format(
-                reason=messages.AGENT_NOT_A_READ.format(command=command.strip()[:80])
+                # masked whole, then cut: a quoted key cut in two is masked in part only
+                reason=messages.AGENT_NOT_A_READ.format(
+                    command=self.service.mask.said(command.strip())[:80]
+                )
             )
             await self._record_refusal(agent, "show", reason)
             return agent_views.refused(reason, tool="show")

@@ -1,9 +1,13 @@
 """Neutral messages from sections of text: long text split into code blocks at line boundaries
-(Slack sections hold 3000 characters), huge bodies sent as attachments. Pure."""
+(Slack sections hold 3000 characters), huge bodies sent as attachments. Pure.
+
+A line is never cut here: blocks are masked after they are built (bot.redact.ScrubbedAdapter),
+and a secret is found by its whole line (a quoted Junos key with spaces needs both quotes). A
+line longer than a block is a block of its own, which the chat adapter cuts once masked."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from adapters.chat import CodeBlock, Message
@@ -18,23 +22,17 @@ def code_blocks(text: str, language: str = "", title: str = "") -> list[CodeBloc
     current: list[str] = []
     size = 0
     for line in text.splitlines() or [""]:
-        for piece in _hard_wrap(line):
-            if current and size + len(piece) + 1 > BLOCK_LIMIT:
-                chunks.append("\n".join(current))
-                current, size = [], 0
-            current.append(piece)
-            size += len(piece) + 1
+        if current and size + len(line) + 1 > BLOCK_LIMIT:
+            chunks.append("\n".join(current))
+            current, size = [], 0
+        current.append(line)
+        size += len(line) + 1
     chunks.append("\n".join(current))
     total = len(chunks)
     return [
         CodeBlock(chunk, language, f"{title} ({n}/{total})" if total > 1 and title else title)
         for n, chunk in enumerate(chunks, 1)
     ]
-
-
-def _hard_wrap(line: str) -> Iterable[str]:
-    for start in range(0, max(len(line), 1), BLOCK_LIMIT):
-        yield line[start : start + BLOCK_LIMIT]
 
 
 def sections_message(text: str, sections: Sequence[tuple[str, str, str]], **fields: Any) -> Message:

@@ -24,7 +24,7 @@ from bot.redact import scrub_logs
 from bot.serve_mcp import check_agents, serve_agents, serves_agents
 from bot.settings import Settings
 from bot.shutdown import Drain, on_stop_signal, record_cut_short
-from bot.storage_key import storage_keys
+from bot.storage_key import check_storage_key, storage_keys
 from bot.wiring import open_runtime, scrubber_from
 
 NOTHING_CONFIGURED = (
@@ -126,12 +126,13 @@ def configure_logging(settings: Settings) -> None:
 async def run_serve(settings: Settings, *, http: bool, host: str, port: int) -> None:
     configure_logging(settings)
     audit_key(settings, create=False)  # replicas on a shared database without one key: stop here
-    storage_keys(settings)  # the same for the key sealing device text
+    keys = storage_keys(settings)  # the same for the key sealing device text
     platforms = configured_platforms(settings)
     check_agents(settings, platforms)  # the MCP endpoint's place is one `serve` runs
     stopping = asyncio.Event()
     on_stop_signal(stopping)
     await wait_for_database(settings.database_url, within=settings.db_wait_seconds)
+    await check_storage_key(settings, keys)  # a wrong key: stop before sealing anything with it
     await before_serving(settings)  # the inventory: a broken one stops here, before any login
     adapters = await make_adapters(settings, platforms, http=http, host=host, port=port)
     if not policy_from(settings).has_rules:  # after the settings' own errors: one line first

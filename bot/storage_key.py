@@ -4,12 +4,16 @@ generated once into LABBOT_DATA_DIR/storage.key."""
 
 from __future__ import annotations
 
+from sqlalchemy.ext.asyncio import AsyncEngine
+
 from base.errors import ConfigError
 from bot import messages
+from bot.data_place import sqlite_path
 from bot.key_files import key_from_file
 from bot.settings import Settings
 from storage.db import make_engine, upgrade_engine
 from storage.encryption import StorageKeys, new_key
+from storage.key_check import unopened_table
 from storage.reseal import reseal_all
 
 KEY_FILE = "storage.key"
@@ -40,6 +44,28 @@ def reading_keys(settings: Settings) -> StorageKeys | None:
     if settings.storage_key is None and not (settings.data_dir / KEY_FILE).exists():
         return None
     return storage_keys(settings)
+
+
+async def refuse_a_wrong_key(engine: AsyncEngine, keys: StorageKeys) -> None:
+    """ConfigError in one line when `keys` do not open the newest sealed value of a table: a
+    wrong key would seal new rows beside ones it cannot open (the audit then reads broken)."""
+    async with engine.connect() as conn:
+        table = await conn.run_sync(unopened_table, keys)
+    if table is not None:
+        raise ConfigError(messages.STORAGE_KEY_WRONG.format(table=table))
+
+
+async def check_storage_key(settings: Settings, keys: StorageKeys) -> None:
+    """`refuse_a_wrong_key` on the configured database, as `serve` starts (an embedded one
+    not made yet holds nothing sealed)."""
+    path = sqlite_path(settings.database_url)
+    if path is not None and not path.is_file():
+        return
+    engine = make_engine(settings.database_url)
+    try:
+        await refuse_a_wrong_key(engine, keys)
+    finally:
+        await engine.dispose()
 
 
 async def reseal_database(settings: Settings) -> dict[str, int]:

@@ -26,6 +26,7 @@ from bot.audit_anchor import secret_mask
 from bot.commands.parsing import CommandError
 from bot.commands.templates import save, templates_reply
 from bot.settings import Settings
+from bot.storage_key import storage_keys
 from labsim import demo_topology
 from labsim.vendors import platform_by_name
 from storage.db import make_engine, upgrade_database
@@ -45,10 +46,11 @@ CLI_ACTOR = Actor(id="cli", name="cli")
 
 @asynccontextmanager
 async def open_store(settings: Settings) -> AsyncIterator[TemplateStore]:
+    keys = storage_keys(settings)  # before the database: a missing key is one line
     await upgrade_database(settings.database_url)
     engine = make_engine(settings.database_url)
     try:
-        yield TemplateStore(engine)
+        yield TemplateStore(engine, keys=keys)
     finally:
         await engine.dispose()
 

@@ -38,7 +38,7 @@ from bot.request_limits import RequestLimits
 from bot.requests import RequestDesk
 from bot.service import DecisionService
 from bot.settings import Settings, secret_value
-from bot.storage_key import storage_keys
+from bot.storage_key import refuse_a_wrong_key, storage_keys
 from bot.topology_view import LabPictures
 from bot.twins import template_twins
 from storage.audit_head import database_name
@@ -264,6 +264,7 @@ async def open_runtime(
         SQLAlchemySaver.from_url(settings.database_url, serde=encrypted_serde(keys)) as saver,
         _closing(renderer),
     ):
+        await refuse_a_wrong_key(saver.engine, keys)  # console, agents and serve alike
         locks = DeviceLockStore(saver.engine)
         if gateway is None:
             backups = ConfigBackupStore(saver.engine, keys)

@@ -106,10 +106,12 @@ def reseal_audit(conn: sa.Connection, keys: StorageKeys) -> dict[str, int]:
     """`labbot db reseal` for the audit: sealed rows sealed again under the first key, rows
     from before sealing sealed now; no row's content changes, so no row hash does.
     {table: rows}."""
-    return {table.name: _reseal_table(conn, table, keys) for table in SEALED_TABLES}
+    return {table.name: reseal_table(conn, table, keys) for table in SEALED_TABLES}
 
 
-def _reseal_table(conn: sa.Connection, table: sa.Table, keys: StorageKeys) -> int:
+def reseal_table(conn: sa.Connection, table: sa.Table, keys: StorageKeys) -> int:
+    """`table`'s rows (sealed columns marked SEALED, a primary key `id`) sealed again under
+    the first key, or sealed now when written before sealing; rows resealed."""
     names = sealed_columns(table)
     query = sa.select(table.c.id, table.c[SEAL_COLUMN], *(table.c[name] for name in names))
     rows = conn.execute(query).all()

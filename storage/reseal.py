@@ -1,14 +1,20 @@
 """`labbot db reseal`: everything sealed again under the first storage key (the end of a key
-rotation), and what was written before sealing (an older release's checkpoints, config backups
-and audit rows in clear) sealed now. One transaction: all rows or none."""
+rotation), and what was written before sealing (an older release's checkpoints, config backups,
+audit rows and saved templates in clear) sealed now. One transaction: all rows or none."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 
-from storage.audit_seal import reseal_audit
+from storage.audit_seal import reseal_audit, reseal_table
 from storage.encryption import CIPHER_NAME, StorageKeys
-from storage.schema import checkpoint_blobs, checkpoint_writes, checkpoints, config_backups
+from storage.schema import (
+    checkpoint_blobs,
+    checkpoint_writes,
+    checkpoints,
+    config_backups,
+    saved_templates,
+)
 
 SEALED_TYPE = "+" + CIPHER_NAME  # EncryptedSerializer: "msgpack+fernet"; no "+": in clear
 TYPED_PAYLOADS = (
@@ -24,6 +30,7 @@ def reseal_all(conn: sa.Connection, keys: StorageKeys) -> dict[str, int]:
         table.name: _reseal_typed(conn, table, column, keys) for table, column in TYPED_PAYLOADS
     }
     counts[config_backups.name] = _reseal_backups(conn, keys)
+    counts[saved_templates.name] = reseal_table(conn, saved_templates, keys)
     return counts | reseal_audit(conn, keys)
 
 

@@ -15,6 +15,10 @@ from sqlalchemy.dialects import postgresql
 
 metadata = sa.MetaData()
 JSON_DOC = sa.JSON().with_variant(postgresql.JSONB(), "postgresql")
+# a sealed JSON column: None is SQL NULL (its value is in the row's `sealed`), never JSON null
+SEALED_JSON = sa.JSON(none_as_null=True).with_variant(
+    postgresql.JSONB(none_as_null=True), "postgresql"
+)
 
 # --- checkpointer (the shape of langgraph-checkpoint-postgres, plus run_id for delete_for_runs) --
 
@@ -262,9 +266,11 @@ saved_templates = sa.Table(
     sa.Column("sha256", sa.String(64), nullable=False, unique=True),
     sa.Column("description", sa.Text, nullable=False),
     sa.Column("families", sa.Text, nullable=False),  # "cisco_ios,arista_eos", for listings
-    sa.Column("templates", JSON_DOC, nullable=False),
-    sa.Column("params_schema", JSON_DOC, nullable=False),
-    sa.Column("example_params", JSON_DOC, nullable=False),
+    # what a person typed, secrets and their defaults included: sealed as audit text is (NULL
+    # here, the values in `sealed`; in clear only in rows saved before 0016, until reseal)
+    sa.Column("templates", SEALED_JSON, nullable=True, info={SEALED: True}),
+    sa.Column("params_schema", SEALED_JSON, nullable=True, info={SEALED: True}),
+    sa.Column("example_params", SEALED_JSON, nullable=True, info={SEALED: True}),
     sa.Column("derive", sa.Text, nullable=False),
     sa.Column("phrases", JSON_DOC, nullable=False),
     sa.Column("saved_by_id", sa.Text, nullable=False),
@@ -276,6 +282,7 @@ saved_templates = sa.Table(
     sa.Column("post_checks", JSON_DOC),  # workflow.postchecks.spec.PostChecks, when declared
     sa.Column("sections", JSON_DOC),  # what it may touch; NULL: saved before sections were declared
     sa.Column("allow", JSON_DOC),  # deny-list rules it may break; NULL: none
+    _seal(),
     sa.UniqueConstraint("name", "version", name="uq_saved_templates_name_version"),
 )
 

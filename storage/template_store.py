@@ -25,7 +25,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from base.errors import VersionConflict
 from base.vocabulary import as_utc, stamp, utc_now
 from storage import audit_chain
+from storage.audit_seal import open_row, seal_row
 from storage.db import serialized_transaction
+from storage.encryption import StorageKeys
 from storage.schema import saved_templates, template_pins, template_uses
 from storage.template_stats import TemplateStats, compute_stats
 from workflow.hashing import canonical_json
@@ -90,10 +92,18 @@ def name_problem(name: str) -> str | None:
 class TemplateStore:
     """`workflow.ports.SavedTemplates` in the database, plus saving, pins, history and uses."""
 
-    def __init__(self, engine: AsyncEngine, chain: audit_chain.AuditChain | None = None) -> None:
-        """`chain`: the audit chain's key and anchor, for the `template_uses` rows."""
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        chain: audit_chain.AuditChain | None = None,
+        *,
+        keys: StorageKeys | None = None,
+    ) -> None:
+        """`chain`: the audit chain's key and anchor, for the `template_uses` rows; `keys`: what
+        a template's text, defaults and examples are sealed with (default: the chain's)."""
         self.engine = engine
         self.chain = chain or audit_chain.AuditChain()
+        self.keys = keys or self.chain.storage_keys
 
     # --- saving -------------------------------------------------------------------------------
 
@@ -110,7 +120,7 @@ class TemplateStore:
                 )
                 existing = found.first()
                 if existing is not None:
-                    return SaveResult(_saved(existing), created=False)
+                    return SaveResult(self._saved(existing), created=False)
                 latest = await conn.scalar(
                     sa.select(sa.func.max(saved_templates.c.version)).where(
                         saved_templates.c.name == draft.name
@@ -118,7 +128,8 @@ class TemplateStore:
                 )
                 await self._check_free(conn, draft.name, version, latest or 0)
                 row = _row(draft, version or (latest or 0) + 1, sha256)
-                await conn.execute(sa.insert(saved_templates), row)
+                sealed = seal_row(saved_templates, row, self.keys)
+                await conn.execute(sa.insert(saved_templates), sealed)
         except IntegrityError:
             # Only reachable if a writer bypassed the lock: the unique keys still hold.
             raise VersionConflict(draft.name, None, 0) from None
@@ -154,14 +165,14 @@ class TemplateStore:
             row = (await conn.execute(query.order_by(saved_templates.c.version.desc()))).first()
         if row is None:
             return None
-        found = _saved(row)
+        found = self._saved(row)
         return SavedTemplate(**{**found.__dict__, "pinned": pinned}) if pinned else found
 
     async def by_sha256(self, sha256: str) -> SavedTemplate | None:
         query = sa.select(saved_templates).where(saved_templates.c.sha256 == sha256)
         async with self.engine.connect() as conn:
             row = (await conn.execute(query)).first()
-        return _saved(row) if row else None
+        return self._saved(row) if row else None
 
     async def versions(self, name: str) -> list[int]:
         return [t.version for t in await self.history(name)]
@@ -171,7 +182,7 @@ class TemplateStore:
         query = sa.select(saved_templates).where(saved_templates.c.name == name)
         async with self.engine.connect() as conn:
             rows = await conn.execute(query.order_by(saved_templates.c.version))
-            return [_saved(row) for row in rows]
+            return [self._saved(row) for row in rows]
 
     async def latest_versions(self, names: Sequence[str]) -> dict[str, int]:
         column = saved_templates.c.version
@@ -246,6 +257,10 @@ class TemplateStore:
     async def stats(self) -> TemplateStats:
         async with self.engine.connect() as conn:
             return await compute_stats(conn)
+
+    def _saved(self, row: Any) -> SavedTemplate:
+        """A stored row as saved: sealed text opened (StorageError when no key opens it)."""
+        return _saved(open_row(saved_templates, row, self.keys))
 
 
 def _row(draft: TemplateDraft, version: int, sha256: str) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from base.errors import LabbotError, StorageError
+from base.errors import ConfigError, LabbotError, StorageError
 from bot import messages
 from bot.audit_anchor import KEY_FILE, audit_key, head_file
 from bot.audit_cli import anchored_elsewhere, verified
@@ -14,7 +14,7 @@ from bot.check.findings import Finding, fail, ok
 from bot.data_place import database_place, sqlite_path
 from bot.settings import Settings
 from bot.storage_key import KEY_FILE as STORAGE_KEY_FILE
-from bot.storage_key import storage_keys
+from bot.storage_key import check_storage_key, reading_keys, storage_keys
 from storage.db import check_database, schema_head
 
 
@@ -75,6 +75,21 @@ def storage_key_finding(settings: Settings) -> Finding:
     return ok("storage key", messages.AUDIT_KEY_FILE.format(path=path))
 
 
+async def storage_key_opens_finding(settings: Settings) -> Finding | None:
+    """A ✗ when the keys do not open what the database sealed last, as `serve` refuses them
+    (None: they do, or there is no key to try, which `storage_key_finding` reports)."""
+    try:
+        keys = reading_keys(settings)
+    except LabbotError:
+        return None
+    try:
+        if keys is not None:
+            await check_storage_key(settings, keys)
+    except ConfigError as exc:
+        return fail("storage key", str(exc))
+    return None
+
+
 async def audit_head_finding(settings: Settings) -> Finding:
     """The chain against its anchored head, as `labbot audit verify` checks it."""
     file = head_file(settings)
@@ -106,5 +121,7 @@ async def storage_findings(settings: Settings) -> list[Finding]:
         storage_key_finding(settings),
     ]
     if ready:
+        wrong_key = await storage_key_opens_finding(settings)
+        findings += [wrong_key] if wrong_key else []
         findings.append(await audit_head_finding(settings))
     return findings

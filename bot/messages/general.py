@@ -135,6 +135,12 @@ STORAGE_KEY_TO_READ = (
     "LABBOT_STORAGE_KEY is not set: the audit's text in a shared database (PostgreSQL) is sealed "
     "with it; set it to the key(s) `labbot serve` runs with (a new key opens nothing)"
 )
+# Refusing to start: a wrong key would seal new rows beside ones it cannot open.
+STORAGE_KEY_WRONG = (
+    "LABBOT_STORAGE_KEY does not open what this database sealed last ({table}): set it to the "
+    "key(s) labbot last ran with (or put LABBOT_DATA_DIR's storage.key back); to rotate, put the "
+    "new key first and the old one after it until `labbot db reseal`"
+)
 STORAGE_KEY_MALFORMED = (
     "LABBOT_STORAGE_KEY: each comma-separated key must be 32 url-safe base64-encoded bytes "
     "(make one with `labbot db new-key`)"

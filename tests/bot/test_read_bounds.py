@@ -90,3 +90,24 @@ async def test_a_channel_posts_at_most_its_read_budget_however_many_read_at_once
     assert len(in_c1) == 3 and sum(map(posted_chars, in_c1)) <= budget
     assert len(refused) == 5 and all("LABBOT_READ_CHANNEL_BUDGET" in t for t in refused)
     assert len(chat.messages()) == elsewhere + 1  # another channel has its own budget
+
+
+def test_an_agent_s_read_is_masked_by_whole_lines_however_long() -> None:
+    """What the MCP `show` tool answers (bot.read_view.masked_response): a Junos line longer than
+    any bound the chat or the model use is masked whole, its quoted key with a space included."""
+    from bot.read_view import masked_response
+    from tests.support.masks import MASK
+    from workflow.reads.request import ReadRequest
+    from workflow.responses import build_response
+
+    line = "#" * 9000 + ' authentication-key "Quoted Key-4711-Zulu";'
+    request = ReadRequest(
+        "show configuration", {"R1": "show configuration"}, {"R1": "juniper_junos"}
+    )
+    response = build_response(
+        [{"id": "R1", "name": "R1", "status": "success", "result": f"{line}\n}}"}]
+    )
+    answered = masked_response(request, request.commands, response, MASK)
+    result = answered["data"][0]["result"]
+    assert "Key-4711" not in result and "Zulu" not in result
+    assert result.endswith(f'authentication-key "{MASK.token("Quoted Key-4711-Zulu")}";\n}}')

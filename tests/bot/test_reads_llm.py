@@ -141,6 +141,23 @@ async def test_a_read_whose_secrets_mask_shorter_never_shows_a_secret_cut_before
     assert tool_results and not any("Key-47" in result for result in tool_results)
 
 
+async def test_a_line_too_long_to_mask_is_left_out_with_a_note_never_sent_in_part(
+    llm: OpenAIStandIn,
+) -> None:
+    """One Junos line over twice MAX_OUTPUT_CHARS: it was cut before it was masked, and its
+    quoted key with a space lost its closing quote; long keys before it, masked shorter, then
+    brought the key's second word within what the model is given, in clear."""
+    long_key = 'authentication-key "$9$' + "a" * 200 + '"; '  # masked to ~40 characters
+    line = long_key * ((2 * MAX_OUTPUT_CHARS - 100) // len(long_key))
+    line += "#" * (2 * MAX_OUTPUT_CHARS - len(line) - 30) + ' authentication-key "Quoted '
+    line += 'Key-4711-Zulu";'
+    assert line.index("Quoted") < 2 * MAX_OUTPUT_CHARS < line.index("Zulu")
+    tool_results = await given_to_the_model(llm, f"{line}\n}}\n")
+    assert tool_results and not any("Key-47" in result for result in tool_results)
+    assert tool_results[0].startswith("[a line of 8,0") and tool_results[0].rstrip().endswith("}")
+    assert "characters left out: too long to mask]" in tool_results[0]
+
+
 async def test_a_10_mb_diagnosis_is_cut_with_a_note_before_it_is_shown(
     tmp_path: Path, llm: OpenAIStandIn
 ) -> None:

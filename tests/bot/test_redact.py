@@ -118,3 +118,24 @@ async def test_every_code_block_posted_or_updated_has_its_secret_values_masked()
     texts = [b.text for m in shown for b in (*m.blocks, *m.attachments)]
     assert not any("Err-Key-9" in text or "$1$Att$x" in text for text in texts)
     assert f"md5 {MASK.token('Err-Key-9')}" in texts[0] and shown[0].text == "R1 said"
+
+
+JUNOS_LINE = "#" * (2800 - 30) + ' authentication-key "Quoted Key-4711-Zulu";'  # over a block
+
+
+async def test_a_line_longer_than_a_code_block_is_masked_whole_before_the_chat_cuts_it() -> None:
+    """code_blocks cut a line longer than a block in pieces before they were masked: a quoted
+    Junos key with a space across the cut went to the chat with its second word in clear."""
+    from adapters.slack.blocks import render
+    from bot.code_blocks import BLOCK_LIMIT, sections_message
+
+    assert JUNOS_LINE.index("Quoted") < BLOCK_LIMIT < JUNOS_LINE.index("Zulu")
+    chat = RecordingAdapter()
+    adapter = ScrubbedAdapter(chat, SCRUB, MASK)
+    message = sections_message("R1 said", [("R1", f"interfaces {{\n{JUNOS_LINE}\n}}", "text")])
+    await adapter.post(ThreadRef("console", "C1", "t1"), message)
+    posted = chat.posts[0][2]
+    slack = render(posted)
+    shown = [b.text for b in posted.blocks] + [str(block) for block in slack.blocks]
+    assert not any("Key-4711" in text or "Zulu" in text for text in shown)
+    assert any(MASK.token("Quoted Key-4711-Zulu") in text for text in shown)

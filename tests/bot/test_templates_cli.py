@@ -12,6 +12,7 @@ from bot.twins import template_twins
 from storage.checkpointer import SQLAlchemySaver
 from storage.template_store import TemplateDraft, TemplateStore
 from tests.bot.test_cli import labbot
+from tests.support.sealing import SEALING
 from tests.workflow.gateways import two_router_lab
 from workflow.api import ChangeWorkflow, Finished
 from workflow.change_nodes import Nodes
@@ -190,7 +191,7 @@ async def test_the_command_line_and_the_graph_refuse_a_template_for_the_same_rea
     cli = labbot("templates", "save", "lab_ntp.yaml", cwd=tmp_path, env=env)
     data = yaml.safe_load(NTP_UNDER_OSPF)
     async with SQLAlchemySaver.from_url(f"sqlite+aiosqlite:///{tmp_path / 'graph.db'}") as saver:
-        store = TemplateStore(saver.engine)
+        store = TemplateStore(saver.engine, SEALING)
         await store.save(
             TemplateDraft(
                 name="lab_ntp",

@@ -115,3 +115,51 @@ def test_reseal_rotates_to_the_first_key(tmp_path: Path) -> None:
     assert "resealed: checkpoints 0" in rotated.stdout and "config_backups 0" in rotated.stdout
     both = storage_keys(load_settings(storage_key=f" {new} , {old} "))
     assert both.open(sealed) == b"hostname R1"  # spaces around the keys are not part of them
+
+
+async def _seal_a_row(url: str, key: str) -> None:
+    """What a `labbot serve` with `key` leaves: an audit row sealed with it."""
+    engine = make_engine(url)
+    try:
+        chain = AuditChain(storage_keys=StorageKeys([key]))
+        await AuditStore(engine, chain=chain).record_change(
+            "chg-1", thread_key="slack:C1:1", platform="slack", channel="C1",
+            requester_id="U1", requester_name="alice", text="configure ntp on R1",
+        )  # fmt: skip
+    finally:
+        await engine.dispose()
+
+
+async def test_a_wrong_storage_key_is_refused_at_start_and_by_the_doctor(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """A `serve` with a key that does not open what the database sealed last would seal new rows
+    beside them, and `audit verify` with the right key would later report the chain broken: it
+    refuses in one line naming the fix, `labbot check` says the same as a ✗ line, and nothing
+    was sealed with the wrong key (verify with the right one passes)."""
+    right, wrong = new_key(), new_key()
+    sqlite = f"sqlite+aiosqlite:///{tmp_path / 'data' / 'labbot.db'}"
+    assert _on(sqlite, tmp_path, "db", "upgrade").returncode == 0
+    await _seal_a_row(sqlite, right)
+    async with fresh_postgres_database(postgres_url) as shared:
+        upgraded = await asyncio.to_thread(_on, shared, tmp_path, "db", "upgrade")
+        assert upgraded.returncode == 0, upgraded.stderr
+        await _seal_a_row(shared, right)
+        serve = ("serve", "--http", "--port", "0")
+        runs = await asyncio.gather(
+            asyncio.to_thread(_on, sqlite, tmp_path, *serve, LABBOT_STORAGE_KEY=wrong),
+            asyncio.to_thread(_on, shared, tmp_path, *serve, LABBOT_STORAGE_KEY=wrong),
+            asyncio.to_thread(_on, sqlite, tmp_path, "check", LABBOT_STORAGE_KEY=wrong),
+            asyncio.to_thread(_on, sqlite, tmp_path, "audit", "verify", LABBOT_STORAGE_KEY=right),
+        )
+    said = "LABBOT_STORAGE_KEY does not open what this database sealed last (changes)"
+    for run in runs[:2]:
+        lines = run.stderr.strip().splitlines()
+        attempt("wrong storage key", run.returncode != 0 and len(lines) == 1)
+        assert run.returncode != 0 and len(lines) == 1, run.stderr
+        assert said in lines[0] and "labbot db reseal" in lines[0], lines
+        assert wrong not in run.stderr
+    check, verify = runs[2:]
+    assert check.returncode == 1
+    assert [line for line in check.stdout.splitlines() if line.startswith(f"✗ storage key: {said}")]
+    assert verify.returncode == 0, verify.stdout + verify.stderr

@@ -37,7 +37,7 @@ def draft(
 async def test_versions_are_numbered_immutable_and_addressed_by_name_version_and_hash(
     engine: AsyncEngine,
 ) -> None:
-    store = TemplateStore(engine)
+    store = TemplateStore(engine, SEALING)
     first = await store.save(
         draft(),
     )
@@ -59,7 +59,7 @@ async def test_versions_are_numbered_immutable_and_addressed_by_name_version_and
 
 
 async def test_racing_saves_get_consecutive_versions(engine: AsyncEngine) -> None:
-    store = TemplateStore(engine)
+    store = TemplateStore(engine, SEALING)
     sources = [f"router ospf {{{{ process_id }}}}\n! variant {n}\n" for n in range(5)]
     results = await asyncio.gather(*(store.save(draft(s)) for s in sources))
     assert sorted(r.template.version for r in results) == [1, 2, 3, 4, 5]
@@ -69,7 +69,7 @@ async def test_racing_saves_get_consecutive_versions(engine: AsyncEngine) -> Non
 async def test_two_saves_racing_for_one_explicit_version_one_wins_the_other_stores_nothing(
     engine: AsyncEngine,
 ) -> None:
-    store = TemplateStore(engine)
+    store = TemplateStore(engine, SEALING)
     outcomes = await asyncio.gather(
         store.save(draft("! from bob\n", who="bob"), version=1),
         store.save(draft("! from carol\n", who="carol"), version=1),
@@ -91,7 +91,7 @@ async def test_two_saves_racing_for_one_explicit_version_one_wins_the_other_stor
 
 
 async def test_a_channel_pin_wins_over_the_latest_only_in_that_channel(engine: AsyncEngine) -> None:
-    store = TemplateStore(engine)
+    store = TemplateStore(engine, SEALING)
     await store.save(draft())
     await store.save(draft("! v2\n"))
     await store.pin("slack:C1", "lab_ospf", 1, "bob")
@@ -106,7 +106,7 @@ async def test_a_channel_pin_wins_over_the_latest_only_in_that_channel(engine: A
 
 
 async def test_uses_join_the_audit_chain_and_feed_the_figures(engine: AsyncEngine) -> None:
-    store, audit = TemplateStore(engine), AuditStore(engine, chain=SEALING)
+    store, audit = TemplateStore(engine, SEALING), AuditStore(engine, chain=SEALING)
     saved = (await store.save(draft(origin_tokens=900))).template
     part = TemplatePart(
         name="lab_ospf", version=1, sha256=saved.sha256, source="saved", derive="routing"
@@ -138,7 +138,7 @@ async def test_uses_join_the_audit_chain_and_feed_the_figures(engine: AsyncEngin
 
 
 async def test_a_saved_version_keeps_its_post_checks(engine: AsyncEngine) -> None:
-    store = TemplateStore(engine)
+    store = TemplateStore(engine, SEALING)
     checks = PostChecks(checks=[PostCheck(kind="ospf_neighbors")], timeout=30.0)
     plain = await store.save(draft())
     checked = await store.save(draft(post_checks=checks))
@@ -151,7 +151,7 @@ async def test_a_saved_version_keeps_its_post_checks(engine: AsyncEngine) -> Non
 
 async def test_a_saved_version_keeps_what_it_allows_in_its_hash(engine: AsyncEngine) -> None:
     """`allow:` is content: another allowance is another version; none reads back as ()."""
-    store = TemplateStore(engine)
+    store = TemplateStore(engine, SEALING)
     plain = await store.save(draft())
     allowing = await store.save(draft(allow=["logging-host"]))
     assert allowing.created and allowing.template.sha256 != plain.template.sha256

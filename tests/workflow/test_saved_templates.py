@@ -14,6 +14,7 @@ from storage.checkpointer import SQLAlchemySaver
 from storage.template_store import TemplateDraft, TemplateStore
 from tests.fakes.openai_server import OpenAIStandIn, structured
 from tests.support.masks import MASK
+from tests.support.sealing import SEALING
 from tests.workflow.gateways import RecordingGateway, two_router_lab
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision
 from workflow.change_nodes import Nodes
@@ -56,7 +57,7 @@ async def run(workflow: ChangeWorkflow, text: str) -> tuple[list[Gate], Finished
 async def test_reusing_a_saved_template_costs_no_template_tokens_the_llm_sets_parameters(
     saver: SQLAlchemySaver, llm: OpenAIStandIn
 ) -> None:
-    store = TemplateStore(saver.engine)
+    store = TemplateStore(saver.engine, SEALING)
     schema = {"pid": {"type": "int"}, "area": {"type": "int"}}
     example = {"pid": 1, "area": 0}
     sections = ["router ospf * / network *"]
@@ -79,7 +80,7 @@ async def test_reusing_a_saved_template_costs_no_template_tokens_the_llm_sets_pa
 
 
 async def test_the_deny_list_covers_a_combination(saver: SQLAlchemySaver) -> None:
-    store = TemplateStore(saver.engine)
+    store = TemplateStore(saver.engine, SEALING)
     await store.save(
         draft(
             "tidy",
@@ -100,7 +101,7 @@ async def test_the_deny_list_covers_a_combination(saver: SQLAlchemySaver) -> Non
 async def test_the_template_test_runs_on_a_copy_of_the_target_within_the_gate(
     saver: SQLAlchemySaver,
 ) -> None:
-    store = TemplateStore(saver.engine)
+    store = TemplateStore(saver.engine, SEALING)
     lab: RecordingGateway = two_router_lab()
     nodes = Nodes(SavedTemplatePlanner(LibraryPlanner(), store), lab, trial=SimTrial())
     workflow = ChangeWorkflow(checkpointer=saver, nodes=nodes)

@@ -23,6 +23,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from pydantic import BaseModel, Field
 
 from base.errors import PlanningError, ReadRefused
+from base.whole_lines import whole_lines
 from workflow.llm.answers import strip_thinking
 from workflow.llm.capped_text import capped
 from workflow.llm.failures import describe_llm_failure
@@ -34,6 +35,7 @@ from workflow.reads import diagnose_text
 from workflow.reads.allowlist import RULES, allowed_read
 
 MAX_OUTPUT_CHARS = 4000  # of one read, given back to the model
+LINE_LEFT_OUT = "[a line of {chars:,} characters left out: too long to mask]"
 PROPOSAL = "Proposed change:"
 # Sends allow-listed reads (device -> command) the way a typed read is sent (audited, rate
 # limited); None when the person's read budget is spent.
@@ -106,7 +108,8 @@ class LabDiagnosis:
             messages.append(reply)
             turn = self._turn(reply)
             if turn.answer is not None:
-                return _concluded(diagnosis, self._secrets.hide(capped(turn.answer)))
+                # masked whole, then cut: a secret cut in two is masked in part only
+                return _concluded(diagnosis, capped(self._secrets.hide(turn.answer)))
             if not turn.reads:
                 messages.append(HumanMessage(diagnose_text.UNREADABLE))
             for args, call_id in zip(turn.reads, _call_ids(reply), strict=False):
@@ -156,18 +159,16 @@ class LabDiagnosis:
         done.reads.append((device.name, command))
         item = response["data"][0]
         text = item.get("result", "") if item["status"] == "success" else item.get("error", "")
-        return self._secrets.hide(_whole_lines(text))[:MAX_OUTPUT_CHARS] or "(no output)"
+        # masked by whole lines, cut at whole lines: a line cut first (a quoted Junos key with
+        # spaces without its closing quote) would be masked in part only. Bounded for masking at
+        # twice what the model is given (a mask may be longer than its secret)
+        bounded = whole_lines(text, 2 * MAX_OUTPUT_CHARS, _left_out)
+        masked = self._secrets.hide(bounded)
+        return whole_lines(masked, MAX_OUTPUT_CHARS, _left_out) or "(no output)"
 
 
-def _whole_lines(text: str) -> str:
-    """A read bounded for masking (twice what the model is given: a mask may be longer than
-    its secret) and cut at a line's end: masked first and cut after, for a secret cut in two
-    (a quoted Junos key without its closing quote) is masked in part only. Masks may also be
-    shorter, and bring text beyond the bound within the model's cut: it ends with a whole line."""
-    bounded = text[: 2 * MAX_OUTPUT_CHARS]
-    if len(bounded) < len(text) and "\n" in bounded:
-        return bounded[: bounded.rindex("\n")]
-    return bounded
+def _left_out(chars: int) -> str:
+    return LINE_LEFT_OUT.format(chars=chars)
 
 
 def _message(reply: object) -> AIMessage:
