@@ -3,8 +3,9 @@ the one rule set behind every view (bot) and every LLM request (workflow.llm).
 
 Each rule is a regular expression whose `value` group is the secret; the words around it
 (`snmp-server community`, `md5`, `RO`) are not. Covered: type 0/5/7/8/9 passwords and secrets
-(`enable secret`, `username … secret|password`), EOS `secret sha512 …`, SNMP communities
-(`snmp-server community X`, `snmp-server host … [version 2c] X`) and SNMPv3 auth/priv keys,
+(`enable secret`, `username … secret|password`: to the line's end where IOS reads it so), EOS
+`secret sha512 …`, SNMP communities (`snmp-server community X`, `snmp-server host … [version
+2c] X`) and SNMPv3 auth/priv keys,
 ISAKMP/IKE keys, NTP, OSPF (v3's too), BGP, TACACS+ and RADIUS keys, key-chain strings (in
 `show key chain` too), HSRP/VRRP/GLBP keys in clear, NHRP keys, IOS's type-6 master key, named
 EIGRP and RIP keys, FRR `password` and `enable password`, IS-IS area/domain passwords, Junos
@@ -21,6 +22,9 @@ from __future__ import annotations
 import re
 
 _WORD = r"(?P<value>\"[^\"\n]*\"|\S+)"  # a quoted value (Junos, VRP) or one word
+# a value that runs to the line's end: IOS takes `username … password`, `enable password` and a
+# BGP neighbor's password as the rest of the line, embedded spaces and all
+_LINE_VALUE = r"(?P<value>\"[^\"\n]*\"|[^\s\"](?:[^\n]*\S)?)"
 _TYPE = r"(?:\s+[0-9])?"  # an encryption type: 0 (clear), 5, 7, 8, 9
 # words between a secret keyword and its value: a type, a hash name, a level, a VRP mode
 _QUALIFIERS = (
@@ -36,6 +40,8 @@ def _rules(*patterns: str) -> tuple[re.Pattern[str], ...]:
 # IOS, IOS-XE, NX-OS, EOS and FRR write these the same way.
 COMMON = _rules(
     rf"(?<![\w-])(?:password|secret){_QUALIFIERS}\s+{_WORD}",
+    r"^[-+]?\s*(?:no\s+)?(?:username\s+\S+(?:\s+\S+)*?\s+|enable\s+|neighbor\s+\S+\s+)?"
+    rf"(?:password|secret){_QUALIFIERS}\s+{_LINE_VALUE}",
     rf"\bsnmp-server\s+community{_TYPE}\s+{_WORD}",
     # snmp-server host H [vrf V] [traps|informs] [version 1|2c|3 LEVEL] COMMUNITY
     r"\bsnmp-server\s+host\s+\S+(?:\s+vrf\s+\S+)?(?:\s+(?:traps|informs))?"
@@ -178,10 +184,13 @@ def secret_spans(line: str, platform: str | None = None) -> list[tuple[int, int]
         return []  # no keyword, or people's words: no secret
     code = "{" in line and CODE not in line  # a NUL of the text's own is never cut at
     read = _TEMPLATE_CODE.sub(_blank, line) if code else line
-    found = sorted(
-        (_literal(read, match.span("value")) if code else match.span("value"), match.start())
-        for rule in rules_for(platform)
-        for match in rule.finditer(read)
+    found = sorted(  # left to right; of two values from one place, the longer
+        (
+            (_literal(read, match.span("value")) if code else match.span("value"), match.start())
+            for rule in rules_for(platform)
+            for match in rule.finditer(read)
+        ),
+        key=lambda value: (value[0][0], -value[0][1], value[1]),
     )
     spans: list[tuple[int, int]] = []
     for (start, end), keyword in found:

@@ -19,6 +19,11 @@ IOS = [  # IOS, IOS-XE (and NX-OS) configuration lines
     ("username admin privilege 15 secret 8 $8$dsYGNam3K1SIJO$7nv", "$8$dsYGNam3K1SIJO$7nv"),
     ("username bob password 0 hunter22", "hunter22"),
     ("username carol password 7 02050D480809", "02050D480809"),
+    # IOS takes these as the rest of the line, embedded spaces and all
+    ("username dan password 0 Hunter Two Three", "Hunter Two Three"),
+    ("username erin privilege 15 secret 0 Open Sesame ", "Open Sesame"),
+    ("enable password Cl3ar En", "Cl3ar En"),
+    (" neighbor 10.0.0.3 password 0 Two Words", "Two Words"),
     ("snmp-server community Pub-Comm-1 RO", "Pub-Comm-1"),
     ("snmp-server community 0 Comm0 RW 10", "Comm0"),
     ("no snmp-server community old-comm RW", "old-comm"),
