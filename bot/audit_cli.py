@@ -13,7 +13,7 @@ from rich.console import Console
 from bot import messages
 from bot.audit_anchor import audit_key, head_file, secret_mask
 from bot.audit_view import Format, chain_break, render_entries, render_summary
-from bot.data_place import database_place, open_for_reading
+from bot.data_place import database_place, demo_is_here, open_for_reading
 from bot.settings import Settings
 from bot.storage_key import reading_keys
 from bot.writable_paths import writable
@@ -54,7 +54,7 @@ async def print_audit(
     finally:
         await engine.dispose()
     if not entries and fmt == "table" and not (change or user or device or since or until):
-        print(messages.AUDIT_EMPTY.format(where=database_place(settings)))
+        print(messages.AUDIT_EMPTY.format(where=database_place(settings)) + demo_is_here(settings))
         return
     mask = secret_mask(settings)
     print(render_entries(entries, fmt, mask, width=Console().width, wide=wide))

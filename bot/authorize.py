@@ -25,7 +25,7 @@ from bot.policy_rules import (
     shortfall,
 )
 from bot.request_limits import RequestLimits, refuse_size
-from storage.audit_records import ChangeSummary
+from storage.audit_records import ChangeRecord, ChangeSummary
 from storage.ports import DecisionRecords, Settles
 from workflow.api import PendingGate
 
@@ -37,6 +37,7 @@ class Authorizer:
     audit: DecisionRecords
     limits: RequestLimits
     agents: Agents = NO_AGENTS  # the configured agents and their principals (bot.agents)
+    lab: str = ""  # the lab this bot serves (its inventory's name for it; "": not known)
 
     async def refuse_request(self, request: Request) -> str | None:
         """Why this person may not open a change — or read the lab — here (not a requester;
@@ -69,6 +70,9 @@ class Authorizer:
             return messages.REFUSED.format(reason=decision.untrusted_because)
         if is_agent_id(decision.actor.id):
             return messages.REFUSED.format(reason=messages.AGENTS_NEVER_DECIDE)
+        other_lab = self.refuse_other_lab(change)
+        if other_lab:
+            return other_lab
         if decision.feedback:
             too_long = refuse_size(self.limits, decision.feedback)
             if too_long:
@@ -82,6 +86,16 @@ class Authorizer:
             targets=gate_targets(gate),
         )
         return messages.REFUSED.format(reason=reason) if reason else None
+
+    def refuse_other_lab(self, change: ChangeRecord | None) -> str | None:
+        """Why a change made on another lab is not decided or rolled back here (its devices are
+        not this lab's, whatever their names), or None; a change or a lab not known passes."""
+        if change is None or not change.lab or not self.lab or change.lab == self.lab:
+            return None
+        reason = messages.OTHER_LAB.format(
+            change_id=change.change_id, made_on=change.lab, here=self.lab
+        )
+        return messages.REFUSED.format(reason=reason)
 
     def requester(self, requester_id: str) -> str:
         """Who counts as the requester of a change: an agent's principal, else the requester."""

@@ -79,12 +79,19 @@ def demo(
         Path | None, typer.Option(help="Read the chat from FILE instead of the keyboard.")
     ] = None,
     devices: Annotated[int, typer.Option(help="Routers in the simulated lab.")] = 3,
-    data_dir: Annotated[Path | None, typer.Option(help="Where the demo keeps data.")] = None,
+    data_dir: Annotated[
+        Path | None,
+        typer.Option(
+            help="Where the demo keeps its records [default: ./labbot-demo, apart from your "
+            "lab's LABBOT_DATA_DIR]."
+        ),
+    ] = None,
 ) -> None:
     """Simulated lab + console chat + SQLite: try labbot without any account."""
     from bot.demo import run_demo
+    from bot.settings import DEMO_DATA_DIR
 
-    settings = _settings(data_dir=data_dir)
+    settings = _settings(data_dir=data_dir or DEMO_DATA_DIR)
     asyncio.run(run_demo(settings, user=as_user, script=script, devices=devices))
 
 

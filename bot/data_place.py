@@ -12,7 +12,7 @@ from sqlalchemy.engine import make_url
 
 from base.errors import StorageError
 from bot import messages
-from bot.settings import Settings
+from bot.settings import DEMO_DATA_DIR, EMBEDDED_DATABASE, Settings
 from storage.db import check_database, upgrade_database
 
 
@@ -22,6 +22,14 @@ def sqlite_path(database_url: str) -> Path | None:
     if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
         return None
     return Path(url.database)
+
+
+def demo_is_here(settings: Settings) -> str:
+    """A note naming the demo's place when its records are here and were not what was read."""
+    demo = DEMO_DATA_DIR.resolve()
+    if settings.data_dir.resolve() == demo or not (demo / EMBEDDED_DATABASE).is_file():
+        return ""
+    return messages.DEMO_RECORDS_HERE.format(data_dir=DEMO_DATA_DIR)
 
 
 def database_shown(url: str) -> str:
@@ -43,9 +51,8 @@ async def open_for_reading(settings: Settings) -> None:
     where = database_place(settings)
     path = sqlite_path(settings.database_url)
     if path is not None and not path.is_file():
-        raise StorageError(
-            messages.NO_DATABASE.format(where=where, data_dir=settings.data_dir.resolve())
-        )
+        missing = messages.NO_DATABASE.format(where=where, data_dir=settings.data_dir.resolve())
+        raise StorageError(missing + demo_is_here(settings))
     if await check_database(settings.database_url) is None:
         raise StorageError(messages.NO_SCHEMA.format(where=where))
     await upgrade_database(settings.database_url)

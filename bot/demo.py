@@ -24,8 +24,8 @@ DEMO_CREDENTIALS = {"username": "admin", "password": "labsim-pass", "secret": "l
 
 
 def demo_settings(settings: Settings) -> Settings:
-    """The demo keeps its records in the data dir's embedded database (where `labbot audit` and
-    `labbot pending` look without settings) and uses the lab's credentials."""
+    """The demo keeps its records in its data dir's embedded database (./labbot-demo unless
+    `--data-dir` says otherwise: never a lab's LABBOT_DATA_DIR) and uses the lab's credentials."""
     return settings.model_copy(
         update={
             "database_url": embedded_database_url(settings.data_dir),
@@ -48,7 +48,7 @@ async def demo_lab(settings: Settings, devices: int) -> AsyncIterator[tuple[Lab,
     ) as lab:
         inventory_path = settings.data_dir / "inventory.yaml"
         lab.write_inventory(inventory_path, transport="telnet")
-        yield lab, StaticInventory(inventory_path)
+        yield lab, StaticInventory(inventory_path, lab=messages.DEMO_LAB)
 
 
 def _lab_table(lab: Lab) -> Table:
@@ -75,7 +75,9 @@ async def run_demo(settings: Settings, *, user: str, script: Path | None, device
     ):
         console.print(_lab_table(lab))
         database = database_shown(settings.database_url)
-        welcome = messages.DEMO_WELCOME.format(count=len(lab.devices), db=database)
+        welcome = messages.DEMO_WELCOME.format(
+            count=len(lab.devices), db=database, data_dir=settings.data_dir
+        )
         console.print(styled(welcome))
         console.print(styled(await session_line(runtime)))
         await adapter.run(runtime.service.handle)

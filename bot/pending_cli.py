@@ -6,7 +6,7 @@ from __future__ import annotations
 from adapters.chat import Actor, canonical_user_id
 from bot import messages
 from bot.console_chat import os_user
-from bot.data_place import database_place
+from bot.data_place import database_place, demo_is_here
 from bot.open_gates import pending_for, pending_text
 from bot.reading_runtime import reading_runtime
 from bot.settings import Settings
@@ -27,7 +27,8 @@ async def pending_report(settings: Settings, user: str) -> str:
         )
         text = pending_text(found, service.clock())
     if not found.to_decide and not found.requested:
-        text += "\n" + messages.PENDING_NONE_IN.format(where=database_place(settings))
+        where = database_place(settings)
+        text += "\n" + messages.PENDING_NONE_IN.format(where=where) + demo_is_here(settings)
     return text
 
 

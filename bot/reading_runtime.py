@@ -31,6 +31,8 @@ class _NoChat:
 class _NoInventory:
     """Reading gates and records touches no device; a lab is not needed for it."""
 
+    lab = ""
+
     async def load(self) -> tuple[list[Device], list[Link], list[UnusableNode]]:
         raise ConfigError(NO_INVENTORY)
 

@@ -137,6 +137,7 @@ class RequestDesk:
             text=text,
             kind="rollback" if rollback_of else "change",
             rollback_of=rollback_of,
+            lab=self.authorizer.lab,
         )
         if isinstance(recorded, CapReached):
             agent = is_agent_id(request.actor.id)

@@ -23,6 +23,8 @@ from base.errors import ConfigError
 from workflow.devices.session_limits import DEFAULT_SESSIONS, MOST_SESSIONS
 
 DEFAULT_DATA_DIR = Path("./labbot-data")
+# `labbot demo`'s own place (never LABBOT_DATA_DIR): its simulated changes stay apart from a lab's
+DEMO_DATA_DIR = Path("./labbot-demo")
 EMBEDDED_DATABASE = "labbot.db"
 
 

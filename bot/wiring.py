@@ -270,6 +270,7 @@ async def open_runtime(
             backups = ConfigBackupStore(saver.engine, keys)
             inventory = inventory or make_inventory(settings)
             gateway = make_gateway(settings, inventory, backups, locks)
+        lab = inventory.lab if inventory is not None else ""
         chain = audit_chain_from(settings, await database_name(saver.engine), keys, adapter)
         templates = TemplateStore(saver.engine, chain)
         nodes = Nodes(
@@ -305,6 +306,7 @@ async def open_runtime(
             mask=mask,
             pushes=pushes,
             agents=agents_from(settings),
+            lab=lab,
         )
         yield Runtime(service, workflow, audit, locks, pushes, templates)
 
@@ -327,13 +329,14 @@ def decision_service(
     clock: Callable[[], datetime] = utc_now,
     metrics: Metrics | None = None,
     agents: Agents = NO_AGENTS,  # AI agents (MCP) and the people they act for
+    lab: str = "",  # the lab this bot serves, as its inventory names it ("": not known)
 ) -> DecisionService:
     """The decision service and the collaborators it is given: who may do what (authorizer),
     what is shown and booked (reporter), the home pages, and the request desk."""
     limits, mask = limits or RequestLimits(), mask or SecretMask.random()
     metrics = metrics or process_metrics()
     people = people or People(policy, NoDirectory())
-    authorizer = Authorizer(policy, people, audit, limits, agents)
+    authorizer = Authorizer(policy, people, audit, limits, agents, lab)
     board = None
     if home is not None:
         board = HomeBoard(home, adapter.platform, workflow, audit, authorizer, clock, mask)

@@ -43,6 +43,7 @@ def _change(r: Row) -> dict[str, Any]:
         **_said(r, r["requester_id"], r["requester_name"]),
         text=r["text"],
         rollback_of=r["rollback_of"] or "",
+        lab=r["lab"] or "",
     )
 
 

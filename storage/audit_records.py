@@ -37,6 +37,7 @@ class ChangeRecord:
     requester_name: str
     text: str
     at: datetime
+    lab: str | None  # the lab it was made on; None: recorded before labs were kept
 
 
 @dataclass(frozen=True)
@@ -224,6 +225,7 @@ class AuditEntry:
     # What the row holds, by kind (the bot words it; empty where the kind has none):
     text: str = ""  # change/rollback: the request; read: the command sent; agent: its arguments
     rollback_of: str = ""  # rollback: the change it undoes
+    lab: str = ""  # change/rollback: the lab it was made on ("" before labs were kept)
     choice: str = ""  # decision, resolved: approve / modify / cancel
     status: str = ""  # push: the device's result; event, template: how the change ended;
     # agent: answered, or why the call was refused (`gate` holds the tool called)

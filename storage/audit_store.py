@@ -106,6 +106,7 @@ class AuditStore(AuditReader):
         kind: ChangeKind = "change",
         rollback_of: str | None = None,
         caps: OpenCaps | None = None,
+        lab: str = "",
     ) -> ChangeRecord | CapReached:
         """Record a change — unless it would take its requester, its channel or everyone past
         `caps`: then nothing is recorded and the cap reached is returned. Counting and recording
@@ -120,6 +121,7 @@ class AuditStore(AuditReader):
             "requester_id": requester_id,
             "requester_name": requester_name,
             "text": text,
+            "lab": lab or None,
         }
         async with self._append() as chain:
             reached = caps and await _cap_reached(chain.conn, caps, requester_id, channel)

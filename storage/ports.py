@@ -41,6 +41,7 @@ class DecisionRecords(Protocol):
         kind: ChangeKind = "change",
         rollback_of: str | None = None,
         caps: OpenCaps | None = None,
+        lab: str = "",
     ) -> ChangeRecord | CapReached: ...
 
     async def decide(self, ballot: Ballot, settles: Settles = ...) -> DecideResult: ...

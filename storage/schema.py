@@ -115,6 +115,7 @@ changes = _audit_table(
     _text("requester_name"),
     _sealed("text"),
     _seal(),
+    _later("lab"),  # the lab it was made on (its inventory or lab source); NULL: before 0017
 )
 decisions = _audit_table(
     "decisions",

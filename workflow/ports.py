@@ -35,6 +35,8 @@ class Planner(Protocol):
 class Inventory(Protocol):
     """Where devices come from (GNS3 project, static YAML, simulated lab)."""
 
+    lab: str  # which lab, as people name it by its source; every change records it
+
     async def load(self) -> tuple[list[Device], list[Link], list[UnusableNode]]: ...
 
 

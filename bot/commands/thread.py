@@ -47,6 +47,9 @@ async def rollback_command(ctx: CommandContext) -> None:
     summary = await ctx.audit.change_summary(change_id)
     if summary is None:
         raise CommandError(messages.UNKNOWN_CHANGE.format(change_id=change_id))
+    other_lab = ctx.authorizer.refuse_other_lab(summary)
+    if other_lab:
+        raise CommandError(other_lab)
     done = [e.change_id for e in summary.rollback_events if e.status == "done"]
     if done:  # its backups would be pushed again over what the devices hold now
         raise CommandError(messages.ROLLED_BACK_ALREADY.format(change_id=change_id, by=done[-1]))

@@ -164,6 +164,7 @@ NO_DATABASE = (
     "no database at {where}: nothing was recorded there — LABBOT_DATA_DIR (now {data_dir}) or "
     "LABBOT_DATABASE_URL says where labbot keeps its records"
 )
+DEMO_RECORDS_HERE = "; the demo's records are in {data_dir}: `LABBOT_DATA_DIR={data_dir} labbot …`"
 NO_SCHEMA = "{where} holds no labbot tables: run `labbot db upgrade`, or fix LABBOT_DATABASE_URL"
 AUDIT_EMPTY = "no audit records in {where}"
 PENDING_NONE_IN = "nothing open in {where}"

@@ -41,9 +41,11 @@ At this console:
   1 / 2 / 3                 press the latest gate's buttons
   quit                      end the session (Ctrl-D too; Ctrl-C clears the line, twice quits)"""
 SCRIPT_UNREADABLE = "--script: cannot read {path!r}: {why}"
+DEMO_LAB = "the demo's simulated lab"  # how its changes name their lab (bot.authorize)
 DEMO_WELCOME = (
     "labbot demo — a simulated lab of {count} devices on 127.0.0.1, console chat, SQLite at "
-    "{db}.\nTry: `configure ospf on all routers`, then `as bob` (someone other than the "
+    "{db} (the demo's own place: `LABBOT_DATA_DIR={data_dir} labbot audit` reads it).\nTry: "
+    "`configure ospf on all routers`, then `as bob` (someone other than the "
     "requester approves) and 1 (approve), 2 (modify), 3 (cancel); `audit`; `help`; `quit` (or "
     "Ctrl-D) to end."
 )
@@ -100,6 +102,12 @@ ROLLBACK_USAGE = "Usage: rollback CHANGE_ID (see `audit` for change ids)."
 ROLLED_BACK_ALREADY = (
     "{change_id} was rolled back already ({by}): a second rollback would push its backups again "
     "over what the devices hold now. To set something again, ask for it as a new change."
+)
+# A decision or rollback on a change made on another lab (bot.authorize.refuse_other_lab); a
+# sentence inside REFUSED.
+OTHER_LAB = (
+    "{change_id} was made on {made_on}, and this bot serves {here}: its lines and backups are that "
+    "lab's, whatever the devices are called here — decide or roll it back where it was made"
 )
 TOO_LONG = (
     "Refused: that message is {size:,} characters long; the limit is {limit:,} "

@@ -123,17 +123,18 @@ class FakeAudit:
         kind: ChangeKind = "change",
         rollback_of: str | None = None,
         caps: OpenCaps | None = None,
+        lab: str = "",
     ) -> ChangeRecord | CapReached:
         self.changes.append(text)
         return ChangeRecord(
             change_id, kind, rollback_of, thread_key, platform, channel, requester_id,
-            requester_name, text, NOW,
+            requester_name, text, NOW, lab,
         )  # fmt: skip
 
     async def change_summary(self, change_id: str) -> ChangeSummary:
         return ChangeSummary(
             change_id, "change", None, THREAD.key, "console", "lab", "alice", "Alice", "ntp",
-            NOW, (), (), (), (), (),
+            NOW, None, (), (), (), (), (),
         )  # fmt: skip
 
     async def votes(self, interrupt_id: str) -> list[Vote]:

@@ -54,6 +54,7 @@ class ContainerlabInventory:
 
     def __init__(self, directory: Path) -> None:
         self._directory = directory
+        self.lab = f"containerlab {directory.resolve()}"
 
     async def load(self) -> tuple[list[Device], list[Link], list[UnusableNode]]:
         data, logins = await asyncio.to_thread(self._read)

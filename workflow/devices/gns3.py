@@ -41,6 +41,7 @@ class GNS3Inventory:
     ) -> None:
         self._url = url.rstrip("/")
         self._project = project
+        self.lab = f"GNS3 project {project} on {self._url}"
         self._user = user
         self._password = password
         self._rules = dict(device_types or {})

@@ -41,8 +41,14 @@ Loaded = tuple[list[Device], list[Link], list[UnusableNode]]
 class StaticInventory:
     """`workflow.ports.Inventory` over a SimpleInventory hosts YAML file."""
 
-    def __init__(self, path: Path | str, device_types: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        path: Path | str,
+        device_types: Mapping[str, str] | None = None,
+        lab: str = "",
+    ) -> None:
         self._path = Path(path)
+        self.lab = lab or f"inventory {self._path.resolve()}"
         self._rules = dict(device_types or {})
         self._lines: dict[str, int] = {}  # each host's line in the file, for what is said of it
         self._loaded: tuple[tuple[bytes | None, ...], Loaded] | None = None
