@@ -9,7 +9,14 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from tests.adapters.mcp.agent_stack import AGENT, AGENT_SETTINGS, agent_session, call, mcp_endpoint
+from tests.adapters.mcp.agent_stack import (
+    AGENT,
+    AGENT_SETTINGS,
+    agent_session,
+    answer_of,
+    call,
+    mcp_endpoint,
+)
 from tests.adapters.slack.stack import SlackLab, slack_lab
 from tests.fakes.slack_api import SlackApiStandIn
 
@@ -18,7 +25,8 @@ MEGABYTE = 1_000_000
 
 
 async def agent_calls(bot: SlackLab) -> list[Any]:
-    return [e for e in await bot.runtime.audit.entries(user=AGENT_ID) if e.kind == "agent"]
+    entries = await bot.runtime.audit.entries(user=AGENT_ID)
+    return [e for e in entries if e.kind == "agent"]
 
 
 def stored_bytes(tmp_path: Path) -> bytes:
@@ -104,3 +112,34 @@ async def test_calls_over_the_cap_keep_nothing_the_agent_chose_in_clear(
     assert calls[0].change_id.startswith("sha256:")
     assert b"AgentChosenMarker" not in on_disk and b"ChosenTextMarker" not in on_disk
     assert all("not_kept" in row.text for row in calls[2:]) and len(calls) == 5
+
+
+REFUSED_CALL_BYTES = 3000  # docs/mcp.md: what a refused or over-cap call adds at most
+
+
+async def test_a_thousand_refused_or_over_cap_calls_add_a_constant_each(
+    tmp_path: Path, slack_api: SlackApiStandIn
+) -> None:
+    """10 calls a minute: the first 10 are refused by their size, the 990 after them by the
+    cap; each brings 20,000 characters or more, and each adds at most REFUSED_CALL_BYTES."""
+    names = [f"R{n}" + "n" * 200 for n in range(100)]
+    calls: list[tuple[str, dict[str, Any]]] = [
+        ("request_change", {"text": "configure ospf", "devices": names}),
+        ("show", {"command": "show version", "devices": ["R1" + "s" * 20_000]}),
+        ("change_status", {"change_id": "chg-" + "c" * 20_000}),
+        ("wait_for_change", {"change_id": "chg-" + "w" * 20_000, "seconds": 1}),
+    ]
+    async with slack_lab(tmp_path, slack_api, **AGENT_SETTINGS, mcp_calls_per_minute=10) as bot:
+        async with mcp_endpoint(bot) as url, agent_session(url) as agent:
+            await call(agent, "templates")  # the tables and their first pages exist
+            before = database_size(tmp_path)
+            answers = [
+                answer_of(await agent.call_tool(*calls[n % len(calls)])) for n in range(1000)
+            ]
+            after = database_size(tmp_path)
+        rows = await agent_calls(bot)
+    refused = [a["error"] for a in answers]
+    assert sum("LABBOT_MAX_REQUEST_CHARS" in e for e in refused[:9]) == 9  # the 10th: the cap
+    assert all("LABBOT_MCP_CALLS_PER_MINUTE" in e for e in refused[10:])
+    assert len(rows) == 1001 and all(len(row.text) < 200 for row in rows[1:])
+    assert after - before <= 1000 * REFUSED_CALL_BYTES, (after - before) / 1000
