@@ -163,6 +163,9 @@ class Settings(BaseSettings):
         60, ge=1, le=10_000, validation_alias="LABBOT_MCP_CALLS_PER_MINUTE"
     )
     mcp_max_open_per_agent: int = Field(3, ge=1, validation_alias="LABBOT_MCP_MAX_OPEN_PER_AGENT")
+    mcp_sessions_per_agent: int = Field(  # open HTTP sessions one agent may hold
+        8, ge=1, le=1000, validation_alias="LABBOT_MCP_SESSIONS_PER_AGENT"
+    )
     mcp_max_wait_seconds: float = Field(
         600.0, gt=0, le=3600, validation_alias="LABBOT_MCP_MAX_WAIT_SECONDS"
     )
