@@ -11,7 +11,7 @@ an explicit rule.
 A "who" token is a user id (`U0123`, `@alice:example.org`, `console:alice`), a Slack user group
 handle (`@netops`) or a Matrix power level in the room (`power>=50`). What the platform says
 about a person (groups, power level) arrives as a `Person`; this module never asks anyone. Ids
-are compared as their platform compares them (`adapters.chat.canonical_user_id`).
+are compared as their platform compares them (`adapters.user_ids.canonical_user_id`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
-from adapters.chat import canonical_user_id
+from adapters.user_ids import canonical_user_id
 from base.vocabulary import Choice
 from bot import messages
 

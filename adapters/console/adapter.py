@@ -40,7 +40,6 @@ from adapters.chat import (
     Message,
     Request,
     ThreadRef,
-    canonical_user_id,
     decision_by_id,
     parse_button_value,
     parse_reply,
@@ -48,6 +47,7 @@ from adapters.chat import (
 from adapters.console import texts
 from adapters.console.keyboard import Interrupted, Keyboard
 from adapters.console.render import render_message, styled
+from adapters.user_ids import canonical_user_id
 from base.vocabulary import CHOICES, Choice
 
 NUMBERS = {str(n): choice for n, choice in enumerate(CHOICES, 1)}  # 1 approve, 2 modify, 3 cancel
