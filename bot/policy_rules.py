@@ -21,7 +21,11 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
-from adapters.user_ids import canonical_user_id
+from adapters.user_ids import (
+    canonical_user_id,
+    is_matrix_user_id,
+    meant_as_matrix_user,
+)
 from base.vocabulary import Choice
 from bot import messages
 
@@ -132,6 +136,10 @@ def parse_owners(text: str) -> tuple[OwnerRule, ...]:
             continue
         if len(words) < 2:
             raise OwnersError(f"line {number}: {raw.strip()!r} names no owner (GLOB WHO …)")
+        for token in words[1:]:
+            if meant_as_matrix_user(token) and not is_matrix_user_id(token):
+                said = messages.NOT_A_MATRIX_USER_ID.format(token=token)
+                raise OwnersError(f"line {number}: {said}")
         rules.append(OwnerRule(words[0], tuple(words[1:])))
     return tuple(rules)
 

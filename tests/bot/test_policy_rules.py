@@ -180,7 +180,11 @@ def test_curation_follows_the_place_rules() -> None:
 
 @pytest.mark.parametrize(
     ("text", "error"),
-    [("R1\n", "line 1: 'R1' names no owner"), ("# ok\n\nR* U1\nSW1 # no one\n", "line 4")],
+    [
+        ("R1\n", "line 1: 'R1' names no owner"),
+        ("# ok\n\nR* U1\nSW1 # no one\n", "line 4"),
+        ("R* @bob:hs\nSW* ＠carol:hs\n", "line 2: '＠carol:hs' is no Matrix user id"),
+    ],
 )
 def test_a_malformed_owners_file_names_the_line(text: str, error: str) -> None:
     with pytest.raises(OwnersError, match=error):
