@@ -188,10 +188,9 @@ class ConsoleAdapter:
 
     def _sit(self, user: str) -> None:
         """`as USER`: anyone in the demo; else the user who started it or a listed seat."""
-        allowed = self.seats is None or user.casefold() in {
-            self._first_user.casefold(),
-            *self.seats,
-        }
+        name = canonical_user_id(f"console:{user}").removeprefix("console:")
+        first = canonical_user_id(f"console:{self._first_user}").removeprefix("console:")
+        allowed = self.seats is None or name in {first, *self.seats}
         if allowed:
             self.user = user
             self._note(texts.NOW_YOU_ARE.format(user=user))

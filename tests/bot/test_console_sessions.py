@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import os
 import pty
+import pwd
 import re
 import select
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from bot import messages
 from tests.bot.test_cli import ROOT, labbot
@@ -135,3 +138,18 @@ def test_console_without_a_lab_says_how_to_name_one(tmp_path: Path) -> None:
     assert console.stderr.strip().startswith("labbot: no devices configured: set GNS3_URL")
     assert len(console.stderr.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []  # no database made for nothing
+
+
+def test_a_seat_that_looks_like_the_os_user_is_refused_at_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    me = pwd.getpwuid(os.getuid()).pw_name
+    cyrillic = str.maketrans("oaepcxyi", "оаерсхуі")  # each letter's Cyrillic look-alike
+    look_alike = me.translate(cyrillic)
+    if look_alike == me:
+        pytest.skip(f"{me!r} has no letter with a Cyrillic look-alike")
+    monkeypatch.setenv("LABBOT_CONSOLE_USERS", f"bob,{look_alike}")
+    terminal = Terminal(tmp_path, "console")
+    terminal.wait_for(f"LABBOT_CONSOLE_USERS: 'console:{me}' and 'console:{look_alike}' look")
+    assert terminal.exit_status() not in (0, None)
+    assert f"{me}> " not in terminal.screen  # no session: nobody approves under the look-alike

@@ -4,6 +4,7 @@ import pytest
 from pydantic import ValidationError
 
 from base.errors import ConfigError
+from bot.policy_settings import policy_from
 from bot.settings import Settings, load_settings
 from bot.wiring import workflow_options
 from workflow.options import WorkflowOptions
@@ -126,3 +127,15 @@ def test_valid_matrix_ids_are_read_as_written(monkeypatch: pytest.MonkeyPatch) -
     settings = load_settings()
     assert settings.matrix_rooms == ["!AbC:hs", "#ops:[::1]:8448", "!opaque12"]
     assert settings.approvers == ["@Old.Style+ID:hs", "@netops", "power>=50"]
+
+
+def test_look_alike_people_in_the_policy_are_refused_naming_both(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("LABBOT_APPROVERS", "@bob:hs, @carol:hs")
+    monkeypatch.setenv("LABBOT_REQUESTERS", "@BOB:hs")
+    with pytest.raises(ConfigError) as caught:
+        policy_from(load_settings())
+    assert "'@bob:hs' and '@BOB:hs' look alike" in str(caught.value)
+    monkeypatch.setenv("LABBOT_REQUESTERS", "@bob:HS")  # one name: a server name ignores case
+    assert policy_from(load_settings()).requesters == ("@bob:HS",)
