@@ -42,8 +42,22 @@ def head_revision() -> str:
 def as_released(rows: list[dict[str, Any]], released: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The rows of today's `labbot audit --format json` that the release wrote, with the fields
     the release showed (nothing lost or changed: equal to the release's own rows)."""
-    by_seq = {row["seq"]: row for row in rows}
+    by_seq = {row["seq"]: in_release_words(row) for row in rows}
     return [{key: by_seq.get(old["seq"], {}).get(key) for key in old} for old in released]
+
+
+def in_release_words(row: dict[str, Any]) -> dict[str, Any]:
+    """Today's row with its summary worded as 0.1.0 worded it, rebuilt from today's fields (so a
+    field lost in the upgrade still shows). 0.1.0 named a decision by its recorded choice
+    ('approve at the params gate', today the button's 'execute') and showed an event's LLM
+    tokens as their JSON (today in words, none when none was spent)."""
+    summary = row.get("summary")
+    if row.get("kind") == "decision":
+        feedback = f" — {row['detail']}" if row.get("detail") else ""
+        summary = f"{row['choice']} at the {row['gate']} gate{feedback}"
+    elif row.get("kind") == "event" and row.get("tokens"):
+        summary = str(summary).split(" (LLM tokens:")[0] + f" (tokens {row['tokens']})"
+    return row | {"summary": summary}
 
 
 def restore(url: str) -> None:

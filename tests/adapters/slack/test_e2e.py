@@ -42,8 +42,8 @@ async def test_mention_to_pushed_change_and_audit(
         decided = {
             gate
             for line in audit.all_text.splitlines()
-            for gate in ("template", "params")
-            if " decision " in line and " bob " in line and f"approve at the {gate} gate" in line
+            for gate, button in (("template", "approve"), ("params", "execute"))
+            if " decision " in line and " bob " in line and f"{button} at the {gate} gate" in line
         }
         assert decided == {"template", "params"}, audit.all_text  # U2 (bob) decided both
 
