@@ -34,13 +34,6 @@ COMMAND_WORDS = (
 )
 
 
-def canonical_user_id(user_id: str) -> str:
-    """A user id as its platform compares ids: console names ignore case (`console:Bob` is
-    `console:bob`); Slack and Matrix ids are compared exactly as given."""
-    platform, sep, name = user_id.partition(":")
-    return f"console:{name.casefold()}" if sep and platform == "console" else user_id
-
-
 @dataclass(frozen=True)
 class Actor:
     id: str  # platform user id (U123, @alice:hs, console:alice)

@@ -20,6 +20,7 @@ from typing import Any
 from adapters.chat import Actor, Decision, Message, Request, ThreadRef
 from adapters.links import thread_link, thread_of
 from bot import agent_views, messages
+from bot.agent_bounds import KEPT_REASON_CHARS, change_column, cut, refuse_arguments, trace
 from bot.agents import Agent
 from bot.commands.context import CommandContext, ThreadChange
 from bot.commands.parsing import Command, parse_command
@@ -60,41 +61,38 @@ class AgentDesk:
     async def call(
         self, agent: Agent, tool: str, arguments: Json, work: Callable[[], Awaitable[Json]]
     ) -> Json:
-        """One tool call: counted against the agent's calls a minute (over it: refused), logged,
-        and recorded in the audit with what it asked, for whom, and how it was answered."""
+        """One tool call: counted against the agent's calls a minute (over it: refused), its
+        arguments bounded (agent_bounds: too large, a name too long or blank: refused), logged,
+        and recorded in the audit with what it asked, for whom, and how it was answered. A call
+        refused as a whole is recorded only by its trace (a constant size); an answered one
+        with its arguments, which the bounds kept within LABBOT_MAX_REQUEST_CHARS."""
         log.info("mcp %s by %s for %s", tool, agent.name, agent.principal)
         counted = ThreadRef("mcp", agent.actor_id, "")  # the agent's own budget
         over = await self.calls.take(counted, 1, self.service.clock())
-        if over is None:
-            answer = await work()
-        else:
+        limit = self.service.requests.limits.max_request_chars
+        if over is not None:
             text = messages.AGENT_TOO_MANY_CALLS.format(
                 agent=agent.name, count=over, limit=self.calls.limit
             )
             answer = agent_views.refused(text, tool=tool)
-        metadata = answer.get("metadata", {})
+        elif refusal := refuse_arguments(arguments, limit):
+            answer = agent_views.refused(refusal, tool=tool)
+        else:
+            answer = await work()
+        whole = bool(answer.get("error")) and not answer.get("data")
         await self.audit.record_agent_call(
             agent_id=agent.actor_id,
             agent_name=agent.shown,
             principal=agent.principal,
             transport=self.transport,
             tool=tool,
-            arguments=self._kept(arguments),
-            outcome=str(answer.get("error") or messages.AGENT_ANSWERED),
-            change_id=metadata.get("change_id") or arguments.get("change_id"),
+            arguments=trace(arguments, self.service.mask) if whole else arguments,
+            outcome=cut(str(answer.get("error") or messages.AGENT_ANSWERED), KEPT_REASON_CHARS),
+            change_id=change_column(
+                answer.get("metadata", {}).get("change_id"), arguments.get("change_id")
+            ),
         )
         return answer
-
-    def _kept(self, arguments: Json) -> Json:
-        """What the audit keeps of a call's arguments: a text past LABBOT_MAX_REQUEST_CHARS
-        only by its size (as for a person's message, it is neither stored nor echoed)."""
-        limit = self.service.requests.limits.max_request_chars
-        return {
-            name: messages.AGENT_NOT_KEPT.format(size=len(value))
-            if isinstance(value, str) and len(value) > limit
-            else value
-            for name, value in arguments.items()
-        }
 
     async def lab(self) -> Json:
         devices, links, unusable = await self.reads.lab.devices()
@@ -109,8 +107,8 @@ class AgentDesk:
             reason = messages.REFUSED.format(
                 # masked whole, then cut: a quoted key cut in two is masked in part only
                 reason=messages.AGENT_NOT_A_READ.format(
-                    command=self.service.mask.said(command.strip())[:80]
-                )
+                    command=cut(self.service.mask.said(command.strip()), 80)
+                ),
             )
             await self._record_refusal(agent, "show", reason)
             return agent_views.refused(reason, tool="show")
@@ -163,7 +161,7 @@ class AgentDesk:
         """Where a change the agent asked for stands (only its own changes are shown)."""
         change = await self.audit.change_summary(change_id)
         if change is None or change.requester_id != agent.actor_id:
-            text = messages.AGENT_NO_SUCH_CHANGE.format(change_id=change_id[:40], agent=agent.name)
+            text = messages.AGENT_NO_SUCH_CHANGE.format(change_id=cut(change_id), agent=agent.name)
             return agent_views.refused(text, tool="change_status")
         thread = thread_of(change.platform, change.channel, change.thread_key)
         link = thread_link(thread)
@@ -256,7 +254,7 @@ class AgentDesk:
             actor_name=agent.shown,
             platform=self.place.platform,
             channel=self.place.channel,
-            reason=reason,
+            reason=cut(reason, KEPT_REASON_CHARS),
         )
 
 

@@ -18,10 +18,12 @@ from rich.console import Console
 
 from adapters.console.adapter import ConsoleAdapter
 from adapters.console.render import styled
+from adapters.user_ids import canonical_user_id
 from base.errors import ConfigError
 from bot import messages
 from bot.data_place import database_shown
 from bot.open_gates import open_gates
+from bot.policy_settings import refuse_look_alikes
 from bot.settings import Settings
 from bot.wiring import Runtime, make_inventory, open_runtime
 
@@ -101,10 +103,13 @@ async def run_console(
     as the first line)."""
     chat = chat_input(script)
     console = chat.console()
-    seats = frozenset(name.casefold() for name in settings.console_users)
+    user = os_user()
+    console_ids = [canonical_user_id(f"console:{name}") for name in settings.console_users]
+    seats = frozenset(seat.removeprefix("console:") for seat in console_ids)
+    refuse_look_alikes("LABBOT_CONSOLE_USERS", (f"console:{n}" for n in (user, *seats)))
     adapter = ConsoleAdapter(
         console,
-        user=os_user(),
+        user=user,
         source=chat.source,
         echo_input=chat.scripted,
         first_lines=list(first_lines),

@@ -3,7 +3,8 @@ the console when no one is named)."""
 
 from __future__ import annotations
 
-from adapters.chat import Actor, canonical_user_id
+from adapters.chat import Actor
+from adapters.user_ids import canonical_user_id
 from bot import messages
 from bot.console_chat import os_user
 from bot.data_place import database_place, demo_is_here

@@ -11,7 +11,9 @@ an explicit rule.
 A "who" token is a user id (`U0123`, `@alice:example.org`, `console:alice`), a Slack user group
 handle (`@netops`) or a Matrix power level in the room (`power>=50`). What the platform says
 about a person (groups, power level) arrives as a `Person`; this module never asks anyone. Ids
-are compared as their platform compares them (`adapters.chat.canonical_user_id`).
+are compared as their platform compares them (`adapters.user_ids.canonical_user_id`);
+two ids a person would read as one (`look_alike_key`) never count as two approvals, and a
+look-alike of the requester is the requester for four-eyes.
 """
 
 from __future__ import annotations
@@ -21,7 +23,12 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
-from adapters.chat import canonical_user_id
+from adapters.user_ids import (
+    canonical_user_id,
+    is_matrix_user_id,
+    look_alike_key,
+    meant_as_matrix_user,
+)
 from base.vocabulary import Choice
 from bot import messages
 
@@ -119,6 +126,11 @@ def same_person(one: str, other: str) -> bool:
     return canonical_user_id(one) == canonical_user_id(other)
 
 
+def looks_like(one: str, other: str) -> bool:
+    """Whether a person would read two user ids as one name (`@BOB:hs`, `@bob:hs`)."""
+    return look_alike_key(one) == look_alike_key(other)
+
+
 def named_by(person: Person, tokens: Iterable[str]) -> bool:
     return any(matches(person, token) for token in tokens)
 
@@ -132,6 +144,10 @@ def parse_owners(text: str) -> tuple[OwnerRule, ...]:
             continue
         if len(words) < 2:
             raise OwnersError(f"line {number}: {raw.strip()!r} names no owner (GLOB WHO …)")
+        for token in words[1:]:
+            if meant_as_matrix_user(token) and not is_matrix_user_id(token):
+                said = messages.NOT_A_MATRIX_USER_ID.format(token=token)
+                raise OwnersError(f"line {number}: {said}")
         rules.append(OwnerRule(words[0], tuple(words[1:])))
     return tuple(rules)
 
@@ -202,7 +218,7 @@ def refuse_decision(
     reason = _refuse_owner(policy, person, targets)
     if reason:
         return reason
-    if own and not policy.allow_self_approval:
+    if looks_like(person.id, requester_id) and not policy.allow_self_approval:
         return messages.FOUR_EYES
     return None
 
@@ -249,9 +265,9 @@ def shortfall(
     """What the gate still needs after these approvals: N distinct people who count (the
     requester does not, unless self-approval is allowed), covering an owner of every target."""
     counted = {
-        canonical_user_id(p.id): p
+        look_alike_key(p.id): p
         for p in approvers
-        if policy.allow_self_approval or not same_person(p.id, requester_id)
+        if policy.allow_self_approval or not looks_like(p.id, requester_id)
     }
     covered = {d for p in counted.values() for d in owned_by(policy, p, targets)}
     return Shortfall(

@@ -46,7 +46,18 @@ async def serve_agents(
     """The MCP endpoint at http://LABBOT_MCP_HOST:LABBOT_MCP_PORT/mcp until cancelled; `ready`
     is told the port once it listens."""
     tools = agent_tools(settings, runtime, "http")
-    app = http_app(tools, tools.agent_of, messages.AGENT_UNKNOWN_TOKEN)
+    limit = settings.mcp_sessions_per_agent
+
+    def too_many(agent: str, count: int) -> str:
+        return messages.AGENT_TOO_MANY_SESSIONS.format(agent=agent, count=count, limit=limit)
+
+    app = http_app(
+        tools,
+        tools.agent_of,
+        messages.AGENT_UNKNOWN_TOKEN,
+        sessions_per_agent=limit,
+        too_many_sessions=too_many,
+    )
 
     def listening(port: int) -> None:
         log.info("MCP endpoint for agents at http://%s:%d/mcp", settings.mcp_host, port)

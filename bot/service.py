@@ -23,8 +23,8 @@ from adapters.chat import (
     HomeOpened,
     Message,
     ThreadRef,
-    canonical_user_id,
 )
+from adapters.user_ids import canonical_user_id
 from base.errors import DecisionConflict, LabbotError
 from base.masking import SecretMask
 from base.vocabulary import GateProblem, Outcome, utc_now

@@ -19,7 +19,9 @@ from pydantic_settings import (
 )
 from pydantic_settings.exceptions import SettingsError
 
+from adapters.user_ids import is_matrix_room, is_matrix_user_id, meant_as_matrix_user
 from base.errors import ConfigError
+from bot import messages
 from workflow.devices.session_limits import DEFAULT_SESSIONS, MOST_SESSIONS
 
 DEFAULT_DATA_DIR = Path("./labbot-data")
@@ -165,6 +167,9 @@ class Settings(BaseSettings):
         60, ge=1, le=10_000, validation_alias="LABBOT_MCP_CALLS_PER_MINUTE"
     )
     mcp_max_open_per_agent: int = Field(3, ge=1, validation_alias="LABBOT_MCP_MAX_OPEN_PER_AGENT")
+    mcp_sessions_per_agent: int = Field(  # open HTTP sessions one agent may hold
+        8, ge=1, le=1000, validation_alias="LABBOT_MCP_SESSIONS_PER_AGENT"
+    )
     mcp_max_wait_seconds: float = Field(
         600.0, gt=0, le=3600, validation_alias="LABBOT_MCP_MAX_WAIT_SECONDS"
     )
@@ -258,6 +263,49 @@ class Settings(BaseSettings):
             agents[name.strip()] = words
         return agents
 
+    @field_validator("matrix_user_id")
+    @classmethod
+    def _matrix_user(cls, value: str | None) -> str | None:
+        if value is not None and not is_matrix_user_id(value):
+            raise ValueError(messages.NOT_A_MATRIX_USER_ID.format(token=value))
+        return value
+
+    @field_validator("matrix_rooms", "matrix_authority_room")
+    @classmethod
+    def _matrix_rooms(cls, value: Any) -> Any:
+        for room in [value] if isinstance(value, str) else value or ():
+            if not is_matrix_room(room):
+                raise ValueError(messages.NOT_A_MATRIX_ROOM.format(room=room))
+        return value
+
+    @field_validator("approvers", "requesters")
+    @classmethod
+    def _who_list(cls, value: list[str]) -> list[str]:
+        return check_who(value)
+
+    @field_validator("approvers_by_channel")
+    @classmethod
+    def _who_by_channel(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
+        for channel, who in value.items():
+            if channel.startswith(("!", "#")) and not is_matrix_room(channel):
+                raise ValueError(messages.NOT_A_MATRIX_ROOM.format(room=channel))
+            check_who(who)
+        return value
+
+    @field_validator("mcp_agents")
+    @classmethod
+    def _agent_principals(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
+        check_who([words[0] for words in value.values() if words])
+        return value
+
+    @field_validator("mcp_channel")
+    @classmethod
+    def _agent_room(cls, value: str | None) -> str | None:
+        platform, sep, room = (value or "").partition(":")
+        if sep and platform == "matrix" and not is_matrix_room(room):
+            raise ValueError(messages.NOT_A_MATRIX_ROOM.format(room=room))
+        return value
+
     @field_validator("database_url")
     @classmethod
     def _known_dialect(cls, value: str) -> str:
@@ -310,6 +358,15 @@ def _is_hash(word: str) -> bool:
         and len(digest) == 64
         and all(c in "0123456789abcdef" for c in digest)
     )
+
+
+def check_who(tokens: list[str]) -> list[str]:
+    """Who-tokens as written; one written as a Matrix user id must be a valid one (a look-alike
+    such as `＠bob:hs` or `@bоb:hs` with a Cyrillic о is refused, never matched)."""
+    for token in tokens:
+        if meant_as_matrix_user(token) and not is_matrix_user_id(token):
+            raise ValueError(messages.NOT_A_MATRIX_USER_ID.format(token=token))
+    return tokens
 
 
 def load_settings(**overrides: Any) -> Settings:

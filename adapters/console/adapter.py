@@ -40,7 +40,6 @@ from adapters.chat import (
     Message,
     Request,
     ThreadRef,
-    canonical_user_id,
     decision_by_id,
     parse_button_value,
     parse_reply,
@@ -48,6 +47,7 @@ from adapters.chat import (
 from adapters.console import texts
 from adapters.console.keyboard import Interrupted, Keyboard
 from adapters.console.render import render_message, styled
+from adapters.user_ids import canonical_user_id
 from base.vocabulary import CHOICES, Choice
 
 NUMBERS = {str(n): choice for n, choice in enumerate(CHOICES, 1)}  # 1 approve, 2 modify, 3 cancel
@@ -188,10 +188,9 @@ class ConsoleAdapter:
 
     def _sit(self, user: str) -> None:
         """`as USER`: anyone in the demo; else the user who started it or a listed seat."""
-        allowed = self.seats is None or user.casefold() in {
-            self._first_user.casefold(),
-            *self.seats,
-        }
+        name = canonical_user_id(f"console:{user}").removeprefix("console:")
+        first = canonical_user_id(f"console:{self._first_user}").removeprefix("console:")
+        allowed = self.seats is None or name in {first, *self.seats}
         if allowed:
             self.user = user
             self._note(texts.NOW_YOU_ARE.format(user=user))

@@ -8,6 +8,9 @@ A typed reply decides the gate its author saw: the one it replies to, directly o
 fallback (clients reply to the thread's latest event they show). So each thread event is noted,
 in the order the homeserver delivers them, with the gate that was the thread's latest then; a
 reply to an event labbot never noted (before a restart) is placed by reading the thread.
+
+A gate is found only in the room it was posted in: a reply or reaction in one room naming another
+room's gate event decides nothing (its author may not be in that room, nor have seen the gate).
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ SEEN_LIMIT = 20_000  # thread events remembered with their gate (older ones: rea
 class GateIndex:
     def __init__(self, client: AsyncClient) -> None:
         self._client = client
-        self._by_event: dict[str, GateRef | None] = {}
+        self._by_event: dict[str, GateRef] = {}
+        self._not_gates: set[tuple[str, str]] = set()  # (room, event) fetched: no gate of ours
         self._by_thread: dict[str, str] = {}  # thread key -> latest gate event id
         self._in_stream: dict[str, str] = {}  # thread key -> latest gate delivered by sync
         self._seen_after: dict[str, str] = {}  # thread event id -> the gate delivered before it
@@ -57,19 +61,24 @@ class GateIndex:
         if not event_id:
             return None
         if event_id in self._seen_after:
-            return self._by_event.get(self._seen_after[event_id])
+            gate = self._by_event.get(self._seen_after[event_id])
+            return gate if gate is not None and gate.thread.channel == thread.channel else None
         return await self._scan_thread(thread, until=event_id)
 
     async def by_event(self, room_id: str, event_id: str) -> GateRef | None:
-        """The gate posted as `event_id` (None: not a gate message of this bot)."""
-        if event_id not in self._by_event:
+        """The gate posted as `event_id` in `room_id` (None: not a gate message of this bot
+        there, such as another room's gate)."""
+        gate = self._by_event.get(event_id)
+        if gate is None and (room_id, event_id) not in self._not_gates:
             response = await self._client.room_get_event(room_id, event_id)
-            found = None
             if isinstance(response, RoomGetEventResponse):
                 event = self._readable(room_id, response.event)
-                found = gate_ref(room_id, event.source, self._client.user_id)
-            self._by_event[event_id] = found
-        return self._by_event[event_id]
+                gate = gate_ref(room_id, event.source, self._client.user_id)
+            if gate is None:  # remembered per room: another room may hold this event id
+                self._not_gates.add((room_id, event_id))
+            else:
+                self._by_event[event_id] = gate
+        return gate if gate is not None and gate.thread.channel == room_id else None
 
     async def for_thread(self, thread: ThreadRef) -> GateRef | None:
         """The thread's latest gate message (None: the thread never had one)."""

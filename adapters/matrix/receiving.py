@@ -8,6 +8,8 @@
   recorded. So each room's events are routed in arrival order (a reaction's thread may need its
   gate fetched) into one ordered queue per thread; threads run side by side, so one long push
   holds up neither other threads nor the sync loop. No lock: `ordering.OrderedQueues`.
+- A decision counts only in its gate's own room, from a joined member of that room; an event
+  whose sender is no valid Matrix user id is nothing.
 - An undecryptable event is answered once: per room without the e2e extra, per key session with.
 """
 
@@ -29,6 +31,7 @@ from adapters.matrix.gate_index import GateIndex
 from adapters.matrix.ordering import OrderedQueues
 from adapters.matrix.rooms import Rooms
 from adapters.matrix.sending import MatrixSendError, Sender
+from adapters.user_ids import is_matrix_user_id
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +67,8 @@ class Receiver:
             return
         if source.get("type") == "m.room.member":
             self._crypto.note_member(room_id, dict(source))
+        if not is_matrix_user_id(str(source.get("sender", ""))):
+            return
         root = inbound.thread_root(source.get("content", {}))
         if root:
             thread = ThreadRef(inbound.PLATFORM, room_id, root)
@@ -113,6 +118,8 @@ class Receiver:
                 await self._sender.post(latest.thread, ask, event.actor)
                 return None
         if gate is None or event.choice not in gate.choices:
+            return None
+        if not self._rooms.is_joined(gate.thread.channel, event.actor.id):
             return None
         decision = inbound.decision(gate, event)
         if decision.choice == "modify" and not decision.feedback and not event.untrusted_because:

@@ -81,6 +81,11 @@ class Rooms:
             if room_id not in self._client.rooms:
                 await self._join(room_id)
 
+    def is_joined(self, room_id: str, user_id: str) -> bool:
+        """Whether `user_id` is a joined member of the room now (an invite is not a seat)."""
+        room = self._client.rooms.get(room_id)
+        return room is not None and user_id in room.users and user_id not in room.invited_users
+
     def actor(self, room_id: str, user_id: str) -> Actor:
         """The person as the room names them (their id when the room does not know them)."""
         room = self._client.rooms.get(room_id)

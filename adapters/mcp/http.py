@@ -1,6 +1,7 @@
 """The MCP endpoint over streamable HTTP: the SDK's app behind the SDK's bearer-token backend,
-one token per agent. A request without a known token is answered 401 with one line saying what
-to send; the agent a token belongs to is the `client_id` of its access token."""
+one token per agent, with a cap of open sessions per agent (adapters.mcp.sessions). A request
+without a known token is answered 401 with one line saying what to send; the agent a token
+belongs to is the `client_id` of its access token."""
 
 from __future__ import annotations
 
@@ -17,8 +18,10 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from adapters.mcp.agent_door import AgentDoor
 from adapters.mcp.server import mcp_server
+from adapters.mcp.sessions import SessionsPerAgent
 
 PATH = "/mcp"
+SESSION_IDLE_SECONDS = 30 * 60  # the SDK closes a session idle this long (its default)
 
 
 class AgentTokens:
@@ -61,11 +64,22 @@ def calling_agent() -> str:
     return token.client_id
 
 
-def http_app(door: AgentDoor, agent_of: Callable[[str], str | None], refusal: str) -> ASGIApp:
-    """The MCP endpoint at /mcp (its session manager runs in the app's lifespan)."""
+def http_app(
+    door: AgentDoor,
+    agent_of: Callable[[str], str | None],
+    refusal: str,
+    *,
+    sessions_per_agent: int = 8,
+    too_many_sessions: Callable[[str, int], str] = lambda agent, count: "too many sessions",
+) -> ASGIApp:
+    """The MCP endpoint at /mcp (its session manager runs in the app's lifespan); each agent
+    may hold `sessions_per_agent` sessions open, one more is refused with `too_many_sessions`."""
     server = mcp_server(door, calling_agent)
-    app = server.streamable_http_app(streamable_http_path=PATH)
-    guarded = AuthContextMiddleware(RequireAgent(app, refusal))
+    app = server.streamable_http_app(
+        streamable_http_path=PATH, session_idle_timeout=SESSION_IDLE_SECONDS
+    )
+    capped = SessionsPerAgent(app, sessions_per_agent, SESSION_IDLE_SECONDS, too_many_sessions)
+    guarded = AuthContextMiddleware(RequireAgent(capped, refusal))
     return AuthenticationMiddleware(guarded, backend=BearerAuthBackend(AgentTokens(agent_of)))
 
 

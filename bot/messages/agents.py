@@ -47,4 +47,19 @@ AGENT_TOO_MANY_OPEN = (
     "finish or cancel one first"
 )
 AGENT_NO_LISTEN = "LABBOT_MCP_PORT: cannot listen on {where} for agents ({why})"
-AGENT_NOT_KEPT = "({size:,} characters, not kept)"
+AGENT_TOO_LARGE = (
+    "Refused: this call's arguments come to {size:,} characters; the limit is {limit:,} "
+    "(LABBOT_MAX_REQUEST_CHARS). Only their size, sha256 and first characters were recorded."
+)
+AGENT_NAME_TOO_LONG = (
+    "Refused: the name {name!r} is {size:,} characters long; a device, template or change is "
+    "named in at most {limit} characters"
+)
+AGENT_BLANK_DEVICE = (
+    "Refused: a device name is empty or blank; name each device as `lab` lists it (leave "
+    "`devices` out to mean them all)"
+)
+AGENT_TOO_MANY_SESSIONS = (
+    "labbot MCP: {agent} has {count} sessions open already (at most {limit}, "
+    "LABBOT_MCP_SESSIONS_PER_AGENT); end one (an HTTP DELETE, or close the client) first"
+)

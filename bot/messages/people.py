@@ -79,3 +79,13 @@ DENY_UNKNOWN_PLATFORM = "no deny-list policy for {platform!r}; known: {known}"
 DENY_SITE_RULES = "site rules (LABBOT_DENY_EXTRA, never allowed):"
 DENY_NEVER_ALLOWED = " (never allowed)"
 DENY_ROLLBACK_ONLY = " (never allowed, but a rollback restoring a line the device printed)"
+
+# ids in the settings (bot/settings.py, bot/policy_settings.py, the console's seats)
+NOT_A_MATRIX_USER_ID = (
+    "{token!r} is no Matrix user id: write @localpart:server (the localpart printable ASCII "
+    "but ':', the server a host name), as the homeserver shows it"
+)
+NOT_A_MATRIX_ROOM = "{room!r} is no Matrix room: write its id (!…) or alias (#name:server)"
+LOOK_ALIKE_IDS = (
+    "{one!r} and {other!r} look alike (a person reads them as one name): name each person one way"
+)

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import os
 import pty
+import pwd
 import re
 import select
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from bot import messages
 from tests.bot.test_cli import ROOT, labbot
@@ -154,3 +157,18 @@ def test_ctrl_c_leaves_the_render_workers_running_for_the_next_change(tmp_path: 
     assert terminal.exit_status() == 0
     for broken in ("Traceback", "KeyboardInterrupt", "BrokenProcessPool", "went wrong"):
         assert broken not in terminal.screen, terminal.screen[-2000:]
+
+
+def test_a_seat_that_looks_like_the_os_user_is_refused_at_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    me = pwd.getpwuid(os.getuid()).pw_name
+    cyrillic = str.maketrans("oaepcxyi", "оаерсхуі")  # each letter's Cyrillic look-alike
+    look_alike = me.translate(cyrillic)
+    if look_alike == me:
+        pytest.skip(f"{me!r} has no letter with a Cyrillic look-alike")
+    monkeypatch.setenv("LABBOT_CONSOLE_USERS", f"bob,{look_alike}")
+    terminal = Terminal(tmp_path, "console")
+    terminal.wait_for(f"LABBOT_CONSOLE_USERS: 'console:{me}' and 'console:{look_alike}' look")
+    assert terminal.exit_status() not in (0, None)
+    assert f"{me}> " not in terminal.screen  # no session: nobody approves under the look-alike

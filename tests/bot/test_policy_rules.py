@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.messages import FOUR_EYES
 from bot.policy_rules import (
     OwnersError,
     Person,
@@ -180,7 +181,11 @@ def test_curation_follows_the_place_rules() -> None:
 
 @pytest.mark.parametrize(
     ("text", "error"),
-    [("R1\n", "line 1: 'R1' names no owner"), ("# ok\n\nR* U1\nSW1 # no one\n", "line 4")],
+    [
+        ("R1\n", "line 1: 'R1' names no owner"),
+        ("# ok\n\nR* U1\nSW1 # no one\n", "line 4"),
+        ("R* @bob:hs\nSW* ＠carol:hs\n", "line 2: '＠carol:hs' is no Matrix user id"),
+    ],
 )
 def test_a_malformed_owners_file_names_the_line(text: str, error: str) -> None:
     with pytest.raises(OwnersError, match=error):
@@ -191,3 +196,34 @@ def test_groups_and_power_levels_named_by_rules() -> None:
     policy = Policy(owners=OWNERS, approvers=("@leads",))
     assert policy.groups_named() == {"@netops", "@leads"}
     assert policy.reads_power and not Policy(owners=OWNERS[:2]).reads_power
+
+
+LOOK_ALIKES = ["@bob:hs", "@bob:HS", "@BOB:hs", "＠bob:hs", "@bob:hs "]
+
+
+def test_look_alike_approvers_count_as_one_person() -> None:
+    short = shortfall(
+        Policy(push_approvals=2),
+        gate="params",
+        approvers=[Person(i) for i in LOOK_ALIKES],
+        requester_id="@alice:hs",
+        targets=("R1",),
+    )
+    assert short.people == 1  # one approval of two
+
+
+def test_a_look_alike_of_the_requester_is_the_requester() -> None:
+    for approver in ("@BOB:hs", "@bob:HS"):
+        refused = refuse_decision(
+            Policy(),
+            person=Person(approver),
+            places=[CHANNEL],
+            requester_id="@bob:hs",
+            choice="approve",
+            targets=("R1",),
+        )
+        assert refused == FOUR_EYES
+    counted = shortfall(
+        Policy(), gate="params", approvers=[Person("@BOB:hs")], requester_id="@bob:hs", targets=()
+    )
+    assert counted.people == 1

@@ -4,6 +4,7 @@ import pytest
 from pydantic import ValidationError
 
 from base.errors import ConfigError
+from bot.policy_settings import policy_from
 from bot.settings import Settings, load_settings
 from bot.wiring import workflow_options
 from workflow.options import WorkflowOptions
@@ -93,3 +94,48 @@ def test_a_workflow_built_without_settings_has_the_settings_defaults() -> None:
     """Tests and library users build the graph with WorkflowOptions(): the same defaults."""
     for name, option in WorkflowOptions.model_fields.items():
         assert option.default == Settings.model_fields[name].default, name
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "refused"),
+    [
+        ("MATRIX_USER_ID", "labbot:hs", "'labbot:hs' is no Matrix user id"),
+        ("LABBOT_APPROVERS", "U1, ＠bob:hs", "'＠bob:hs' is no Matrix user id"),
+        ("LABBOT_APPROVERS", "@bоb:hs", "'@bоb:hs' is no Matrix user id"),  # a Cyrillic о
+        ("LABBOT_REQUESTERS", "@bob:h s.org", "'@bob:h s.org' is no Matrix user id"),
+        ("LABBOT_APPROVERS_BY_CHANNEL", "!room:hs=@bob:hs:port", "'@bob:hs:port'"),
+        ("LABBOT_APPROVERS_BY_CHANNEL", "#ops=@bob:hs", "'#ops' is no Matrix room"),
+        ("LABBOT_MATRIX_ROOMS", "!lab:hs, lab", "'lab' is no Matrix room"),
+        ("LABBOT_MATRIX_AUTHORITY_ROOM", "#ops:h_s", "'#ops:h_s' is no Matrix room"),
+        ("LABBOT_MCP_CHANNEL", "matrix:ops", "'ops' is no Matrix room"),
+        ("LABBOT_MCP_AGENTS", f"a=@bob:hs\u200b sha256:{'0' * 64}", "is no Matrix user id"),
+    ],
+)
+def test_a_matrix_id_that_is_none_is_refused_naming_the_setting(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str, refused: str
+) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+    assert str(caught.value).startswith(f"{name}: ") and refused in str(caught.value)
+
+
+def test_valid_matrix_ids_are_read_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MATRIX_USER_ID", "@labbot:matrix.example.org:8448")
+    monkeypatch.setenv("LABBOT_MATRIX_ROOMS", "!AbC:hs,#ops:[::1]:8448,!opaque12")
+    monkeypatch.setenv("LABBOT_APPROVERS", "@Old.Style+ID:hs, @netops, power>=50")
+    settings = load_settings()
+    assert settings.matrix_rooms == ["!AbC:hs", "#ops:[::1]:8448", "!opaque12"]
+    assert settings.approvers == ["@Old.Style+ID:hs", "@netops", "power>=50"]
+
+
+def test_look_alike_people_in_the_policy_are_refused_naming_both(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("LABBOT_APPROVERS", "@bob:hs, @carol:hs")
+    monkeypatch.setenv("LABBOT_REQUESTERS", "@BOB:hs")
+    with pytest.raises(ConfigError) as caught:
+        policy_from(load_settings())
+    assert "'@bob:hs' and '@BOB:hs' look alike" in str(caught.value)
+    monkeypatch.setenv("LABBOT_REQUESTERS", "@bob:HS")  # one name: a server name ignores case
+    assert policy_from(load_settings()).requesters == ("@bob:HS",)

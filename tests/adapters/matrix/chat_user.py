@@ -131,14 +131,19 @@ class ChatUser:
         assert isinstance(response, RoomSendResponse), response
         return str(response.event_id)
 
-    async def send_encrypted_reaction(self, room_id: str, event_id: str, key: str) -> str:
-        """A reaction as some clients send it in encrypted rooms (nio itself sends them plain)."""
+    async def send_encrypted_reaction(
+        self, room_id: str, event_id: str, key: str, *, relation_in_clear: bool = True
+    ) -> str:
+        """A reaction as some clients send it in encrypted rooms (nio itself sends them plain);
+        without `relation_in_clear` the homeserver cannot see what it annotates (nor check it)."""
         relation = {"rel_type": "m.annotation", "event_id": event_id, "key": key}
         await self._know_room_devices(room_id)
         assert self.client.olm is not None
         if self.client.olm.should_share_group_session(room_id):
             await self.client.share_group_session(room_id, ignore_unverified_devices=True)
         kind, content = self.client.encrypt(room_id, "m.reaction", {"m.relates_to": relation})
+        if not relation_in_clear:
+            content.pop("m.relates_to", None)
         return await self.send_raw(room_id, kind, content)
 
     async def _know_room_devices(self, room_id: str) -> None:

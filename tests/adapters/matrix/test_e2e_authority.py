@@ -1,6 +1,7 @@
 """Who decides on Matrix, on a real Synapse with labbot as `labbot serve` runs it: power levels
 count only in the room labbot was told has authority (a room someone creates for themselves
-grants them nothing), and a typed decision answers the step its author replied to."""
+grants them nothing), a typed decision answers the step its author replied to, and a decision
+counts only in the room of the step it names."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ from pathlib import Path
 import pytest
 
 from bot.audit_view import entry_summary
-from bot.messages import PREVIEW_CHANGED
+from bot.messages import NOTHING_PENDING, PREVIEW_CHANGED
 from labsim import Lab
 from tests.adapters.matrix.chat_user import ChatUser, Event
 from tests.adapters.matrix.labbot_harness import (
     PARAMS_STEP,
     REQUEST,
+    TEMPLATE_STEP,
     BotThread,
     ServeLabbot,
     ask,
@@ -28,6 +30,7 @@ from tests.adapters.matrix.room_events import (
     shared_room,
     thread_message,
 )
+from tests.adapters.matrix.test_e2e_encrypted import MakeUser
 from tests.fakes.synapse import MatrixAccount
 from tests.support.masks import MASK
 from workflow.ports import Inventory
@@ -125,3 +128,32 @@ async def next_gate(thread: BotThread, step: str, after: Event) -> Event:
     return await thread.watcher.wait_for(
         thread_message(thread.room, thread.root, thread.bot_id, newer)
     )
+
+
+async def test_a_reply_or_reaction_in_another_room_decides_nothing(
+    serve_labbot: ServeLabbot,
+    bot_account: MatrixAccount,
+    lab: tuple[Lab, Inventory],
+    alice: ChatUser,
+    e2e_user: MakeUser,
+) -> None:
+    bob = await e2e_user("bob")  # Synapse refuses a cross-room relation it can read, so: hidden
+    bot_id = bot_account.user_id
+    async with serve_labbot(approvers=[bob.user_id]) as runtime:
+        lab_room = await shared_room(alice, bot_id)  # bob is not in it and never saw its step
+        thread, template = await ask(alice, lab_room, bot_id)
+        elsewhere = await shared_room(bob, bot_id, encrypted=True)
+        root = await bob.say(elsewhere, "about alice's change")
+        await bob.say(elsewhere, "approve", thread=root, reply_to=template["event_id"])
+        await bob.send_encrypted_reaction(
+            elsewhere, template["event_id"], "✅", relation_in_clear=False
+        )
+        await bob.say(elsewhere, "!labbot status", thread=root)  # answered after both
+        await bob.wait_for(thread_message(elsewhere, root, bot_id, body_has(NOTHING_PENDING)))
+        await alice.say(lab_room, "!labbot status", thread=thread.root)
+        shown = await next_gate(thread, TEMPLATE_STEP, after=template)  # still the first step
+        entries = await runtime.audit.entries()
+    assert thread.gates(PARAMS_STEP) == 0
+    assert "Approved by" not in shown["content"]["body"]
+    assert decisions(entries) == {}
+    assert not [e for e in entries if e.kind == "refusal"]

@@ -6,6 +6,7 @@ side takes the clicks and resumes the change the stdio process opened), the agen
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -49,6 +50,8 @@ def stdio_server(bot: SlackLab, tmp_path: Path) -> StdioServerParameters:
         "LABBOT_MCP_AGENT": AGENT,
         "LABBOT_RENDER_WORKERS": "0",
     } | clock_env()  # the serve side's clock: a stdio process on another sees its gates expired
+    if "PYTHONPATH" in os.environ:  # the code under test, not whatever the venv installed
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     return StdioServerParameters(command=LABBOT, args=["mcp"], env=env, cwd=tmp_path)
 
 
@@ -89,3 +92,17 @@ async def test_a_local_agent_over_stdio_reads_and_asks_for_a_change(
     assert done["metadata"]["approvers"]["params"] == ["bob (U2)"]
     for router in ("R1", "R2", "R3"):
         assert "router ospf" in bot.lab.device(router).running_config()
+
+
+async def test_over_stdio_a_blank_or_oversized_argument_is_refused(
+    tmp_path: Path, slack_api: SlackApiStandIn
+) -> None:
+    async with (
+        slack_lab(tmp_path, slack_api, **AGENT_SETTINGS, render_workers=0) as bot,
+        stdio_agent(bot, tmp_path) as agent,
+    ):
+        blank = await call(agent, "request_change", text="configure ospf", devices=[""])
+        large = await call(agent, "show", command="show version", devices=["R" * 100_000])
+    assert blank["error"].startswith("Refused: a device name is empty or blank")
+    assert "LABBOT_MAX_REQUEST_CHARS" in large["error"] and len(str(large)) < 1000
+    assert not [m for m in slack_api.messages.values() if m.thread_ts is None]  # nothing opened
