@@ -1,5 +1,5 @@
 """The `labbot` command line: demo, console, serve, mcp, lab, pending, rollback, audit,
-templates, policy, llm, matrix, db."""
+templates, policy, llm, matrix, db, check, health."""
 
 from __future__ import annotations
 
@@ -416,6 +416,18 @@ def check(
     typer.echo(shown(findings, as_json=as_json))
     if failed(findings):
         raise typer.Exit(1)
+
+
+@app.command()
+def health() -> None:
+    """Exit 0 when the database answers, as GET /healthz checks it: the health check of a
+    container that serves no HTTP (Socket Mode, Matrix). Else the reason, exit status 2."""
+    from bot.health import health_problem
+
+    problem = asyncio.run(health_problem(_settings()))
+    if problem:
+        _fail(problem)
+    out.print("ok", highlight=False)
 
 
 @app.command()
