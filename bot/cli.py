@@ -421,12 +421,13 @@ def check(
 @app.command()
 def health() -> None:
     """Exit 0 when the database answers, as GET /healthz checks it: the health check of a
-    container that serves no HTTP (Socket Mode, Matrix). Else the reason, exit status 2."""
+    container that serves no HTTP (Socket Mode, Matrix). Else the reason, exit status 1 (what
+    Docker reads as unhealthy; it reserves 2)."""
     from bot.health import health_problem
 
     problem = asyncio.run(health_problem(_settings()))
     if problem:
-        _fail(problem)
+        _fail(problem, status=1)
     out.print("ok", highlight=False)
 
 
@@ -488,7 +489,7 @@ def main() -> None:
         sys.exit(130)
 
 
-def _fail(line: str) -> None:
+def _fail(line: str, *, status: int = 2) -> None:
     # soft_wrap: one line even without a terminal (container logs), however long
     Console(stderr=True, soft_wrap=True).print(f"[red]labbot:[/red] {line}", highlight=False)
-    sys.exit(2)
+    sys.exit(status)

@@ -29,7 +29,7 @@ def labbot(*args: str, cwd: Path, **settings: str) -> subprocess.CompletedProces
 def test_health_is_ok_once_the_database_is_there_and_never_makes_one(tmp_path: Path) -> None:
     data = tmp_path / "data"
     before = labbot("health", cwd=tmp_path, LABBOT_DATA_DIR=str(data))
-    assert before.returncode != 0
+    assert before.returncode == 1  # unhealthy, as Docker reads it (it reserves 2)
     assert f"no database at {data / 'labbot.db'}" in before.stderr
     assert "LABBOT_DATA_DIR" in before.stderr
     assert not (data / "labbot.db").exists()
@@ -41,6 +41,6 @@ def test_health_is_ok_once_the_database_is_there_and_never_makes_one(tmp_path: P
 def test_health_names_an_unreachable_postgresql(tmp_path: Path) -> None:
     url = "postgresql+psycopg://labbot:secret@127.0.0.1:1/labbot"
     down = labbot("health", cwd=tmp_path, LABBOT_DATABASE_URL=url)
-    assert down.returncode != 0
+    assert down.returncode == 1
     assert "database:" in down.stderr and "127.0.0.1" in down.stderr
     assert "secret" not in down.stderr
