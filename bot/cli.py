@@ -1,5 +1,5 @@
 """The `labbot` command line: demo, console, serve, mcp, lab, pending, rollback, audit,
-templates, policy, llm, matrix, db."""
+templates, policy, llm, matrix, db, check, health."""
 
 from __future__ import annotations
 
@@ -426,6 +426,19 @@ def check(
 
 
 @app.command()
+def health() -> None:
+    """Exit 0 when the database answers, as GET /healthz checks it: the health check of a
+    container that serves no HTTP (Socket Mode, Matrix). Else the reason, exit status 1 (what
+    Docker reads as unhealthy; it reserves 2)."""
+    from bot.health import health_problem
+
+    problem = asyncio.run(health_problem(_settings()))
+    if problem:
+        _fail(problem, status=1)
+    out.print("ok", highlight=False)
+
+
+@app.command()
 def pending(
     user: Annotated[
         str | None,
@@ -483,7 +496,7 @@ def main() -> None:
         sys.exit(130)
 
 
-def _fail(line: str) -> None:
+def _fail(line: str, *, status: int = 2) -> None:
     # soft_wrap: one line even without a terminal (container logs), however long
     Console(stderr=True, soft_wrap=True).print(f"[red]labbot:[/red] {line}", highlight=False)
-    sys.exit(2)
+    sys.exit(status)

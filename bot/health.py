@@ -1,4 +1,5 @@
-"""What `/healthz` answers and how `labbot serve` waits for its database at start.
+"""What `/healthz` and `labbot health` answer, and how `labbot serve` waits for its database at
+start.
 
 A replica is healthy when it can reach its database: that is where every gate, decision and lock
 lives, so a replica without it can only answer "try again". Load balancers probe every few
@@ -13,6 +14,9 @@ import time
 from collections.abc import Awaitable, Callable
 
 from base.errors import StorageError
+from bot import messages
+from bot.data_place import database_place, sqlite_path
+from bot.settings import Settings
 from storage.db import check_database
 
 log = logging.getLogger(__name__)
@@ -63,6 +67,17 @@ class DatabaseHealth:
         except TimeoutError:
             return f"database: no answer within {self.timeout:g} s"
         return None
+
+
+async def health_problem(settings: Settings) -> str | None:
+    """What `labbot health` says: /healthz's check, for a process that serves no HTTP (Socket
+    Mode, Matrix), run beside it in its container; an embedded database that is not there yet is
+    a problem, never created here."""
+    path = sqlite_path(settings.database_url)
+    if path is not None and not path.is_file():
+        data_dir = settings.data_dir.resolve()
+        return messages.NO_DATABASE.format(where=database_place(settings), data_dir=data_dir)
+    return await DatabaseHealth(settings.database_url).problem()
 
 
 async def wait_for_database(url: str, *, within: float, check: Check = check_database) -> None:

@@ -8,6 +8,7 @@ place is refused: posting there would take the bot's Matrix device (its keys) fr
 
 from __future__ import annotations
 
+import logging
 import os
 import pwd
 
@@ -18,9 +19,14 @@ from adapters.mcp import mcp_server
 from base.errors import ConfigError
 from bot import messages
 from bot.agent_tools import agent_tools, place_from, serving_agent
+from bot.agents import Agent
+from bot.console_chat import lab_shown
+from bot.data_place import database_place
 from bot.serve import configure_logging, make_adapters
 from bot.settings import Settings
 from bot.wiring import agents_from, make_inventory, open_runtime
+
+log = logging.getLogger(__name__)
 
 
 async def run_mcp_stdio(settings: Settings) -> None:
@@ -32,9 +38,25 @@ async def run_mcp_stdio(settings: Settings) -> None:
         raise ConfigError(messages.AGENT_STDIO_MATRIX.format(place=settings.mcp_channel))
     adapter = await _poster(settings, place.platform)
     inventory = make_inventory(settings)
+    log.info(serving_line(settings, agent))  # a client started it anywhere: where its data is
     async with open_runtime(settings, adapter, inventory=inventory) as runtime:
         server = mcp_server(agent_tools(settings, runtime, "stdio"), lambda: agent.name)
         await server.run_stdio_async()
+
+
+def serving_line(settings: Settings, agent: Agent) -> str:
+    """One line on stderr at start: the lab, the database and data folder (a client may start
+    `labbot mcp` in any folder), the agent, and where its changes open."""
+    place = settings.mcp_channel or ""
+    if place == "console":
+        place = messages.AGENT_CONSOLE_DECIDERS
+    return messages.AGENT_STDIO_SERVING.format(
+        lab=lab_shown(settings),
+        db=database_place(settings),
+        data_dir=settings.data_dir.resolve(),
+        agent=agent.shown,
+        place=place,
+    )
 
 
 async def _poster(settings: Settings, platform: str) -> ChatAdapter:

@@ -154,7 +154,8 @@ class Settings(BaseSettings):
     )
 
     # AI agents over MCP (bot.agents, docs/mcp.md)
-    # `NAME=PRINCIPAL sha256:HEX [sha256:HEX];…`: each agent, the person it acts for, its tokens
+    # `NAME=PRINCIPAL [sha256:HEX …];…`: each agent, the person it acts for, its tokens (none:
+    # served over stdio only, by whoever may start `labbot mcp`; no token reaches it)
     mcp_agents: Annotated[dict[str, list[str]], NoDecode] = Field(
         default_factory=dict, validation_alias="LABBOT_MCP_AGENTS"
     )
@@ -247,7 +248,7 @@ class Settings(BaseSettings):
     @field_validator("mcp_agents", mode="before")
     @classmethod
     def _agents(cls, value: Any) -> Any:
-        """`claude=U1 sha256:HEX;bot2=@b:hs sha256:HEX` -> {"claude": ["U1", "sha256:HEX"], …}."""
+        """`claude=U1 sha256:HEX;bot2=@b:hs` -> {"claude": ["U1", "sha256:HEX"], "bot2": [...]}."""
         if not isinstance(value, str):
             return value
         agents: dict[str, list[str]] = {}
@@ -255,10 +256,10 @@ class Settings(BaseSettings):
             name, sep, rest = entry.partition("=")
             words = rest.split()
             hashes = words[1:]
-            if not sep or not name.strip() or not hashes or not all(map(_is_hash, hashes)):
+            if not sep or not name.strip() or not words or not all(map(_is_hash, hashes)):
                 raise ValueError(
-                    f"entry {entry[:40]!r}… is not NAME=PRINCIPAL sha256:HEX [sha256:HEX] "
-                    "(`labbot mcp token NAME` prints one)"
+                    f"entry {entry[:40]!r}… is not NAME=PRINCIPAL [sha256:HEX …] (stdio needs "
+                    "no token; for HTTP `labbot mcp token NAME` prints one)"
                 )
             agents[name.strip()] = words
         return agents

@@ -10,7 +10,8 @@ a pipe, each line echoed after the prompt as if typed):
   help, templates, audit …, status, rollback …  commands, in the current thread
   quit / exit      end the session (as Ctrl-D does; Ctrl-C clears the line, twice quits)
   anything else    a new change request, in a new thread
-Thread ids start with a random session id: a new session never meets an old session's thread.
+Thread and message ids start with a random session id: a new session never meets an old
+session's thread (an agent's change opens a thread at a message it posted).
 """
 
 from __future__ import annotations
@@ -238,7 +239,7 @@ class ConsoleAdapter:
         return self._thread
 
     async def post(self, thread: ThreadRef, message: Message) -> str:
-        message_id = f"m{next(self._ids)}"
+        message_id = f"{self.session}.m{next(self._ids)}"  # an agent's thread root: never reused
         if message.ephemeral_to and message.ephemeral_to != self.actor.id:
             return message_id  # someone else's private note
         if message.buttons:

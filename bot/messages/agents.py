@@ -29,6 +29,14 @@ AGENT_STDIO_MATRIX = (
     "encryption keys belong to `labbot serve`, and a second process on them would break them; "
     "set LABBOT_MCP_PORT and give the agent http://127.0.0.1:PORT/mcp"
 )
+AGENT_STDIO_SERVING = (
+    "labbot mcp — {lab}, database {db} (the data folder {data_dir}: LABBOT_DATA_DIR sets it, "
+    "or LABBOT_DATABASE_URL the database), serving {agent} over stdio; its changes open in "
+    "{place}"
+)
+AGENT_CONSOLE_DECIDERS = (
+    "`labbot console` on this database (`labbot pending` lists what waits for whom)"
+)
 AGENT_UNKNOWN = (
     "LABBOT_MCP_AGENT: {name!r} is not one of LABBOT_MCP_AGENTS ({known}); name the agent "
     "this process serves"

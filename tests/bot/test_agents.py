@@ -29,7 +29,7 @@ def test_settings_keep_hashes_and_a_rotation_accepts_both_tokens() -> None:
 @pytest.mark.parametrize(
     "entry",
     [
-        "claude-code=U1",  # no token hash
+        "claude-code=",  # no principal
         "claude-code=U1 0123abcd",  # not sha256:HEX
         "claude-code U1 sha256:" + "0" * 64,  # no '='
         "=U1 sha256:" + "0" * 64,  # no name
@@ -38,6 +38,12 @@ def test_settings_keep_hashes_and_a_rotation_accepts_both_tokens() -> None:
 def test_a_malformed_entry_is_one_line_naming_the_setting(entry: str) -> None:
     with pytest.raises(ConfigError, match=r"^LABBOT_MCP_AGENTS: .*labbot mcp token NAME"):
         load_settings(mcp_agents=entry)
+
+
+def test_an_agent_without_a_token_is_named_for_stdio_and_no_token_reaches_it() -> None:
+    agents = agents_from(load_settings(mcp_agents="claude-code=U1", mcp_agent="claude-code"))
+    assert agents.by_name["claude-code"] == Agent("claude-code", "U1", ())
+    assert [agents.by_token(t) for t in ("", new_token())] == [None, None]  # nothing over HTTP
 
 
 def test_an_agent_acts_for_its_principal_and_an_unknown_agent_for_nobody() -> None:

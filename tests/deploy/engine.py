@@ -1,6 +1,7 @@
 """The Docker engine side of the container tests: the images (base images made from Debian
 packages, labbot's built once per run) and compose projects of the shipped
-deploy/docker-compose.yml with the local images, replicas published on 127.0.0.1.
+deploy/docker-compose.yml with the local images, replicas published on 127.0.0.1, and of
+deploy/compose.socket-mode.yml (nothing published).
 
 Containers reach what runs on the host (the simulated lab, the Slack stand-in) at the default
 bridge's gateway address, which the host owns.
@@ -28,6 +29,7 @@ from tests.support.clock import container_clock, machine_clock_env
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED_COMPOSE = ROOT / "deploy" / "docker-compose.yml"
+SOCKET_MODE_COMPOSE = ROOT / "deploy" / "compose.socket-mode.yml"
 EXPORT = re.compile(r"^export (\w+)=(\S+)$", re.MULTILINE)
 # What this run names its image, compose projects and containers (several runs share an engine).
 PREFIX = os.environ.get("LABBOT_TEST_DOCKER_PREFIX", "labbot-test")
@@ -134,6 +136,26 @@ def compose_spec(images: Images, *, initdb: Path | None = None) -> dict[str, Any
         release = f"{initdb}:/docker-entrypoint-initdb.d/release.sql:ro"
         services["postgres"]["volumes"].append(release)
     return spec
+
+
+def socket_mode_spec(images: Images) -> dict[str, Any]:
+    """The shipped Socket Mode compose file with the local image, on the test's clock; its
+    health check as shipped, asked every second instead of every 30 s (a test waits for it)."""
+    spec: dict[str, Any] = copy.deepcopy(yaml.safe_load(SOCKET_MODE_COMPOSE.read_text()))
+    bot = spec["services"]["labbot"]
+    volumes, clock = container_clock()
+    bot["image"] = images.labbot
+    bot.pop("build", None)
+    bot["environment"].update(clock)
+    bot["volumes"] = bot["volumes"] + volumes
+    bot["healthcheck"].update(interval="1s", start_period="0s")
+    return spec
+
+
+def health_status(container: str) -> str:
+    """What the engine's health check says of `container`: starting, healthy or unhealthy."""
+    state = docker("inspect", "--format", "{{.State.Health.Status}}", container)
+    return state.stdout.strip()
 
 
 @dataclass

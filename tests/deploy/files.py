@@ -1,15 +1,22 @@
-"""The deploy files read as their tools read them: the Dockerfile's instructions and the
-Kubernetes manifests, found by kind and name."""
+"""The deploy files read as their tools read them: the Dockerfile's instructions, the
+Kubernetes manifests found by kind and name, and each Kubernetes path as kustomize renders it."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
-KUBERNETES = sorted((DEPLOY / "kubernetes").glob("*.yaml"))
+KUSTOMIZATION = "kustomization.yaml"
+KUBERNETES = sorted(
+    path for path in (DEPLOY / "kubernetes").rglob("*.yaml") if path.name != KUSTOMIZATION
+)
 
 
 def instructions() -> dict[str, list[str]]:
@@ -36,3 +43,31 @@ def named(kind: str, name: str) -> dict[str, Any]:
     found = [d for d in manifests() if d["kind"] == kind and d["metadata"]["name"] == name]
     assert len(found) == 1, f"one {kind} {name} in deploy/kubernetes, found {len(found)}"
     return found[0]
+
+
+def kustomizations() -> dict[str, dict[str, Any]]:
+    """Each kustomization (or component) under deploy/kubernetes by its folder: `single-pod`,
+    `replicas`, `replicas/migrate`, `image`, ..."""
+    root = DEPLOY / "kubernetes"
+    return {
+        str(path.parent.relative_to(root)): yaml.safe_load(path.read_text())
+        for path in sorted(root.rglob(KUSTOMIZATION))
+    }
+
+
+def rendered(path: str) -> list[dict[str, Any]]:
+    """What `kubectl apply -k deploy/kubernetes/PATH` would apply, as kustomize renders it
+    (kubectl's own); without kubectl the test is skipped in one line, failed under CI=true."""
+    kubectl = shutil.which("kubectl")
+    if kubectl is None:
+        problem = "kubectl is not installed: the kustomizations are not rendered"
+        if os.environ.get("CI") == "true":
+            pytest.fail(problem)
+        pytest.skip(problem)
+    out = subprocess.run(
+        [kubectl, "kustomize", str(DEPLOY / "kubernetes" / path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return [doc for doc in yaml.safe_load_all(out) if doc]

@@ -18,9 +18,11 @@ from tests.deploy.files import DEPLOY, docker_cmd, instructions, manifests, name
 
 SETTINGS = {str(f.validation_alias) for f in Settings.model_fields.values()}
 DEPLOYMENTS = ("labbot", "labbot-socket-mode")  # HTTP replicas; one Socket Mode pod
+COMPOSE_FILES = ("docker-compose.yml", "compose.socket-mode.yml")  # HTTP on PostgreSQL; one process
 
 
-def test_compose_file_matches_the_compose_spec() -> None:
+@pytest.mark.parametrize("compose_file", COMPOSE_FILES)
+def test_compose_file_matches_the_compose_spec(compose_file: str) -> None:
     checked = subprocess.run(
         [
             sys.executable,
@@ -28,7 +30,7 @@ def test_compose_file_matches_the_compose_spec() -> None:
             "check_jsonschema",
             "--builtin-schema",
             "vendor.compose-spec",
-            str(DEPLOY / "docker-compose.yml"),
+            str(DEPLOY / compose_file),
         ],
         capture_output=True,
         text=True,

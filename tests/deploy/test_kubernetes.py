@@ -1,7 +1,8 @@
 """The Kubernetes files as a person applies them: the data each pod keeps on the claim, the lab's
 inventory and owners from the ConfigMap, the tokens from the Secret, the HTTP replicas beside the
-single Socket Mode pod. Read with the real settings, inventory and owners parsers; the API schemas
-themselves are checked in test_files.py."""
+single Socket Mode pod (the paths as kustomize renders them: test_kustomize.py). Read with the
+real settings, inventory and owners parsers; the API schemas themselves are checked in
+test_files.py."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import yaml
 
 from bot.policy_rules import parse_owners
 from bot.settings import load_settings
-from tests.deploy.files import DEPLOY, docker_cmd, named
+from tests.deploy.files import DEPLOY, docker_cmd, named, rendered
 from workflow.devices.static import StaticInventory
 
 Doc = dict[str, Any]
@@ -69,10 +70,13 @@ def test_every_pod_keeps_data_on_the_claim(deployment: Doc) -> None:
     assert container(deployment)["envFrom"] == [{"secretRef": {"name": "labbot"}}]
 
 
-def test_the_claim_is_shared_by_the_http_replicas() -> None:
-    assert HTTP["spec"]["replicas"] >= 2
-    assert CLAIM["spec"]["accessModes"] == ["ReadWriteMany"]
+def test_the_claim_is_written_by_one_pod_unless_the_http_replicas_share_it() -> None:
+    assert CLAIM["spec"]["accessModes"] == ["ReadWriteOnce"]  # any storage class has it
     assert CLAIM["spec"]["resources"]["requests"]["storage"]
+    (shared,) = [d for d in rendered("replicas") if d["kind"] == "PersistentVolumeClaim"]
+    (http,) = [d for d in rendered("replicas") if d["kind"] == "Deployment"]
+    assert http["spec"]["replicas"] >= 2
+    assert shared["spec"]["accessModes"] == ["ReadWriteMany"]
 
 
 @pytest.mark.parametrize("deployment", [HTTP, SOCKET], ids=["http", "socket-mode"])

@@ -17,7 +17,7 @@ from tests.scale.deployment import Deployment, deployment
 pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("deployments")]  # see conftest
 
 CHANGES = 50
-MEMORY_LIMIT = 1024**3  # deploy/kubernetes/deployment.yaml: limits.memory 1Gi
+MEMORY_LIMIT = 1024**3  # deploy/kubernetes/replicas/deployment.yaml: limits.memory 1Gi
 CHANGE_ID = re.compile(r"chg-[0-9a-f]{8}")
 DEVICE = re.compile(r"\bR\d+\b")
 

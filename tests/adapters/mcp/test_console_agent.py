@@ -4,7 +4,9 @@ simulated lab and an SQLite database. Its reads come masked; its change opens a 
 (on the process's stderr: stdout is MCP's) naming the agent and its principal, its gates saying
 where people decide (nobody types into the agent's process); a person decides
 in `labbot console` on the same database (`approve chg-…`, twice); the agent's principal
-cannot; the agent waits for the push and gets who approved."""
+cannot; the agent waits for the push and gets who approved. Over stdio the agent needs no
+token (its entry names none); the process says on stderr where its data is; a second process
+opens its change in a thread of its own."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import asyncio
 import contextlib
 import os
 import pwd
+import re
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -21,28 +24,33 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from bot.demo import DEMO_CREDENTIALS
 from labsim import Lab, demo_topology
 from tests.adapters.mcp.agent_stack import AGENT, COMMUNITY, TOOLS, call, plant_secrets
-from tests.adapters.mcp.agent_stack import AGENT_SETTINGS as ON_SLACK
 from tests.support.clock import clock_env
 
 LABBOT = str(Path(sys.executable).with_name("labbot"))
 PRINCIPAL = "console:alice"  # alice asks through the agent; the OS user decides
-AGENTS = ON_SLACK["mcp_agents"].replace("=U1 ", f"={PRINCIPAL} ")
+AGENTS = f"{AGENT}={PRINCIPAL}"  # stdio: no token, so no hash of one
 
 
 def lab_env(lab: Lab, tmp_path: Path) -> dict[str, str]:
-    """What `labbot mcp` and `labbot console` share: the lab, the database, the data folder."""
-    return {
-        "PATH": os.environ["PATH"],
-        "LABBOT_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'labbot.db'}",
-        "LABBOT_DATA_DIR": str(tmp_path / "data"),
-        "LABBOT_INVENTORY": str(lab.write_inventory(tmp_path / "hosts.yaml")),
-        "LABBOT_DEVICE_USERNAME": DEMO_CREDENTIALS["username"],
-        "LABBOT_DEVICE_PASSWORD": DEMO_CREDENTIALS["password"],
-        "LABBOT_DEVICE_SECRET": DEMO_CREDENTIALS["secret"],
-        "LABBOT_MCP_AGENTS": AGENTS,
-        "LABBOT_MCP_CHANNEL": "console",
-        "LABBOT_RENDER_WORKERS": "0",
-    } | clock_env()
+    """What `labbot mcp` and `labbot console` share: the lab, the database, the data folder;
+    and the code under test (PYTHONPATH), not whatever the venv installed."""
+    code = {"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else {}
+    return (
+        code
+        | {
+            "PATH": os.environ["PATH"],
+            "LABBOT_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'labbot.db'}",
+            "LABBOT_DATA_DIR": str(tmp_path / "data"),
+            "LABBOT_INVENTORY": str(lab.write_inventory(tmp_path / "hosts.yaml")),
+            "LABBOT_DEVICE_USERNAME": DEMO_CREDENTIALS["username"],
+            "LABBOT_DEVICE_PASSWORD": DEMO_CREDENTIALS["password"],
+            "LABBOT_DEVICE_SECRET": DEMO_CREDENTIALS["secret"],
+            "LABBOT_MCP_AGENTS": AGENTS,
+            "LABBOT_MCP_CHANNEL": "console",
+            "LABBOT_RENDER_WORKERS": "0",
+        }
+        | clock_env()
+    )
 
 
 @contextlib.asynccontextmanager
@@ -50,7 +58,7 @@ async def console_agent(env: dict[str, str], tmp_path: Path) -> AsyncIterator[Cl
     server = StdioServerParameters(
         command=LABBOT, args=["mcp"], env=env | {"LABBOT_MCP_AGENT": AGENT}, cwd=tmp_path
     )
-    with (tmp_path / "labbot-mcp.log").open("w") as errlog:
+    with (tmp_path / "labbot-mcp.log").open("a") as errlog:
         async with (
             stdio_client(server, errlog=errlog) as (read, write),
             ClientSession(read, write) as session,
@@ -87,6 +95,8 @@ async def test_an_agents_change_opens_in_the_console_and_a_person_approves_it_th
             config = await call(agent, "show", command="show running-config", devices=["R1"])
             opened = await call(agent, "request_change", text="configure ospf on all routers")
             change_id = opened["metadata"]["change_id"]
+            async with console_agent(env, tmp_path) as restarted:  # its client started it again
+                again = await call(restarted, "request_change", text="configure ntp on R1")
             seated = env | {"LABBOT_CONSOLE_USERS": "alice"}
             refused = await labbot_console(seated, tmp_path, "as alice", f"approve {change_id}")
             approved = await labbot_console(
@@ -101,6 +111,12 @@ async def test_an_agents_change_opens_in_the_console_and_a_person_approves_it_th
     assert running["status"] == "success" and "snmp-server community ‹secret:" in running["result"]
     assert COMMUNITY not in str(config)
     assert opened["success"] and opened["metadata"]["thread"].startswith("console:")
+    threads = [opened["metadata"]["thread"], again["metadata"]["thread"]]
+    assert again["success"] and threads[0] != threads[1], again  # not "waits in this thread"
+    assert all(re.fullmatch(r"console:terminal:[0-9a-f]{8}\.m1", t) for t in threads), threads
+    data_dir = env["LABBOT_DATA_DIR"]
+    assert f"database {tmp_path / 'labbot.db'} (the data folder {data_dir}" in posted
+    assert "LABBOT_DATA_DIR sets it" in posted and "`labbot pending`" in posted
     assert f"🤖 {AGENT} asks on behalf of {PRINCIPAL}: configure ospf" in posted  # boxed, wrapped
     assert COMMUNITY not in posted and COMMUNITY not in approved
     # nobody can type into the agent's process: its gates say where people decide
