@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from base.errors import TemplateError
+from base.grammar import grammar_for
 from workflow import template_facts
 from workflow.allowances import allowance_problems, allowed_by
 from workflow.model import ParamSpec, TemplateProposal, Topology
@@ -182,3 +183,26 @@ def _example_facts(proposal: TemplateProposal, topology: Topology) -> dict[str, 
         family: facts.get(family) or template_facts.example_facts(family)
         for family in proposal["templates"]
     }
+
+
+def for_lab_families(proposal: TemplateProposal, topology: Topology) -> TemplateProposal:
+    """The proposal with only what the lab's families can use: the templates of those families
+    (an LLM may write Junos and VRP for an all-Cisco lab) and the sections one of them can
+    open (the library's OSPF declares `set protocols ospf *` for Junos). Never wider: a section
+    dropped opens a mode no lab family's grammar knows, whose lines would be refused anyway.
+    The templates as they are when none is of the lab's families (the targets' check says so)."""
+    families = {facts["family"] for facts in topology["devices"].values()}
+    kept = {f: source for f, source in proposal["templates"].items() if f in families}
+    narrowed = TemplateProposal(**{**proposal, "templates": kept or proposal["templates"]})
+    if "sections" in proposal:
+        in_use = set(narrowed["templates"])
+        narrowed["sections"] = [s for s in proposal["sections"] if _opened_by(s, in_use)]
+    return narrowed
+
+
+def _opened_by(section: str, families: set[str]) -> bool:
+    """Some family's grammar knows the section's first level as a command (any family without
+    a grammar may use any section)."""
+    first = section.split(" / ")[0].replace("*", "1")
+    grammars = [grammar_for(family) for family in families]
+    return any(g is None or g.numbered([first])[0][2].known for g in grammars)
