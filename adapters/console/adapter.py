@@ -9,6 +9,8 @@ a pipe, each line echoed after the prompt as if typed):
   approve chg-… | modify chg-…: TEXT | cancel chg-…   decide an open change by its id
   help, templates, audit …, status, rollback …  commands, in the current thread
   quit / exit      end the session (as Ctrl-D does; Ctrl-C clears the line, twice quits)
+  clear / cls      clear the screen; `?`, `-h`, `--help`, `man` ask for help; other shell
+                   commands typed alone (`ls`, `cd`, …) are answered, never taken as a request
   anything else    a new change request, in a new thread
 Thread ids start with a random session id: a new session never meets an old session's thread.
 """
@@ -51,7 +53,11 @@ from adapters.user_ids import canonical_user_id
 from base.vocabulary import CHOICES, Choice
 
 NUMBERS = {str(n): choice for n, choice in enumerate(CHOICES, 1)}  # 1 approve, 2 modify, 3 cancel
-QUIT_WORDS = {"quit", "exit"}  # end the session; never taken as a change request
+QUIT_WORDS = {"quit", "exit", "logout", ":q"}  # end the session; never a change request
+CLEAR_WORDS = {"clear", "cls"}  # a terminal habit: clear the screen
+HELP_WORDS = {"?", "h", "-h", "--help", "/help", "man", "help?"}  # the `help` command
+# shell commands typed alone by habit: answered, never taken as a change request
+SHELL_WORDS = {"ls", "dir", "cd", "pwd", "history", "whoami", "top", "vi", "vim", "nano", "sudo"}
 
 
 @dataclass
@@ -122,9 +128,13 @@ class ConsoleAdapter:
             return True
         if self.echo_input:
             self.console.print(self._prompt().append(line))
-        if line.casefold() in QUIT_WORDS:
+        word = line.casefold()
+        if word in QUIT_WORDS:
             return False
-        event = await self._event(line)
+        if word in CLEAR_WORDS or word in SHELL_WORDS:
+            self._habit(word)
+            return True
+        event = await self._event("help" if word in HELP_WORDS else line)
         return event is None or await self._handled(handler(event))
 
     async def _next_line(self) -> str:
@@ -158,6 +168,14 @@ class ConsoleAdapter:
                 self._busy.cancel()
             else:
                 self._note(texts.STILL_WORKING)
+
+    def _habit(self, word: str) -> None:
+        """A terminal habit typed alone: `clear` clears the screen; a shell command is told
+        apart from a request."""
+        if word in CLEAR_WORDS:
+            self.console.clear()
+        else:
+            self._note(texts.SHELL_WORD.format(word=word))
 
     def _note(self, text: str) -> None:
         self.console.print(Text(text, style="dim"))
