@@ -272,9 +272,16 @@ class ConsoleAdapter:
     def _write(self, message_id: str, attached: FileAttachment) -> Path:
         """A terminal shows no pictures or pages: the file is written for a viewer to open."""
         self.files_dir.mkdir(parents=True, exist_ok=True)
-        path = self.files_dir / f"{message_id}-{Path(attached.name).name}"
-        path.write_bytes(attached.data)
-        return path
+        name, number = Path(attached.name).name, _last_number(self.files_dir)
+        while True:  # numbered after the files there (earlier sessions' too), never over one
+            number += 1
+            path = self.files_dir / f"{number}-{name}"
+            try:
+                with path.open("xb") as written:
+                    written.write(attached.data)
+            except FileExistsError:  # another session wrote that number meanwhile
+                continue
+            return path
 
     async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:
         """A terminal cannot edit what it printed: print what changed (footer, new lines)."""
@@ -288,6 +295,12 @@ class ConsoleAdapter:
             if line not in shown:
                 shown.add(line)
                 self.console.print(Text(f"  {line}"))
+
+
+def _last_number(folder: Path) -> int:
+    """The highest number a file in `folder` starts with (`7-topology.svg`), 0 for none."""
+    numbers = (entry.name.split("-", 1)[0] for entry in folder.iterdir())
+    return max((int(n) for n in numbers if n.isdigit()), default=0)
 
 
 def _lines(message: Message) -> list[str]:

@@ -19,3 +19,16 @@ async def test_an_attached_file_is_written_and_its_path_printed(tmp_path: Path) 
     (written,) = (tmp_path / "files").iterdir()
     assert written.read_bytes() == b"\x89PNG..." and written.name.endswith("topology.png")
     assert str(written) in out.getvalue()
+
+
+async def test_a_new_session_numbers_its_files_after_the_last_ones_and_overwrites_none(
+    tmp_path: Path,
+) -> None:
+    thread = ThreadRef("console", "terminal", "t1")
+    folder = tmp_path / "files"
+    for picture in (b"first session", b"second session"):
+        adapter = ConsoleAdapter(Console(file=io.StringIO(), width=200), files_dir=folder)
+        shown = Message("R1", files=(FileAttachment("topology.svg", picture, "image/svg+xml"),))
+        await adapter.post(thread, shown)
+    written = {path.name: path.read_bytes() for path in folder.iterdir()}
+    assert written == {"1-topology.svg": b"first session", "2-topology.svg": b"second session"}
