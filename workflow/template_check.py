@@ -142,7 +142,7 @@ def _family(
     if errors or example is None:  # example params invalid: rendering would only add noise
         return used, None, errors
     try:
-        lines = render(source, example, facts=facts)
+        lines = render(source, template_facts.in_own_names(example, schema, facts), facts=facts)
     except TemplateError as exc:
         return used, None, [f"{where} fails on example_params: {exc}"]
     if not lines:
