@@ -36,6 +36,7 @@ from adapters.chat import (
     Actor,
     Button,
     ChatEvent,
+    CodeBlock,
     Decision,
     EventHandler,
     FileAttachment,
@@ -284,17 +285,20 @@ class ConsoleAdapter:
             return path
 
     async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:
-        """A terminal cannot edit what it printed: print what changed (footer, new lines)."""
+        """A terminal cannot edit what it printed: print what changed (the footer; new lines
+        in a box of their own, as the message was)."""
         if message_id == self._gate_message_id and not message.buttons:
             self._buttons = ()
         if message.footer:
             self.console.print(styled(message.footer, "bold"))
             return
         shown = self._shown.setdefault(message_id, set())
-        for line in _lines(message):
-            if line not in shown:
-                shown.add(line)
-                self.console.print(Text(f"  {line}"))
+        new = [line for line in dict.fromkeys(_lines(message)) if line not in shown]
+        if new:  # in a box as the message was, under its header (`2 of 3 pushed`)
+            shown.update(new)
+            block = CodeBlock("\n".join(new), "text")
+            changed = Message(message.text, blocks=(block,), level=message.level)
+            self.console.print(render_message(changed, typed_here=self.takes_input))
 
 
 def _last_number(folder: Path) -> int:
