@@ -75,6 +75,7 @@ class Runtime:
     locks: DeviceLockStore
     pushes: PushesInFlight  # the pushes running now (a stop records those it cuts short)
     templates: TemplateStore | None = None
+    pictures: LabPictures | None = None  # the lab's pictures (the `topology` command's)
 
 
 SECRET_SETTINGS = (
@@ -306,7 +307,7 @@ async def open_runtime(
             pushes=pushes,
             agents=agents_from(settings),
         )
-        yield Runtime(service, workflow, audit, locks, pushes, templates)
+        yield Runtime(service, workflow, audit, locks, pushes, templates, pictures)
 
 
 def decision_service(
