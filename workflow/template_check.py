@@ -21,7 +21,7 @@ from workflow.model import ParamSpec, TemplateProposal, Topology
 from workflow.postchecks.spec import post_check_errors
 from workflow.rendering import FACTS, compile_template, reads_facts, render, template_variables
 from workflow.safety import DenyList
-from workflow.sections import example_section_errors
+from workflow.sections import example_section_errors, section_errors
 from workflow.targets import usable_devices
 from workflow.template_facts import TemplateFacts, lab_facts
 from workflow.validation import schema_errors, validate_params
@@ -196,13 +196,16 @@ def for_lab_families(proposal: TemplateProposal, topology: Topology) -> Template
     narrowed = TemplateProposal(**{**proposal, "templates": kept or proposal["templates"]})
     if "sections" in proposal:
         in_use = set(narrowed["templates"])
-        narrowed["sections"] = [s for s in proposal["sections"] if _opened_by(s, in_use)]
+        kept_sections = [s for s in proposal["sections"] if _opened_by(s, in_use)]
+        narrowed["sections"] = kept_sections or proposal["sections"]
     return narrowed
 
 
-def _opened_by(section: str, families: set[str]) -> bool:
+def _opened_by(section: object, families: set[str]) -> bool:
     """Some family's grammar knows the section's first level as a command (any family without
-    a grammar may use any section)."""
+    a grammar may use any section); one that is no section stays for the checks to name."""
+    if not isinstance(section, str) or section_errors([section]):
+        return True
     first = section.split(" / ")[0].replace("*", "1")
     grammars = [grammar_for(family) for family in families]
     return any(g is None or g.numbered([first])[0][2].known for g in grammars)
