@@ -135,9 +135,7 @@ def test_a_second_demo_run_resumes_with_new_threads_and_decides_the_old_change_b
         "✅ Approved by bob" in said
         and f"Step 2 of 2 — parameters and preview for change {new[0]}" in said
     )
-    assert said.endswith(
-        f"resumes them (approve {new[0]} or cancel {new[0]}; pending lists them)."
-    )
+    assert said.endswith(f"resumes them (approve {new[0]} or cancel {new[0]}; pending lists them).")
     assert f"Leaving 1 change(s) waiting for a decision ({new[0]} at the params gate)" in said
 
 
