@@ -74,17 +74,26 @@ def lab_shown(settings: Settings) -> str:
     return messages.CONSOLE_LAB_FILE.format(path=settings.inventory)
 
 
-async def session_line(runtime: Runtime) -> str:
-    """One line: starting clean, or which earlier changes wait and how to decide them by id."""
+async def session_line(runtime: Runtime, *, leaving: bool = False) -> str:
+    """One line: at the start, starting clean or which earlier changes wait and how to decide
+    them by id; when `leaving`, which changes stay pending ("" for none)."""
     waiting = [shown for shown, _, _ in await open_gates(runtime.workflow, runtime.audit, PLATFORM)]
     if not waiting:
-        return messages.SESSION_CLEAN
+        return "" if leaving else messages.SESSION_CLEAN
     changes = ", ".join(
         messages.SESSION_GATE.format(change_id=item.change_id, gate=item.gate) for item in waiting
     )
-    return messages.SESSION_RESUMED.format(
-        count=len(waiting), changes=changes, first=waiting[0].change_id
-    )
+    said = messages.SESSION_LEFT_WAITING if leaving else messages.SESSION_RESUMED
+    return said.format(count=len(waiting), changes=changes, first=waiting[0].change_id)
+
+
+async def run_session(console: Console, adapter: ConsoleAdapter, runtime: Runtime) -> None:
+    """The session between its first line and its last: what waits from before, the chat,
+    then what stays waiting (a change left at a gate is never dropped silently)."""
+    console.print(styled(await session_line(runtime)))
+    await adapter.run(runtime.service.handle)
+    if farewell := await session_line(runtime, leaving=True):
+        console.print(styled(farewell))
 
 
 def os_user() -> str:
@@ -125,5 +134,4 @@ async def run_console(
             seats=", ".join(sorted(seats)) or messages.NO_SEATS_LISTED,
         )
         console.print(styled(welcome))
-        console.print(styled(await session_line(runtime)))
-        await adapter.run(runtime.service.handle)
+        await run_session(console, adapter, runtime)

@@ -12,7 +12,7 @@ from rich.table import Table
 from adapters.console.adapter import ConsoleAdapter
 from adapters.console.render import styled
 from bot import messages
-from bot.console_chat import chat_input, session_line
+from bot.console_chat import chat_input, run_session
 from bot.data_place import database_shown
 from bot.settings import Settings, embedded_database_url
 from bot.wiring import open_runtime
@@ -79,5 +79,4 @@ async def run_demo(settings: Settings, *, user: str, script: Path | None, device
             count=len(lab.devices), db=database, data_dir=settings.data_dir
         )
         console.print(styled(welcome))
-        console.print(styled(await session_line(runtime)))
-        await adapter.run(runtime.service.handle)
+        await run_session(console, adapter, runtime)

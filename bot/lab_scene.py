@@ -44,12 +44,16 @@ class Scene:
 
 
 def scene_of(
-    lab: LabLayout, roles: Mapping[str, Role] | None = None, result: StandardResponse | None = None
+    lab: LabLayout,
+    roles: Mapping[str, Role] | None = None,
+    result: StandardResponse | None = None,
+    running: Sequence[SessionState] = (),
 ) -> Scene:
     """The lab, its devices coloured by `roles` or else by `result` (a push, with its
-    post-checks when they ran), its links by the sessions `result`'s post-checks read."""
+    post-checks when they ran), its links by the sessions `result`'s post-checks read and the
+    sessions `running` now (the `topology` command's)."""
     known = set(lab.devices)
-    sessions = _sessions(result)
+    sessions = [*_sessions(result), *running]
     links = tuple(
         SceneLink(
             link["a_device"],

@@ -1,6 +1,6 @@
-"""Where a change's lines land, as the gates show it: the params gate's note and each device's
-landed lines (its twin's own view), and the rollback gate offered when a push left lines
-outside the template's sections. Pure."""
+"""Where a change's lines land, as the gates show it: the params gate's notes (copies tried,
+models, missing interfaces, changed parameters), and the rollback gate offered when a push left
+lines outside the template's sections. Pure."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from bot import messages
 from workflow.model import platform_family
 from workflow.previews import DevicePreview
 from workflow.reviews import RollbackReview
-from workflow.sections import line_places
 
 Section = tuple[str, str, str]  # (title, body, language)
 
@@ -36,20 +35,6 @@ def landing_note(devices: Mapping[str, DevicePreview]) -> str:
     if refused:
         note += messages.LANDING_REFUSED_AT_GATE.format(count=refused)
     return note
-
-
-def placed_lines(lines: list[str], platform: str, mask: SecretMask) -> str:
-    """A device's lines (masked), each with where it lands beside it (`← global`, `← interface
-    GigabitEthernet0/1`), by the platform's mode grammar; as they are without one."""
-    masked = mask.config("\n".join(lines), platform).split("\n")
-    places = iter(line_places(lines, platform_family(platform)) or [])
-    width = max((len(line) for line in masked), default=0)
-    shown = []
-    for line in masked:
-        place = next(places, None) if line.strip() else None
-        text = line.ljust(width) if place else line
-        shown.append(messages.LINE_LANDS.format(line=text, place=place) if place else line)
-    return "\n".join(shown)
 
 
 def missing_interfaces_note(devices: Mapping[str, DevicePreview]) -> str:
@@ -92,21 +77,6 @@ def models_note(devices: Mapping[str, DevicePreview]) -> str:
     families = sorted({platform_family(device["platform"]) for device in devices.values()})
     models = [messages.LANDING_MODEL_OF.format(family=f, model=model_of(f)) for f in families]
     return messages.LANDING_MODEL.format(models="; ".join(models)) if models else ""
-
-
-def landing_sections(name: str, device: DevicePreview, mask: SecretMask) -> list[Section]:
-    """The device's lines where its twin placed them, and the lines the twin refused."""
-    landing = device.get("landing")
-    if landing is None or "skipped" in landing:
-        return []
-    found = []
-    if landing["landed"]:
-        landed = mask.config("\n".join(landing["landed"]))
-        found.append((messages.SECTION_LANDED.format(device=name), landed, "diff"))
-    if landing["refused"]:
-        refused = mask.config("\n".join(landing["refused"]))
-        found.append((messages.SECTION_TWIN_REFUSED.format(device=name), refused, "text"))
-    return found
 
 
 def landed_outside_gate(

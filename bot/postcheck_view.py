@@ -20,6 +20,7 @@ def checks_text(checks: DeviceChecks, device: str) -> str:
         first=first,
         platform=checks["platform"],
         device=device,
+        within=messages.CHECKS_WITHIN.format(within=checks["within"]) if "within" in checks else "",
     )
     if checks["kind"] != "passed":
         return said

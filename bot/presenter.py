@@ -13,16 +13,15 @@ from base.masking import SecretMask
 from base.vocabulary import Choice, GateName, Status, stamp
 from bot import messages
 from bot.code_blocks import sections_message
+from bot.device_lines_view import device_lines_sections
 from bot.ending_view import ending_line, newer_line, rollback_line, target_problem
 from bot.landed_view import broke_off_gate
 from bot.landing_view import (
     changed_note,
     landed_outside_gate,
     landing_note,
-    landing_sections,
     missing_interfaces_note,
     models_note,
-    placed_lines,
 )
 from bot.not_pushed_view import not_pushed_gate
 from bot.postcheck_view import item_body, progress_detail
@@ -206,12 +205,7 @@ def _params_sections(
         if device.get("facts"):
             facts = _params_text(device.get("facts", {}), mask)
             sections.append((messages.SECTION_DEVICE_FACTS.format(device=name), facts, "yaml"))
-        lines = placed_lines(device["lines"], device["platform"], mask)
-        sections.append((messages.SECTION_DEVICE_LINES.format(device=name), lines, "text"))
-        if device["diff"]:
-            diff = mask.config(device["diff"], device["platform"])
-            sections.append((messages.SECTION_DEVICE_DIFF.format(device=name), diff, "diff"))
-        sections.extend(landing_sections(name, device, mask))
+        sections.extend(device_lines_sections(name, device, mask))
     return text, sections
 
 

@@ -8,16 +8,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from adapters.chat import FileAttachment
 from bot import messages
 from bot.lab_scene import MAX_DEVICES, Role, scene_of
+from bot.lab_sessions import ospf_sessions
 from workflow.api import Finished, LabLayout, ParamsGate, RollbackGate, Step
-from workflow.model import StandardResponse
+from workflow.model import Device, StandardResponse
 from workflow.ports import LabReader
+from workflow.postchecks.routing_sessions import SessionState
 
 if TYPE_CHECKING:
     from bot.topology_picture import Picture
@@ -36,12 +38,14 @@ class LabPictures:
         lab: LabLayout | None = None,
         roles: Mapping[str, Role] | None = None,
         result: StandardResponse | None = None,
+        running: Sequence[SessionState] = (),
     ) -> FileAttachment | None:
-        """The lab drawn (bot.lab_scene: `roles`, else `result`'s): `lab` as already read,
-        else read now; None (logged) when it cannot be read or drawn."""
+        """The lab drawn (bot.lab_scene: `roles`, else `result`'s; links by `running`
+        sessions too): `lab` as already read, else read now; None (logged) when it cannot be
+        read or drawn."""
         try:
             lab = lab or await self.read()
-            drawn = await asyncio.to_thread(draw_scene, lab, title, roles, result)
+            drawn = await asyncio.to_thread(draw_scene, lab, title, roles, result, running)
         except Exception as exc:  # a picture is a convenience: the change goes on without it
             log.warning("no topology picture for %r: %s", title, exc)
             return None
@@ -58,10 +62,18 @@ class LabPictures:
     async def read(self) -> LabLayout:
         """The lab as the inventory holds it now, with every device's facts (interfaces and
         addresses: configuration merged with state) where they can be read."""
+        return (await self._read())[0]
+
+    async def read_running(self) -> tuple[LabLayout, list[SessionState]]:
+        """The lab as `read` has it, and the OSPF sessions its devices run now."""
+        layout, devices = await self._read()
+        return layout, await ospf_sessions(self.lab, devices, layout)
+
+    async def _read(self) -> tuple[LabLayout, list[Device]]:
         devices, links, _ = await self.lab.devices()
         facts = await self.lab.facts([device.name for device in devices][:MAX_DEVICES])
         usable = {name: device for name, device in facts.items() if "error" not in device}
-        return LabLayout.of(devices, links, usable)
+        return LabLayout.of(devices, links, usable), devices
 
     async def of_step(self, step: Step) -> FileAttachment | None:
         """The picture a step carries: the params gate's targets, a push's results; else None.
@@ -95,11 +107,12 @@ def draw_scene(
     title: str,
     roles: Mapping[str, Role] | None = None,
     result: StandardResponse | None = None,
+    running: Sequence[SessionState] = (),
 ) -> Picture:
     """The lab's picture, drawn here (Pillow loads with the first picture, not with the bot)."""
     from bot.topology_picture import draw_lab
 
-    return draw_lab(scene_of(lab, roles, result), title)
+    return draw_lab(scene_of(lab, roles, result, running), title)
 
 
 class PictureNotDrawn(Exception):

@@ -75,6 +75,7 @@ class Runtime:
     locks: DeviceLockStore
     pushes: PushesInFlight  # the pushes running now (a stop records those it cuts short)
     templates: TemplateStore | None = None
+    pictures: LabPictures | None = None  # the lab's pictures (the `topology` command's)
 
 
 SECRET_SETTINGS = (
@@ -308,7 +309,7 @@ async def open_runtime(
             agents=agents_from(settings),
             lab=lab,
         )
-        yield Runtime(service, workflow, audit, locks, pushes, templates)
+        yield Runtime(service, workflow, audit, locks, pushes, templates, pictures)
 
 
 def decision_service(

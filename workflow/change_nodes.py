@@ -78,6 +78,7 @@ from workflow.targets import (
     usable_devices,
 )
 from workflow.template_assessment import assess_template
+from workflow.template_check import for_lab_families
 from workflow.validation import refuse_unsafe_facts
 
 
@@ -169,7 +170,7 @@ class Nodes:
     async def check_template(self, state: ChangeState) -> Command[str]:
         trial = self.trial if state["rollback"]["restore"] is None else None
         assessed = await assess_template(
-            _template(state),
+            for_lab_families(_template(state), _topology(state)),
             _topology(state),
             self.deny_list,
             trial,

@@ -14,13 +14,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from base.errors import TemplateError
+from base.grammar import grammar_for
 from workflow import template_facts
 from workflow.allowances import allowance_problems, allowed_by
 from workflow.model import ParamSpec, TemplateProposal, Topology
 from workflow.postchecks.spec import post_check_errors
 from workflow.rendering import FACTS, compile_template, reads_facts, render, template_variables
 from workflow.safety import DenyList
-from workflow.sections import example_section_errors
+from workflow.sections import example_section_errors, section_errors
 from workflow.targets import usable_devices
 from workflow.template_facts import TemplateFacts, lab_facts
 from workflow.validation import schema_errors, validate_params
@@ -141,7 +142,7 @@ def _family(
     if errors or example is None:  # example params invalid: rendering would only add noise
         return used, None, errors
     try:
-        lines = render(source, example, facts=facts)
+        lines = render(source, template_facts.in_own_names(example, schema, facts), facts=facts)
     except TemplateError as exc:
         return used, None, [f"{where} fails on example_params: {exc}"]
     if not lines:
@@ -182,3 +183,29 @@ def _example_facts(proposal: TemplateProposal, topology: Topology) -> dict[str, 
         family: facts.get(family) or template_facts.example_facts(family)
         for family in proposal["templates"]
     }
+
+
+def for_lab_families(proposal: TemplateProposal, topology: Topology) -> TemplateProposal:
+    """The proposal with only what the lab's families can use: the templates of those families
+    (an LLM may write Junos and VRP for an all-Cisco lab) and the sections one of them can
+    open (the library's OSPF declares `set protocols ospf *` for Junos). Never wider: a section
+    dropped opens a mode no lab family's grammar knows, whose lines would be refused anyway.
+    The templates as they are when none is of the lab's families (the targets' check says so)."""
+    families = {facts["family"] for facts in topology["devices"].values()}
+    kept = {f: source for f, source in proposal["templates"].items() if f in families}
+    narrowed = TemplateProposal(**{**proposal, "templates": kept or proposal["templates"]})
+    if "sections" in proposal:
+        in_use = set(narrowed["templates"])
+        kept_sections = [s for s in proposal["sections"] if _opened_by(s, in_use)]
+        narrowed["sections"] = kept_sections or proposal["sections"]
+    return narrowed
+
+
+def _opened_by(section: object, families: set[str]) -> bool:
+    """Some family's grammar knows the section's first level as a command (any family without
+    a grammar may use any section); one that is no section stays for the checks to name."""
+    if not isinstance(section, str) or section_errors([section]):
+        return True
+    first = section.split(" / ")[0].replace("*", "1")
+    grammars = [grammar_for(family) for family in families]
+    return any(g is None or g.numbered([first])[0][2].known for g in grammars)

@@ -19,10 +19,10 @@ whose facts hold one (`workflow.previews.facts_errors`) before any rendering.
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Iterable, Mapping
-from typing import NotRequired, TypedDict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, NotRequired, TypedDict
 
-from workflow.model import DeviceFacts, InterfaceFacts, Link, Topology, link_ends
+from workflow.model import DeviceFacts, InterfaceFacts, Link, ParamSpec, Topology, link_ends
 
 
 class FactsInterface(TypedDict):
@@ -172,3 +172,35 @@ def example_targets(lab: Topology) -> list[str]:
     for name, facts in lab["devices"].items():
         firsts.setdefault(facts["family"], name)
     return list(firsts.values())
+
+
+def in_own_names(
+    example: Mapping[str, Any], schema: Mapping[str, ParamSpec], facts: TemplateFacts
+) -> dict[str, Any]:
+    """`example` with each interface the device does not have named as one it has, a loopback
+    by a loopback (one example serves every family: the Junos `ge-0/0/0.0`, `lo0.0` are `eth0`,
+    `lo` on FRR); a name it has (`ge-0/0/0` of `ge-0/0/0.0`) stays."""
+    own = dict(example)
+    for key, value in example.items():
+        spec = schema.get(key)
+        items = spec.get("items") if spec is not None else None
+        if spec is not None and spec["type"] == "interface":
+            own[key] = _own_names([value], facts)[0]
+        elif items is not None and items["type"] == "interface" and isinstance(value, list):
+            own[key] = _own_names(value, facts)
+    return own
+
+
+def _own_names(interfaces: Sequence[object], facts: TemplateFacts) -> list[object]:
+    """Each interface as it is when the device has it, else its next of the same kind."""
+    names = [interface["name"] for interface in facts["interfaces"]]
+    spare = {
+        loopback: iter([n for n in names if is_loopback(n) == loopback and n not in interfaces])
+        for loopback in (True, False)
+    }
+    return [
+        name
+        if not isinstance(name, str) or name.split(".")[0] in names
+        else next(spare[is_loopback(name)], name)
+        for name in interfaces
+    ]

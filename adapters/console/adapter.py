@@ -9,6 +9,8 @@ a pipe, each line echoed after the prompt as if typed):
   approve chg-… | modify chg-…: TEXT | cancel chg-…   decide an open change by its id
   help, templates, audit …, status, rollback …  commands, in the current thread
   quit / exit      end the session (as Ctrl-D does; Ctrl-C clears the line, twice quits)
+  clear / cls      clear the screen; `?`, `-h`, `--help`, `man` ask for help; other shell
+                   commands typed alone (`ls`, `cd`, …) are answered, never taken as a request
   anything else    a new change request, in a new thread
 Thread and message ids start with a random session id: a new session never meets an old
 session's thread (an agent's change opens a thread at a message it posted).
@@ -35,6 +37,7 @@ from adapters.chat import (
     Actor,
     Button,
     ChatEvent,
+    CodeBlock,
     Decision,
     EventHandler,
     FileAttachment,
@@ -52,7 +55,11 @@ from adapters.user_ids import canonical_user_id
 from base.vocabulary import CHOICES, Choice
 
 NUMBERS = {str(n): choice for n, choice in enumerate(CHOICES, 1)}  # 1 approve, 2 modify, 3 cancel
-QUIT_WORDS = {"quit", "exit"}  # end the session; never taken as a change request
+QUIT_WORDS = {"quit", "exit", "logout", ":q"}  # end the session; never a change request
+CLEAR_WORDS = {"clear", "cls"}  # a terminal habit: clear the screen
+HELP_WORDS = {"?", "h", "-h", "--help", "/help", "man", "help?"}  # the `help` command
+# shell commands typed alone by habit: answered, never taken as a change request
+SHELL_WORDS = {"ls", "dir", "cd", "pwd", "history", "whoami", "top", "vi", "vim", "nano", "sudo"}
 
 
 @dataclass
@@ -123,9 +130,13 @@ class ConsoleAdapter:
             return True
         if self.echo_input:
             self.console.print(self._prompt().append(line))
-        if line.casefold() in QUIT_WORDS:
+        word = line.casefold()
+        if word in QUIT_WORDS:
             return False
-        event = await self._event(line)
+        if word in CLEAR_WORDS or word in SHELL_WORDS:
+            self._habit(word)
+            return True
+        event = await self._event("help" if word in HELP_WORDS else line)
         return event is None or await self._handled(handler(event))
 
     async def _next_line(self) -> str:
@@ -159,6 +170,14 @@ class ConsoleAdapter:
                 self._busy.cancel()
             else:
                 self._note(texts.STILL_WORKING)
+
+    def _habit(self, word: str) -> None:
+        """A terminal habit typed alone: `clear` clears the screen; a shell command is told
+        apart from a request."""
+        if word in CLEAR_WORDS:
+            self.console.clear()
+        else:
+            self._note(texts.SHELL_WORD.format(word=word))
 
     def _note(self, text: str) -> None:
         self.console.print(Text(text, style="dim"))
@@ -255,22 +274,38 @@ class ConsoleAdapter:
     def _write(self, message_id: str, attached: FileAttachment) -> Path:
         """A terminal shows no pictures or pages: the file is written for a viewer to open."""
         self.files_dir.mkdir(parents=True, exist_ok=True)
-        path = self.files_dir / f"{message_id}-{Path(attached.name).name}"
-        path.write_bytes(attached.data)
-        return path
+        name, number = Path(attached.name).name, _last_number(self.files_dir)
+        while True:  # numbered after the files there (earlier sessions' too), never over one
+            number += 1
+            path = self.files_dir / f"{number}-{name}"
+            try:
+                with path.open("xb") as written:
+                    written.write(attached.data)
+            except FileExistsError:  # another session wrote that number meanwhile
+                continue
+            return path
 
     async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:
-        """A terminal cannot edit what it printed: print what changed (footer, new lines)."""
+        """A terminal cannot edit what it printed: print what changed (the footer; new lines
+        in a box of their own, as the message was)."""
         if message_id == self._gate_message_id and not message.buttons:
             self._buttons = ()
         if message.footer:
             self.console.print(styled(message.footer, "bold"))
             return
         shown = self._shown.setdefault(message_id, set())
-        for line in _lines(message):
-            if line not in shown:
-                shown.add(line)
-                self.console.print(Text(f"  {line}"))
+        new = [line for line in dict.fromkeys(_lines(message)) if line not in shown]
+        if new:  # in a box as the message was, under its header (`2 of 3 pushed`)
+            shown.update(new)
+            block = CodeBlock("\n".join(new), "text")
+            changed = Message(message.text, blocks=(block,), level=message.level)
+            self.console.print(render_message(changed, typed_here=self.takes_input))
+
+
+def _last_number(folder: Path) -> int:
+    """The highest number a file in `folder` starts with (`7-topology.svg`), 0 for none."""
+    numbers = (entry.name.split("-", 1)[0] for entry in folder.iterdir())
+    return max((int(n) for n in numbers if n.isdigit()), default=0)
 
 
 def _lines(message: Message) -> list[str]:

@@ -9,6 +9,10 @@ NO_SEATS = (
     "(only {current} sits at this console: list who else may in LABBOT_CONSOLE_USERS, "
     "e.g. LABBOT_CONSOLE_USERS=bob,carol)"
 )
+SHELL_WORD = (
+    "(`{word}` is a shell command, not a labbot one: nothing was asked. Type `help` for the "
+    "commands, or a change in words, e.g. `add ntp server 10.0.0.1 on R1`)"
+)
 NOTHING_WAITING = "(nothing is waiting for a decision here)"
 INPUT_CLEARED = "(input cleared — Ctrl-C again quits)"
 STILL_WORKING = "(still working on the last step — Ctrl-C again quits, leaving it unfinished)"

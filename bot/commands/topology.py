@@ -1,5 +1,6 @@
 """The `topology` command: the lab drawn from the inventory's links, each labelled with its
-interfaces and subnet from the devices' facts, as a picture."""
+interfaces and subnet from the devices' facts and coloured by the OSPF sessions over it now, as
+a picture."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from bot.commands.context import CommandContext
 async def topology_command(ctx: CommandContext) -> None:
     picture = None
     if ctx.pictures is not None:
-        lab = await ctx.pictures.read()
+        lab, running = await ctx.pictures.read_running()
         title = messages.PICTURE_LAB.format(count=len(lab.devices))
-        picture = await ctx.pictures.picture(title, lab)
+        picture = await ctx.pictures.picture(title, lab, running=running)
     if picture is None:
         await ctx.say(Message(messages.NO_PICTURE, level="warning"))
         return

@@ -39,6 +39,7 @@ CONSOLE_HELP = """
 At this console:
   as NAME                   speak as NAME (the demo: anyone; else LABBOT_CONSOLE_USERS)
   1 / 2 / 3                 press the latest gate's buttons
+  clear                     clear the screen (`cls` too)
   quit                      end the session (Ctrl-D too; Ctrl-C clears the line, twice quits)"""
 SCRIPT_UNREADABLE = "--script: cannot read {path!r}: {why}"
 DEMO_LAB = "the demo's simulated lab"  # how its changes name their lab (bot.authorize)
@@ -63,6 +64,11 @@ SESSION_RESUMED = (
     "one by its id, e.g. `approve {first}` or `cancel {first}` (`pending` lists yours)."
 )
 SESSION_GATE = "{change_id} at the {gate} gate"
+SESSION_LEFT_WAITING = (
+    "Leaving {count} change(s) waiting for a decision ({changes}): they stay pending, nothing "
+    "is pushed. The next session on this database resumes them (`approve {first}` or `cancel "
+    "{first}`; `pending` lists them)."
+)
 PENDING_IN_THREAD = (
     "A change is already waiting for a decision in this thread ({change_id}). "
     "Decide it or type `cancel` first."

@@ -22,9 +22,10 @@ CHANGED_PARAM = "{device} {param}: {before} → {now}"
 CHANGED_NOTHING = "(none)"
 MISSING_CLOSEST = " (the closest it has: {closest})"
 LINE_LANDS = "{line}  ← {place}"  # a device's line at the params gate, where it lands
+PLACE_GLOBAL = "global"  # where a top-level line lands
 LANDING_MODEL = "\nWhere each line lands: {models}."
 LANDING_MODEL_OF = "{family} by {model}"
-SECTION_LANDED = "{device}: where the lines land (its own configuration)"
+SECTION_LANDED = "{device}: where its copy holds them (not just as written)"
 SECTION_TWIN_REFUSED = "{device}: lines its copy refused"
 RESTORES = (
     "\nℹ️ A rollback declares no sections: it restores each device's configuration saved "

@@ -35,10 +35,11 @@ MORE_MISSING = " (+{more} more)"
 CHECKS_OUTCOME: dict[OutcomeKind, str] = {
     "passed": "post-checks passed after {seconds:.1f} s",
     "failed": "post-checks failed after {seconds:.0f} s: {missing}",
-    "waiting": "post-checks waiting: {first}",
+    "waiting": "post-checks waiting ({seconds:.0f} s{within}): {first}",
     "no_parser": "post-checks cannot read {platform} devices (no parser)",
     "simulated": "post-checks not run: {device} is simulated ({platform}), no routing runs",
 }
+CHECKS_WITHIN = " of at most {within:.0f} s"  # how long a waiting device's checks may take
 CHECKS_FAILED_ON = "{device}: {missing} (after {seconds:.0f} s)"  # in "post-checks failed (…)"
 CHECKS_PROGRESS = "Change {change_id} pushed; post-checks: {done}/{total} device(s) checked"
 CHECKS_FAILED = "post-checks failed"  # a failed device the checks said nothing more about

@@ -111,6 +111,11 @@ def test_a_second_demo_run_resumes_with_new_threads_and_decides_the_old_change_b
     assert first.returncode == 0, first.stderr
     assert messages.SESSION_CLEAN in first.stdout
     (left_open,) = set(CHANGE_ID.findall(first.stdout))
+    leaving = " ".join(first.stdout.split()).rsplit("Leaving ", 1)[-1]  # its last words
+    assert leaving.startswith(
+        f"1 change(s) waiting for a decision ({left_open} at the template gate): they stay "
+        "pending, nothing is pushed."
+    )
     second_script = f"configure ospf on all routers\nas bob\ncancel {left_open}\n"
     (tmp_path / "second.txt").write_text(second_script)
     second = labbot("demo", "--script", "second.txt", "--data-dir", "data", cwd=tmp_path)
@@ -130,6 +135,8 @@ def test_a_second_demo_run_resumes_with_new_threads_and_decides_the_old_change_b
         "✅ Approved by bob" in said
         and f"Step 2 of 2 — parameters and preview for change {new[0]}" in said
     )
+    assert said.endswith(f"resumes them (approve {new[0]} or cancel {new[0]}; pending lists them).")
+    assert f"Leaving 1 change(s) waiting for a decision ({new[0]} at the params gate)" in said
 
 
 def test_console_without_a_lab_says_how_to_name_one(tmp_path: Path) -> None:

@@ -62,7 +62,7 @@ OUTCOMES: list[tuple[DeviceChecks, str]] = [
     ),
     (
         checks("waiting", [INIT, NO_ROUTE]),
-        "post-checks waiting: OSPF neighbour 10.0.12.1 (R1 eth0): Init (+1 more)",
+        "post-checks waiting (30 s): OSPF neighbour 10.0.12.1 (R1 eth0): Init (+1 more)",
     ),
     (checks("no_parser", [], "juniper_junos"), "post-checks cannot read juniper_junos devices"),
     (
@@ -125,9 +125,10 @@ def test_the_rollback_gate_shows_each_devices_outcome_and_the_push_output() -> N
 
 
 def test_progress_rows_say_the_outcome_so_far_and_plain_details_stay() -> None:
-    waiting = PushProgress("R2", "started", check=checks("waiting", [INIT]))
-    assert (
-        progress_detail(waiting) == "post-checks waiting: OSPF neighbour 10.0.12.1 (R1 eth0): Init"
+    waiting = checks("waiting", [INIT])
+    waiting["within"] = 100
+    assert progress_detail(PushProgress("R2", "started", check=waiting)) == (
+        "post-checks waiting (30 s of at most 100 s): OSPF neighbour 10.0.12.1 (R1 eth0): Init"
     )
     done = PushProgress("R1", "done", check=checks("passed", []))
     assert progress_detail(done) == "post-checks passed after 30.0 s"

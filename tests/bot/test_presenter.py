@@ -122,17 +122,18 @@ def test_template_gate_shows_each_value_the_request_gave_a_secret_one_masked() -
     assert all("Typed-C-1" not in block.text for block in message.blocks)
 
 
-def test_params_gate_asks_to_confirm_execute_and_shows_each_device() -> None:
+def test_params_gate_asks_to_confirm_execute_and_shows_each_devices_lines_once() -> None:
     line = ["router ospf 1"]
     devices = {
-        "R1": {"params": {"area": 0}, "lines": line, "diff": "+router ospf 1", "blocked": []},
+        "R1": {"params": {"area": 0}, "lines": line, "diff": "+ router ospf 1", "blocked": []},
         "R2": {"params": {"area": 0}, "lines": line, "diff": "", "blocked": []},
     }
     message = present_gate(params_gate("int-2", devices), MASK)
     assert message.buttons[0].label == "Execute" and message.buttons[0].confirm
-    titles = [block.title for block in message.blocks]
-    assert "R1 configuration" in titles and "R1 diff against running config" in titles
-    assert "R2 diff against running config" not in titles
+    shown = {block.title: block.text for block in message.blocks}
+    assert shown["R1 configuration"] == shown["R2 configuration"] == "router ospf 1  ← global"
+    lines = [row for block in message.blocks for row in block.text.splitlines()]
+    assert sum("router ospf 1" in row for row in lines) == 2  # once per device, nothing again
     assert "2 device(s), 2 line(s)" in message.text
 
 

@@ -271,3 +271,22 @@ async def test_only_approvers_may_save_or_pin_templates(tmp_path: Path, lab: Lab
     assert len([t for t in chat.said_to("console:mallory") if "only approvers" in t]) == 2
     assert not pins and not history
     assert [r.actor_name for r in refusals] == ["mallory", "mallory"]
+
+
+async def test_the_template_gate_shows_only_what_the_labs_families_use(
+    tmp_path: Path, lab: Lab
+) -> None:
+    chat = RecordingAdapter()
+    async with running_bot(tmp_path, lab, chat) as bot:
+        await bot.service.handle(ask("apply ospf to R1,R2 area=0"))
+        template_gate = chat.last_gate()[1]
+        await approve_all(bot, chat)
+        pushed = lab.device("R1").running_config()
+    library = load_catalog().get("ospf").sections
+    assert "set protocols ospf *" in library and "ospf * / area * / network *" in library
+    shown = {block.title: block.text for block in template_gate.blocks}
+    touched = shown["May touch only"].splitlines()
+    assert "router ospf * / network *" in touched and "interface * / ip ospf *" in touched
+    assert not [s for s in touched if s.startswith(("set ", "ospf "))]  # Junos, VRP
+    assert [title for title in shown if title.startswith("Template (")] == ["Template (cisco_ios)"]
+    assert "router ospf 1" in pushed  # the narrower sections still admit every line

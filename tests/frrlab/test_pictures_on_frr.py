@@ -12,6 +12,7 @@ import pytest
 
 from bot.audit_cli import write_report
 from bot.demo import demo_settings
+from bot.lab_scene import scene_of
 from bot.settings import load_settings
 from bot.topology_picture import Picture
 from bot.topology_shapes import COLOURS, LINK_COLOURS
@@ -19,7 +20,7 @@ from bot.topology_view import step_picture
 from bot.wiring import Runtime
 from frrlab import FrrLab
 from frrlab.topology import frr_topology_from_dict
-from tests.bot.chat import THREAD, RecordingAdapter
+from tests.bot.chat import THREAD, RecordingAdapter, ask
 from tests.bot.pictures import colours_in, image_of, link_colour, near, rgb
 from tests.frrlab.test_chat_changes import bot_on, change, post_checks_within
 from tests.support.browser import keep_for_docs, show
@@ -110,3 +111,23 @@ async def test_a_link_whose_adjacency_stays_down_is_red_in_the_gate_and_the_repo
     on_screen = colours_in(shown.screenshot.read_bytes())
     assert rgb(LINK_COLOURS["down"]) in on_screen and rgb(LINK_COLOURS["up"]) in on_screen
     assert rgb(COLOURS["postcheck_failed"]) in on_screen
+
+
+async def test_the_topology_command_shows_each_adjacency_once_ospf_is_up(tmp_path: Path) -> None:
+    """`topology` on demand reads each router's OSPF neighbours: no session before the change,
+    every link's adjacency up (both ends Full) after it."""
+    chat = RecordingAdapter()
+    async with FrrLab.start() as lab, bot_on(lab, tmp_path, chat) as bot:
+        assert bot.pictures is not None
+        _, before = await bot.pictures.read_running()
+        change_id = await change(bot, chat, OSPF)
+        assert "pushed: ✓ 3 ✗ 0 of 3" in chat.messages()[-1].text, chat.texts()
+        layout, running = await bot.pictures.read_running()
+        await bot.service.handle(ask("topology", "alice", THREAD))
+    assert change_id and before == []
+    assert {(s.device, s.peer) for s in running if s.up} == {
+        ("R1", "R2"), ("R2", "R1"), ("R2", "R3"), ("R3", "R2"),
+    }  # fmt: skip
+    links = {(link.a, link.b): link.state for link in scene_of(layout, running=running).links}
+    assert links == {("R1", "R2"): "up", ("R2", "R3"): "up"}
+    assert chat.messages()[-1].files and chat.messages()[-1].files[0].image  # the picture

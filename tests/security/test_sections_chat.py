@@ -151,8 +151,11 @@ async def test_the_params_gate_shows_each_line_where_it_lands(tmp_path: Path) ->
     blocks = {block.title: block.text for block in gate.blocks}
     assert "Step 2 of 2" in gate.text
     assert "checked on a copy of 1 device(s)" in gate.text
-    landed = blocks["R1: where the lines land (its own configuration)"]
-    assert landed == "+ router ospf 1\n+  network 10.0.12.0 0.0.0.255 area 0"
+    assert blocks["R1 configuration"] == (
+        "router ospf 1                        ← global\n"
+        " network 10.0.12.0 0.0.0.255 area 0  ← router ospf 1"
+    )
+    assert len(blocks) == 2  # its parameters, then its lines once: its copy holds them as written
 
 
 async def test_pushed_anyway_a_line_outside_is_reported_at_once_and_rolled_back(

@@ -61,5 +61,5 @@ async def test_the_params_gate_over_slack_shows_each_line_where_it_lands(
         await lab.slack.senders[0].interaction(click(gate, "Approve", user="U2", name="bob"))
         preview = await lab.slack.gate(thread, "Execute")
     assert "checked on a copy of 1 device(s)" in preview.all_text
-    assert "R1: where the lines land (its own configuration)" in preview.all_text
-    assert "+  network 10.0.12.0 0.0.0.255 area 0" in preview.all_text
+    assert " network 10.0.12.0 0.0.0.255 area 0  ← router ospf 1" in preview.all_text
+    assert preview.all_text.count("network 10.0.12.0 0.0.0.255 area 0") == 1

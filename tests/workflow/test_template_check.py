@@ -7,9 +7,11 @@ from typing import Any
 
 import pytest
 
+from workflow.library.catalog import load_catalog
 from workflow.model import TemplateProposal
-from workflow.template_check import validate_template
-from workflow.template_facts import example_facts
+from workflow.safety import DenyList
+from workflow.template_check import check_template, validate_template
+from workflow.template_facts import example_facts, example_lab
 
 
 def _proposal(templates: dict[str, str], **overrides: Any) -> TemplateProposal:
@@ -143,3 +145,16 @@ def test_the_example_renders_with_the_facts_given_and_the_deny_list_sees_them() 
         "cisco_ios template example: line 2 `reload`"
     ]
     assert validate_template(proposal) == []  # the made-up example device R1 is harmless
+
+
+def test_each_familys_example_names_its_own_interfaces() -> None:
+    """One example_params serves every family: the library OSPF's Junos `ge-0/0/0.0`, `lo0.0`
+    render as FRR's `eth0` (its loopback `lo` is skipped by the template), Junos' stay."""
+    ospf = load_catalog().as_proposal("ospf", ["R1"])
+    assert ospf["example_params"]["interfaces"] == ["ge-0/0/0.0", "lo0.0"]
+    lab = example_lab({"frr": "", "juniper_junos": ""})
+    examples = check_template(ospf, lab, DenyList()).examples
+    assert [line for line in examples["frr"] if line.startswith("interface")] == ["interface eth0"]
+    assert not any("ge-0/0" in line for line in examples["frr"])
+    assert "set protocols ospf area 0 interface ge-0/0/0.0" in examples["juniper_junos"]
+    assert "set protocols ospf area 0 interface lo0.0" in examples["juniper_junos"]

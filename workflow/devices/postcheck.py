@@ -64,6 +64,7 @@ def _poll(task: Task, job: CheckJob, expected: Sequence[Expectation]) -> DeviceR
         if complete:
             if missing != last:
                 waiting = _outcome("waiting", now - started, expected, missing)
+                waiting["within"] = round(job.deadline - started)
                 job.bridge.progress(task.host.name, "started", check=waiting)
             reported, last = now, missing
         time.sleep(max(0.0, min(round_pause(job.interval, now - started), job.deadline - now)))

@@ -7,7 +7,7 @@ device's outcome (passed, failed at the deadline, still waiting, or not checkabl
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict, get_args
+from typing import Literal, NotRequired, TypedDict, get_args
 
 CheckKind = Literal["ospf_neighbors", "loopback_routes", "bgp_sessions", "bgp_prefixes", "routes"]
 CHECK_KINDS: tuple[CheckKind, ...] = get_args(CheckKind)
@@ -45,3 +45,4 @@ class DeviceChecks(TypedDict):
     met: list[Fact]
     missing: list[Missing]
     platform: str  # no_parser: the device's platform; simulated: its simulator
+    within: NotRequired[float]  # waiting: the seconds the checks may take in all

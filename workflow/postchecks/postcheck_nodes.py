@@ -48,6 +48,7 @@ from workflow.landing import pushed_outside
 from workflow.model import ResponseItem, StandardResponse
 from workflow.options import WorkflowOptions
 from workflow.ports import DeviceGateway
+from workflow.postchecks.convergence import post_check_seconds
 from workflow.postchecks.report import (
     check_failures,
     not_pushed,
@@ -130,9 +131,11 @@ class PostCheckNodes:
         assert topology is not None
         expected = planned_expectations(checks, previews, pushed, topology)
         change_id = state["request"]["change_id"]
+        lines = {name: previews[name]["lines"] for name in pushed if name in previews}
+        configs = {name: d["running_config"] for name, d in topology["devices"].items()}
         try:
             result = await self.gateway.post_check(
-                expected, checks["timeout"], on_progress=step_progress()
+                expected, post_check_seconds(checks, lines, configs), on_progress=step_progress()
             )
             plan = await self.gateway.rollback_plan(change_id) if not result["success"] else {}
         except LabbotError as err:

@@ -70,3 +70,20 @@ async def test_without_console_users_nobody_else_sits_but_the_demo_keeps_its_cas
     assert "list who else may in LABBOT_CONSOLE_USERS" in said
     handled, _ = await said_by("as bob\nhelp\n", None)
     assert [r.actor.id for r in handled] == ["console:bob"]
+
+
+async def test_shell_habits_clear_the_screen_or_ask_for_help_never_a_request() -> None:
+    out = io.StringIO()
+    typed = "clear\nCLS\nls\n?\n--help\nclear the ospf config on R1\n"
+    console = Console(file=out, width=200, force_terminal=True)
+    adapter = ConsoleAdapter(console, source=io.StringIO(typed))
+    handled: list[ChatEvent] = []
+
+    async def handle(event: ChatEvent) -> None:
+        handled.append(event)
+
+    await adapter.run(handle)
+    asked = [e.text for e in handled if isinstance(e, Request)]
+    assert asked == ["help", "help", "clear the ospf config on R1"]
+    assert out.getvalue().count("\x1b[2J") == 2  # the screen cleared for `clear` and `CLS`
+    assert "`ls` is a shell command, not a labbot one: nothing was asked" in out.getvalue()

@@ -92,7 +92,10 @@ async def test_ospf_checks_wait_for_convergence_then_fail_with_evidence(
     assert "✓ route 10.255.0.3/32 (R3 lo) installed" in items_text(result, "R1")
     assert {e.device for e in events if e.stage == "done"} == {"R1", "R2", "R3"}
     waiting = [progress_detail(e) for e in events if e.stage == "started"]
-    assert any(said.startswith("post-checks waiting: ") for said in waiting), waiting
+    assert any(
+        said.startswith("post-checks waiting (") and " s of at most 60 s): " in said
+        for said in waiting
+    ), waiting
 
 
 def items_text(result: StandardResponse, name: str) -> str:
