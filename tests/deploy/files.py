@@ -56,18 +56,20 @@ def kustomizations() -> dict[str, dict[str, Any]]:
 
 
 def rendered(path: str) -> list[dict[str, Any]]:
-    """What `kubectl apply -k deploy/kubernetes/PATH` would apply, as kustomize renders it
-    (kubectl's own); without kubectl the test is skipped in one line, failed under CI=true."""
+    """What `kubectl apply -k deploy/kubernetes/PATH` would apply, as kustomize renders it:
+    kubectl's own, else the kustomize binary .ci/kustomize.sh installs (LABBOT_TEST_KUSTOMIZE);
+    with neither the test is skipped in one line, failed under CI=true."""
+    folder = str(DEPLOY / "kubernetes" / path)
     kubectl = shutil.which("kubectl")
-    if kubectl is None:
-        problem = "kubectl is not installed: the kustomizations are not rendered"
+    kustomize = os.environ.get("LABBOT_TEST_KUSTOMIZE")
+    if kubectl is not None:
+        command = [kubectl, "kustomize", folder]
+    elif kustomize:
+        command = [kustomize, "build", folder]
+    else:
+        problem = "neither kubectl nor kustomize (.ci/kustomize.sh): kustomizations not rendered"
         if os.environ.get("CI") == "true":
             pytest.fail(problem)
         pytest.skip(problem)
-    out = subprocess.run(
-        [kubectl, "kustomize", str(DEPLOY / "kubernetes" / path)],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     return [doc for doc in yaml.safe_load_all(out) if doc]

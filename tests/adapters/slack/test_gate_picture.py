@@ -5,6 +5,7 @@ rendered to HTML and shown in Chromium. The picture is docs/img/slack-gate-threa
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tests.adapters.slack.payloads import click
@@ -37,7 +38,7 @@ async def test_a_gate_thread_shows_the_template_its_decision_and_the_next_button
     assert "<button" not in decided  # the decided step shows who decided instead
     assert '<button class="primary">Execute</button>' in waiting
     assert '<button class="danger">Cancel</button>' in waiting
-    assert "+ ntp server 10.0.0.1" in waiting  # the diff against the running configuration
+    assert re.search(r"ntp server 10\.0\.0\.1 *← global", waiting)  # each line and where it lands
     assert "```" not in dom and "&amp;lt;" not in dom  # Slack markup rendered, not shown raw
     assert shown.screenshot.stat().st_size > 10_000
     keep_for_docs(shown.screenshot, "slack-gate-thread.png")
