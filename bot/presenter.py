@@ -14,6 +14,7 @@ from base.vocabulary import Choice, GateName, Status, stamp
 from bot import messages
 from bot.code_blocks import sections_message
 from bot.ending_view import ending_line, newer_line, rollback_line, target_problem
+from bot.lab_twin_view import lab_twin_note, lab_twin_sections
 from bot.landed_view import broke_off_gate
 from bot.landing_view import (
     changed_note,
@@ -181,7 +182,7 @@ def _params_sections(
     if blocked:
         text += messages.DENY_LIST_AT_GATE.format(count=len(blocked))
     text += changed_note(devices, mask) + landing_note(devices) + models_note(devices)
-    text += missing_interfaces_note(devices)
+    text += missing_interfaces_note(devices) + lab_twin_note(payload)
     text += _newer_note(payload)
     text += "".join(
         messages.FACTS_FROM_CONFIG.format(device=name, why=device["state_unread"])
@@ -195,6 +196,7 @@ def _params_sections(
         (messages.DRIFT_SECTION.format(device=name), mask.config(diff), "diff")
         for name, diff in sorted(drifted.items())
     ]
+    sections += lab_twin_sections(payload)
     if blocked:
         sections.append((messages.SECTION_BLOCKED, "\n".join(blocked), "text"))
     allowed = _hit_rows(devices, "allowed", mask)

@@ -1,0 +1,142 @@
+"""Before Execute, the previewed lines run on a twin of the whole lab (real FRR routers of its
+own): the gate says what the network did there — or what failed — and the twin is gone
+afterwards, also after an error inside it or its owner's `kill -9`. The real lab is untouched
+until Execute, and Execute pushes exactly the lines shown."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from frrlab import FrrLab, netns
+from frrlab.lab_twin import TWIN_PREFIX, FrrLabTwins
+from tests.bot.chat import RecordingAdapter, ask, click
+from tests.frrlab.test_chat_changes import bot_on, post_checks_within
+from workflow.library.planner import LibraryPlanner
+from workflow.model import ParamsProposal, PlanRequest, TemplateProposal
+
+pytestmark = [
+    pytest.mark.frr,
+    pytest.mark.usefixtures("frr_host"),
+    pytest.mark.xdist_group("frr-lab"),
+]
+
+OSPF = "configure ospf on all routers with hello-interval 1"
+
+
+def twin_leftovers() -> list[str]:
+    """Namespaces, folders and processes of lab twins still on this host."""
+    found = netns.with_prefix(TWIN_PREFIX)
+    found += [str(path) for path in Path(tempfile.gettempdir()).glob(f"{TWIN_PREFIX}-*")]
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and TWIN_PREFIX.encode() in (proc / "cmdline").read_bytes():
+                found.append(f"process {proc.name}")
+        except OSError:
+            continue
+    return found
+
+
+def params_gate_text(chat: RecordingAdapter) -> str:
+    _, gate = chat.last_gate()
+    assert "Step 2 of 2" in gate.text, chat.texts()
+    return gate.text + "\n" + "\n".join(f"{b.title}\n{b.text}" for b in gate.blocks)
+
+
+class AreaOneOnR3(LibraryPlanner):
+    """The library's proposal, but R3 in OSPF area 1: its adjacency with R2 cannot form."""
+
+    async def propose_params(
+        self, request: PlanRequest, template: TemplateProposal
+    ) -> ParamsProposal:
+        proposal = await super().propose_params(request, template)
+        proposal["device_params"]["R3"]["area"] = "1"
+        return proposal
+
+
+async def test_the_gate_shows_ospf_converging_on_the_twin_and_leaves_nothing(
+    tmp_path: Path,
+) -> None:
+    chat = RecordingAdapter()
+    async with FrrLab.start() as lab, bot_on(lab, tmp_path, chat) as bot:
+        await bot.service.handle(ask(OSPF, "alice"))
+        await bot.service.handle(click(chat, "bob"))
+        shown = params_gate_text(chat)
+        left = twin_leftovers()
+        untouched = "router ospf" not in lab.vtysh("R2", "show running-config")
+        await bot.service.handle(click(chat, "bob"))
+        pushed = "router ospf" in lab.vtysh("R2", "show running-config")
+    assert "🧪 On a twin of the lab (3 routers, " in shown, shown
+    assert "OSPF Full on R1–R2, R2–R3" in shown, shown
+    assert "R1 learns R2's loopback 10.255.0.2/32" in shown, shown
+    assert "R2 on the lab's twin\npost-checks passed after" in shown, shown
+    assert left == []
+    assert untouched and pushed
+    assert "pushed: ✓ 3 ✗ 0 of 3" in chat.texts()[-1], chat.texts()[-1]
+
+
+async def test_a_mismatched_area_fails_on_the_twin_and_execute_pushes_it_as_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    post_checks_within(monkeypatch, "ospf", 20)
+    chat = RecordingAdapter()
+    async with (
+        FrrLab.start() as lab,
+        bot_on(lab, tmp_path, chat, planner=AreaOneOnR3()) as bot,
+    ):
+        await bot.service.handle(ask(OSPF, "alice"))
+        await bot.service.handle(click(chat, "bob"))
+        shown = params_gate_text(chat)
+        left = twin_leftovers()
+        await bot.service.handle(click(chat, "bob"))  # Execute anyway
+        r3 = lab.vtysh("R3", "show running-config")
+    assert "⚠️ On a twin of the lab (3 routers, " in shown, shown
+    assert "R2–R3 never meets (OSPF: no neighbour)" in shown, shown
+    assert "R1 lacks 10.255.0.3/32" in shown and "R1 lacks 10.255.0.2/32" not in shown, shown
+    assert "Execute pushes exactly the lines shown" in shown
+    assert " network 10.0.23.0/30 area 1" in shown and " network 10.0.23.0/30 area 1" in r3
+    assert left == []
+
+
+def test_an_error_inside_the_twin_still_ends_it() -> None:
+    with pytest.raises(RuntimeError), FrrLabTwins().open(*one_router()) as twin:
+        assert "hostname R1" in twin.read("R1", "show running-config")
+        raise RuntimeError("the rehearsal broke")
+    assert twin_leftovers() == []
+
+
+def test_the_twin_of_a_killed_owner_is_removed_by_the_next_twin() -> None:
+    owner = subprocess.Popen(
+        [sys.executable, "-c", KILLED_OWNER],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
+    )
+    assert owner.stdout is not None and owner.stdout.readline().strip() == "up"
+    os.kill(owner.pid, signal.SIGKILL)
+    owner.wait()
+    assert twin_leftovers() != []  # what the killed owner left
+    with FrrLabTwins().open(*one_router()):
+        pass
+    assert twin_leftovers() == []
+
+
+def one_router() -> tuple[
+    dict[str, list[tuple[str, str | None]]], dict[str, str], list[tuple[str, str, str, str]]
+]:
+    return {"R1": [("lo", "10.255.0.1/32")]}, {"R1": "hostname R1\n"}, []
+
+
+KILLED_OWNER = """
+import time
+from frrlab.lab_twin import FrrLabTwins
+with FrrLabTwins().open({"R1": [("lo", "10.255.0.1/32")]}, {}, []):
+    print("up", flush=True)
+    time.sleep(600)
+"""
