@@ -140,3 +140,16 @@ with FrrLabTwins().open({"R1": [("lo", "10.255.0.1/32")]}, {}, []):
     print("up", flush=True)
     time.sleep(600)
 """
+
+
+async def test_a_lab_larger_than_the_setting_says_at_the_gate_why_there_is_no_twin(
+    tmp_path: Path,
+) -> None:
+    chat = RecordingAdapter()
+    async with FrrLab.start() as lab, bot_on(lab, tmp_path, chat, lab_twin_routers=2) as bot:
+        await bot.service.handle(ask(OSPF, "alice"))
+        await bot.service.handle(click(chat, "bob"))
+        shown = params_gate_text(chat)
+    said = "ℹ️ No twin of the lab for this change: the lab has 3 routers, a twin at most 2"
+    assert f"{said} (LABBOT_LAB_TWIN_ROUTERS)." in shown, shown
+    assert "on the lab's twin" not in shown
