@@ -4,6 +4,8 @@ a block per target with its post-checks on the twin."""
 
 from __future__ import annotations
 
+import re
+
 from bot import messages
 from bot.postcheck_view import checks_text
 from workflow.lab_twin import LabTwinAnswer
@@ -17,6 +19,7 @@ from workflow.postchecks.routing_sessions import (
 from workflow.reviews import ParamsReview
 
 SHOWN = 3  # routes named in the line; the rest are counted
+_NUMBER = re.compile(r"(\d+)")
 PROTOCOL_NAMES: dict[Protocol, str] = {"ospf": "OSPF", "bgp": "BGP"}
 
 
@@ -29,7 +32,7 @@ def lab_twin_note(review: ParamsReview) -> str:
         why = messages.NO_TWIN_WHY[answer.get("why", "error")]
         said = why.format(routers=answer["routers"], detail=answer.get("detail", ""))
         return messages.TWIN_NONE.format(why=said)
-    sessions = [s for name, c in answer["checks"].items() for s in session_states(name, c)]
+    sessions = [s for name, c in _in_order(answer["checks"]) for s in session_states(name, c)]
     counts = {"routers": answer["routers"], "seconds": answer["seconds"]}
     if answer["kind"] == "passed":
         facts = [*_up(sessions), *_counted(_routes_met(answer["checks"]))]
@@ -47,12 +50,30 @@ def lab_twin_sections(review: ParamsReview) -> list[tuple[str, str, str]]:
         return []
     return [
         (messages.SECTION_TWIN.format(device=name), checks_text(checks, name), "text")
-        for name, checks in answer["checks"].items()
+        for name, checks in _in_order(answer["checks"])
     ]
 
 
+def by_name(name: str) -> list[str | int]:
+    """Sort key putting R2 before R10."""
+    return [int(part) if part.isdigit() else part for part in _NUMBER.split(name)]
+
+
+def _in_order(checks: dict[str, DeviceChecks]) -> list[tuple[str, DeviceChecks]]:
+    return sorted(checks.items(), key=lambda item: by_name(item[0]))
+
+
+def _ends(session: SessionState) -> tuple[str, str]:
+    a, b = sorted((session.device, session.peer or session.address), key=by_name)
+    return a, b
+
+
+def _key(ends: tuple[str, str]) -> tuple[list[str | int], list[str | int]]:
+    return by_name(ends[0]), by_name(ends[1])
+
+
 def _pair(session: SessionState) -> str:
-    a, b = sorted((session.device, session.peer or session.address))
+    a, b = _ends(session)
     return messages.SESSION_PAIR.format(a=a, b=b)
 
 
@@ -60,7 +81,8 @@ def _up(sessions: list[SessionState]) -> list[str]:
     """`OSPF Full on R1–R2, R2–R3` per protocol, each pair once."""
     said = []
     for protocol, name in PROTOCOL_NAMES.items():
-        pairs = sorted({_pair(s) for s in sessions if s.protocol == protocol and s.up})
+        ends = sorted({_ends(s) for s in sessions if s.protocol == protocol and s.up}, key=_key)
+        pairs = [messages.SESSION_PAIR.format(a=a, b=b) for a, b in ends]
         if pairs:
             up, joined = UP_STATES[protocol], ", ".join(pairs)
             said.append(messages.SESSIONS_UP.format(protocol=name, state=up, pairs=joined))
@@ -79,21 +101,26 @@ def _down(sessions: list[SessionState]) -> list[str]:
     return list(said.values())
 
 
+ROUTE_MET = {
+    "loopback_routes": messages.LOOPBACK_LEARNED,
+    "bgp_prefixes": messages.PREFIX_LEARNED,
+    "routes": messages.ROUTE_HELD,
+}
+
+
 def _routes_met(checks: dict[str, DeviceChecks]) -> list[str]:
     return [
-        messages.LOOPBACK_LEARNED.format(device=name, peer=fact["peer"], prefix=fact["key"])
-        if fact["check"] == "loopback_routes"
-        else messages.ROUTE_HELD.format(device=name, prefix=fact["key"])
-        for name, outcome in checks.items()
+        ROUTE_MET[fact["check"]].format(device=name, peer=fact["peer"], prefix=fact["key"])
+        for name, outcome in _in_order(checks)
         for fact in outcome["met"]
-        if fact["check"] not in ("ospf_neighbors", "bgp_sessions")
+        if fact["check"] in ROUTE_MET
     ]
 
 
 def _routes_missing(checks: dict[str, DeviceChecks]) -> list[str]:
     return [
         messages.ROUTE_LACKING.format(device=name, prefix=missing["fact"]["key"])
-        for name, outcome in checks.items()
+        for name, outcome in _in_order(checks)
         for missing in outcome["missing"]
         if missing["fact"]["check"] not in ("ospf_neighbors", "bgp_sessions")
     ]

@@ -28,6 +28,7 @@ pytestmark = [
 ]
 
 OSPF = "configure ospf on all routers with hello-interval 1"
+CHAIN_OF_TEN = ", ".join(f"R{n}–R{n + 1}" for n in range(1, 10))
 
 
 def twin_leftovers() -> list[str]:
@@ -79,6 +80,59 @@ async def test_the_gate_shows_ospf_converging_on_the_twin_and_leaves_nothing(
     assert left == []
     assert untouched and pushed
     assert "pushed: ✓ 3 ✗ 0 of 3" in chat.texts()[-1], chat.texts()[-1]
+
+
+@pytest.mark.parametrize(
+    ("routers", "request_text", "said"),
+    [
+        (3, "configure bgp on all routers", "BGP Established on R1–R2, R2–R3; R1 learns "),
+        (10, "configure ospf on all routers fast=true", f"OSPF Full on {CHAIN_OF_TEN};"),
+        (10, "configure bgp on all routers", f"BGP Established on {CHAIN_OF_TEN};"),
+    ],
+)
+async def test_the_gate_shows_the_twins_answer_for_bgp_and_for_ten_routers(
+    tmp_path: Path, routers: int, request_text: str, said: str
+) -> None:
+    chat = RecordingAdapter()
+    async with FrrLab.start(routers) as lab, bot_on(lab, tmp_path, chat) as bot:
+        before = {r: lab.vtysh(r, "show running-config") for r in lab.routers}
+        await bot.service.handle(ask(request_text, "alice"))
+        await bot.service.handle(click(chat, "bob"))
+        shown = params_gate_text(chat)
+        after = {r: lab.vtysh(r, "show running-config") for r in lab.routers}
+    assert f"🧪 On a twin of the lab ({routers} routers, " in shown, shown
+    assert said in shown, shown
+    assert after == before  # the twin changed nothing on the lab
+    assert twin_leftovers() == []
+
+
+class As65099OnR3(LibraryPlanner):
+    """The library's proposal, but R3 in AS 65099 while R2 expects 65003."""
+
+    async def propose_params(
+        self, request: PlanRequest, template: TemplateProposal
+    ) -> ParamsProposal:
+        proposal = await super().propose_params(request, template)
+        proposal["device_params"]["R3"]["asn"] = 65099
+        return proposal
+
+
+async def test_a_mismatched_as_fails_on_the_twin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    post_checks_within(monkeypatch, "bgp", 10)
+    chat = RecordingAdapter()
+    async with (
+        FrrLab.start() as lab,
+        bot_on(lab, tmp_path, chat, planner=As65099OnR3()) as bot,
+    ):
+        await bot.service.handle(ask("configure bgp on all routers", "alice"))
+        await bot.service.handle(click(chat, "bob"))
+        shown = params_gate_text(chat)
+    assert "⚠️ On a twin of the lab (3 routers, " in shown, shown
+    assert "R2–R3 stays " in shown and "(BGP)" in shown, shown
+    assert "router bgp 65099" in shown
+    assert twin_leftovers() == []
 
 
 async def test_a_mismatched_area_fails_on_the_twin_and_execute_pushes_it_as_shown(
