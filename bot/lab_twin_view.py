@@ -8,7 +8,8 @@ import re
 
 from bot import messages
 from bot.postcheck_view import checks_text
-from workflow.lab_twin import LabTwinAnswer
+from workflow.lab_twin import DISAGREES, LabTwinAnswer
+from workflow.model import StandardResponse
 from workflow.postchecks.outcome import DeviceChecks
 from workflow.postchecks.routing_sessions import (
     UP_STATES,
@@ -57,6 +58,18 @@ def lab_twin_sections(review: ParamsReview) -> list[tuple[str, str, str]]:
 def by_name(name: str) -> list[str | int]:
     """Sort key putting R2 before R10."""
     return [int(part) if part.isdigit() else part for part in _NUMBER.split(name)]
+
+
+def disagreement_note(checks: StandardResponse | None) -> str:
+    """After the push: the devices whose post-checks disagree with their twin's ("" none)."""
+    found = checks.get("metadata", {}).get(DISAGREES) if checks is not None else None
+    if not found:
+        return ""
+    said = [
+        messages.TWIN_DISAGREES_HOW[how].format(device=device)
+        for device, how in sorted(found.items(), key=lambda item: by_name(item[0]))
+    ]
+    return messages.TWIN_DISAGREES.format(devices="; ".join(said))
 
 
 def _in_order(checks: dict[str, DeviceChecks]) -> list[tuple[str, DeviceChecks]]:

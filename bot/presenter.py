@@ -14,7 +14,7 @@ from base.vocabulary import Choice, GateName, Status, stamp
 from bot import messages
 from bot.code_blocks import sections_message
 from bot.ending_view import ending_line, newer_line, rollback_line, target_problem
-from bot.lab_twin_view import lab_twin_note, lab_twin_sections
+from bot.lab_twin_view import disagreement_note, lab_twin_note, lab_twin_sections
 from bot.landed_view import broke_off_gate
 from bot.landing_view import (
     changed_note,
@@ -249,7 +249,7 @@ def _checks_failed_sections(
         change_id=change_id,
         failed=", ".join(item["name"] for item in failed),
         total=checks["total"],
-    )
+    ) + disagreement_note(checks)
     sections = [
         (
             messages.SECTION_POST_CHECKS.format(icon=_icon(item), device=item["name"]),
@@ -402,6 +402,7 @@ def present_result(finished: Finished, mask: SecretMask) -> Message:
         summary += f"\n{note}" if note else ""
     if result.get("error"):
         summary += f"\n{result['error']}"
+    summary += disagreement_note(result.get("metadata", {}).get("post_checks"))
     sections = []
     for item in result["data"]:
         body = item_body(item)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Literal, NotRequired, TypedDict
 
-from workflow.model import DeviceFacts, Link, platform_family
+from workflow.model import DeviceFacts, Link, StandardResponse, platform_family
 from workflow.postchecks.evaluate import Expectation, unmet
 from workflow.postchecks.outcome import DeviceChecks, Missing
 from workflow.postchecks.parsers import RoutingState
@@ -22,6 +22,10 @@ TWIN_FAMILY = "frr"
 # Why a change has no twin: the lab has more routers than LABBOT_LAB_TWIN_ROUTERS, a router
 # that is not FRR, a router labbot could not read; this host cannot run FRR; every twin slot
 # (LABBOT_LAB_TWINS) is taken; the twin did not finish in LABBOT_LAB_TWIN_SECONDS; it broke.
+# A device whose post-checks after the push disagree with its twin's: passed on the twin and
+# failed on the device, or the other way round.
+Disagreement = Literal["twin_passed", "twin_failed"]
+DISAGREES = "lab_twin_disagrees"  # the post-checks' metadata key: device -> Disagreement
 NoTwin = Literal["too_large", "not_frr", "unreadable", "no_host", "busy", "timeout", "error"]
 
 
@@ -114,3 +118,24 @@ def answer_of(
         checks=dict(sorted(checks.items())),
         refused={name: lines for name, lines in sorted(refused.items()) if lines},
     )
+
+
+def with_disagreements(checks: StandardResponse, answer: LabTwinAnswer | None) -> StandardResponse:
+    """The post-checks after the push, with the devices whose outcome differs from their
+    twin's in `metadata[DISAGREES]` (left as they are when none does)."""
+    twin = answer["checks"] if answer is not None else {}
+    found: dict[str, Disagreement] = {}
+    for item in checks["data"]:
+        on_twin = twin.get(item["name"])
+        if on_twin is None or "checks" not in item:
+            continue
+        passed_here, passed_there = item["status"] == "success", on_twin["kind"] == "passed"
+        if passed_there and not passed_here:
+            found[item["name"]] = "twin_passed"
+        elif passed_here and not passed_there:
+            found[item["name"]] = "twin_failed"
+    if not found:
+        return checks
+    said = StandardResponse(**checks)
+    said["metadata"] = {**checks.get("metadata", {}), DISAGREES: found}
+    return said

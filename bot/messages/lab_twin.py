@@ -32,3 +32,12 @@ ROUTE_LACKING = "{device} lacks {prefix}"
 TWIN_REFUSED = "{device} refused `{complaint}`"
 TWIN_MORE = " and {more} more"
 SECTION_TWIN = "{device} on the lab's twin"
+TWIN_DISAGREES = (
+    "\n⚠️ The lab and its twin disagree: {devices}. The twin ran the same lines on the "
+    "configurations read before the change, so what differs is on the lab: a link, a router "
+    "outside the change, or something changed since."
+)
+TWIN_DISAGREES_HOW = {
+    "twin_passed": "{device} failed its post-checks, which passed on the twin",
+    "twin_failed": "{device} passed its post-checks, which failed on the twin",
+}

@@ -5,6 +5,7 @@ until Execute, and Execute pushes exactly the lines shown."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -207,3 +208,26 @@ async def test_a_lab_larger_than_the_setting_says_at_the_gate_why_there_is_no_tw
     said = "ℹ️ No twin of the lab for this change: the lab has 3 routers, a twin at most 2"
     assert f"{said} (LABBOT_LAB_TWIN_ROUTERS)." in shown, shown
     assert "on the lab's twin" not in shown
+
+
+async def test_after_the_push_the_thread_says_where_the_lab_and_its_twin_disagree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R3's link goes down after the preview (no configuration changes, so the push goes
+    ahead): OSPF converged on the twin, but not on the lab."""
+    post_checks_within(monkeypatch, "ospf", 10)
+    chat = RecordingAdapter()
+    async with FrrLab.start() as lab, bot_on(lab, tmp_path, chat) as bot:
+        await bot.service.handle(ask("configure ospf on all routers fast=true", "alice"))
+        await bot.service.handle(click(chat, "bob"))
+        shown = params_gate_text(chat)
+        down = ["ip", "-n", lab.namespace("R3"), "link", "set", "eth0", "down"]
+        await asyncio.to_thread(subprocess.run, down, check=True)
+        await bot.service.handle(click(chat, "bob"))
+    _, gate = chat.last_gate()
+    assert "🧪 On a twin of the lab (3 routers, " in shown, shown
+    assert "*Post-checks failed*" in gate.text, chat.texts()
+    assert (
+        "⚠️ The lab and its twin disagree: R1 failed its post-checks, which passed on the twin; "
+        "R2 failed its post-checks, which passed on the twin; R3 failed"
+    ) in gate.text, gate.text

@@ -7,8 +7,17 @@ import pytest
 
 from workflow.gate_nodes import params_review
 from workflow.hashing import content_sha256
-from workflow.lab_twin import LabTwinAnswer, no_twin, twin_refusal, wants_twin
-from workflow.model import DeviceFacts, TemplateProposal
+from workflow.lab_twin import (
+    DISAGREES,
+    LabTwinAnswer,
+    no_twin,
+    twin_refusal,
+    wants_twin,
+    with_disagreements,
+)
+from workflow.model import DeviceFacts, ResponseItem, TemplateProposal
+from workflow.postchecks.outcome import DeviceChecks, OutcomeKind
+from workflow.responses import build_response
 
 
 def facts(name: str, platform: str = "frr_telnet", **extra: str) -> DeviceFacts:
@@ -48,3 +57,26 @@ def test_the_params_gate_hash_covers_the_twins_answer() -> None:
         for answer in (None, passed, no_twin("busy", "", 3))
     ]
     assert len(set(shown)) == 3
+
+
+def test_devices_whose_post_checks_disagree_with_their_twin_are_named() -> None:
+    def checks(kind: OutcomeKind) -> DeviceChecks:
+        return DeviceChecks(kind=kind, seconds=1.0, met=[], missing=[], platform="frr")
+
+    twin = LabTwinAnswer(
+        kind="failed",
+        routers=3,
+        seconds=3.0,
+        checks={"R1": checks("passed"), "R2": checks("failed"), "R3": checks("passed")},
+        refused={},
+    )
+    after = build_response(
+        [
+            ResponseItem(id="R1", name="R1", status="failed", checks=checks("failed")),
+            ResponseItem(id="R2", name="R2", status="success", checks=checks("passed")),
+            ResponseItem(id="R3", name="R3", status="success", checks=checks("passed")),
+        ]
+    )
+    said = with_disagreements(after, twin)["metadata"][DISAGREES]
+    assert said == {"R1": "twin_passed", "R2": "twin_failed"}
+    assert with_disagreements(after, None) == after
