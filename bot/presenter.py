@@ -15,6 +15,7 @@ from bot import messages
 from bot.code_blocks import sections_message
 from bot.device_lines_view import device_lines_sections
 from bot.ending_view import ending_line, newer_line, rollback_line, target_problem
+from bot.lab_twin_view import disagreement_note, lab_twin_note, lab_twin_sections
 from bot.landed_view import broke_off_gate
 from bot.landing_view import (
     changed_note,
@@ -180,7 +181,7 @@ def _params_sections(
     if blocked:
         text += messages.DENY_LIST_AT_GATE.format(count=len(blocked))
     text += changed_note(devices, mask) + landing_note(devices) + models_note(devices)
-    text += missing_interfaces_note(devices)
+    text += missing_interfaces_note(devices) + lab_twin_note(payload)
     text += _newer_note(payload)
     text += "".join(
         messages.FACTS_FROM_CONFIG.format(device=name, why=device["state_unread"])
@@ -194,6 +195,7 @@ def _params_sections(
         (messages.DRIFT_SECTION.format(device=name), mask.config(diff), "diff")
         for name, diff in sorted(drifted.items())
     ]
+    sections += lab_twin_sections(payload)
     if blocked:
         sections.append((messages.SECTION_BLOCKED, "\n".join(blocked), "text"))
     allowed = _hit_rows(devices, "allowed", mask)
@@ -241,7 +243,7 @@ def _checks_failed_sections(
         change_id=change_id,
         failed=", ".join(item["name"] for item in failed),
         total=checks["total"],
-    )
+    ) + disagreement_note(checks)
     sections = [
         (
             messages.SECTION_POST_CHECKS.format(icon=_icon(item), device=item["name"]),
@@ -394,6 +396,7 @@ def present_result(finished: Finished, mask: SecretMask) -> Message:
         summary += f"\n{note}" if note else ""
     if result.get("error"):
         summary += f"\n{result['error']}"
+    summary += disagreement_note(result.get("metadata", {}).get("post_checks"))
     sections = []
     for item in result["data"]:
         body = item_body(item)

@@ -127,6 +127,11 @@ class Settings(BaseSettings):
     gate_ttl_seconds: float = Field(86400.0, gt=0, validation_alias="LABBOT_GATE_TTL_SECONDS")
     # a device's lines tried on its twin before the params gate (an FRR twin starts in ~1 s)
     twin_seconds: float = Field(20.0, gt=0, le=600, validation_alias="LABBOT_TWIN_SECONDS")
+    # a twin of the whole FRR lab before the Execute gate: at most this many routers, this long
+    # (building, the lines, the post-checks), this many at once (0: no twin)
+    lab_twin_routers: int = Field(20, ge=1, le=50, validation_alias="LABBOT_LAB_TWIN_ROUTERS")
+    lab_twin_seconds: float = Field(60.0, gt=0, le=600, validation_alias="LABBOT_LAB_TWIN_SECONDS")
+    lab_twins: int = Field(1, ge=0, le=8, validation_alias="LABBOT_LAB_TWINS")
     max_targets: int = Field(50, ge=1, validation_alias="LABBOT_MAX_TARGETS")
     max_targets_confirmed: int = Field(500, ge=1, validation_alias="LABBOT_MAX_TARGETS_CONFIRMED")
     max_reads_per_minute: int = Field(

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.settings import Settings
+from frrlab.lab_twin import FrrLabTwins
 from frrlab.twin import FrrTwin
 from labsim.trial import SimTrial
+from workflow.lab_twin_run import LabRehearsal
 from workflow.ports import ConfigTrial, TwinRun
 
 
@@ -30,3 +33,11 @@ def template_twins() -> ConfigTrial:
     """Where a template's lines are tried before anyone relies on it: a simulated device
     (IOS, EOS), else a real FRR router of its own."""
     return Twins(SimTrial(), FrrTwin())
+
+
+def lab_twins(settings: Settings) -> LabRehearsal | None:
+    """Twins of the whole FRR lab before the Execute gate (LABBOT_LAB_TWINS=0: none)."""
+    if settings.lab_twins == 0:
+        return None
+    routers = settings.lab_twin_routers
+    return LabRehearsal(FrrLabTwins(), at_once=settings.lab_twins, max_routers=routers)

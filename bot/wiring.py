@@ -40,7 +40,7 @@ from bot.service import DecisionService
 from bot.settings import Settings, secret_value
 from bot.storage_key import refuse_a_wrong_key, storage_keys
 from bot.topology_view import LabPictures
-from bot.twins import template_twins
+from bot.twins import lab_twins, template_twins
 from storage.audit_head import database_name
 from storage.audit_store import AuditStore
 from storage.checkpointer import SQLAlchemySaver
@@ -281,6 +281,7 @@ async def open_runtime(
             options=workflow_options(settings),
             saved=templates,
             trial=template_twins(),
+            lab_twin=lab_twins(settings),
             renderer=renderer,
             preview_locks=locks if settings.lock_from_preview else None,
         )

@@ -79,6 +79,7 @@ class FrrLab:
         kernel_addresses: bool = False,
         startup_configs: Mapping[str, str] | None = None,
         not_run: Mapping[str, str] | None = None,
+        consoles: bool = True,
     ) -> None:
         self.topology = topology
         self.startup_configs = startup_configs or {}  # frr.conf text loaded once daemons run
@@ -87,6 +88,7 @@ class FrrLab:
         self.host = host
         self.frr_dir = frr_dir
         self.consoles: dict[str, Console] = {}
+        self.open_consoles = consoles  # False: vtysh only, no port on the host (a twin)
         # also an SSH port per router, the login landing in vtysh (platform frr); with
         # `management`, port 22 of the router's own address, login admin/admin, as containerlab
         self.ssh = ssh or management
@@ -150,7 +152,7 @@ class FrrLab:
             self._create_namespaces()
             self._start_daemons(self._folder)
             self._load_startup_configs(self._folder)
-            for router in self.routers:
+            for router in self.routers if self.open_consoles else ():
                 log = self._console_log(router)
                 vty = self.dirs[router].run
                 self.consoles[router] = open_console(

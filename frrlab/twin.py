@@ -65,12 +65,16 @@ def can_run() -> bool:
 def twin_run(running_config: str, lines: Sequence[str]) -> TwinRun:
     """`lines` typed into a fresh FRR router holding `running_config`."""
     with FrrLab.run(generated_topology(1), prefix="frr-twin") as twin:
-        config = [line for line in running_config.splitlines() if not _NOT_CONFIG.match(line)]
-        twin.type_lines(TWIN, ["configure terminal", *config, "end"])
+        twin.type_lines(TWIN, ["configure terminal", *config_lines(running_config), "end"])
         before = twin.vtysh(TWIN, "show running-config")
         typed = twin.type_lines(TWIN, ["configure terminal", *lines, "end"])
         after = twin.vtysh(TWIN, "show running-config")
     return TwinRun(refused_lines(typed), before, after)
+
+
+def config_lines(running_config: str) -> list[str]:
+    """The configuration in what `show running-config` printed, to be typed back in."""
+    return [line for line in running_config.splitlines() if not _NOT_CONFIG.match(line)]
 
 
 def refused_lines(typed: str) -> list[str]:

@@ -36,6 +36,8 @@ from workflow.gate_nodes import (
     template_review,
 )
 from workflow.hashing import content_sha256
+from workflow.lab_twin import LabTwinAnswer
+from workflow.lab_twin_run import LabRehearsal, twin_answer
 from workflow.landing import twin_landings, twin_problems
 from workflow.model import (
     Device,
@@ -97,6 +99,7 @@ class Nodes:
     # hold the targets from the params gate to the push (LABBOT_LOCK_FROM_PREVIEW); a change
     # that ends releases them (ChangeWorkflow)
     preview_locks: DeviceLocks | None = None
+    lab_twin: LabRehearsal | None = None  # a twin of the whole lab tries the previewed lines
 
     async def gather(self, state: ChangeState) -> Command[str]:
         """The devices the request selects (fail closed) and their read-only facts, nobody
@@ -246,11 +249,14 @@ class Nodes:
         held = await self._hold(state["request"]["change_id"], sorted(previews))
         if held:
             return finish(state, "blocked", DevicesHeld(kind="devices_held", held=held))
+        lab_twin = await twin_answer(
+            self.lab_twin, self.gateway, template, previews, _topology(state), self.options
+        )
         newer = await newer_versions(self.saved, template)
-        review = _params_review(state, previews, newer)
+        review = _params_review(state, previews, newer, lab_twin)
         gate = open_params_gate(state, review, self.clock, self.options.gate_ttl_seconds)
         update = {
-            "params": {**state["params"], "previews": previews},
+            "params": {**state["params"], "previews": previews, "lab_twin": lab_twin},
             "gates": with_open_gate(state, gate),
             "template": {**state["template"], "newer_versions": newer},
         }
@@ -260,7 +266,8 @@ class Nodes:
         """Push only what was approved, byte for byte, and only if the deny-list still agrees."""
         template, previews = _template(state), state["params"]["previews"]
         newer = state["template"]["newer_versions"]
-        planned = content_sha256(_params_review(state, previews, newer))
+        lab_twin = state["params"].get("lab_twin")
+        planned = content_sha256(_params_review(state, previews, newer, lab_twin))
         approved = state["gates"]["approved"].get("params", "")
         if approved != planned:
             mismatch = HashMismatch(kind="hash_mismatch", planned=planned, approved=approved)
@@ -394,10 +401,14 @@ def _proposed(planning: PlanningState, stage: str, tokens: TokenUsage | None) ->
 
 
 def _params_review(
-    state: ChangeState, previews: dict[str, DevicePreview], newer: dict[str, int]
+    state: ChangeState,
+    previews: dict[str, DevicePreview],
+    newer: dict[str, int],
+    lab_twin: LabTwinAnswer | None,
 ) -> ParamsReview:
-    """What the params gate shows (and the push checks it approved) for these previews."""
+    """What the params gate shows (and the push checks it approved) for these previews and
+    the lab twin's answer."""
     approved, push = state["gates"]["approved"]["template"], state["push"]
     return params_review(
-        _template(state), previews, approved, newer, push["drifted"], push["result"]
+        _template(state), previews, approved, newer, push["drifted"], push["result"], lab_twin
     )

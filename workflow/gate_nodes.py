@@ -27,6 +27,7 @@ from workflow.allowances import allowance_view
 from workflow.chosen import Because
 from workflow.endings import GateEnding
 from workflow.hashing import content_sha256
+from workflow.lab_twin import LabTwinAnswer
 from workflow.model import StandardResponse, TemplateProposal, TokenUsage
 from workflow.previews import DevicePreview
 from workflow.reviews import (
@@ -105,6 +106,7 @@ def params_review(
     newer_versions: dict[str, int] | None = None,
     drifted: dict[str, str] | None = None,
     pushed: StandardResponse | None = None,
+    lab_twin: LabTwinAnswer | None = None,
 ) -> ParamsReview:
     """What the params reviewer sees, per device: params, rendered lines, diff, blocked lines;
     the newer saved versions of the templates used, and what changed on devices since an
@@ -121,6 +123,8 @@ def params_review(
         review["drifted"] = dict(drifted)
     if drifted and pushed is not None:
         review["pushed"] = pushed
+    if lab_twin is not None:
+        review["lab_twin"] = lab_twin
     return review
 
 

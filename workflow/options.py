@@ -16,5 +16,6 @@ class WorkflowOptions(BaseModel):
     gate_ttl_seconds: float = 86400.0  # how long a gate waits for a decision
     plan_attempts: int = 3  # proposals per step before a change ends on the planner's errors
     twin_seconds: float = 20.0  # a device's lines tried on its twin, at most this long
+    lab_twin_seconds: float = 60.0  # the lab's twin: built, lines typed, post-checks polled
     max_targets: int = 50  # more devices than this need an explicit confirmation (targets gate)
     max_targets_confirmed: int = 500  # more than this are refused, confirmed or not

@@ -12,6 +12,7 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 from base.vocabulary import Choice
 from workflow.chosen import Because
+from workflow.lab_twin import LabTwinAnswer
 from workflow.model import ParamSpec, StandardResponse, TemplatePart, TokenUsage
 from workflow.postchecks.spec import PostChecks
 from workflow.previews import DevicePreview
@@ -69,6 +70,7 @@ class ParamsReview(TypedDict):
     # since the preview approved before (a unified diff of its running config)
     drifted: NotRequired[dict[str, str]]
     pushed: NotRequired[StandardResponse]  # that push, for the drift note (its step books it)
+    lab_twin: NotRequired[LabTwinAnswer]  # the lines tried on a twin of the whole lab
 
 
 class RollbackLines(TypedDict):

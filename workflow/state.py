@@ -15,6 +15,7 @@ from langgraph.types import Command, StateSnapshot
 
 from base.vocabulary import Choice, GateName, Status
 from workflow.endings import Ending, RollbackEnding
+from workflow.lab_twin import LabTwinAnswer
 from workflow.model import StandardResponse, TemplateProposal, TokenUsage, Topology
 from workflow.previews import DevicePreview
 from workflow.push_records import PushRecord
@@ -67,6 +68,7 @@ class ParamsState(TypedDict):
 
     device_params: dict[str, dict[str, Any]] | None
     previews: dict[str, DevicePreview]
+    lab_twin: NotRequired[LabTwinAnswer | None]  # the lab's twin's answer shown at the gate
 
 
 class PushState(TypedDict):

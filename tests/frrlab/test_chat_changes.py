@@ -22,6 +22,7 @@ from frrlab import FrrLab, generated_topology
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click
 from workflow.devices.static import StaticInventory
 from workflow.library.catalog import load_catalog
+from workflow.ports import Planner
 
 pytestmark = [
     pytest.mark.frr,
@@ -38,12 +39,13 @@ async def bot_on(
     tmp_path: Path,
     chat: RecordingAdapter,
     transport: str = "telnet",
+    planner: Planner | None = None,
     **options: Any,
 ) -> AsyncIterator[Runtime]:
-    """labbot on the lab (`options`: settings by field name)."""
+    """labbot on the lab (`options`: settings by field name; `planner`: else the library)."""
     settings = demo_settings(load_settings(data_dir=tmp_path, **options))
     inventory = StaticInventory(lab.write_inventory(tmp_path / "hosts.yaml", transport))
-    async with open_runtime(settings, chat, inventory=inventory) as runtime:
+    async with open_runtime(settings, chat, inventory=inventory, planner=planner) as runtime:
         yield runtime
 
 

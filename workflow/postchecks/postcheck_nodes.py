@@ -44,6 +44,7 @@ from workflow.gate_nodes import (
     is_expired,
     open_rollback_gate,
 )
+from workflow.lab_twin import with_disagreements
 from workflow.landing import pushed_outside
 from workflow.model import ResponseItem, StandardResponse
 from workflow.options import WorkflowOptions
@@ -141,6 +142,7 @@ class PostCheckNodes:
         except LabbotError as err:
             not_run = PostChecksNotRun(kind="post_checks_not_run", error=str(err))
             return finish(state, "failed", not_run, push)
+        result = with_disagreements(result, state["params"].get("lab_twin"))
         merged = with_post_checks(push, result)
         records = with_checks(state["push"]["records"], len(push["data"]), result)
         update: dict[str, Any] = {

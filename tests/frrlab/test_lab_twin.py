@@ -1,0 +1,233 @@
+"""Before Execute, the previewed lines run on a twin of the whole lab (real FRR routers of its
+own): the gate says what the network did there — or what failed — and the twin is gone
+afterwards, also after an error inside it or its owner's `kill -9`. The real lab is untouched
+until Execute, and Execute pushes exactly the lines shown."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from frrlab import FrrLab, netns
+from frrlab.lab_twin import TWIN_PREFIX, FrrLabTwins
+from tests.bot.chat import RecordingAdapter, ask, click
+from tests.frrlab.test_chat_changes import bot_on, post_checks_within
+from workflow.library.planner import LibraryPlanner
+from workflow.model import ParamsProposal, PlanRequest, TemplateProposal
+
+pytestmark = [
+    pytest.mark.frr,
+    pytest.mark.usefixtures("frr_host"),
+    pytest.mark.xdist_group("frr-lab"),
+]
+
+OSPF = "configure ospf on all routers with hello-interval 1"
+CHAIN_OF_TEN = ", ".join(f"R{n}–R{n + 1}" for n in range(1, 10))
+
+
+def twin_leftovers() -> list[str]:
+    """Namespaces, folders and processes of lab twins still on this host."""
+    found = netns.with_prefix(TWIN_PREFIX)
+    found += [str(path) for path in Path(tempfile.gettempdir()).glob(f"{TWIN_PREFIX}-*")]
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and TWIN_PREFIX.encode() in (proc / "cmdline").read_bytes():
+                found.append(f"process {proc.name}")
+        except OSError:
+            continue
+    return found
+
+
+def params_gate_text(chat: RecordingAdapter) -> str:
+    _, gate = chat.last_gate()
+    assert "Step 2 of 2" in gate.text, chat.texts()
+    return gate.text + "\n" + "\n".join(f"{b.title}\n{b.text}" for b in gate.blocks)
+
+
+class AreaOneOnR3(LibraryPlanner):
+    """The library's proposal, but R3 in OSPF area 1: its adjacency with R2 cannot form."""
+
+    async def propose_params(
+        self, request: PlanRequest, template: TemplateProposal
+    ) -> ParamsProposal:
+        proposal = await super().propose_params(request, template)
+        proposal["device_params"]["R3"]["area"] = "1"
+        return proposal
+
+
+async def test_the_gate_shows_ospf_converging_on_the_twin_and_leaves_nothing(
+    tmp_path: Path,
+) -> None:
+    chat = RecordingAdapter()
+    async with FrrLab.start() as lab, bot_on(lab, tmp_path, chat) as bot:
+        await bot.service.handle(ask(OSPF, "alice"))
+        await bot.service.handle(click(chat, "bob"))
+        shown = params_gate_text(chat)
+        left = twin_leftovers()
+        untouched = "router ospf" not in lab.vtysh("R2", "show running-config")
+        await bot.service.handle(click(chat, "bob"))
+        pushed = "router ospf" in lab.vtysh("R2", "show running-config")
+    assert "🧪 On a twin of the lab (3 routers, " in shown, shown
+    assert "OSPF Full on R1–R2, R2–R3" in shown, shown
+    assert "R1 learns R2's loopback 10.255.0.2/32" in shown, shown
+    assert "R2 on the lab's twin\npost-checks passed after" in shown, shown
+    assert left == []
+    assert untouched and pushed
+    assert "pushed: ✓ 3 ✗ 0 of 3" in chat.texts()[-1], chat.texts()[-1]
+
+
+@pytest.mark.parametrize(
+    ("routers", "request_text", "said"),
+    [
+        (3, "configure bgp on all routers", "BGP Established on R1–R2, R2–R3; R1 learns "),
+        (10, "configure ospf on all routers fast=true", f"OSPF Full on {CHAIN_OF_TEN};"),
+        (10, "configure bgp on all routers", f"BGP Established on {CHAIN_OF_TEN};"),
+    ],
+)
+async def test_the_gate_shows_the_twins_answer_for_bgp_and_for_ten_routers(
+    tmp_path: Path, routers: int, request_text: str, said: str
+) -> None:
+    chat = RecordingAdapter()
+    async with FrrLab.start(routers) as lab, bot_on(lab, tmp_path, chat) as bot:
+        before = {r: lab.vtysh(r, "show running-config") for r in lab.routers}
+        await bot.service.handle(ask(request_text, "alice"))
+        await bot.service.handle(click(chat, "bob"))
+        shown = params_gate_text(chat)
+        after = {r: lab.vtysh(r, "show running-config") for r in lab.routers}
+    assert f"🧪 On a twin of the lab ({routers} routers, " in shown, shown
+    assert said in shown, shown
+    assert after == before  # the twin changed nothing on the lab
+    assert twin_leftovers() == []
+
+
+class As65099OnR3(LibraryPlanner):
+    """The library's proposal, but R3 in AS 65099 while R2 expects 65003."""
+
+    async def propose_params(
+        self, request: PlanRequest, template: TemplateProposal
+    ) -> ParamsProposal:
+        proposal = await super().propose_params(request, template)
+        proposal["device_params"]["R3"]["asn"] = 65099
+        return proposal
+
+
+async def test_a_mismatched_as_fails_on_the_twin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    post_checks_within(monkeypatch, "bgp", 10)
+    chat = RecordingAdapter()
+    async with (
+        FrrLab.start() as lab,
+        bot_on(lab, tmp_path, chat, planner=As65099OnR3()) as bot,
+    ):
+        await bot.service.handle(ask("configure bgp on all routers", "alice"))
+        await bot.service.handle(click(chat, "bob"))
+        shown = params_gate_text(chat)
+    assert "⚠️ On a twin of the lab (3 routers, " in shown, shown
+    assert "R2–R3 stays " in shown and "(BGP)" in shown, shown
+    assert "router bgp 65099" in shown
+    assert twin_leftovers() == []
+
+
+async def test_a_mismatched_area_fails_on_the_twin_and_execute_pushes_it_as_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    post_checks_within(monkeypatch, "ospf", 20)
+    chat = RecordingAdapter()
+    async with (
+        FrrLab.start() as lab,
+        bot_on(lab, tmp_path, chat, planner=AreaOneOnR3()) as bot,
+    ):
+        await bot.service.handle(ask(OSPF, "alice"))
+        await bot.service.handle(click(chat, "bob"))
+        shown = params_gate_text(chat)
+        left = twin_leftovers()
+        await bot.service.handle(click(chat, "bob"))  # Execute anyway
+        r3 = lab.vtysh("R3", "show running-config")
+    assert "⚠️ On a twin of the lab (3 routers, " in shown, shown
+    assert "R2–R3 never meets (OSPF: no neighbour)" in shown, shown
+    assert "R1 lacks 10.255.0.3/32" in shown and "R1 lacks 10.255.0.2/32" not in shown, shown
+    assert "Execute pushes exactly the lines shown" in shown
+    assert " network 10.0.23.0/30 area 1" in shown and " network 10.0.23.0/30 area 1" in r3
+    assert left == []
+
+
+def test_an_error_inside_the_twin_still_ends_it() -> None:
+    with pytest.raises(RuntimeError), FrrLabTwins().open(*one_router()) as twin:
+        assert "hostname R1" in twin.read("R1", "show running-config")
+        raise RuntimeError("the rehearsal broke")
+    assert twin_leftovers() == []
+
+
+def test_the_twin_of_a_killed_owner_is_removed_by_the_next_twin() -> None:
+    owner = subprocess.Popen(
+        [sys.executable, "-c", KILLED_OWNER],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
+    )
+    assert owner.stdout is not None and owner.stdout.readline().strip() == "up"
+    os.kill(owner.pid, signal.SIGKILL)
+    owner.wait()
+    assert twin_leftovers() != []  # what the killed owner left
+    with FrrLabTwins().open(*one_router()):
+        pass
+    assert twin_leftovers() == []
+
+
+def one_router() -> tuple[
+    dict[str, list[tuple[str, str | None]]], dict[str, str], list[tuple[str, str, str, str]]
+]:
+    return {"R1": [("lo", "10.255.0.1/32")]}, {"R1": "hostname R1\n"}, []
+
+
+KILLED_OWNER = """
+import time
+from frrlab.lab_twin import FrrLabTwins
+with FrrLabTwins().open({"R1": [("lo", "10.255.0.1/32")]}, {}, []):
+    print("up", flush=True)
+    time.sleep(600)
+"""
+
+
+async def test_a_lab_larger_than_the_setting_says_at_the_gate_why_there_is_no_twin(
+    tmp_path: Path,
+) -> None:
+    chat = RecordingAdapter()
+    async with FrrLab.start() as lab, bot_on(lab, tmp_path, chat, lab_twin_routers=2) as bot:
+        await bot.service.handle(ask(OSPF, "alice"))
+        await bot.service.handle(click(chat, "bob"))
+        shown = params_gate_text(chat)
+    said = "ℹ️ No twin of the lab for this change: the lab has 3 routers, a twin at most 2"
+    assert f"{said} (LABBOT_LAB_TWIN_ROUTERS)." in shown, shown
+    assert "on the lab's twin" not in shown
+
+
+async def test_after_the_push_the_thread_says_where_the_lab_and_its_twin_disagree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R3's link goes down after the preview (no configuration changes, so the push goes
+    ahead): OSPF converged on the twin, but not on the lab."""
+    post_checks_within(monkeypatch, "ospf", 10)
+    chat = RecordingAdapter()
+    async with FrrLab.start() as lab, bot_on(lab, tmp_path, chat) as bot:
+        await bot.service.handle(ask("configure ospf on all routers fast=true", "alice"))
+        await bot.service.handle(click(chat, "bob"))
+        shown = params_gate_text(chat)
+        down = ["ip", "-n", lab.namespace("R3"), "link", "set", "eth0", "down"]
+        await asyncio.to_thread(subprocess.run, down, check=True)
+        await bot.service.handle(click(chat, "bob"))
+    _, gate = chat.last_gate()
+    assert "🧪 On a twin of the lab (3 routers, " in shown, shown
+    assert "*Post-checks failed*" in gate.text, chat.texts()
+    assert (
+        "⚠️ The lab and its twin disagree: R1 failed its post-checks, which passed on the twin; "
+        "R2 failed its post-checks, which passed on the twin; R3 failed"
+    ) in gate.text, gate.text
