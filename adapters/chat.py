@@ -231,7 +231,7 @@ def parse_reply(text: str) -> tuple[Choice, str | None] | None:
     return choice, feedback
 
 
-CHANGE_ID_PREFIX = "chg-"  # every change id starts so (bot.requests makes them)
+CHANGE_ID_PREFIX = "chg-"  # every change id starts so (bot.decisions.requests makes them)
 _BY_ID = re.compile(
     rf"^({'|'.join(REPLY_WORDS)})\s+({CHANGE_ID_PREFIX}[0-9a-z]+)\b\s*[:,-]?\s*(.*)$",
     re.IGNORECASE | re.DOTALL,

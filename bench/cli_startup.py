@@ -11,7 +11,7 @@ packages, e.g. the commit before the CLI's lazy imports:
     mkdir /tmp/labbot-before && git archive 592cbab~1 | tar -x -C /tmp/labbot-before
     .venv/bin/python -m bench.cli_startup --baseline /tmp/labbot-before [--runs 5]
 
-Without --baseline, each command is compared with importing the whole bot (bot.wiring: the
+Without --baseline, each command is compared with importing the whole bot (bot.runtime.wiring: the
 workflow, LangGraph, Nornir), which `templates`, `audit` and `policy check` paid before; that
 import is a row of the table too (with --baseline: the whole bot's import, then and now).
 """
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-WHOLE_BOT = 'python -c "import bot.wiring"'
+WHOLE_BOT = 'python -c "import bot.runtime.wiring"'
 CASES: dict[str, tuple[str, ...]] = {
     "labbot --help": ("-m", "bot", "--help"),
     "labbot audit --help": ("-m", "bot", "audit", "--help"),
@@ -40,7 +40,7 @@ CASES: dict[str, tuple[str, ...]] = {
     "labbot audit": ("-m", "bot", "audit"),
     "labbot audit verify": ("-m", "bot", "audit", "verify"),
     "labbot pending --user console:bob": ("-m", "bot", "pending", "--user", "console:bob"),
-    WHOLE_BOT: ("-c", "import bot.wiring"),
+    WHOLE_BOT: ("-c", "import bot.runtime.wiring"),
 }
 
 
@@ -112,7 +112,7 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, help="an earlier labbot tree to compare with")
     args = parser.parse_args()
     if args.baseline is not None and not (args.baseline / "bot" / "cli.py").is_file():
-        parser.error(f"--baseline {args.baseline}: no labbot tree there (bot/cli.py)")
+        parser.error(f"--baseline {args.baseline}: no labbot tree there (bot/cli/main.py)")
     with tempfile.TemporaryDirectory(prefix="labbot-cli-startup-") as scratch:
         trees = [scratch_tree("this tree", ROOT, Path(scratch))]
         if args.baseline is not None:

@@ -44,9 +44,9 @@ from datetime import datetime
 from pathlib import Path
 
 from adapters.chat import Message, ThreadRef
-from bot.demo import demo_settings
+from bot.cli.demo import demo_settings
+from bot.runtime.wiring import open_runtime
 from bot.settings import load_settings
-from bot.wiring import open_runtime
 from frrlab import FrrLab, generated_topology
 from labsim.topology import DeviceSpec, Topology
 from tests.bot.chat import RecordingAdapter, ask, click

@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 
 from adapters.chat import Message, ThreadRef
+from bot.runtime.wiring import open_runtime
 from bot.settings import load_settings
-from bot.wiring import open_runtime
 from tests.bot.chat import RecordingAdapter, ask, click
 from tests.support.postgres import fresh_postgres_database
 from tests.workflow.gateways import two_router_lab

@@ -78,7 +78,7 @@ def lab_process(size: int, inventory: Path) -> Iterator[None]:
 
 async def labbot_push(inventory: Path, workdir: Path, change_id: str, sessions: int) -> int:
     """labbot's gateway push of CHANGE to every device of `inventory`; devices that succeeded."""
-    from bot.failure_view import failure_text
+    from bot.views.failure import failure_text
     from storage.checkpointer import SQLAlchemySaver
     from storage.config_backups import ConfigBackupStore
     from storage.encryption import StorageKeys, new_key
@@ -86,7 +86,7 @@ async def labbot_push(inventory: Path, workdir: Path, change_id: str, sessions: 
     from workflow.devices.gateway import NornirGateway
     from workflow.devices.static import StaticInventory
 
-    # the stores on the checkpointer's engine, as bot/wiring.py builds them
+    # the stores on the checkpointer's engine, as bot/runtime/wiring.py builds them
     async with SQLAlchemySaver.from_url(
         f"sqlite+aiosqlite:///{workdir / f'{change_id}.db'}"
     ) as saver:

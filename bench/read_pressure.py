@@ -39,9 +39,9 @@ from pathlib import Path
 from pydantic import SecretStr
 
 from adapters.chat import Decision, Message, Request, ThreadRef
-from bot.read_view import posted_chars
+from bot.runtime.wiring import Runtime, open_runtime
 from bot.settings import load_settings
-from bot.wiring import Runtime, open_runtime
+from bot.views.read import posted_chars
 from tests.bot.chat import RecordingAdapter, click, person
 from tests.fakes.openai_server import OpenAIStandIn, structured, text
 from tests.workflow.gateways import RecordingGateway, ios_config

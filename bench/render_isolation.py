@@ -23,8 +23,8 @@ from typing import Any
 from pydantic import SecretStr
 
 from adapters.chat import Request, ThreadRef
+from bot.runtime.wiring import Runtime, open_runtime
 from bot.settings import load_settings
-from bot.wiring import Runtime, open_runtime
 from tests.bot.chat import RecordingAdapter, click, person
 from tests.fakes.openai_server import OpenAIStandIn, structured
 from tests.workflow.gateways import two_router_lab

@@ -1,5 +1,5 @@
 """`python -m bot` is `labbot`."""
 
-from bot.cli import main
+from bot.cli.main import main
 
 main()

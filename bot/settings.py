@@ -158,7 +158,7 @@ class Settings(BaseSettings):
         default_factory=list, validation_alias="LABBOT_DENY_EXTRA"
     )
 
-    # AI agents over MCP (bot.agents, docs/mcp.md)
+    # AI agents over MCP (bot.policy.agent_principals, docs/mcp.md)
     # `NAME=PRINCIPAL [sha256:HEX …];…`: each agent, the person it acts for, its tokens (none:
     # served over stdio only, by whoever may start `labbot mcp`; no token reaches it)
     mcp_agents: Annotated[dict[str, list[str]], NoDecode] = Field(

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.redact import ScrubLogs
+from bot.views.redact import ScrubLogs
 from frrlab import FrrLabError, check_host
 from tests.fakes.openai_server import OpenAIStandIn
 

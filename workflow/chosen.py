@@ -1,4 +1,4 @@
-"""Why a change's devices were chosen, as typed values the bot words (bot/targets_view.py).
+"""Why a change's devices were chosen, as typed values the bot words (bot/views/targets.py).
 
 JSON-shaped (checkpoints and gate payloads hold them): `Chosen` says which word of the request
 chose a device; a kind word's choice also says where the device's kind comes from. A checkpoint

@@ -1,4 +1,4 @@
-"""Why a change ended, as typed values the bot words (bot/ending_view.py, bot/messages/).
+"""Why a change ended, as typed values the bot words (bot/views/ending.py, bot/messages/).
 
 Each way of ending is a small TypedDict told apart by its `kind` (JSON-shaped, so the
 checkpointer stores it as it is); `Ending` is their union and `END_KINDS` every kind. The

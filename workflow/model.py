@@ -140,7 +140,7 @@ class ResponseItem(TypedDict):
     status: ItemStatus
     result: NotRequired[str]
     error: NotRequired[str]
-    checks: NotRequired[DeviceChecks]  # its post-checks' outcome (bot/postcheck_view.py words it)
+    checks: NotRequired[DeviceChecks]  # its post-checks' outcome (bot/views/postcheck.py words it)
     landed: NotRequired[Landed]  # a failed push: what it left on the device, read back
 
 

@@ -15,7 +15,7 @@ from adapters.matrix.session import Credentials, load_session
 from base.errors import ConfigError
 from bot import messages
 from bot.check.findings import Finding, fail, off, ok
-from bot.serve_matrix import STORE_SUBDIR, credentials_from
+from bot.runtime.serve_matrix import STORE_SUBDIR, credentials_from
 from bot.settings import Settings, secret_value
 
 SECONDS = 10.0

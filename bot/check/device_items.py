@@ -11,8 +11,8 @@ from nornir.core.task import AggregatedResult
 
 from bot import messages
 from bot.check.findings import Finding, fail, ok
-from bot.failure_view import failure_text
 from bot.settings import Settings, secret_value
+from bot.views.failure import failure_text
 from workflow.devices.cli_errors import dialect
 from workflow.devices.failure import FailureKind
 from workflow.devices.reachability import probe

@@ -10,9 +10,9 @@ from base.errors import LabbotError
 from bot import messages
 from bot.check.findings import Finding, fail, ok, warn
 from bot.commands.lab import link_line
-from bot.policy_settings import read_owners
+from bot.policy.approvers import read_owners
+from bot.runtime.wiring import make_inventory
 from bot.settings import Settings
-from bot.wiring import make_inventory
 from workflow.devices.static import StaticInventory
 from workflow.model import Device, Link, UnusableNode
 

@@ -7,14 +7,14 @@ import os
 
 from base.errors import ConfigError, LabbotError, StorageError
 from bot import messages
-from bot.audit_anchor import KEY_FILE, audit_key, head_file
-from bot.audit_cli import anchored_elsewhere, verified
-from bot.audit_view import chain_break
+from bot.audit.table import chain_break
 from bot.check.findings import Finding, fail, ok
-from bot.data_place import database_place, sqlite_path
+from bot.records.audit_anchor import KEY_FILE, audit_key, head_file
+from bot.records.audit_verify import anchored_elsewhere, verified
+from bot.records.place import database_place, sqlite_path
+from bot.records.storage_key import KEY_FILE as STORAGE_KEY_FILE
+from bot.records.storage_key import check_storage_key, reading_keys, storage_keys
 from bot.settings import Settings
-from bot.storage_key import KEY_FILE as STORAGE_KEY_FILE
-from bot.storage_key import check_storage_key, reading_keys, storage_keys
 from storage.db import check_database, schema_head
 
 

@@ -10,7 +10,7 @@ lab        lab: the inventory (platform, kind, address, reachable now) and the p
 templates  templates, save: the template library (lookups shared with the CLI)
 reads      show, display, ping, traceroute, run: read-only commands on devices, no gate;
            device commands that are no read (`do reload`) refused
-registry   chat_commands: the commands by name (imported by bot.wiring only)
+registry   chat_commands: the commands by name (imported by bot.runtime.wiring only)
 
 This package imports none of them, so the command line can take the few it needs (the
 template library) without the workflow and the device drivers.

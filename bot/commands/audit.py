@@ -7,12 +7,12 @@ import asyncio
 
 from adapters.chat import FileAttachment, Message
 from bot import messages
-from bot.audit_view import render_chat_table, render_summary
-from bot.code_blocks import present_table
+from bot.audit.report_data import gather_report
+from bot.audit.report_html import render_report
+from bot.audit.table import render_chat_table, render_summary
 from bot.commands.context import CommandContext
 from bot.commands.parsing import parse_audit_args
-from bot.report_data import gather_report
-from bot.report_html import render_report
+from bot.views.code_blocks import present_table
 
 REPORT_NAME = "labbot-audit-report.html"
 

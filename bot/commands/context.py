@@ -13,10 +13,10 @@ from typing import Protocol
 
 from adapters.chat import Decision, Message, Request
 from base.masking import SecretMask
-from bot.authorize import Authorizer
 from bot.commands.parsing import Command
+from bot.policy.authorize import Authorizer
 from bot.ports import GateReader
-from bot.topology_view import LabPictures
+from bot.topology.thread_pictures import LabPictures
 from storage.audit_store import AuditStore
 from storage.template_store import TemplateStore
 from workflow.api import ApprovedTemplate, Finished, PendingGate, Step
@@ -63,7 +63,8 @@ CommandHandler = Callable[[CommandContext], Awaitable[None]]
 
 @dataclass(frozen=True)
 class Commands:
-    """The chat commands by name, and the stores they read (bot.wiring gives the real ones)."""
+    """The chat commands by name, and the stores they read (bot.runtime.wiring gives the real
+    ones)."""
 
     handlers: Mapping[str, CommandHandler]
     changes: ThreadChange

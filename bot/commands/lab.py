@@ -10,8 +10,8 @@ from dataclasses import dataclass, replace
 
 from adapters.chat import Message
 from bot import messages
-from bot.code_blocks import code_blocks, present_table
 from bot.commands.context import CommandContext
+from bot.views.code_blocks import code_blocks, present_table
 from workflow.api import LabLayout
 from workflow.devices.reachability import probe
 from workflow.model import Device, Link, UnusableNode

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from adapters.chat import Message
 from bot.commands.context import CommandContext
-from bot.open_gates import pending_for, pending_text
+from bot.policy.open_gates import pending_for, pending_text
 
 
 async def pending_command(ctx: CommandContext) -> None:

@@ -4,16 +4,16 @@ A known question in plain words ("neighbours on R1", "bgp summary on all routers
 read with each device's own command for it (workflow.reads.questions); any other question goes
 to the LLM when one is configured, which may only read (workflow.reads.diagnose).
 
-Reads follow the same policy as change requests (bot.authorize: LABBOT_REQUESTERS; a direct
+Reads follow the same policy as change requests (bot.policy.authorize: LABBOT_REQUESTERS; a direct
 message needs a rule). The command is checked against the platform's allow-list for every
 device it names before anything is sent (workflow.reads); a refusal is told to the person and
 recorded, and nothing reaches a device. Every read is recorded in the audit BEFORE it is sent
 (who, device, command), and a person may send at most LABBOT_MAX_READS_PER_MINUTE device reads
 a minute (counted and recorded in one transaction).
 
-What comes back is bounded (bot.read_view.OutputBounds: a head plus a file, or refused) and
+What comes back is bounded (bot.views.read.OutputBounds: a head plus a file, or refused) and
 presented off the event loop (the worker processes, when there are any); a channel may have
-LABBOT_READ_CHANNEL_BUDGET characters of reads posted a minute (bot.read_budget: in the
+LABBOT_READ_CHANNEL_BUDGET characters of reads posted a minute (bot.commands.read_budget: in the
 database, one budget for every replica).
 """
 
@@ -27,12 +27,13 @@ from typing import TYPE_CHECKING, Any
 
 from adapters.chat import Message
 from base.errors import PlanningError, ReadRefused, TargetError
-from bot import messages, read_view
+from bot import messages
 from bot.commands.context import CommandContext
 from bot.commands.parsing import ASK
-from bot.ending_view import target_problem
-from bot.read_budget import ChannelBudget
-from bot.read_view import OutputBounds
+from bot.commands.read_budget import ChannelBudget
+from bot.views import read as read_view
+from bot.views.ending import target_problem
+from bot.views.read import OutputBounds
 from storage.read_budget_store import BudgetLimit
 from workflow.model import Device, StandardResponse
 from workflow.ports import LabReader
@@ -40,7 +41,9 @@ from workflow.reads.questions import as_question
 from workflow.reads.request import ReadRequest, question_request, read_request
 from workflow.reads.tables import command_to_send
 
-if TYPE_CHECKING:  # the LLM client (~1 s to import) loads when an LLM is configured (bot.wiring)
+if (
+    TYPE_CHECKING
+):  # the LLM client (~1 s to import) loads when an LLM is configured (bot.runtime.wiring)
     from workflow.reads.diagnose import LabDiagnosis
 
 RATE_WINDOW = timedelta(minutes=1)

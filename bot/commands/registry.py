@@ -1,4 +1,4 @@
-"""The chat commands by name: what bot.wiring hands the decision service."""
+"""The chat commands by name: what bot.runtime.wiring hands the decision service."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The template library's chat commands: `save as NAME`, `templates [NAME[@V] | history | diff |
-stats | pin | unpin]`. The lookups and the save are shared with the CLI (bot/templates_cli.py).
+stats | pin | unpin]`. The lookups and the save are shared with the CLI (bot/cli/templates.py).
 
 `save as NAME` saves exactly the template approved in the thread: the content whose hash the
 reviewer approved (`ChangeWorkflow.approved_template` checks it against the approved hash), with
@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 from adapters.chat import Actor, Message
 from base.errors import VersionConflict
 from base.masking import SecretMask
-from bot import messages, template_view
+from bot import messages
 from bot.commands.parsing import CommandError
+from bot.views import template as template_view
 from storage.template_store import SaveResult, TemplateDraft, TemplateStore, name_problem
 from workflow.library.catalog import Catalog
 from workflow.model import SavedTemplate

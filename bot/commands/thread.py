@@ -6,9 +6,10 @@ from __future__ import annotations
 from adapters.chat import Decision, Message
 from adapters.links import thread_of
 from base.vocabulary import REPLY_WORDS
-from bot import messages, presenter
+from bot import messages
 from bot.commands.context import CommandContext
 from bot.commands.parsing import CommandError
+from bot.views import presenter
 
 
 async def help_command(ctx: CommandContext) -> None:

@@ -10,7 +10,7 @@ REPORT_ATTACHED = (
 CHAIN_OK = "intact"
 CHAIN_BROKEN = "BROKEN (the report names the first altered row)"
 
-# The audit report (bot/report_html.py): plain text, escaped where it is put in the page.
+# The audit report (bot/audit/report_html.py): plain text, escaped where it is put in the page.
 REPORT_TITLE = "labbot audit report"
 REPORT_SINCE = "since {at}"
 REPORT_ONE_CHANGE = "change {change_id}"
@@ -159,7 +159,7 @@ HEAD_OF_ANOTHER_DATABASE_KEPT = (
 )
 ANCHORED = "anchored {where}: {rows} row(s), head {head}… written to {file}"
 ANCHOR_REFUSED = "[red]not anchored[/red]: the audit chain of {where} is broken at {at}"
-# Reading commands never create a database (bot/data_place.py).
+# Reading commands never create a database (bot/records/place.py).
 NO_DATABASE = (
     "no database at {where}: nothing was recorded there — LABBOT_DATA_DIR (now {data_dir}) or "
     "LABBOT_DATABASE_URL says where labbot keeps its records"

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-# files the command line writes (bot/writable_paths.py)
+# files the command line writes (bot/cli/writable_paths.py)
 CANNOT_WRITE = "{option}: cannot write {path}: {why}"
 IS_A_FOLDER = "it is a folder; name a file"
 NO_SUCH_FOLDER = "no such folder {folder}; create it or choose another path"

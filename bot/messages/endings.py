@@ -6,7 +6,7 @@ from __future__ import annotations
 from base.vocabulary import Status, TargetProblem
 from workflow.endings import EndKind, Stage
 
-# Why a change ended (workflow/endings.py, worded by bot/ending_view.py), after its title
+# Why a change ended (workflow/endings.py, worded by bot/views/ending.py), after its title
 # ("Change … failed: "); each ending's fields fill the blanks of its kind.
 ENDED: dict[EndKind, str] = {
     "expired": "the {gate} review expired at {at}; {pushed}. Ask again to start a new change.",

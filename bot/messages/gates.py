@@ -58,7 +58,7 @@ POST_CHECKS_TITLE = "Post-checks after the push (wait up to {timeout:g} s)"
 VOTE_WAITING_PEOPLE = "{count} more approval(s) by someone other than the requester"
 VOTE_WAITING_OWNERS = "an approval by an owner of {devices}"
 
-# The gates (bot/presenter.py); each note starts a new line of the gate's text.
+# The gates (bot/views/presenter.py); each note starts a new line of the gate's text.
 TARGETS_GATE = (
     "*Confirm the devices* for change {change_id}: the request selects *{count}* devices, "
     "more than LABBOT_MAX_TARGETS ({limit}). Nothing has been read from them yet. *Confirm* "

@@ -42,7 +42,7 @@ At this console:
   clear                     clear the screen (`cls` too)
   quit                      end the session (Ctrl-D too; Ctrl-C clears the line, twice quits)"""
 SCRIPT_UNREADABLE = "--script: cannot read {path!r}: {why}"
-DEMO_LAB = "the demo's simulated lab"  # how its changes name their lab (bot.authorize)
+DEMO_LAB = "the demo's simulated lab"  # how its changes name their lab (bot.policy.authorize)
 DEMO_WELCOME = (
     "labbot demo — a simulated lab of {count} devices on 127.0.0.1, console chat, SQLite at "
     "{db} (the demo's own place: `LABBOT_DATA_DIR={data_dir} labbot audit` reads it).\nTry: "
@@ -109,7 +109,7 @@ ROLLED_BACK_ALREADY = (
     "{change_id} was rolled back already ({by}): a second rollback would push its backups again "
     "over what the devices hold now. To set something again, ask for it as a new change."
 )
-# A decision or rollback on a change made on another lab (bot.authorize.refuse_other_lab); a
+# A decision or rollback on a change made on another lab (bot.policy.authorize.refuse_other_lab); a
 # sentence inside REFUSED.
 OTHER_LAB = (
     "{change_id} was made on {made_on}, and this bot serves {here}: its lines and backups are that "

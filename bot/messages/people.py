@@ -19,7 +19,7 @@ PENDING_EXPIRED = "now (expired; a decision ends it)"
 PENDING_MORE = "… and {count} more."
 NOTHING_PENDING = "Nothing is waiting for a decision in this thread."
 
-# `labbot policy check USER DEVICE…` (bot/policy_check.py): one line each.
+# `labbot policy check USER DEVICE…` (bot/cli/policy_check.py): one line each.
 POLICY_RULES = (
     "Rules: {rules}. Approvals needed: template {template}, push {push} (distinct people other "
     "than the requester)."
@@ -55,7 +55,7 @@ POLICY_OWN_CHANGES = {  # LABBOT_ALLOW_SELF_APPROVAL
     False: "  own changes: someone else must approve them (four-eyes)",
 }
 
-# Why the approval policy refuses (bot/policy_rules.py), after "Refused: ".
+# Why the approval policy refuses (bot/policy/rules.py), after "Refused: ".
 NO_DIRECT_RULE = (
     "direct messages need an explicit rule (LABBOT_APPROVERS, or this conversation in "
     "LABBOT_APPROVERS_BY_CHANNEL)"
@@ -80,7 +80,7 @@ DENY_SITE_RULES = "site rules (LABBOT_DENY_EXTRA, never allowed):"
 DENY_NEVER_ALLOWED = " (never allowed)"
 DENY_ROLLBACK_ONLY = " (never allowed, but a rollback restoring a line the device printed)"
 
-# ids in the settings (bot/settings.py, bot/policy_settings.py, the console's seats)
+# ids in the settings (bot/settings.py, bot/policy/approvers.py, the console's seats)
 NOT_A_MATRIX_USER_ID = (
     "{token!r} is no Matrix user id: write @localpart:server (the localpart printable ASCII "
     "but ':', the server a host name), as the homeserver shows it"

@@ -45,7 +45,7 @@ CHECKS_PROGRESS = "Change {change_id} pushed; post-checks: {done}/{total} device
 CHECKS_FAILED = "post-checks failed"  # a failed device the checks said nothing more about
 
 # The devices a push did not change as approved (changed since the preview, or their push
-# failed: bot/not_pushed_view.py), at the rollback gate and in how its offer ended.
+# failed: bot/views/not_pushed.py), at the rollback gate and in how its offer ended.
 NOT_PUSHED_AT_GATE = "\n⚠️ Not pushed as approved: {failures}."
 # those with no rollback lines (changed since the preview: what changed is shown below)
 NOT_PUSHED_LEFT = " Neither Roll back nor Keep changes {devices}; ask again to change them."

@@ -22,9 +22,9 @@ from typing import Any
 from pydantic import SecretStr
 
 from adapters.chat import Actor, Decision, Message, Request, ThreadRef
-from bot.demo import demo_settings
+from bot.cli.demo import demo_settings
+from bot.runtime.wiring import open_runtime
 from bot.settings import load_settings
-from bot.wiring import open_runtime
 from tests.support.postgres import SHARED_AUDIT_KEY, SHARED_STORAGE_KEY
 from workflow.devices.static import StaticInventory
 

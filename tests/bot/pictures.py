@@ -9,10 +9,10 @@ from collections import Counter
 
 from PIL import Image
 
-from bot.lab_scene import Scene
-from bot.topology_labels import Box, overlap
-from bot.topology_picture import DrawnLink, Picture
-from bot.topology_shapes import RADIUS, shape_box
+from bot.topology.labels import Box, overlap
+from bot.topology.picture import DrawnLink, Picture
+from bot.topology.scene import Scene
+from bot.topology.shapes import RADIUS, shape_box
 
 
 def rgb(colour: str) -> tuple[int, int, int]:

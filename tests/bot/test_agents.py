@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from base.errors import ConfigError
-from bot.agents import Agent, Agents, new_token, token_hash
+from bot.policy.agent_principals import Agent, Agents, new_token, token_hash
+from bot.runtime.wiring import agents_from
 from bot.settings import load_settings
-from bot.wiring import agents_from
 
 
 def test_settings_keep_hashes_and_a_rotation_accepts_both_tokens() -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from base.masking import SecretMask
 from bot import messages
-from bot.audit_view import chain_break, entry_summary, render_entries
+from bot.audit.table import chain_break, entry_summary, render_entries
 from storage.audit_records import AuditEntry, AuditKind, BreakKind, ChainBreak, TemplateRef
 
 MASK = SecretMask(b"test key")

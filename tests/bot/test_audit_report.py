@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from adapters.chat import Actor, Request, ThreadRef
-from bot.audit_cli import write_report
-from bot.demo import DEMO_CREDENTIALS, demo_settings
+from bot.cli.audit import write_report
+from bot.cli.demo import DEMO_CREDENTIALS, demo_settings
+from bot.runtime.wiring import open_runtime
 from bot.settings import Settings, load_settings
-from bot.topology_shapes import COLOURS
-from bot.wiring import open_runtime
+from bot.topology.shapes import COLOURS
 from labsim import Lab, demo_topology
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click
 from tests.bot.pictures import colours_in, rgb

@@ -1,5 +1,5 @@
 """Why each device was chosen is said beside its name at the gates: each typed reason of
-workflow/chosen.py (and where a device's kind comes from), worded by bot/targets_view.py with
+workflow/chosen.py (and where a device's kind comes from), worded by bot/views/targets.py with
 bot/messages/, read from a real request's words; text from an old checkpoint is shown as it is."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import get_args
 import pytest
 
 from bot import messages
-from bot.targets_view import because, devices_with_reasons
+from bot.views.targets import because, devices_with_reasons
 from workflow.chosen import CHOSEN_KINDS, KIND_SOURCES, Chosen, ChosenKind, KindSource, chosen
 from workflow.targets import infer_kind, select_targets, target_words
 

@@ -30,7 +30,7 @@ import atexit, json, os, sys
 atexit.register(lambda: open(os.environ["PROBE_OUT"], "w").write(json.dumps(sorted(
     {{name.split(".")[0] for name in sys.modules}} & set({WATCHED!r})))))
 sys.argv[0] = "labbot"
-from bot.cli import main
+from bot.cli.main import main
 main()
 """
 

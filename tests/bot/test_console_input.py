@@ -13,7 +13,7 @@ from typing import IO
 
 import pytest
 
-from bot.demo import DEMO_CREDENTIALS
+from bot.cli.demo import DEMO_CREDENTIALS
 from labsim import Lab, demo_topology
 from tests.bot.test_check import LABBOT, SETTINGS_PREFIXES
 

@@ -12,10 +12,10 @@ from typing import Any
 from adapters.chat import Actor, ChatEvent, Decision, Message, Request, ThreadRef
 from base.errors import DecisionConflict
 from base.vocabulary import Choice
-from bot.metrics import Metrics
-from bot.policy_rules import Policy
-from bot.service import DecisionService
-from bot.wiring import decision_service
+from bot.decisions.metrics import Metrics
+from bot.decisions.service import DecisionService
+from bot.policy.rules import Policy
+from bot.runtime.wiring import decision_service
 from storage.audit_records import (
     Ballot,
     CapReached,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.deny_view import deny_lines
+from bot.views.deny import deny_lines
 from tests.bot.test_cli import labbot
 
 

@@ -1,4 +1,4 @@
-from bot.device_lines_view import device_lines_sections, removed_lines
+from bot.views.device_lines import device_lines_sections, removed_lines
 from tests.support.masks import MASK
 from workflow.devices.diffing import preview_diff
 from workflow.landing import Landing

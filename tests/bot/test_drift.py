@@ -16,7 +16,7 @@ import pytest
 from netmiko import ConnectHandler
 
 from adapters.chat import ThreadRef
-from bot.demo import DEMO_CREDENTIALS
+from bot.cli.demo import DEMO_CREDENTIALS
 from labsim import Lab, demo_topology
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click
 from tests.bot.test_e2e_console import running_bot

@@ -18,10 +18,10 @@ from rich.console import Console
 
 from adapters.chat import Decision
 from adapters.console.adapter import ConsoleAdapter
-from bot.audit_view import chain_break, render_entries
-from bot.demo import DEMO_CREDENTIALS, demo_settings
+from bot.audit.table import chain_break, render_entries
+from bot.cli.demo import DEMO_CREDENTIALS, demo_settings
+from bot.runtime.wiring import Runtime, open_runtime
 from bot.settings import load_settings
-from bot.wiring import Runtime, open_runtime
 from labsim import Lab, demo_topology
 from storage.audit_records import Ballot
 from storage.db import make_engine

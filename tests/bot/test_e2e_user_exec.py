@@ -14,9 +14,9 @@ import pytest
 import sqlalchemy as sa
 from pydantic import SecretStr
 
-from bot.demo import DEMO_CREDENTIALS, demo_settings
+from bot.cli.demo import DEMO_CREDENTIALS, demo_settings
+from bot.runtime.wiring import Runtime, open_runtime
 from bot.settings import load_settings
-from bot.wiring import Runtime, open_runtime
 from labsim import Lab, demo_topology
 from labsim.lab import Transport
 from storage.db import make_engine

@@ -1,5 +1,5 @@
 """Every way a change can end has its words: each typed ending of workflow/endings.py, worded
-by bot/ending_view.py with bot/messages/, says what happened with the ending's own facts."""
+by bot/views/ending.py with bot/messages/, says what happened with the ending's own facts."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from base.errors import TargetError
 from base.vocabulary import TargetProblem
 from bot import messages
-from bot.ending_view import newer_line, target_problem, why_ended
+from bot.views.ending import newer_line, target_problem, why_ended
 from tests.support.masks import MASK
 from workflow.endings import END_KINDS, Ending, EndKind, Refusal, Stage
 from workflow.model import StandardResponse, TemplatePart

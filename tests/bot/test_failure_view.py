@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot import messages
-from bot.failure_view import failure_text
+from bot.views.failure import failure_text
 from workflow.devices.failure import FAILURE_KINDS, FailureKind, failure
 
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bot.demo import DEMO_CREDENTIALS, demo_settings
+from bot.cli.demo import DEMO_CREDENTIALS, demo_settings
+from bot.runtime.wiring import open_runtime
 from bot.settings import load_settings
-from bot.wiring import open_runtime
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click
 from tests.fakes.fake_switch import FakeSwitch, fake_switch
 from workflow.devices.static import StaticInventory

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.lab_scene import link_state, link_subnet, result_roles, scene_of, short_interface
+from bot.topology.scene import link_state, link_subnet, result_roles, scene_of, short_interface
 from workflow.api import LabLayout
 from workflow.model import Device, Link, ResponseItem, StandardResponse
 from workflow.postchecks.outcome import DeviceChecks, Fact, Missing, OutcomeKind

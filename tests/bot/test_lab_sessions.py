@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.lab_scene import scene_of
-from bot.lab_sessions import link_sessions
+from bot.topology.running_sessions import link_sessions
+from bot.topology.scene import scene_of
 from workflow.api import LabLayout
 from workflow.model import Link
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.lab_twin_view import lab_twin_note, lab_twin_sections
+from bot.views.lab_twin import lab_twin_note, lab_twin_sections
 from workflow.lab_twin import LabTwinAnswer, no_twin
 from workflow.postchecks.outcome import DeviceChecks, Fact, Missing, OutcomeKind
 from workflow.reviews import ParamsReview, ReviewedTemplate

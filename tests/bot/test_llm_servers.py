@@ -13,7 +13,7 @@ import pytest
 from pydantic import SecretStr
 
 from adapters.chat import Message, ThreadRef
-from bot.audit_view import entry_summary
+from bot.audit.table import entry_summary
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click
 from tests.bot.test_reads import bot_on_lab
 from tests.fakes import llm_profiles as servers

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.agents import token_hash
+from bot.policy.agent_principals import token_hash
+from bot.runtime.wiring import agents_from
 from bot.settings import load_settings
-from bot.wiring import agents_from
 from tests.bot.test_cli import labbot
 
 

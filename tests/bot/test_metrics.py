@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from adapters.chat import Actor, ChatEvent, Decision, HomeOpened, Request, ThreadRef
-from bot.metrics import Metrics
+from bot.decisions.metrics import Metrics
 
 THREAD = ThreadRef("slack", "C1", "1.0")
 BOB = Actor("U2", "bob")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.demo import DEMO_CREDENTIALS
-from bot.wiring import Runtime
+from bot.cli.demo import DEMO_CREDENTIALS
+from bot.runtime.wiring import Runtime
 from labsim import Lab, demo_topology
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click
 from tests.bot.test_e2e_console import running_bot

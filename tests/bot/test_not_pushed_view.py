@@ -3,7 +3,7 @@ through the presenter, as the thread shows them."""
 
 from __future__ import annotations
 
-from bot.presenter import present_gate, present_result
+from bot.views.presenter import present_gate, present_result
 from tests.support.masks import MASK
 from workflow.api import Finished, RollbackGate
 from workflow.endings import RollbackEnding

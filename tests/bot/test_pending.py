@@ -12,10 +12,10 @@ from pydantic import SecretStr
 
 from adapters.chat import ThreadRef
 from adapters.links import matrix_event_link, slack_permalink, thread_of
-from bot.demo import DEMO_CREDENTIALS, demo_settings
-from bot.pending_cli import pending_report
+from bot.cli.demo import DEMO_CREDENTIALS, demo_settings
+from bot.cli.pending import pending_report
+from bot.runtime.wiring import Runtime, open_runtime
 from bot.settings import Settings, load_settings
-from bot.wiring import Runtime, open_runtime
 from labsim import Lab, demo_topology
 from tests.bot.chat import RecordingAdapter, ask
 from tests.support.postgres import SHARED_AUDIT_KEY, SHARED_STORAGE_KEY, fresh_postgres_database

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.policy_check import explain
-from bot.policy_rules import Person, Place, Policy, parse_owners
+from bot.cli.policy_check import explain
+from bot.policy.rules import Person, Place, Policy, parse_owners
 from tests.bot.test_cli import labbot
 from tests.fakes.slack_api import BOT_TOKEN, SlackApiStandIn
 

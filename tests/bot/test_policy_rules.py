@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.messages import FOUR_EYES
-from bot.policy_rules import (
+from bot.policy.rules import (
     OwnersError,
     Person,
     Place,

@@ -1,6 +1,6 @@
 """What the post-checks showed is said in the thread: each typed outcome of
-workflow/postchecks/outcome.py, worded by bot/postcheck_view.py with bot/messages/, in a result, the
-rollback gate, a progress row and how the rollback offer ended (old text still shown)."""
+workflow/postchecks/outcome.py, worded by bot/views/postcheck.py with bot/messages/, in a result,
+the rollback gate, a progress row and how the rollback offer ended (old text still shown)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from typing import get_args
 import pytest
 
 from bot import messages
-from bot.ending_view import rollback_line
-from bot.postcheck_view import checks_text, failures_text, item_body, progress_detail
-from bot.presenter import present_gate
+from bot.views.ending import rollback_line
+from bot.views.postcheck import checks_text, failures_text, item_body, progress_detail
+from bot.views.presenter import present_gate
 from tests.support.masks import MASK
 from workflow.api import RollbackGate
 from workflow.endings import RollbackEnding

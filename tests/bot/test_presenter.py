@@ -4,8 +4,8 @@ import pytest
 
 from adapters.chat import parse_button_value
 from base.vocabulary import Status
-from bot.code_blocks import BLOCK_LIMIT, code_blocks
-from bot.presenter import (
+from bot.views.code_blocks import BLOCK_LIMIT, code_blocks
+from bot.views.presenter import (
     present_gate,
     present_progress,
     present_result,

@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 
 from adapters.chat import CodeBlock, Message, ThreadRef
-from bot.reporter import ChangeReporter
+from bot.decisions.reporter import ChangeReporter
 from storage.audit_store import AuditStore
 from storage.db import make_engine
 from tests.bot.chat import THREAD, RecordingAdapter

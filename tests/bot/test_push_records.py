@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bot.demo import DEMO_CREDENTIALS
-from bot.reporter import ChangeReporter
-from bot.wiring import Runtime
+from bot.cli.demo import DEMO_CREDENTIALS
+from bot.decisions.reporter import ChangeReporter
+from bot.runtime.wiring import Runtime
 from labsim import Lab, demo_topology
 from storage.audit_store import AuditStore
 from storage.db import make_engine, upgrade_engine

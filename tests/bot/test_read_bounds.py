@@ -9,7 +9,7 @@ import ipaddress
 from pathlib import Path
 
 from adapters.chat import Message, ThreadRef
-from bot.read_view import posted_chars
+from bot.views.read import posted_chars
 from labsim import Topology
 from labsim.topology import DeviceSpec, InterfaceSpec
 from tests.bot.chat import RecordingAdapter, ask
@@ -93,9 +93,9 @@ async def test_a_channel_posts_at_most_its_read_budget_however_many_read_at_once
 
 
 def test_an_agent_s_read_is_masked_by_whole_lines_however_long() -> None:
-    """What the MCP `show` tool answers (bot.read_view.masked_response): a Junos line longer than
+    """What the MCP `show` tool answers (bot.views.read.masked_response): a Junos line longer than
     any bound the chat or the model use is masked whole, its quoted key with a space included."""
-    from bot.read_view import masked_response
+    from bot.views.read import masked_response
     from tests.support.masks import MASK
     from workflow.reads.request import ReadRequest
     from workflow.responses import build_response

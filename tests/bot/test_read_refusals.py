@@ -11,7 +11,7 @@ import pytest
 from base.errors import ReadRefused
 from base.vocabulary import READ_PROBLEMS, ReadProblem
 from bot import messages
-from bot.read_view import read_refusal
+from bot.views.read import read_refusal
 from workflow.reads.allowlist import allowed_read
 
 # A read each problem refuses, on a platform, and what the refusal says.

@@ -9,10 +9,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from bot.audit_view import entry_summary
-from bot.demo import DEMO_CREDENTIALS, demo_settings
+from bot.audit.table import entry_summary
+from bot.cli.demo import DEMO_CREDENTIALS, demo_settings
+from bot.runtime.wiring import Runtime, open_runtime
 from bot.settings import load_settings
-from bot.wiring import Runtime, open_runtime
 from labsim import Lab, Topology, demo_topology
 from labsim.cli import CliSession
 from tests.bot.chat import RecordingAdapter, ask

@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from bot.cli.demo import DEMO_CREDENTIALS, demo_settings
 from bot.commands.lab import present_inventory
-from bot.demo import DEMO_CREDENTIALS, demo_settings
+from bot.runtime.wiring import open_runtime
 from bot.settings import load_settings
-from bot.wiring import open_runtime
 from labsim import Lab, demo_topology
 from tests.bot.chat import RecordingAdapter, ask
 from workflow.devices.static import StaticInventory

@@ -12,7 +12,7 @@ from pydantic import SecretStr
 
 from base.masking import SecretMask
 from bot import messages
-from bot.audit_view import entry_summary
+from bot.audit.table import entry_summary
 from tests.bot.chat import RecordingAdapter, ask
 from tests.bot.test_reads import bot_on_lab
 from tests.fakes import llm_profiles as servers

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from adapters.chat import Request, ThreadRef
 from bot.commands.reads import Offload, ReadCommand
-from bot.wiring import Runtime
+from bot.runtime.wiring import Runtime
 from labsim import Topology
 from labsim.topology import InterfaceSpec, demo_topology
 from tests.bot.chat import RecordingAdapter, click, person

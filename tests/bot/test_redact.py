@@ -10,7 +10,7 @@ import pytest
 
 from adapters.chat import CodeBlock, Message, ThreadRef
 from base.masking import SecretMask
-from bot.redact import ScrubbedAdapter, Scrubber, ScrubLogs
+from bot.views.redact import ScrubbedAdapter, Scrubber, ScrubLogs
 from tests.bot.chat import RecordingAdapter
 
 MASK = SecretMask(b"test key")
@@ -127,7 +127,7 @@ async def test_a_line_longer_than_a_code_block_is_masked_whole_before_the_chat_c
     """code_blocks cut a line longer than a block in pieces before they were masked: a quoted
     Junos key with a space across the cut went to the chat with its second word in clear."""
     from adapters.slack.blocks import render
-    from bot.code_blocks import BLOCK_LIMIT, sections_message
+    from bot.views.code_blocks import BLOCK_LIMIT, sections_message
 
     assert JUNOS_LINE.index("Quoted") < BLOCK_LIMIT < JUNOS_LINE.index("Zulu")
     chat = RecordingAdapter()

@@ -4,9 +4,9 @@ import pytest
 from pydantic import ValidationError
 
 from base.errors import ConfigError
-from bot.policy_settings import policy_from
+from bot.policy.approvers import policy_from
+from bot.runtime.wiring import workflow_options
 from bot.settings import Settings, load_settings
-from bot.wiring import workflow_options
 from workflow.options import WorkflowOptions
 
 

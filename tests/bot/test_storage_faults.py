@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot import messages
-from bot.demo import DEMO_CREDENTIALS
+from bot.cli.demo import DEMO_CREDENTIALS
 from labsim import Lab, demo_topology
 from storage.db import upgrade_database
 from tests.bot.chat import RecordingAdapter, ask, click

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from adapters.chat import ThreadRef
-from bot.audit_view import entry_summary
-from bot.demo import DEMO_CREDENTIALS
-from bot.wiring import Runtime
+from bot.audit.table import entry_summary
+from bot.cli.demo import DEMO_CREDENTIALS
+from bot.runtime.wiring import Runtime
 from labsim import Lab, demo_topology
 from storage.template_store import TemplateDraft, TemplateStore
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.template_view import schema_text
+from bot.views.template import schema_text
 from tests.support.masks import MASK
 from workflow.model import ParamSpec
 

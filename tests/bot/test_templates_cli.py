@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from bot.twins import template_twins
+from bot.runtime.twins import template_twins
 from storage.checkpointer import SQLAlchemySaver
 from storage.template_store import TemplateDraft, TemplateStore
 from tests.bot.test_cli import labbot

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from bot.topology_layout import spring_layout
+from bot.topology.layout import spring_layout
 
 
 def tree(count: int, extra: int = 0) -> tuple[list[str], list[tuple[str, str]]]:

@@ -18,13 +18,13 @@ from PIL import Image
 
 from adapters.chat import FileAttachment
 from bot import messages
-from bot.demo import DEMO_CREDENTIALS, demo_settings
-from bot.lab_scene import MAX_DEVICES, Scene, SceneLink, scene_of
+from bot.cli.demo import DEMO_CREDENTIALS, demo_settings
+from bot.runtime.wiring import open_runtime
 from bot.settings import load_settings
-from bot.topology_picture import Picture, TooManyDevices, draw_lab
-from bot.topology_shapes import COLOURS, LINK_COLOURS, RADIUS
-from bot.topology_view import LabPictures, draw_scene
-from bot.wiring import open_runtime
+from bot.topology.picture import Picture, TooManyDevices, draw_lab
+from bot.topology.scene import MAX_DEVICES, Scene, SceneLink, scene_of
+from bot.topology.shapes import COLOURS, LINK_COLOURS, RADIUS
+from bot.topology.thread_pictures import LabPictures, draw_scene
 from labsim import Lab, demo_topology
 from tests.bot.chat import RecordingAdapter, ask, click
 from tests.bot.pictures import (

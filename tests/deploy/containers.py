@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from bot.demo import DEMO_CREDENTIALS
+from bot.cli.demo import DEMO_CREDENTIALS
 from labsim import LabThread, demo_topology
 from tests.deploy.engine import Compose, Images, bridge_gateway, compose_spec, docker, wait_healthy
 from tests.fakes.slack_api import BOT_TOKEN, SIGNING_SECRET, SlackApiStandIn

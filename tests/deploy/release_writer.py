@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from bot.demo import DEMO_CREDENTIALS
+from bot.cli.demo import DEMO_CREDENTIALS
 from labsim import LabThread, demo_topology
 from tests.fakes.slack_api import SlackApiStandIn
 from tests.scale.harness import LABBOT, PEOPLE, SlackSide, clicks, replicas, serve_env

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.demo import DEMO_CREDENTIALS
+from bot.cli.demo import DEMO_CREDENTIALS
 from labsim import LabThread, demo_topology
 from tests.adapters.slack.payloads import mention
 from tests.deploy.containers import INVENTORY_IN_CONTAINER, INVENTORY_ON_HOST

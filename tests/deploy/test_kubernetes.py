@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
-from bot.policy_rules import parse_owners
+from bot.policy.rules import parse_owners
 from bot.settings import load_settings
 from tests.deploy.files import DEPLOY, docker_cmd, named, rendered
 from workflow.devices.static import StaticInventory

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from adapters.chat import ThreadRef
-from bot.agents import token_hash
-from bot.demo import demo_settings
+from bot.cli.demo import demo_settings
+from bot.policy.agent_principals import token_hash
+from bot.runtime.wiring import open_runtime
 from bot.settings import load_settings
-from bot.wiring import open_runtime
 from frrlab import FrrLab
 from tests.adapters.mcp.agent_stack import AGENT, TOKEN, agent_session, call, endpoint_on
 from tests.bot.chat import RecordingAdapter, click

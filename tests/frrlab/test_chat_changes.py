@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from bot.demo import demo_settings
+from bot.cli.demo import demo_settings
+from bot.runtime.wiring import Runtime, open_runtime
 from bot.settings import load_settings
-from bot.wiring import Runtime, open_runtime
 from frrlab import FrrLab, generated_topology
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click
 from workflow.devices.static import StaticInventory

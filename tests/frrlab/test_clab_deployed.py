@@ -16,9 +16,9 @@ import pytest
 from netmiko import ConnectHandler
 
 from base.containerlab_kinds import HOST_REASON
-from bot.demo import demo_settings
+from bot.cli.demo import demo_settings
+from bot.runtime.wiring import open_runtime
 from bot.settings import load_settings
-from bot.wiring import open_runtime
 from frrlab import FrrLab, generated_topology
 from frrlab.host import run
 from tests.bot.chat import RecordingAdapter, ask

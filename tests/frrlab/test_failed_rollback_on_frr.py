@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.wiring import Runtime
+from bot.runtime.wiring import Runtime
 from frrlab import FrrLab
 from frrlab.console import close_console
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click

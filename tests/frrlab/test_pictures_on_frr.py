@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.audit_cli import write_report
-from bot.demo import demo_settings
-from bot.lab_scene import scene_of
+from bot.cli.audit import write_report
+from bot.cli.demo import demo_settings
+from bot.runtime.wiring import Runtime
 from bot.settings import load_settings
-from bot.topology_picture import Picture
-from bot.topology_shapes import COLOURS, LINK_COLOURS
-from bot.topology_view import step_picture
-from bot.wiring import Runtime
+from bot.topology.picture import Picture
+from bot.topology.scene import scene_of
+from bot.topology.shapes import COLOURS, LINK_COLOURS
+from bot.topology.thread_pictures import step_picture
 from frrlab import FrrLab
 from frrlab.topology import frr_topology_from_dict
 from tests.bot.chat import THREAD, RecordingAdapter, ask

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.audit_view import render_entries
+from bot.audit.table import render_entries
 from frrlab import FrrLab
 from tests.bot.chat import RecordingAdapter, click
 from tests.frrlab.test_chat_changes import bot_on, change, post_checks_within

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.audit_view import entry_summary
+from bot.audit.table import entry_summary
 from frrlab import FrrLab
 from frrlab.console import close_console
 from tests.bot.chat import RecordingAdapter, ask

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from bot.redact import Scrubber, ScrubLogs
+from bot.views.redact import Scrubber, ScrubLogs
 from frrlab import FrrLab
 from tests.bot.chat import RecordingAdapter, ask
 from tests.fakes.openai_server import OpenAIStandIn, structured, text

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.demo import DEMO_CREDENTIALS
+from bot.cli.demo import DEMO_CREDENTIALS
 from labsim import Lab, demo_topology
 from labsim.ios import show_ip_interface_brief
 from labsim.topology import Topology, topology_from_dict

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.demo import DEMO_CREDENTIALS
+from bot.cli.demo import DEMO_CREDENTIALS
 from labsim import Lab, LabThread, Topology
 from storage.audit_chain import AuditChain
 from storage.audit_store import AuditStore

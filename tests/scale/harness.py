@@ -20,7 +20,7 @@ from typing import Any
 
 import aiohttp
 
-from bot.demo import DEMO_CREDENTIALS
+from bot.cli.demo import DEMO_CREDENTIALS
 from tests.adapters.slack.payloads import click, mention
 from tests.fakes.slack_api import BOT_TOKEN, SIGNING_SECRET, Posted, SlackApiStandIn, SlackSender
 from tests.support.clock import clock_env

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.audit_view import entry_summary
+from bot.audit.table import entry_summary
 from labsim import demo_topology
 from storage.db import parse_url
 from tests.fakes.openai_server import OpenAIStandIn, error, structured

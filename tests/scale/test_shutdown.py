@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bot.audit_view import entry_summary
+from bot.audit.table import entry_summary
 from labsim import demo_topology
 from storage.audit_chain import AuditChain
 from storage.audit_store import AuditStore

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from adapters.chat import ThreadRef
-from bot.demo import DEMO_CREDENTIALS, demo_settings
+from bot.cli.demo import DEMO_CREDENTIALS, demo_settings
+from bot.runtime.wiring import Runtime, open_runtime
 from bot.settings import load_settings
-from bot.wiring import Runtime, open_runtime
 from labsim import Lab, demo_topology
 from tests.bot.chat import RecordingAdapter
 from workflow.devices.static import StaticInventory

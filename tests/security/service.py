@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from adapters.chat import Decision, Message, ThreadRef, parse_button_value
-from bot.demo import demo_settings
+from bot.cli.demo import demo_settings
+from bot.runtime.wiring import Runtime, open_runtime
 from bot.settings import load_settings
-from bot.wiring import Runtime, open_runtime
 from labsim import Lab
 from tests.bot.chat import RecordingAdapter, person
 from workflow.devices.static import StaticInventory

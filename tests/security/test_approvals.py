@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.audit_view import entry_summary
-from bot.demo import DEMO_CREDENTIALS
+from bot.audit.table import entry_summary
+from bot.cli.demo import DEMO_CREDENTIALS
 from labsim import Lab, demo_topology
 from tests.bot.chat import ask
 from tests.security.service import TeamChat, configs, place, press, team_bot

@@ -21,11 +21,11 @@ import sqlalchemy as sa
 from pydantic import SecretStr
 
 from adapters.chat import ThreadRef
-from bot.agent_tools import agent_tools
-from bot.agents import token_hash
-from bot.demo import DEMO_CREDENTIALS, demo_settings
+from bot.cli.demo import DEMO_CREDENTIALS, demo_settings
+from bot.policy.agent_principals import token_hash
+from bot.runtime.agent_tools import agent_tools
+from bot.runtime.wiring import Runtime, open_runtime
 from bot.settings import Settings, load_settings
-from bot.wiring import Runtime, open_runtime
 from labsim import Lab, demo_topology
 from storage.db import make_engine
 from storage.encryption import new_key

@@ -12,11 +12,11 @@ import pytest
 import sqlalchemy as sa
 
 from adapters.chat import Request
-from bot.audit_anchor import audit_key, head_file
-from bot.audit_cli import verify_audit
-from bot.demo import demo_settings
+from bot.cli.audit import verify_audit
+from bot.cli.demo import demo_settings
+from bot.records.audit_anchor import audit_key, head_file
+from bot.records.storage_key import storage_keys
 from bot.settings import Settings, load_settings
-from bot.storage_key import storage_keys
 from storage.audit_chain import KEYED, PLAIN, content_of, row_hash
 from storage.audit_seal import open_row
 from storage.db import make_engine

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.audit_anchor import KEY_FILE, audit_key
+from bot.records.audit_anchor import KEY_FILE, audit_key
 from bot.settings import load_settings
 from tests.bot.test_cli import labbot
 from tests.security.tally import attempt

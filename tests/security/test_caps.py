@@ -10,8 +10,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from adapters.chat import Request, ThreadRef
+from bot.runtime.wiring import Runtime, open_runtime
 from bot.settings import load_settings
-from bot.wiring import Runtime, open_runtime
 from tests.bot.chat import RecordingAdapter, person
 from tests.security.tally import attempt
 from tests.support.postgres import SHARED_STORAGE_KEY

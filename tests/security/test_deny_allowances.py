@@ -14,10 +14,10 @@ import pytest
 from pydantic import SecretStr
 
 from adapters.chat import Request
-from bot.audit_cli import write_report
-from bot.demo import demo_settings
+from bot.cli.audit import write_report
+from bot.cli.demo import demo_settings
+from bot.runtime.wiring import Runtime
 from bot.settings import load_settings
-from bot.wiring import Runtime
 from labsim import Lab
 from storage.template_store import TemplateDraft
 from tests.bot.chat import RecordingAdapter, click, person

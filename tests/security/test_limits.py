@@ -18,9 +18,9 @@ from pydantic import SecretStr
 
 from adapters.chat import Request
 from base.errors import ConfigError, TemplateError
-from bot.demo import DEMO_CREDENTIALS, demo_settings
+from bot.cli.demo import DEMO_CREDENTIALS, demo_settings
+from bot.runtime.wiring import make_gateway, open_runtime
 from bot.settings import load_settings
-from bot.wiring import make_gateway, open_runtime
 from labsim import demo_topology
 from labsim.lab import Lab
 from storage.config_backups import ConfigBackupStore

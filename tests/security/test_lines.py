@@ -10,7 +10,7 @@ import pytest
 from pydantic import SecretStr
 
 from adapters.chat import Request
-from bot.wiring import Runtime
+from bot.runtime.wiring import Runtime
 from labsim import Lab
 from storage.template_store import TemplateDraft
 from tests.bot.chat import RecordingAdapter, click, person

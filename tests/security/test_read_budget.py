@@ -11,9 +11,9 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 
 from adapters.chat import Message, ThreadRef
-from bot.read_view import posted_chars
+from bot.runtime.wiring import Runtime, open_runtime
 from bot.settings import load_settings
-from bot.wiring import Runtime, open_runtime
+from bot.views.read import posted_chars
 from tests.bot.chat import RecordingAdapter, ask
 from tests.support.postgres import SHARED_AUDIT_KEY, SHARED_STORAGE_KEY
 from tests.workflow.gateways import two_router_lab

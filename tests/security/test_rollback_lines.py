@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.demo import DEMO_CREDENTIALS
+from bot.cli.demo import DEMO_CREDENTIALS
 from labsim import Lab, demo_topology
 from labsim.cli import CliSession
 from tests.bot.chat import ask

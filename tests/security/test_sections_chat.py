@@ -16,7 +16,7 @@ import pytest
 from pydantic import SecretStr
 
 from adapters.chat import Request
-from bot.wiring import Runtime
+from bot.runtime.wiring import Runtime
 from labsim import Lab
 from tests.bot.chat import RecordingAdapter, click, person
 from tests.fakes.openai_server import OpenAIStandIn, structured

@@ -14,7 +14,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.audit_view import entry_summary
+from bot.audit.table import entry_summary
 from labsim import demo_topology
 from tests.adapters.slack.payloads import click, fixture, mention, submission
 from tests.fakes.slack_api import SIGNING_SECRET, Posted, SlackApiStandIn

@@ -8,8 +8,8 @@ import asyncio
 import subprocess
 from pathlib import Path
 
+from bot.records.storage_key import KEY_FILE, storage_keys
 from bot.settings import load_settings
-from bot.storage_key import KEY_FILE, storage_keys
 from storage.audit_chain import AuditChain
 from storage.audit_store import AuditStore
 from storage.db import make_engine

@@ -11,7 +11,7 @@ import pytest
 
 from adapters.chat import Request, parse_button_value
 from base.errors import TargetError
-from bot.ending_view import target_problem
+from bot.views.ending import target_problem
 from tests.bot.chat import RecordingAdapter, click, person
 from tests.security.replay import attacked_bot, attacked_lab, configs, reads, thread
 from tests.security.tally import attempt

@@ -31,9 +31,9 @@ from typing import Any
 from pydantic import SecretStr
 
 from adapters.chat import ThreadRef
-from bot.demo import DEMO_CREDENTIALS, demo_settings
+from bot.cli.demo import DEMO_CREDENTIALS, demo_settings
+from bot.runtime.wiring import open_runtime
 from bot.settings import load_settings
-from bot.wiring import open_runtime
 from labsim import Lab, demo_topology
 from tests.bot.chat import RecordingAdapter, ask, click
 from tests.support.postgres import SHARED_AUDIT_KEY, SHARED_STORAGE_KEY

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from base.errors import GateError
-from bot.ending_view import ending_line, why_ended
+from bot.views.ending import ending_line, why_ended
 from storage.checkpointer import SQLAlchemySaver
 from tests.support.masks import MASK
 from tests.support.postgres import fresh_postgres_database

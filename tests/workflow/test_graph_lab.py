@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.ending_view import ending_line
-from bot.failure_view import failure_text
+from bot.views.ending import ending_line
+from bot.views.failure import failure_text
 from labsim.lab import Lab
 from storage.checkpointer import SQLAlchemySaver
 from storage.config_backups import ConfigBackupStore

@@ -10,7 +10,7 @@ import pytest
 from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
-from bot.ending_view import ending_line
+from bot.views.ending import ending_line
 from storage.checkpointer import SQLAlchemySaver
 from tests.fakes.openai_server import OpenAIStandIn, count_tokens, structured
 from tests.support.masks import MASK

@@ -8,7 +8,7 @@ from typing import Any
 from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
-from bot.ending_view import ending_line
+from bot.views.ending import ending_line
 from labsim.trial import SimTrial
 from storage.checkpointer import SQLAlchemySaver
 from storage.template_store import TemplateDraft, TemplateStore

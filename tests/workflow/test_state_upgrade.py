@@ -24,9 +24,9 @@ import pytest
 from langchain_core.runnables import RunnableConfig
 from pydantic import SecretStr
 
-from bot.demo import DEMO_CREDENTIALS, demo_settings
+from bot.cli.demo import DEMO_CREDENTIALS, demo_settings
+from bot.runtime.wiring import open_runtime
 from bot.settings import load_settings
-from bot.wiring import open_runtime
 from labsim import Lab, demo_topology
 from storage.checkpointer import SQLAlchemySaver
 from storage.encryption import StorageKeys, encrypted_serde

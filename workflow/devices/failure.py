@@ -1,4 +1,4 @@
-"""Why a device failed, as a typed value bot/failure_view.py words with bot/messages/devices.py.
+"""Why a device failed, as a typed value bot/views/failure.py words with bot/messages/devices.py.
 
 The tasks and the gateway say what happened with these fields; they never build the sentence a
 person reads. The gateway is handed the bot's wording (`SayFailure`) for the texts it returns.

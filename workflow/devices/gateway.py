@@ -98,7 +98,7 @@ class NornirGateway:
         self._timeouts = Timeouts(connect=connect_timeout, read=read_timeout)
         self._locks = locks
         self._backups = backups
-        self._say = say  # the bot's wording of a device's failure (bot/failure_view.py)
+        self._say = say  # the bot's wording of a device's failure (bot/views/failure.py)
         self._lock_seconds = lock_seconds
         self._sessions = checked_sessions(sessions)
         self._held = HeldSessions()

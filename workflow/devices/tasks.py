@@ -60,13 +60,13 @@ LATE_SECONDS = 0.2
 @dataclass(frozen=True)
 class DeviceResult:
     """What happened on one device; `text` is its CLI output or the config read, `failure` why
-    it failed (bot/failure_view.py words it)."""
+    it failed (bot/views/failure.py words it)."""
 
     ok: bool
     text: str = ""
     failure: DeviceFailure | None = None
     config_after: str | None = None  # the running config after a push, for the "after" backup
-    check: DeviceChecks | None = None  # the post-checks' outcome (bot/postcheck_view.py words it)
+    check: DeviceChecks | None = None  # the post-checks' outcome (bot/views/postcheck.py words it)
     state: StateRead | None = None  # the interfaces' state, read with the config for facts
     unread: DeviceFailure | None = None  # a failed push whose read back failed too: why
 

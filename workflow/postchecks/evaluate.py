@@ -28,7 +28,7 @@ PASSED_STATES = {"ospf": "Full", "bgp": "Established"}
 @dataclass(frozen=True)
 class Expectation:
     """One fact a device must show: `key` is a neighbour/peer address or a prefix; `peer` and
-    `interface` say where it comes from (bot/postcheck_view.py words it)."""
+    `interface` say where it comes from (bot/views/postcheck.py words it)."""
 
     kind: CheckKind
     topic: Topic

@@ -1,4 +1,4 @@
-"""What one device's post-checks showed, as typed values the bot words (bot/postcheck_view.py).
+"""What one device's post-checks showed, as typed values the bot words (bot/views/postcheck.py).
 
 JSON-shaped (the checkpointer stores them as they are): a `Fact` is one thing a device must
 show, a `Missing` one it does not show yet with the evidence read, and `DeviceChecks` the

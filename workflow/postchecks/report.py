@@ -1,7 +1,7 @@
 """Post-check results in the standard response: pure functions the graph's nodes call.
 
 The change's response keeps one item per device. A device whose push succeeded carries its
-post-check outcome too (`checks`, typed: bot/postcheck_view.py words it); failed ones turn the item
+post-check outcome too (`checks`, typed: bot/views/postcheck.py words it); failed ones turn the item
 into a failure, its push output kept in `result`. The post-check
 response itself goes in `metadata["post_checks"]`, so nothing is lost.
 """

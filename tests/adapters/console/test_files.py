@@ -10,7 +10,7 @@ from rich.console import Console
 
 from adapters.chat import FileAttachment, Message, ThreadRef
 from adapters.console.adapter import ConsoleAdapter
-from bot.presenter import present_progress
+from bot.views.presenter import present_progress
 from workflow.model import PushProgress
 
 

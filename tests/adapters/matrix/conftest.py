@@ -13,8 +13,8 @@ import pytest
 from adapters.matrix.adapter import MatrixAdapter
 from adapters.matrix.e2ee import TrustMode
 from adapters.matrix.session import Credentials
+from bot.runtime.wiring import Runtime
 from bot.settings import load_settings
-from bot.wiring import Runtime
 from labsim import Lab
 from tests.adapters.matrix.chat_user import ChatUser
 from tests.adapters.matrix.labbot_harness import (

@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from adapters.matrix.adapter import MatrixAdapter
-from bot.demo import demo_lab, demo_settings
-from bot.serve_matrix import make_adapter
+from bot.cli.demo import demo_lab, demo_settings
+from bot.runtime.serve_matrix import make_adapter
+from bot.runtime.wiring import Runtime, open_runtime
 from bot.settings import Settings, load_settings
-from bot.wiring import Runtime, open_runtime
 from labsim import Lab
 from labsim.device import SimDevice
 from tests.adapters.matrix.chat_user import ChatUser, Event, running

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from bot.serve_matrix import make_adapter
+from bot.runtime.serve_matrix import make_adapter
 from bot.settings import load_settings
 from tests.fakes.synapse import Synapse, synapse_python
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.audit_view import entry_summary
+from bot.audit.table import entry_summary
 from bot.messages import NOTHING_PENDING, PREVIEW_CHANGED
 from labsim import Lab
 from tests.adapters.matrix.chat_user import ChatUser, Event

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from nio import AsyncClient
 
-from bot.audit_view import entry_summary
+from bot.audit.table import entry_summary
 from labsim import Lab
 from tests.adapters.matrix.chat_user import ChatUser
 from tests.adapters.matrix.labbot_harness import (

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.agents import token_hash
+from bot.policy.agent_principals import token_hash
 from labsim import Lab
 from tests.adapters.matrix.chat_user import ChatUser, Event
 from tests.adapters.matrix.labbot_harness import (

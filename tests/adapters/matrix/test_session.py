@@ -1,4 +1,4 @@
-"""Logging the bot in through `bot.serve_matrix.make_adapter`, against the real Synapse."""
+"""Logging the bot in through `bot.runtime.serve_matrix.make_adapter`, against the real Synapse."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from base.errors import ConfigError
-from bot.serve_matrix import make_adapter
+from bot.runtime.serve_matrix import make_adapter
 from bot.settings import Settings, load_settings
 from tests.fakes.synapse import MatrixAccount, Synapse
 

@@ -15,10 +15,10 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CallToolResult, TextContent
 
-from bot.agents import token_hash
-from bot.serve_mcp import serve_agents
+from bot.policy.agent_principals import token_hash
+from bot.runtime.serve_mcp import serve_agents
+from bot.runtime.wiring import Runtime
 from bot.settings import Settings
-from bot.wiring import Runtime
 from labsim import Lab
 from labsim.cli import CliSession
 from tests.adapters.slack.payloads import click

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import httpx2
 
-from bot.agents import token_hash
+from bot.policy.agent_principals import token_hash
 from tests.adapters.mcp.agent_stack import (
     AGENT,
     AGENT_SETTINGS,

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
-from bot.demo import DEMO_CREDENTIALS
+from bot.cli.demo import DEMO_CREDENTIALS
 from labsim import Lab, demo_topology
 from tests.adapters.mcp.agent_stack import AGENT, COMMUNITY, TOOLS, call, plant_secrets
 from tests.support.clock import clock_env

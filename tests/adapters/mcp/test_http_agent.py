@@ -13,7 +13,7 @@ import httpx2
 import pytest
 
 from base.errors import ConfigError
-from bot.serve_mcp import serve_agents
+from bot.runtime.serve_mcp import serve_agents
 from tests.adapters.mcp.agent_stack import (
     AGENT,
     AGENT_SETTINGS,

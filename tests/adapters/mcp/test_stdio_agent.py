@@ -13,7 +13,7 @@ from pathlib import Path
 
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
-from bot.demo import DEMO_CREDENTIALS
+from bot.cli.demo import DEMO_CREDENTIALS
 from tests.adapters.mcp.agent_stack import (
     AGENT,
     AGENT_SETTINGS,

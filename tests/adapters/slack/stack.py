@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from adapters.slack.adapter import SlackAdapter
-from bot.demo import DEMO_CREDENTIALS
+from bot.cli.demo import DEMO_CREDENTIALS
+from bot.runtime.wiring import Runtime, open_runtime
 from bot.settings import Settings, load_settings
-from bot.wiring import Runtime, open_runtime
 from labsim import Lab, demo_topology
 from tests.adapters.slack.payloads import mention
 from tests.adapters.slack.serving import http_adapter, running, socket_adapter

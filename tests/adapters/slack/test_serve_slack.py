@@ -12,7 +12,7 @@ import pytest
 from adapters.slack.transport import HttpTransport, SocketModeTransport
 from base.errors import ConfigError
 from bot.messages.general import HELP
-from bot.serve_slack import make_adapter
+from bot.runtime.serve_slack import make_adapter
 from bot.settings import load_settings
 from tests.adapters.slack.payloads import mention
 from tests.fakes.slack_api import APP_TOKEN, BOT_TOKEN, SIGNING_SECRET, SlackApiStandIn

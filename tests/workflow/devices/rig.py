@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.failure_view import failure_text
+from bot.views.failure import failure_text
 from labsim.lab import Lab, Transport
 from storage.config_backups import ConfigBackupStore
 from storage.locks import DeviceLockStore

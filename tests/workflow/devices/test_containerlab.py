@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from base.errors import InventoryError
+from bot.runtime.wiring import make_inventory
 from bot.settings import load_settings
-from bot.wiring import make_inventory
 from workflow.devices.containerlab import ContainerlabInventory, lab_directory
 
 LAB = Path(__file__).with_name("fixtures") / "clab-frr01"

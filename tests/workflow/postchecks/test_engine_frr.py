@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.postcheck_view import item_body, progress_detail
+from bot.views.postcheck import item_body, progress_detail
 from frrlab import FrrLab
 from tests.workflow.devices.rig import Stores
 from workflow.devices.gateway import NornirGateway

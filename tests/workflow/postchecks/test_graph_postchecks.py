@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.ending_view import ending_line, rollback_line
-from bot.postcheck_view import item_body
+from bot.views.ending import ending_line, rollback_line
+from bot.views.postcheck import item_body
 from storage.checkpointer import SQLAlchemySaver
 from tests.support.masks import MASK
 from tests.workflow.gateways import RecordingGateway, two_router_lab

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.postcheck_view import item_body
+from bot.views.postcheck import item_body
 from labsim import Lab, SimDevice, demo_topology
 from labsim.cli import CliSession
 from tests.workflow.devices.rig import Stores

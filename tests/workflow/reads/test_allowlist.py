@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from base.errors import ReadRefused, TargetError
-from bot.read_view import read_refusal
+from bot.views.read import read_refusal
 from workflow.model import Device
 from workflow.reads.allowlist import allowed_read
 from workflow.reads.request import read_request

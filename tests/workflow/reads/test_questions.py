@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from base.errors import ReadRefused
-from bot.read_view import read_refusal
+from bot.views.read import read_refusal
 from workflow.model import Device
 from workflow.reads.questions import as_question
 from workflow.reads.request import question_request

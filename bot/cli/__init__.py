@@ -1,0 +1,1 @@
+"""The `labbot` command line: one module per command group."""

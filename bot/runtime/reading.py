@@ -1,0 +1,48 @@
+"""A runtime for command-line reads (pending steps, reports): no chat, no lab needed."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from adapters.chat import EventHandler, Message, ThreadRef
+from base.errors import ConfigError
+from bot.records.place import open_for_reading
+from bot.runtime.wiring import NO_INVENTORY, Runtime, make_inventory, open_runtime
+from bot.settings import Settings
+from workflow.model import Device, Link, UnusableNode
+
+
+class _NoChat:
+    """The command line posts nothing: it only reads."""
+
+    platform = "cli"
+
+    async def run(self, handler: EventHandler) -> None:
+        return None
+
+    async def post(self, thread: ThreadRef, message: Message) -> str:
+        return ""
+
+    async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:
+        return None
+
+
+class _NoInventory:
+    """Reading gates and records touches no device; a lab is not needed for it."""
+
+    lab = ""
+
+    async def load(self) -> tuple[list[Device], list[Link], list[UnusableNode]]:
+        raise ConfigError(NO_INVENTORY)
+
+
+@asynccontextmanager
+async def reading_runtime(settings: Settings) -> AsyncIterator[Runtime]:
+    """The configured storage and workflow, for reading what they hold: the database must be
+    there already (never created by a read)."""
+    await open_for_reading(settings)
+    configured = settings.inventory or settings.gns3_url
+    inventory = make_inventory(settings) if configured else _NoInventory()
+    async with open_runtime(settings, _NoChat(), inventory=inventory) as runtime:
+        yield runtime

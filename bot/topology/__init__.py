@@ -1,0 +1,1 @@
+"""The lab's picture: scene, layout, labels, legend, drawing, and the thread's pictures."""

@@ -1,0 +1,1 @@
+"""Typed gates, steps and results turned into neutral chat messages. Pure."""

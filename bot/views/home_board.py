@@ -1,0 +1,106 @@
+"""A person's home page with the bot (Slack App Home): what waits for them, their own open
+changes, the recent changes; published when they open it and again whenever a gate opens or
+closes, for the people who opened it lately (bounded)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from adapters.chat import Actor, Home, HomePublisher, HomeSection
+from adapters.links import thread_link, thread_of
+from base.masking import SecretMask
+from base.vocabulary import stamp
+from bot import messages
+from bot.policy.authorize import Authorizer
+from bot.policy.open_gates import describe, pending_for
+from bot.ports import GateReader
+from storage.ports import DecisionRecords
+
+log = logging.getLogger(__name__)
+HOMES_KEPT = 200  # people whose home is refreshed when gates open or close (the latest openers)
+RECENT = 10
+
+
+@dataclass
+class HomeBoard:
+    publisher: HomePublisher
+    platform: str
+    workflow: GateReader
+    audit: DecisionRecords
+    authorizer: Authorizer
+    clock: Callable[[], datetime]
+    mask: SecretMask
+    _viewers: OrderedDict[str, Actor] = field(default_factory=OrderedDict)
+    _tasks: set[asyncio.Task[None]] = field(default_factory=set)
+
+    async def opened(self, actor: Actor) -> None:
+        self._viewers[actor.id] = actor
+        self._viewers.move_to_end(actor.id)
+        while len(self._viewers) > HOMES_KEPT:
+            self._viewers.popitem(last=False)
+        await self.publish(actor)
+
+    def refresh(self) -> None:
+        """Publish every recent viewer's home again, in the background (a gate opened/closed)."""
+        if self._viewers:
+            task = asyncio.create_task(self._refresh_all(list(self._viewers.values())))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _refresh_all(self, viewers: list[Actor]) -> None:
+        for actor in viewers:
+            try:
+                await self.publish(actor)
+            except Exception as exc:  # one person's home failing does not stop the others
+                log.warning("cannot refresh the home of %s: %s", actor.id, exc)
+
+    async def publish(self, actor: Actor) -> None:
+        await self.publisher.publish_home(actor.id, await self.home_of(actor))
+
+    async def home_of(self, actor: Actor) -> Home:
+        now = self.clock()
+        found = await pending_for(
+            actor,
+            workflow=self.workflow,
+            audit=self.audit,
+            authorizer=self.authorizer,
+            platform=self.platform,
+        )
+        return Home(
+            (
+                HomeSection(
+                    messages.HOME_WAITING,
+                    tuple(describe(i, now) for i in found.to_decide),
+                    messages.HOME_NOTHING_WAITING,
+                ),
+                HomeSection(
+                    messages.HOME_MINE,
+                    tuple(describe(i, now) for i in found.requested),
+                    messages.HOME_NOTHING_MINE,
+                ),
+                HomeSection(messages.HOME_RECENT, await self._recent(), messages.HOME_NO_RECENT),
+            )
+        )
+
+    async def _recent(self) -> tuple[str, ...]:
+        lines = []
+        for change in await self.audit.recent_change_records(self.platform, RECENT):
+            summary = await self.audit.change_summary(change.change_id)
+            status = summary.events[-1].status if summary and summary.events else "open"
+            thread = thread_of(change.platform, change.channel, change.thread_key)
+            lines.append(
+                messages.HOME_RECENT_LINE.format(
+                    change_id=change.change_id,
+                    status=status,
+                    requester=change.requester_name,
+                    text=self.mask.said(change.text)[:80],
+                    at=stamp(change.at),
+                    link=thread_link(thread),
+                )
+            )
+        return tuple(lines)
