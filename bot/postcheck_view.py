@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot import messages
 from bot.landed_view import landed_text
 from workflow.model import PushProgress, ResponseItem
-from workflow.postchecks.outcome import DeviceChecks, Fact, Missing
+from workflow.postcheck_outcome import DeviceChecks, Fact, Missing
 
 
 def checks_text(checks: DeviceChecks, device: str) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workflow.postchecks.outcome import CheckKind, Evidence, OutcomeKind
+from workflow.postcheck_outcome import CheckKind, Evidence, OutcomeKind
 
 # One fact a device must show; `of_peer` is PEER_NOTE when the address is a lab device's.
 CHECK_LABEL: dict[CheckKind, str] = {

@@ -18,9 +18,9 @@ from typing import Any
 
 from workflow.library.derive import address_of, is_loopback, link_peers
 from workflow.model import Topology
-from workflow.postchecks.outcome import CheckKind, Fact, Missing
+from workflow.postcheck_outcome import CheckKind, Fact, Missing
+from workflow.postcheck_spec import PostCheck
 from workflow.postchecks.parsers import RoutingState, Topic
-from workflow.postchecks.spec import PostCheck
 
 PASSED_STATES = {"ospf": "Full", "bgp": "Established"}
 
