@@ -33,7 +33,7 @@ from storage.template_stats import TemplateStats, compute_stats
 from workflow.hashing import canonical_json
 from workflow.library.catalog import template_sha256
 from workflow.model import ParamSpec, SavedTemplate, TemplatePart
-from workflow.postchecks.spec import PostChecks
+from workflow.postcheck_spec import PostChecks
 
 TEMPLATE_LOCK_KEY = 0x1AB_B07_009
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")

@@ -42,7 +42,7 @@ class RollbackEnding(TypedDict):
     # per device, the lines its push left outside the template's sections (the offer's reason)
     outside: NotRequired[dict[str, list[str]]]
     # the devices the push did not change as approved (changed since the preview, or their
-    # push failed; workflow.postchecks.report.not_pushed): no fresh preview follows this ending
+    # push failed; workflow.postcheck_report.not_pushed): no fresh preview follows this ending
     not_pushed: NotRequired[list[ResponseItem]]
     # `rolled_back` when the rollback's push failed on some devices: those, each with why (the
     # change stays on them), and the devices it did roll back

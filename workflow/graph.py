@@ -28,7 +28,7 @@ from langgraph.types import Command
 
 from workflow.change_nodes import Nodes
 from workflow.gate_nodes import ReviewGate
-from workflow.postchecks.postcheck_nodes import PostCheckNodes
+from workflow.postcheck_nodes import PostCheckNodes
 from workflow.state import ChangeState
 from workflow.step_progress import StepContext
 from workflow.upgrading_saver import UpgradingSaver

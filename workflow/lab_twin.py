@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from typing import Literal, NotRequired, TypedDict
 
 from workflow.model import DeviceFacts, Link, StandardResponse, platform_family
+from workflow.postcheck_outcome import DeviceChecks, Missing
 from workflow.postchecks.evaluate import Expectation, unmet
-from workflow.postchecks.outcome import DeviceChecks, Missing
 from workflow.postchecks.parsers import RoutingState
 
 TWIN_FAMILY = "frr"

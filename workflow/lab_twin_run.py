@@ -35,11 +35,11 @@ from workflow.lab_twin import (
 from workflow.model import DeviceFacts, TemplateProposal, Topology
 from workflow.options import WorkflowOptions
 from workflow.ports import DeviceGateway
+from workflow.postcheck_outcome import DeviceChecks
+from workflow.postcheck_report import planned_expectations
+from workflow.postcheck_spec import parse_post_checks
 from workflow.postchecks.evaluate import Expectation
-from workflow.postchecks.outcome import DeviceChecks
 from workflow.postchecks.parsers import Topic, commands, parse
-from workflow.postchecks.report import planned_expectations
-from workflow.postchecks.spec import parse_post_checks
 from workflow.previews import DevicePreview
 
 POLL_PAUSE = 0.25  # seconds between two rounds of reads on the twin

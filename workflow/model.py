@@ -12,8 +12,8 @@ from datetime import datetime
 from typing import Any, Literal, NotRequired, TypedDict
 
 from workflow.chosen import Because, KindSource
-from workflow.postchecks.outcome import DeviceChecks
-from workflow.postchecks.spec import PostChecks
+from workflow.postcheck_outcome import DeviceChecks
+from workflow.postcheck_spec import PostChecks
 
 # --- devices -----------------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from base.vocabulary import Choice
 from workflow.chosen import Because
 from workflow.lab_twin import LabTwinAnswer
 from workflow.model import ParamSpec, StandardResponse, TemplatePart, TokenUsage
-from workflow.postchecks.spec import PostChecks
+from workflow.postcheck_spec import PostChecks
 from workflow.previews import DevicePreview
 from workflow.template_assessment import TemplateTest
 from workflow.template_facts import TemplateFacts

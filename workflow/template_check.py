@@ -18,7 +18,7 @@ from base.grammar import grammar_for
 from workflow import template_facts
 from workflow.allowances import allowance_problems, allowed_by
 from workflow.model import ParamSpec, TemplateProposal, Topology
-from workflow.postchecks.spec import post_check_errors
+from workflow.postcheck_spec import post_check_errors
 from workflow.rendering import FACTS, compile_template, reads_facts, render, template_variables
 from workflow.safety import DenyList
 from workflow.sections import example_section_errors, section_errors

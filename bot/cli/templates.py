@@ -36,7 +36,7 @@ from workflow.library.catalog import load_catalog
 from workflow.library.derive import DERIVERS
 from workflow.model import TemplateProposal
 from workflow.ports import ConfigTrial
-from workflow.postchecks.spec import parse_post_checks
+from workflow.postcheck_spec import parse_post_checks
 from workflow.safety import DenyList
 from workflow.template_assessment import assess_template, refused_example_lines
 from workflow.template_facts import example_lab, example_targets

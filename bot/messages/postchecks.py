@@ -1,8 +1,8 @@
-"""What the post-checks showed on each device (workflow.postchecks.outcome), said in the thread."""
+"""What the post-checks showed on each device (workflow.postcheck_outcome), said in the thread."""
 
 from __future__ import annotations
 
-from workflow.postchecks.outcome import CheckKind, Evidence, OutcomeKind
+from workflow.postcheck_outcome import CheckKind, Evidence, OutcomeKind
 
 # One fact a device must show; `of_peer` is PEER_NOTE when the address is a lab device's.
 CHECK_LABEL: dict[CheckKind, str] = {

@@ -10,7 +10,7 @@ from bot import messages
 from bot.views.postcheck import checks_text
 from workflow.lab_twin import DISAGREES, LabTwinAnswer
 from workflow.model import StandardResponse
-from workflow.postchecks.outcome import DeviceChecks
+from workflow.postcheck_outcome import DeviceChecks
 from workflow.postchecks.routing_sessions import (
     UP_STATES,
     Protocol,

@@ -8,7 +8,7 @@ from bot import messages
 from bot.views.landing import Section
 from bot.views.postcheck import failures_text
 from workflow.endings import RollbackEnding
-from workflow.postchecks.report import not_pushed
+from workflow.postcheck_report import not_pushed
 from workflow.reviews import RollbackReview
 
 

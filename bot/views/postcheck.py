@@ -1,12 +1,12 @@
 """How the post-checks' outcome is said: each device's typed outcome
-(workflow/postchecks/outcome.py) worded with bot/messages/, in results, gates and progress."""
+(workflow/postcheck_outcome.py) worded with bot/messages/, in results, gates and progress."""
 
 from __future__ import annotations
 
 from bot import messages
 from bot.views.landed import landed_text
 from workflow.model import PushProgress, ResponseItem
-from workflow.postchecks.outcome import DeviceChecks, Fact, Missing
+from workflow.postcheck_outcome import DeviceChecks, Fact, Missing
 
 
 def checks_text(checks: DeviceChecks, device: str) -> str:

@@ -17,7 +17,7 @@ from storage.template_stats import TemplateStats
 from workflow.denylist.platform_rules import describe_allowance
 from workflow.library.catalog import Catalog, LibraryTemplate
 from workflow.model import ParamSpec, SavedTemplate
-from workflow.postchecks.spec import PostChecks
+from workflow.postcheck_spec import PostChecks
 
 
 def post_checks_section(checks: PostChecks | None) -> list[tuple[str, str, str]]:

@@ -9,7 +9,7 @@ import pytest
 from bot.topology.scene import link_state, link_subnet, result_roles, scene_of, short_interface
 from workflow.api import LabLayout
 from workflow.model import Device, Link, ResponseItem, StandardResponse
-from workflow.postchecks.outcome import DeviceChecks, Fact, Missing, OutcomeKind
+from workflow.postcheck_outcome import DeviceChecks, Fact, Missing, OutcomeKind
 from workflow.postchecks.routing_sessions import SessionState
 from workflow.responses import build_response
 from workflow.targets import infer_kind

@@ -6,7 +6,7 @@ import pytest
 
 from bot.views.lab_twin import lab_twin_note, lab_twin_sections
 from workflow.lab_twin import LabTwinAnswer, no_twin
-from workflow.postchecks.outcome import DeviceChecks, Fact, Missing, OutcomeKind
+from workflow.postcheck_outcome import DeviceChecks, Fact, Missing, OutcomeKind
 from workflow.reviews import ParamsReview, ReviewedTemplate
 
 

@@ -1,5 +1,5 @@
 """What the post-checks showed is said in the thread: each typed outcome of
-workflow/postchecks/outcome.py, worded by bot/views/postcheck.py with bot/messages/, in a result,
+workflow/postcheck_outcome.py, worded by bot/views/postcheck.py with bot/messages/, in a result,
 the rollback gate, a progress row and how the rollback offer ended (old text still shown)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from tests.support.masks import MASK
 from workflow.api import RollbackGate
 from workflow.endings import RollbackEnding
 from workflow.model import PushProgress, ResponseItem
-from workflow.postchecks.outcome import (
+from workflow.postcheck_outcome import (
     CHECK_KINDS,
     EVIDENCE,
     OUTCOME_KINDS,

@@ -17,7 +17,7 @@ from workflow.chosen import Because, chosen
 from workflow.endings import GateEnding, RollbackEnding
 from workflow.library.catalog import load_catalog
 from workflow.model import PushProgress, StandardResponse
-from workflow.postchecks.outcome import DeviceChecks, Fact, Missing
+from workflow.postcheck_outcome import DeviceChecks, Fact, Missing
 from workflow.previews import DevicePreview
 from workflow.responses import build_response
 from workflow.reviews import (

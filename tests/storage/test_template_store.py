@@ -13,7 +13,7 @@ from storage.audit_store import AuditStore
 from storage.template_store import TemplateDraft, TemplateStore
 from tests.support.sealing import SEALING
 from workflow.model import TemplatePart
-from workflow.postchecks.spec import PostCheck, PostChecks
+from workflow.postcheck_spec import PostCheck, PostChecks
 
 OSPF = "router ospf {{ process_id }}\n"
 

@@ -28,8 +28,8 @@ from workflow.model import (
     StandardResponse,
     UnusableNode,
 )
+from workflow.postcheck_outcome import DeviceChecks, Evidence, Missing
 from workflow.postchecks.evaluate import Expectation
-from workflow.postchecks.outcome import DeviceChecks, Evidence, Missing
 from workflow.responses import build_response
 
 

@@ -16,7 +16,7 @@ from workflow.lab_twin import (
     with_disagreements,
 )
 from workflow.model import DeviceFacts, ResponseItem, TemplateProposal
-from workflow.postchecks.outcome import DeviceChecks, OutcomeKind
+from workflow.postcheck_outcome import DeviceChecks, OutcomeKind
 from workflow.responses import build_response
 
 

@@ -55,8 +55,8 @@ from workflow.model import (
     UnusableNode,
 )
 from workflow.ports import BackupStore, DeviceLocks, Inventory
+from workflow.postcheck_outcome import DeviceChecks
 from workflow.postchecks.evaluate import Expectation
-from workflow.postchecks.outcome import DeviceChecks
 from workflow.responses import build_response
 
 log = logging.getLogger(__name__)

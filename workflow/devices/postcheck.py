@@ -19,8 +19,8 @@ from nornir.core.task import Result, Task
 
 from workflow.devices.runner import LoopBridge, Timeouts
 from workflow.devices.tasks import DeviceResult, read_privileged, run_reported
+from workflow.postcheck_outcome import DeviceChecks, Missing, OutcomeKind
 from workflow.postchecks.evaluate import Expectation, unmet
-from workflow.postchecks.outcome import DeviceChecks, Missing, OutcomeKind
 from workflow.postchecks.parsers import RoutingState, Topic, commands, parse
 
 PAUSE_GROWTH_SECONDS = 4.0  # the pause between rounds grows by `interval` every this many s

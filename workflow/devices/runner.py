@@ -27,7 +27,7 @@ from workflow.devices.failure import DeviceFailure, SayFailure
 from workflow.devices.session_limits import DEFAULT_SESSIONS, worker_count
 from workflow.masked_lines import SECRET_MASK
 from workflow.model import Device, ProgressCallback, PushProgress
-from workflow.postchecks.outcome import DeviceChecks
+from workflow.postcheck_outcome import DeviceChecks
 from workflow.progress_edits import ProgressEdits
 
 log = logging.getLogger(__name__)

@@ -44,7 +44,7 @@ from workflow.devices.runner import LoopBridge, Timeouts, host_credentials
 from workflow.devices.session_setup import SessionSetupFailed
 from workflow.devices.sessions import connect
 from workflow.devices.waiting import wait_readable
-from workflow.postchecks.outcome import DeviceChecks
+from workflow.postcheck_outcome import DeviceChecks
 
 log = logging.getLogger(__name__)
 

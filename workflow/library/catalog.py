@@ -4,7 +4,7 @@ A file holds `description`, `keywords` (for matching plain requests), `phrases` 
 that set a parameter: "area 0" -> area=0), `derive` (a name in `derive.DERIVERS`),
 `params_schema`, `example_params`, `sections` (the configuration sections it may touch, format
 in `workflow.sections`), `templates` (vendor family -> Jinja2 source) and optionally
-`post_checks` (what must hold after the push; format in `workflow.postchecks.spec`) and `allow`
+`post_checks` (what must hold after the push; format in `workflow.postcheck_spec`) and `allow`
 (deny-list rule ids or families it may break; `workflow.allowances`).
 """
 
@@ -26,7 +26,7 @@ from workflow.denylist.platform_rules import allowance_errors
 from workflow.hashing import content_sha256
 from workflow.library.derive import DERIVERS
 from workflow.model import ParamSpec, TemplatePart, TemplateProposal
-from workflow.postchecks.spec import PostChecks, parse_post_checks, post_check_errors
+from workflow.postcheck_spec import PostChecks, parse_post_checks, post_check_errors
 from workflow.sections import section_errors
 
 _REQUIRED_KEYS = (

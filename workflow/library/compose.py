@@ -17,7 +17,7 @@ from typing import Literal, TypeVar
 from base.errors import PlanningError
 from workflow.library.catalog import LibraryTemplate, normalize_name, template_sha256
 from workflow.model import ParamSpec, SavedTemplate, TemplatePart, TemplateProposal
-from workflow.postchecks.spec import combine_post_checks
+from workflow.postcheck_spec import combine_post_checks
 
 V = TypeVar("V")
 _SPEC = re.compile(r"^\s*apply\s+([\w-]+(?:@\d+)?(?:\s*\+\s*[\w-]+(?:@\d+)?)*)", re.IGNORECASE)

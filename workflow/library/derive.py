@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from workflow.model import DeviceFacts, Topology, link_ends
+from workflow.topology_lookups import address_of, is_loopback, link_peers
 
 Deriver = Callable[[DeviceFacts, Topology, Mapping[str, Any]], dict[str, Any]]
 
@@ -38,10 +39,6 @@ def _ipv4_interfaces(facts: DeviceFacts) -> list[tuple[str, ipaddress.IPv4Interf
     return found
 
 
-def is_loopback(name: str) -> bool:
-    return name.casefold().startswith(("loopback", "lo"))
-
-
 def router_id(facts: DeviceFacts) -> str | None:
     """The first loopback's IPv4 address, the usual router-id."""
     loopbacks = [str(a.ip) for name, a in _ipv4_interfaces(facts) if is_loopback(name)]
@@ -61,25 +58,6 @@ def routing(facts: DeviceFacts, topology: Topology, overrides: Mapping[str, Any]
     networks = list(dict.fromkeys(str(address.network) for _, address in addressed))
     params = {"networks": networks, "interfaces": [name for name, _ in addressed]}
     return _with_router_id(params, facts)
-
-
-def link_peers(me: str, topology: Topology) -> list[tuple[str, str]]:
-    """(peer device, peer interface) for every link of device `me`."""
-    peers = []
-    for link in topology["links"]:
-        if link["a_device"] == me:
-            peers.append((link["b_device"], link["b_interface"]))
-        elif link["b_device"] == me:
-            peers.append((link["a_device"], link["a_interface"]))
-    return peers
-
-
-def address_of(topology: Topology, device: str, interface: str) -> str | None:
-    facts = topology["devices"].get(device)
-    for entry in facts["interfaces"] if facts else ():
-        if entry["name"] == interface and entry["address"] and "vrf" not in entry:
-            return str(ipaddress.ip_interface(entry["address"]).ip)
-    return None
 
 
 def bgp(facts: DeviceFacts, topology: Topology, overrides: Mapping[str, Any]) -> dict[str, Any]:

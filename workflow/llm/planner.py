@@ -35,7 +35,7 @@ from workflow.llm.capped_text import NAME_CHARS, capped, holds_cut_text
 from workflow.llm.output import StructuredOutput
 from workflow.llm.schemas import ParamsAnswer, TemplateAnswer, expand_schema
 from workflow.model import ParamsProposal, PlanRequest, TemplateProposal, TokenUsage
-from workflow.postchecks.spec import PostChecks, parse_post_checks
+from workflow.postcheck_spec import PostChecks, parse_post_checks
 from workflow.step_progress import step_progress
 from workflow.targets import expand_targets
 from workflow.validation import validate_params

@@ -1,2 +1,3 @@
 """Post-checks: what a template says must hold in the network after its push, and the engine that
-waits for it (declaration in `spec`, device output parsed in `parsers`, verdicts in `evaluate`)."""
+waits for it (declaration in `workflow.postcheck_spec`, device output parsed in `parsers`,
+verdicts in `evaluate`)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from workflow.postchecks.spec import MAX_TIMEOUT, PostChecks
+from workflow.postcheck_spec import MAX_TIMEOUT, PostChecks
 
 DEFAULT_DEAD_SECONDS = 40  # IOS, EOS, FRR on broadcast links: hellos every 10 s, dead 4 x
 MARGIN_SECONDS = 20  # routes after Full (SPF, LSA pacing), a loaded host

@@ -16,11 +16,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from workflow.library.derive import address_of, is_loopback, link_peers
 from workflow.model import Topology
-from workflow.postchecks.outcome import CheckKind, Fact, Missing
+from workflow.postcheck_outcome import CheckKind, Fact, Missing
+from workflow.postcheck_spec import PostCheck
 from workflow.postchecks.parsers import RoutingState, Topic
-from workflow.postchecks.spec import PostCheck
+from workflow.topology_lookups import address_of, is_loopback, link_peers
 
 PASSED_STATES = {"ospf": "Full", "bgp": "Established"}
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from workflow.postchecks.outcome import DeviceChecks, Fact
+from workflow.postcheck_outcome import DeviceChecks, Fact
 
 Protocol = Literal["ospf", "bgp"]
 SESSION_CHECKS: dict[str, Protocol] = {"ospf_neighbors": "ospf", "bgp_sessions": "bgp"}

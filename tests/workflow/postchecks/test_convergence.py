@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from workflow.postcheck_spec import PostChecks
 from workflow.postchecks.convergence import post_check_seconds
-from workflow.postchecks.spec import PostChecks
 
 OSPF = PostChecks(checks=[{"kind": "ospf_neighbors"}, {"kind": "loopback_routes"}], timeout=60)
 ROUTES = PostChecks(checks=[{"kind": "loopback_routes"}], timeout=60)

@@ -16,8 +16,8 @@ from tests.workflow.devices.rig import Stores
 from workflow.devices.gateway import NornirGateway
 from workflow.devices.static import StaticInventory
 from workflow.model import PushProgress, StandardResponse, Topology
+from workflow.postcheck_spec import parse_post_checks
 from workflow.postchecks.evaluate import expectations
-from workflow.postchecks.spec import parse_post_checks
 
 # one worker runs the module (under xdist), so its lab starts once
 pytestmark = [

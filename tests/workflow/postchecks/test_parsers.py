@@ -12,8 +12,8 @@ from labsim import Lab, SimDevice, demo_topology
 from labsim.cli import CliSession
 from tests.workflow.devices.rig import Stores
 from workflow.devices.static import StaticInventory
+from workflow.postcheck_outcome import Evidence, Missing
 from workflow.postchecks.evaluate import Expectation, unmet
-from workflow.postchecks.outcome import Evidence, Missing
 from workflow.postchecks.parsers import RoutingState, commands, parse
 
 FRR = Path(__file__).parent / "fixtures" / "frr"

@@ -4,7 +4,7 @@ routes are no sessions."""
 
 from __future__ import annotations
 
-from workflow.postchecks.outcome import DeviceChecks, Fact, Missing
+from workflow.postcheck_outcome import DeviceChecks, Fact, Missing
 from workflow.postchecks.routing_sessions import SessionState, session_states
 
 

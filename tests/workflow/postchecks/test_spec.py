@@ -9,7 +9,7 @@ import pytest
 from workflow.library.catalog import load_catalog, template_sha256
 from workflow.library.compose import combine
 from workflow.model import TemplateProposal
-from workflow.postchecks.spec import (
+from workflow.postcheck_spec import (
     PostCheck,
     PostChecks,
     combine_post_checks,

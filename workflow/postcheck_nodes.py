@@ -49,13 +49,13 @@ from workflow.landing import pushed_outside
 from workflow.model import ResponseItem, StandardResponse
 from workflow.options import WorkflowOptions
 from workflow.ports import DeviceGateway
-from workflow.postchecks.convergence import post_check_seconds
-from workflow.postchecks.report import (
+from workflow.postcheck_report import (
     check_failures,
     not_pushed,
     planned_expectations,
     with_post_checks,
 )
+from workflow.postchecks.convergence import post_check_seconds
 from workflow.push_records import push_records, with_checks
 from workflow.responses import build_response
 from workflow.reviews import RollbackLines, RollbackReview

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from workflow.model import ResponseItem, StandardResponse, Topology
+from workflow.postcheck_spec import PostChecks
 from workflow.postchecks.evaluate import Expectation, expectations
-from workflow.postchecks.spec import PostChecks
 from workflow.previews import DevicePreview
 from workflow.responses import build_response
 
