@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
 from bot.views.redact import ScrubLogs
 from frrlab import FrrLabError, check_host
 from tests.fakes.openai_server import OpenAIStandIn
+from tests.fakes.slack_api import PEOPLE, SlackApiStandIn
 
 # the security attempts table, printed at the end of every run (xdist workers' counts added up);
 # the guard that xdist_group marks reach pytest-xdist's scheduler
@@ -57,6 +58,13 @@ def llm() -> Iterator[OpenAIStandIn]:
     """A local OpenAI-compatible server the real ChatOpenAI client talks to; tests script it."""
     with OpenAIStandIn() as server:
         yield server
+
+
+@pytest.fixture
+async def slack_api() -> AsyncIterator[SlackApiStandIn]:
+    """The Slack Web API stand-in (tests/fakes/slack_api.py) with the workspace's PEOPLE."""
+    async with SlackApiStandIn(users=dict(PEOPLE)) as api:
+        yield api
 
 
 @pytest.fixture(scope="session")

@@ -17,8 +17,8 @@ import yaml
 from bot.cli.demo import DEMO_CREDENTIALS
 from labsim import LabThread, demo_topology
 from tests.deploy.engine import Compose, Images, bridge_gateway, compose_spec, docker, wait_healthy
-from tests.fakes.slack_api import BOT_TOKEN, SIGNING_SECRET, SlackApiStandIn
-from tests.scale.harness import PEOPLE, SlackSide, TcpProxy
+from tests.fakes.slack_api import BOT_TOKEN, PEOPLE, SIGNING_SECRET, SlackApiStandIn
+from tests.scale.harness import SlackSide, TcpProxy
 from tests.support.postgres import SHARED_AUDIT_KEY, SHARED_STORAGE_KEY
 
 INVENTORY_ON_HOST = "config/hosts.yaml"  # beside the compose file, as deploy/config/hosts.yaml

@@ -12,7 +12,7 @@ it, what `labbot audit --format json` and `labbot audit verify` of the release s
     RELEASE/.venv/bin/python THIS_FILE DATABASE_URL     (cwd: the release's worktree)
 
 It uses only names release 0.1.0 and today's tree share: tests.scale.harness (serve_env,
-replicas, SlackSide, clicks, PEOPLE), tests.fakes.slack_api and labsim.
+replicas, SlackSide, clicks), tests.fakes.slack_api (PEOPLE) and labsim.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from typing import Any
 
 from bot.cli.demo import DEMO_CREDENTIALS
 from labsim import LabThread, demo_topology
-from tests.fakes.slack_api import SlackApiStandIn
-from tests.scale.harness import LABBOT, PEOPLE, SlackSide, clicks, replicas, serve_env
+from tests.fakes.slack_api import PEOPLE, SlackApiStandIn
+from tests.scale.harness import LABBOT, SlackSide, clicks, replicas, serve_env
 
 PUSHED_TEXT = "apply ntp to R1 servers=10.66.0.1"
 PENDING_TEXT = "apply ntp to R2 servers=10.66.0.2"

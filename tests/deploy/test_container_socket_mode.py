@@ -24,8 +24,8 @@ from tests.deploy.engine import (
     health_status,
     socket_mode_spec,
 )
-from tests.fakes.slack_api import APP_TOKEN, BOT_TOKEN, SlackApiStandIn
-from tests.scale.harness import PEOPLE, SlackSide
+from tests.fakes.slack_api import APP_TOKEN, BOT_TOKEN, PEOPLE, SlackApiStandIn
+from tests.scale.harness import SlackSide
 
 pytestmark = [pytest.mark.docker, pytest.mark.xdist_group("deployments")]  # see conftest
 

@@ -26,9 +26,9 @@ from storage.reseal import reseal_all
 from storage.schema import SEAL_COLUMN, checkpoint_blobs
 from tests.deploy.containers import pushes
 from tests.deploy.release import as_released, dumped_revision, head_revision, release, restore
-from tests.fakes.slack_api import Posted, SlackApiStandIn
+from tests.fakes.slack_api import PEOPLE, Posted, SlackApiStandIn
 from tests.scale.deployment import deployment
-from tests.scale.harness import LABBOT, PEOPLE, serve_env
+from tests.scale.harness import LABBOT, serve_env
 from tests.support.postgres import SHARED_STORAGE_KEY, fresh_postgres_database
 from tests.workflow.gateways import two_router_lab
 from workflow.api import ChangeWorkflow

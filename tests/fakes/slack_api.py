@@ -34,6 +34,7 @@ BOT_TOKEN = "xoxb-standin"
 APP_TOKEN = "xapp-standin"
 SIGNING_SECRET = "standin-signing-secret"
 BOT_USER_ID = "UBOT"
+PEOPLE = {"U1": "alice", "U2": "bob", "U3": "carol"}  # the workspace the tests run in
 JSON_FIELDS = ("blocks", "files", "view", "file_uploads")
 RECHECK_SECONDS = 0.2  # how often a wait reads its condition while nothing came here
 

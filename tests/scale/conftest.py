@@ -1,5 +1,5 @@
-"""Fixtures of the scale tests: a fresh PostgreSQL database and the Slack stand-in per test
-(the deployment itself: tests.scale.deployment).
+"""Fixtures of the scale tests: a fresh PostgreSQL database per test (the deployment itself:
+tests.scale.deployment; the Slack stand-in: tests/conftest.py).
 
 Every scale test carries `xdist_group("deployments")`, as the container tests do: under
 pytest-xdist they run one after another on one worker, so two of these many-process deployments
@@ -11,8 +11,6 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.fakes.slack_api import SlackApiStandIn
-from tests.scale.harness import PEOPLE
 from tests.support.postgres import fresh_postgres_database
 
 
@@ -20,9 +18,3 @@ from tests.support.postgres import fresh_postgres_database
 async def database(postgres_url: str) -> AsyncIterator[str]:
     async with fresh_postgres_database(postgres_url) as url:
         yield url
-
-
-@pytest.fixture
-async def slack_api() -> AsyncIterator[SlackApiStandIn]:
-    async with SlackApiStandIn(users=dict(PEOPLE)) as api:
-        yield api

@@ -22,14 +22,20 @@ import aiohttp
 
 from bot.cli.demo import DEMO_CREDENTIALS
 from tests.adapters.slack.payloads import click, mention
-from tests.fakes.slack_api import BOT_TOKEN, SIGNING_SECRET, Posted, SlackApiStandIn, SlackSender
+from tests.fakes.slack_api import (
+    BOT_TOKEN,
+    PEOPLE,
+    SIGNING_SECRET,
+    Posted,
+    SlackApiStandIn,
+    SlackSender,
+)
 from tests.support.clock import clock_env
 from tests.support.postgres import SHARED_STORAGE_KEY
 
 LABBOT = Path(sys.executable).with_name("labbot")  # the console script, as deployed
 ROOT = Path(__file__).resolve().parents[2]
 LISTENING = re.compile(r"listening on (http://\S+)/slack/events")
-PEOPLE = {"U1": "alice", "U2": "bob", "U3": "carol"}
 # A replica listens within seconds on an idle machine; on a shared one (load ~20 on 2 cores, tests
 # niced) its imports alone took 64 s, and every test that starts one failed at 60.
 STARTUP_SECONDS = 180.0

@@ -20,11 +20,10 @@ from adapters.slack import texts
 from adapters.slack.signed import signed_headers
 from adapters.slack.transport import EVENTS_PATH
 from base.errors import ConfigError
-from tests.adapters.slack.conftest import PEOPLE
 from tests.adapters.slack.payloads import click, distinct_clicks, fixture, mention
 from tests.adapters.slack.serving import running, socket_adapter
 from tests.adapters.slack.stack import slack_lab
-from tests.fakes.slack_api import APP_TOKEN, Json, SlackApiStandIn
+from tests.fakes.slack_api import APP_TOKEN, PEOPLE, Json, SlackApiStandIn
 from tests.fakes.slack_socket_mode import SEND, elsewhere
 
 
