@@ -1,4 +1,8 @@
-"""One simulated device: its configuration state, faults, ports and what it was told."""
+"""One simulated device: its configuration state, faults, ports and what it was told.
+
+Above the vendors (`labsim.vendors`): a device looks its platform up by name, and the
+platform's show handlers read it back through `labsim.platform.DeviceView`.
+"""
 
 from __future__ import annotations
 
@@ -6,30 +10,12 @@ import ipaddress
 import re
 import threading
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
 from labsim.configtree import ConfigNode, parse, render
 from labsim.platform import Platform
-from labsim.topology import DeviceSpec, Fault, parse_fault
+from labsim.platform import SimInterface as SimInterface  # said again: its readers look here
+from labsim.spec import DeviceSpec, Fault, parse_fault
 from labsim.vendors import platform_by_name
-
-
-@dataclass(frozen=True)
-class SimInterface:
-    """An interface as the running configuration describes it right now."""
-
-    name: str
-    address: ipaddress.IPv4Interface | None
-    description: str
-    enabled: bool
-    peer: tuple[str, str] | None  # (device, interface) at the other end of a link
-    leased: bool = False  # the address came by DHCP (the config says `ip address dhcp`)
-
-    @property
-    def link_up(self) -> bool:
-        """Loopbacks and SVIs are up when enabled; ports need a link as well."""
-        virtual = self.name.startswith(("Loopback", "Vlan", "Tunnel"))
-        return self.enabled and (virtual or self.peer is not None)
 
 
 class SimDevice:

@@ -7,16 +7,12 @@ import json
 import re
 from collections.abc import Callable
 from ipaddress import IPv4Interface
-from typing import TYPE_CHECKING
 
 from base.grammar import eos as eos_grammar
 from labsim import ios, shows
 from labsim.configtree import TreeRules
-from labsim.platform import Platform
-
-if TYPE_CHECKING:
-    from labsim.device import SimDevice, SimInterface
-    from labsim.topology import DeviceSpec
+from labsim.platform import DeviceView, Platform, SimInterface
+from labsim.spec import DeviceSpec
 
 _SHORT = {
     "Ethernet": "Et",
@@ -137,13 +133,13 @@ def initial_config(spec: DeviceSpec) -> str:
     return "\n".join(lines)
 
 
-def show_run_header(device: SimDevice, body: str) -> str:
+def show_run_header(device: DeviceView, body: str) -> str:
     return "! Command: show running-config\n! device: " + (
         f"{device.hostname} (vEOS-lab, EOS-4.30.0F)\n!\n"
     )
 
 
-def show_version(device: SimDevice, args: list[str]) -> str:
+def show_version(device: DeviceView, args: list[str]) -> str:
     return (
         "Arista vEOS-lab\n"
         "Hardware version: \n"
@@ -158,7 +154,7 @@ def show_version(device: SimDevice, args: list[str]) -> str:
     )
 
 
-def show_ip_interface_json(device: SimDevice, args: list[str]) -> str:
+def show_ip_interface_json(device: DeviceView, args: list[str]) -> str:
     """`show ip interface | json` in eAPI's shape (Arista's rbeapi, `ipinterfaces.rb`; ANTA's
     VerifyInterfaceIPv4 data): the routed interfaces by name, each with its status and
     `interfaceAddress.primaryIp` {address, maskLen}."""
@@ -192,12 +188,12 @@ def show_ip_interface_json(device: SimDevice, args: list[str]) -> str:
     return json.dumps({"interfaces": shown}, indent=4) + "\n"
 
 
-def _routed(device: SimDevice) -> list[tuple[SimInterface, IPv4Interface]]:
+def _routed(device: DeviceView) -> list[tuple[SimInterface, IPv4Interface]]:
     """The interfaces `show ip interface` lists (those with an address), with the address."""
     return [(i, i.address) for i in device.interfaces if i.address is not None]
 
 
-def show_ip_interface_brief(device: SimDevice, args: list[str]) -> str:
+def show_ip_interface_brief(device: DeviceView, args: list[str]) -> str:
     rows = [
         "                                                                          Address",
         "Interface         IP Address           Status       Protocol           MTU    Owner",
@@ -213,7 +209,7 @@ def show_ip_interface_brief(device: SimDevice, args: list[str]) -> str:
     return "\n".join(rows) + "\n"
 
 
-def show_vlan(device: SimDevice, args: list[str]) -> str:
+def show_vlan(device: DeviceView, args: list[str]) -> str:
     rows = ["VLAN  Name                             Status    Ports", "-" * 60]
     rows.append(f"{1:<6}{'default':<33}active")
     for line in device.running_config().splitlines():
@@ -225,7 +221,7 @@ def show_vlan(device: SimDevice, args: list[str]) -> str:
     return "\n".join(rows) + "\n"
 
 
-def show_ip_route(device: SimDevice, args: list[str]) -> str:
+def show_ip_route(device: DeviceView, args: list[str]) -> str:
     header = "VRF: default\nCodes: C - connected, S - static, O - OSPF, B - BGP\n\n"
     lines = [
         f" {code:<7}{prefix} {via}" for code, prefix, via in shows.routes(device) if code != "L"

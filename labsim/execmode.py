@@ -1,26 +1,42 @@
-"""Exec-mode commands (`R1>` and `R1#`): enable, show, terminal, configure, write, copy, ping."""
+"""Exec-mode commands (`R1>` and `R1#`): enable, show, terminal, configure, write, copy, ping.
+
+Below the CLI engine: the commands work on a `Session`, which `labsim.cli.CliSession` is.
+"""
 
 from __future__ import annotations
 
 import ipaddress
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from base.grammar import GLOBAL
-from labsim.platform import Mode, ShowHandler, expand_word
+from labsim.device import SimDevice
+from labsim.platform import Mode, Platform, ShowHandler, expand_word
 from labsim.shows import apply_pipe, show_running, show_startup
-
-if TYPE_CHECKING:
-    from labsim.cli import CliSession
 
 USER_WORDS = frozenset({"enable", "disable", "show", "terminal", "exit", "logout", "quit", "ping"})
 ENABLE_WORDS = USER_WORDS | {"configure", "write", "copy"}
 
 
+class Session(Protocol):
+    """What the exec commands read and change of a CLI session (`labsim.cli.CliSession`)."""
+
+    device: SimDevice
+    cli: Platform
+    secret: str
+    modes: list[Mode]  # the mode stack: `enable` pushes, `disable` pops, `configure` pushes
+    pending: Callable[[str], str] | None  # takes the next line (a password, a confirmation)
+    hide_next: bool  # the next line is a password: no echo, not logged
+    closed: bool
+
+    @property
+    def mode(self) -> Mode: ...
+
+
 class ExecCommands:
     """The exec commands of one session; each handler gets the words after the command."""
 
-    def __init__(self, session: CliSession) -> None:
+    def __init__(self, session: Session) -> None:
         self.session = session
         self.handlers: dict[str, Callable[[list[str], int], str]] = {
             "enable": self.enable,

@@ -5,17 +5,12 @@ from __future__ import annotations
 
 import re
 import zlib
-from typing import TYPE_CHECKING
 
 from base.grammar import ios as ios_grammar
 from labsim import shows
 from labsim.configtree import TreeRules
-from labsim.platform import Platform, ios_style_invalid
-
-if TYPE_CHECKING:
-    from labsim.device import SimDevice
-    from labsim.topology import DeviceSpec
-
+from labsim.platform import DeviceView, Platform, ios_style_invalid
+from labsim.spec import DeviceSpec
 
 RULES = TreeRules(
     indent=" ",
@@ -142,11 +137,11 @@ def initial_config(spec: DeviceSpec) -> str:
     return "\n".join([*lines, "!", "end", ""])
 
 
-def show_run_header(device: SimDevice, body: str) -> str:
+def show_run_header(device: DeviceView, body: str) -> str:
     return f"Building configuration...\n\nCurrent configuration : {len(body)} bytes\n!\n"
 
 
-def show_version(device: SimDevice, args: list[str]) -> str:
+def show_version(device: DeviceView, args: list[str]) -> str:
     ports = sum(1 for i in device.interfaces if i.name.startswith("GigabitEthernet"))
     return (
         "Cisco IOS Software, IOSv Software (VIOS-ADVENTERPRISEK9-M), Version 15.9(3)M4, "
@@ -163,7 +158,7 @@ def show_version(device: SimDevice, args: list[str]) -> str:
     )
 
 
-def show_ip_interface_brief(device: SimDevice, args: list[str]) -> str:
+def show_ip_interface_brief(device: DeviceView, args: list[str]) -> str:
     rows = [f"{'Interface':<27}{'IP-Address':<16}OK? Method Status                Protocol"]
     for interface in device.interfaces:
         address = str(interface.address.ip) if interface.address else "unassigned"
@@ -176,7 +171,7 @@ def show_ip_interface_brief(device: SimDevice, args: list[str]) -> str:
     return "\n".join(rows) + "\n"
 
 
-def show_interfaces(device: SimDevice, args: list[str]) -> str:
+def show_interfaces(device: DeviceView, args: list[str]) -> str:
     wanted = device.cli.canonical_interface(" ".join(args)) if args else None
     blocks = []
     for index, interface in enumerate(device.interfaces):
@@ -197,7 +192,7 @@ def show_interfaces(device: SimDevice, args: list[str]) -> str:
     return "\n".join(blocks) + "\n"
 
 
-def show_ip_route(device: SimDevice, args: list[str]) -> str:
+def show_ip_route(device: DeviceView, args: list[str]) -> str:
     header = (
         "Codes: L - local, C - connected, S - static, R - RIP, M - mobile, B - BGP\n"
         "       O - OSPF, IA - OSPF inter area\n\n"

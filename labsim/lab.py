@@ -18,7 +18,8 @@ import asyncssh
 import yaml
 
 from labsim.device import SimDevice
-from labsim.topology import Fault, Topology, demo_topology, load_topology, parse_fault
+from labsim.spec import Fault, parse_fault
+from labsim.topology import Topology, demo_topology, load_topology
 from labsim.transport import Silent, SSHLogin, TelnetConsole, listen, reserve_closed_port
 
 Transport = Literal["telnet", "ssh"]

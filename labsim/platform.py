@@ -1,21 +1,20 @@
 """What differs between vendors: prompts, sub-modes, vocabularies, rendering, show commands.
 
 Each vendor module (`labsim.ios`, `labsim.eos`) builds one `Platform`; the CLI engine
-(`labsim.cli`) is written once against this description.
+(`labsim.cli`) is written once against this description. A platform's show handlers read a
+device through `DeviceView`, which `labsim.device.SimDevice` (above the vendors) fulfils.
 """
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from base.grammar import Grammar
 from labsim.configtree import ConfigNode, TreeRules
-
-if TYPE_CHECKING:
-    from labsim.device import SimDevice
-    from labsim.topology import DeviceSpec
+from labsim.spec import DeviceSpec
 
 
 @dataclass
@@ -27,7 +26,45 @@ class Mode:
     node: ConfigNode | None = None  # the section edited in this mode
 
 
-ShowHandler = Callable[["SimDevice", list[str]], str]  # (device, argument words) -> output
+@dataclass(frozen=True)
+class SimInterface:
+    """An interface as the running configuration describes it right now."""
+
+    name: str
+    address: ipaddress.IPv4Interface | None
+    description: str
+    enabled: bool
+    peer: tuple[str, str] | None  # (device, interface) at the other end of a link
+    leased: bool = False  # the address came by DHCP (the config says `ip address dhcp`)
+
+    @property
+    def link_up(self) -> bool:
+        """Loopbacks and SVIs are up when enabled; ports need a link as well."""
+        virtual = self.name.startswith(("Loopback", "Vlan", "Tunnel"))
+        return self.enabled and (virtual or self.peer is not None)
+
+
+class DeviceView(Protocol):
+    """What show handlers and headers read of a device (`labsim.device.SimDevice`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def hostname(self) -> str: ...
+
+    @property
+    def cli(self) -> Platform: ...
+
+    @property
+    def interfaces(self) -> list[SimInterface]: ...
+
+    def running_config(self) -> str: ...
+
+    def startup_config(self) -> str: ...
+
+
+ShowHandler = Callable[[DeviceView, list[str]], str]  # (device, argument words) -> output
 
 
 @dataclass(frozen=True)
@@ -45,7 +82,7 @@ class Platform:
     banner_start: Callable[[str], str | None]  # line -> closing delimiter if it opens a banner
     banner_prompt: Callable[[str], str]  # delimiter -> "Enter TEXT message..."
     initial_config: Callable[[DeviceSpec], str]
-    show_run_header: Callable[[SimDevice, str], str]  # (device, config body) -> header
+    show_run_header: Callable[[DeviceView, str], str]  # (device, config body) -> header
     address_style: str  # "mask" (10.0.0.1 255.255.255.0) or "prefix" (10.0.0.1/24)
     # show keywords -> handler of `show … | json` (EOS); a show without one refuses `| json`
     json_shows: Mapping[tuple[str, ...], ShowHandler] = field(default_factory=dict)

@@ -6,13 +6,11 @@ import ipaddress
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from labsim.device import SimDevice
+from labsim.platform import DeviceView
 
 
-def show_running(device: SimDevice, args: list[str]) -> str:
+def show_running(device: DeviceView, args: list[str]) -> str:
     """`show running-config [interface X]` with the vendor's header."""
     body = device.running_config()
     if args and "interface".startswith(args[0].lower()) and len(args) > 1:
@@ -24,17 +22,17 @@ def show_running(device: SimDevice, args: list[str]) -> str:
     return device.cli.show_run_header(device, body) + body
 
 
-def show_startup(device: SimDevice, args: list[str]) -> str:
+def show_startup(device: DeviceView, args: list[str]) -> str:
     body = device.startup_config()
     return device.cli.show_run_header(device, body) + body
 
 
-def show_clock(device: SimDevice, args: list[str]) -> str:
+def show_clock(device: DeviceView, args: list[str]) -> str:
     now = datetime.now(UTC)
     return f"*{now:%H:%M:%S}.{now.microsecond // 1000:03d} UTC {now:%a %b %d %Y}\n"
 
 
-def show_no_neighbours(device: SimDevice, args: list[str]) -> str:
+def show_no_neighbours(device: DeviceView, args: list[str]) -> str:
     """`show ip ospf neighbor`: labsim runs no routing protocol, so no neighbour is ever up
     (IOS and EOS print nothing then)."""
     return ""
@@ -111,7 +109,7 @@ def _section(output: str, regex: re.Pattern[str]) -> str:
 Route = tuple[str, ipaddress.IPv4Network, str]  # (code, prefix, "via X" / "directly ...")
 
 
-def routes(device: SimDevice) -> list[Route]:
+def routes(device: DeviceView) -> list[Route]:
     """Connected, local and static routes: what `show ip route` can honestly show."""
     table: list[Route] = []
     for interface in device.interfaces:
