@@ -1,7 +1,8 @@
 """containerlab's node kinds: the platform labbot drives each with, and the login a kind's
 nodes get when the topology names none (containerlab's `defaultCredentials`).
 
-Read by the lab source (workflow.devices.containerlab) and by frrlab, which runs a topology's
+Read by the lab source (workflow.devices.inventories.containerlab) and by frrlab, which runs a
+topology's
 FRR nodes and gives them the same login.
 
 Kind -> platform: frr/frrouting -> frr (containerlab's `nodes/frr/frr.go`: an `admin` user,

@@ -1,6 +1,6 @@
 """Secret values in what people type (a request, a Modify feedback): one rule, used by every view
 that shows the words again and by the LLM's wire (base.masking.SecretMask.said), and by the
-workflow, which never reads one as a device name (workflow.targets).
+workflow, which never reads one as a device name (workflow.results.targets).
 
 The rule: a secret-ish keyword (`community`, `password`, `secret`, `psk`, `md5`, `key` and any
 `…-key` such as `pre-shared-key` or `auth-key`), then `:`/`=` or filler words (`to`, `is`,

@@ -50,7 +50,7 @@ from bot.settings import load_settings
 from frrlab import FrrLab, generated_topology
 from labsim.topology import DeviceSpec, Topology
 from tests.bot.chat import RecordingAdapter, ask, click
-from workflow.devices.static import StaticInventory
+from workflow.devices.inventories.static import StaticInventory
 
 REQUESTS = {
     "fast": "configure ospf on all routers fast=true",

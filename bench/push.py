@@ -84,7 +84,7 @@ async def labbot_push(inventory: Path, workdir: Path, change_id: str, sessions: 
     from storage.encryption import StorageKeys, new_key
     from storage.locks import DeviceLockStore
     from workflow.devices.gateway import NornirGateway
-    from workflow.devices.static import StaticInventory
+    from workflow.devices.inventories.static import StaticInventory
 
     # the stores on the checkpointer's engine, as bot/runtime/wiring.py builds them
     async with SQLAlchemySaver.from_url(

@@ -15,10 +15,10 @@ from unittest import mock
 
 from base.grammar import Grammar
 from workflow.library.catalog import load_catalog
-from workflow.rendering import render
-from workflow.safety import DenyList
-from workflow.sections import misplaced_lines
-from workflow.validation import validate_params
+from workflow.safety.deny import DenyList
+from workflow.safety.sections import misplaced_lines
+from workflow.templates.rendering import render
+from workflow.templates.validation import validate_params
 
 DEVICES = 1_000
 
@@ -57,8 +57,8 @@ def main() -> None:
     for _ in range(3):  # alternated, so load on the machine falls on both alike
         with_grammar, lines = previews()
         with (
-            mock.patch("workflow.safety.grammar_for", no_grammar),
-            mock.patch("workflow.sections.landing_problems", lambda *_: []),
+            mock.patch("workflow.safety.deny.grammar_for", no_grammar),
+            mock.patch("workflow.safety.sections.landing_problems", lambda *_: []),
         ):
             without, _ = previews()
         print(

@@ -46,9 +46,9 @@ from workflow.llm import LLMPlanner
 from workflow.llm.output import STRATEGIES, Strategy, StructuredOutput
 from workflow.llm.prompts import topology_lines
 from workflow.model import DeviceFacts, Link, PlanRequest, TokenUsage, Topology, sum_usage
-from workflow.previews import DevicePreview, preview_devices
-from workflow.safety import DenyList
-from workflow.template_check import validate_template
+from workflow.phases.previews import DevicePreview, preview_devices
+from workflow.safety.deny import DenyList
+from workflow.templates.check import validate_template
 
 REQUEST = (
     "Configure OSPF area 0 on all routers: router-id from Loopback0, loopback passive, "

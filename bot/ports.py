@@ -9,8 +9,8 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
 from workflow.api import GateDecision, PendingGate, Step
-from workflow.feedback import FeedbackProblem
 from workflow.model import StepProgress
+from workflow.results.feedback import FeedbackProblem
 from workflow.state import Requester
 
 # The lock of one thread (by its key), held around each start and each record-and-resume.

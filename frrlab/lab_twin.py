@@ -1,5 +1,5 @@
 """A twin of a whole FRR lab: the same routers, links and running configurations in network
-namespaces of its own, for one rehearsal of a change (`workflow/lab_twin_run.py` drives it).
+namespaces of its own, for one rehearsal of a change (`workflow/phases/lab_twin_run.py` drives it).
 
 `FrrLabTwins().open(interfaces, configs, links)` builds the twin and yields a `RunningTwin`;
 leaving the block ends it whatever happened (daemons, namespaces, folder). Its names start with
@@ -43,7 +43,7 @@ class RunningTwin:
 
 
 class FrrLabTwins:
-    """Twins of FRR labs on this host (root, FRR installed); `workflow.lab_twin.TwinLabs`."""
+    """Twins of FRR labs on this host (root, FRR installed); `workflow.phases.lab_twin.TwinLabs`."""
 
     def unavailable(self) -> str | None:
         """Why this host cannot run a twin (None: it can)."""

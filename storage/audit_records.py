@@ -163,7 +163,7 @@ class DevicePush(TypedDict):
 @dataclass(frozen=True)
 class PushRow:
     """One device's push as the audit reads it back (the step's own record, before booking, is
-    `workflow.push_records.PushRecord`)."""
+    `workflow.results.push_records.PushRecord`)."""
 
     change_id: str
     device: str

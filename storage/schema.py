@@ -164,7 +164,7 @@ pushes = _audit_table(
     _sealed("detail"),
     _later("post_check"),  # the post-checks' result on the device, apart; NULL: none ran
     _later("post_check_detail", sealed=True),
-    _later("before_backup"),  # the backups stored around the push (workflow.push_records)
+    _later("before_backup"),  # the backups stored around the push (workflow.results.push_records)
     _later("after_backup"),
     _seal(),
 )

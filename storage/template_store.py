@@ -57,7 +57,7 @@ class TemplateDraft:
     origin_tokens: int = 0
     post_checks: PostChecks | None = None
     sections: Sequence[str] = ()  # what it may touch (required to save: see templates_cli)
-    allow: Sequence[str] = ()  # deny-list rules it may break (workflow.allowances)
+    allow: Sequence[str] = ()  # deny-list rules it may break (workflow.safety.allowances)
 
     @property
     def sha256(self) -> str:

@@ -23,8 +23,6 @@ from langgraph.types import Command
 
 from base.errors import GateError
 from base.vocabulary import CHOICES
-from workflow.change_nodes import Nodes
-from workflow.feedback import FeedbackProblem, FeedbackReader
 from workflow.graph import build_graph
 from workflow.hashing import content_sha256
 from workflow.library.compose import proposal_parts
@@ -33,9 +31,11 @@ from workflow.model import (
     StepProgress,
     TemplatePart,
 )
-from workflow.previews import DevicePreview
-from workflow.reviews import GateDecision as GateDecision
-from workflow.reviews import GateExpiry, TemplateReview
+from workflow.nodes.change import Nodes
+from workflow.phases.previews import DevicePreview
+from workflow.phases.reviews import GateDecision as GateDecision
+from workflow.phases.reviews import GateExpiry, TemplateReview
+from workflow.results.feedback import FeedbackProblem, FeedbackReader
 from workflow.state import Requester, initial_state, state_of
 from workflow.step_progress import StepContext
 from workflow.steps import Finished as Finished
@@ -70,7 +70,7 @@ class ChangeWorkflow:
 
     def __init__(self, *, checkpointer: BaseCheckpointSaver[Any], nodes: Nodes) -> None:
         """`nodes`: the graph's working nodes with their collaborators and settings (built by
-        bot/wiring; workflow.change_nodes says what each is for)."""
+        bot/wiring; workflow.nodes.change says what each is for)."""
         self._preview_locks = nodes.preview_locks
         self._planner = nodes.planner
         self._graph = build_graph(nodes, checkpointer)
@@ -123,7 +123,7 @@ class ChangeWorkflow:
 
     async def feedback_problem(self, thread_id: str, feedback: str) -> FeedbackProblem | None:
         """Why the planner could not act on `feedback` as a Modify of the pending template or
-        params gate (workflow/feedback.py); None when it can, or cannot tell (an LLM)."""
+        params gate (workflow/results/feedback.py); None when it can, or cannot tell (an LLM)."""
         if not isinstance(self._planner, FeedbackReader):
             return None
         state = state_of(await self._graph.aget_state(_config(thread_id)))

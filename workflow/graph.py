@@ -26,12 +26,12 @@ from langgraph.graph import START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 
-from workflow.change_nodes import Nodes
-from workflow.gate_nodes import ReviewGate
-from workflow.postcheck_nodes import PostCheckNodes
+from workflow.checkpoints.upgrading_saver import UpgradingSaver
+from workflow.nodes.change import Nodes
+from workflow.nodes.gates import ReviewGate
+from workflow.nodes.postchecks import PostCheckNodes
 from workflow.state import ChangeState
 from workflow.step_progress import StepContext
-from workflow.upgrading_saver import UpgradingSaver
 
 
 class Node(Protocol):

@@ -226,7 +226,7 @@ class TemplatePart(TypedDict):
     sha256: str
     source: Literal["builtin", "saved", "llm"]
     derive: str
-    allow: NotRequired[list[str]]  # deny-list rules its YAML allows (workflow.allowances)
+    allow: NotRequired[list[str]]  # deny-list rules its YAML allows (workflow.safety.allowances)
 
 
 class TemplateProposal(TypedDict):
@@ -240,8 +240,10 @@ class TemplateProposal(TypedDict):
     tokens: NotRequired[TokenUsage]
     parts: NotRequired[list[TemplatePart]]  # the templates combined, in order (library, saved)
     post_checks: NotRequired[PostChecks]  # what must hold after the push (workflow.postchecks)
-    sections: NotRequired[list[str]]  # configuration sections it may touch (workflow.sections)
-    allow: NotRequired[list[str]]  # deny-list rules it may break (workflow.allowances)
+    sections: NotRequired[
+        list[str]
+    ]  # configuration sections it may touch (workflow.safety.sections)
+    allow: NotRequired[list[str]]  # deny-list rules it may break (workflow.safety.allowances)
     requested: NotRequired[dict[str, Any]]  # param -> the value the request gave (library)
 
 
@@ -268,7 +270,7 @@ class SavedTemplate:
     # the configuration sections it may touch; () only for versions saved before they were
     # declared, which are refused until saved again with them (workflow.library.saved)
     sections: tuple[str, ...] = ()
-    allow: tuple[str, ...] = ()  # deny-list rules it may break (workflow.allowances)
+    allow: tuple[str, ...] = ()  # deny-list rules it may break (workflow.safety.allowances)
 
 
 class ParamsProposal(TypedDict):

@@ -3,7 +3,7 @@ stores it without custom serializers.
 
 Each part is one channel of the graph: a node reads the parts it needs and returns whole the
 parts it changes. A checkpoint kept before the parts (one flat dict of keys) is upgraded when it
-is loaded, in one place: workflow/state_upgrade.py.
+is loaded, in one place: workflow/checkpoints/state_upgrade.py.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from langgraph.graph import END
 from langgraph.types import Command, StateSnapshot
 
 from base.vocabulary import Choice, GateName, Status
-from workflow.endings import Ending, RollbackEnding
-from workflow.lab_twin import LabTwinAnswer
 from workflow.model import StandardResponse, TemplateProposal, TokenUsage, Topology
-from workflow.previews import DevicePreview
-from workflow.push_records import PushRecord
-from workflow.reviews import GateInfo, TemplateReview
+from workflow.phases.lab_twin import LabTwinAnswer
+from workflow.phases.previews import DevicePreview
+from workflow.phases.reviews import GateInfo, TemplateReview
+from workflow.results.endings import Ending, RollbackEnding
+from workflow.results.push_records import PushRecord
 
 
 class Requester(TypedDict):

@@ -11,7 +11,6 @@ from typing import Literal
 from langgraph.types import StateSnapshot
 
 from base.vocabulary import Choice, GateName, GateProblem, Status
-from workflow.endings import Ending, RollbackEnding
 from workflow.library.compose import proposal_parts
 from workflow.model import (
     Device,
@@ -23,8 +22,7 @@ from workflow.model import (
     Topology,
     sum_usage,
 )
-from workflow.push_records import PushRecord
-from workflow.reviews import (
+from workflow.phases.reviews import (
     GateInfo,
     ParamsReview,
     Review,
@@ -32,8 +30,10 @@ from workflow.reviews import (
     TargetsReview,
     TemplateReview,
 )
+from workflow.results.endings import Ending, RollbackEnding
+from workflow.results.push_records import PushRecord
+from workflow.results.targets import device_kinds, infer_kind
 from workflow.state import ChangeState, state_of
-from workflow.targets import device_kinds, infer_kind
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from base.grammar.commands import command_tree
 from base.grammar.model import Grammar, mode
 
-EVERY_MODE = ("exit", "end")  # leave modes; a template may not type them (workflow.sections)
+EVERY_MODE = ("exit", "end")  # leave modes; a template may not type them (workflow.safety.sections)
 
 GLOBAL_COMMANDS = (
     *EVERY_MODE,

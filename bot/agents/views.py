@@ -11,8 +11,8 @@ from storage.audit_records import ChangeSummary
 from workflow.api import Finished, PendingGate
 from workflow.library.catalog import LibraryTemplate
 from workflow.model import Device, Link, SavedTemplate, StandardResponse, UnusableNode
-from workflow.responses import build_response
-from workflow.targets import device_kinds
+from workflow.results.responses import build_response
+from workflow.results.targets import device_kinds
 
 Json = dict[str, Any]
 

@@ -16,7 +16,7 @@ from storage.audit_records import ChainReport, ChangeSummary, Vote
 from storage.audit_store import AuditStore
 from storage.template_store import TemplateStore
 from workflow.api import Step
-from workflow.previews import DevicePreview
+from workflow.phases.previews import DevicePreview
 
 if TYPE_CHECKING:
     from bot.topology.picture import Picture

@@ -13,7 +13,7 @@ from bot.commands.lab import link_line
 from bot.policy.approvers import read_owners
 from bot.runtime.wiring import make_inventory
 from bot.settings import Settings
-from workflow.devices.static import StaticInventory
+from workflow.devices.inventories.static import StaticInventory
 from workflow.model import Device, Link, UnusableNode
 
 NAMES_SHOWN = 8

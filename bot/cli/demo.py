@@ -17,7 +17,7 @@ from bot.records.place import database_shown
 from bot.runtime.wiring import open_runtime
 from bot.settings import Settings, embedded_database_url
 from labsim import Lab, demo_topology
-from workflow.devices.static import StaticInventory
+from workflow.devices.inventories.static import StaticInventory
 
 # Not words: every credential value is hidden from chat wherever it stands as a word of its own.
 DEMO_CREDENTIALS = {"username": "admin", "password": "labsim-pass", "secret": "labsim-enable"}

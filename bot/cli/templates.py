@@ -3,7 +3,8 @@
 `save FILE` takes a YAML or JSON file shaped like a built-in template (description, templates,
 params_schema, example_params, sections; optional name, derive, phrases, post_checks) and stores
 it as the next version of its name after the assessment a template gate runs
-(workflow.template_assessment: syntax, variables, the example rendering, its declared sections
+(workflow.phases.template_assessment: syntax, variables, the example rendering, its declared
+sections
 and the deny-list, then the template test on the graph's twins, where each example line lands
 checked against the sections), on a made-up lab whose routers boot as labsim's do. A file that
 fails it, or whose example a twin refuses, stores nothing.
@@ -35,11 +36,11 @@ from storage.template_store import SaveResult, TemplateDraft, TemplateStore, nam
 from workflow.library.catalog import load_catalog
 from workflow.library.derive import DERIVERS
 from workflow.model import TemplateProposal
+from workflow.phases.template_assessment import assess_template, refused_example_lines
 from workflow.ports import ConfigTrial
 from workflow.postcheck_spec import parse_post_checks
-from workflow.safety import DenyList
-from workflow.template_assessment import assess_template, refused_example_lines
-from workflow.template_facts import example_lab, example_targets
+from workflow.safety.deny import DenyList
+from workflow.templates.facts import example_lab, example_targets
 
 REQUIRED = ("description", "templates", "params_schema", "example_params", "sections")
 CLI_ACTOR = Actor(id="cli", name="cli")

@@ -20,7 +20,7 @@ from bot.topology.thread_pictures import LabPictures
 from storage.audit_store import AuditStore
 from storage.template_store import TemplateStore
 from workflow.api import ApprovedTemplate, Finished, PendingGate, Step
-from workflow.previews import DevicePreview
+from workflow.phases.previews import DevicePreview
 
 
 class ThreadChange(GateReader, Protocol):

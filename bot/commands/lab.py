@@ -17,7 +17,7 @@ from workflow.devices.reachability import probe
 from workflow.model import Device, Link, UnusableNode
 from workflow.ports import LabReader
 from workflow.reads.tables import grid
-from workflow.targets import device_kinds
+from workflow.results.targets import device_kinds
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from workflow.model import SavedTemplate
 if TYPE_CHECKING:  # the workflow (LangGraph) loads with the chat, not with `labbot templates`
     from bot.commands.context import CommandContext, CommandHandler
     from workflow.api import ApprovedTemplate
-    from workflow.reviews import TemplateReview
+    from workflow.phases.reviews import TemplateReview
 
 _REF = re.compile(r"^([A-Za-z][\w-]*)(?:@(\d+))?$")
 

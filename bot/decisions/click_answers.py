@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from base.vocabulary import Choice, Outcome
 from workflow.api import PendingGate, Step
-from workflow.feedback import FeedbackProblem
 from workflow.model import StepProgress
+from workflow.results.feedback import FeedbackProblem
 
 
 @dataclass(frozen=True)

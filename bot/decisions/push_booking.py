@@ -1,4 +1,5 @@
-"""What the audit keeps of a push: each device's row from its push record (workflow.push_records),
+"""What the audit keeps of a push: each device's row from its push record
+(workflow.results.push_records),
 and the pushes running now, so a stop books those it cuts short (bot/runtime/shutdown.py).
 
 The reporter keeps the pushes in flight up to date and books a step's push records as these rows.
@@ -14,7 +15,7 @@ from bot.views.postcheck import item_body
 from storage.audit_records import DevicePush
 from workflow.hashing import lines_sha256
 from workflow.model import ItemStatus, PushProgress, ResponseItem
-from workflow.push_records import PushRecord
+from workflow.results.push_records import PushRecord
 
 
 @dataclass
@@ -58,7 +59,8 @@ class PushesInFlight:
 
 
 def push_row(record: PushRecord, stopped: str | None = None) -> DevicePush:
-    """The audit row of a push record (workflow.push_records): the lines applied and verified,
+    """The audit row of a push record (workflow.results.push_records): the lines applied and
+    verified,
     else why not, with its post-checks' result apart. `stopped`: the push was cut short by a
     stop (bot/runtime/shutdown.py) with the device at this status."""
     push, check = record["push"], record["post_check"]

@@ -33,7 +33,7 @@ from bot.views.ending import ending_line
 from storage.ports import DecisionRecords, TemplateUses
 from workflow.api import Finished, Gate, PendingGate, Step, pushed_on
 from workflow.model import LLMProgress, PushProgress, StepProgress
-from workflow.push_records import PushRecord
+from workflow.results.push_records import PushRecord
 
 LLM_PROGRESS_EVERY = 2.0  # seconds between edits of "Working on it" while the model writes
 GATE_IDS_KEPT = 10_000  # gate message ids remembered for adapters that do not send them back
@@ -212,7 +212,7 @@ class ChangeReporter:
         """Push progress as one message, edited as devices finish; times the push. The model's
         progress edits the `working` message (id, text); see _ModelWriting. Each event updates
         the state at once; the edit it returns shows the latest state when it runs (a newer
-        one may replace it before it starts: workflow/progress_edits.py)."""
+        one may replace it before it starts: workflow/results/progress_edits.py)."""
         progress: dict[str, PushProgress] = {}
         posted: list[str] = []
         started = time.perf_counter()

@@ -4,9 +4,9 @@ a push cut short by a stop."""
 from __future__ import annotations
 
 from base.vocabulary import Status, TargetProblem
-from workflow.endings import EndKind, Stage
+from workflow.results.endings import EndKind, Stage
 
-# Why a change ended (workflow/endings.py, worded by bot/views/ending.py), after its title
+# Why a change ended (workflow/results/endings.py, worded by bot/views/ending.py), after its title
 # ("Change … failed: "); each ending's fields fill the blanks of its kind.
 ENDED: dict[EndKind, str] = {
     "expired": "the {gate} review expired at {at}; {pushed}. Ask again to start a new change.",
@@ -68,7 +68,7 @@ NEWER_AT_END = "A newer version exists: {versions}; this change keeps what was a
 NEWER_VERSION = "{name}@{newest} (this change uses @{used})"
 NOTHING_PUSHED = "nothing was pushed"
 
-# How the offer to roll back failed post-checks ended (workflow.endings.RollbackEnding).
+# How the offer to roll back failed post-checks ended (workflow.results.endings.RollbackEnding).
 ROLLBACK_ENDED = {
     "expired": (
         "post-checks failed ({failures}); the rollback review expired at {at}, the change stays "

@@ -11,7 +11,7 @@ from bot.settings import Settings
 from frrlab.lab_twin import FrrLabTwins
 from frrlab.twin import FrrTwin
 from labsim.trial import SimTrial
-from workflow.lab_twin_run import LabRehearsal
+from workflow.phases.lab_twin_run import LabRehearsal
 from workflow.ports import ConfigTrial, TwinRun
 
 

@@ -51,15 +51,15 @@ from storage.ports import DecisionRecords
 from storage.read_budget_store import ReadBudgetStore
 from storage.template_store import TemplateStore
 from workflow.api import ChangeWorkflow
-from workflow.change_nodes import Nodes
 from workflow.devices.gateway import NornirGateway
 from workflow.library.catalog import load_catalog
 from workflow.library.planner import LibraryPlanner
 from workflow.library.saved import SavedTemplatePlanner
+from workflow.nodes.change import Nodes
 from workflow.options import WorkflowOptions
 from workflow.ports import DeviceGateway, Inventory, LabReader, Planner
-from workflow.render_pool import RenderPool
-from workflow.safety import DenyList
+from workflow.safety.deny import DenyList
+from workflow.templates.render_pool import RenderPool
 
 NO_INVENTORY = (
     "no devices configured: set GNS3_URL and GNS3_PROJECT, or LABBOT_INVENTORY "
@@ -182,7 +182,7 @@ def with_saved_templates(planner: Planner, templates: TemplateStore) -> Planner:
 
 def make_inventory(settings: Settings) -> Inventory:
     if settings.gns3_url:
-        from workflow.devices.gns3 import GNS3Inventory
+        from workflow.devices.inventories.gns3 import GNS3Inventory
 
         if not settings.gns3_project:
             raise ConfigError("GNS3_PROJECT: set the GNS3 project name or id to manage")
@@ -194,8 +194,8 @@ def make_inventory(settings: Settings) -> Inventory:
             device_types=settings.device_types,
         )
     if settings.inventory:
-        from workflow.devices.containerlab import ContainerlabInventory, lab_directory
-        from workflow.devices.static import StaticInventory
+        from workflow.devices.inventories.containerlab import ContainerlabInventory, lab_directory
+        from workflow.devices.inventories.static import StaticInventory
 
         deployed = lab_directory(settings.inventory)
         if deployed is not None:

@@ -8,10 +8,10 @@ from collections.abc import Iterator, Sequence
 
 from base.masking import SecretMask
 from bot import messages
-from workflow.landing import Landing
 from workflow.model import platform_family
-from workflow.previews import DevicePreview
-from workflow.sections import line_places
+from workflow.phases.landing import Landing
+from workflow.phases.previews import DevicePreview
+from workflow.safety.sections import line_places
 
 Section = tuple[str, str, str]  # (title, body, language)
 Path = tuple[str, ...]  # a line's headers, then the line
@@ -80,7 +80,7 @@ def _written_paths(lines: Sequence[str]) -> Iterator[Path]:
 
 def _landed_paths(landed: Sequence[str]) -> Iterator[Path]:
     """Each line of a copy's landed diff (`+ ` a landed line, `  ` a header shown as context,
-    one space a level; `workflow.landing.landed_text`) as its path."""
+    one space a level; `workflow.phases.landing.landed_text`) as its path."""
     headers: list[str] = []
     for entry in landed:
         body = entry[2:]

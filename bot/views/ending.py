@@ -1,4 +1,5 @@
-"""How a finished change is said: the workflow's typed endings (workflow/endings.py) worded with
+"""How a finished change is said: the workflow's typed endings (workflow/results/endings.py) worded
+with
 bot/messages/, and a TargetError's fields worded for any request naming devices."""
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from bot.views.landing import outside_text
 from bot.views.not_pushed import not_pushed_ended
 from bot.views.postcheck import failures_text, item_body
 from workflow.api import Finished
-from workflow.endings import (
+from workflow.model import StandardResponse, TemplatePart
+from workflow.results.endings import (
     Ending,
     GateEnding,
     Pushed,
@@ -25,7 +27,6 @@ from workflow.endings import (
     TargetsEnding,
     UnusableDevice,
 )
-from workflow.model import StandardResponse, TemplatePart
 
 
 def ending_line(finished: Finished, mask: SecretMask) -> str:

@@ -1,4 +1,5 @@
-"""How the lab's twin answer is said at the params gate (workflow/lab_twin.py): a line of what
+"""How the lab's twin answer is said at the params gate (workflow/phases/lab_twin.py): a line of
+what
 the network did there — sessions up between which routers, routes learned — or what failed, and
 a block per target with its post-checks on the twin."""
 
@@ -8,8 +9,9 @@ import re
 
 from bot import messages
 from bot.views.postcheck import checks_text
-from workflow.lab_twin import DISAGREES, LabTwinAnswer
 from workflow.model import StandardResponse
+from workflow.phases.lab_twin import DISAGREES, LabTwinAnswer
+from workflow.phases.reviews import ParamsReview
 from workflow.postcheck_outcome import DeviceChecks
 from workflow.postchecks.routing_sessions import (
     UP_STATES,
@@ -17,7 +19,6 @@ from workflow.postchecks.routing_sessions import (
     SessionState,
     session_states,
 )
-from workflow.reviews import ParamsReview
 
 SHOWN = 3  # routes named in the line; the rest are counted
 _NUMBER = re.compile(r"(\d+)")

@@ -8,7 +8,7 @@ from base.masking import SecretMask
 from bot import messages
 from bot.views.landing import Section
 from workflow.model import Landed
-from workflow.reviews import RollbackReview
+from workflow.phases.reviews import RollbackReview
 
 
 def landed_text(landed: Landed, device: str, then: str) -> str:

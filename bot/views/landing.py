@@ -10,8 +10,8 @@ from base.grammar import model_of
 from base.masking import SecretMask
 from bot import messages
 from workflow.model import platform_family
-from workflow.previews import DevicePreview
-from workflow.reviews import RollbackReview
+from workflow.phases.previews import DevicePreview
+from workflow.phases.reviews import RollbackReview
 
 Section = tuple[str, str, str]  # (title, body, language)
 

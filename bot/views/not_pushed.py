@@ -7,9 +7,9 @@ from base.masking import SecretMask
 from bot import messages
 from bot.views.landing import Section
 from bot.views.postcheck import failures_text
-from workflow.endings import RollbackEnding
-from workflow.postcheck_report import not_pushed
-from workflow.reviews import RollbackReview
+from workflow.phases.postcheck_report import not_pushed
+from workflow.phases.reviews import RollbackReview
+from workflow.results.endings import RollbackEnding
 
 
 def not_pushed_gate(payload: RollbackReview, mask: SecretMask) -> tuple[str, list[Section]]:

@@ -30,11 +30,11 @@ from bot.views.targets import devices_with_reasons, targets_sections
 from bot.views.template import post_checks_section, schema_text
 from storage.audit_records import Resolution
 from workflow.api import Finished, PendingGate, RollbackGate, TargetsGate, TemplateGate
-from workflow.feedback import FeedbackProblem
 from workflow.library.compose import part_label
 from workflow.model import LLMProgress, PushProgress, StandardResponse
-from workflow.previews import DevicePreview
-from workflow.reviews import ParamsReview, RollbackReview, TemplateReview
+from workflow.phases.previews import DevicePreview
+from workflow.phases.reviews import ParamsReview, RollbackReview, TemplateReview
+from workflow.results.feedback import FeedbackProblem
 
 
 def gate_buttons(gate: GateName, interrupt_id: str, sha256: str) -> tuple[Button, ...]:

@@ -19,7 +19,7 @@ from bot.views.code_blocks import sections_message
 from workflow.model import ResponseItem, StandardResponse
 from workflow.reads.request import ReadRequest
 from workflow.reads.tables import parsed_table
-from workflow.responses import build_response
+from workflow.results.responses import build_response
 
 
 @dataclass(frozen=True)

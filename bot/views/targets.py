@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from bot import messages
 from workflow.chosen import Because
-from workflow.reviews import TargetsReview
+from workflow.phases.reviews import TargetsReview
 
 TARGETS_SHOWN = 50  # devices listed one a line, with why each was chosen
 TARGETS_NAMED = 200  # more are named on one line; the rest only counted

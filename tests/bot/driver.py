@@ -26,7 +26,7 @@ from bot.cli.demo import demo_settings
 from bot.runtime.wiring import open_runtime
 from bot.settings import load_settings
 from tests.support.postgres import SHARED_AUDIT_KEY, SHARED_STORAGE_KEY
-from workflow.devices.static import StaticInventory
+from workflow.devices.inventories.static import StaticInventory
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,7 +11,7 @@ import pytest
 from bot import messages
 from bot.views.targets import because, devices_with_reasons
 from workflow.chosen import CHOSEN_KINDS, KIND_SOURCES, Chosen, ChosenKind, KindSource, chosen
-from workflow.targets import infer_kind, select_targets, target_words
+from workflow.results.targets import infer_kind, select_targets, target_words
 
 KINDS = {
     "R1": infer_kind(declared="router"),

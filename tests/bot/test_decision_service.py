@@ -31,9 +31,9 @@ from storage.audit_records import (
 from storage.audit_store import ONE_APPROVAL
 from storage.ports import Settles
 from workflow.api import Finished, ParamsGate, PendingGate, Step
-from workflow.feedback import FeedbackProblem
 from workflow.model import StepProgress
-from workflow.reviews import GateDecision, ParamsReview, ReviewedTemplate
+from workflow.phases.reviews import GateDecision, ParamsReview, ReviewedTemplate
+from workflow.results.feedback import FeedbackProblem
 from workflow.state import Requester
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)

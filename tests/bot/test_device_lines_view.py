@@ -1,8 +1,8 @@
 from bot.views.device_lines import device_lines_sections, removed_lines
 from tests.support.masks import MASK
 from workflow.devices.diffing import preview_diff
-from workflow.landing import Landing
-from workflow.previews import DevicePreview
+from workflow.phases.landing import Landing
+from workflow.phases.previews import DevicePreview
 
 RUNNING = "hostname R1\ninterface GigabitEthernet0/1\n description old\n shutdown\n"
 OSPF = [

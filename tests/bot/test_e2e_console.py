@@ -29,7 +29,7 @@ from tests.bot.chat import THREAD, RecordingAdapter, ask, click, person
 from tests.bot.driver import gate_of, read_until_done, start_driver
 from tests.support.masks import MASK
 from tests.support.postgres import SHARED_AUDIT_KEY, SHARED_STORAGE_KEY, fresh_postgres_database
-from workflow.devices.static import StaticInventory
+from workflow.devices.inventories.static import StaticInventory
 
 REQUEST = "apply ospf to R1,R2"
 

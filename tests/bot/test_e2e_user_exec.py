@@ -22,7 +22,7 @@ from labsim.lab import Transport
 from storage.db import make_engine
 from storage.schema import config_backups
 from tests.bot.chat import RecordingAdapter, ask, click
-from workflow.devices.static import StaticInventory
+from workflow.devices.inventories.static import StaticInventory
 
 REQUEST = "apply ospf to R1,R2"
 

@@ -1,4 +1,5 @@
-"""Every way a change can end has its words: each typed ending of workflow/endings.py, worded
+"""Every way a change can end has its words: each typed ending of workflow/results/endings.py,
+worded
 by bot/views/ending.py with bot/messages/, says what happened with the ending's own facts."""
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from base.vocabulary import TargetProblem
 from bot import messages
 from bot.views.ending import newer_line, target_problem, why_ended
 from tests.support.masks import MASK
-from workflow.endings import END_KINDS, Ending, EndKind, Refusal, Stage
 from workflow.model import StandardResponse, TemplatePart
+from workflow.results.endings import END_KINDS, Ending, EndKind, Refusal, Stage
 
 PUSH: StandardResponse = {
     "success": False,

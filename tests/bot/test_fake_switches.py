@@ -18,7 +18,7 @@ from bot.runtime.wiring import open_runtime
 from bot.settings import load_settings
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click
 from tests.fakes.fake_switch import FakeSwitch, fake_switch
-from workflow.devices.static import StaticInventory
+from workflow.devices.inventories.static import StaticInventory
 
 VLAN = "add vlan 42 name LABTEST on SW1"
 LANDED = "landed 2 of 2 lines on SW1: vlan 42; vlan 42 > name LABTEST; the session failed at exit"

@@ -11,8 +11,8 @@ from workflow.api import LabLayout
 from workflow.model import Device, Link, ResponseItem, StandardResponse
 from workflow.postcheck_outcome import DeviceChecks, Fact, Missing, OutcomeKind
 from workflow.postchecks.routing_sessions import SessionState
-from workflow.responses import build_response
-from workflow.targets import infer_kind
+from workflow.results.responses import build_response
+from workflow.results.targets import infer_kind
 
 R1_R2: Link = {"a_device": "R1", "a_interface": "eth0", "b_device": "R2", "b_interface": "eth0"}
 R2_R3: Link = {"a_device": "R2", "a_interface": "eth1", "b_device": "R3", "b_interface": "eth0"}

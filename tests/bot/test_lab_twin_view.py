@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bot.views.lab_twin import lab_twin_note, lab_twin_sections
-from workflow.lab_twin import LabTwinAnswer, no_twin
+from workflow.phases.lab_twin import LabTwinAnswer, no_twin
+from workflow.phases.reviews import ParamsReview, ReviewedTemplate
 from workflow.postcheck_outcome import DeviceChecks, Fact, Missing, OutcomeKind
-from workflow.reviews import ParamsReview, ReviewedTemplate
 
 
 def ospf(peer: str, address: str, interface: str) -> Fact:

@@ -6,10 +6,10 @@ from __future__ import annotations
 from bot.views.presenter import present_gate, present_result
 from tests.support.masks import MASK
 from workflow.api import Finished, RollbackGate
-from workflow.endings import RollbackEnding
 from workflow.model import ResponseItem, StandardResponse
-from workflow.responses import build_response
-from workflow.reviews import RollbackLines, RollbackReview
+from workflow.phases.reviews import RollbackLines, RollbackReview
+from workflow.results.endings import RollbackEnding
+from workflow.results.responses import build_response
 
 DRIFT = "--- previewed\n+++ now\n+ntp server 10.7.7.7"
 DRIFTED = "R3 changed since the preview; not pushed"

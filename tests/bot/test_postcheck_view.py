@@ -14,8 +14,8 @@ from bot.views.postcheck import checks_text, failures_text, item_body, progress_
 from bot.views.presenter import present_gate
 from tests.support.masks import MASK
 from workflow.api import RollbackGate
-from workflow.endings import RollbackEnding
 from workflow.model import PushProgress, ResponseItem
+from workflow.phases.reviews import RollbackLines, RollbackReview
 from workflow.postcheck_outcome import (
     CHECK_KINDS,
     EVIDENCE,
@@ -27,8 +27,8 @@ from workflow.postcheck_outcome import (
     Missing,
     OutcomeKind,
 )
-from workflow.responses import build_response
-from workflow.reviews import RollbackLines, RollbackReview
+from workflow.results.endings import RollbackEnding
+from workflow.results.responses import build_response
 
 OSPF = Fact(check="ospf_neighbors", key="10.0.12.1", peer="R1", interface="eth0", protocol="")
 LOOPBACK = Fact(

@@ -14,13 +14,10 @@ from bot.views.presenter import (
 from tests.support.masks import MASK
 from workflow.api import Finished, ParamsGate, RollbackGate, TargetsGate, TemplateGate
 from workflow.chosen import Because, chosen
-from workflow.endings import GateEnding, RollbackEnding
 from workflow.library.catalog import load_catalog
 from workflow.model import PushProgress, StandardResponse
-from workflow.postcheck_outcome import DeviceChecks, Fact, Missing
-from workflow.previews import DevicePreview
-from workflow.responses import build_response
-from workflow.reviews import (
+from workflow.phases.previews import DevicePreview
+from workflow.phases.reviews import (
     ParamsReview,
     ReviewedTemplate,
     RollbackLines,
@@ -28,7 +25,10 @@ from workflow.reviews import (
     TargetsReview,
     TemplateReview,
 )
-from workflow.template_assessment import TemplateTest
+from workflow.phases.template_assessment import TemplateTest
+from workflow.postcheck_outcome import DeviceChecks, Fact, Missing
+from workflow.results.endings import GateEnding, RollbackEnding
+from workflow.results.responses import build_response
 
 SHA = "a" * 64
 EXPIRES = "2026-12-01T00:00:00+00:00"

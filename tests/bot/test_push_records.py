@@ -28,9 +28,9 @@ from tests.support.sealing import SEALING
 from workflow.api import Finished, RollbackGate
 from workflow.hashing import lines_sha256
 from workflow.model import ResponseItem
-from workflow.push_records import PushRecord
-from workflow.responses import build_response
-from workflow.reviews import RollbackLines, RollbackReview
+from workflow.phases.reviews import RollbackLines, RollbackReview
+from workflow.results.push_records import PushRecord
+from workflow.results.responses import build_response
 
 ROUTERS = ("R1", "R2", "R3")
 STATIC = "apply static_route to R1,R2,R3 prefix=10.99.0.0/16 next_hop=10.0.12.2"

@@ -98,7 +98,7 @@ def test_an_agent_s_read_is_masked_by_whole_lines_however_long() -> None:
     from bot.views.read import masked_response
     from tests.support.masks import MASK
     from workflow.reads.request import ReadRequest
-    from workflow.responses import build_response
+    from workflow.results.responses import build_response
 
     line = "#" * 9000 + ' authentication-key "Quoted Key-4711-Zulu";'
     request = ReadRequest(

@@ -17,7 +17,7 @@ from labsim import Lab, Topology, demo_topology
 from labsim.cli import CliSession
 from tests.bot.chat import RecordingAdapter, ask
 from tests.support.masks import MASK
-from workflow.devices.static import StaticInventory
+from workflow.devices.inventories.static import StaticInventory
 
 INJECTIONS = [
     "show run | redirect tftp://10.0.0.9/r1.cfg on R1 R2",

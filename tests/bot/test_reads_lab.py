@@ -14,7 +14,7 @@ from bot.runtime.wiring import open_runtime
 from bot.settings import load_settings
 from labsim import Lab, demo_topology
 from tests.bot.chat import RecordingAdapter, ask
-from workflow.devices.static import StaticInventory
+from workflow.devices.inventories.static import StaticInventory
 from workflow.model import Device
 from workflow.reads.tables import MAX_ROWS
 

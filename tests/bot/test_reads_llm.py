@@ -22,7 +22,7 @@ from workflow.llm import make_chat_model
 from workflow.llm.secrets import LLMSecrets
 from workflow.model import Device, StandardResponse
 from workflow.reads.diagnose import MAX_OUTPUT_CHARS, LabDiagnosis
-from workflow.responses import build_response
+from workflow.results.responses import build_response
 
 ANSWER = (
     "R1 has no OSPF route to R2's loopback; its table shows only:\n"

@@ -15,9 +15,9 @@ from tests.bot.test_cli import labbot
 from tests.support.sealing import SEALING
 from tests.workflow.gateways import two_router_lab
 from workflow.api import ChangeWorkflow, Finished
-from workflow.change_nodes import Nodes
 from workflow.library.planner import LibraryPlanner
 from workflow.library.saved import SavedTemplatePlanner
+from workflow.nodes.change import Nodes
 
 SECTIONS = """\
 sections:

@@ -15,7 +15,7 @@ import yaml
 from bot.policy.rules import parse_owners
 from bot.settings import load_settings
 from tests.deploy.files import DEPLOY, docker_cmd, named, rendered
-from workflow.devices.static import StaticInventory
+from workflow.devices.inventories.static import StaticInventory
 
 Doc = dict[str, Any]
 # Keys of the example Secret an operator fills in for Matrix and Socket Mode.

@@ -32,10 +32,10 @@ from tests.scale.harness import LABBOT, serve_env
 from tests.support.postgres import SHARED_STORAGE_KEY, fresh_postgres_database
 from tests.workflow.gateways import two_router_lab
 from workflow.api import ChangeWorkflow
-from workflow.change_nodes import Nodes
+from workflow.checkpoints.state_upgrade import PART_KEYS
 from workflow.library.planner import LibraryPlanner
+from workflow.nodes.change import Nodes
 from workflow.state import ChangeState
-from workflow.state_upgrade import PART_KEYS
 
 pytestmark = pytest.mark.postgres
 KEYED = {"LABBOT_AUDIT_KEY": "upgrade-test-audit-key"}  # today's rows keyed; the release's sha256

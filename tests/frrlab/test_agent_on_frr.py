@@ -15,7 +15,7 @@ from bot.settings import load_settings
 from frrlab import FrrLab
 from tests.adapters.mcp.agent_stack import AGENT, TOKEN, agent_session, call, endpoint_on
 from tests.bot.chat import RecordingAdapter, click
-from workflow.devices.static import StaticInventory
+from workflow.devices.inventories.static import StaticInventory
 
 pytestmark = [
     pytest.mark.frr,

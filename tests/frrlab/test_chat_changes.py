@@ -20,7 +20,7 @@ from bot.runtime.wiring import Runtime, open_runtime
 from bot.settings import load_settings
 from frrlab import FrrLab, generated_topology
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click
-from workflow.devices.static import StaticInventory
+from workflow.devices.inventories.static import StaticInventory
 from workflow.library.catalog import load_catalog
 from workflow.ports import Planner
 

@@ -11,9 +11,9 @@ import pytest
 from frrlab import FrrLab, generated_topology
 from workflow.devices.diffing import missing_lines
 from workflow.library.catalog import load_catalog
-from workflow.rendering import render
-from workflow.template_facts import example_facts
-from workflow.validation import validate_params
+from workflow.templates.facts import example_facts
+from workflow.templates.rendering import render
+from workflow.templates.validation import validate_params
 
 pytestmark = [
     pytest.mark.frr,

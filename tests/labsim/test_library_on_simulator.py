@@ -12,11 +12,11 @@ import pytest
 
 from labsim.trial import twin_run
 from workflow.devices.diffing import landed_paths
-from workflow.landing import outside_places
 from workflow.library.catalog import load_catalog
-from workflow.rendering import render
-from workflow.template_facts import example_facts
-from workflow.validation import validate_params
+from workflow.phases.landing import outside_places
+from workflow.templates.facts import example_facts
+from workflow.templates.rendering import render
+from workflow.templates.validation import validate_params
 
 SIMULATED = ("cisco_ios", "arista_eos")
 CASES = [

@@ -13,7 +13,7 @@ from bot.runtime.wiring import Runtime, open_runtime
 from bot.settings import load_settings
 from labsim import Lab, demo_topology
 from tests.bot.chat import RecordingAdapter
-from workflow.devices.static import StaticInventory
+from workflow.devices.inventories.static import StaticInventory
 
 
 @asynccontextmanager

@@ -16,7 +16,7 @@ from bot.runtime.wiring import Runtime, open_runtime
 from bot.settings import load_settings
 from labsim import Lab
 from tests.bot.chat import RecordingAdapter, person
-from workflow.devices.static import StaticInventory
+from workflow.devices.inventories.static import StaticInventory
 
 
 @dataclass

@@ -36,7 +36,7 @@ from tests.security.at_rest import found_in_database, found_in_files, plant, sql
 from tests.security.service import TeamChat, place, press
 from tests.security.tally import attempt
 from tests.support.postgres import SHARED_AUDIT_KEY, SHARED_STORAGE_KEY, fresh_postgres_database
-from workflow.devices.static import StaticInventory
+from workflow.devices.inventories.static import StaticInventory
 
 if TYPE_CHECKING:
     from frrlab import FrrLab

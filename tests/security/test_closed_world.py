@@ -18,8 +18,8 @@ from tests.security.tally import attempt
 from workflow.devices.diffing import landed_paths
 from workflow.devices.facts import management_interface
 from workflow.model import InterfaceFacts
-from workflow.safety import DenyList
-from workflow.sections import line_places, misplaced_lines
+from workflow.safety.deny import DenyList
+from workflow.safety.sections import line_places, misplaced_lines
 
 INTERFACE = {"cisco_ios": "interface GigabitEthernet0/1", "arista_eos": "interface Ethernet1"}
 # believable sections: the interface's ip, ipv6, arp, logging, … lines

@@ -18,11 +18,11 @@ from tests.security.deny_cases import (
     UNREADABLE,
 )
 from tests.security.tally import attempt
-from workflow.allowances import allowance_problems, allowed_by, restoring_allowances
 from workflow.denylist import eos, frr, ios, junos, vrp
 from workflow.denylist.platform_rules import allowance_errors
 from workflow.denylist.rules import ALLOWABLE_FAMILIES, FAMILY_TITLES
-from workflow.safety import DenyList
+from workflow.safety.allowances import allowance_problems, allowed_by, restoring_allowances
+from workflow.safety.deny import DenyList
 
 
 def _ids(cases: list[tuple[str, str, list[str]]]) -> list[str]:

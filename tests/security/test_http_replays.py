@@ -28,7 +28,7 @@ from tests.security.tally import attempt
 from tests.security.test_audit_anchor import FORGED
 from tests.security.test_limits import BOMB_PROPOSAL, OK_TEMPLATE
 from tests.security.test_targets import SPELLINGS
-from workflow.sections import line_paths
+from workflow.safety.sections import line_paths
 
 PEOPLE = {"U1": "alice", "U2": "bob", "U3": "carol", "U4": "dave"}
 NTP = "apply ntp to R1,R2 servers=10.7.7.7"

@@ -31,12 +31,12 @@ from tests.bot.chat import RecordingAdapter, click, person
 from tests.fakes.openai_server import OpenAIStandIn, structured
 from tests.security.replay import attacked_bot, attacked_lab, configs, thread
 from tests.security.tally import attempt
+from workflow.devices.inventories.static import StaticInventory
 from workflow.devices.runner import Credentials, Timeouts, build_nornir
 from workflow.devices.session_limits import DEFAULT_SESSIONS, MOST_SESSIONS
-from workflow.devices.static import StaticInventory
 from workflow.model import Device
-from workflow.render_pool import RenderPool
-from workflow.rendering import MAX_OUTPUT_CHARS, render
+from workflow.templates.render_pool import RenderPool
+from workflow.templates.rendering import MAX_OUTPUT_CHARS, render
 
 NESTED = "{% set a=[1]*19999 %}{% set b=[a]*19999 %}"
 BOMBS = [

@@ -18,8 +18,8 @@ from tests.fakes.openai_server import OpenAIStandIn, structured
 from tests.security.hostile_lines import HARMLESS, HOSTILE
 from tests.security.replay import attacked_bot, attacked_lab, configs, thread
 from tests.security.tally import attempt
-from workflow.safety import DenyList
-from workflow.sections import declared_sections, outside_sections
+from workflow.safety.deny import DenyList
+from workflow.safety.sections import declared_sections, outside_sections
 
 
 @pytest.mark.parametrize(

@@ -164,7 +164,7 @@ async def test_pushed_anyway_a_line_outside_is_reported_at_once_and_rolled_back(
     """As for a gate opened by an older release, which had neither a twin nor a mode grammar
     (the twin cannot answer in time, the grammar's reading is left out): the push happens, and
     R1's own before/after diff shows the line in global config."""
-    monkeypatch.setattr("workflow.sections.landing_problems", lambda *_: [])
+    monkeypatch.setattr("workflow.safety.sections.landing_problems", lambda *_: [])
     # rendered in this process (render_workers=0), where the reading is left out
     source = f"router ospf 1\n network 10.0.12.0 0.0.0.255 area 0\n {NTP}\n"
     chat = RecordingAdapter()

@@ -12,8 +12,8 @@ from labsim.topology import demo_topology
 from labsim.trial import twin_run
 from tests.security.tally import attempt
 from workflow.devices.diffing import landed_paths
-from workflow.landing import landed_text, outside_places
-from workflow.sections import misplaced_lines, section_errors
+from workflow.phases.landing import landed_text, outside_places
+from workflow.safety.sections import misplaced_lines, section_errors
 
 OSPF = ["router ospf * / network *"]
 HEADER = "router ospf 1"

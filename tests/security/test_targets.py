@@ -15,7 +15,7 @@ from bot.views.ending import target_problem
 from tests.bot.chat import RecordingAdapter, click, person
 from tests.security.replay import attacked_bot, attacked_lab, configs, reads, thread
 from tests.security.tally import attempt
-from workflow.targets import select_targets, target_words
+from workflow.results.targets import select_targets, target_words
 
 SPELLINGS = [
     "apply ospf to ../R1",

@@ -37,7 +37,7 @@ from bot.settings import load_settings
 from labsim import Lab, demo_topology
 from tests.bot.chat import RecordingAdapter, ask, click
 from tests.support.postgres import SHARED_AUDIT_KEY, SHARED_STORAGE_KEY
-from workflow.devices.static import StaticInventory
+from workflow.devices.inventories.static import StaticInventory
 
 WRITTEN_AT = "2026-12-01 12:00:00"  # UTC; the clock the writer ran on
 AT_TEMPLATE = ThreadRef("console", "lab-channel", "t-template")

@@ -30,7 +30,7 @@ from workflow.model import (
 )
 from workflow.postcheck_outcome import DeviceChecks, Evidence, Missing
 from workflow.postchecks.evaluate import Expectation
-from workflow.responses import build_response
+from workflow.results.responses import build_response
 
 
 @dataclass(frozen=True)

@@ -18,15 +18,15 @@ from tests.support.masks import MASK
 from tests.support.postgres import fresh_postgres_database
 from tests.workflow.gateways import RecordingGateway, two_router_lab
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision, gate_problem
-from workflow.change_nodes import Nodes
-from workflow.endings import GateEnding
 from workflow.hashing import content_sha256
 from workflow.library.catalog import load_catalog
 from workflow.library.planner import LibraryPlanner
 from workflow.model import PushProgress, Topology
+from workflow.nodes.change import Nodes
 from workflow.options import WorkflowOptions
-from workflow.previews import preview_devices
-from workflow.safety import DenyList
+from workflow.phases.previews import preview_devices
+from workflow.results.endings import GateEnding
+from workflow.safety.deny import DenyList
 from workflow.state import initial_state
 
 THREAD = "slack:C1:1700000000.000100"

@@ -18,11 +18,11 @@ from storage.encryption import StorageKeys, new_key
 from storage.locks import DeviceLockStore
 from tests.support.masks import MASK
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision
-from workflow.change_nodes import Nodes
 from workflow.devices.gateway import NornirGateway
-from workflow.devices.static import StaticInventory
+from workflow.devices.inventories.static import StaticInventory
 from workflow.library.planner import LibraryPlanner
 from workflow.model import PushProgress
+from workflow.nodes.change import Nodes
 
 USERNAME, PASSWORD, SECRET = "labadmin", "lab-pw-1", "lab-enable-1"
 

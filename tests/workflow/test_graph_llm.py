@@ -16,10 +16,10 @@ from tests.fakes.openai_server import OpenAIStandIn, count_tokens, structured
 from tests.support.masks import MASK
 from tests.workflow.gateways import RecordingGateway, ios_config, two_router_lab
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision, gate_problem
-from workflow.change_nodes import Nodes
 from workflow.hashing import content_sha256
 from workflow.llm import LLMPlanner
 from workflow.model import Link
+from workflow.nodes.change import Nodes
 from workflow.options import WorkflowOptions
 
 OSPF_TEMPLATE: dict[str, Any] = {

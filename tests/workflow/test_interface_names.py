@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from workflow.interface_names import missing_interfaces
 from workflow.model import DeviceFacts, InterfaceFacts
+from workflow.templates.interface_names import missing_interfaces
 
 
 def facts(family: str, *names: str) -> DeviceFacts:

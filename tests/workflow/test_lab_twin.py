@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from workflow.gate_nodes import params_review
 from workflow.hashing import content_sha256
-from workflow.lab_twin import (
+from workflow.model import DeviceFacts, ResponseItem, TemplateProposal
+from workflow.nodes.gates import params_review
+from workflow.phases.lab_twin import (
     DISAGREES,
     LabTwinAnswer,
     no_twin,
@@ -15,9 +16,8 @@ from workflow.lab_twin import (
     wants_twin,
     with_disagreements,
 )
-from workflow.model import DeviceFacts, ResponseItem, TemplateProposal
 from workflow.postcheck_outcome import DeviceChecks, OutcomeKind
-from workflow.responses import build_response
+from workflow.results.responses import build_response
 
 
 def facts(name: str, platform: str = "frr_telnet", **extra: str) -> DeviceFacts:

@@ -13,11 +13,11 @@ from base.errors import PlanningError
 from workflow.library.catalog import load_catalog
 from workflow.library.planner import LibraryPlanner
 from workflow.model import PlanRequest, Topology
-from workflow.rendering import render
-from workflow.safety import DenyList
-from workflow.sections import outside_sections
-from workflow.template_check import validate_template
-from workflow.validation import validate_params
+from workflow.safety.deny import DenyList
+from workflow.safety.sections import outside_sections
+from workflow.templates.check import validate_template
+from workflow.templates.rendering import render
+from workflow.templates.validation import validate_params
 
 TOPOLOGY: Topology = json.loads(
     (Path(__file__).parent / "fixtures" / "lab_topology.json").read_text()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from workflow.masked_lines import mask_in
+from workflow.safety.masked_lines import mask_in
 
 CASES = {
     "snmp-server community ******** RO": "********",

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from base.errors import TemplateError
-from workflow.rendering import render, template_variables
-from workflow.safety import DenyList
+from workflow.safety.deny import DenyList
+from workflow.templates.rendering import render, template_variables
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ESCAPES = json.loads((FIXTURES / "sandbox_escapes.json").read_text())["templates"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from workflow.model import ResponseItem
-from workflow.responses import build_response
+from workflow.results.responses import build_response
 
 
 def test_build_response_counts_from_items() -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from base.errors import ConfigError, TemplateError
-from workflow.rendering import render
-from workflow.safety import DenyList, Violation
+from workflow.safety.deny import DenyList, Violation
+from workflow.templates.rendering import render
 
 CORPUS = json.loads((Path(__file__).parent / "fixtures" / "forbidden_commands.json").read_text())
 

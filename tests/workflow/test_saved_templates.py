@@ -17,10 +17,10 @@ from tests.support.masks import MASK
 from tests.support.sealing import SEALING
 from tests.workflow.gateways import RecordingGateway, two_router_lab
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision
-from workflow.change_nodes import Nodes
 from workflow.library.planner import LibraryPlanner
 from workflow.library.saved import SavedTemplatePlanner
 from workflow.llm import LLMPlanner
+from workflow.nodes.change import Nodes
 
 AREA_TEMPLATE = "router ospf {{ pid }}\n network 0.0.0.0 255.255.255.255 area {{ area }}\n"
 

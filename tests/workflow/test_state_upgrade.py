@@ -36,15 +36,15 @@ from tests.support.clock import clock_at
 from tests.support.postgres import SHARED_AUDIT_KEY, SHARED_STORAGE_KEY
 from tests.workflow.gateways import two_router_lab
 from workflow.api import ChangeWorkflow
-from workflow.change_nodes import Nodes
-from workflow.devices.static import StaticInventory
+from workflow.checkpoints.state_upgrade import parts_of
+from workflow.checkpoints.write_upgrade import UnupgradableWrites
+from workflow.devices.inventories.static import StaticInventory
 from workflow.graph import build_graph
 from workflow.library.planner import LibraryPlanner
+from workflow.nodes.change import Nodes
 from workflow.state import ChangeState, state_of
-from workflow.state_upgrade import parts_of
 from workflow.step_progress import StepContext
 from workflow.steps import pending_gate_of
-from workflow.write_upgrade import UnupgradableWrites
 
 FIXTURES = Path(__file__).parent / "fixtures"
 STORED = json.loads((FIXTURES / "flat-state.json").read_text(encoding="utf-8"))

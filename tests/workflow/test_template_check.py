@@ -9,9 +9,9 @@ import pytest
 
 from workflow.library.catalog import load_catalog
 from workflow.model import TemplateProposal
-from workflow.safety import DenyList
-from workflow.template_check import check_template, validate_template
-from workflow.template_facts import example_facts, example_lab
+from workflow.safety.deny import DenyList
+from workflow.templates.check import check_template, validate_template
+from workflow.templates.facts import example_facts, example_lab
 
 
 def _proposal(templates: dict[str, str], **overrides: Any) -> TemplateProposal:

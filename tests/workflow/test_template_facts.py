@@ -5,11 +5,11 @@ from __future__ import annotations
 import copy
 
 from workflow.model import DeviceFacts, InterfaceFacts, TemplateProposal, Topology
-from workflow.previews import preview_devices
-from workflow.safety import DenyList
-from workflow.template_check import check_template
-from workflow.template_facts import example_facts, lab_facts
-from workflow.validation import refuse_unsafe_facts
+from workflow.phases.previews import preview_devices
+from workflow.safety.deny import DenyList
+from workflow.templates.check import check_template
+from workflow.templates.facts import example_facts, lab_facts
+from workflow.templates.validation import refuse_unsafe_facts
 
 
 def router(name: str, *interfaces: tuple[str, str | None, bool]) -> DeviceFacts:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from workflow.model import ParamSpec
-from workflow.validation import validate_params
+from workflow.templates.validation import validate_params
 
 CORPUS = json.loads((Path(__file__).parent / "fixtures" / "forbidden_commands.json").read_text())
 

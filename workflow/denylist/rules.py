@@ -55,7 +55,7 @@ def family_rules(
     return tuple(Rule(rid, family, spec, reason, allowable) for rid, spec, reason in rows)
 
 
-# Rules about a whole line rather than its words (workflow/safety.py applies them).
+# Rules about a whole line rather than its words (workflow/safety/deny.py applies them).
 # never allowed, a rollback's own lines included: a device reads a control character as an
 # editing key (Ctrl-U erases what was typed, Ctrl-Z ends configuration mode), so it runs another
 # line than the one approved

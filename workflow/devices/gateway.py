@@ -57,7 +57,7 @@ from workflow.model import (
 from workflow.ports import BackupStore, DeviceLocks, Inventory
 from workflow.postcheck_outcome import DeviceChecks
 from workflow.postchecks.evaluate import Expectation
-from workflow.responses import build_response
+from workflow.results.responses import build_response
 
 log = logging.getLogger(__name__)
 

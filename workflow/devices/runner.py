@@ -22,13 +22,13 @@ from nornir.plugins.runners import ThreadedRunner
 from nornir_netmiko.connections import CONNECTION_NAME, Netmiko
 
 from base.masking import occurrences
-from workflow.devices.device_types import netmiko_type
 from workflow.devices.failure import DeviceFailure, SayFailure
+from workflow.devices.inventories.device_types import netmiko_type
 from workflow.devices.session_limits import DEFAULT_SESSIONS, worker_count
-from workflow.masked_lines import SECRET_MASK
 from workflow.model import Device, ProgressCallback, PushProgress
 from workflow.postcheck_outcome import DeviceChecks
-from workflow.progress_edits import ProgressEdits
+from workflow.results.progress_edits import ProgressEdits
+from workflow.safety.masked_lines import SECRET_MASK
 
 log = logging.getLogger(__name__)
 NORNIR_TASK_LOGGER = "nornir.core.task"  # logs a failed task's traceback at ERROR

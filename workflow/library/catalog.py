@@ -3,9 +3,9 @@
 A file holds `description`, `keywords` (for matching plain requests), `phrases` (request words
 that set a parameter: "area 0" -> area=0), `derive` (a name in `derive.DERIVERS`),
 `params_schema`, `example_params`, `sections` (the configuration sections it may touch, format
-in `workflow.sections`), `templates` (vendor family -> Jinja2 source) and optionally
+in `workflow.safety.sections`), `templates` (vendor family -> Jinja2 source) and optionally
 `post_checks` (what must hold after the push; format in `workflow.postcheck_spec`) and `allow`
-(deny-list rule ids or families it may break; `workflow.allowances`).
+(deny-list rule ids or families it may break; `workflow.safety.allowances`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from workflow.hashing import content_sha256
 from workflow.library.derive import DERIVERS
 from workflow.model import ParamSpec, TemplatePart, TemplateProposal
 from workflow.postcheck_spec import PostChecks, parse_post_checks, post_check_errors
-from workflow.sections import section_errors
+from workflow.safety.sections import section_errors
 
 _REQUIRED_KEYS = (
     "description",
@@ -50,11 +50,11 @@ class LibraryTemplate:
     params_schema: Mapping[str, ParamSpec]
     example_params: Mapping[str, Any]
     templates: Mapping[str, str]  # vendor family -> Jinja2 source
-    sections: tuple[str, ...]  # the configuration sections it may touch (workflow.sections)
+    sections: tuple[str, ...]  # the configuration sections it may touch (workflow.safety.sections)
     # what it is made of, when not one built-in template (saved versions, combinations)
     parts: tuple[TemplatePart, ...] = ()
     post_checks: PostChecks | None = None  # what must hold after the push
-    allow: tuple[str, ...] = ()  # deny-list rules it may break (workflow.allowances)
+    allow: tuple[str, ...] = ()  # deny-list rules it may break (workflow.safety.allowances)
 
     @property
     def families(self) -> tuple[str, ...]:

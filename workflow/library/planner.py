@@ -4,7 +4,8 @@ Understood requests (case does not matter):
   apply <template> to <all|R1,R2|R1 R2|R*> [key=value ...]
   configure OSPF area 0 on all routers          (keywords pick the template, "area 0" a param)
   set ntp server 10.0.0.1 on R1 R2
-Devices come after the last "to"/"on"/"for" and are chosen before planning (workflow/targets.py,
+Devices come after the last "to"/"on"/"for" and are chosen before planning
+(workflow/results/targets.py,
 fail closed); a device chosen by a glob or a kind that the template does not fit is left out,
 saying why. Reviewer feedback on Modify ("area=1", "use process 10", "apply bgp") is applied on
 top. Uses no tokens.
@@ -21,8 +22,6 @@ from typing import Any
 from base.errors import PlanningError, TargetError
 from base.vocabulary import GateName
 from workflow.chosen import is_named
-from workflow.endings import targets_ending
-from workflow.feedback import FeedbackProblem
 from workflow.library.catalog import Catalog, LibraryTemplate, load_catalog
 from workflow.library.derive import derive_params
 from workflow.library.list_edits import ListEdit, edited, previous_params, split_edits
@@ -33,8 +32,15 @@ from workflow.model import (
     TemplateProposal,
     TokenUsage,
 )
-from workflow.targets import select_targets, target_words, topology_kinds, topology_selection
-from workflow.validation import validate_params
+from workflow.results.endings import targets_ending
+from workflow.results.feedback import FeedbackProblem
+from workflow.results.targets import (
+    select_targets,
+    target_words,
+    topology_kinds,
+    topology_selection,
+)
+from workflow.templates.validation import validate_params
 
 _KEY_VALUE = re.compile(r"""(?<![\w-])([A-Za-z_][\w-]*)=("[^"]*"|'[^']*'|\S+)""")
 # `apply ospf`, `apply lab_ospf@2`, `apply interface_address + ospf + banner` (combined, in order)
@@ -142,7 +148,8 @@ class LibraryPlanner:
     async def feedback_problem(
         self, request: PlanRequest, template: TemplateProposal, gate: GateName
     ) -> FeedbackProblem | None:
-        """A Modify it cannot act on (workflow/feedback.py): nothing it can parse, a value the
+        """A Modify it cannot act on (workflow/results/feedback.py): nothing it can parse, a value
+        the
         schema refuses, parameters at the template gate (they are set at the params gate)."""
         if template["name"] not in self._catalog.names():
             return None  # a rollback's literal lines: a Modify shows them again

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from base.errors import PlanningError
 from base.vocabulary import GateName
-from workflow.feedback import FeedbackProblem, FeedbackReader
 from workflow.library.catalog import Catalog, LibraryTemplate, load_catalog
 from workflow.library.compose import applied_names, combine, from_saved, mentions
 from workflow.library.planner import NO_TOKENS, LibraryPlanner
 from workflow.model import ParamsProposal, PlanRequest, TemplateProposal
 from workflow.ports import Planner, SavedTemplates
+from workflow.results.feedback import FeedbackProblem, FeedbackReader
 
 
 class SavedTemplatePlanner:

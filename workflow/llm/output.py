@@ -44,7 +44,7 @@ from workflow.llm import answers, prompts
 from workflow.llm.failures import describe_llm_failure, timeout_failure
 from workflow.llm.schemas import tool_definition
 from workflow.model import LLMProgress, TokenUsage, sum_usage
-from workflow.progress_edits import ProgressEdits
+from workflow.results.progress_edits import ProgressEdits
 
 Strategy = Literal["tools", "json_schema", "json"]
 OutputMode = Literal["auto", "tools", "json_schema", "json"]

@@ -36,9 +36,9 @@ from workflow.llm.output import StructuredOutput
 from workflow.llm.schemas import ParamsAnswer, TemplateAnswer, expand_schema
 from workflow.model import ParamsProposal, PlanRequest, TemplateProposal, TokenUsage
 from workflow.postcheck_spec import PostChecks, parse_post_checks
+from workflow.results.targets import expand_targets
 from workflow.step_progress import step_progress
-from workflow.targets import expand_targets
-from workflow.validation import validate_params
+from workflow.templates.validation import validate_params
 
 AnswerT = TypeVar("AnswerT", bound=BaseModel)
 MATCHES_DESCRIBED = 3  # built-in templates offered (those matching the request best)

@@ -17,7 +17,7 @@ from typing import Any
 
 from workflow.llm.schemas import split_common
 from workflow.model import ParamSpec, PlanRequest, TemplateProposal, Topology
-from workflow.rendering import reads_facts
+from workflow.templates.rendering import reads_facts
 
 TEMPLATE_SYSTEM = """\
 You write Jinja2 templates of network device configuration: one command per line; no

@@ -18,7 +18,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel, ConfigDict, Field
 
 from workflow.model import ParamSpec
-from workflow.validation import validate_params
+from workflow.templates.validation import validate_params
 
 
 def tool_definition(model: type[BaseModel]) -> dict[str, Any]:
@@ -47,7 +47,7 @@ class TemplateAnswer(BaseModel):
     """A Jinja2 configuration template, or a built-in one by name (and no templates)."""
 
     # keys beyond these are kept (`model_extra`): an `allow` the model adds is refused with a
-    # reason rather than dropped unseen (workflow.allowances); the tool definition omits it
+    # reason rather than dropped unseen (workflow.safety.allowances); the tool definition omits it
     model_config = ConfigDict(extra="allow")
 
     name: str = "custom"

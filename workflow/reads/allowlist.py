@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from base.errors import ReadRefused
 from workflow.model import platform_family
-from workflow.safety import matching_rule
+from workflow.safety.deny import matching_rule
 
 # printable characters a read may hold: regexes after a filter need ^ $ . * + ( ) [ ] \
 _SAFE = re.compile(r"[A-Za-z0-9 _\-./:,*+^$()\[\]|\\\"'=@]*")

@@ -4,14 +4,14 @@
 tftp://…`, `copy … scp:` typed to the bot are neither a read nor a change request: they are
 refused with the reason before anything is planned or sent (no running configuration is read).
 The commands are the deny-list's own exec rules (workflow.denylist, matched by
-workflow.safety with its abbreviations and the `do`/`run` prefixes) that no change asked for in
+workflow.safety.deny with its abbreviations and the `do`/`run` prefixes) that no change asked for in
 words begins with, and the harmless exec commands below in the same syntax (`write memory`,
 `configure terminal`, `clear ip bgp *`); a message starting with `do` is always one.
 """
 
 from __future__ import annotations
 
-from workflow.safety import DenyList, matching_rule
+from workflow.safety.deny import DenyList, matching_rule
 
 # deny-list rules (their ids) that name an exec command; `enable`, `install`, `crash` (`test`),
 # `debug`, `copy` (`copy the ospf settings …`) or `clear` are left out: a change or a question in

@@ -15,7 +15,7 @@ from base.errors import ReadRefused
 from workflow.model import Device
 from workflow.reads.allowlist import allowed_read, refuse_unsafe
 from workflow.reads.questions import question_command
-from workflow.targets import device_kinds, select_targets
+from workflow.results.targets import device_kinds, select_targets
 
 _ON = re.compile(r"(?<=\s)on\s+", re.IGNORECASE)  # overlapping: `include on on R1`
 _SEPARATORS = re.compile(r"[ ,]+")

@@ -30,7 +30,7 @@ from tests.fakes.slack_api import (
     SlackSender,
     SocketSender,
 )
-from workflow.devices.static import StaticInventory
+from workflow.devices.inventories.static import StaticInventory
 
 
 class SlackSide(Protocol):

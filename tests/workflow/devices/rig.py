@@ -13,7 +13,7 @@ from labsim.lab import Lab, Transport
 from storage.config_backups import ConfigBackupStore
 from storage.locks import DeviceLockStore
 from workflow.devices.gateway import NornirGateway
-from workflow.devices.static import StaticInventory
+from workflow.devices.inventories.static import StaticInventory
 from workflow.ports import Inventory
 
 USERNAME, PASSWORD, SECRET = "labadmin", "Sup3r-S3cret-pw", "En4ble-S3cret"

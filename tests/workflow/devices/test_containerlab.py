@@ -13,7 +13,7 @@ import pytest
 from base.errors import InventoryError
 from bot.runtime.wiring import make_inventory
 from bot.settings import load_settings
-from workflow.devices.containerlab import ContainerlabInventory, lab_directory
+from workflow.devices.inventories.containerlab import ContainerlabInventory, lab_directory
 
 LAB = Path(__file__).with_name("fixtures") / "clab-frr01"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from workflow.devices.device_types import NodeInfo, netmiko_type, resolve_device_type
+from workflow.devices.inventories.device_types import NodeInfo, netmiko_type, resolve_device_type
 from workflow.model import UnusableNode
 
 RULES = {

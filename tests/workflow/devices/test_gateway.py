@@ -18,8 +18,8 @@ from storage.config_backups import ConfigBackupStore
 from storage.encryption import StorageKeys, new_key
 from tests.security.at_rest import plant
 from tests.workflow.devices.rig import PASSWORD, SECRET, Rig, Stores, by_name, start_rig
+from workflow.devices.inventories.static import StaticInventory
 from workflow.devices.runner import Credentials, Timeouts, build_nornir
-from workflow.devices.static import StaticInventory
 from workflow.model import BackupStage, Device, PushProgress
 
 OSPF = ["router ospf 1", " network 10.0.0.0 0.255.255.255 area 0"]

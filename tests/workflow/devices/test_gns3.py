@@ -16,7 +16,7 @@ from labsim.device import SimDevice
 from labsim.transport import TelnetConsole, listen
 from tests.workflow.devices.gns3server import PASSWORD, GNS3Server, running_gns3
 from tests.workflow.devices.rig import SECRET, Stores
-from workflow.devices.gns3 import GNS3Inventory, nodes_to_devices
+from workflow.devices.inventories.gns3 import GNS3Inventory, nodes_to_devices
 from workflow.model import Device, Link
 
 pytestmark = [pytest.mark.gns3, pytest.mark.xdist_group("gns3")]  # each server starts once

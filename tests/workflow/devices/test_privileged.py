@@ -15,8 +15,8 @@ from netmiko.exceptions import ReadTimeout
 from labsim.lab import Lab, Transport
 from tests.workflow.devices.rig import OSPF_LINES, PASSWORD, SECRET, USERNAME, Stores
 from workflow.devices.gateway import NornirGateway
+from workflow.devices.inventories.static import StaticInventory
 from workflow.devices.prompts import whole_prompt
-from workflow.devices.static import StaticInventory
 from workflow.devices.tasks import without_echo
 
 TRANSPORTS: list[Transport] = ["ssh", "telnet"]

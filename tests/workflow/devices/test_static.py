@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from base.errors import InventoryError
-from workflow.devices.static import StaticInventory
+from workflow.devices.inventories.static import StaticInventory
 from workflow.model import Device, Link, UnusableNode
 
 HOSTS = """

@@ -19,7 +19,7 @@ from workflow.llm.secrets import LLMSecrets
 from workflow.model import Device, StandardResponse
 from workflow.reads.diagnose import Diagnosis, LabDiagnosis
 from workflow.reads.diagnose_text import PROTOCOL
-from workflow.responses import build_response
+from workflow.results.responses import build_response
 
 LAB = [Device("R1", "cisco_ios_telnet", "127.0.0.1", 1), Device("R2", "frr", "127.0.0.1", 2)]
 ROUTES = "C        10.0.0.0/30 is directly connected, GigabitEthernet0/0"

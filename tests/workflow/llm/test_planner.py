@@ -19,7 +19,7 @@ from workflow.llm import LLMPlanner, LLMSecrets, make_llm_planner
 from workflow.llm.prompts import name_ranges
 from workflow.llm.schemas import ParamsAnswer, tool_definition
 from workflow.model import PlanRequest, TemplateProposal, Topology
-from workflow.template_check import validate_template
+from workflow.templates.check import validate_template
 
 OSPF_ANSWER: dict[str, Any] = {
     "name": "ospf-area0",

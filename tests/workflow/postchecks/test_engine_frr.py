@@ -14,7 +14,7 @@ from bot.views.postcheck import item_body, progress_detail
 from frrlab import FrrLab
 from tests.workflow.devices.rig import Stores
 from workflow.devices.gateway import NornirGateway
-from workflow.devices.static import StaticInventory
+from workflow.devices.inventories.static import StaticInventory
 from workflow.model import PushProgress, StandardResponse, Topology
 from workflow.postcheck_spec import parse_post_checks
 from workflow.postchecks.evaluate import expectations

@@ -16,8 +16,8 @@ from storage.checkpointer import SQLAlchemySaver
 from tests.support.masks import MASK
 from tests.workflow.gateways import RecordingGateway, two_router_lab
 from workflow.api import ChangeWorkflow, Finished, Gate, GateDecision
-from workflow.change_nodes import Nodes
 from workflow.library.planner import LibraryPlanner
+from workflow.nodes.change import Nodes
 
 THREAD = "console:terminal:t1"
 STATIC = "apply static_route to R1,R2 prefix=10.99.0.0/16 next_hop=10.0.12.9"

@@ -11,7 +11,7 @@ from bot.views.postcheck import item_body
 from labsim import Lab, SimDevice, demo_topology
 from labsim.cli import CliSession
 from tests.workflow.devices.rig import Stores
-from workflow.devices.static import StaticInventory
+from workflow.devices.inventories.static import StaticInventory
 from workflow.postcheck_outcome import Evidence, Missing
 from workflow.postchecks.evaluate import Expectation, unmet
 from workflow.postchecks.parsers import RoutingState, commands, parse

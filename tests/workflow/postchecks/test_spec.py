@@ -16,7 +16,7 @@ from workflow.postcheck_spec import (
     parse_post_checks,
     post_check_errors,
 )
-from workflow.template_check import validate_template
+from workflow.templates.check import validate_template
 
 
 def test_short_and_long_forms_normalize_alike() -> None:
