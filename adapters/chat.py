@@ -13,26 +13,6 @@ from typing import Literal, Protocol, runtime_checkable
 
 from base.vocabulary import REPLY_WORDS, Choice
 
-# First words that make a message a command rather than a change request.
-COMMAND_WORDS = (
-    "help",
-    "templates",
-    "audit",
-    "status",
-    "cancel",
-    "rollback",
-    "save",
-    "pending",
-    "topology",
-    "lab",
-    "show",  # the read verbs: read-only commands, answered without approval
-    "sh",
-    "display",
-    "ping",
-    "traceroute",
-    "run",  # `run CLI-COMMAND on R1`: the same reads, any verb checked against the allow-list
-)
-
 
 @dataclass(frozen=True)
 class Actor:

@@ -33,7 +33,6 @@ from rich.console import Console
 from rich.text import Text
 
 from adapters.chat import (
-    COMMAND_WORDS,
     Actor,
     Button,
     ChatEvent,
@@ -75,6 +74,9 @@ class ConsoleAdapter:
     seats: frozenset[str] | None = None
     session: str = field(default_factory=lambda: secrets.token_hex(4))
     takes_input: bool = True  # False: it only posts (`labbot mcp`'s), people decide elsewhere
+    # the first words the bot takes as commands (bot.commands.registry.command_words): such a
+    # line is said in the current thread; any other line that decides nothing opens a new one
+    command_words: frozenset[str] = frozenset()
     _thread: ThreadRef | None = None
     _buttons: tuple[Button, ...] = ()
     _gate_message_id: str = ""
@@ -200,7 +202,7 @@ class ConsoleAdapter:
             if first != "cancel":  # `cancel` alone is also the command for this thread
                 self._note(texts.NOTHING_WAITING)
                 return None
-        if first in COMMAND_WORDS:
+        if first in self.command_words:
             return Request(self._current_thread(), self.actor, line)
         self._thread = self._new_thread()
         self._buttons = ()

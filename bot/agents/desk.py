@@ -23,9 +23,10 @@ from bot import messages
 from bot.agents import views as agent_views
 from bot.agents.bounds import KEPT_REASON_CHARS, change_column, cut, refuse_arguments, trace
 from bot.commands.context import CommandContext, ThreadChange
-from bot.commands.parsing import Command, parse_command
+from bot.commands.parsing import Command
 from bot.commands.read_budget import ChannelBudget
-from bot.commands.reads import ReadCommand
+from bot.commands.reads import READS, ReadCommand
+from bot.commands.registry import parse_command
 from bot.decisions.service import DecisionService
 from bot.policy.agent_principals import Agent
 from bot.policy.request_limits import refuse_size
@@ -35,11 +36,10 @@ from storage.audit_store import AuditStore
 from storage.template_store import TemplateStore
 from workflow.devices.reachability import probe
 from workflow.library.catalog import Catalog
-from workflow.reads.allowlist import VERBS
 
 Json = dict[str, Any]
 Progress = Callable[[float, float | None, str], Awaitable[None]]
-READ_VERBS = frozenset({*VERBS, "sh", "run"})
+READ_VERBS = frozenset(READS.words)
 POLL_SECONDS = 1.0
 LIVE = ("open", "running")  # a change in these states has not ended
 log = logging.getLogger(__name__)

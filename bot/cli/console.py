@@ -21,6 +21,7 @@ from adapters.console.render import styled
 from adapters.user_ids import canonical_user_id
 from base.errors import ConfigError
 from bot import messages
+from bot.commands.registry import command_words
 from bot.policy.approvers import refuse_look_alikes
 from bot.policy.open_gates import open_gates
 from bot.records.place import database_shown
@@ -123,6 +124,7 @@ async def run_console(
         echo_input=chat.scripted,
         first_lines=list(first_lines),
         files_dir=settings.data_dir / "files",
+        command_words=command_words(),
         seats=seats,
     )
     inventory = make_inventory(settings)  # no lab named: said before any database is made

@@ -13,6 +13,7 @@ from adapters.console.adapter import ConsoleAdapter
 from adapters.console.render import styled
 from bot import messages
 from bot.cli.console import chat_input, run_session
+from bot.commands.registry import command_words
 from bot.records.place import database_shown
 from bot.runtime.wiring import open_runtime
 from bot.settings import Settings, embedded_database_url
@@ -68,6 +69,7 @@ async def run_demo(settings: Settings, *, user: str, script: Path | None, device
         source=chat.source,
         echo_input=chat.scripted,
         files_dir=settings.data_dir / "files",
+        command_words=command_words(),
     )
     async with (
         demo_lab(settings, devices) as (lab, inventory),

@@ -11,6 +11,7 @@ from bot.audit.report_data import gather_report
 from bot.audit.report_html import render_report
 from bot.audit.table import render_chat_table, render_summary
 from bot.commands.context import CommandContext
+from bot.commands.declaration import ChatCommand, always
 from bot.commands.parsing import parse_audit_args
 from bot.views.code_blocks import present_table
 
@@ -54,3 +55,6 @@ async def report_command(ctx: CommandContext) -> None:
     )
     attached = FileAttachment(REPORT_NAME, page.encode(), "text/html")
     await ctx.say(Message(text, files=(attached,)))
+
+
+AUDIT = ChatCommand("audit", always(audit_command), help=messages.HELP_AUDIT)

@@ -10,7 +10,9 @@ from dataclasses import dataclass, replace
 
 from adapters.chat import Message
 from bot import messages
-from bot.commands.context import CommandContext
+from bot.commands.context import CommandContext, CommandHandler
+from bot.commands.declaration import ChatCommand, CommandKit
+from bot.commands.topology import topology_command
 from bot.views.code_blocks import code_blocks, present_table
 from workflow.api import LabLayout
 from workflow.devices.reachability import probe
@@ -82,3 +84,11 @@ def link_line(link: Link) -> str:
 
 def _answer(why: str | None) -> str:
     return messages.LAB_ANSWERS if why is None else messages.LAB_NO_ANSWER.format(why=why)
+
+
+def lab_handler(kit: CommandKit) -> CommandHandler:
+    """The inventory with the lab's devices; without them, the picture (`topology`)."""
+    return LabCommand(kit.reads.lab) if kit.reads is not None else topology_command
+
+
+LAB = ChatCommand("lab", lab_handler, help=messages.HELP_LAB)

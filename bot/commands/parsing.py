@@ -1,15 +1,12 @@
-"""Parse what people type to the bot: a command word and its arguments, or a change request."""
+"""A command as parsed (bot.commands.registry tells a command from a change request), and the
+`audit` filters."""
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from adapters.chat import COMMAND_WORDS, decision_by_id
 from bot import messages
-from workflow.reads.device_commands import device_command
-from workflow.reads.questions import as_question, is_free_question
 
 ASK = "ask"  # the command a known question about the lab becomes ("neighbours on R1")
 DECIDE = "decide"  # `approve|modify|cancel CHANGE_ID [: TEXT]`, args = (choice, id, text)
@@ -33,28 +30,6 @@ class AuditFilter:
 
 class CommandError(ValueError):
     """Bad command arguments; the message tells the user the right form."""
-
-
-def parse_command(text: str) -> Command | None:
-    """A command when the text starts with a command word, is a device command (refused) or is
-    a question about the lab, else None (a change request)."""
-    by_id = decision_by_id(text)
-    if by_id is not None:
-        choice, change_id, feedback = by_id
-        return Command(DECIDE, (choice, change_id, feedback or ""))
-    try:
-        words = shlex.split(text.strip())
-    except ValueError:
-        words = text.split()
-    if words and words[0].lower() not in COMMAND_WORDS:
-        why = device_command(text)
-        if why is not None:
-            return Command(DEVICE, (why,))
-        asking = as_question(text) is not None or is_free_question(text)
-        return Command(ASK) if asking else None
-    if not words or words[0].lower() not in COMMAND_WORDS:
-        return None
-    return Command(words[0].lower(), tuple(words[1:]))
 
 
 def parse_time(value: str, option: str) -> datetime:

@@ -4,7 +4,9 @@ changes they asked for that still wait."""
 from __future__ import annotations
 
 from adapters.chat import Message
+from bot import messages
 from bot.commands.context import CommandContext
+from bot.commands.declaration import ChatCommand, always
 from bot.policy.open_gates import pending_for, pending_text
 
 
@@ -17,3 +19,6 @@ async def pending_command(ctx: CommandContext) -> None:
         platform=ctx.request.thread.platform,
     )
     await ctx.say(Message(pending_text(found, ctx.clock())))
+
+
+PENDING = ChatCommand("pending", always(pending_command), help=messages.HELP_PENDING)

@@ -29,7 +29,8 @@ from adapters.chat import Message
 from base.errors import PlanningError, ReadRefused, TargetError
 from bot import messages
 from bot.commands.context import CommandContext
-from bot.commands.parsing import ASK
+from bot.commands.declaration import ChatCommand, CommandKit, always
+from bot.commands.parsing import ASK, DEVICE
 from bot.commands.read_budget import ChannelBudget
 from bot.views import read as read_view
 from bot.views.ending import target_problem
@@ -37,7 +38,8 @@ from bot.views.read import OutputBounds
 from storage.read_budget_store import BudgetLimit
 from workflow.model import Device, StandardResponse
 from workflow.ports import LabReader
-from workflow.reads.questions import as_question
+from workflow.reads.device_commands import device_command
+from workflow.reads.questions import as_question, is_free_question
 from workflow.reads.request import ReadRequest, question_request, read_request
 from workflow.reads.tables import command_to_send
 
@@ -176,6 +178,34 @@ async def refuse_device_command(ctx: CommandContext) -> None:
     (why,) = ctx.command.args  # the message is not echoed: it may hold a URL's password
     reason = messages.DEVICE_COMMAND.format(why=why)
     await ctx.refuse(messages.REFUSED.format(reason=reason))
+
+
+def the_reads(kit: CommandKit) -> ReadCommand | None:
+    """The lab's reads (none without a lab: answered with the help)."""
+    return kit.reads
+
+
+def refused_device_command(text: str) -> tuple[str, ...] | None:
+    """A device command that is no read: (why it is refused,)."""
+    why = device_command(text)
+    return None if why is None else (why,)
+
+
+def lab_question(text: str) -> tuple[str, ...] | None:
+    """A question about the lab, known ("neighbours on R1") or free (for the LLM)."""
+    return () if as_question(text) is not None or is_free_question(text) else None
+
+
+READS = ChatCommand(
+    "show",
+    the_reads,
+    help=messages.HELP_READS,
+    aliases=("sh", "display", "ping", "traceroute", "run"),  # `run CLI-COMMAND on R1`: any verb
+)
+DEVICE_COMMANDS = ChatCommand(
+    DEVICE, always(refuse_device_command), recognise=refused_device_command
+)
+QUESTIONS = ChatCommand(ASK, the_reads, help=messages.HELP_QUESTIONS, recognise=lab_question)
 
 
 def _request(ctx: CommandContext, devices: list[Device], max_targets: int) -> ReadRequest:

@@ -15,6 +15,7 @@ from adapters.chat import Actor, Message
 from base.errors import VersionConflict
 from base.masking import SecretMask
 from bot import messages
+from bot.commands.declaration import ChatCommand, CommandKit
 from bot.commands.parsing import CommandError
 from bot.views import template as template_view
 from storage.template_store import SaveResult, TemplateDraft, TemplateStore, name_problem
@@ -173,6 +174,22 @@ def templates_command(catalog: Catalog, store: TemplateStore) -> CommandHandler:
         await ctx.say(reply)
 
     return handler
+
+
+def library_handler(kit: CommandKit) -> CommandHandler:
+    """`templates` over the team's library; without one, the built-in templates only."""
+    if kit.templates is None:
+        return catalog_command(kit.catalog)
+    return templates_command(kit.catalog, kit.templates)
+
+
+def save_handler(kit: CommandKit) -> CommandHandler | None:
+    """`save as NAME` needs the team's library (without one: answered with the help)."""
+    return save_command(kit.catalog, kit.templates) if kit.templates is not None else None
+
+
+TEMPLATES = ChatCommand("templates", library_handler, help=messages.HELP_TEMPLATES)
+SAVE = ChatCommand("save", save_handler, help=messages.HELP_SAVE)
 
 
 async def templates_reply(

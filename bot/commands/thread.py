@@ -1,20 +1,16 @@
-"""Commands about a change: `help`, `status`, `cancel`, `rollback CHANGE`, and a decision on
-any open change by its id (`approve|modify|cancel CHANGE [: TEXT]`)."""
+"""Commands about a change: `status`, `cancel`, `rollback CHANGE`, and a decision on any open
+change by its id (`approve|modify|cancel CHANGE [: TEXT]`)."""
 
 from __future__ import annotations
 
-from adapters.chat import Decision, Message
+from adapters.chat import Decision, Message, decision_by_id
 from adapters.links import thread_of
 from base.vocabulary import REPLY_WORDS
 from bot import messages
 from bot.commands.context import CommandContext
-from bot.commands.parsing import CommandError
+from bot.commands.declaration import ChatCommand, always
+from bot.commands.parsing import DECIDE, CommandError
 from bot.views import presenter
-
-
-async def help_command(ctx: CommandContext) -> None:
-    console = ctx.request.thread.platform == "console"  # its own words: `as NAME`, `quit`
-    await ctx.say(Message(messages.HELP + (messages.CONSOLE_HELP if console else "")))
 
 
 async def status_command(ctx: CommandContext) -> None:
@@ -80,3 +76,20 @@ async def decide_command(ctx: CommandContext) -> None:
             feedback or None,
         )
     )
+
+
+def by_id(text: str) -> tuple[str, ...] | None:
+    """`approve|modify|cancel CHANGE [: TEXT]` -> (choice, change id, text or "")."""
+    found = decision_by_id(text)
+    if found is None:
+        return None
+    choice, change_id, feedback = found
+    return (choice, change_id, feedback or "")
+
+
+STATUS = ChatCommand("status", always(status_command), help=messages.HELP_STATUS)
+CANCEL = ChatCommand("cancel", always(cancel_command), help=messages.HELP_CANCEL)
+BY_ID = ChatCommand(
+    DECIDE, always(decide_command), help=messages.HELP_DECIDE, recognise=by_id, ahead=True
+)
+ROLLBACK = ChatCommand("rollback", always(rollback_command), help=messages.HELP_ROLLBACK)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from adapters.chat import Message
 from bot import messages
 from bot.commands.context import CommandContext
+from bot.commands.declaration import ChatCommand, always
 
 
 async def topology_command(ctx: CommandContext) -> None:
@@ -19,3 +20,6 @@ async def topology_command(ctx: CommandContext) -> None:
         await ctx.say(Message(messages.NO_PICTURE, level="warning"))
         return
     await ctx.say(Message(picture.alt, files=(picture,)))
+
+
+TOPOLOGY = ChatCommand("topology", always(topology_command), help=messages.HELP_TOPOLOGY)

@@ -13,7 +13,8 @@ from functools import partial
 from adapters.chat import CHANGE_ID_PREFIX, ChatEvent, Message, Request
 from bot import messages
 from bot.commands.context import CommandContext, Commands
-from bot.commands.parsing import Command, CommandError, parse_command
+from bot.commands.parsing import Command, CommandError
+from bot.commands.registry import help_text, parse_command
 from bot.decisions.reporter import ChangeReporter
 from bot.policy.agent_principals import is_agent_id
 from bot.policy.authorize import Authorizer
@@ -72,7 +73,7 @@ class RequestDesk:
         commands = self.commands
         handler = commands.handlers.get(command.name) if commands is not None else None
         if commands is None or handler is None:
-            await self.reporter.say(request.thread, Message(messages.HELP))
+            await self.reporter.say(request.thread, Message(help_text()))
             return
         await handler(self._context(request, command, commands, decide))
 

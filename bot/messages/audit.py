@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from storage.audit_records import AuditKind, BreakKind
 
+# the `audit` command's lines in `help`
+HELP_AUDIT = """\
+  audit [change=ID] [user=U] [device=R1] [since=DATE] [until=DATE]
+                            who confirmed which change
+  audit report [since=DATE] [change=ID]
+                            the same as an HTML report, attached"""
 REPORT_ATTACHED = (
     "Audit report: {count} change(s); the audit chain is {chain}. The HTML file is attached."
 )

@@ -3,37 +3,23 @@ faults, limits, the LLM's progress and checks."""
 
 from __future__ import annotations
 
-HELP = """\
+HELP_INTRO = """\
 I change your lab safely: I propose a template, you approve it, I propose per-device
 parameters, you approve the rendered preview, then I push and report each device here.
 
 Ask for a change in plain words, for example:
   configure OSPF area 0 on all routers
   apply ntp to R1,R2 servers=10.0.0.1
-Commands:
-  help                      this text
-  templates [NAME[@V]]      the template library (built-in and saved), or one template
-  templates history|stats   versions of a saved template; uses, success, tokens
-  templates diff A@1 A@2    what changed between two versions
-  templates pin NAME@V      use that version in this channel (templates unpin NAME)
-  save as NAME [TEXT]       save the template approved in this thread (TEXT: description)
-  audit [change=ID] [user=U] [device=R1] [since=DATE] [until=DATE]
-                            who confirmed which change
-  audit report [since=DATE] [change=ID]
-                            the same as an HTML report, attached
-  status                    the pending step of this thread
-  pending                   the open steps you may decide, and your own open changes
-  topology                  a picture of the lab from its links
-  lab                       the devices (platform, kind, address, reachable now) and the picture
-  cancel                    cancel the pending change of this thread
+Commands:"""
+# each command's lines in `help`, at its declaration (bot/commands/); `help` lists them in the
+# order of bot/commands/registry.py
+HELP_HELP = "  help                      this text"
+HELP_STATUS = "  status                    the pending step of this thread"
+HELP_CANCEL = "  cancel                    cancel the pending change of this thread"
+HELP_DECIDE = """\
   approve|modify|cancel CHANGE_ID [: TEXT]
-                            decide an open change by its id (`pending` lists them)
-  rollback CHANGE_ID        propose undoing a pushed change (needs approval too)
-  show … on R1,R2 [raw]     read-only commands (show, display, bounded ping), no approval;
-                            a parsed table where one exists, the device's text with `raw`
-  run CLI-COMMAND on R1     the same, for any CLI read the platform's allow-list takes
-  neighbours|routes|interfaces|bgp summary|version on R1
-                            the same question asked in each device's own words"""
+                            decide an open change by its id (`pending` lists them)"""
+HELP_ROLLBACK = "  rollback CHANGE_ID        propose undoing a pushed change (needs approval too)"
 CONSOLE_HELP = """
 
 At this console:

@@ -4,6 +4,19 @@ from __future__ import annotations
 
 from base.vocabulary import ReadProblem
 
+# the lab's commands' lines in `help`: `topology`, `lab`, the reads and the questions
+HELP_TOPOLOGY = "  topology                  a picture of the lab from its links"
+HELP_LAB = (
+    "  lab                       the devices (platform, kind, address, reachable now) and the "
+    "picture"
+)
+HELP_READS = """\
+  show … on R1,R2 [raw]     read-only commands (show, display, bounded ping), no approval;
+                            a parsed table where one exists, the device's text with `raw`
+  run CLI-COMMAND on R1     the same, for any CLI read the platform's allow-list takes"""
+HELP_QUESTIONS = """\
+  neighbours|routes|interfaces|bgp summary|version on R1
+                            the same question asked in each device's own words"""
 PICTURE_TARGETS = "{change_id}: the devices this change touches (blue)"
 PICTURE_RESULTS = "{change_id}: the push, device by device"
 PICTURE_LAB = "The lab: {count} device(s)"

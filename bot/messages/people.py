@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+HELP_PENDING = (  # the `pending` command's line in `help`
+    "  pending                   the open steps you may decide, and your own open changes"
+)
 HOME_WAITING = "Waiting for you"
 HOME_NOTHING_WAITING = "Nothing waits for your decision."
 HOME_MINE = "Your open changes"

@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
+# the `templates` and `save` commands' lines in `help`
+HELP_TEMPLATES = """\
+  templates [NAME[@V]]      the template library (built-in and saved), or one template
+  templates history|stats   versions of a saved template; uses, success, tokens
+  templates diff A@1 A@2    what changed between two versions
+  templates pin NAME@V      use that version in this channel (templates unpin NAME)"""
+HELP_SAVE = (
+    "  save as NAME [TEXT]       save the template approved in this thread (TEXT: description)"
+)
 SAVE_USAGE = (
     "Usage: save as NAME [description]: saves the template approved in this thread as the next "
     "version of NAME (`save as NAME@3` asks for version 3)."

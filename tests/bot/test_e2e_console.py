@@ -20,6 +20,7 @@ from adapters.chat import Decision
 from adapters.console.adapter import ConsoleAdapter
 from bot.audit.table import chain_break, render_entries
 from bot.cli.demo import DEMO_CREDENTIALS, demo_settings
+from bot.commands.registry import command_words
 from bot.runtime.wiring import Runtime, open_runtime
 from bot.settings import load_settings
 from labsim import Lab, demo_topology
@@ -326,7 +327,11 @@ async def test_a_console_session_hears_why_a_change_ended_and_quits(
     change ended (unknown device; a status read back from storage), and `quit` ends it."""
     out = io.StringIO()
     typed = "apply ospf to R1,R9\nstatus\nquit\napply ospf to R1\n"
-    console = ConsoleAdapter(Console(file=out, width=400, no_color=True), source=io.StringIO(typed))
+    console = ConsoleAdapter(
+        Console(file=out, width=400, no_color=True),
+        source=io.StringIO(typed),
+        command_words=command_words(),
+    )
     settings = demo_settings(load_settings(data_dir=tmp_path))
     inventory = StaticInventory(lab.write_inventory(tmp_path / "hosts.yaml"))
     async with open_runtime(settings, console, inventory=inventory) as runtime:

@@ -11,7 +11,7 @@ import pytest
 
 from adapters.slack.transport import HttpTransport, SocketModeTransport
 from base.errors import ConfigError
-from bot.messages.general import HELP
+from bot.messages.general import HELP_INTRO
 from bot.runtime.serve_slack import make_adapter
 from bot.settings import load_settings
 from tests.adapters.slack.payloads import mention
@@ -105,7 +105,9 @@ async def test_serve_in_socket_mode_answers_through_the_front_and_stops_on_sigte
     finally:
         serving.terminate()
         _, err = await asyncio.wait_for(serving.communicate(), 60)
-    assert answer[0].text.startswith(HELP.splitlines()[0])  # the help, in the mention's thread
+    assert answer[0].text.startswith(
+        HELP_INTRO.splitlines()[0]
+    )  # the help, in the mention's thread
     assert serving.returncode == 0 and "Traceback" not in err.decode()
     assert [c.method for c in slack_api.calls].count("apps.connections.open") == 1
 
