@@ -27,6 +27,25 @@ TWIN_FAMILY = "frr"
 Disagreement = Literal["twin_passed", "twin_failed"]
 DISAGREES = "lab_twin_disagrees"  # the post-checks' metadata key: device -> Disagreement
 NoTwin = Literal["too_large", "not_frr", "unreadable", "no_host", "busy", "timeout", "error"]
+# Why a session between two of the twin's routers did not come up, as their own state shows it
+# (workflow/lab_twin_causes.py): OSPF on a link — the areas, hello or dead intervals, MTUs or
+# subnets of its two ends differ, or one end runs no OSPF; BGP — `device` expects another AS
+# than `peer` has, has no such neighbour or runs no BGP, or the NOTIFICATION it sent or got.
+CauseKind = Literal[
+    "area", "hello", "dead", "mtu", "subnet", "ospf_off", "peer_as", "no_peer", "no_bgp", "notice"
+]
+
+
+class Cause(TypedDict):
+    """One reason a session of the twin stayed down: `device`'s value `mine` against `peer`'s
+    `theirs` (an area, seconds, an AS, an interface or a message; "" when there is none)."""
+
+    protocol: Literal["ospf", "bgp"]
+    kind: CauseKind
+    device: str
+    peer: str
+    mine: str
+    theirs: str
 
 
 class LabTwinAnswer(TypedDict):
@@ -37,6 +56,7 @@ class LabTwinAnswer(TypedDict):
     seconds: float  # building, typing the lines, waiting for the checks; tearing down aside
     checks: dict[str, DeviceChecks]  # per target: its post-checks on the twin
     refused: dict[str, list[str]]  # per target the twin refused lines of: `line: reply`
+    causes: NotRequired[list[Cause]]  # failed: why sessions stayed down, read on the twin
     why: NotRequired[NoTwin]
     detail: NotRequired[str]  # the routers, the limit or the error behind `why`
 
@@ -108,16 +128,20 @@ def answer_of(
     refused: Mapping[str, list[str]],
     routers: int,
     seconds: float,
+    causes: Sequence[Cause] = (),
 ) -> LabTwinAnswer:
     """The twin's answer: passed when every target passed and no line was refused."""
     passed = all(c["kind"] == "passed" for c in checks.values()) and not any(refused.values())
-    return LabTwinAnswer(
+    answer = LabTwinAnswer(
         kind="passed" if passed else "failed",
         routers=routers,
         seconds=round(seconds, 1),
         checks=dict(sorted(checks.items())),
         refused={name: lines for name, lines in sorted(refused.items()) if lines},
     )
+    if causes and not passed:
+        answer["causes"] = list(causes)
+    return answer
 
 
 def with_disagreements(checks: StandardResponse, answer: LabTwinAnswer | None) -> StandardResponse:

@@ -4,7 +4,9 @@
 check_params ─► twin_answer ─► LabRehearsal.rehearse ─► (worker thread) TwinLabs.open
                                                           type the previewed lines into each target
                                                           poll the post-checks until all pass or
-                                                          the deadline; leave the block: torn down
+                                                          the deadline; failed: read why sessions
+                                                          stayed down (lab_twin_causes); leave
+                                                          the block: torn down
 ```
 The thread holds one of LABBOT_LAB_TWINS slots (none free: no twin, "busy"), polls until the
 twin's deadline (LABBOT_LAB_TWIN_SECONDS from its start, at most the template's own timeout)
@@ -32,6 +34,7 @@ from workflow.lab_twin import (
     twin_refusal,
     wants_twin,
 )
+from workflow.lab_twin_causes import session_causes
 from workflow.model import DeviceFacts, TemplateProposal, Topology
 from workflow.options import WorkflowOptions
 from workflow.ports import DeviceGateway
@@ -130,9 +133,12 @@ class _Job:
             with self.labs.open(twin_interfaces(self.devices), configs, self.links) as twin:
                 refused = {name: twin.type_lines(name, lines) for name, lines in self.plan.items()}
                 checks = poll(twin, self.expected, started + self.seconds)
+                seconds = time.monotonic() - started  # the causes' reads aside
+                failed = any(c["kind"] != "passed" for c in checks.values())
+                causes = session_causes(checks, self.links, twin.read) if failed else []
         except (LabbotError, OSError) as err:
             return no_twin("error", str(err), len(self.devices), time.monotonic() - started)
-        return answer_of(checks, refused, len(self.devices), time.monotonic() - started)
+        return answer_of(checks, refused, len(self.devices), seconds, causes)
 
 
 def poll(

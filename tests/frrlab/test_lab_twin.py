@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -15,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.runtime.wiring import Runtime
 from frrlab import FrrLab, netns
 from frrlab.lab_twin import TWIN_PREFIX, FrrLabTwins
-from tests.bot.chat import RecordingAdapter, ask, click
+from tests.bot.chat import THREAD, RecordingAdapter, ask, click
 from tests.frrlab.test_chat_changes import bot_on, post_checks_within
 from workflow.library.planner import LibraryPlanner
 from workflow.model import ParamsProposal, PlanRequest, TemplateProposal
@@ -118,7 +120,7 @@ class As65099OnR3(LibraryPlanner):
         return proposal
 
 
-async def test_a_mismatched_as_fails_on_the_twin(
+async def test_a_mismatched_as_fails_on_the_twin_and_execute_pushes_it_as_shown(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     post_checks_within(monkeypatch, "bgp", 10)
@@ -130,10 +132,14 @@ async def test_a_mismatched_as_fails_on_the_twin(
         await bot.service.handle(ask("configure bgp on all routers", "alice"))
         await bot.service.handle(click(chat, "bob"))
         shown = params_gate_text(chat)
+        left = twin_leftovers()
+        previewed, pushed = await execute_and_compare(bot, chat, lab)  # Execute anyway
     assert "⚠️ On a twin of the lab (3 routers, " in shown, shown
-    assert "R2–R3 stays " in shown and "(BGP)" in shown, shown
+    # read on the twin's routers: R2's neighbour 10.0.23.2 is remote-as 65003, R3 is AS 65099
+    assert re.search(r"R2–R3 stays \w+ \(BGP\): R2 expects AS 65003, R3 is AS 65099", shown), shown
     assert "router bgp 65099" in shown
-    assert twin_leftovers() == []
+    assert left == []
+    assert pushed == previewed and "router bgp 65099" in pushed["R3"], (pushed, previewed)
 
 
 async def test_a_mismatched_area_fails_on_the_twin_and_execute_pushes_it_as_shown(
@@ -149,14 +155,46 @@ async def test_a_mismatched_area_fails_on_the_twin_and_execute_pushes_it_as_show
         await bot.service.handle(click(chat, "bob"))
         shown = params_gate_text(chat)
         left = twin_leftovers()
-        await bot.service.handle(click(chat, "bob"))  # Execute anyway
+        previewed, pushed = await execute_and_compare(bot, chat, lab)  # Execute anyway
         r3 = lab.vtysh("R3", "show running-config")
     assert "⚠️ On a twin of the lab (3 routers, " in shown, shown
-    assert "R2–R3 never meets (OSPF: no neighbour)" in shown, shown
+    # read on the twin's routers: R2's eth1 is in area 0.0.0.0, R3's eth0 in 0.0.0.1
+    assert "R2–R3 never meets (OSPF): area 0 on R2, area 1 on R3" in shown, shown
     assert "R1 lacks 10.255.0.3/32" in shown and "R1 lacks 10.255.0.2/32" not in shown, shown
     assert "Execute pushes exactly the lines shown" in shown
     assert " network 10.0.23.0/30 area 1" in shown and " network 10.0.23.0/30 area 1" in r3
+    assert pushed == previewed and "network 10.0.23.0/30 area 1" in pushed["R3"], pushed
     assert left == []
+
+
+async def execute_and_compare(
+    bot: Runtime, chat: RecordingAdapter, lab: FrrLab
+) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """bob clicks Execute: per router the lines the params gate previewed, and the lines typed
+    in configuration mode on its console during the push (both without indentation)."""
+    before = {router: len(lab.console_history(router)) for router in lab.routers}
+    await bot.service.handle(click(chat, "bob"))
+    found = await bot.audit.latest_change_for_thread(THREAD.key)
+    assert found is not None
+    previews = await bot.workflow.previews_of(THREAD.key, str(found.change_id))
+    previewed = {name: [line.strip() for line in p["lines"]] for name, p in previews.items()}
+    pushed = {
+        router: configured(lab.console_history(router)[count:])
+        for router, count in before.items()
+        if router in previewed
+    }
+    return previewed, pushed
+
+
+def configured(history: list[str]) -> list[str]:
+    """The lines typed between `configure terminal` and `end`, in order."""
+    lines, inside = [], False
+    for typed in (line.strip() for line in history):
+        if typed in ("configure terminal", "end"):
+            inside = typed == "configure terminal"
+        elif inside:
+            lines.append(typed)
+    return lines
 
 
 def test_an_error_inside_the_twin_still_ends_it() -> None:

@@ -3,8 +3,12 @@ gate's hash covers: Execute approves the answer shown with the lines."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+
 import pytest
 
+from base.errors import LabbotError
 from workflow.gate_nodes import params_review
 from workflow.hashing import content_sha256
 from workflow.lab_twin import (
@@ -15,8 +19,9 @@ from workflow.lab_twin import (
     wants_twin,
     with_disagreements,
 )
+from workflow.lab_twin_causes import BGP_NEIGHBORS, BGP_TABLE, OSPF_INTERFACES, session_causes
 from workflow.model import DeviceFacts, ResponseItem, TemplateProposal
-from workflow.postcheck_outcome import DeviceChecks, OutcomeKind
+from workflow.postcheck_outcome import CheckKind, DeviceChecks, Fact, Missing, OutcomeKind
 from workflow.responses import build_response
 
 
@@ -80,3 +85,125 @@ def test_devices_whose_post_checks_disagree_with_their_twin_are_named() -> None:
     said = with_disagreements(after, twin)["metadata"][DISAGREES]
     assert said == {"R1": "twin_passed", "R2": "twin_failed"}
     assert with_disagreements(after, None) == after
+
+
+def ospf_interface(
+    area: str, hello_ms: int = 1000, address: str = "10.0.23.1"
+) -> dict[str, object]:
+    return {
+        "ospfEnabled": True,
+        "area": area,
+        "ipAddress": address,
+        "ipAddressPrefixlen": 30,
+        "timerMsecs": hello_ms,
+        "timerDeadSecs": 4 * hello_ms // 1000,
+        "mtuBytes": 1500,
+    }
+
+
+def down(peer: str, address: str, check: CheckKind, state: str = "") -> DeviceChecks:
+    fact = Fact(check=check, key=address, peer=peer, interface="", protocol="")
+    missing = Missing(fact=fact, evidence="state", seen=[state] if state else [])
+    return DeviceChecks(kind="failed", seconds=4.0, met=[], missing=[missing], platform="frr")
+
+
+def reads(shown: dict[tuple[str, str], object]) -> Callable[[str, str], str]:
+    def read(router: str, command: str) -> str:
+        if (router, command) not in shown:
+            raise LabbotError(f"vtysh on {router}: % Unknown command: {command}")
+        return json.dumps(shown[router, command])
+
+    return read
+
+
+LINKS = [("R1", "eth0", "R2", "eth0"), ("R2", "eth1", "R3", "eth0")]
+
+
+@pytest.mark.parametrize(
+    ("r2", "r3", "found"),
+    [
+        (
+            ospf_interface("0.0.0.0"),
+            ospf_interface("0.0.0.1", address="10.0.23.2"),
+            [("area", "0", "1")],
+        ),
+        (
+            ospf_interface("0.0.0.0", 10000),
+            ospf_interface("0.0.0.0", address="10.0.23.2"),
+            [("hello", "10", "1"), ("dead", "40", "4")],
+        ),
+        (
+            ospf_interface("0.0.0.0"),
+            ospf_interface("0.0.0.0", address="10.0.24.2"),
+            [("subnet", "10.0.23.1/30", "10.0.24.2/30")],
+        ),
+        (ospf_interface("0.0.0.0"), ospf_interface("0.0.0.0", address="10.0.23.2"), []),
+    ],
+)
+def test_why_an_ospf_adjacency_stays_down_is_read_from_both_ends(
+    r2: dict[str, object], r3: dict[str, object], found: list[tuple[str, str, str]]
+) -> None:
+    read = reads(
+        {
+            ("R2", OSPF_INTERFACES): {"interfaces": {"eth1": r2}},
+            ("R3", OSPF_INTERFACES): {"interfaces": {"eth0": r3}},
+        }
+    )
+    checks = {
+        "R3": down("R2", "10.0.23.1", "ospf_neighbors"),
+        "R2": down("R3", "10.0.23.2", "ospf_neighbors"),
+    }
+    causes = session_causes(checks, LINKS, read)
+    assert [(c["kind"], c["mine"], c["theirs"]) for c in causes] == found
+    assert all((c["device"], c["peer"]) == ("R2", "R3") for c in causes)
+
+
+def test_an_end_without_ospf_is_named_and_an_unreadable_router_gives_no_cause() -> None:
+    read = reads({("R2", OSPF_INTERFACES): {"interfaces": {"eth1": ospf_interface("0.0.0.0")}}})
+    checks = {"R2": down("R3", "10.0.23.2", "ospf_neighbors")}
+    assert session_causes(checks, LINKS, read) == []  # R3's interfaces could not be read
+    read = reads(
+        {
+            ("R2", OSPF_INTERFACES): {"interfaces": {"eth1": ospf_interface("0.0.0.0")}},
+            ("R3", OSPF_INTERFACES): {},
+        }
+    )
+    (cause,) = session_causes(checks, LINKS, read)
+    assert (cause["kind"], cause["device"], cause["mine"]) == ("ospf_off", "R3", "eth0")
+
+
+@pytest.mark.parametrize(
+    ("r2_neighbors", "r3_table", "found"),
+    [
+        (
+            {"10.0.23.2": {"remoteAs": 65003}},
+            {"localAS": 65099},
+            ("peer_as", "R2", "65003", "65099"),
+        ),
+        ({}, {"localAS": 65003}, ("no_peer", "R2", "10.0.23.2", "")),
+        (
+            {"10.0.23.2": {"remoteAs": 65003}},
+            {"warning": "Default BGP instance not found"},
+            ("no_bgp", "R3", "", ""),
+        ),
+        (
+            {"10.0.23.2": {"remoteAs": 65003, "lastNotificationReason": "Cease/Peer Unconfigured"}},
+            {"localAS": 65003},
+            ("notice", "R2", "Cease/Peer Unconfigured", ""),
+        ),
+    ],
+)
+def test_why_a_bgp_session_stays_down_is_read_from_the_router_and_its_peer(
+    r2_neighbors: dict[str, object], r3_table: dict[str, object], found: tuple[str, str, str, str]
+) -> None:
+    read = reads(
+        {
+            ("R2", BGP_TABLE): {"localAS": 65002},
+            ("R2", BGP_NEIGHBORS): r2_neighbors,
+            ("R3", BGP_TABLE): r3_table,
+        }
+    )
+    (cause,) = session_causes(
+        {"R2": down("R3", "10.0.23.2", "bgp_sessions", "Active")}, LINKS, read
+    )
+    assert (cause["kind"], cause["device"], cause["mine"], cause["theirs"]) == found
