@@ -130,7 +130,8 @@ class _Job:
         started = time.monotonic()
         configs = {name: facts["running_config"] for name, facts in self.devices.items()}
         try:
-            with self.labs.open(twin_interfaces(self.devices), configs, self.links) as twin:
+            interfaces = twin_interfaces(self.devices, self.links)
+            with self.labs.open(interfaces, configs, self.links) as twin:
                 refused = {name: twin.type_lines(name, lines) for name, lines in self.plan.items()}
                 checks = poll(twin, self.expected, started + self.seconds)
                 seconds = time.monotonic() - started  # the causes' reads aside

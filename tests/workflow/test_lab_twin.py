@@ -15,12 +15,14 @@ from workflow.lab_twin import (
     DISAGREES,
     LabTwinAnswer,
     no_twin,
+    twin_interfaces,
+    twin_links,
     twin_refusal,
     wants_twin,
     with_disagreements,
 )
 from workflow.lab_twin_causes import BGP_NEIGHBORS, BGP_TABLE, OSPF_INTERFACES, session_causes
-from workflow.model import DeviceFacts, ResponseItem, TemplateProposal
+from workflow.model import DeviceFacts, InterfaceFacts, Link, ResponseItem, TemplateProposal
 from workflow.postcheck_outcome import CheckKind, DeviceChecks, Fact, Missing, OutcomeKind
 from workflow.responses import build_response
 
@@ -207,3 +209,27 @@ def test_why_a_bgp_session_stays_down_is_read_from_the_router_and_its_peer(
         {"R2": down("R3", "10.0.23.2", "bgp_sessions", "Active")}, LINKS, read
     )
     assert (cause["kind"], cause["device"], cause["mine"], cause["theirs"]) == found
+
+
+def test_the_twins_links_name_each_end_as_its_router_does() -> None:
+    """GNS3 names a qemu node's ports Ethernet0.., FRR its NICs eth0..: the twin links eth0."""
+
+    def router(name: str, *interfaces: str) -> DeviceFacts:
+        found = facts(name)
+        found["interfaces"] = [
+            InterfaceFacts(name=interface, address=None, enabled=True) for interface in interfaces
+        ]
+        return found
+
+    devices = {"R1": router("R1", "lo", "eth0"), "R2": router("R2", "lo", "eth0", "ETH1")}
+    links = [
+        Link(a_device="R1", a_interface="Ethernet0", b_device="R2", b_interface="Ethernet0"),
+        Link(a_device="R2", a_interface="eth1", b_device="R3", b_interface="Ethernet0"),  # no R3
+        Link(a_device="R1", a_interface="Ethernet7", b_device="R2", b_interface="gi0/1"),
+    ]
+    assert twin_links(links, devices) == [
+        ("R1", "eth0", "R2", "eth0"),
+        ("R1", "Ethernet7", "R2", "gi0/1"),  # no such NIC: the port's own name
+    ]
+    interfaces = twin_interfaces(devices, twin_links(links, devices))
+    assert interfaces["R1"] == [("lo", None), ("eth0", None), ("Ethernet7", None)]
