@@ -11,7 +11,8 @@ check_params ─► twin_answer ─► LabRehearsal.rehearse ─► (worker thre
 The thread holds one of LABBOT_LAB_TWINS slots (none free: no twin, "busy"), polls until the
 twin's deadline (LABBOT_LAB_TWIN_SECONDS from its start, at most the template's own timeout)
 and leaves the twin's block whatever happens, so the twin is ended by it (daemons, namespaces,
-folder). A node cancelled or timed out meanwhile leaves the thread to finish that teardown.
+folder). A node cancelled or timed out meanwhile sets the job's `stop`: the thread ends its
+polling at the next round and tears the twin down at once, then frees its slot.
 """
 
 from __future__ import annotations
@@ -100,6 +101,8 @@ class LabRehearsal:
                 return await asyncio.to_thread(self._run, job)
         except TimeoutError:
             return no_twin("timeout", f"{seconds:g}", len(devices), seconds)
+        finally:
+            job.stop.set()  # cancelled or timed out: the thread stops polling and tears down
 
     def _run(self, job: _Job) -> LabTwinAnswer:
         if not self._slots.acquire(blocking=False):
@@ -123,6 +126,7 @@ class _Job:
         seconds: float,
     ) -> None:
         self.labs, self.devices, self.plan, self.expected = labs, devices, plan, expected
+        self.stop = threading.Event()  # set: nobody waits for the answer any more
         self.links = twin_links(topology["links"], devices)
         self.seconds = seconds
 
@@ -133,23 +137,28 @@ class _Job:
             interfaces = twin_interfaces(self.devices, self.links)
             with self.labs.open(interfaces, configs, self.links) as twin:
                 refused = {name: twin.type_lines(name, lines) for name, lines in self.plan.items()}
-                checks = poll(twin, self.expected, started + self.seconds)
+                checks = poll(twin, self.expected, started + self.seconds, self.stop)
                 seconds = time.monotonic() - started  # the causes' reads aside
                 failed = any(c["kind"] != "passed" for c in checks.values())
-                causes = session_causes(checks, self.links, twin.read) if failed else []
+                wanted = failed and not self.stop.is_set()
+                causes = session_causes(checks, self.links, twin.read) if wanted else []
         except (LabbotError, OSError) as err:
             return no_twin("error", str(err), len(self.devices), time.monotonic() - started)
         return answer_of(checks, refused, len(self.devices), seconds, causes)
 
 
 def poll(
-    twin: TwinSession, expected: Mapping[str, Sequence[Expectation]], deadline: float
+    twin: TwinSession,
+    expected: Mapping[str, Sequence[Expectation]],
+    deadline: float,
+    stop: threading.Event | None = None,
 ) -> dict[str, DeviceChecks]:
-    """Read every target's routing state until all its checks pass or `deadline` passes."""
+    """Read every target's routing state until all its checks pass, `deadline` passes or
+    `stop` is set."""
     started = time.monotonic()
     checks: dict[str, DeviceChecks] = {}
     while True:
-        final = time.monotonic() >= deadline
+        final = time.monotonic() >= deadline or (stop is not None and stop.is_set())
         for name, wanted in expected.items():
             if name in checks and checks[name]["kind"] == "passed":
                 continue
@@ -157,7 +166,11 @@ def poll(
             checks[name] = judged(wanted, state, time.monotonic() - started, final=final)
         if final or all(c["kind"] == "passed" for c in checks.values()):
             return checks
-        time.sleep(max(0.0, min(POLL_PAUSE, deadline - time.monotonic())))
+        pause = max(0.0, min(POLL_PAUSE, deadline - time.monotonic()))
+        if stop is not None:
+            stop.wait(pause)
+        else:
+            time.sleep(pause)
 
 
 def _reads(twin: TwinSession, router: str, topics: set[Topic]) -> dict[Topic, str]:
