@@ -57,6 +57,10 @@ class TwinSession(Protocol):
 
     def read(self, router: str, command: str) -> str: ...
 
+    def read_json(self, router: str, commands: Sequence[str]) -> list[str]:
+        """Each command's output (each one JSON document), read at once."""
+        ...
+
 
 class TwinLabs(Protocol):
     """Builds twins of labs (frrlab.lab_twin.FrrLabTwins): never touches a lab's own routers."""
@@ -175,7 +179,7 @@ def poll(
 
 def _reads(twin: TwinSession, router: str, topics: set[Topic]) -> dict[Topic, str]:
     reads = commands("frr", topics) or {}
-    return {topic: twin.read(router, command) for topic, command in reads.items()}
+    return dict(zip(reads, twin.read_json(router, list(reads.values())), strict=True))
 
 
 async def twin_answer(

@@ -159,6 +159,9 @@ class Stuck:
     def read(self, router: str, command: str) -> str:
         return self._twin.read(router, command)
 
+    def read_json(self, router: str, commands: Sequence[str]) -> list[str]:
+        return self._twin.read_json(router, commands)
+
 
 async def test_a_twin_over_its_time_says_so_and_is_torn_down_after(
     monkeypatch: pytest.MonkeyPatch,
