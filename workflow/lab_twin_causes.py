@@ -55,7 +55,18 @@ def session_causes(
                 )
             seen.add(key)
             causes += [cause for cause in found if cause not in causes]
-    return causes
+    return _without_echoes(causes)
+
+
+def _without_echoes(causes: list[Cause]) -> list[Cause]:
+    """Without the NOTIFICATION one end got for what the other end's cause says already (R3
+    got "Bad Peer AS" because R2 expects another AS than R3's)."""
+    explained = {frozenset((c["device"], c["peer"])) for c in causes if c["kind"] != "notice"}
+    return [
+        c
+        for c in causes
+        if c["kind"] != "notice" or frozenset((c["device"], c["peer"])) not in explained
+    ]
 
 
 def ospf_causes(a: str, b: str, links: Sequence[LinkEnds], reads: _Reads) -> list[Cause]:

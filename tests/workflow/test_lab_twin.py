@@ -233,3 +233,21 @@ def test_the_twins_links_name_each_end_as_its_router_does() -> None:
     ]
     interfaces = twin_interfaces(devices, twin_links(links, devices))
     assert interfaces["R1"] == [("lo", None), ("eth0", None), ("Ethernet7", None)]
+
+
+def test_a_notification_the_other_ends_cause_explains_is_left_out() -> None:
+    notice = {"remoteAs": 65002, "lastNotificationReason": "OPEN Message Error/Bad Peer AS"}
+    read = reads(
+        {
+            ("R2", BGP_TABLE): {"localAS": 65002},
+            ("R2", BGP_NEIGHBORS): {"10.0.23.2": {"remoteAs": 65003}},
+            ("R3", BGP_TABLE): {"localAS": 65099},
+            ("R3", BGP_NEIGHBORS): {"10.0.23.1": notice},
+        }
+    )
+    checks = {
+        "R2": down("R3", "10.0.23.2", "bgp_sessions", "Idle"),
+        "R3": down("R2", "10.0.23.1", "bgp_sessions", "Idle"),
+    }
+    causes = session_causes(checks, LINKS, read)
+    assert [(c["kind"], c["device"]) for c in causes] == [("peer_as", "R2")]
