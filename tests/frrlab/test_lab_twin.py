@@ -6,12 +6,14 @@ until Execute, and Execute pushes exactly the lines shown."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,7 @@ import pytest
 from bot.runtime.wiring import Runtime
 from frrlab import FrrLab, netns
 from frrlab.lab_twin import TWIN_PREFIX, FrrLabTwins
+from frrlab.sweep import RUN_FILE
 from tests.bot.chat import THREAD, RecordingAdapter, ask, click
 from tests.frrlab.test_chat_changes import bot_on, post_checks_within
 from workflow.library.planner import LibraryPlanner
@@ -35,16 +38,54 @@ CHAIN_OF_TEN = ", ".join(f"R{n}–R{n + 1}" for n in range(1, 10))
 
 
 def twin_leftovers() -> list[str]:
-    """Namespaces, folders and processes of lab twins still on this host."""
-    found = netns.with_prefix(TWIN_PREFIX)
-    found += [str(path) for path in Path(tempfile.gettempdir()).glob(f"{TWIN_PREFIX}-*")]
+    """Namespaces, folders and processes of lab twins left on this host: this process's, or
+    no live process's. Twins that other test runs on the shared host are running now are not
+    counted (their run file names a live owner); what shows in one look only (a twin starting
+    or ending elsewhere) is not either: a leftover is still there a moment later."""
+    first = _leftovers()
+    if not first:
+        return []
+    time.sleep(1.0)
+    return [found for found in _leftovers() if found in first]
+
+
+def _leftovers() -> list[str]:
+    others = _running_elsewhere()
+    found = [n for n in netns.with_prefix(TWIN_PREFIX) if not _of(n, others)]
+    found += [
+        str(path)
+        for path in Path(tempfile.gettempdir()).glob(f"{TWIN_PREFIX}-*")
+        if not _of(path.name, others)
+    ]
     for proc in Path("/proc").iterdir():
         try:
-            if proc.name.isdigit() and TWIN_PREFIX.encode() in (proc / "cmdline").read_bytes():
-                found.append(f"process {proc.name}")
+            if not proc.name.isdigit() or int(proc.name) == os.getpid():
+                continue
+            command = (proc / "cmdline").read_bytes().decode(errors="replace")
         except OSError:
             continue
+        if TWIN_PREFIX in command and not _of(command, others):
+            found.append(f"process {proc.name}")
     return found
+
+
+def _running_elsewhere() -> set[str]:
+    """The twins (their name prefixes) whose owner is another process still alive."""
+    running = set()
+    for run_file in Path(tempfile.gettempdir()).glob(f"{TWIN_PREFIX}-*/{RUN_FILE}"):
+        try:
+            record = json.loads(run_file.read_text())
+            owner = int(record["owner"])
+            os.kill(owner, 0)
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if owner != os.getpid():
+            running.add(str(record["prefix"]))
+    return running
+
+
+def _of(text: str, prefixes: set[str]) -> bool:
+    return any(f"{prefix}-" in text for prefix in prefixes)
 
 
 def params_gate_text(chat: RecordingAdapter) -> str:
