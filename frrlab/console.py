@@ -38,15 +38,22 @@ class Console:
 
 
 def open_console(
-    router: str, host: str, zebra_pid: int, vty_dir: Path, log: Path, history: Path
+    router: str,
+    host: str,
+    zebra_pid: int,
+    vty_dir: Path,
+    log: Path,
+    history: Path,
+    port: int | None = None,
 ) -> Console:
-    """Start the console of `router`; FrrLabError when no port could be opened. Every line
-    typed on it is appended to `history` (vtysh's own history: what the router was sent)."""
+    """Start the console of `router` (on `port`, by default a free one); FrrLabError when no
+    port could be opened. Every line typed on it is appended to `history` (vtysh's own
+    history: what the router was sent)."""
     if not all(SAFE_PATH.fullmatch(str(path)) for path in (vty_dir, history)):
         raise FrrLabError(f"the lab folder {vty_dir} has characters socat cannot take")
     history.touch()  # vtysh appends to it, and never creates it
     vtysh = f"nsenter -t {zebra_pid} -n -u -m vtysh --vty_socket {vty_dir} -H {history}"
-    return serve_command(router, host, f"{vtysh},{PTY_OPTIONS}", log, "console")
+    return serve_command(router, host, f"{vtysh},{PTY_OPTIONS}", log, "console", port)
 
 
 def serve_command(

@@ -80,6 +80,7 @@ class FrrLab:
         startup_configs: Mapping[str, str] | None = None,
         not_run: Mapping[str, str] | None = None,
         consoles: bool = True,
+        console_ports: Mapping[str, int] | None = None,
     ) -> None:
         self.topology = topology
         self.startup_configs = startup_configs or {}  # frr.conf text loaded once daemons run
@@ -89,6 +90,8 @@ class FrrLab:
         self.frr_dir = frr_dir
         self.consoles: dict[str, Console] = {}
         self.open_consoles = consoles  # False: vtysh only, no port on the host (a twin)
+        # a router's console on this port, not a free one (the port GNS3 gave its node)
+        self.console_ports = dict(console_ports or {})
         # also an SSH port per router, the login landing in vtysh (platform frr); with
         # `management`, port 22 of the router's own address, login admin/admin, as containerlab
         self.ssh = ssh or management
@@ -156,7 +159,13 @@ class FrrLab:
                 log = self._console_log(router)
                 vty = self.dirs[router].run
                 self.consoles[router] = open_console(
-                    router, self.host, self.zebra_pids[router], vty, log, self._history(router)
+                    router,
+                    self.host,
+                    self.zebra_pids[router],
+                    vty,
+                    log,
+                    self._history(router),
+                    port=self.console_ports.get(router),
                 )
             if self.ssh:
                 self._open_ssh(self._folder)

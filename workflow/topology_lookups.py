@@ -5,8 +5,11 @@ post-checks' expectations (`workflow/postchecks/evaluate.py`)."""
 from __future__ import annotations
 
 import ipaddress
+import re
 
-from workflow.model import Topology
+from workflow.model import DeviceFacts, Topology
+
+_PORT_NUMBER = re.compile(r"^[A-Za-z]*?(\d+)$")  # Ethernet1, e1, eth1: the NIC's number
 
 
 def is_loopback(name: str) -> bool:
@@ -24,8 +27,26 @@ def link_peers(me: str, topology: Topology) -> list[tuple[str, str]]:
     return peers
 
 
+def own_interface(facts: DeviceFacts | None, port: str) -> str:
+    """The device's interface for an inventory's name of a link's port: the same name (any
+    case), else the Linux NIC of the port's number (`Ethernet1`, `e1` -> `eth1`) when the
+    device has one (a GNS3 qemu node's ports are `Ethernet0`.. while FRR names its NICs
+    `eth0`..); else the port's name as it is."""
+    names = [entry["name"] for entry in facts["interfaces"]] if facts else []
+    if port in names:
+        return port
+    same = [name for name in names if name.casefold() == port.casefold()]
+    if same:
+        return same[0]
+    number = _PORT_NUMBER.search(port)
+    if number is not None and f"eth{number[1]}" in names:
+        return f"eth{number[1]}"
+    return port
+
+
 def address_of(topology: Topology, device: str, interface: str) -> str | None:
     facts = topology["devices"].get(device)
+    interface = own_interface(facts, interface)
     for entry in facts["interfaces"] if facts else ():
         if entry["name"] == interface and entry["address"] and "vrf" not in entry:
             return str(ipaddress.ip_interface(entry["address"]).ip)

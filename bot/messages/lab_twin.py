@@ -24,6 +24,21 @@ NO_TWIN_WHY = {
 SESSIONS_UP = "{protocol} {state} on {pairs}"
 SESSION_DOWN = "{pair} stays {state} ({protocol})"
 SESSION_ABSENT = "{pair} never meets ({protocol}: no neighbour)"
+SESSION_DOWN_WHY = "{pair} stays {state} ({protocol}): {why}"
+SESSION_ABSENT_WHY = "{pair} never meets ({protocol}): {why}"
+# why, as the twin's routers showed it (workflow.phases.lab_twin.Cause: device, peer, mine, theirs)
+TWIN_CAUSES = {
+    "area": "area {mine} on {device}, area {theirs} on {peer}",
+    "hello": "hellos every {mine} s on {device}, every {theirs} s on {peer}",
+    "dead": "dead interval {mine} s on {device}, {theirs} s on {peer}",
+    "mtu": "MTU {mine} on {device}, {theirs} on {peer}",
+    "subnet": "{mine} on {device} and {theirs} on {peer} are not one subnet",
+    "ospf_off": "{device} runs no OSPF on {mine}",
+    "peer_as": "{device} expects AS {mine}, {peer} is AS {theirs}",
+    "no_peer": "{device} has no neighbour {mine}",
+    "no_bgp": "{device} runs no BGP",
+    "notice": "{device}: {mine}",
+}
 SESSION_PAIR = "{a}–{b}"
 LOOPBACK_LEARNED = "{device} learns {peer}'s loopback {prefix}"
 PREFIX_LEARNED = "{device} learns {prefix} from {peer}"

@@ -10,7 +10,7 @@ import re
 from bot import messages
 from bot.views.postcheck import checks_text
 from workflow.model import StandardResponse
-from workflow.phases.lab_twin import DISAGREES, LabTwinAnswer
+from workflow.phases.lab_twin import DISAGREES, Cause, LabTwinAnswer
 from workflow.phases.reviews import ParamsReview
 from workflow.postcheck_outcome import DeviceChecks
 from workflow.postchecks.routing_sessions import (
@@ -41,7 +41,11 @@ def lab_twin_note(review: ParamsReview) -> str:
         return messages.TWIN_PASSED.format(
             **counts, facts="; ".join(facts) or messages.TWIN_PASSED_NOTHING
         )
-    problems = [*_down(sessions), *_counted(_routes_missing(answer["checks"])), *_refused(answer)]
+    problems = [
+        *_down(sessions, answer.get("causes", [])),
+        *_counted(_routes_missing(answer["checks"])),
+        *_refused(answer),
+    ]
     return messages.TWIN_FAILED.format(**counts, problems="; ".join(problems))
 
 
@@ -103,15 +107,25 @@ def _up(sessions: list[SessionState]) -> list[str]:
     return said
 
 
-def _down(sessions: list[SessionState]) -> list[str]:
-    """`R2–R3 stays Init (OSPF)` for each pair a side of which is not up."""
-    said: dict[str, str] = {}
+def _down(sessions: list[SessionState], causes: list[Cause]) -> list[str]:
+    """`R2–R3 stays Init (OSPF)` for each pair a side of which is not up, with why when the
+    twin's routers showed it (`R2–R3 never meets (OSPF): area 0 on R2, area 1 on R3`)."""
+    said: dict[tuple[str, str], str] = {}
     for s in sessions:
         pair, protocol = _pair(s), PROTOCOL_NAMES[s.protocol]
-        if s.up or pair in said:
+        if s.up or (pair, protocol) in said:
             continue
+        why = [
+            messages.TWIN_CAUSES[c["kind"]].format(**c)
+            for c in causes
+            if c["protocol"] == s.protocol and {c["device"], c["peer"]} == set(_ends(s))
+        ]
         template = messages.SESSION_DOWN if s.state else messages.SESSION_ABSENT
-        said[pair] = template.format(pair=pair, state=s.state, protocol=protocol)
+        line = template.format(pair=pair, state=s.state, protocol=protocol)
+        if why:
+            template = messages.SESSION_DOWN_WHY if s.state else messages.SESSION_ABSENT_WHY
+            line = template.format(pair=pair, state=s.state, protocol=protocol, why=", ".join(why))
+        said[pair, protocol] = line
     return list(said.values())
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.views.lab_twin import lab_twin_note, lab_twin_sections
-from workflow.phases.lab_twin import LabTwinAnswer, no_twin
+from workflow.phases.lab_twin import Cause, LabTwinAnswer, no_twin
 from workflow.phases.reviews import ParamsReview, ReviewedTemplate
 from workflow.postcheck_outcome import DeviceChecks, Fact, Missing, OutcomeKind
 
@@ -64,6 +64,25 @@ FAILED = LabTwinAnswer(
             FAILED,
             "\n⚠️ On a twin of the lab (3 routers, 20.0 s) the post-checks fail: R2–R3 stays "
             "Init (OSPF); R3 refused `router bgp 65009: BGP is already running; AS is 65003`. "
+            "Execute pushes exactly the lines shown, failure and all.",
+        ),
+        (
+            LabTwinAnswer(
+                **{**FAILED, "refused": {}},  # type: ignore[typeddict-item]
+                causes=[
+                    Cause(
+                        protocol="ospf", kind="area", device="R2", peer="R3", mine="0", theirs="1"
+                    ),
+                    Cause(
+                        protocol="ospf", kind="hello", device="R2", peer="R3", mine="10", theirs="1"
+                    ),
+                    Cause(
+                        protocol="bgp", kind="peer_as", device="R2", peer="R3", mine="1", theirs="2"
+                    ),
+                ],
+            ),
+            "\n⚠️ On a twin of the lab (3 routers, 20.0 s) the post-checks fail: R2–R3 stays "
+            "Init (OSPF): area 0 on R2, area 1 on R3, hellos every 10 s on R2, every 1 s on R3. "
             "Execute pushes exactly the lines shown, failure and all.",
         ),
         (

@@ -17,8 +17,10 @@ from workflow.model import DeviceFacts, Link, StandardResponse, platform_family
 from workflow.postcheck_outcome import DeviceChecks, Missing
 from workflow.postchecks.evaluate import Expectation, unmet
 from workflow.postchecks.parsers import RoutingState
+from workflow.topology_lookups import own_interface
 
 TWIN_FAMILY = "frr"
+LinkEnds = tuple[str, str, str, str]  # (router, interface, router, interface)
 # Why a change has no twin: the lab has more routers than LABBOT_LAB_TWIN_ROUTERS, a router
 # that is not FRR, a router labbot could not read; this host cannot run FRR; every twin slot
 # (LABBOT_LAB_TWINS) is taken; the twin did not finish in LABBOT_LAB_TWIN_SECONDS; it broke.
@@ -27,6 +29,25 @@ TWIN_FAMILY = "frr"
 Disagreement = Literal["twin_passed", "twin_failed"]
 DISAGREES = "lab_twin_disagrees"  # the post-checks' metadata key: device -> Disagreement
 NoTwin = Literal["too_large", "not_frr", "unreadable", "no_host", "busy", "timeout", "error"]
+# Why a session between two of the twin's routers did not come up, as their own state shows it
+# (workflow/phases/lab_twin_causes.py): OSPF on a link — the areas, hello or dead intervals, MTUs or
+# subnets of its two ends differ, or one end runs no OSPF; BGP — `device` expects another AS
+# than `peer` has, has no such neighbour or runs no BGP, or the NOTIFICATION it sent or got.
+CauseKind = Literal[
+    "area", "hello", "dead", "mtu", "subnet", "ospf_off", "peer_as", "no_peer", "no_bgp", "notice"
+]
+
+
+class Cause(TypedDict):
+    """One reason a session of the twin stayed down: `device`'s value `mine` against `peer`'s
+    `theirs` (an area, seconds, an AS, an interface or a message; "" when there is none)."""
+
+    protocol: Literal["ospf", "bgp"]
+    kind: CauseKind
+    device: str
+    peer: str
+    mine: str
+    theirs: str
 
 
 class LabTwinAnswer(TypedDict):
@@ -37,6 +58,7 @@ class LabTwinAnswer(TypedDict):
     seconds: float  # building, typing the lines, waiting for the checks; tearing down aside
     checks: dict[str, DeviceChecks]  # per target: its post-checks on the twin
     refused: dict[str, list[str]]  # per target the twin refused lines of: `line: reply`
+    causes: NotRequired[list[Cause]]  # failed: why sessions stayed down, read on the twin
     why: NotRequired[NoTwin]
     detail: NotRequired[str]  # the routers, the limit or the error behind `why`
 
@@ -69,22 +91,34 @@ def twin_refusal(devices: Mapping[str, DeviceFacts], max_routers: int) -> tuple[
     return None
 
 
-def twin_interfaces(devices: Mapping[str, DeviceFacts]) -> dict[str, list[tuple[str, str | None]]]:
-    """Each router's interfaces with their addresses, as the twin builds them."""
-    return {
+def twin_interfaces(
+    devices: Mapping[str, DeviceFacts], links: Sequence[LinkEnds] = ()
+) -> dict[str, list[tuple[str, str | None]]]:
+    """Each router's interfaces with their addresses, as the twin builds them: those read from
+    the router, and any other a link of the twin names (no address: its running config may
+    give one)."""
+    found = {
         name: [(entry["name"], entry["address"]) for entry in facts["interfaces"]]
         for name, facts in sorted(devices.items())
     }
+    for a, a_if, b, b_if in links:
+        for router, interface in ((a, a_if), (b, b_if)):
+            if interface not in {own for own, _ in found[router]}:
+                found[router].append((interface, None))
+    return found
 
 
-def twin_links(
-    links: Sequence[Link], routers: Mapping[str, object]
-) -> list[tuple[str, str, str, str]]:
-    """The lab's links between routers of the twin, as (router, interface, router, interface)."""
+def twin_links(links: Sequence[Link], devices: Mapping[str, DeviceFacts]) -> list[LinkEnds]:
+    """The lab's links between routers of the twin, as (router, interface, router, interface),
+    each end named as the router names it: the inventory's name for a port may not be the
+    router's (a GNS3 qemu node's `Ethernet1` is its second NIC, `eth1` in FRR)."""
     return [
-        (link["a_device"], link["a_interface"], link["b_device"], link["b_interface"])
-        for link in links
-        if link["a_device"] in routers and link["b_device"] in routers
+        (a, own_interface(devices[a], a_if), b, own_interface(devices[b], b_if))
+        for a, a_if, b, b_if in (
+            (link["a_device"], link["a_interface"], link["b_device"], link["b_interface"])
+            for link in links
+        )
+        if a in devices and b in devices
     ]
 
 
@@ -108,16 +142,20 @@ def answer_of(
     refused: Mapping[str, list[str]],
     routers: int,
     seconds: float,
+    causes: Sequence[Cause] = (),
 ) -> LabTwinAnswer:
     """The twin's answer: passed when every target passed and no line was refused."""
     passed = all(c["kind"] == "passed" for c in checks.values()) and not any(refused.values())
-    return LabTwinAnswer(
+    answer = LabTwinAnswer(
         kind="passed" if passed else "failed",
         routers=routers,
         seconds=round(seconds, 1),
         checks=dict(sorted(checks.items())),
         refused={name: lines for name, lines in sorted(refused.items()) if lines},
     )
+    if causes and not passed:
+        answer["causes"] = list(causes)
+    return answer
 
 
 def with_disagreements(checks: StandardResponse, answer: LabTwinAnswer | None) -> StandardResponse:

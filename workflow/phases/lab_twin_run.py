@@ -4,12 +4,15 @@
 check_params ─► twin_answer ─► LabRehearsal.rehearse ─► (worker thread) TwinLabs.open
                                                           type the previewed lines into each target
                                                           poll the post-checks until all pass or
-                                                          the deadline; leave the block: torn down
+                                                          the deadline; failed: read why sessions
+                                                          stayed down (lab_twin_causes); leave
+                                                          the block: torn down
 ```
 The thread holds one of LABBOT_LAB_TWINS slots (none free: no twin, "busy"), polls until the
 twin's deadline (LABBOT_LAB_TWIN_SECONDS from its start, at most the template's own timeout)
 and leaves the twin's block whatever happens, so the twin is ended by it (daemons, namespaces,
-folder). A node cancelled or timed out meanwhile leaves the thread to finish that teardown.
+folder). A node cancelled or timed out meanwhile sets the job's `stop`: the thread ends its
+polling at the next round and tears the twin down at once, then frees its slot.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from workflow.phases.lab_twin import (
     twin_refusal,
     wants_twin,
 )
+from workflow.phases.lab_twin_causes import session_causes
 from workflow.phases.postcheck_report import planned_expectations
 from workflow.phases.previews import DevicePreview
 from workflow.ports import DeviceGateway
@@ -52,6 +56,10 @@ class TwinSession(Protocol):
     def type_lines(self, router: str, lines: Sequence[str]) -> list[str]: ...
 
     def read(self, router: str, command: str) -> str: ...
+
+    def read_json(self, router: str, commands: Sequence[str]) -> list[str]:
+        """Each command's output (each one JSON document), read at once."""
+        ...
 
 
 class TwinLabs(Protocol):
@@ -97,6 +105,8 @@ class LabRehearsal:
                 return await asyncio.to_thread(self._run, job)
         except TimeoutError:
             return no_twin("timeout", f"{seconds:g}", len(devices), seconds)
+        finally:
+            job.stop.set()  # cancelled or timed out: the thread stops polling and tears down
 
     def _run(self, job: _Job) -> LabTwinAnswer:
         if not self._slots.acquire(blocking=False):
@@ -120,6 +130,7 @@ class _Job:
         seconds: float,
     ) -> None:
         self.labs, self.devices, self.plan, self.expected = labs, devices, plan, expected
+        self.stop = threading.Event()  # set: nobody waits for the answer any more
         self.links = twin_links(topology["links"], devices)
         self.seconds = seconds
 
@@ -127,22 +138,31 @@ class _Job:
         started = time.monotonic()
         configs = {name: facts["running_config"] for name, facts in self.devices.items()}
         try:
-            with self.labs.open(twin_interfaces(self.devices), configs, self.links) as twin:
+            interfaces = twin_interfaces(self.devices, self.links)
+            with self.labs.open(interfaces, configs, self.links) as twin:
                 refused = {name: twin.type_lines(name, lines) for name, lines in self.plan.items()}
-                checks = poll(twin, self.expected, started + self.seconds)
+                checks = poll(twin, self.expected, started + self.seconds, self.stop)
+                seconds = time.monotonic() - started  # the causes' reads aside
+                failed = any(c["kind"] != "passed" for c in checks.values())
+                wanted = failed and not self.stop.is_set()
+                causes = session_causes(checks, self.links, twin.read) if wanted else []
         except (LabbotError, OSError) as err:
             return no_twin("error", str(err), len(self.devices), time.monotonic() - started)
-        return answer_of(checks, refused, len(self.devices), time.monotonic() - started)
+        return answer_of(checks, refused, len(self.devices), seconds, causes)
 
 
 def poll(
-    twin: TwinSession, expected: Mapping[str, Sequence[Expectation]], deadline: float
+    twin: TwinSession,
+    expected: Mapping[str, Sequence[Expectation]],
+    deadline: float,
+    stop: threading.Event | None = None,
 ) -> dict[str, DeviceChecks]:
-    """Read every target's routing state until all its checks pass or `deadline` passes."""
+    """Read every target's routing state until all its checks pass, `deadline` passes or
+    `stop` is set."""
     started = time.monotonic()
     checks: dict[str, DeviceChecks] = {}
     while True:
-        final = time.monotonic() >= deadline
+        final = time.monotonic() >= deadline or (stop is not None and stop.is_set())
         for name, wanted in expected.items():
             if name in checks and checks[name]["kind"] == "passed":
                 continue
@@ -150,12 +170,16 @@ def poll(
             checks[name] = judged(wanted, state, time.monotonic() - started, final=final)
         if final or all(c["kind"] == "passed" for c in checks.values()):
             return checks
-        time.sleep(max(0.0, min(POLL_PAUSE, deadline - time.monotonic())))
+        pause = max(0.0, min(POLL_PAUSE, deadline - time.monotonic()))
+        if stop is not None:
+            stop.wait(pause)
+        else:
+            time.sleep(pause)
 
 
 def _reads(twin: TwinSession, router: str, topics: set[Topic]) -> dict[Topic, str]:
     reads = commands("frr", topics) or {}
-    return {topic: twin.read(router, command) for topic, command in reads.items()}
+    return dict(zip(reads, twin.read_json(router, list(reads.values())), strict=True))
 
 
 async def twin_answer(
