@@ -171,7 +171,15 @@ class ChatAdapter(Protocol):
         ...
 
     async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:
-        """Replace a message posted earlier (gate decided, progress advanced)."""
+        """Replace a message posted earlier (progress advanced, the model still writing)."""
+        ...
+
+    async def close_gate(
+        self, thread: ThreadRef, message_id: str, footer: str, mentions: tuple[str, ...] = ()
+    ) -> None:
+        """Swap the buttons of the gate message `message_id` for `footer` (who decided it, or
+        when it expired; `mentions`: the markup in it placed on purpose). What the gate showed
+        stays as it was shown: the platform's copy is kept, the gate is not rendered again."""
         ...
 
 

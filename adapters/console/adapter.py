@@ -287,11 +287,18 @@ class ConsoleAdapter:
                 continue
             return path
 
+    async def close_gate(
+        self, thread: ThreadRef, message_id: str, footer: str, mentions: tuple[str, ...] = ()
+    ) -> None:
+        """A terminal cannot edit what it printed: the footer is the gate's closing line, and
+        its buttons are pressed no more."""
+        if message_id == self._gate_message_id:
+            self._buttons = ()
+        self.console.print(styled(footer, "bold"))
+
     async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:
         """A terminal cannot edit what it printed: print what changed (the footer; new lines
         in a box of their own, as the message was)."""
-        if message_id == self._gate_message_id and not message.buttons:
-            self._buttons = ()
         if message.footer:
             self.console.print(styled(message.footer, "bold"))
             return

@@ -108,6 +108,12 @@ class MatrixAdapter:
     async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:
         await self._sender.update(thread, message_id, message)
 
+    async def close_gate(
+        self, thread: ThreadRef, message_id: str, footer: str, mentions: tuple[str, ...] = ()
+    ) -> None:
+        """An edit of the gate message with the footer (a Matrix footer mentions nobody)."""
+        await self._sender.close_gate(thread, message_id, footer)
+
     async def _warn(self, room_id: str, text: str) -> None:
         await self._sender.notice(room_id, text)
 

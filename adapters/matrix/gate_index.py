@@ -80,6 +80,17 @@ class GateIndex:
                 self._by_event[event_id] = gate
         return gate if gate is not None and gate.thread.channel == room_id else None
 
+    async def content(self, room_id: str, event_id: str) -> dict[str, Any] | None:
+        """The content of this bot's gate message `event_id` in `room_id`, fetched and read
+        (decrypted in an encrypted room); None when it is not one."""
+        response = await self._client.room_get_event(room_id, event_id)
+        if not isinstance(response, RoomGetEventResponse):
+            return None
+        source = self._readable(room_id, response.event).source
+        if gate_ref(room_id, source, self._client.user_id) is None:
+            return None
+        return dict(source.get("content", {}))
+
     async def for_thread(self, thread: ThreadRef) -> GateRef | None:
         """The thread's latest gate message (None: the thread never had one)."""
         event_id = self._by_thread.get(thread.key)

@@ -18,7 +18,7 @@ from typing import Any
 
 from adapters.chat import Actor, Button, CodeBlock, FileAttachment, Message
 from adapters.marks import BOLD, CODE, ITALIC
-from base.vocabulary import REPLY_WORDS
+from base.vocabulary import CHOICES, REPLY_WORDS, Choice
 
 GATE_KEY = "org.labbot.gate"
 # Reaction keys that stand for the buttons; the bot adds them to its own gate messages.
@@ -31,6 +31,7 @@ PART_CHARS = 16_000
 # Room-wide mentions clients notify everyone for (Element: `@room`; others: here/channel/everyone).
 _ROOM_MENTION = re.compile(r"@(room|here|channel|everyone)\b", re.IGNORECASE)
 WORD_JOINER = "\u2060"
+_CHOICE: dict[str, Choice] = {choice: choice for choice in CHOICES}
 
 
 @dataclass(frozen=True)
@@ -214,7 +215,53 @@ def in_thread(content: dict[str, Any], root: str, reply_to: str) -> dict[str, An
 def edit_content(event_id: str, message: Message) -> dict[str, Any]:
     """An `m.replace` edit of `event_id` showing `message` (its first part: edits replace one
     event). Clients without edit support show the `* `-prefixed fallback."""
-    new_content = message_contents(message)[0]
+    return edit_of(event_id, message_contents(message)[0])
+
+
+def closed_content(gate: dict[str, Any], footer: str) -> dict[str, Any]:
+    """A gate message's first event (`gate`, its content as sent) with the line saying how to
+    decide it swapped for `footer`: everything else as it was shown, the gate not rendered
+    again. Its marker and relation stay with the original event (an edit carries neither)."""
+    hint = _hint_of(gate)
+    said = quiet(footer)
+    content = {k: v for k, v in gate.items() if k not in (GATE_KEY, "m.relates_to")}
+    content["body"] = _swapped(str(gate.get("body", "")), plain(hint), plain(said), "\n")
+    formatted = str(gate.get("formatted_body", ""))
+    shown = inline_html(said)
+    if hint and inline_html(hint) in formatted:
+        content["formatted_body"] = formatted.replace(inline_html(hint), shown, 1)
+    elif "</p>" in formatted:
+        content["formatted_body"] = formatted.replace("</p>", f"<br>{shown}</p>", 1)
+    else:
+        content["formatted_body"] = f"<p>{shown}</p>{formatted}"
+    return content
+
+
+def _hint_of(gate: dict[str, Any]) -> str:
+    """The line of `gate` saying how to decide it, as sent ("" when it has none): from its
+    marker's choices in their order, or in the buttons' usual order (a homeserver may hand the
+    event back with its keys sorted)."""
+    marker = gate.get(GATE_KEY) or {}
+    value, labels = str(marker.get("value", "")), dict(marker.get("choices") or {})
+    orders = (list(labels), [c for c in CHOICES if c in labels])
+    hints = [
+        quiet(buttons_hint(tuple(Button(str(labels[c]), _CHOICE[c], value=value) for c in order)))
+        for order in orders
+        if order and all(c in _CHOICE for c in order)
+    ]
+    body = str(gate.get("body", ""))
+    return next((hint for hint in hints if plain(hint) in body), "")
+
+
+def _swapped(text: str, old: str, new: str, joint: str) -> str:
+    """`old` in `text` replaced by `new` (once); `new` added after `text` when it is not there."""
+    if old and old in text:
+        return text.replace(old, new, 1)
+    return f"{text}{joint}{new}" if text else new
+
+
+def edit_of(event_id: str, new_content: dict[str, Any]) -> dict[str, Any]:
+    """An `m.replace` edit of `event_id` showing `new_content`."""
     return {
         "msgtype": new_content["msgtype"],
         "body": f"* {new_content['body']}",

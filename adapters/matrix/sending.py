@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import io
 import logging
+from collections import OrderedDict
 from dataclasses import replace
 from typing import Any
 
@@ -29,6 +30,9 @@ from adapters.matrix.ordering import OrderedQueues
 log = logging.getLogger(__name__)
 
 
+GATES_KEPT = 10_000  # gate messages' first events remembered as sent, the oldest forgotten first
+
+
 class MatrixSendError(RuntimeError):
     """The homeserver refused an event the bot sent."""
 
@@ -40,6 +44,7 @@ class Sender:
         self._gates = gates
         self._last_in_thread: dict[str, str] = {}  # thread key -> reply-fallback target
         self._reactions = OrderedQueues("gate")  # decision reactions going out, per gate
+        self._gate_contents: OrderedDict[str, dict[str, Any]] = OrderedDict()  # event id -> sent
 
     def saw(self, thread: ThreadRef, event_id: str) -> None:
         """An event arrived in `thread`: the bot's next message there replies to it."""
@@ -70,6 +75,19 @@ class Sender:
 
     async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:
         edit = outbound.edit_content(message_id, message)
+        await self.send(thread.channel, "m.room.message", edit)
+
+    async def close_gate(self, thread: ThreadRef, message_id: str, footer: str) -> None:
+        """Edit the gate message's first event: the line saying how to decide it swapped for
+        `footer`, the rest as sent (remembered here, or read back from the room). A gate that
+        cannot be read back keeps its message; the footer is said in the thread."""
+        content = self._gate_contents.pop(message_id, None)
+        if content is None:
+            content = await self._gates.content(thread.channel, message_id)
+        if content is None:
+            await self.post(thread, Message(footer), None)
+            return
+        edit = outbound.edit_of(message_id, outbound.closed_content(content, footer))
         await self.send(thread.channel, "m.room.message", edit)
 
     async def notice(self, room_id: str, text: str, thread_root: str = "") -> None:
@@ -123,6 +141,9 @@ class Sender:
         gate = inbound.gate_ref(thread.channel, source, self._client.user_id)
         if gate is not None:
             self._gates.remember(gate)
+            self._gate_contents[event_id] = content
+            while len(self._gate_contents) > GATES_KEPT:
+                self._gate_contents.popitem(last=False)
             self._reactions.submit(gate.event_id, functools.partial(self._add_reactions, gate))
 
     async def _add_reactions(self, gate: inbound.GateRef) -> None:

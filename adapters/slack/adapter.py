@@ -1,5 +1,5 @@
 """The Slack `ChatAdapter`: bolt listeners in, Web API calls out (post, update, ephemeral,
-file uploads into the thread)."""
+file uploads into the thread; a gate closed by `chat.update` of the blocks it was shown with)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from adapters.chat import EventHandler, FilesNotAttached, Home, Message, ThreadR
 from adapters.slack import texts
 from adapters.slack.app import FirstDelivery, Listeners, build_app
 from adapters.slack.blocks import Rendered, render
+from adapters.slack.gate_messages import GateMessages, closed
 from adapters.slack.groups import UserGroups
 from adapters.slack.home import home_view
 from adapters.slack.inbound import thread_ref
@@ -48,8 +49,11 @@ class SlackAdapter:
     ) -> None:
         self.client = client
         self.transport = transport
+        self._gates = GateMessages()
         # the front keeps what waits and says busy when full
-        self.listeners = Listeners(client, self._open_thread, deliveries, transport.backlog)
+        self.listeners = Listeners(
+            client, self._open_thread, deliveries, transport.backlog, gates=self._gates
+        )
         self.app = build_app(client, self.listeners, transport.signing_secret)
         self._groups = UserGroups(client)
 
@@ -85,6 +89,7 @@ class SlackAdapter:
             unfurl_media=False,
         )
         ts = str(response["ts"])
+        self._gates.posted(ts, rendered.text, rendered.blocks)
         try:
             await self._upload(thread.channel, thread_ts or ts, rendered)
         except (SlackClientError, ClientError, TimeoutError) as exc:
@@ -97,6 +102,21 @@ class SlackAdapter:
         rendered = render(message, uploading=False)
         await self.client.chat_update(
             channel=thread.channel, ts=message_id, text=rendered.text, blocks=rendered.blocks
+        )
+
+    async def close_gate(
+        self, thread: ThreadRef, message_id: str, footer: str, mentions: tuple[str, ...] = ()
+    ) -> None:
+        """The gate's blocks as shown (posted or clicked here), its buttons swapped for the
+        footer. A gate this process neither posted nor saw clicked (a Modify sent to another
+        replica after a restart) keeps its message; the footer is said in the thread."""
+        shown = self._gates.close(message_id)
+        if shown is None:
+            await self.post(thread, Message(footer, mentions=mentions))
+            return
+        done = closed(shown, footer, mentions)
+        await self.client.chat_update(
+            channel=thread.channel, ts=message_id, text=done.text, blocks=done.blocks
         )
 
     # --- what the approval policy asks (adapters.chat.PeopleDirectory) ---------------------------

@@ -27,6 +27,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from adapters.chat import ChatEvent, EventHandler, HomeOpened, Request, ThreadRef
 from adapters.slack import inbound, texts
 from adapters.slack.display_names import NameCache
+from adapters.slack.gate_messages import GateMessages
 from adapters.slack.seen_deliveries import RecentKeys
 
 log = logging.getLogger(__name__)
@@ -48,6 +49,8 @@ class Listeners:
         open_thread: OpenThread,
         shared: FirstDelivery | None = None,
         backlog: int | None = None,
+        *,
+        gates: GateMessages | None = None,
     ) -> None:
         self.handler: EventHandler | None = None
         self.backlog = backlog  # deliveries in hand at most; None: no bound
@@ -57,6 +60,7 @@ class Listeners:
         self._names = NameCache(client)
         self._recent = RecentKeys()
         self._shared = shared
+        self._gates = gates or GateMessages()  # the gate messages clicks show (see close_gate)
         self._pending: set[Future[None]] = set()
         self._pending_lock = threading.Lock()
 
@@ -193,6 +197,7 @@ class Listeners:
         await self._deliver(Request(thread, actor, text))
 
     async def _click(self, body: dict[str, Any]) -> None:
+        self._gates.clicked(body)
         user_id, user_name = inbound.payload_user(body)
         actor = await self._names.actor(user_id, user_name)
         try:
@@ -206,6 +211,7 @@ class Listeners:
         await self._deliver(decision)
 
     async def _open_modal(self, body: dict[str, Any]) -> None:
+        self._gates.clicked(body)  # the Modify's submission closes this gate
         await self._client.views_open(trigger_id=body["trigger_id"], view=inbound.modify_view(body))
 
     async def _feedback(self, body: dict[str, Any]) -> None:

@@ -135,8 +135,14 @@ def _tail(message: Message) -> list[Block]:
             }
         )
     if message.footer:
-        tail.append(_context(escape(message.footer, message.mentions)))
+        tail.append(footer_block(message.footer, message.mentions))
     return tail
+
+
+def footer_block(footer: str, mentions: Collection[str] = ()) -> Block:
+    """The context line under a decided gate: who decided it (`mentions`: the markup in it the
+    bot placed on purpose)."""
+    return _context(escape(footer, mentions))
 
 
 def _context(text: str) -> Block:

@@ -87,7 +87,7 @@ class AgentDesk:
             principal=agent.principal,
             transport=self.transport,
             tool=tool,
-            arguments=trace(arguments, self.service.mask) if whole else arguments,
+            arguments=trace(arguments, self.service.reporter.mask) if whole else arguments,
             outcome=cut(str(answer.get("error") or messages.AGENT_ANSWERED), KEPT_REASON_CHARS),
             change_id=change_column(
                 answer.get("metadata", {}).get("change_id"), arguments.get("change_id")
@@ -108,7 +108,7 @@ class AgentDesk:
             reason = messages.REFUSED.format(
                 # masked whole, then cut: a quoted key cut in two is masked in part only
                 reason=messages.AGENT_NOT_A_READ.format(
-                    command=cut(self.service.mask.said(command.strip()), 80)
+                    command=cut(self.service.reporter.mask.said(command.strip()), 80)
                 ),
             )
             await self._record_refusal(agent, "show", reason)
@@ -127,7 +127,7 @@ class AgentDesk:
         return dict(shown)
 
     async def template_library(self) -> Json:
-        mask = self.service.mask
+        mask = self.service.reporter.mask
         items = [agent_views.template_item(self.catalog.get(n), mask) for n in self.catalog.names()]
         saved = await self.templates.latest() if self.templates is not None else []
         items += [agent_views.template_item(t, mask) for t in saved]
@@ -180,7 +180,7 @@ class AgentDesk:
         finished = await self.changes.outcome(change.thread_key)
         if finished is not None and finished.change_id != change_id:
             finished = None
-        return agent_views.ended_answer(change, finished, link, self.service.mask)
+        return agent_views.ended_answer(change, finished, link, self.service.reporter.mask)
 
     async def wait_for_change(
         self, agent: Agent, change_id: str, seconds: float, progress: Progress
@@ -243,7 +243,7 @@ class AgentDesk:
             audit=self.audit,
             authorizer=service.authorizer,
             clock=service.clock,
-            mask=service.mask,
+            mask=service.reporter.mask,
         )
 
     async def _record_refusal(self, agent: Agent, about: str, reason: str) -> None:

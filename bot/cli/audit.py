@@ -132,7 +132,7 @@ async def write_report(
             change_id=change,
             anchor=anchor.head if anchor else None,
         )
-        page = render_report(report, runtime.service.mask)
+        page = render_report(report, runtime.service.reporter.mask)
     await asyncio.to_thread(output.write_text, page, "utf-8")
     return report
 

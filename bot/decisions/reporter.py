@@ -1,12 +1,14 @@
 """What the decision service tells a thread and keeps on record about it.
 
-The service decides (authorize → record → resume); the reporter shows and books what came of
-it: a click's answer (bot.decisions.click_answers, one call: `answer_click`), the pushes a step
-made (its push records, booked once: each step carries only its own), a gate posted (its message id
-remembered so the buttons can later be replaced by who decided), push progress edited in place
-(the push known to a stop while it runs), a finished change with its bookkeeping (the outcome,
-the templates used, metrics), and refusals (recorded, counted, told only to the person refused).
-Each thing shown is one call of the service.
+The service decides and runs (authorize → record → resume); the reporter shows and books what
+came of it: a click's answer (bot.decisions.click_answers, one call: `answer_click`; a settled
+gate closed, its buttons swapped for who decided by the adapter, the gate not rendered again),
+the pushes a step made (its push records, booked once: each step carries only its own), a gate
+posted (its message id remembered for decisions that do not name it), push progress edited in
+place (`running`: the sink the service resumes with; the push known to a stop while it runs), a
+finished change with its bookkeeping (the outcome, the templates used, metrics), and refusals
+(recorded, counted, told only to the person refused). Each thing shown is one call of the
+service.
 """
 
 from __future__ import annotations
@@ -23,12 +25,20 @@ from adapters.chat import Actor, ChatAdapter, Decision, FilesNotAttached, Messag
 from base.masking import SecretMask
 from base.vocabulary import Choice, Outcome, stamp, utc_now
 from bot import messages
-from bot.decisions.click_answers import ClickAnswer, Expired, Refused, Resume, Unread, Voted
+from bot.decisions.click_answers import (
+    ClickAnswer,
+    Expired,
+    ModifyNotUnderstood,
+    Refused,
+    Resume,
+    Voted,
+)
 from bot.decisions.metrics import Metrics, process_metrics
 from bot.decisions.push_booking import PushesInFlight, push_row
 from bot.policy.agent_principals import is_agent_id
 from bot.topology.thread_pictures import PICTURE_NAME, LabPictures, PictureNotDrawn
 from bot.views import presenter
+from bot.views.decided import decided_footer
 from bot.views.ending import ending_line
 from storage.ports import DecisionRecords, TemplateUses
 from workflow.api import Finished, Gate, PendingGate, Step, pushed_on
@@ -97,7 +107,8 @@ class ChangeReporter:
     async def answer_click(self, decision: Decision, answer: ClickAnswer) -> Outcome:
         """Show what the click `decision` comes to (bot/decisions/click_answers.py), in one call: a
         refusal told to the clicker, a vote counted, a Modify not understood, an expired gate
-        ended, or the gate resumed and the step it ran to shown; the click's outcome."""
+        ended, or the gate settled: closed with who decided (or the late clicker told who did),
+        before the service resumes it; the click's outcome."""
         thread, actor = decision.thread, decision.actor
         if isinstance(answer, Refused):
             await self.refuse(
@@ -105,11 +116,11 @@ class ChangeReporter:
                 thread,
                 answer.text,
                 gate=answer.gate,
-                about=answer.about,
+                about=answer.gate_name,
                 change_id=answer.change_id,
                 interrupt_id=answer.interrupt_id,
             )
-        elif isinstance(answer, Unread):
+        elif isinstance(answer, ModifyNotUnderstood):
             shown = presenter.present_feedback_problem(
                 answer.change_id, answer.feedback, answer.problem, self.mask
             )
@@ -125,23 +136,19 @@ class ChangeReporter:
         elif isinstance(answer, Expired):
             await self._expired(decision, answer.gate, answer.step)
         else:
-            await self._resumed(decision, answer)
+            await self._settled(decision, answer)
         return answer.outcome
 
-    async def _resumed(self, decision: Decision, resume: Resume) -> None:
-        """The gate's buttons replaced by who decided (or the late clicker told who did), the
-        step run with its progress shown as it comes, then the step shown."""
-        if resume.late:
-            await self.refuse(decision.actor, decision.thread, resume.late, gate=resume.gate)
+    async def _settled(self, decision: Decision, resume: Resume) -> None:
+        """The gate's buttons swapped for who decided, or the late clicker told who did."""
+        if resume.late_notice:
+            await self.refuse(decision.actor, decision.thread, resume.late_notice, gate=resume.gate)
         else:
             await self._mark_decided(resume.gate, decision)
-        with self._running(decision.thread, resume.gate, resume.choice) as on_progress:
-            step = await resume.run(on_progress)
-            await self.present(decision.thread, step)
 
     async def _mark_decided(self, gate: PendingGate, decision: Decision) -> None:
-        """Replace the gate's buttons by who decided (any replica can: the gate is in storage)."""
-        footer = presenter.decided_footer(
+        """Swap the gate's buttons for who decided (any replica can: the gate is in storage)."""
+        footer = decided_footer(
             gate.gate,
             decision.choice,
             decision.actor.shown,
@@ -150,7 +157,7 @@ class ChangeReporter:
             decision.feedback,
         )
         mentions = (decision.actor.mention,) if decision.actor.mention else ()
-        await self._replace_buttons(gate, decision, footer, mentions)
+        await self._close_gate(gate, decision, footer, mentions)
 
     async def _expired(self, decision: Decision, gate: PendingGate, step: Step) -> None:
         """A click found `gate` past its expiry: the clicker is told (the refusal recorded), the
@@ -159,18 +166,20 @@ class ChangeReporter:
         at = stamp(datetime.fromisoformat(gate.expires_at))
         told = messages.EXPIRED_GATE.format(at=at)
         await self.refuse(decision.actor, decision.thread, told, gate=gate)
-        await self._replace_buttons(gate, decision, messages.EXPIRED_FOOTER.format(at=at), ())
+        await self._close_gate(gate, decision, messages.EXPIRED_FOOTER.format(at=at), ())
         await self.present(decision.thread, step)
 
-    async def _replace_buttons(
+    async def _close_gate(
         self, gate: PendingGate, decision: Decision, footer: str, mentions: tuple[str, ...]
     ) -> None:
+        """The gate message's buttons swapped for `footer` by the adapter, which keeps what the
+        gate showed (what was hashed is what stays shown); a gate message not known here (a
+        decision that does not name it, posted by another process) gets the footer as a line."""
         message_id = decision.message_id or self._gate_message_ids.pop(gate.interrupt_id, "")
         if not message_id:
             await self.say(decision.thread, Message(footer, mentions=mentions))
             return
-        decided = presenter.decided(presenter.present_gate(gate, self.mask), footer, mentions)
-        await self.adapter.update(decision.thread, message_id, decided)
+        await self.adapter.close_gate(decision.thread, message_id, footer, mentions)
 
     async def _record_pushes(self, change_id: str, records: tuple[PushRecord, ...]) -> None:
         """Exactly the step's push records, one audit row per device."""
@@ -241,12 +250,12 @@ class ChangeReporter:
         return on_progress
 
     @contextmanager
-    def _running(
+    def running(
         self, thread: ThreadRef, gate: PendingGate, choice: Choice
     ) -> Iterator[StepProgress]:
-        """The step answering `gate` with `choice` runs now: its progress (the sink yielded) is
-        shown as it comes, and the push it may make is known to a stop until its results are
-        booked or it never ran."""
+        """The step answering `gate` with `choice` runs now (the service resumes it): its
+        progress (the sink yielded) is shown as it comes, and the push it may make is known to
+        a stop until its results are booked or it never ran."""
         lines = pushed_on(gate, choice)
         if lines:
             self.pushes.begin(gate.change_id, thread, lines)

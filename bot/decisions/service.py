@@ -6,8 +6,9 @@ is read and checked once (`workflow.api.gate_problem`: the one rule), the decisi
 (bot.policy.authorize) and recorded in storage (first decision wins, across replicas). What the
 click comes to is one value (bot.decisions.click_answers: refused, a vote, a Modify not
 understood, expired, or that gate resumed by its interrupt id), handed to the reporter once
-(bot.decisions.reporter), which shows and books it. An expired gate is ended as expired, in
-nobody's name.
+(bot.decisions.reporter), which shows and books it. A gate settled is resumed here, in the
+workflow, with the reporter's progress sink; the step it ran to goes to the reporter. An expired
+gate is ended as expired, in nobody's name.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from functools import partial
 
 from adapters.chat import (
     ChatEvent,
@@ -27,18 +27,24 @@ from adapters.chat import (
 )
 from adapters.user_ids import canonical_user_id
 from base.errors import DecisionConflict, LabbotError
-from base.masking import SecretMask
 from base.vocabulary import GateProblem, Outcome, utc_now
 from bot import messages
-from bot.decisions.click_answers import ClickAnswer, Expired, Refused, Resume, Unread, Voted
+from bot.decisions.click_answers import (
+    ClickAnswer,
+    Expired,
+    ModifyNotUnderstood,
+    Refused,
+    Resume,
+    Voted,
+)
 from bot.decisions.metrics import Metrics, process_metrics
 from bot.decisions.reporter import ChangeReporter
 from bot.decisions.requests import RequestDesk
 from bot.policy.authorize import Authorizer
 from bot.policy.rules import Policy
 from bot.ports import ChangeRunner, ThreadLock
+from bot.views.decided import already_decided
 from bot.views.home_board import HomeBoard
-from bot.views.presenter import already_decided
 from storage.audit_records import Ballot, Resolution, Vote
 from storage.db import is_unreachable
 from storage.ports import DecisionRecords
@@ -58,7 +64,6 @@ class DecisionService:
     authorizer: Authorizer  # who may request, decide, curate
     reporter: ChangeReporter  # what each step shows in the thread and books
     requests: RequestDesk  # change requests and commands
-    mask: SecretMask  # secret values as shown
     home_board: HomeBoard | None = None  # the per-person home pages (Slack App Home)
     clock: Callable[[], datetime] = utc_now
     metrics: Metrics = field(default_factory=process_metrics)
@@ -99,18 +104,28 @@ class DecisionService:
     async def _decide(self, decision: Decision) -> Outcome:
         """Read the pending gate and check the click against it, then decide what the click
         comes to (bot/decisions/click_answers.py) and hand that to the reporter, as one step of the
-        thread (under its lock, so the gate read is the one resumed); returns what became of
-        the click. A click that fails the check is answered after the lock is given back
-        (nothing of the thread changes)."""
+        thread (under its lock, so the gate read is the one resumed); a settled gate is resumed
+        then. Returns what became of the click. A click that fails the check is answered after
+        the lock is given back (nothing of the thread changes)."""
         async with self.thread_lock(decision.thread.key):
             gate = await self.workflow.pending_gate(decision.thread.key)
             problem = gate_problem(gate, decision.interrupt_id, decision.content_sha256)
             if gate is not None and problem is None:
-                return await self.reporter.answer_click(
-                    decision, await self._at_gate(decision, gate)
-                )
+                answer = await self._at_gate(decision, gate)
+                outcome = await self.reporter.answer_click(decision, answer)
+                if isinstance(answer, Resume):
+                    await self._resume(decision.thread, answer)
+                return outcome
         answer = await self._not_at_gate(decision, gate, problem or "stale")
         return await self.reporter.answer_click(decision, answer)
+
+    async def _resume(self, thread: ThreadRef, resume: Resume) -> None:
+        """Still under the lock, the gate closed in the thread: answer it in the workflow, its
+        progress shown as it comes (the reporter's sink), then hand the step it reached to the
+        reporter, which shows and books it."""
+        with self.reporter.running(thread, resume.gate, resume.choice) as on_progress:
+            step = await self.workflow.resume(thread.key, resume.gate, resume.decision, on_progress)
+            await self.reporter.present(thread, step)
 
     async def _at_gate(self, decision: Decision, gate: PendingGate) -> ClickAnswer:
         """The click answers `gate`, the pending one, exactly as shown."""
@@ -123,7 +138,7 @@ class DecisionService:
             feedback = decision.feedback or ""
             problem = await self.workflow.feedback_problem(decision.thread.key, feedback)
             if problem is not None:
-                return Unread(gate.change_id, feedback, problem)
+                return ModifyNotUnderstood(gate.change_id, feedback, problem)
         if datetime.fromisoformat(gate.expires_at) <= self.clock():
             # ended as expired: nobody's choice is applied or recorded; the click is told so
             return Expired(gate, await self.workflow.expire(decision.thread.key, gate))
@@ -141,9 +156,9 @@ class DecisionService:
             settled = conflict.existing if isinstance(conflict.existing, Resolution) else None
             if settled is None:
                 return Refused(messages.ALREADY_VOTED, "already_decided", gate=gate)
-            return self._resume_orphan(decision.thread, gate, settled)
+            return _resume_orphan(gate, settled)
         if result.resolved:
-            return self._resume(decision.thread, gate, _gate_decision(decision))
+            return Resume(gate, _gate_decision(decision))
         return await self._vote(decision, gate, requester_id, result.approvals)
 
     async def _vote(
@@ -154,28 +169,6 @@ class DecisionService:
             gate, approvers, requester_id, decision.thread.channel
         )
         return Voted(len(approvals), self.policy.required_approvals(gate.gate), missing)
-
-    def _resume_orphan(self, thread: ThreadRef, gate: PendingGate, settled: Resolution) -> Resume:
-        """Called holding the thread lock, under which decisions are recorded AND resumed: `gate`,
-        read under it, is still pending though settled in storage — recorded by a process that
-        died before resuming. Resume it with the recorded decision; the click is told who
-        settled it."""
-        log.warning("resuming %s: its decision was recorded but never resumed", gate.change_id)
-        recorded = GateDecision(
-            choice=settled.choice,
-            sha256=settled.content_sha256,
-            actor_id=settled.actor_id,
-            actor_name=settled.actor_name,
-            feedback=settled.feedback,
-        )
-        return self._resume(thread, gate, recorded, late=already_decided(settled))
-
-    def _resume(
-        self, thread: ThreadRef, gate: PendingGate, decision: GateDecision, late: str = ""
-    ) -> Resume:
-        """Answer `gate` with `decision` when the reporter runs it (still under the lock)."""
-        run = partial(self.workflow.resume, thread.key, gate, decision)
-        return Resume(gate, decision["choice"], run, late)
 
     async def _not_at_gate(
         self, decision: Decision, gate: PendingGate | None, problem: GateProblem
@@ -200,10 +193,26 @@ class DecisionService:
         return Refused(
             already_decided(resolution),
             "already_decided",
-            about=resolution.gate,  # the gate the click was for
+            gate_name=resolution.gate,  # the gate the click was for
             change_id=resolution.change_id,
             interrupt_id=decision.interrupt_id,
         )
+
+
+def _resume_orphan(gate: PendingGate, settled: Resolution) -> Resume:
+    """Called holding the thread lock, under which decisions are recorded AND resumed: `gate`,
+    read under it, is still pending though settled in storage — recorded by a process that
+    died before resuming. Resume it with the recorded decision; the click is told who
+    settled it."""
+    log.warning("resuming %s: its decision was recorded but never resumed", gate.change_id)
+    recorded = GateDecision(
+        choice=settled.choice,
+        sha256=settled.content_sha256,
+        actor_id=settled.actor_id,
+        actor_name=settled.actor_name,
+        feedback=settled.feedback,
+    )
+    return Resume(gate, recorded, late_notice=already_decided(settled))
 
 
 def _gate_decision(decision: Decision) -> GateDecision:

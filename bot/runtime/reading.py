@@ -27,6 +27,11 @@ class _NoChat:
     async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:
         return None
 
+    async def close_gate(
+        self, thread: ThreadRef, message_id: str, footer: str, mentions: tuple[str, ...] = ()
+    ) -> None:
+        return None
+
 
 class _NoInventory:
     """Reading gates and records touches no device; a lab is not needed for it."""

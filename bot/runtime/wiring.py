@@ -362,7 +362,6 @@ def decision_service(
         authorizer=authorizer,
         reporter=reporter,
         requests=desk,
-        mask=mask,
         home_board=board,
         clock=clock,
         metrics=metrics,

@@ -10,7 +10,7 @@ from typing import Any, Literal
 from adapters.chat import Button, CodeBlock, Message, button_value
 from base.grammar import model_of
 from base.masking import SecretMask
-from base.vocabulary import Choice, GateName, Status, stamp
+from base.vocabulary import GateName, Status, stamp
 from bot import messages
 from bot.views.code_blocks import sections_message
 from bot.views.device_lines import device_lines_sections
@@ -28,7 +28,6 @@ from bot.views.not_pushed import not_pushed_gate
 from bot.views.postcheck import item_body, progress_detail
 from bot.views.targets import devices_with_reasons, targets_sections
 from bot.views.template import post_checks_section, schema_text
-from storage.audit_records import Resolution
 from workflow.api import Finished, PendingGate, RollbackGate, TargetsGate, TemplateGate
 from workflow.library.compose import part_label
 from workflow.model import LLMProgress, PushProgress, StandardResponse
@@ -295,50 +294,6 @@ def present_feedback_problem(
     params = ", ".join(problem.params)
     lines.append(how.format(template=problem.template, params=params, example=problem.example))
     return Message("\n".join(lines), level="warning")
-
-
-def decided_footer(
-    gate: GateName,
-    choice: Choice,
-    actor: str,
-    at: str,
-    mask: SecretMask,
-    feedback: str | None = None,
-) -> str:
-    """Who decided; a Modify's feedback repeated with no secret value (the team reads it); the
-    rollback gate's Keep said as keeping, not cancelling (the change goes on as pushed)."""
-    if in_rollback_words(gate, choice):
-        return messages.ROLLBACK_FOOTER[choice].format(actor=actor, at=at)
-    shown = mask.said(feedback or "")
-    return messages.DECIDED_FOOTER[choice].format(actor=actor, at=at, feedback=shown)
-
-
-def already_decided(resolution: Resolution) -> str:
-    """The sentence a late click gets: who settled the gate, how (the rollback gate's Keep as
-    keeping), and when."""
-    words = messages.CHOICE_PAST
-    if in_rollback_words(resolution.gate, resolution.choice):
-        words = messages.ROLLBACK_CHOICE_PAST
-    return messages.ALREADY_DECIDED.format(
-        choice=words[resolution.choice], actor=resolution.actor_name, at=stamp(resolution.at)
-    )
-
-
-def in_rollback_words(gate: GateName, choice: Choice) -> bool:
-    """The rollback gate says its two choices in its own words (Roll back, Keep the change)."""
-    return gate == "rollback" and choice in messages.ROLLBACK_FOOTER
-
-
-def decided(gate_message: Message, footer: str, mentions: tuple[str, ...] = ()) -> Message:
-    """The gate message with its buttons replaced by who decided (`mentions`: their markup)."""
-    return Message(
-        text=gate_message.text,
-        blocks=gate_message.blocks,
-        attachments=gate_message.attachments,
-        footer=footer,
-        key=gate_message.key,
-        mentions=mentions,
-    )
 
 
 STATUS_ICON = {"started": "⏳", "done": "✓", "failed": "✗"}

@@ -58,9 +58,9 @@ class Scrubber:
 
 
 class ScrubbedAdapter:
-    """A chat adapter whose every post and update goes out scrubbed, its code blocks with their
-    secret values masked (what the bot says may quote a device's or an LLM endpoint's error
-    text, a refused line, a post-check's output)."""
+    """A chat adapter whose every post, update and gate footer goes out scrubbed, its code
+    blocks with their secret values masked (what the bot says may quote a device's or an LLM
+    endpoint's error text, a refused line, a post-check's output)."""
 
     def __init__(self, inner: ChatAdapter, scrub: Scrubber, mask: SecretMask) -> None:
         self.inner, self.scrub, self.mask = inner, scrub, mask
@@ -74,6 +74,11 @@ class ScrubbedAdapter:
 
     async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:
         await self.inner.update(thread, message_id, self._shown(message))
+
+    async def close_gate(
+        self, thread: ThreadRef, message_id: str, footer: str, mentions: tuple[str, ...] = ()
+    ) -> None:
+        await self.inner.close_gate(thread, message_id, self.scrub(footer), mentions)
 
     def _shown(self, message: Message) -> Message:
         masked = replace(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from adapters.chat import (
     Actor,
@@ -35,6 +35,15 @@ class RecordingAdapter:
 
     async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:
         self.updates.append((message_id, message))
+
+    async def close_gate(
+        self, thread: ThreadRef, message_id: str, footer: str, mentions: tuple[str, ...] = ()
+    ) -> None:
+        """As a platform shows it: the gate message as posted, its buttons swapped for `footer`
+        (recorded as an update of that message)."""
+        posted = next((m for mid, _, m in self.posts if mid == message_id), Message(""))
+        closed = replace(posted, buttons=(), footer=footer, mentions=mentions, files=())
+        self.updates.append((message_id, closed))
 
     def messages(self) -> list[Message]:
         return [message for _, _, message in self.posts]

@@ -81,6 +81,11 @@ class PrintingAdapter:
     async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:
         print(json.dumps({"update": message.footer or message.text}), flush=True)
 
+    async def close_gate(
+        self, thread: ThreadRef, message_id: str, footer: str, mentions: tuple[str, ...] = ()
+    ) -> None:
+        print(json.dumps({"update": footer}), flush=True)
+
 
 async def main(action: str, db: str, inventory: str, thread_id: str, user: str, *rest: str) -> None:
     settings = demo_settings(load_settings(data_dir=Path(inventory).parent))

@@ -204,6 +204,11 @@ class FakeChat:
     async def update(self, thread: ThreadRef, message_id: str, message: Message) -> None:
         self.posted.append(message)
 
+    async def close_gate(
+        self, thread: ThreadRef, message_id: str, footer: str, mentions: tuple[str, ...] = ()
+    ) -> None:
+        self.posted.append(Message(footer, mentions=mentions))
+
 
 @asynccontextmanager
 async def no_lock(key: str) -> AsyncIterator[None]:

@@ -143,5 +143,7 @@ async def test_secrets_in_output_are_masked(tmp_path: Path) -> None:
             console.feed_line(line)
         await bot.service.handle(ask("show running-config on R1", "alice"))
     shown = blocks(chat)["✓ R1 · show running-config"]
-    assert f"snmp-server community {bot.service.mask.token('Sup3rSecret')} RO" in shown, shown
+    assert f"snmp-server community {bot.service.reporter.mask.token('Sup3rSecret')} RO" in shown, (
+        shown
+    )
     assert "Sup3rSecret" not in shown

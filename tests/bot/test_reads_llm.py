@@ -60,13 +60,14 @@ async def test_a_free_question_is_answered_with_reads_the_model_chose(
     assert "`| redirect` is not an output filter" in tool_results[1]
     assert "no device 'R9'" in tool_results[2]
     assert "show ip route" in seen and not any("redirect" in line for line in seen)
-    assert [(e.kind, entry_summary(e, bot.service.mask)) for e in reads if e.kind == "read"] == [
-        ("read", "read on R1: show ip route")
-    ]
+    assert [
+        (e.kind, entry_summary(e, bot.service.reporter.mask)) for e in reads if e.kind == "read"
+    ] == [("read", "read on R1: show ip route")]
     # the proposed change went to the change workflow, as alice's request (its first gate)
     assert messages.PLANNING in chat.texts()
     assert any(
-        e.kind == "change" and "configure ospf on R1,R2" in entry_summary(e, bot.service.mask)
+        e.kind == "change"
+        and "configure ospf on R1,R2" in entry_summary(e, bot.service.reporter.mask)
         for e in reads
     )
 

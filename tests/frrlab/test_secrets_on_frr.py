@@ -61,7 +61,7 @@ async def test_frr_passwords_and_keys_are_masked_in_reads_questions_and_answers(
         FrrLab.start(prefix="secret") as lab,
         bot_on(lab, tmp_path, chat, **llm_settings) as bot,
     ):
-        mask = bot.service.mask
+        mask = bot.service.reporter.mask
         caplog.handler.addFilter(ScrubLogs(Scrubber.of(()), mask))  # as serve filters its log
         lab.vtysh("R1", "configure terminal", *FRR)
         configured = lab.vtysh("R1", "show running-config")

@@ -242,7 +242,7 @@ async def test_secrets_typed_to_the_bot_are_sealed_in_the_audit_and_shown_masked
             await bot.service.handle(ask(f"{TYPED_READ}Read-Comm-79 on R1", "carol", asked))
             tools = agent_tools(settings_on(tmp_path, url, **AGENT_SETTINGS), bot, "stdio")
             await tools.show(AGENT, f"{TYPED_READ}Agent-Comm-80", ["R1"])
-            mask = bot.service.mask
+            mask = bot.service.reporter.mask
         engine = make_engine(url or f"sqlite+aiosqlite:///{tmp_path / 'labbot.db'}")
         try:
             in_clear = await found_in_database(engine, TYPED)

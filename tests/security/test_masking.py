@@ -42,7 +42,7 @@ async def test_a_secret_value_is_masked_and_the_words_around_it_are_shown(
         assert found is not None
         preview = shown(found[1])
         await bot.service.handle(press(chat, HERE, "bob"))
-    line = f"snmp-server community {bot.service.mask.token(community)} RO"
+    line = f"snmp-server community {bot.service.reporter.mask.token(community)} RO"
     exact = line in preview and f"community {community} " not in preview
     attempt("masking: a secret value hides the words around it", exact)
     assert exact, preview
@@ -72,7 +72,7 @@ async def test_a_rollback_shows_no_secret_in_its_lines_or_parameters(
     leaked = new in texts
     attempt("masking: rollback parameter block", not leaked)
     assert not leaked, texts
-    assert bot.service.mask.token(new) in texts
+    assert bot.service.reporter.mask.token(new) in texts
 
 
 def everything_said(chat: TeamChat, thread: ThreadRef) -> str:
@@ -108,7 +108,7 @@ async def test_a_secret_typed_in_a_request_is_never_repeated_in_the_thread(
     attempt("masking: a secret typed in a request or feedback", not leaked)
     assert not leaked, said
     assert not any(typed in text for text in chat.texts())  # not even in the acknowledgement
-    masked = bot.service.mask.token
+    masked = bot.service.reporter.mask.token
     assert masked(typed) in said and masked(fed_back) in said  # shown masked, not dropped
     assert "snmp-server community" in lab.device("R1").running_config()  # the change went on
     assert stored is not None and typed in stored.text and chained  # stored as typed, chained
@@ -130,7 +130,9 @@ async def test_a_request_naming_no_device_is_answered_without_its_secret(
     async with team_bot(tmp_path, lab, chat) as bot:
         await bot.service.handle(ask(request_text, "alice", HERE))
         await bot.service.handle(ask("audit", "carol", HERE))
-        summaries = [entry_summary(entry, bot.service.mask) for entry in await bot.audit.entries()]
+        summaries = [
+            entry_summary(entry, bot.service.reporter.mask) for entry in await bot.audit.entries()
+        ]
     said = everything_said(chat, HERE)
     leaked = typed in said or any(typed in summary for summary in summaries)
     attempt("masking: a secret typed where devices go", not leaked)

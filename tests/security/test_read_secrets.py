@@ -76,7 +76,7 @@ async def test_secrets_the_rules_once_missed_are_masked_in_reads_and_what_the_ll
         ):
             await bot.service.handle(ask(read, "carol", HERE))
         await bot.service.handle(ask("why do R1 and SW1 not agree on VRRP?", "carol", HERE))
-        mask = bot.service.mask
+        mask = bot.service.reporter.mask
     shown, sent = said(chat), "\n".join(json.dumps(r.body) for r in llm.requests)
     assert shown.count("✓ R1") == 3 and len(llm.requests) == 3, shown  # every read answered
     leaks = {

@@ -67,7 +67,7 @@ async def test_a_secret_s_token_asked_for_by_someone_else_is_never_shown_in_clea
     with OpenAIStandIn() as llm:
         settings = on_the_stand_in(llm)
         async with attacked_lab() as lab, attacked_bot(tmp_path, lab, chat, **settings) as bot:
-            token = bot.service.mask.token(COMMUNITY)
+            token = bot.service.reporter.mask.token(COMMUNITY)
             llm.script(structured(community_of(token)), structured(described_as(token)))
             bobs = f"configure snmp community {COMMUNITY} RO on R1"
             await bot.service.handle(ask(bobs, "bob", thread("bob")))
@@ -87,7 +87,7 @@ async def test_a_refused_line_holding_a_typed_secret_is_told_masked(tmp_path: Pa
     with OpenAIStandIn() as llm:
         settings = on_the_stand_in(llm)
         async with attacked_lab() as lab, attacked_bot(tmp_path, lab, chat, **settings) as bot:
-            token = bot.service.mask.token(COMMUNITY)
+            token = bot.service.reporter.mask.token(COMMUNITY)
             writable = {
                 **community_of(token),
                 "templates": {"cisco_ios": "snmp-server community {{ community }} RW\n"},

@@ -135,6 +135,36 @@ async def test_long_output_is_split_and_updates_edit_the_first_event(
     assert "Approved by bob" in edit["content"]["m.new_content"]["body"]
 
 
+async def test_a_gate_is_closed_as_it_was_shown_also_after_a_restart(
+    make_bot: MakeBot, alice: ChatUser
+) -> None:
+    first = make_bot()
+    async with recording(first) as recorder:
+        room = await shared_room(alice, first.bot.user_id)
+        threads = [ThreadRef("matrix", room, await alice.say(room, "!labbot gate"))]
+        await recorder.next_event()
+        await first.close_gate(threads[0], recorder.gate_ids[0], "✅ Approved by bob")
+        threads.append(ThreadRef("matrix", room, await alice.say(room, "!labbot gate")))
+        await recorder.next_event(2)
+    second = make_bot()  # knows the second gate only from the room
+    async with recording(second):
+        await second.close_gate(threads[1], recorder.gate_ids[1], "❌ Cancelled by bob")
+        edits = [
+            await alice.wait_for(
+                lambda r, e, gate=gate: (
+                    "m.new_content" in e["content"]
+                    and e["content"]["m.relates_to"].get("event_id") == gate
+                )
+            )
+            for gate in recorder.gate_ids
+        ]
+    for edit, footer in zip(edits, ("✅ Approved by bob", "❌ Cancelled by bob"), strict=True):
+        new = edit["content"]["m.new_content"]
+        assert footer in new["body"] and "React" not in new["body"]
+        assert "Step 1 of 2" in new["body"] and "interface {{ name }}" in new["formatted_body"]
+        assert "org.labbot.gate" not in new
+
+
 async def test_after_a_restart_old_gates_still_decide_and_old_requests_are_not_replayed(
     make_bot: MakeBot, alice: ChatUser, bob: ChatUser, tmp_path: Path
 ) -> None:

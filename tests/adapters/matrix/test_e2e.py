@@ -150,7 +150,7 @@ async def test_a_read_of_a_configuration_shows_its_secrets_masked_in_the_room(
         root = await alice.say(room, "!labbot show running-config on R1")
         thread = BotThread(alice, room, root, bot_account.user_id)
         await thread.says("✓ R1")
-        mask = runtime.service.mask
+        mask = runtime.service.reporter.mask
     received = json.dumps(alice.raw_events(room), ensure_ascii=False)
     assert [value for value in planted if value in received] == []
     assert f"snmp-server community {mask.token('Mx-Comm-42')} RO" in received

@@ -8,6 +8,7 @@ import pytest
 
 from adapters.chat import Actor, Button, CodeBlock, Message, button_value, parse_reply
 from adapters.matrix import outbound
+from tests.support.gates import gate_message
 
 VALUE = button_value("int-1", "c" * 64)
 BUTTONS = (
@@ -105,6 +106,25 @@ def test_an_edit_replaces_the_first_event_and_drops_the_buttons() -> None:
     assert "org.labbot.gate" not in new and "React" not in new["body"]
     footer_only = outbound.edit_content("$gate", Message("", footer="❌ Cancelled by Bob"))
     assert footer_only["m.new_content"]["body"] == "❌ Cancelled by Bob"
+
+
+def test_a_closed_gate_keeps_what_it_showed_with_the_footer_for_the_hint() -> None:
+    value = button_value("int-1", "c" * 64)
+    gate = gate_message("*Step 2* @room", CodeBlock("router ospf 1", "text", "R1"), value)
+    sent = outbound.in_thread(outbound.message_contents(gate)[0], "$root", "$root")
+    closed = outbound.closed_content(sent, "✅ Approved by Bob at 12:00")
+    # as if the gate were rendered again with the footer for its buttons, without rendering it
+    decided = Message(gate.text, blocks=gate.blocks, footer="✅ Approved by Bob at 12:00")
+    assert closed == outbound.message_contents(decided)[0]
+    assert "org.labbot.gate" not in closed and "m.relates_to" not in closed
+    assert "React" not in closed["body"] and "router ospf 1" in closed["formatted_body"]
+    # read back from a homeserver that sorts the keys of what it stores: the same edit
+    marker = sent["org.labbot.gate"]
+    read_back = {
+        **sent,
+        "org.labbot.gate": {**marker, "choices": dict(sorted(marker["choices"].items()))},
+    }
+    assert outbound.closed_content(read_back, "✅ Approved by Bob at 12:00") == closed
 
 
 def test_reactions_annotate_the_gate() -> None:

@@ -61,7 +61,7 @@ async def test_an_agent_never_gets_a_saved_template_s_secret_in_clear(
             await approve_both_gates(bot, (await opened_thread(bot)).ts, lambda: told)
             waited = (await waiting).structured_content or {}
         pushed = bot.lab.device("R1").running_config()
-    token = bot.runtime.service.mask.token(COMMUNITY)
+    token = bot.runtime.service.reporter.mask.token(COMMUNITY)
     saved = next(item for item in library["data"] if item["name"] == "team_snmp")
     assert saved["params"]["community"]["default"] == token
     assert waited["metadata"]["state"] == "done" and f"community {COMMUNITY} RO" in pushed

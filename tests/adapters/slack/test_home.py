@@ -85,7 +85,7 @@ async def test_recent_changes_show_no_secret_value_typed_in_a_request(
         thread = await bot.mention(f"apply snmp to R1 community {typed}", user="U1")
         await bot.gate(thread, "Approve")
         bob = text_of(await open_home(bot, "U2"))
-        masked = bot.runtime.service.mask.token(typed)
+        masked = bot.runtime.service.reporter.mask.token(typed)
     recent = bob.split("Recent changes", 1)[1]
     assert "apply snmp to R1 community" in recent and masked in recent
     assert typed not in bob

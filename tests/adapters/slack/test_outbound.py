@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from adapters.chat import CodeBlock, FileAttachment, Message, ThreadRef, button_value
 from adapters.slack.adapter import SlackAdapter
+from tests.adapters.slack.payloads import click
 from tests.adapters.slack.serving import http_adapter
 from tests.fakes.slack_api import SlackApiStandIn
 from tests.support.gates import gate_message
@@ -19,7 +20,7 @@ def _adapter(api: SlackApiStandIn) -> SlackAdapter:
     return http_adapter(api)
 
 
-async def test_gate_is_posted_in_the_thread_and_updated_to_its_footer(
+async def test_gate_is_posted_in_the_thread_and_closed_with_its_footer(
     slack_api: SlackApiStandIn,
 ) -> None:
     adapter = _adapter(slack_api)
@@ -27,11 +28,35 @@ async def test_gate_is_posted_in_the_thread_and_updated_to_its_footer(
     posted = slack_api.messages[ts]
     assert (posted.channel, posted.thread_ts) == ("C1", THREAD.thread)
     assert [b["text"]["text"] for b in posted.buttons] == ["Approve", "Modify", "Cancel"]
-    decided = Message(GATE.text, blocks=GATE.blocks, footer="✅ Approved by bob at 12:00 UTC")
-    await adapter.update(THREAD, ts, decided)
+    shown = [b for b in posted.blocks if b["type"] != "actions"]
+    await adapter.close_gate(THREAD, ts, "✅ Approved by <@U2> at 12:00 UTC", ("<@U2>",))
     assert posted.buttons == [] and posted.updates == 1
-    assert "✅ Approved by bob at 12:00 UTC" in posted.all_text
+    assert "✅ Approved by <@U2> at 12:00 UTC" in posted.all_text  # the mention kept live
     assert "router ospf {{ pid }}" in posted.all_text
+    assert posted.blocks[:-1] == shown  # every block as shown, the footer in the buttons' place
+
+
+async def test_a_gate_posted_elsewhere_is_closed_with_the_blocks_its_click_carried(
+    slack_api: SlackApiStandIn,
+) -> None:
+    ts = await _adapter(slack_api).post(THREAD, GATE)  # another replica posted it
+    posted = slack_api.messages[ts]
+    shown = [b for b in posted.blocks if b["type"] != "actions"]
+    adapter = _adapter(slack_api)
+    adapter.listeners._gates.clicked(click(posted, "Approve"))  # the click this one handles
+    await adapter.close_gate(THREAD, ts, "✅ Approved by bob at 12:00 UTC")
+    assert posted.buttons == [] and posted.blocks[:-1] == shown
+    assert "✅ Approved by bob at 12:00 UTC" in posted.all_text
+
+
+async def test_a_gate_never_seen_here_keeps_its_message_and_the_footer_is_said(
+    slack_api: SlackApiStandIn,
+) -> None:
+    ts = await _adapter(slack_api).post(THREAD, GATE)
+    await _adapter(slack_api).close_gate(THREAD, ts, "✅ Approved by bob at 12:00 UTC")
+    assert slack_api.messages[ts].updates == 0
+    said = [m for m in slack_api.thread("C1", THREAD.thread) if m.ts != ts]
+    assert [m.text for m in said] == ["✅ Approved by bob at 12:00 UTC"]
 
 
 async def test_ephemeral_goes_only_to_that_user(slack_api: SlackApiStandIn) -> None:
