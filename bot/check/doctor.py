@@ -13,6 +13,7 @@ from bot.check.chat_items import matrix_findings, slack_findings
 from bot.check.device_items import device_findings, down_finding, unreachable
 from bot.check.findings import Finding, line
 from bot.check.inventory_items import inventory_findings
+from bot.check.labs_items import labs_findings
 from bot.check.llm_item import llm_finding
 from bot.check.settings_items import settings_findings
 from bot.check.storage_items import storage_findings
@@ -22,6 +23,13 @@ log = logging.getLogger(__name__)
 
 
 async def _lab_findings(settings: Settings) -> list[Finding]:
+    """The one lab of the settings, or each lab of the labs file (LABBOT_LABS)."""
+    if settings.labs is not None:
+        return await labs_findings(settings, _one_lab)
+    return await _one_lab(settings)
+
+
+async def _one_lab(settings: Settings) -> list[Finding]:
     devices, findings = await inventory_findings(settings)
     return findings + await device_findings(devices, settings)
 
