@@ -17,6 +17,7 @@ from bot.check.labs_items import labs_findings
 from bot.check.llm_item import llm_finding
 from bot.check.settings_items import settings_findings
 from bot.check.storage_items import storage_findings
+from bot.labs.lab_settings import configured_labs, settings_for
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -55,17 +56,25 @@ async def _llm_findings(settings: Settings) -> list[Finding]:
 
 async def before_serving(settings: Settings) -> None:
     """The inventory as `labbot check` sees it: a broken one stops `serve` (one line naming the
-    file and line); a device that does not answer is a warning, not a refusal."""
+    file and line); a device that does not answer is a warning, not a refusal. With LABBOT_LABS,
+    each lab's (a broken labs file stops `serve` too)."""
+    if settings.labs is None:
+        await _before_serving(settings)
+        return
+    for lab in await configured_labs(settings):
+        await _before_serving(settings_for(settings, lab), f"{lab.name}: ")
+
+
+async def _before_serving(settings: Settings, lab: str = "") -> None:
     devices, findings = await inventory_findings(settings)
     broken = [f for f in findings if f.status == "fail" and f.area == "inventory"]
     if broken:
-        raise ConfigError(messages.SERVE_REFUSED.format(line=line(broken[0])))
+        raise ConfigError(messages.SERVE_REFUSED.format(line=lab + line(broken[0])))
     for finding in findings:
         report = log.info if finding.status == "ok" else log.warning
-        report(messages.SERVE_CHECKED.format(line=line(finding)))
+        report(messages.SERVE_CHECKED.format(line=lab + line(finding)))
     down = await unreachable(devices, settings)
     for device in devices:
         if device.name in down:
-            log.warning(
-                messages.SERVE_CHECKED.format(line=line(down_finding(device, down[device.name])))
-            )
+            said = line(down_finding(device, down[device.name]))
+            log.warning(messages.SERVE_CHECKED.format(line=lab + said))

@@ -42,3 +42,7 @@ LABS_NOT_HERE = (
 LABS_NO_PODS_FOUND = "pod group {group!r}: no {where} matches {pattern!r}"
 LABS_OK = "{path!s}: {count} lab(s): {names}"
 LABS_FIX = "fix the line named, then `labbot check` again (docs/labs.md#many-labs)"
+LABS_AGENTS_PLACE = (
+    "LABBOT_MCP_CHANNEL: {place} is no lab's place; agents' changes open in a lab's channel "
+    "(name one a lab of LABBOT_LABS answers in)"
+)
