@@ -89,6 +89,21 @@ def pod_lab(group: PodGroup, name: str, source: Source) -> Lab:
     )
 
 
+def students_elsewhere(lab: Lab, labs: tuple[Lab, ...]) -> dict[str, str]:
+    """The students of the other pods of `lab`'s group (who are not also `lab`'s people) ->
+    their own pod: refused in `lab`, and told where theirs is."""
+    if not lab.group:
+        return {}
+    own = {*lab.students, *lab.instructors, *lab.approvers, *lab.requesters}
+    return {
+        student: pod.name
+        for pod in labs
+        if pod.group == lab.group and pod.name != lab.name
+        for student in pod.students
+        if student not in own
+    }
+
+
 def _no_two_alike(labs: list[Lab]) -> None:
     names: dict[str, Lab] = {}
     places: dict[str, str] = {}

@@ -12,12 +12,14 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from adapters.chat import ChatAdapter, ChatEvent, HomeOpened, Message, PlaceNames, ThreadRef
 from bot import messages
 from bot.labs.lab_settings import configured_labs, settings_for
+from bot.labs.pods import students_elsewhere
 from bot.labs.spec import Lab
+from bot.policy.approvers import policy_from
 from bot.runtime.wiring import Runtime, lab_runtime, open_shared
 from bot.settings import Settings
 
@@ -77,9 +79,12 @@ async def open_lab_router(settings: Settings, adapter: ChatAdapter) -> AsyncIter
     """One runtime per lab of LABBOT_LABS over one database, behind a router, closed on exit."""
     labs = await configured_labs(settings)
     async with open_shared(settings, adapter) as shared:
-        runtimes = {
-            lab.name: lab_runtime(settings_for(settings, lab), adapter, shared, lab_name=lab.name)
-            for lab in labs
-        }
+        runtimes = {}
+        for lab in labs:
+            own = settings_for(settings, lab)
+            policy = replace(
+                policy_from(own), lab=lab.name, students_elsewhere=students_elsewhere(lab, labs)
+            )
+            runtimes[lab.name] = lab_runtime(own, adapter, shared, lab_name=lab.name, policy=policy)
         log.info("serving %d lab(s): %s", len(labs), ", ".join(runtimes))
         yield LabRouter(adapter, {lab.name: lab for lab in labs}, runtimes)

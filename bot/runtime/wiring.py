@@ -300,10 +300,12 @@ def lab_runtime(
     planner: Planner | None = None,
     gateway: DeviceGateway | None = None,
     lab_name: str = "",
+    policy: Policy | None = None,
 ) -> Runtime:
     """One lab's runtime on `shared`: its inventory and gateway, its policy and limits (from
     `settings`, the lab's own), its decision service. `lab_name`: the labs file's name for it
-    (its devices' locks and every row it writes carry it); "": the settings' one lab."""
+    (its devices' locks and every row it writes carry it); "": the settings' one lab. `policy`:
+    its rules when more than the settings say (a pod's students and the other pods')."""
     saver, keys, chain, renderer = shared.saver, shared.keys, shared.chain, shared.renderer
     locks = DeviceLockStore(saver.engine, lab_name)
     if gateway is None:
@@ -328,7 +330,7 @@ def lab_runtime(
     workflow = ChangeWorkflow(checkpointer=saver, nodes=nodes)
     scrub, mask = scrubber_from(settings), secret_mask(settings)
     audit = AuditStore(saver.engine, scrub=scrub, chain=chain, lab=lab)
-    policy = policy_from(settings)
+    policy = policy or policy_from(settings)
     pictures = LabPictures(gateway)
     reads = make_reads(settings, gateway, renderer, saver.engine)
     handlers = chat_commands(load_catalog(), templates, reads)
