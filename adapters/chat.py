@@ -203,6 +203,16 @@ class PeopleDirectory(Protocol):
         ...
 
 
+@runtime_checkable
+class PlaceNames(Protocol):
+    """The names a channel or room goes by, for a bot serving many labs (which lab a place is
+    may be written by name): Slack's `#name`, a Matrix room's canonical alias."""
+
+    async def place_names(self, channel: str) -> tuple[str, ...]:
+        """`#name`s of `channel` (a channel id, a room id); () when it has none or is unknown."""
+        ...
+
+
 _REPLY = re.compile(rf"^({'|'.join(REPLY_WORDS)})\b\s*[:,-]?\s*(.*)$", re.IGNORECASE | re.DOTALL)
 
 

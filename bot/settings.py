@@ -89,6 +89,8 @@ class Settings(BaseSettings):
         default_factory=dict, validation_alias="LABBOT_DEVICE_TYPES"
     )
     inventory: Path | None = Field(None, validation_alias="LABBOT_INVENTORY")
+    # many labs, one bot: the labs file (bot.labs.labs_file); unset: the settings' one lab
+    labs: Path | None = Field(None, validation_alias="LABBOT_LABS")
     device_username: str | None = Field(None, validation_alias="LABBOT_DEVICE_USERNAME")
     device_password: SecretStr | None = Field(None, validation_alias="LABBOT_DEVICE_PASSWORD")
     device_secret: SecretStr | None = Field(None, validation_alias="LABBOT_DEVICE_SECRET")
@@ -196,6 +198,7 @@ class Settings(BaseSettings):
         "gns3_password",
         "gns3_project",
         "inventory",
+        "labs",
         "owners",
         "device_username",
         "device_password",

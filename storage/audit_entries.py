@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -83,6 +84,7 @@ def _push(r: Row) -> dict[str, Any]:
         detail=r["detail"],
         post_check=r["post_check"] or "",
         post_check_detail=r["post_check_detail"] or "",
+        lab=r["lab"] or "",
     )
 
 
@@ -103,7 +105,7 @@ def _template_use(r: Row) -> dict[str, Any]:
 
 def _read(r: Row) -> dict[str, Any]:
     who = _said(r, r["actor_id"], r["actor_name"])
-    return dict(kind="read", **who, device=r["device"], text=r["command"])
+    return dict(kind="read", **who, device=r["device"], text=r["command"], lab=r["lab"] or "")
 
 
 def _agent_call(r: Row) -> dict[str, Any]:
@@ -134,7 +136,10 @@ async def query_entries(
     device: str | None,
     since: datetime | None,
     until: datetime | None,
+    lab: str | None = None,
 ) -> list[AuditEntry]:
+    """The rows asked for, each naming its lab (its own, else its change's); `lab`: only the
+    rows of that lab."""
     entries: list[AuditEntry] = []
     for table, (shape, user_columns) in _SHAPES.items():
         if user is not None and not user_columns:
@@ -147,7 +152,25 @@ async def query_entries(
         for stored in await conn.execute(sa.select(table).where(*where)):
             row = open_listed(table, stored, keys)
             entries.append(_entry(row, shape(row)))
+    entries = await _with_labs(conn, entries)
+    if lab is not None:
+        entries = [e for e in entries if e.lab == lab]
     return sorted(entries, key=lambda e: e.seq)
+
+
+async def _with_labs(conn: AsyncConnection, entries: list[AuditEntry]) -> list[AuditEntry]:
+    """Each row about a change names the change's lab where it keeps none of its own."""
+    wanted = {e.change_id for e in entries if e.change_id and not e.lab}
+    if not wanted:
+        return entries
+    found = await conn.execute(
+        sa.select(changes.c.change_id, changes.c.lab).where(changes.c.change_id.in_(wanted))
+    )
+    labs = {row.change_id: row.lab or "" for row in found}
+    return [
+        replace(e, lab=labs.get(e.change_id, "")) if e.change_id and not e.lab else e
+        for e in entries
+    ]
 
 
 def _on_device(table: sa.Table, device: str) -> sa.ColumnElement[bool]:

@@ -148,8 +148,10 @@ class AuditReader:
         device: str | None = None,
         since: datetime | None = None,
         until: datetime | None = None,
+        lab: str | None = None,
     ) -> list[AuditEntry]:
-        """Audit rows in time order; `user` matches an id or a display name, `until` excludes."""
+        """Audit rows in time order; `user` matches an id or a display name, `until` excludes;
+        `lab`: only that lab's rows."""
         async with self.engine.connect() as conn:
             return await query_entries(
                 conn,
@@ -159,6 +161,7 @@ class AuditReader:
                 device=device,
                 since=since,
                 until=until,
+                lab=lab,
             )
 
     async def verify(self, anchor: audit_chain.ChainHead | None = None) -> ChainReport:

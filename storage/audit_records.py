@@ -225,7 +225,8 @@ class AuditEntry:
     # What the row holds, by kind (the bot words it; empty where the kind has none):
     text: str = ""  # change/rollback: the request; read: the command sent; agent: its arguments
     rollback_of: str = ""  # rollback: the change it undoes
-    lab: str = ""  # change/rollback: the lab it was made on ("" before labs were kept)
+    lab: str = ""  # the lab of the row: a change's own, a push's or read's device's, else its
+    # change's ("" before labs were kept)
     choice: str = ""  # decision, resolved: approve / modify / cancel
     status: str = ""  # push: the device's result; event, template: how the change ended;
     # agent: answered, or why the call was refused (`gate` holds the tool called)

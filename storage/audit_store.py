@@ -72,11 +72,14 @@ class AuditStore(AuditReader):
         engine: AsyncEngine,
         scrub: Callable[[str], str] = str,
         chain: audit_chain.AuditChain | None = None,
+        lab: str = "",
     ) -> None:
         """`scrub`: applied to every text written (keeps known credentials out of rows).
         `chain`: the HMAC key of the rows, who hears of each new head (the anchor) and the
-        storage keys free text is sealed with."""
+        storage keys free text is sealed with. `lab`: the lab whose devices its pushes and
+        reads touch, kept on each of those rows ("": not known)."""
         self.engine = engine
+        self.lab = lab
         self._scrub = scrub
         self.chain = chain or audit_chain.AuditChain()
 
@@ -198,7 +201,8 @@ class AuditStore(AuditReader):
         """Each device's push result, all in one transaction (a fan-out is one write)."""
         async with self._append() as chain:
             for result in results:
-                await chain.append(pushes, self._clean({"change_id": change_id, **result}))
+                row = {"change_id": change_id, **result, "lab": self.lab or None}
+                await chain.append(pushes, self._clean(row))
 
     async def record_change_event(
         self,
@@ -273,6 +277,7 @@ class AuditStore(AuditReader):
                     "channel": channel,
                     "device": device,
                     "command": command,
+                    "lab": self.lab or None,
                 }
                 await chain.append(reads, self._clean(content))
         return None

@@ -30,8 +30,14 @@ DEVICE_LOCK_KEY = 0x1AB_B07_003
 class DeviceLockStore:
     """`workflow.ports.DeviceLocks` in the database, so every replica sees the same locks."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, lab: str = "") -> None:
+        """`lab`: the lab whose devices these are (a device is named within its lab; "": the
+        settings' one lab)."""
         self.engine = engine
+        self.lab = lab
+
+    def _of(self, devices: Sequence[str]) -> sa.ColumnElement[bool]:
+        return sa.and_(device_locks.c.lab == self.lab, device_locks.c.device.in_(list(devices)))
 
     async def acquire(
         self, change_id: str, devices: Sequence[str], ttl_seconds: float
@@ -43,7 +49,7 @@ class DeviceLockStore:
             held = await conn.execute(
                 sa.select(
                     device_locks.c.device, device_locks.c.change_id, device_locks.c.expires_at
-                ).where(device_locks.c.device.in_(wanted))
+                ).where(self._of(wanted))
             )
             busy = [
                 DeviceLock(r.device, r.change_id, as_utc(r.expires_at))
@@ -52,10 +58,16 @@ class DeviceLockStore:
             ]
             if busy:
                 return sorted(busy, key=lambda lock: lock.device)
-            await conn.execute(sa.delete(device_locks).where(device_locks.c.device.in_(wanted)))
+            await conn.execute(sa.delete(device_locks).where(self._of(wanted)))
             expires = now + timedelta(seconds=ttl_seconds)
             rows = [
-                {"device": d, "change_id": change_id, "acquired_at": now, "expires_at": expires}
+                {
+                    "lab": self.lab,
+                    "device": d,
+                    "change_id": change_id,
+                    "acquired_at": now,
+                    "expires_at": expires,
+                }
                 for d in wanted
             ]
             if rows:
@@ -67,7 +79,7 @@ class DeviceLockStore:
         async with self.engine.begin() as conn:
             await conn.execute(
                 sa.delete(device_locks).where(
-                    device_locks.c.change_id == change_id, device_locks.c.device.in_(list(devices))
+                    device_locks.c.change_id == change_id, self._of(devices)
                 )
             )
 

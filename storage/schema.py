@@ -167,6 +167,7 @@ pushes = _audit_table(
     _later("before_backup"),  # the backups stored around the push (workflow.results.push_records)
     _later("after_backup"),
     _seal(),
+    _later("lab"),  # the lab of the device (0018); NULL: before labs were kept with pushes
 )
 change_events = _audit_table(
     "change_events",
@@ -192,6 +193,7 @@ reads = _audit_table(
     _text("device"),
     _sealed("command"),  # exactly what was sent to the device
     _seal(),
+    _later("lab"),  # the lab of the device (0018); NULL: before labs were kept with reads
 )
 sa.Index("ix_reads_actor_at", reads.c.actor_id, reads.c.at)  # the per-user rate limit counts
 agent_calls = _audit_table(
@@ -222,9 +224,10 @@ CHAIN_COLUMNS = frozenset({"id", "seq", "at", "prev_hash", "row_hash", "hash_sch
 
 # --- device locks, the read budget and configuration backups (working state, not audit) --------
 
-device_locks = sa.Table(
+device_locks = sa.Table(  # a device is named within its lab ("": the settings' one lab)
     "device_locks",
     metadata,
+    sa.Column("lab", sa.Text, primary_key=True),
     sa.Column("device", sa.Text, primary_key=True),
     sa.Column("change_id", sa.Text, nullable=False),
     sa.Column("acquired_at", sa.DateTime(timezone=True), nullable=False),

@@ -119,6 +119,12 @@ class MatrixAdapter:
 
     # --- what the approval policy asks (adapters.chat.PeopleDirectory) ---------------------------
 
+    async def place_names(self, channel: str) -> tuple[str, ...]:
+        """The room's canonical alias, as synced (adapters.chat.PlaceNames)."""
+        room = self._client.rooms.get(channel)
+        alias = room.canonical_alias if room is not None else None
+        return (alias,) if alias else ()
+
     async def is_direct(self, channel: str) -> bool:
         """A room the bot was invited to as a direct chat (`is_direct`, as clients do for DMs)."""
         return self._served.is_direct(channel)

@@ -56,6 +56,7 @@ class SlackAdapter:
         )
         self.app = build_app(client, self.listeners, transport.signing_secret)
         self._groups = UserGroups(client)
+        self._names: dict[str, tuple[str, ...]] = {}  # channel id -> its `#name` (asked once)
 
     async def run(self, handler: EventHandler) -> None:
         self.listeners.attach(handler)
@@ -130,6 +131,18 @@ class SlackAdapter:
 
     async def power_level(self, channel: str, user_id: str) -> int:
         return 0  # Slack has no power levels
+
+    async def place_names(self, channel: str) -> tuple[str, ...]:
+        """The channel's `#name` (conversations.info, asked once per channel; adapters.chat.
+        PlaceNames); () for a direct message or a channel Slack does not name to the bot."""
+        if channel not in self._names:
+            try:
+                response = await self.client.conversations_info(channel=channel)
+                name = (response.get("channel") or {}).get("name")
+            except (SlackClientError, ClientError, TimeoutError):
+                return ()  # not kept: asked again next time
+            self._names[channel] = (f"#{name}",) if name else ()
+        return self._names[channel]
 
     async def publish_home(self, user_id: str, home: Home) -> None:
         """The person's App Home tab (adapters.chat.HomePublisher)."""

@@ -13,15 +13,24 @@ from bot.check.chat_items import matrix_findings, slack_findings
 from bot.check.device_items import device_findings, down_finding, unreachable
 from bot.check.findings import Finding, line
 from bot.check.inventory_items import inventory_findings
+from bot.check.labs_items import labs_findings
 from bot.check.llm_item import llm_finding
 from bot.check.settings_items import settings_findings
 from bot.check.storage_items import storage_findings
+from bot.labs.lab_settings import configured_labs, settings_for
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 
 
 async def _lab_findings(settings: Settings) -> list[Finding]:
+    """The one lab of the settings, or each lab of the labs file (LABBOT_LABS)."""
+    if settings.labs is not None:
+        return await labs_findings(settings, _one_lab)
+    return await _one_lab(settings)
+
+
+async def _one_lab(settings: Settings) -> list[Finding]:
     devices, findings = await inventory_findings(settings)
     return findings + await device_findings(devices, settings)
 
@@ -47,17 +56,25 @@ async def _llm_findings(settings: Settings) -> list[Finding]:
 
 async def before_serving(settings: Settings) -> None:
     """The inventory as `labbot check` sees it: a broken one stops `serve` (one line naming the
-    file and line); a device that does not answer is a warning, not a refusal."""
+    file and line); a device that does not answer is a warning, not a refusal. With LABBOT_LABS,
+    each lab's (a broken labs file stops `serve` too)."""
+    if settings.labs is None:
+        await _before_serving(settings)
+        return
+    for lab in await configured_labs(settings):
+        await _before_serving(settings_for(settings, lab), f"{lab.name}: ")
+
+
+async def _before_serving(settings: Settings, lab: str = "") -> None:
     devices, findings = await inventory_findings(settings)
     broken = [f for f in findings if f.status == "fail" and f.area == "inventory"]
     if broken:
-        raise ConfigError(messages.SERVE_REFUSED.format(line=line(broken[0])))
+        raise ConfigError(messages.SERVE_REFUSED.format(line=lab + line(broken[0])))
     for finding in findings:
         report = log.info if finding.status == "ok" else log.warning
-        report(messages.SERVE_CHECKED.format(line=line(finding)))
+        report(messages.SERVE_CHECKED.format(line=lab + line(finding)))
     down = await unreachable(devices, settings)
     for device in devices:
         if device.name in down:
-            log.warning(
-                messages.SERVE_CHECKED.format(line=line(down_finding(device, down[device.name])))
-            )
+            said = line(down_finding(device, down[device.name]))
+            log.warning(messages.SERVE_CHECKED.format(line=lab + said))

@@ -13,18 +13,23 @@ import contextlib
 import importlib
 import logging
 import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 
-from adapters.chat import ChatAdapter
+from adapters.chat import ChatAdapter, EventHandler
 from base.errors import ConfigError, LabbotError
 from bot import messages
 from bot.check.doctor import before_serving
 from bot.policy.approvers import policy_from
 from bot.records.audit_anchor import audit_key, secret_mask
 from bot.records.storage_key import check_storage_key, storage_keys
+from bot.runtime.agent_tools import place_from
 from bot.runtime.health import wait_for_database
+from bot.runtime.lab_router import open_lab_router
 from bot.runtime.serve_mcp import check_agents, serve_agents, serves_agents
 from bot.runtime.shutdown import Drain, on_stop_signal, record_cut_short
-from bot.runtime.wiring import open_runtime, scrubber_from
+from bot.runtime.wiring import Runtime, open_runtime, scrubber_from
 from bot.settings import Settings
 from bot.views.redact import scrub_logs
 
@@ -78,30 +83,61 @@ async def make_adapters(
     return adapters
 
 
+@dataclass(frozen=True)
+class Serving:
+    """What an adapter's events go to: one lab's runtime, or a router over the labs'."""
+
+    handle: EventHandler
+    runtimes: list[Runtime]  # every lab's
+    agents: Runtime | None  # the runtime the MCP endpoint serves (its place's lab)
+
+
+@asynccontextmanager
+async def serving(settings: Settings, adapter: ChatAdapter) -> AsyncIterator[Serving]:
+    """The settings' one lab, or with LABBOT_LABS every lab behind a router (the agents' door
+    on the lab LABBOT_MCP_CHANNEL answers for)."""
+    if settings.labs is None:
+        async with open_runtime(settings, adapter) as runtime:
+            yield Serving(runtime.service.handle, [runtime], runtime)
+        return
+    async with open_lab_router(settings, adapter) as router:
+        agents = None
+        if serves_agents(settings, adapter):
+            lab = await router.lab_of(place_from(settings))
+            if lab is None:
+                raise ConfigError(messages.LABS_AGENTS_PLACE.format(place=settings.mcp_channel))
+            agents = router.runtimes[lab]
+        yield Serving(router.handle, list(router.runtimes.values()), agents)
+
+
 async def run_adapter(settings: Settings, adapter: ChatAdapter, stopping: asyncio.Event) -> int:
     """Serve until `stopping` is set, then stop taking requests and let the running ones finish
     within LABBOT_SHUTDOWN_SECONDS. Returns how many pushes had to be recorded as interrupted."""
-    async with open_runtime(settings, adapter) as runtime:
+    async with serving(settings, adapter) as served:
         drain = Drain()
-        serving = asyncio.create_task(adapter.run(drain.wrap(runtime.service.handle)))
+        serving_task = asyncio.create_task(adapter.run(drain.wrap(served.handle)))
         stopped = asyncio.create_task(stopping.wait())
         agents = None
-        if serves_agents(settings, adapter):  # the MCP endpoint beside the place's adapter
-            agents = asyncio.create_task(serve_agents(settings, runtime))
-        running = {serving, stopped} | ({agents} if agents else set())
+        if served.agents is not None and serves_agents(settings, adapter):
+            # the MCP endpoint beside the place's adapter
+            agents = asyncio.create_task(serve_agents(settings, served.agents))
+        running = {serving_task, stopped} | ({agents} if agents else set())
         await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
         stopped.cancel()
         if agents is not None:
             await _stop_agents(agents)  # an endpoint that could not start: its error
-        if serving.done():
-            serving.result()  # the adapter's error, if it ended on one
+        if serving_task.done():
+            serving_task.result()  # the adapter's error, if it ended on one
             return 0
-        serving.cancel()  # closes the listener: the load balancer sends requests elsewhere
+        serving_task.cancel()  # closes the listener: the load balancer sends requests elsewhere
         with contextlib.suppress(asyncio.CancelledError):
-            await serving
+            await serving_task
         if await drain.wait(settings.shutdown_seconds):
             return 0
-        return await record_cut_short(runtime.pushes, runtime.audit, runtime.locks, adapter)
+        cut = 0
+        for runtime in served.runtimes:
+            cut += await record_cut_short(runtime.pushes, runtime.audit, runtime.locks, adapter)
+        return cut
 
 
 async def _stop_agents(agents: asyncio.Task[None]) -> None:
@@ -136,7 +172,7 @@ async def run_serve(settings: Settings, *, http: bool, host: str, port: int) -> 
     await check_storage_key(settings, keys)  # a wrong key: stop before sealing anything with it
     await before_serving(settings)  # the inventory: a broken one stops here, before any login
     adapters = await make_adapters(settings, platforms, http=http, host=host, port=port)
-    if not policy_from(settings).has_rules:  # after the settings' own errors: one line first
+    if settings.labs is None and not policy_from(settings).has_rules:  # (each lab: its own)
         log.warning(messages.NO_RULES_WARNING)
     try:
         async with asyncio.TaskGroup() as group:

@@ -10,6 +10,7 @@ audit      audit tables, one change's record, the HTML report, the chain's head
 lab        pictures, the inventory, reads and questions
 landing    where a change's lines land: on a copy before the gate, on the device after the push
 lab_twin   what the previewed lines did on a twin of the whole lab, or why there was none
+labs       the labs file, pods, a channel that is no lab's
 people     home, pending steps, `labbot policy check`
 postchecks what the post-checks showed on each device
 devices    why a device failed
@@ -25,6 +26,7 @@ from bot.messages.gates import *  # noqa: F403
 from bot.messages.general import *  # noqa: F403
 from bot.messages.lab import *  # noqa: F403
 from bot.messages.lab_twin import *  # noqa: F403
+from bot.messages.labs import *  # noqa: F403
 from bot.messages.landing import *  # noqa: F403
 from bot.messages.people import *  # noqa: F403
 from bot.messages.postchecks import *  # noqa: F403

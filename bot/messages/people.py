@@ -73,6 +73,11 @@ FOUR_EYES = (
     "(four-eyes; LABBOT_ALLOW_SELF_APPROVAL=true lets a solo lab opt out)"
 )
 NOT_AN_APPROVER = "you are not an approver in {channel} ({setting})"
+LAB_APPROVERS = "the approvers of lab {lab} in LABBOT_LABS"
+STUDENT_OF_OTHER_POD = (
+    "you are a student of {pod}, not of {lab}: only {lab}'s students and the group's "
+    "instructors decide here"
+)
 NO_OWNER = "{devices} has no owner in LABBOT_OWNERS; nobody may approve it"
 NOT_AN_OWNER = "you own none of {devices} (LABBOT_OWNERS)"
 DENY_POLICY = (

@@ -71,6 +71,9 @@ class Policy:
     allow_self_approval: bool = False
     template_approvals: int = 1  # N of the N-of-M rule, template gate
     push_approvals: int = 1  # N of the N-of-M rule, params (push) gate
+    lab: str = ""  # the labs file's lab these rules are (its people: LABBOT_LABS); "": the one
+    # students of the other pods of its group -> their own pod (refused here, told where)
+    students_elsewhere: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def has_rules(self) -> bool:
@@ -180,7 +183,7 @@ def refuse_request(policy: Policy, person: Person, place: Place) -> str | None:
     """The reason `person` may not start a change — or read the lab — here (not a requester,
     or nobody could approve here), or None."""
     if policy.requesters and not named_by(person, policy.requesters):
-        return messages.NOT_A_REQUESTER
+        return _other_pod(policy, person) or messages.NOT_A_REQUESTER
     return place_rule(policy, place)[1] or None
 
 
@@ -230,7 +233,19 @@ def _refuse_place(policy: Policy, person: Person, place: Place) -> str | None:
     if allowed is not None and not named_by(person, allowed):
         listed = place.channel in policy.approvers_by_channel
         where = "LABBOT_APPROVERS_BY_CHANNEL" if listed else "LABBOT_APPROVERS"
-        return messages.NOT_AN_APPROVER.format(channel=place.channel, setting=where)
+        if policy.lab and not listed:
+            where = messages.LAB_APPROVERS.format(lab=policy.lab)
+        return _other_pod(policy, person) or messages.NOT_AN_APPROVER.format(
+            channel=place.channel, setting=where
+        )
+    return None
+
+
+def _other_pod(policy: Policy, person: Person) -> str | None:
+    """A student of another pod of the group: told theirs is elsewhere."""
+    for student, pod in policy.students_elsewhere.items():
+        if same_person(student, person.id):
+            return messages.STUDENT_OF_OTHER_POD.format(pod=pod, lab=policy.lab)
     return None
 
 

@@ -41,11 +41,12 @@ from bot.views.failure import failure_text
 from bot.views.home_board import HomeBoard
 from bot.views.read import OutputBounds, read_refusal
 from bot.views.redact import ScrubbedAdapter, Scrubber
+from storage.audit_chain import AuditChain
 from storage.audit_head import database_name
 from storage.audit_store import AuditStore
 from storage.checkpointer import SQLAlchemySaver
 from storage.config_backups import ConfigBackupStore
-from storage.encryption import encrypted_serde
+from storage.encryption import StorageKeys, encrypted_serde
 from storage.locks import DeviceLockStore, thread_lock
 from storage.ports import DecisionRecords
 from storage.read_budget_store import ReadBudgetStore
@@ -249,6 +250,31 @@ async def _closing(renderer: RenderPool | None) -> AsyncIterator[None]:
             await asyncio.to_thread(renderer.close)
 
 
+@dataclass(frozen=True)
+class Shared:
+    """What every lab's runtime shares in one process: the database (its checkpointer), the
+    keys sealing device text, the audit chain and the render workers."""
+
+    saver: SQLAlchemySaver
+    keys: StorageKeys
+    chain: AuditChain
+    renderer: RenderPool | None
+
+
+@asynccontextmanager
+async def open_shared(settings: Settings, adapter: ChatAdapter) -> AsyncIterator[Shared]:
+    """The configured database and what goes with it, closed on exit."""
+    keys = storage_keys(settings)  # before anything starts: a missing key is one line
+    renderer = make_renderer(settings)
+    async with (
+        SQLAlchemySaver.from_url(settings.database_url, serde=encrypted_serde(keys)) as saver,
+        _closing(renderer),
+    ):
+        await refuse_a_wrong_key(saver.engine, keys)  # console, agents and serve alike
+        chain = audit_chain_from(settings, await database_name(saver.engine), keys, adapter)
+        yield Shared(saver, keys, chain, renderer)
+
+
 @asynccontextmanager
 async def open_runtime(
     settings: Settings,
@@ -259,58 +285,74 @@ async def open_runtime(
     gateway: DeviceGateway | None = None,
 ) -> AsyncIterator[Runtime]:
     """Everything a chat adapter needs, on the configured database, closed on exit."""
-    keys = storage_keys(settings)  # before anything starts: a missing key is one line
-    renderer = make_renderer(settings)
-    async with (
-        SQLAlchemySaver.from_url(settings.database_url, serde=encrypted_serde(keys)) as saver,
-        _closing(renderer),
-    ):
-        await refuse_a_wrong_key(saver.engine, keys)  # console, agents and serve alike
-        locks = DeviceLockStore(saver.engine)
-        if gateway is None:
-            backups = ConfigBackupStore(saver.engine, keys)
-            inventory = inventory or make_inventory(settings)
-            gateway = make_gateway(settings, inventory, backups, locks)
-        lab = inventory.lab if inventory is not None else ""
-        chain = audit_chain_from(settings, await database_name(saver.engine), keys, adapter)
-        templates = TemplateStore(saver.engine, chain)
-        nodes = Nodes(
-            planner=with_saved_templates(planner or make_planner(settings), templates),
-            gateway=gateway,
-            deny_list=DenyList(settings.deny_extra),
-            options=workflow_options(settings),
-            saved=templates,
-            trial=template_twins(),
-            lab_twin=lab_twins(settings),
-            renderer=renderer,
-            preview_locks=locks if settings.lock_from_preview else None,
+    async with open_shared(settings, adapter) as shared:
+        yield lab_runtime(
+            settings, adapter, shared, inventory=inventory, planner=planner, gateway=gateway
         )
-        workflow = ChangeWorkflow(checkpointer=saver, nodes=nodes)
-        scrub, mask = scrubber_from(settings), secret_mask(settings)
-        audit = AuditStore(saver.engine, scrub=scrub, chain=chain)
-        policy = policy_from(settings)
-        pictures = LabPictures(gateway)
-        reads = make_reads(settings, gateway, renderer, saver.engine)
-        handlers = chat_commands(load_catalog(), templates, reads)
-        pushes = PushesInFlight()
-        service = decision_service(
-            workflow=workflow,
-            audit=audit,
-            adapter=ScrubbedAdapter(adapter, scrub, mask),
-            policy=policy,
-            thread_lock=partial(thread_lock, saver.engine),
-            people=People(policy, directory_of(adapter)),
-            limits=limits_from(settings),
-            commands=Commands(handlers, workflow, audit, templates, pictures),
-            templates=templates,
-            pictures=pictures,
-            home=adapter if isinstance(adapter, HomePublisher) else None,
-            mask=mask,
-            pushes=pushes,
-            agents=agents_from(settings),
-            lab=lab,
-        )
-        yield Runtime(service, workflow, audit, locks, pushes, templates, pictures)
+
+
+def lab_runtime(
+    settings: Settings,
+    adapter: ChatAdapter,
+    shared: Shared,
+    *,
+    inventory: Inventory | None = None,
+    planner: Planner | None = None,
+    gateway: DeviceGateway | None = None,
+    lab_name: str = "",
+    policy: Policy | None = None,
+) -> Runtime:
+    """One lab's runtime on `shared`: its inventory and gateway, its policy and limits (from
+    `settings`, the lab's own), its decision service. `lab_name`: the labs file's name for it
+    (its devices' locks and every row it writes carry it); "": the settings' one lab. `policy`:
+    its rules when more than the settings say (a pod's students and the other pods')."""
+    saver, keys, chain, renderer = shared.saver, shared.keys, shared.chain, shared.renderer
+    locks = DeviceLockStore(saver.engine, lab_name)
+    if gateway is None:
+        backups = ConfigBackupStore(saver.engine, keys)
+        inventory = inventory or make_inventory(settings)
+        if lab_name:
+            inventory.lab = lab_name
+        gateway = make_gateway(settings, inventory, backups, locks)
+    lab = inventory.lab if inventory is not None else lab_name
+    templates = TemplateStore(saver.engine, chain)
+    nodes = Nodes(
+        planner=with_saved_templates(planner or make_planner(settings), templates),
+        gateway=gateway,
+        deny_list=DenyList(settings.deny_extra),
+        options=workflow_options(settings),
+        saved=templates,
+        trial=template_twins(),
+        lab_twin=lab_twins(settings),
+        renderer=renderer,
+        preview_locks=locks if settings.lock_from_preview else None,
+    )
+    workflow = ChangeWorkflow(checkpointer=saver, nodes=nodes)
+    scrub, mask = scrubber_from(settings), secret_mask(settings)
+    audit = AuditStore(saver.engine, scrub=scrub, chain=chain, lab=lab)
+    policy = policy or policy_from(settings)
+    pictures = LabPictures(gateway)
+    reads = make_reads(settings, gateway, renderer, saver.engine)
+    handlers = chat_commands(load_catalog(), templates, reads)
+    pushes = PushesInFlight()
+    service = decision_service(
+        workflow=workflow,
+        audit=audit,
+        adapter=ScrubbedAdapter(adapter, scrub, mask),
+        policy=policy,
+        thread_lock=partial(thread_lock, saver.engine),
+        people=People(policy, directory_of(adapter)),
+        limits=limits_from(settings),
+        commands=Commands(handlers, workflow, audit, templates, pictures),
+        templates=templates,
+        pictures=pictures,
+        home=adapter if isinstance(adapter, HomePublisher) else None,
+        mask=mask,
+        pushes=pushes,
+        agents=agents_from(settings),
+        lab=lab,
+    )
+    return Runtime(service, workflow, audit, locks, pushes, templates, pictures)
 
 
 def decision_service(

@@ -78,6 +78,7 @@ class Posted:
 class SlackApiStandIn:
     users: dict[str, str] = field(default_factory=dict)  # user id -> display name
     usergroups: dict[str, list[str]] = field(default_factory=dict)  # handle -> member ids
+    channels: dict[str, str] = field(default_factory=dict)  # channel id -> name (no `#`)
     bot_token: str = BOT_TOKEN
     app_token: str = APP_TOKEN
     calls: list[Call] = field(default_factory=list)
@@ -214,6 +215,12 @@ class SlackApiStandIn:
         name = self.users[user_id]
         profile = {"display_name": name, "real_name": name.title()}
         return {"ok": True, "user": {"id": user_id, "name": name.lower(), "profile": profile}}
+
+    def _conversations_info(self, args: Json) -> Json:
+        channel = args.get("channel", "")
+        if channel not in self.channels:
+            return {"ok": False, "error": "channel_not_found"}
+        return {"ok": True, "channel": {"id": channel, "name": self.channels[channel]}}
 
     def _usergroups_list(self, args: Json) -> Json:
         groups = [

@@ -8,7 +8,7 @@ A closed project is opened first: only an opened project reports console hosts a
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -244,3 +244,22 @@ def _end(end: Json, by_id: Mapping[str, Json]) -> tuple[str, str]:
             return node["name"], candidate["name"]
     label = (end.get("label") or {}).get("text")
     return node["name"], label or f"{adapter}/{port}"
+
+
+async def project_names(
+    url: str,
+    *,
+    user: str | None = None,
+    password: str | None = None,
+    http: httpx.AsyncClient | None = None,
+) -> list[str]:
+    """The names of the projects a GNS3 server hosts (a pod group's labs are found so)."""
+    async with AsyncExitStack() as stack:
+        client = http
+        if client is None:
+            client = await stack.enter_async_context(httpx.AsyncClient(timeout=10.0))
+        session = _Session(client, url.rstrip("/"))
+        await session.detect_version()
+        await session.authenticate(user, password)
+        projects = await session.request("GET", "/projects")
+    return sorted(str(p.get("name")) for p in projects if p.get("name"))

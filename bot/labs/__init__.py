@@ -1,0 +1,1 @@
+"""Many labs, one bot: the labs file (LABBOT_LABS), its pods, and each lab's settings."""

@@ -1,0 +1,90 @@
+"""Many labs, one bot: a chat event goes to the runtime of the lab its channel or room answers
+for (each lab its own inventory, gateway, policy, limits and decision service, over the shared
+database and adapter). A place that is no lab's is told so in one line. A device is named
+within its lab: R1 of pod-3 is only ever pod-3's runtime's R1.
+
+A place in the labs file is an id (`C0123`, `!room:hs`) or a name (`#pod-3`, `#pod-3:hs`): a
+name is matched by what the adapter says the place is called (adapters.chat.PlaceNames)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field, replace
+
+from adapters.chat import ChatAdapter, ChatEvent, HomeOpened, Message, PlaceNames, ThreadRef
+from bot import messages
+from bot.labs.lab_settings import configured_labs, settings_for
+from bot.labs.pods import students_elsewhere
+from bot.labs.spec import Lab
+from bot.policy.approvers import policy_from
+from bot.runtime.wiring import Runtime, lab_runtime, open_shared
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+def places_of(lab: Lab, platform: str) -> tuple[str, ...]:
+    return {"slack": lab.slack, "matrix": lab.matrix}.get(platform, ())
+
+
+@dataclass
+class LabRouter:
+    """Which lab a place answers for, and that lab's runtime."""
+
+    adapter: ChatAdapter
+    labs: dict[str, Lab]
+    runtimes: dict[str, Runtime]
+    _places: dict[str, str] = field(default_factory=dict)  # place -> lab, for this platform
+    _known: dict[str, str | None] = field(default_factory=dict)  # channel -> lab (or none)
+
+    def __post_init__(self) -> None:
+        for lab in self.labs.values():
+            for place in places_of(lab, self.adapter.platform):
+                self._places[place] = lab.name
+
+    async def lab_of(self, thread: ThreadRef) -> str | None:
+        """The lab `thread`'s channel answers for (by its id, else by its name), or None."""
+        channel = thread.channel
+        if channel in self._places:
+            return self._places[channel]
+        if channel not in self._known:
+            names: tuple[str, ...] = ()
+            if isinstance(self.adapter, PlaceNames):
+                names = await self.adapter.place_names(channel)
+            found = [self._places[name] for name in names if name in self._places]
+            if not names:  # a name not known now may be told next time (Slack down, sync late)
+                return None
+            self._known[channel] = found[0] if found else None
+        return self._known[channel]
+
+    async def handle(self, event: ChatEvent) -> None:
+        """The adapter's one handler: the event to its lab's decision service."""
+        lab = await self.lab_of(event.thread)
+        if lab is None and isinstance(event, HomeOpened):
+            lab = next(iter(self.runtimes))  # a person's home, not a place: the first lab's
+        if lab is None:
+            kind = "room" if self.adapter.platform == "matrix" else "channel"
+            said = Message(messages.LABS_NOT_HERE.format(kind=kind), level="warning")
+            with contextlib.suppress(Exception):  # a place we cannot post in: nothing to tell
+                await self.adapter.post(event.thread, said)
+            return
+        await self.runtimes[lab].service.handle(event)
+
+
+@asynccontextmanager
+async def open_lab_router(settings: Settings, adapter: ChatAdapter) -> AsyncIterator[LabRouter]:
+    """One runtime per lab of LABBOT_LABS over one database, behind a router, closed on exit."""
+    labs = await configured_labs(settings)
+    async with open_shared(settings, adapter) as shared:
+        runtimes = {}
+        for lab in labs:
+            own = settings_for(settings, lab)
+            policy = replace(
+                policy_from(own), lab=lab.name, students_elsewhere=students_elsewhere(lab, labs)
+            )
+            runtimes[lab.name] = lab_runtime(own, adapter, shared, lab_name=lab.name, policy=policy)
+        log.info("serving %d lab(s): %s", len(labs), ", ".join(runtimes))
+        yield LabRouter(adapter, {lab.name: lab for lab in labs}, runtimes)
