@@ -13,6 +13,32 @@ from typing import Literal, Protocol, runtime_checkable
 
 from base.vocabulary import REPLY_WORDS, Choice
 
+__all__ = [
+    "CHANGE_ID_PREFIX",
+    "Actor",
+    "Button",
+    "ChatAdapter",
+    "ChatEvent",
+    "CodeBlock",
+    "Decision",
+    "EventHandler",
+    "FileAttachment",
+    "FilesNotAttached",
+    "Home",
+    "HomeOpened",
+    "HomePublisher",
+    "HomeSection",
+    "Message",
+    "PeopleDirectory",
+    "PlaceNames",
+    "Request",
+    "ThreadRef",
+    "button_value",
+    "decision_by_id",
+    "parse_button_value",
+    "parse_reply",
+]
+
 
 @dataclass(frozen=True)
 class Actor:

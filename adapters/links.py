@@ -6,6 +6,8 @@ from urllib.parse import quote
 
 from adapters.chat import ThreadRef
 
+__all__ = ["thread_link", "thread_of"]
+
 
 def slack_permalink(channel: str, ts: str) -> str:
     """Slack's permalink form: `p` + the message ts without its dot (slack.com redirects to the

@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+__all__ = ["BOLD", "CODE", "ITALIC", "spans"]
+
 BOLD = re.compile(r"\*([^*\n]+)\*")
 CODE = re.compile(r"`([^`\n]+)`")
 ITALIC = re.compile(r"(?<!\w)_([^_\n]+)_(?!\w)")

@@ -18,6 +18,15 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+__all__ = [
+    "canonical_user_id",
+    "is_matrix_room",
+    "is_matrix_user_id",
+    "look_alike_key",
+    "look_alikes",
+    "meant_as_matrix_user",
+]
+
 _HOST = r"(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9.-]{1,255})"
 _SERVER_NAME = rf"{_HOST}(?::\d{{1,5}})?"
 _USER_ID = re.compile(rf"@[\x21-\x39\x3b-\x7e]+:{_SERVER_NAME}")

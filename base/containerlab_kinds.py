@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+__all__ = ["FRR", "KIND_LOGINS", "node_platform"]
+
 FRR = "frr"
 KIND_PLATFORMS: Mapping[str, str] = {
     "frr": FRR,

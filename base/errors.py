@@ -17,6 +17,20 @@ from __future__ import annotations
 
 from base.vocabulary import ReadProblem, TargetProblem
 
+__all__ = [
+    "ConfigError",
+    "DecisionConflict",
+    "GateError",
+    "InventoryError",
+    "LabbotError",
+    "PlanningError",
+    "ReadRefused",
+    "StorageError",
+    "TargetError",
+    "TemplateError",
+    "VersionConflict",
+]
+
 
 class LabbotError(Exception):
     """Root of labbot's own errors. `str(err)` is a message fit for a user."""

@@ -23,6 +23,8 @@ from typing import Any
 from base.secret_rules import keyword_lines, secret_spans, unquoted
 from base.secrets_in_requests import SAID_SECRET, value_span
 
+__all__ = ["TOKEN", "TOKEN_START", "SecretMask", "occurrences"]
+
 HASH_CHARS = 6
 TOKEN_START = (
     "‹secret"  # how every masked value begins (an older release showed `‹secret sha256:…›`)

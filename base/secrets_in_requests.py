@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+__all__ = ["SAID_SECRET", "value_span"]
+
 # Bounded (fillers, quoted length): a long request costs linear time, whatever it repeats.
 _FILLER = r"to|is|as|string|value|md5|key|[0-9]"
 _NOT_VALUE = rf"{_FILLER}|on|for|in|at|and|with|from|of|the|chain|auth\w*"

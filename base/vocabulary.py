@@ -9,6 +9,23 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Literal, get_args
 
+__all__ = [
+    "CHOICES",
+    "OUTCOMES",
+    "REPLY_WORDS",
+    "Choice",
+    "GateName",
+    "GateProblem",
+    "Outcome",
+    "ReadProblem",
+    "Status",
+    "TargetProblem",
+    "as_utc",
+    "stamp",
+    "table_stamp",
+    "utc_now",
+]
+
 # The approval gates of a change, in order: the devices (only when a request selects more than
 # LABBOT_MAX_TARGETS), the template, the parameters (the push), and the rollback offered when
 # post-checks fail after the push.

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+__all__ = ["whole_lines"]
+
 
 def whole_lines(text: str, limit: int, left_out: Callable[[int], str]) -> str:
     """The first lines of `text` that fit in `limit` characters, each whole; a line longer than

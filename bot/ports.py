@@ -13,6 +13,8 @@ from workflow.model import StepProgress
 from workflow.results.feedback import FeedbackProblem
 from workflow.state import Requester
 
+__all__ = ["ChangeRunner", "GateReader", "ThreadLock"]
+
 # The lock of one thread (by its key), held around each start and each record-and-resume.
 ThreadLock = Callable[[str], AbstractAsyncContextManager[Any]]
 

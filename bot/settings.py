@@ -24,6 +24,16 @@ from base.errors import ConfigError
 from bot import messages
 from workflow.devices.session_limits import DEFAULT_SESSIONS, MOST_SESSIONS
 
+__all__ = [
+    "DEMO_DATA_DIR",
+    "EMBEDDED_DATABASE",
+    "Settings",
+    "check_who",
+    "embedded_database_url",
+    "load_settings",
+    "secret_value",
+]
+
 DEFAULT_DATA_DIR = Path("./labbot-data")
 # `labbot demo`'s own place (never LABBOT_DATA_DIR): its simulated changes stay apart from a lab's
 DEMO_DATA_DIR = Path("./labbot-demo")

@@ -22,6 +22,8 @@ from frrlab.topology import PLATFORM
 from frrlab.twin import config_lines, refused_lines
 from labsim.topology import DeviceSpec, InterfaceSpec, Link, Topology
 
+__all__ = ["FrrLabTwins"]
+
 TWIN_PREFIX = "labbot-twin"
 Interfaces = Sequence[tuple[str, str | None]]  # (interface, address with its length, or None)
 LinkEnds = tuple[str, str, str, str]  # (router, interface, router, interface)

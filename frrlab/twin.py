@@ -19,6 +19,8 @@ from frrlab.host import FrrLabError, check_host
 from frrlab.lab import FrrLab
 from frrlab.topology import generated_topology
 
+__all__ = ["FrrTwin"]
+
 TWIN = "R1"  # the twin's one router
 PLATFORMS = frozenset({"frr", "frr_telnet"})
 # what `show running-config` prints that is not configuration

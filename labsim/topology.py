@@ -38,6 +38,17 @@ from labsim.spec import InterfaceSpec as InterfaceSpec
 from labsim.spec import parse_fault as parse_fault
 from labsim.vendors import platform_by_name
 
+__all__ = [
+    "DeviceSpec",
+    "InterfaceSpec",
+    "Link",
+    "Topology",
+    "TopologyError",
+    "check_links",
+    "demo_topology",
+    "load_topology",
+]
+
 PLATFORMS = ("cisco_ios", "arista_eos")
 
 

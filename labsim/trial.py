@@ -19,6 +19,8 @@ from labsim.cli import CliSession
 from labsim.device import SimDevice
 from labsim.vendors import platform_by_name
 
+__all__ = ["SimTrial"]
+
 
 class TwinRun(NamedTuple):
     """What the copy did with the lines: complaints, and its running config around them."""

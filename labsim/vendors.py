@@ -5,6 +5,8 @@ from __future__ import annotations
 from labsim import eos, ios
 from labsim.platform import Platform
 
+__all__ = ["platform_by_name"]
+
 PLATFORMS: dict[str, Platform] = {ios.PLATFORM.name: ios.PLATFORM, eos.PLATFORM.name: eos.PLATFORM}
 
 

@@ -35,6 +35,8 @@ from storage.encryption import StorageKeys
 from storage.schema import AUDIT_TABLES, CHAIN_COLUMNS, LATER, SEAL_COLUMN
 from workflow.hashing import canonical_json
 
+__all__ = ["AuditChain", "ChainHead"]
+
 GENESIS = "0" * 64
 CHAIN_LOCK_KEY = 0x1AB_B07_002
 KEYED, PLAIN = "hmac-sha256", "sha256"

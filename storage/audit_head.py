@@ -28,6 +28,8 @@ from base.errors import ConfigError, StorageError
 from storage.audit_chain import ChainHead
 from storage.schema import database_identity
 
+__all__ = ["Anchor", "DatabaseName", "HeadFile", "database_name", "head_text", "parse_head"]
+
 _HEAD_TEXT = re.compile(r"^(\d+):([0-9a-f]{64})$")
 
 

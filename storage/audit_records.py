@@ -8,6 +8,26 @@ from typing import Literal, NotRequired, TypedDict
 
 from base.vocabulary import Choice, GateName
 
+__all__ = [
+    "AuditEntry",
+    "AuditKind",
+    "Ballot",
+    "BreakKind",
+    "CapReached",
+    "ChainBreak",
+    "ChainReport",
+    "ChangeRecord",
+    "ChangeSummary",
+    "DevicePush",
+    "GateSummary",
+    "OpenCaps",
+    "PushRow",
+    "Refusal",
+    "Resolution",
+    "TemplateRef",
+    "Vote",
+]
+
 ChangeKind = Literal["change", "rollback"]
 # What an audit entry records: a change or rollback asked for, a vote, a gate settled, a
 # refusal, a device pushed, how a change ended, the templates it used, a device read.

@@ -57,6 +57,8 @@ from storage.schema import (
 )
 from storage.schema import change_events as events
 
+__all__ = ["AuditStore"]
+
 
 def at_least(count: int) -> Settles:
     """`count` approvals settle the gate, whoever gave them."""

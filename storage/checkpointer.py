@@ -47,6 +47,8 @@ from storage.postgres_worker import PostgresWorker
 from storage.sqlite_worker import SQLiteWorker
 from storage.sync_facade import SyncFacade
 
+__all__ = ["SQLAlchemySaver"]
+
 T = TypeVar("T")
 
 

@@ -19,6 +19,8 @@ from storage.encryption import StorageKeys
 from storage.schema import config_backups
 from workflow.model import BackupStage
 
+__all__ = ["ConfigBackupStore"]
+
 STAGES: tuple[BackupStage, ...] = ("before", "after")
 
 

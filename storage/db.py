@@ -29,6 +29,15 @@ from base.errors import StorageError
 if TYPE_CHECKING:  # alembic (~0.8 s to import) only when migrating, not to serve on PostgreSQL
     from alembic.config import Config
 
+__all__ = [
+    "check_database",
+    "is_unreachable",
+    "make_engine",
+    "schema_head",
+    "upgrade_database",
+    "upgrade_engine",
+]
+
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 WAL_TRIES = 8  # switching a new file to WAL while others use it (see _use_wal)

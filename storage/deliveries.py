@@ -16,6 +16,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from base.vocabulary import utc_now
 from storage.schema import deliveries
 
+__all__ = ["DeliveryStore"]
+
 KEEP = timedelta(days=1)
 PRUNE_EVERY = 500  # deliveries recorded between two prunes by one process
 

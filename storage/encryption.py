@@ -18,6 +18,8 @@ from base.errors import StorageError
 if TYPE_CHECKING:
     from langgraph.checkpoint.serde.encrypted import EncryptedSerializer
 
+__all__ = ["StorageKeys", "encrypted_serde", "new_key"]
+
 CIPHER_NAME = "fernet"  # what EncryptedSerializer appends to a value's type: "msgpack+fernet"
 UNREADABLE = (
     "stored data cannot be decrypted with any key of LABBOT_STORAGE_KEY "

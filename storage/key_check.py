@@ -23,6 +23,8 @@ from storage.schema import (
     saved_templates,
 )
 
+__all__ = ["unopened_table"]
+
 SEALED_TYPE = f"%+{CIPHER_NAME}"  # a checkpointer value's type when sealed: "msgpack+fernet"
 
 

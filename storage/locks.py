@@ -24,6 +24,8 @@ from storage.db import PG_CONNECT_TIMEOUT_S, is_sqlite, serialized_transaction
 from storage.schema import device_locks
 from workflow.model import DeviceLock
 
+__all__ = ["DeviceLockStore", "thread_lock"]
+
 DEVICE_LOCK_KEY = 0x1AB_B07_003
 
 

@@ -23,6 +23,8 @@ from storage.audit_records import (
 )
 from workflow.model import TemplatePart
 
+__all__ = ["DecisionRecords", "Settles", "TemplateUses"]
+
 # Whether the approvals so far (actor ids, in order) settle a gate; the policy decides.
 Settles = Callable[[tuple[str, ...]], bool]
 

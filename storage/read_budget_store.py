@@ -17,6 +17,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from storage.db import serialized_transaction
 from storage.schema import read_budget
 
+__all__ = ["BudgetLimit", "ReadBudgetStore"]
+
 READ_BUDGET_KEY = 0x1AB_B07_004
 
 

@@ -16,6 +16,8 @@ from storage.schema import (
     saved_templates,
 )
 
+__all__ = ["reseal_all"]
+
 SEALED_TYPE = "+" + CIPHER_NAME  # EncryptedSerializer: "msgpack+fernet"; no "+": in clear
 TYPED_PAYLOADS = (
     (checkpoints, "checkpoint"),

@@ -13,6 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
 
+__all__ = ["change_events"]
+
 metadata = sa.MetaData()
 JSON_DOC = sa.JSON().with_variant(postgresql.JSONB(), "postgresql")
 # a sealed JSON column: None is SQL NULL (its value is in the row's `sealed`), never JSON null

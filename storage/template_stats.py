@@ -17,6 +17,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from storage.schema import change_events, pushes, saved_templates, template_uses
 
+__all__ = ["TemplateStats"]
+
 
 @dataclass
 class UsageRow:

@@ -35,6 +35,8 @@ from workflow.library.catalog import template_sha256
 from workflow.model import ParamSpec, SavedTemplate, TemplatePart
 from workflow.postcheck_spec import PostChecks
 
+__all__ = ["SaveResult", "TemplateDraft", "TemplateStore", "name_problem"]
+
 TEMPLATE_LOCK_KEY = 0x1AB_B07_009
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 

@@ -51,6 +51,23 @@ from workflow.steps import finished_of, pending_gate_of
 from workflow.steps import gate_problem as gate_problem
 from workflow.steps import pushed_on as pushed_on
 
+__all__ = [
+    "ApprovedTemplate",
+    "ChangeWorkflow",
+    "Finished",
+    "Gate",
+    "GateDecision",
+    "LabLayout",
+    "ParamsGate",
+    "PendingGate",
+    "RollbackGate",
+    "Step",
+    "TargetsGate",
+    "TemplateGate",
+    "gate_problem",
+    "pushed_on",
+]
+
 PREVIEW_HISTORY = 200  # checkpoints searched for a change's previews (a report reads them)
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict, get_args
 
+__all__ = ["Because", "Chosen", "ChosenKind", "KindSource", "chosen", "is_named"]
+
 # named: the request names it; glob: it matches `word`; every: `word` ("all") took every device;
 # kind: it is of kind `word`; changed_by: change `word` changed it (a rollback); planner: the
 # planner named it although the request did not.

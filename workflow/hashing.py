@@ -7,6 +7,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+__all__ = ["canonical_json", "content_sha256", "lines_sha256"]
+
 
 def canonical_json(value: Any) -> bytes:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()

@@ -15,6 +15,36 @@ from workflow.chosen import Because, KindSource
 from workflow.postcheck_outcome import DeviceChecks
 from workflow.postcheck_spec import PostChecks
 
+__all__ = [
+    "BackupStage",
+    "Device",
+    "DeviceFacts",
+    "DeviceLock",
+    "InterfaceFacts",
+    "ItemStatus",
+    "LLMProgress",
+    "Landed",
+    "Link",
+    "ParamSpec",
+    "ParamsProposal",
+    "PlanRequest",
+    "ProgressCallback",
+    "PushProgress",
+    "ResponseItem",
+    "SavedTemplate",
+    "StandardResponse",
+    "StepProgress",
+    "TemplatePart",
+    "TemplateProposal",
+    "TokenUsage",
+    "Topology",
+    "UnusableNode",
+    "add_tokens",
+    "link_ends",
+    "platform_family",
+    "sum_usage",
+]
+
 # --- devices -----------------------------------------------------------------------------------
 
 

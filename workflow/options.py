@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+__all__ = ["WorkflowOptions"]
+
 
 class WorkflowOptions(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")

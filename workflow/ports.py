@@ -21,6 +21,18 @@ from workflow.model import (
 )
 from workflow.postchecks.evaluate import Expectation
 
+__all__ = [
+    "BackupStore",
+    "ConfigTrial",
+    "DeviceGateway",
+    "DeviceLocks",
+    "Inventory",
+    "LabReader",
+    "Planner",
+    "SavedTemplates",
+    "TwinRun",
+]
+
 
 class Planner(Protocol):
     """Proposes a template, then per-device parameters. Raises PlanningError it cannot."""

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Literal, NotRequired, TypedDict, get_args
 
+__all__ = ["CheckKind", "DeviceChecks", "Evidence", "Fact", "Missing", "OutcomeKind"]
+
 CheckKind = Literal["ospf_neighbors", "loopback_routes", "bgp_sessions", "bgp_prefixes", "routes"]
 CHECK_KINDS: tuple[CheckKind, ...] = get_args(CheckKind)
 

@@ -22,6 +22,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, NotRequired, TypedDict, cast, get_args
 
+__all__ = [
+    "MAX_TIMEOUT",
+    "PostCheck",
+    "PostChecks",
+    "combine_post_checks",
+    "parse_post_checks",
+    "post_check_errors",
+]
+
 CheckKind = Literal["ospf_neighbors", "loopback_routes", "bgp_sessions", "bgp_prefixes", "routes"]
 KINDS: tuple[str, ...] = get_args(CheckKind)
 PROTOCOLS = ("static", "connected", "ospf", "bgp", "kernel")

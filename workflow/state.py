@@ -21,6 +21,21 @@ from workflow.phases.reviews import GateInfo, TemplateReview
 from workflow.results.endings import Ending, RollbackEnding
 from workflow.results.push_records import PushRecord
 
+__all__ = [
+    "ChangeState",
+    "ChecksState",
+    "DecisionRecord",
+    "GatesState",
+    "LabState",
+    "PlanningState",
+    "PushState",
+    "Requester",
+    "RollbackState",
+    "TemplateState",
+    "finish",
+    "with_open_gate",
+]
+
 
 class Requester(TypedDict):
     """Who asked for the change."""

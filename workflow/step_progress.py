@@ -14,6 +14,8 @@ from langgraph.runtime import get_runtime
 
 from workflow.model import StepProgress
 
+__all__ = ["step_progress"]
+
 
 @dataclass(frozen=True)
 class StepContext:

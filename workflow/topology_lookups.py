@@ -9,6 +9,8 @@ import re
 
 from workflow.model import DeviceFacts, Topology
 
+__all__ = ["address_of", "is_loopback", "link_peers", "own_interface"]
+
 _PORT_NUMBER = re.compile(r"^[A-Za-z]*?(\d+)$")  # Ethernet1, e1, eth1: the NIC's number
 
 

@@ -53,6 +53,8 @@ from adapters.console.render import render_message, styled
 from adapters.user_ids import canonical_user_id
 from base.vocabulary import CHOICES, Choice
 
+__all__ = ["ConsoleAdapter"]
+
 NUMBERS = {str(n): choice for n, choice in enumerate(CHOICES, 1)}  # 1 approve, 2 modify, 3 cancel
 QUIT_WORDS = {"quit", "exit", "logout", ":q"}  # end the session; never a change request
 CLEAR_WORDS = {"clear", "cls"}  # a terminal habit: clear the screen

@@ -12,6 +12,8 @@ from adapters.chat import Message
 from adapters.console import texts
 from adapters.marks import spans
 
+__all__ = ["render_message", "styled"]
+
 LEVEL_STYLE = {"info": "cyan", "success": "green", "warning": "yellow", "error": "red"}
 LEXERS = {"jinja": "jinja", "json": "json", "yaml": "yaml", "diff": "diff", "text": "text"}
 MARK_STYLE = {"bold": "bold", "italic": "italic", "code": "bold cyan"}

@@ -31,6 +31,8 @@ from adapters.matrix.sending import Sender
 from adapters.matrix.session import Credentials, log_in
 from adapters.matrix.sync import SyncLoop
 
+__all__ = ["MatrixAdapter"]
+
 log = logging.getLogger(__name__)
 SEND_RETRIES = 3
 

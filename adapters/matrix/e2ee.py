@@ -34,6 +34,8 @@ from nio.event_builders import ToDeviceMessage
 
 from adapters.matrix import texts
 
+__all__ = ["E2EE_AVAILABLE", "store_file"]
+
 log = logging.getLogger(__name__)
 
 E2EE_AVAILABLE: bool = ENCRYPTION_ENABLED  # False without the `labbot[e2e]` extra

@@ -20,6 +20,8 @@ if TYPE_CHECKING:  # importable only with the e2e extra
     from nio.crypto import OlmDevice
     from nio.store import SqliteStore
 
+__all__ = ["DeviceStoreError", "list_devices", "verify_device"]
+
 
 class DeviceStoreError(Exception):
     """The key store cannot be opened or the device is not in it; the text names the fix."""

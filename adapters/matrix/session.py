@@ -21,6 +21,8 @@ from nio import AsyncClient, LoginResponse, WhoamiResponse
 from adapters.matrix import texts
 from adapters.matrix.e2ee import store_file
 
+__all__ = ["Credentials", "MatrixLoginError", "load_session"]
+
 log = logging.getLogger(__name__)
 SESSION_FILE = "session.json"
 

@@ -20,6 +20,8 @@ from adapters.mcp.agent_door import AgentDoor
 from adapters.mcp.server import mcp_server
 from adapters.mcp.sessions import SessionsPerAgent
 
+__all__ = ["http_app", "serve_http"]
+
 PATH = "/mcp"
 SESSION_IDLE_SECONDS = 30 * 60  # the SDK closes a session idle this long (its default)
 

@@ -24,6 +24,8 @@ from adapters.slack.transport import (
     SocketModeTransport,
 )
 
+__all__ = ["SlackAdapter", "slack_adapter", "web_client"]
+
 _SOURCE = {str: "content", bytes: "file"}  # files_upload_v2 takes text as content, bytes as file
 
 

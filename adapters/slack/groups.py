@@ -13,6 +13,8 @@ from collections.abc import Callable
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
+__all__ = ["UserGroups"]
+
 log = logging.getLogger(__name__)
 
 KEEP_SECONDS = 60.0

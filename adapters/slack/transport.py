@@ -23,6 +23,8 @@ from adapters.slack.front import RunningFront, ack_front
 from adapters.slack.front_forwarding import FrontSettings
 from adapters.slack.signed import Refused, signed_body
 
+__all__ = ["OpsEndpoints"]
+
 log = logging.getLogger(__name__)
 
 EVENTS_PATH = "/slack/events"  # bolt's default: events, interactivity and the slash command

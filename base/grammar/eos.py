@@ -13,6 +13,8 @@ from base.grammar import ios
 from base.grammar.commands import command_tree
 from base.grammar.model import Grammar, mode
 
+__all__ = ["GRAMMAR"]
+
 GLOBAL_COMMANDS = (
     *ios.GLOBAL_COMMANDS,
     *ios.GLOBAL_IP,

@@ -13,6 +13,8 @@ from __future__ import annotations
 from base.grammar.commands import command_tree
 from base.grammar.model import Grammar, mode
 
+__all__ = ["GRAMMAR"]
+
 EVERY_MODE = ("exit", "end")  # leave modes; a template may not type them (workflow.safety.sections)
 
 GLOBAL_COMMANDS = (

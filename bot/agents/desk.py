@@ -37,6 +37,8 @@ from storage.template_store import TemplateStore
 from workflow.devices.reachability import probe
 from workflow.library.catalog import Catalog
 
+__all__ = ["AgentDesk"]
+
 Json = dict[str, Any]
 Progress = Callable[[float, float | None, str], Awaitable[None]]
 READ_VERBS = frozenset(READS.words)

@@ -21,6 +21,8 @@ from workflow.phases.previews import DevicePreview
 if TYPE_CHECKING:
     from bot.topology.picture import Picture
 
+__all__ = ["Report", "gather_report"]
+
 MAX_CHANGES = 500  # changes one report holds (the newest); the report says when it left some out
 
 

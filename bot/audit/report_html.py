@@ -17,6 +17,8 @@ from bot.audit.report_data import Report, ReportChange, per_day, per_person
 from bot.audit.table import chain_break
 from storage.audit_records import ChangeSummary, GateSummary, PushRow
 
+__all__ = ["render_report"]
+
 CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:70em;color:#1a202c}
 h1{font-size:1.6em}h2{border-bottom:2px solid #cbd5e0;margin-top:2em}

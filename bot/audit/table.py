@@ -29,6 +29,8 @@ from storage.audit_records import (
     Vote,
 )
 
+__all__ = ["Format", "chain_break", "render_chat_table", "render_entries", "render_summary"]
+
 Format = Literal["table", "csv", "json"]
 
 

@@ -20,6 +20,8 @@ from bot.check.storage_items import storage_findings
 from bot.labs.lab_settings import configured_labs, settings_for
 from bot.settings import Settings
 
+__all__ = ["before_serving", "run_checks"]
+
 log = logging.getLogger(__name__)
 
 

@@ -10,6 +10,8 @@ from typing import Literal
 
 from bot import messages
 
+__all__ = ["failed", "shown"]
+
 Status = Literal["ok", "fail", "warn", "off"]
 
 

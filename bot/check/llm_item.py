@@ -12,6 +12,8 @@ from bot.settings import Settings
 if TYPE_CHECKING:
     from workflow.llm.endpoint_check import CheckResult
 
+__all__ = ["ask_endpoint"]
+
 
 async def llm_finding(settings: Settings) -> Finding:
     if settings.openai_api_key is None:

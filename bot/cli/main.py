@@ -24,6 +24,8 @@ from bot.cli.templates_group import TemplatesGroup
 if TYPE_CHECKING:
     from bot.settings import Settings
 
+__all__ = ["main"]
+
 app = typer.Typer(
     help="labbot: change your network lab safely from chat.",
     no_args_is_help=True,

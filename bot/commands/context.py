@@ -22,6 +22,8 @@ from storage.template_store import TemplateStore
 from workflow.api import ApprovedTemplate, Finished, PendingGate, Step
 from workflow.phases.previews import DevicePreview
 
+__all__ = ["CommandContext", "Commands", "ThreadChange"]
+
 
 class ThreadChange(GateReader, Protocol):
     """What commands read of a thread's change (`ChangeWorkflow` is one)."""

@@ -21,6 +21,8 @@ from workflow.ports import LabReader
 from workflow.reads.tables import grid
 from workflow.results.targets import device_kinds
 
+__all__ = ["link_line"]
+
 
 @dataclass(frozen=True)
 class LabCommand:

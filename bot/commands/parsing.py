@@ -8,6 +8,8 @@ from datetime import UTC, datetime
 
 from bot import messages
 
+__all__ = ["Command", "CommandError"]
+
 ASK = "ask"  # the command a known question about the lab becomes ("neighbours on R1")
 DECIDE = "decide"  # `approve|modify|cancel CHANGE_ID [: TEXT]`, args = (choice, id, text)
 DEVICE = "device"  # a device command that is no read (`do reload`): refused, args = (why,)

@@ -13,6 +13,8 @@ from datetime import datetime, timedelta
 from adapters.chat import ThreadRef
 from storage.read_budget_store import BudgetLimit, ReadBudgetStore
 
+__all__ = ["ChannelBudget"]
+
 WINDOW = timedelta(minutes=1)
 
 

@@ -48,6 +48,8 @@ if (
 ):  # the LLM client (~1 s to import) loads when an LLM is configured (bot.runtime.wiring)
     from workflow.reads.diagnose import LabDiagnosis
 
+__all__ = ["READS", "ReadCommand", "ReadLimits"]
+
 RATE_WINDOW = timedelta(minutes=1)
 # runs a picklable function off the event loop: the worker pool's `run`, else a thread
 Offload = Callable[..., Awaitable[Any]]

@@ -22,6 +22,8 @@ from bot.commands.topology import TOPOLOGY
 from storage.template_store import TemplateStore
 from workflow.library.catalog import Catalog
 
+__all__ = ["chat_commands", "command_words", "help_text", "parse_command"]
+
 
 async def help_command(ctx: CommandContext) -> None:
     console = ctx.request.thread.platform == "console"  # its own words: `as NAME`, `quit`

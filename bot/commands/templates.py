@@ -27,6 +27,8 @@ if TYPE_CHECKING:  # the workflow (LangGraph) loads with the chat, not with `lab
     from workflow.api import ApprovedTemplate
     from workflow.phases.reviews import TemplateReview
 
+__all__ = ["save", "templates_reply"]
+
 _REF = re.compile(r"^([A-Za-z][\w-]*)(?:@(\d+))?$")
 
 

@@ -25,6 +25,8 @@ from prometheus_client import (
 from adapters.chat import ChatEvent, Decision, Request
 from base.vocabulary import CHOICES, OUTCOMES, Choice, Outcome, Status
 
+__all__ = ["Metrics", "process_metrics"]
+
 FAILURE_KINDS = ("change", "error", "unexpected")
 # Seconds: a refusal answers in milliseconds, a template step in seconds, a push in tens.
 LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300)

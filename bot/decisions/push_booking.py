@@ -17,6 +17,8 @@ from workflow.hashing import lines_sha256
 from workflow.model import ItemStatus, PushProgress, ResponseItem
 from workflow.results.push_records import PushRecord
 
+__all__ = ["PushesInFlight", "push_row"]
+
 
 @dataclass
 class Push:

@@ -45,6 +45,8 @@ from workflow.api import Finished, Gate, PendingGate, Step, pushed_on
 from workflow.model import LLMProgress, PushProgress, StepProgress
 from workflow.results.push_records import PushRecord
 
+__all__ = ["ChangeReporter"]
+
 LLM_PROGRESS_EVERY = 2.0  # seconds between edits of "Working on it" while the model writes
 GATE_IDS_KEPT = 10_000  # gate message ids remembered for adapters that do not send them back
 

@@ -24,6 +24,8 @@ from storage.audit_records import CapReached
 from storage.ports import DecisionRecords
 from workflow.state import Requester
 
+__all__ = ["RequestDesk"]
+
 Decide = Callable[[ChatEvent], Awaitable[None]]
 
 

@@ -50,6 +50,8 @@ from storage.db import is_unreachable
 from storage.ports import DecisionRecords
 from workflow.api import GateDecision, PendingGate, gate_problem
 
+__all__ = ["DecisionService"]
+
 log = logging.getLogger(__name__)
 
 

@@ -17,6 +17,8 @@ from bot.labs.pods import all_labs
 from bot.labs.spec import GNS3Source, InventorySource, Lab
 from bot.settings import Settings
 
+__all__ = ["configured_labs", "settings_for"]
+
 
 class Secrets(Mapping[str, str]):
     """A reference's value: the labbot setting of that name, else the environment variable."""

@@ -25,6 +25,8 @@ from bot.labs.spec import (
 from workflow.devices.inventories.containerlab import TOPOLOGY_DATA
 from workflow.devices.inventories.gns3 import project_names
 
+__all__ = ["students_elsewhere"]
+
 CLAB_PREFIX = "clab-"
 
 

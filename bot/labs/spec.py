@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+__all__ = ["Lab"]
+
 
 @dataclass(frozen=True)
 class InventorySource:

@@ -15,6 +15,8 @@ import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+__all__ = ["NO_AGENTS", "Agent", "Agents", "is_agent_id", "new_token", "token_hash"]
+
 AGENT_PREFIX = "agent:"
 HASH_PREFIX = "sha256:"
 

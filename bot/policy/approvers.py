@@ -14,6 +14,8 @@ from bot import messages
 from bot.policy.rules import POWER, OwnerRule, OwnersError, Policy, is_group, parse_owners
 from bot.settings import Settings
 
+__all__ = ["policy_from", "read_owners", "refuse_look_alikes"]
+
 
 def policy_from(settings: Settings) -> Policy:
     """The policy; two people it names that a person would read as one are refused."""

@@ -29,6 +29,8 @@ from storage.audit_records import ChangeRecord, ChangeSummary
 from storage.ports import DecisionRecords, Settles
 from workflow.api import PendingGate
 
+__all__ = ["Authorizer"]
+
 
 @dataclass(frozen=True)
 class Authorizer:

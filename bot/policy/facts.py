@@ -9,6 +9,8 @@ from adapters.chat import PeopleDirectory
 from bot.policy.rules import Person, Place, Policy
 from workflow.api import PendingGate, TemplateGate
 
+__all__ = ["NoDirectory", "People", "directory_of"]
+
 
 class NoDirectory:
     """A platform without groups, power levels or direct messages (the console)."""

@@ -21,6 +21,8 @@ from storage.audit_records import ChangeRecord
 from storage.ports import DecisionRecords
 from workflow.api import PendingGate
 
+__all__ = ["describe", "open_gates", "pending_for", "pending_text"]
+
 MAX_LISTED = 50  # open gates shown per list; the count says how many more there are
 
 

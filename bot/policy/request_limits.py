@@ -9,6 +9,8 @@ from datetime import datetime, timedelta
 from bot import messages
 from storage.audit_records import CapReached, OpenCaps
 
+__all__ = ["RequestLimits", "open_caps", "refuse_open", "refuse_size"]
+
 
 @dataclass(frozen=True)
 class RequestLimits:

@@ -32,6 +32,8 @@ from adapters.user_ids import (
 from base.vocabulary import Choice
 from bot import messages
 
+__all__ = ["Person", "Place", "Policy", "named_by", "owners_of", "place_rule"]
+
 POWER = re.compile(r"^power>=(\d+)$")
 
 

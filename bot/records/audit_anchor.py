@@ -18,6 +18,8 @@ from storage.audit_head import DatabaseName, HeadFile, head_text
 from storage.encryption import StorageKeys
 from storage.schema import change_events
 
+__all__ = ["KEY_FILE", "audit_chain_from", "audit_key", "head_file", "secret_mask"]
+
 log = logging.getLogger(__name__)
 KEY_FILE = "audit.key"
 HEAD_FILE = "audit-head.json"

@@ -14,6 +14,8 @@ from storage.audit_records import ChainReport
 from storage.audit_store import AuditStore
 from storage.db import make_engine
 
+__all__ = ["anchored_elsewhere", "verified"]
+
 
 async def verified(
     settings: Settings, anchor: Anchor | None

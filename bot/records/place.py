@@ -15,6 +15,8 @@ from bot import messages
 from bot.settings import DEMO_DATA_DIR, EMBEDDED_DATABASE, Settings
 from storage.db import check_database, upgrade_database
 
+__all__ = ["database_place", "database_shown", "demo_is_here", "open_for_reading", "sqlite_path"]
+
 
 def sqlite_path(database_url: str) -> Path | None:
     """The file of an embedded (SQLite) database; None for PostgreSQL or an in-memory one."""

@@ -16,6 +16,15 @@ from storage.encryption import StorageKeys, new_key
 from storage.key_check import unopened_table
 from storage.reseal import reseal_all
 
+__all__ = [
+    "KEY_FILE",
+    "check_storage_key",
+    "reading_keys",
+    "refuse_a_wrong_key",
+    "reseal_database",
+    "storage_keys",
+]
+
 KEY_FILE = "storage.key"
 
 

@@ -20,6 +20,8 @@ from bot.settings import Settings
 from storage.read_budget_store import ReadBudgetStore
 from workflow.library.catalog import load_catalog
 
+__all__ = ["agent_tools", "place_from", "serving_agent"]
+
 PLATFORMS = ("slack", "matrix", "console")
 CONSOLE_CHANNEL = "terminal"  # the console adapter's one channel
 

@@ -19,6 +19,8 @@ from bot.records.place import database_place, sqlite_path
 from bot.settings import Settings
 from storage.db import check_database
 
+__all__ = ["health_problem", "wait_for_database"]
+
 log = logging.getLogger(__name__)
 
 HEALTH_TTL_SECONDS = 2.0

@@ -23,6 +23,8 @@ from bot.policy.approvers import policy_from
 from bot.runtime.wiring import Runtime, lab_runtime, open_shared
 from bot.settings import Settings
 
+__all__ = ["open_lab_router"]
+
 log = logging.getLogger(__name__)
 
 

@@ -12,6 +12,8 @@ from bot.runtime.wiring import NO_INVENTORY, Runtime, make_inventory, open_runti
 from bot.settings import Settings
 from workflow.model import Device, Link, UnusableNode
 
+__all__ = ["reading_runtime"]
+
 
 class _NoChat:
     """The command line posts nothing: it only reads."""

@@ -7,6 +7,8 @@ from adapters.matrix.session import Credentials, MatrixLoginError
 from base.errors import ConfigError
 from bot.settings import Settings
 
+__all__ = ["STORE_SUBDIR", "credentials_from"]
+
 # under LABBOT_DATA_DIR: the session (device id, token) and nio's key store survive restarts
 STORE_SUBDIR = "matrix"
 

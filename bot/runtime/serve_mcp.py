@@ -15,6 +15,8 @@ from bot.runtime.agent_tools import agent_tools, place_from
 from bot.runtime.wiring import Runtime
 from bot.settings import Settings
 
+__all__ = ["check_agents", "serve_agents", "serves_agents"]
+
 log = logging.getLogger(__name__)
 
 

@@ -19,6 +19,8 @@ from bot.decisions.push_booking import PushesInFlight, push_row
 from storage.audit_store import AuditStore
 from storage.locks import DeviceLockStore
 
+__all__ = ["Drain", "on_stop_signal", "record_cut_short"]
+
 log = logging.getLogger(__name__)
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)

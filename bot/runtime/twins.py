@@ -14,6 +14,8 @@ from labsim.trial import SimTrial
 from workflow.phases.lab_twin_run import LabRehearsal
 from workflow.ports import ConfigTrial, TwinRun
 
+__all__ = ["template_twins"]
+
 
 class Twins:
     def __init__(self, *twins: ConfigTrial) -> None:

@@ -62,6 +62,15 @@ from workflow.ports import DeviceGateway, Inventory, LabReader, Planner
 from workflow.safety.deny import DenyList
 from workflow.templates.render_pool import RenderPool
 
+__all__ = [
+    "Runtime",
+    "agents_from",
+    "llm_options",
+    "make_inventory",
+    "open_runtime",
+    "scrubber_from",
+]
+
 NO_INVENTORY = (
     "no devices configured: set GNS3_URL and GNS3_PROJECT, or LABBOT_INVENTORY "
     "(a Nornir hosts.yaml); `labbot demo` brings its own simulated lab"

@@ -28,6 +28,8 @@ from bot.topology.legend import draw_heading, heading_height
 from bot.topology.scene import MAX_DEVICES, LinkState, Role, Scene
 from bot.topology.shapes import COLOURS, LIGHT, LINK_COLOURS, RADIUS, draw_shape, shape_box
 
+__all__ = ["Picture"]
+
 SPACING_PX = 150  # between linked devices at first: two interface names and a subnet fit
 FIT_TRIES, GROWTH = 10, 1.12  # spread the layout this much more while labels still collide
 MARGIN_PX, MIN_WIDTH_PX = 24, 760

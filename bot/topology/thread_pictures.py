@@ -24,6 +24,8 @@ from workflow.postchecks.routing_sessions import SessionState
 if TYPE_CHECKING:
     from bot.topology.picture import Picture
 
+__all__ = ["PICTURE_NAME", "LabPictures", "PictureNotDrawn", "step_picture"]
+
 log = logging.getLogger(__name__)
 PICTURE_NAME = "topology.png"
 

@@ -12,6 +12,8 @@ from typing import Any
 
 from adapters.chat import CodeBlock, Message
 
+__all__ = ["code_blocks", "present_table"]
+
 BLOCK_LIMIT = 2800  # characters per code block chunk (Slack sections hold 3000)
 ATTACH_LIMIT = 40_000  # longer text goes as a file
 

@@ -8,6 +8,8 @@ from base.vocabulary import Choice, GateName, stamp
 from bot import messages
 from storage.audit_records import Resolution
 
+__all__ = ["already_decided", "decided_footer"]
+
 
 def decided_footer(
     gate: GateName,

@@ -10,6 +10,8 @@ from workflow.denylist.inside import SECTIONS
 from workflow.denylist.platform_rules import PLATFORMS, platform_rules
 from workflow.denylist.rules import FAMILY_TITLES, WHOLE_LINE_RULES, Rule
 
+__all__ = ["deny_lines"]
+
 POLICIES = ("ios", "eos", "frr", "junos", "vrp")
 
 

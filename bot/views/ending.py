@@ -28,6 +28,8 @@ from workflow.results.endings import (
     UnusableDevice,
 )
 
+__all__ = ["ending_line", "target_problem"]
+
 
 def ending_line(finished: Finished, mask: SecretMask) -> str:
     """Why the change ended, in one line (more when it lists errors); the lines it quotes

@@ -6,6 +6,8 @@ from __future__ import annotations
 from bot import messages
 from workflow.devices.failure import DeviceFailure
 
+__all__ = ["failure_text"]
+
 
 def failure_text(failure: DeviceFailure) -> str:
     """One line saying what went wrong on the device."""

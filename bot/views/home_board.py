@@ -21,6 +21,8 @@ from bot.policy.open_gates import describe, pending_for
 from bot.ports import GateReader
 from storage.ports import DecisionRecords
 
+__all__ = ["HomeBoard"]
+
 log = logging.getLogger(__name__)
 HOMES_KEPT = 200  # people whose home is refreshed when gates open or close (the latest openers)
 RECENT = 10

@@ -8,6 +8,8 @@ from bot.views.landed import landed_text
 from workflow.model import PushProgress, ResponseItem
 from workflow.postcheck_outcome import DeviceChecks, Fact, Missing
 
+__all__ = ["item_body"]
+
 
 def checks_text(checks: DeviceChecks, device: str) -> str:
     """The device's outcome in a line, then (passed) one line per fact it shows."""

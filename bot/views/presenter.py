@@ -35,6 +35,15 @@ from workflow.phases.previews import DevicePreview
 from workflow.phases.reviews import ParamsReview, RollbackReview, TemplateReview
 from workflow.results.feedback import FeedbackProblem
 
+__all__ = [
+    "llm_progress",
+    "present_feedback_problem",
+    "present_gate",
+    "present_progress",
+    "present_result",
+    "present_status",
+]
+
 
 def gate_buttons(gate: GateName, interrupt_id: str, sha256: str) -> tuple[Button, ...]:
     value = button_value(interrupt_id, sha256)

@@ -21,6 +21,15 @@ from workflow.reads.request import ReadRequest
 from workflow.reads.tables import parsed_table
 from workflow.results.responses import build_response
 
+__all__ = [
+    "OutputBounds",
+    "masked_response",
+    "posted_chars",
+    "present_diagnosis",
+    "present_reads",
+    "read_refusal",
+]
+
 
 @dataclass(frozen=True)
 class OutputBounds:

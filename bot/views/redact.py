@@ -21,6 +21,8 @@ from functools import cached_property
 from adapters.chat import ChatAdapter, CodeBlock, EventHandler, Message, ThreadRef
 from base.masking import SecretMask, occurrences
 
+__all__ = ["ScrubbedAdapter", "Scrubber", "scrub_logs"]
+
 
 @dataclass(frozen=True)
 class Scrubber:

@@ -19,6 +19,18 @@ from workflow.library.catalog import Catalog, LibraryTemplate
 from workflow.model import ParamSpec, SavedTemplate
 from workflow.postcheck_spec import PostChecks
 
+__all__ = [
+    "label",
+    "present_catalog",
+    "present_diff",
+    "present_history",
+    "present_library",
+    "present_saved",
+    "present_stats",
+    "present_template",
+    "stats_json",
+]
+
 
 def post_checks_section(checks: PostChecks | None) -> list[tuple[str, str, str]]:
     """What a template proves after its push, one line per check ([] when it declares none)."""

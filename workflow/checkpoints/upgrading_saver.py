@@ -33,6 +33,8 @@ from langgraph.checkpoint.base import (
 from workflow.checkpoints.state_upgrade import upgraded_checkpoint
 from workflow.checkpoints.write_upgrade import UnupgradableWrites, upgraded_writes
 
+__all__ = ["UpgradingSaver"]
+
 log = logging.getLogger(__name__)
 
 

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from workflow.denylist.matching import Pattern, is_management_interface, parse
 from workflow.denylist.rules import Family, Rule
 
+__all__ = ["SECTIONS", "section_hit", "section_of"]
+
 _MGMT = "would cut off management access to the device"
 _LINES = "changes who can log in on the console or vty lines, or how"
 # Inside a management interface: what would cut the device off (`no shutdown` is fine).

@@ -23,6 +23,17 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+__all__ = [
+    "control_character",
+    "names_remote_url",
+    "normalize",
+    "parse",
+    "read_as_control",
+    "seven_bit_character",
+    "strip_prefixes",
+    "unreadable_character",
+]
+
 REMOTE_SCHEMES = ("tftp", "ftp", "scp", "sftp", "rcp", "http", "https")
 MGMT_WORDS = ("management", "mgmt", "meth", "fxp", "em", "me", "vme")
 _NEGATIONS = ("no", "default", "undo")

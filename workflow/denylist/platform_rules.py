@@ -13,6 +13,15 @@ from workflow.denylist.matching import Pattern, is_negation, parse, strip_prefix
 from workflow.denylist.rules import ALLOWABLE_FAMILIES, FAMILY_TITLES, WHOLE_LINE_RULES, Rule
 from workflow.model import platform_family
 
+__all__ = [
+    "PLATFORMS",
+    "PlatformRules",
+    "allowance_errors",
+    "describe_allowance",
+    "platform_rules",
+    "rules_for",
+]
+
 # policy name -> (its rules, its exec-from-config prefixes); PLATFORMS: platform family -> policy
 _TABLES: dict[str, tuple[tuple[Rule, ...], tuple[str, ...]]] = {
     "ios": (ios.RULES, ("do",)),

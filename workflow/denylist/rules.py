@@ -15,6 +15,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+__all__ = [
+    "CONTROL",
+    "FAMILY_TITLES",
+    "HELP",
+    "REMOTE",
+    "SEVEN_BIT_TEXT",
+    "WHOLE_LINE_RULES",
+    "Family",
+    "Rule",
+]
+
 Family = Literal["management", "exfiltration", "kill-switch", "shell", "exec", "unreadable"]
 FAMILY_TITLES: dict[Family, str] = {
     "management": "management-plane access",

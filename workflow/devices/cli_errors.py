@@ -23,6 +23,8 @@ from typing import Literal
 
 from workflow.model import platform_family
 
+__all__ = ["dialect"]
+
 Dialect = Literal["ios", "frr", "junos", "vrp", "linux"]
 
 # `%` replies of IOS, IOS-XE, NX-OS, EOS and FRR (and anything IOS-like).

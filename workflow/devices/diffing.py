@@ -20,6 +20,8 @@ from workflow.devices.normalize import ShownLine, expand, normalize_text, shown_
 from workflow.devices.volatile import stable_config
 from workflow.model import platform_family
 
+__all__ = ["landed_paths", "preview_diff"]
+
 # netmiko family -> hier_config platform; anything else is parsed as indentation-only GENERIC.
 HIER_PLATFORMS: dict[str, Platform] = {
     "cisco_ios": Platform.CISCO_IOS,

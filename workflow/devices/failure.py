@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal, TypedDict, get_args
 
+__all__ = ["DeviceFailure", "FailureKind"]
+
 # rejected: a pushed line was refused (`cause`; the lines before it took);
 # exit_failed: the session did not leave configuration mode after the lines (`cause`: what the
 # device answered `end` with);

@@ -59,6 +59,8 @@ from workflow.postcheck_outcome import DeviceChecks
 from workflow.postchecks.evaluate import Expectation
 from workflow.results.responses import build_response
 
+__all__ = ["NornirGateway"]
+
 log = logging.getLogger(__name__)
 
 

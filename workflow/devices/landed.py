@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from workflow.devices.diffing import landed_paths, line_presence
 from workflow.model import Landed
 
+__all__ = ["anything_landed"]
+
 
 def landed_on(before: str, after: str, lines: Sequence[str], platform: str) -> Landed:
     """What of `lines` the device holds in `after` (read back), its `before` backup beside."""

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 from workflow.model import Device
 
+__all__ = ["probe"]
+
 PROBE_SECONDS = 2.0
 CONCURRENCY = 32
 

@@ -12,6 +12,8 @@ from workflow.devices.landed import landed_on, landed_unknown
 from workflow.devices.tasks import DeviceResult
 from workflow.model import Device, DeviceFacts, Landed, ResponseItem
 
+__all__ = ["device_result"]
+
 log = logging.getLogger(__name__)
 
 

@@ -30,6 +30,8 @@ from workflow.postcheck_outcome import DeviceChecks
 from workflow.results.progress_edits import ProgressEdits
 from workflow.safety.masked_lines import SECRET_MASK
 
+__all__ = ["Credentials", "Timeouts", "build_nornir"]
+
 log = logging.getLogger(__name__)
 NORNIR_TASK_LOGGER = "nornir.core.task"  # logs a failed task's traceback at ERROR
 

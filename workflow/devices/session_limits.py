@@ -6,6 +6,8 @@ no setting passes, as every session is a worker thread and an open console or SS
 
 from __future__ import annotations
 
+__all__ = ["DEFAULT_SESSIONS", "MOST_SESSIONS"]
+
 DEFAULT_SESSIONS = 32
 MOST_SESSIONS = 256
 

@@ -46,6 +46,8 @@ from workflow.devices.sessions import connect
 from workflow.devices.waiting import wait_readable
 from workflow.postcheck_outcome import DeviceChecks
 
+__all__ = ["DeviceResult", "read_config"]
+
 log = logging.getLogger(__name__)
 
 # the configuration read by CLI dialect (cli_errors.py): backups, drift, facts, the doctor

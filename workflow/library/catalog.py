@@ -29,6 +29,8 @@ from workflow.model import ParamSpec, TemplatePart, TemplateProposal
 from workflow.postcheck_spec import PostChecks, parse_post_checks, post_check_errors
 from workflow.safety.sections import section_errors
 
+__all__ = ["Catalog", "LibraryTemplate", "load_catalog", "template_sha256"]
+
 _REQUIRED_KEYS = (
     "description",
     "keywords",

@@ -19,6 +19,8 @@ from workflow.library.catalog import LibraryTemplate, normalize_name, template_s
 from workflow.model import ParamSpec, SavedTemplate, TemplatePart, TemplateProposal
 from workflow.postcheck_spec import combine_post_checks
 
+__all__ = ["part_label", "proposal_parts"]
+
 V = TypeVar("V")
 _SPEC = re.compile(r"^\s*apply\s+([\w-]+(?:@\d+)?(?:\s*\+\s*[\w-]+(?:@\d+)?)*)", re.IGNORECASE)
 _PART = re.compile(r"^([\w-]+)(?:@(\d+))?$")

@@ -16,6 +16,8 @@ from typing import Any
 from workflow.model import DeviceFacts, Topology, link_ends
 from workflow.topology_lookups import address_of, is_loopback, link_peers
 
+__all__ = ["DERIVERS"]
+
 Deriver = Callable[[DeviceFacts, Topology, Mapping[str, Any]], dict[str, Any]]
 
 

@@ -42,6 +42,8 @@ from workflow.results.targets import (
 )
 from workflow.templates.validation import validate_params
 
+__all__ = ["NO_TOKENS", "LibraryPlanner"]
+
 _KEY_VALUE = re.compile(r"""(?<![\w-])([A-Za-z_][\w-]*)=("[^"]*"|'[^']*'|\S+)""")
 # `apply ospf`, `apply lab_ospf@2`, `apply interface_address + ospf + banner` (combined, in order)
 _APPLY = re.compile(r"^\s*apply\s+([\w-]+(?:@\d+)?(?:\s*\+\s*[\w-]+(?:@\d+)?)*)", re.IGNORECASE)

@@ -20,6 +20,8 @@ from workflow.model import ParamsProposal, PlanRequest, TemplateProposal
 from workflow.ports import Planner, SavedTemplates
 from workflow.results.feedback import FeedbackProblem, FeedbackReader
 
+__all__ = ["SavedTemplatePlanner"]
+
 
 class SavedTemplatePlanner:
     """`workflow.ports.Planner`: saved and combined templates here, the rest to `inner`."""

@@ -25,6 +25,8 @@ from langchain_core.messages import AIMessage, BaseMessage
 
 from workflow.model import TokenUsage
 
+__all__ = ["json_in_text", "strip_thinking"]
+
 CHARS_PER_TOKEN = 4
 _THOUGHT = re.compile(r"^.*</think>", re.DOTALL)  # up to the last closing tag, opened or not
 _UNCLOSED = re.compile(r"<think>.*$", re.DOTALL)  # still thinking when the answer ended

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+__all__ = ["capped"]
+
 NAME_CHARS = 80  # a template's name
 TEXT_CHARS = 4000  # a description, a diagnosis, a proposed change
 _NOTE = " … [cut: {more:,} characters more]"

@@ -9,6 +9,8 @@ from pydantic import BaseModel
 
 from workflow.llm.output import Asked, StructuredOutput
 
+__all__ = ["CheckResult", "check_endpoint"]
+
 CHECK_SYSTEM = "You answer network lab questions with the requested structure."
 CHECK_HUMAN = "Which read-only command shows the software version of device R1?"
 

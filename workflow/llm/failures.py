@@ -5,6 +5,8 @@ from __future__ import annotations
 import openai
 from langchain_core.language_models import BaseChatModel
 
+__all__ = ["describe_llm_failure"]
+
 
 def _where(model: BaseChatModel) -> str:
     return f"the LLM endpoint at {getattr(model, 'openai_api_base', None) or 'OPENAI_BASE_URL'}"

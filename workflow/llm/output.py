@@ -46,6 +46,14 @@ from workflow.llm.schemas import tool_definition
 from workflow.model import LLMProgress, TokenUsage, sum_usage
 from workflow.results.progress_edits import ProgressEdits
 
+__all__ = [
+    "OutputMode",
+    "StructuredOutput",
+    "endpoint_key",
+    "refuses_strategy",
+    "remembered_strategy",
+]
+
 Strategy = Literal["tools", "json_schema", "json"]
 OutputMode = Literal["auto", "tools", "json_schema", "json"]
 STRATEGIES: tuple[Strategy, ...] = ("tools", "json_schema", "json")

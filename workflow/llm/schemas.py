@@ -20,6 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from workflow.model import ParamSpec
 from workflow.templates.validation import validate_params
 
+__all__ = ["tool_definition"]
+
 
 def tool_definition(model: type[BaseModel]) -> dict[str, Any]:
     """The OpenAI tool for `model`, without what JSON Schema implies anyway (defaults,

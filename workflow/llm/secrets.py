@@ -32,6 +32,8 @@ import httpx
 from base.masking import TOKEN, SecretMask
 from base.secrets_in_requests import SAID_SECRET, value_span
 
+__all__ = ["LLMSecrets"]
+
 REMEMBERED = 2_000  # values kept for `hide`, the latest
 MIN_LITERAL_CHARS = 4  # a shorter value is masked where a rule finds it, not as a bare word
 

@@ -20,6 +20,8 @@ from workflow.nodes.params import ParamsNodes
 from workflow.nodes.plan import PlanNodes
 from workflow.nodes.push import PushNodes
 
+__all__ = ["Nodes"]
+
 
 @dataclass(frozen=True)
 class Nodes(GatherNodes, PlanNodes, ParamsNodes, PushNodes):

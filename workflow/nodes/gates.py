@@ -48,6 +48,8 @@ from workflow.safety.allowances import allowance_view
 from workflow.state import ChangeState, DecisionRecord, GatesState, PlanningState, finish
 from workflow.templates.facts import TemplateFacts
 
+__all__ = ["ReviewGate"]
+
 Clock = Callable[[], datetime]
 
 

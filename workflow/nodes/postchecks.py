@@ -71,6 +71,8 @@ from workflow.state import (
 )
 from workflow.step_progress import step_progress
 
+__all__ = ["PostCheckNodes"]
+
 UNDO_SUFFIX = ":rollback"  # the rollback push's own change id (locks and backups of its own)
 
 

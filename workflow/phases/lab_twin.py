@@ -19,6 +19,8 @@ from workflow.postchecks.evaluate import Expectation, unmet
 from workflow.postchecks.parsers import RoutingState
 from workflow.topology_lookups import own_interface
 
+__all__ = ["DISAGREES", "Cause", "LabTwinAnswer", "with_disagreements"]
+
 TWIN_FAMILY = "frr"
 LinkEnds = tuple[str, str, str, str]  # (router, interface, router, interface)
 # Why a change has no twin: the lab has more routers than LABBOT_LAB_TWIN_ROUTERS, a router

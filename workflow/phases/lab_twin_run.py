@@ -46,6 +46,8 @@ from workflow.postcheck_spec import parse_post_checks
 from workflow.postchecks.evaluate import Expectation
 from workflow.postchecks.parsers import Topic, commands, parse
 
+__all__ = ["LabRehearsal", "twin_answer"]
+
 POLL_PAUSE = 0.25  # seconds between two rounds of reads on the twin
 TEARDOWN_GRACE = 20.0  # beyond its deadline, what a twin may take to end before it is let go
 

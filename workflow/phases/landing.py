@@ -23,6 +23,8 @@ from workflow.safety.allowances import allowed_by
 from workflow.safety.deny import DenyList
 from workflow.safety.sections import misplaced_landings
 
+__all__ = ["Landing", "pushed_outside", "twin_landings", "twin_problems"]
+
 PLACE = " > "  # between a landed line's headers and itself
 
 

@@ -6,6 +6,8 @@ from workflow.library.compose import proposal_parts
 from workflow.model import TemplateProposal
 from workflow.ports import SavedTemplates
 
+__all__ = ["newer_versions"]
+
 
 async def newer_versions(
     saved: SavedTemplates | None, template: TemplateProposal

@@ -16,6 +16,8 @@ from workflow.postcheck_spec import PostChecks
 from workflow.postchecks.evaluate import Expectation, expectations
 from workflow.results.responses import build_response
 
+__all__ = ["check_failures", "not_pushed", "planned_expectations", "with_post_checks"]
+
 
 def planned_expectations(
     checks: PostChecks,

@@ -25,6 +25,8 @@ from workflow.templates.interface_names import missing_interfaces
 from workflow.templates.rendering import reads_facts, render
 from workflow.templates.validation import facts_errors, validate_params
 
+__all__ = ["DevicePreview", "preview_devices", "with_changes"]
+
 
 class DevicePreview(TypedDict):
     platform: str

@@ -12,6 +12,8 @@ from workflow.safety.allowances import allowed_by
 from workflow.safety.deny import DenyList
 from workflow.safety.sections import declared_sections, is_restore, misplaced_lines
 
+__all__ = ["blocked_now"]
+
 
 def blocked_now(
     deny_list: DenyList,

@@ -19,6 +19,24 @@ from workflow.phases.template_assessment import TemplateTest
 from workflow.postcheck_spec import PostChecks
 from workflow.templates.facts import TemplateFacts
 
+__all__ = [
+    "GateDecision",
+    "GateExpiry",
+    "GateInfo",
+    "ParamsGateInfo",
+    "ParamsReview",
+    "Review",
+    "ReviewedTemplate",
+    "RollbackGateInfo",
+    "RollbackLines",
+    "RollbackReview",
+    "ShownGate",
+    "TargetsGateInfo",
+    "TargetsReview",
+    "TemplateGateInfo",
+    "TemplateReview",
+]
+
 
 class TargetsReview(TypedDict):
     """The targets gate: a request selecting more devices than LABBOT_MAX_TARGETS, confirmed

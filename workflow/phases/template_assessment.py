@@ -30,6 +30,8 @@ from workflow.safety.sections import declared_sections, is_restore
 from workflow.templates.check import TemplateCheck, check_template
 from workflow.templates.render_pool import RenderPool, run_capped
 
+__all__ = ["TemplateTest", "assess_template", "refused_example_lines"]
+
 
 class TemplateTest(TypedDict):
     device: str  # the target whose running config the simulated copy started from

@@ -16,6 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from workflow.postcheck_spec import MAX_TIMEOUT, PostChecks
 
+__all__ = ["post_check_seconds"]
+
 DEFAULT_DEAD_SECONDS = 40  # IOS, EOS, FRR on broadcast links: hellos every 10 s, dead 4 x
 MARGIN_SECONDS = 20  # routes after Full (SPF, LSA pacing), a loaded host
 DEAD = re.compile(r"^\s*ip ospf dead-interval (\d+)\s*$")

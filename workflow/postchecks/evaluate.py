@@ -22,6 +22,8 @@ from workflow.postcheck_spec import PostCheck
 from workflow.postchecks.parsers import RoutingState, Topic
 from workflow.topology_lookups import address_of, is_loopback, link_peers
 
+__all__ = ["Expectation", "expectations", "unmet"]
+
 PASSED_STATES = {"ospf": "Full", "bgp": "Established"}
 
 

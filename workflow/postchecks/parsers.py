@@ -18,6 +18,8 @@ from ntc_templates.parse import parse_output
 
 from workflow.model import platform_family
 
+__all__ = ["COMMANDS", "RoutingState", "Topic", "commands", "parse"]
+
 Topic = Literal["ospf", "routes", "bgp"]
 
 

@@ -12,6 +12,8 @@ from typing import Literal
 
 from workflow.postcheck_outcome import DeviceChecks, Fact
 
+__all__ = ["UP_STATES", "Protocol", "SessionState", "session_states"]
+
 Protocol = Literal["ospf", "bgp"]
 SESSION_CHECKS: dict[str, Protocol] = {"ospf_neighbors": "ospf", "bgp_sessions": "bgp"}
 UP_STATES: dict[Protocol, str] = {"ospf": "Full", "bgp": "Established"}

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from workflow.safety.deny import DenyList, matching_rule
 
+__all__ = ["device_command"]
+
 # deny-list rules (their ids) that name an exec command; `enable`, `install`, `crash` (`test`),
 # `debug`, `copy` (`copy the ospf settings …`) or `clear` are left out: a change or a question in
 # words may begin with them

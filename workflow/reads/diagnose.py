@@ -34,6 +34,8 @@ from workflow.model import Device, StandardResponse
 from workflow.reads import diagnose_text
 from workflow.reads.allowlist import RULES, allowed_read
 
+__all__ = ["LabDiagnosis"]
+
 MAX_OUTPUT_CHARS = 4000  # of one read, given back to the model
 LINE_LEFT_OUT = "[a line of {chars:,} characters left out: too long to mask]"
 PROPOSAL = "Proposed change:"

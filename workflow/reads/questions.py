@@ -14,6 +14,8 @@ import re
 
 from workflow.model import platform_family
 
+__all__ = ["as_question", "is_free_question"]
+
 Question = str  # a topic: ospf, routes, interfaces, bgp, version
 
 _TOPICS: dict[str, Question] = {

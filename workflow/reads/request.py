@@ -17,6 +17,8 @@ from workflow.reads.allowlist import allowed_read, refuse_unsafe
 from workflow.reads.questions import question_command
 from workflow.results.targets import device_kinds, select_targets
 
+__all__ = ["ReadRequest", "question_request", "read_request"]
+
 _ON = re.compile(r"(?<=\s)on\s+", re.IGNORECASE)  # overlapping: `include on on R1`
 _SEPARATORS = re.compile(r"[ ,]+")
 

@@ -16,6 +16,8 @@ from ntc_templates.parse import parse_output
 from workflow.model import platform_family
 from workflow.postchecks.parsers import COMMANDS, RoutingState, Topic, parse
 
+__all__ = ["command_to_send", "grid", "parsed_table"]
+
 MAX_ROWS = 200  # a longer table is cut
 MAX_CELL = 40  # characters per cell
 WIDE = 4  # a single row with more columns is shown as `key  value` lines

@@ -16,6 +16,31 @@ from workflow.model import DeviceFacts, ResponseItem
 from workflow.safety.deny import DenyList
 from workflow.safety.masked_lines import mask_in
 
+__all__ = [
+    "DevicesHeld",
+    "EndKind",
+    "Ending",
+    "GateEnding",
+    "HashMismatch",
+    "HeldDevice",
+    "NothingToRollBack",
+    "PostChecksNotRun",
+    "PushNotStarted",
+    "PushRefused",
+    "Pushed",
+    "Refusal",
+    "RollbackEnding",
+    "RollbackNotStarted",
+    "Stage",
+    "StillInvalid",
+    "TargetsEnding",
+    "UnusableDevice",
+    "error_ending",
+    "no_usable_device",
+    "push_refusals",
+    "targets_ending",
+]
+
 # Which proposal a planner failure or a round of invalid proposals was about.
 Stage = Literal["template", "parameters"]
 

@@ -16,6 +16,8 @@ from base.vocabulary import GateName
 from workflow.model import PlanRequest, TemplateProposal
 from workflow.results.endings import TargetsEnding
 
+__all__ = ["FeedbackProblem", "FeedbackReader"]
+
 
 @dataclass(frozen=True)
 class FeedbackProblem:

@@ -14,6 +14,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+__all__ = ["ProgressEdits"]
+
 log = logging.getLogger(__name__)
 
 Event = TypeVar("Event")

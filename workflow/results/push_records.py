@@ -12,6 +12,8 @@ from typing import TypedDict
 
 from workflow.model import BackupStage, ResponseItem, StandardResponse
 
+__all__ = ["PushRecord", "push_records", "with_checks"]
+
 
 class PushRecord(TypedDict):
     """One device of one push (JSON-shaped: it is kept in the graph's state)."""

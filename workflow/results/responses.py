@@ -11,6 +11,8 @@ from typing import Any
 
 from workflow.model import ResponseItem, StandardResponse
 
+__all__ = ["build_response"]
+
 VERSION = "1.0"
 
 

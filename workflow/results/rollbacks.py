@@ -17,6 +17,8 @@ from workflow.results.endings import Refusal
 from workflow.safety.allowances import restoring_allowances
 from workflow.safety.deny import DenyList
 
+__all__ = ["restore_refusals", "rollback_template"]
+
 ROLLBACK_TEMPLATE = "{% for line in lines %}{{ line }}\n{% endfor %}"
 
 

@@ -32,6 +32,21 @@ from base.secrets_in_requests import SAID_SECRET
 from workflow.chosen import Because, Chosen, KindSource, chosen
 from workflow.model import Device, DeviceFacts, Link, Topology, link_ends
 
+__all__ = [
+    "Selection",
+    "chosen_because",
+    "device_kinds",
+    "expand_targets",
+    "infer_kind",
+    "neighbours",
+    "select_targets",
+    "target_words",
+    "topology_kinds",
+    "topology_selection",
+    "unread_devices",
+    "usable_devices",
+]
+
 KIND_WORDS = {
     "router": "router",
     "routers": "router",

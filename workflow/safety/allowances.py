@@ -21,6 +21,8 @@ from typing import Any
 from workflow.denylist.platform_rules import allowance_errors, describe_allowance
 from workflow.safety.deny import DenyList
 
+__all__ = ["allowance_problems", "allowance_view", "allowed_by", "restoring_allowances"]
+
 # proposals built from the lab's own templates or backups, never from the LLM's answer
 LAB_SOURCES = ("library", "saved", "rollback")
 

@@ -51,6 +51,8 @@ from workflow.denylist.rules import (
     Rule,
 )
 
+__all__ = ["BlockedLine", "DenyList", "matching_rule", "shown"]
+
 _IOS_ALIAS = re.compile(r"^alias \S+ \S+ (?P<cmd>.+)$")  # alias MODE NAME COMMAND
 _EOS_ALIAS = re.compile(r"^alias \S+ (?P<cmd>.+)$")  # alias NAME COMMAND
 # How a policy's alias names the command it hides (IOS's elsewhere; both on an unknown platform):

@@ -10,6 +10,8 @@ import re
 
 from base.masking import TOKEN_START
 
+__all__ = ["SECRET_MASK", "mask_in"]
+
 SECRET_MASK = "********"  # what the login labbot holds is replaced with where it is shown
 VIEW_MASK = TOKEN_START  # how a masked value begins in views (`‹secret:3f9a1c›`)
 # the login's mask standing apart (a word, or quoted: `password "********"`, as a short login

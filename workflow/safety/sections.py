@@ -36,6 +36,17 @@ from typing import Any, Literal
 from base.grammar import grammar_for
 from workflow.model import TemplateProposal
 
+__all__ = [
+    "declared_sections",
+    "example_section_errors",
+    "is_restore",
+    "line_places",
+    "misplaced_landings",
+    "misplaced_lines",
+    "outside_errors",
+    "section_errors",
+]
+
 Why = Literal[
     "outside",
     "lands",

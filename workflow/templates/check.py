@@ -32,6 +32,8 @@ from workflow.templates.rendering import (
 )
 from workflow.templates.validation import schema_errors, validate_params
 
+__all__ = ["TemplateCheck", "check_template", "for_lab_families"]
+
 
 @dataclass(frozen=True)
 class TemplateCheck:

@@ -24,6 +24,8 @@ from typing import Any, NotRequired, TypedDict
 
 from workflow.model import DeviceFacts, InterfaceFacts, Link, ParamSpec, Topology, link_ends
 
+__all__ = ["TemplateFacts", "example_lab", "example_targets", "lab_facts"]
+
 
 class FactsInterface(TypedDict):
     name: str

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from base.grammar import grammar_for
 from workflow.model import DeviceFacts
 
+__all__ = ["missing_interfaces"]
+
 # interface kinds a configuration line creates (IOS, EOS, FRR, Junos, VRP names)
 _CREATED = re.compile(
     r"^(loopback|lo\d|lo$|vlan|vlanif|tunnel|port-channel|eth-trunk|bvi|nve|null|dummy|vxlan"

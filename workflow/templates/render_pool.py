@@ -30,6 +30,8 @@ from typing import Any, TypeVar
 
 from base.errors import TemplateError
 
+__all__ = ["RenderPool", "run_capped"]
+
 T = TypeVar("T")
 _CPU_SETTING = "LABBOT_RENDER_CPU_SECONDS"
 _MEMORY_SETTING = "LABBOT_RENDER_MEMORY_MB"

@@ -39,6 +39,8 @@ from jinja2.visitor import NodeTransformer
 from base.errors import TemplateError
 from workflow.templates.filters import NETWORK_FILTERS
 
+__all__ = ["reads_facts", "render"]
+
 MAX_STRING = 20_000  # longest string or list a template may build
 MAX_OUTPUT_CHARS = 200_000  # longest rendered configuration
 MAX_RANGE = 5_000  # range() length: VLAN 1-4094 fits

@@ -24,6 +24,8 @@ from workflow.templates.facts import lab_facts
 from workflow.templates.filters import netmask
 from workflow.templates.rendering import FACTS
 
+__all__ = ["facts_errors", "refuse_unsafe_facts", "validate_params"]
+
 MAX_STRING = 1024
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 UNNUMBERED_INTERFACES = frozenset({"lo"})  # Linux's (and so FRR's) loopback

@@ -29,6 +29,8 @@ from base.errors import InventoryError
 from workflow.model import Device, Link, UnusableNode
 from workflow.results.targets import infer_kind
 
+__all__ = ["TOPOLOGY_DATA", "ContainerlabInventory", "lab_directory"]
+
 TOPOLOGY_DATA = "topology-data.json"
 NORNIR_INVENTORY = "nornir-simple-inventory.yml"
 

@@ -17,6 +17,8 @@ from netmiko.ssh_dispatcher import platforms as NETMIKO_PLATFORMS
 
 from workflow.model import UnusableNode
 
+__all__ = ["netmiko_type"]
+
 TAG_PREFIX = "device_type:"
 
 # labbot platforms that netmiko drives with another device type: FRR's integrated vtysh speaks

@@ -19,6 +19,8 @@ from workflow.devices.inventories.device_types import NodeInfo, resolve_device_t
 from workflow.model import Device, Link, UnusableNode
 from workflow.results.targets import infer_kind
 
+__all__ = ["GNS3Inventory", "project_names"]
+
 UNSPECIFIED_HOSTS = frozenset({"", "0.0.0.0", "::", "0:0:0:0:0:0:0:0"})
 IMAGE_PROPERTIES = ("image", "hda_disk_image", "path", "platform", "image_name")
 

@@ -33,6 +33,8 @@ from workflow.devices.inventories.hosts_file import host_lines
 from workflow.model import Device, Link, UnusableNode
 from workflow.results.targets import infer_kind
 
+__all__ = ["StaticInventory"]
+
 LINK_KEYS = ("interface", "peer", "peer_interface")
 GROUPS, DEFAULTS = "groups.yaml", "defaults.yaml"  # beside the hosts file, as Nornir reads them
 Loaded = tuple[list[Device], list[Link], list[UnusableNode]]
