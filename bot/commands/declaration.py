@@ -10,16 +10,26 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from bot.commands.context import CommandHandler
-    from bot.commands.reads import ReadCommand
+    from bot.commands.context import CommandContext, CommandHandler
     from storage.template_store import TemplateStore
     from workflow.library.catalog import Catalog
+    from workflow.ports import LabReader
 
 # a command without a word: its arguments when the whole text is it, else None
 Recognise = Callable[[str], tuple[str, ...] | None]
+
+
+class LabReads(Protocol):
+    """What the commands use of the lab's reads (bot/commands/reads.py:ReadCommand): the handler
+    of the read verbs, and the lab it reads."""
+
+    @property
+    def lab(self) -> LabReader: ...
+
+    async def __call__(self, ctx: CommandContext) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -29,7 +39,7 @@ class CommandKit:
 
     catalog: Catalog
     templates: TemplateStore | None = None
-    reads: ReadCommand | None = None
+    reads: LabReads | None = None
 
 
 # the handler built from the kit; None: not served here (the command is answered with `help`)

@@ -29,7 +29,7 @@ from adapters.chat import Message
 from base.errors import PlanningError, ReadRefused, TargetError
 from bot import messages
 from bot.commands.context import CommandContext
-from bot.commands.declaration import ChatCommand, CommandKit, always
+from bot.commands.declaration import ChatCommand, CommandKit, LabReads, always
 from bot.commands.parsing import ASK, DEVICE
 from bot.commands.read_budget import ChannelBudget
 from bot.views import read as read_view
@@ -182,7 +182,7 @@ async def refuse_device_command(ctx: CommandContext) -> None:
     await ctx.refuse(messages.REFUSED.format(reason=reason))
 
 
-def the_reads(kit: CommandKit) -> ReadCommand | None:
+def the_reads(kit: CommandKit) -> LabReads | None:
     """The lab's reads (none without a lab: answered with the help)."""
     return kit.reads
 
