@@ -17,6 +17,7 @@ from bot.check.labs_items import labs_findings
 from bot.check.llm_item import llm_finding
 from bot.check.settings_items import settings_findings
 from bot.check.storage_items import storage_findings
+from bot.labs.lab_option import refuse_lab_without_labs
 from bot.labs.lab_settings import configured_labs, settings_for
 from bot.settings import Settings
 
@@ -25,10 +26,11 @@ __all__ = ["before_serving", "run_checks"]
 log = logging.getLogger(__name__)
 
 
-async def _lab_findings(settings: Settings) -> list[Finding]:
-    """The one lab of the settings, or each lab of the labs file (LABBOT_LABS)."""
+async def _lab_findings(settings: Settings, only: str | None = None) -> list[Finding]:
+    """The one lab of the settings, or each lab of the labs file (LABBOT_LABS); `only`: that
+    lab of the file alone."""
     if settings.labs is not None:
-        return await labs_findings(settings, _one_lab)
+        return await labs_findings(settings, _one_lab, only)
     return await _one_lab(settings)
 
 
@@ -37,17 +39,21 @@ async def _one_lab(settings: Settings) -> list[Finding]:
     return findings + await device_findings(devices, settings)
 
 
-async def run_checks() -> list[Finding]:
-    """Everything, from the settings on; without settings that load, only what is wrong there."""
+async def run_checks(only: str | None = None) -> list[Finding]:
+    """Everything, from the settings on; without settings that load, only what is wrong there.
+    `only` (`labbot check --lab NAME`): of the labs, that lab of LABBOT_LABS alone; without a
+    labs file it is refused in one line (ConfigError) before anything is looked at."""
     settings, findings = settings_findings()
     if settings is None:
         return findings
+    if only is not None and settings.labs is None:
+        refuse_lab_without_labs(settings, only)
     parts = await asyncio.gather(
         storage_findings(settings),
         slack_findings(settings),
         matrix_findings(settings),
         _llm_findings(settings),
-        _lab_findings(settings),
+        _lab_findings(settings, only),
     )
     return findings + [finding for part in parts for finding in part]
 

@@ -25,9 +25,11 @@ async def labs_findings(
     except LabbotError as exc:
         return [fail("labs", str(exc), messages.LABS_FIX)]
     if only is not None:
-        labs = tuple(lab for lab in labs if lab.name == only)
-        if not labs:
-            return [fail("labs", messages.LABS_NO_LAB_NAMED.format(name=only, names="…"))]
+        named = tuple(lab for lab in labs if lab.name == only)
+        if not named:
+            names = ", ".join(lab.name for lab in labs) or "none"
+            return [fail("labs", messages.LABS_NO_LAB_NAMED.format(name=only, names=names))]
+        labs = named
     findings = [ok("labs", _listed(settings, labs))]
     for lab in labs:
         findings += [_of(lab, f) for f in await check_lab(settings_for(settings, lab))]

@@ -13,6 +13,7 @@ from rich.console import Console
 from bot import messages
 from bot.audit.table import Format, chain_break, render_entries, render_summary
 from bot.cli.writable_paths import writable
+from bot.labs.lab_option import refuse_lab_without_labs
 from bot.records.audit_anchor import head_file, secret_mask
 from bot.records.audit_verify import anchored_elsewhere, verified
 from bot.records.place import database_place, demo_is_here, open_for_reading
@@ -41,19 +42,30 @@ async def print_audit(
     fmt: Format,
     *,
     wide: bool = False,
+    lab: str | None = None,
 ) -> None:
+    """`labbot audit`; `lab`: only the rows of that lab of LABBOT_LABS (a name neither the
+    labs file nor any row has is one line listing the labs)."""
+    refuse_lab_without_labs(settings, lab)
     await open_for_reading(settings)
     chain = AuditChain(storage_keys=reading_keys(settings))
     engine = make_engine(settings.database_url)
     try:
         store = AuditStore(engine, chain=chain)
         entries = await store.entries(
-            change_id=change, user=user, device=device, since=_utc(since), until=_utc(until)
+            change_id=change,
+            user=user,
+            device=device,
+            since=_utc(since),
+            until=_utc(until),
+            lab=lab,
         )
         summary = await store.change_summary(change) if change else None
     finally:
         await engine.dispose()
-    if not entries and fmt == "table" and not (change or user or device or since or until):
+    if lab is not None and not entries:
+        await _known_lab(settings, lab)
+    if not entries and fmt == "table" and not (change or user or device or since or until or lab):
         print(messages.AUDIT_EMPTY.format(where=database_place(settings)) + demo_is_here(settings))
         return
     mask = secret_mask(settings)
@@ -61,6 +73,14 @@ async def print_audit(
     if change and fmt == "table" and summary is not None:
         print()
         print(render_summary(summary, mask))
+
+
+async def _known_lab(settings: Settings, lab: str) -> None:
+    """A lab of the labs file (its pods found now), or one line listing the labs. Asked only
+    when no row names `lab`: a lab gone from the file keeps its rows listed."""
+    from bot.labs.lab_settings import chosen_lab  # finds pods: GNS3, containerlab folders
+
+    await chosen_lab(settings, lab)
 
 
 async def verify_audit(settings: Settings, head: str | None = None) -> bool:

@@ -22,9 +22,12 @@ from adapters.user_ids import canonical_user_id
 from base.errors import ConfigError
 from bot import messages
 from bot.commands.registry import command_words
+from bot.labs.lab_option import lab_shown, refuse_lab_without_labs
+from bot.labs.lab_settings import chosen_lab
 from bot.policy.approvers import refuse_look_alikes
 from bot.policy.open_gates import open_gates
 from bot.records.place import database_shown
+from bot.runtime.lab_router import lab_policy
 from bot.runtime.wiring import Runtime, make_inventory, open_runtime
 from bot.settings import Settings
 
@@ -67,18 +70,15 @@ def _read_script(script: Path) -> TextIO:
         raise ConfigError(said) from None
 
 
-def lab_shown(settings: Settings) -> str:
-    if settings.gns3_url:
-        return messages.CONSOLE_LAB_GNS3.format(
-            project=settings.gns3_project, url=settings.gns3_url
-        )
-    return messages.CONSOLE_LAB_FILE.format(path=settings.inventory)
-
-
 async def session_line(runtime: Runtime, *, leaving: bool = False) -> str:
     """One line: at the start, starting clean or which earlier changes wait and how to decide
     them by id; when `leaving`, which changes stay pending ("" for none)."""
-    waiting = [shown for shown, _, _ in await open_gates(runtime.workflow, runtime.audit, PLATFORM)]
+    here = runtime.audit.lab
+    waiting = [
+        shown
+        for shown, _, change in await open_gates(runtime.workflow, runtime.audit, PLATFORM)
+        if not here or not change.lab or change.lab == here  # another lab's: decided there
+    ]
     if not waiting:
         return "" if leaving else messages.SESSION_CLEAN
     changes = ", ".join(
@@ -104,13 +104,25 @@ def os_user() -> str:
 
 
 async def run_console(
-    settings: Settings, *, first_lines: tuple[str, ...] = (), script: Path | None = None
+    settings: Settings,
+    *,
+    first_lines: tuple[str, ...] = (),
+    script: Path | None = None,
+    lab: str | None = None,
 ) -> None:
     """The console chat on the configured lab until `quit`, the input's end or Ctrl-C twice,
     its lines typed, or read from `script` or a non-terminal stdin (`chat_input`). The user is
     the OS user (the process's, not $USER: an environment variable names anyone); `as NAME`
     only for those LABBOT_CONSOLE_USERS lists (`labbot rollback` types its `rollback CHANGE`
-    as the first line)."""
+    as the first line). `lab`: that lab of LABBOT_LABS, its devices, people and limits (as in
+    its channels); refused in one line without a labs file or when no lab has the name."""
+    refuse_lab_without_labs(settings, lab)
+    lab_name, policy, shown = "", None, ""
+    if lab is not None:
+        chosen = await chosen_lab(settings, lab)
+        settings, lab_name = chosen.settings, chosen.lab.name
+        policy = lab_policy(chosen.settings, chosen.lab, chosen.labs)
+        shown = messages.CONSOLE_LAB_NAMED.format(name=lab_name)
     chat = chat_input(script)
     console = chat.console()
     user = os_user()
@@ -128,9 +140,11 @@ async def run_console(
         seats=seats,
     )
     inventory = make_inventory(settings)  # no lab named: said before any database is made
-    async with open_runtime(settings, adapter, inventory=inventory) as runtime:
+    async with open_runtime(
+        settings, adapter, inventory=inventory, lab_name=lab_name, policy=policy
+    ) as runtime:
         welcome = messages.CONSOLE_WELCOME.format(
-            lab=lab_shown(settings),
+            lab=shown + lab_shown(settings),
             db=database_shown(settings.database_url),
             user=adapter.user,
             seats=", ".join(sorted(seats)) or messages.NO_SEATS_LISTED,

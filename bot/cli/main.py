@@ -180,6 +180,9 @@ def audit(
     until: Annotated[datetime | None, typer.Option(help="Until this time (UTC).")] = None,
     fmt: Annotated[str, typer.Option("--format", help="table, csv or json.")] = "table",
     wide: Annotated[bool, typer.Option("--wide", help="The table with every field.")] = False,
+    lab: Annotated[
+        str | None, typer.Option(help="Only this lab's rows (a lab of LABBOT_LABS).")
+    ] = None,
 ) -> None:
     """List audit records (requests, decisions, refusals, pushes)."""
     if ctx.invoked_subcommand is not None:
@@ -188,7 +191,9 @@ def audit(
 
     if fmt not in ("table", "csv", "json"):
         raise typer.BadParameter("use table, csv or json", param_hint="--format")
-    asyncio.run(print_audit(_settings(), change, user, device, since, until, fmt, wide=wide))  # type: ignore[arg-type]
+    asyncio.run(
+        print_audit(_settings(), change, user, device, since, until, fmt, wide=wide, lab=lab)  # type: ignore[arg-type]
+    )
 
 
 @audit_app.command("verify")
@@ -415,13 +420,17 @@ def mcp_token(
 @app.command()
 def check(
     as_json: Annotated[bool, typer.Option("--json", help="The findings as JSON.")] = False,
+    lab: Annotated[
+        str | None,
+        typer.Option(help="Only this lab of LABBOT_LABS: its inventory and devices."),
+    ] = None,
 ) -> None:
     """The doctor: settings, database, audit, chat, LLM, inventory and every device; one line
     each with the fix; exit status 1 when anything is broken."""
     from bot.check.doctor import run_checks
     from bot.check.findings import failed, shown
 
-    findings = asyncio.run(run_checks())
+    findings = asyncio.run(run_checks(only=lab))
     typer.echo(shown(findings, as_json=as_json))
     if failed(findings):
         raise typer.Exit(1)
@@ -462,12 +471,15 @@ def console(
     script: Annotated[
         Path | None, typer.Option(help="Read the chat from FILE instead of the keyboard.")
     ] = None,
+    lab: Annotated[
+        str | None, typer.Option(help="The chat on this lab of LABBOT_LABS (as in its channels).")
+    ] = None,
 ) -> None:
     """The console chat on the configured lab, as you (the OS user): same gates and policy.
     Lines come from the keyboard, --script FILE, or stdin when it is a file or a pipe."""
     from bot.cli.console import run_console
 
-    asyncio.run(run_console(_settings(), script=script))
+    asyncio.run(run_console(_settings(), script=script, lab=lab))
 
 
 @app.command()

@@ -18,8 +18,8 @@ from adapters.chat import ChatAdapter
 from adapters.mcp import mcp_server
 from base.errors import ConfigError
 from bot import messages
-from bot.cli.console import lab_shown
 from bot.cli.serve import configure_logging, make_adapters
+from bot.labs.lab_option import lab_shown
 from bot.policy.agent_principals import Agent
 from bot.records.place import database_place
 from bot.runtime.agent_tools import agent_tools, place_from, serving_agent

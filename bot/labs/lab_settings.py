@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import SecretStr
@@ -17,7 +18,7 @@ from bot.labs.pods import all_labs
 from bot.labs.spec import GNS3Source, InventorySource, Lab
 from bot.settings import Settings
 
-__all__ = ["configured_labs", "settings_for"]
+__all__ = ["ChosenLab", "chosen_lab", "configured_labs", "lab_named", "settings_for"]
 
 
 class Secrets(Mapping[str, str]):
@@ -73,6 +74,24 @@ def lab_named(labs: tuple[Lab, ...], name: str) -> Lab:
             return lab
     names = ", ".join(lab.name for lab in labs) or "none"
     raise ConfigError(messages.LABS_NO_LAB_NAMED.format(name=name, names=names))
+
+
+@dataclass(frozen=True)
+class ChosenLab:
+    """The lab a command was told to work on (`--lab NAME`), the settings it runs on, and every
+    lab of the file (a pod's students are refused in the other pods)."""
+
+    lab: Lab
+    settings: Settings
+    labs: tuple[Lab, ...]
+
+
+async def chosen_lab(settings: Settings, name: str) -> ChosenLab:
+    """Lab `name` of LABBOT_LABS (its pods found now) and the settings it runs on; a name no
+    lab has is one line listing the labs. Callers refuse `--lab` without a labs file first."""
+    labs = await configured_labs(settings)
+    lab = lab_named(labs, name)
+    return ChosenLab(lab, settings_for(settings, lab), labs)
 
 
 def settings_for(

@@ -43,6 +43,7 @@ CONSOLE_WELCOME = (
 )
 CONSOLE_LAB_GNS3 = "GNS3 project {project} at {url}"
 CONSOLE_LAB_FILE = "the lab in {path}"
+CONSOLE_LAB_NAMED = "lab {name} of LABBOT_LABS: "
 NO_SEATS_LISTED = "nobody yet"
 SESSION_CLEAN = "Starting clean: no change from an earlier session waits for a decision."
 SESSION_RESUMED = (

@@ -34,7 +34,10 @@ LABS_NAME_TWICE = "LABBOT_LABS: {path!s}: two labs or groups are named {name!r}"
 LABS_POD_TAKEN = "pod {name!r} of group {group!r} has the name of another lab: rename one"
 LABS_POD_PLACE_TAKEN = "{place} answers for both {lab!r} and {other!r}: a place answers for one lab"
 LABS_NO_LAB_NAMED = "no lab named {name!r} (the labs: {names})"
-LABS_NO_LABS_FILE = "--lab needs LABBOT_LABS, the labs file; without one there is a single lab"
+LABS_NO_LABS_FILE = (
+    "--lab needs LABBOT_LABS, the labs file; without one there is a single lab, {lab}: "
+    "leave --lab out"
+)
 LABS_NOT_HERE = (
     "this {kind} is no lab's: ask in a lab's channel, or add it to a lab in the labs file "
     "(LABBOT_LABS)"

@@ -20,12 +20,19 @@ from bot.labs.lab_settings import configured_labs, settings_for
 from bot.labs.pods import students_elsewhere
 from bot.labs.spec import Lab
 from bot.policy.approvers import policy_from
+from bot.policy.rules import Policy
 from bot.runtime.wiring import Runtime, lab_runtime, open_shared
 from bot.settings import Settings
 
-__all__ = ["open_lab_router"]
+__all__ = ["lab_policy", "open_lab_router"]
 
 log = logging.getLogger(__name__)
+
+
+def lab_policy(own: Settings, lab: Lab, labs: tuple[Lab, ...]) -> Policy:
+    """Lab `lab`'s rules: its own settings' (`own`, bot.labs.lab_settings.settings_for), named
+    by the lab, with the other pods' students refused in it."""
+    return replace(policy_from(own), lab=lab.name, students_elsewhere=students_elsewhere(lab, labs))
 
 
 def places_of(lab: Lab, platform: str) -> tuple[str, ...]:
@@ -84,9 +91,7 @@ async def open_lab_router(settings: Settings, adapter: ChatAdapter) -> AsyncIter
         runtimes = {}
         for lab in labs:
             own = settings_for(settings, lab)
-            policy = replace(
-                policy_from(own), lab=lab.name, students_elsewhere=students_elsewhere(lab, labs)
-            )
+            policy = lab_policy(own, lab, labs)
             runtimes[lab.name] = lab_runtime(own, adapter, shared, lab_name=lab.name, policy=policy)
         log.info("serving %d lab(s): %s", len(labs), ", ".join(runtimes))
         yield LabRouter(adapter, {lab.name: lab for lab in labs}, runtimes)

@@ -292,11 +292,21 @@ async def open_runtime(
     inventory: Inventory | None = None,
     planner: Planner | None = None,
     gateway: DeviceGateway | None = None,
+    lab_name: str = "",
+    policy: Policy | None = None,
 ) -> AsyncIterator[Runtime]:
-    """Everything a chat adapter needs, on the configured database, closed on exit."""
+    """Everything a chat adapter needs, on the configured database, closed on exit. `lab_name`
+    and `policy`: one lab of the labs file (`lab_runtime`'s)."""
     async with open_shared(settings, adapter) as shared:
         yield lab_runtime(
-            settings, adapter, shared, inventory=inventory, planner=planner, gateway=gateway
+            settings,
+            adapter,
+            shared,
+            inventory=inventory,
+            planner=planner,
+            gateway=gateway,
+            lab_name=lab_name,
+            policy=policy,
         )
 
 
