@@ -106,7 +106,10 @@ class ChatUser:
 
     # --- acting -------------------------------------------------------------------------------
 
-    async def create_room(self, invite: list[str], *, encrypted: bool = False) -> str:
+    async def create_room(
+        self, invite: list[str], *, encrypted: bool = False, alias: str = ""
+    ) -> str:
+        """A new room (its canonical alias `#ALIAS:server` when `alias` is given)."""
         state = []
         if encrypted:
             state.append(
@@ -116,7 +119,9 @@ class ChatUser:
                     "content": {"algorithm": "m.megolm.v1.aes-sha2"},
                 }
             )
-        response = await self.client.room_create(invite=invite, initial_state=state)
+        response = await self.client.room_create(
+            invite=invite, initial_state=state, alias=alias or None
+        )
         assert isinstance(response, RoomCreateResponse), response
         return str(response.room_id)
 
