@@ -50,7 +50,9 @@ def click(message: Posted, label: str, *, user: str = "U2", name: str = "bob") -
     body["container"].update(message_ts=message.ts, channel_id=message.channel)
     body["container"]["thread_ts"] = message.thread_ts
     body["channel"]["id"] = message.channel
-    body["message"].update(ts=message.ts, thread_ts=message.thread_ts, blocks=message.blocks)
+    body["message"].update(
+        ts=message.ts, thread_ts=message.thread_ts, text=message.text, blocks=message.blocks
+    )
     action = body["actions"][0]
     action.update(
         action_id=button["action_id"],
