@@ -41,6 +41,9 @@ class fresh_postgres_database:
         await self.admin.dispose()
 
 
+STARTS = 3  # an own cluster's tries at a free port
+
+
 class own_postgres_cluster:
     """`async with own_postgres_cluster() as cluster`: a PostgreSQL server of the caller's own
     (.ci/postgres.sh on a free port, its data in a fresh directory under /tmp, which the server's
@@ -74,8 +77,18 @@ class own_postgres_cluster:
         await self._script("resume")
 
     async def __aenter__(self) -> own_postgres_cluster:
-        self.url = await self._script("start")
-        return self
+        """Started on a free port; a port taken by another test's server between being found free
+        and bound (workers start servers at once) is tried again on another, up to three."""
+        for attempt in range(STARTS):
+            try:
+                self.url = await self._script("start")
+                return self
+            except subprocess.CalledProcessError as exc:
+                shutil.rmtree(self.directory, ignore_errors=True)
+                if attempt == STARTS - 1:
+                    raise RuntimeError(f"own PostgreSQL did not start: {exc.stderr}") from exc
+                self.env["PGPORT"] = str(free_port())
+        raise AssertionError("unreachable")
 
     async def __aexit__(self, *exc: object) -> None:
         with contextlib.suppress(subprocess.CalledProcessError):  # stopped by the test
