@@ -79,16 +79,17 @@ class own_postgres_cluster:
     async def __aenter__(self) -> own_postgres_cluster:
         """Started on a free port; a port taken by another test's server between being found free
         and bound (workers start servers at once) is tried again on another, up to three."""
-        for attempt in range(STARTS):
+        tries = 1
+        while True:
             try:
                 self.url = await self._script("start")
                 return self
             except subprocess.CalledProcessError as exc:
                 shutil.rmtree(self.directory, ignore_errors=True)
-                if attempt == STARTS - 1:
+                if tries == STARTS:
                     raise RuntimeError(f"own PostgreSQL did not start: {exc.stderr}") from exc
-                self.env["PGPORT"] = str(free_port())
-        raise AssertionError("unreachable")
+            tries += 1
+            self.env["PGPORT"] = str(free_port())
 
     async def __aexit__(self, *exc: object) -> None:
         with contextlib.suppress(subprocess.CalledProcessError):  # stopped by the test

@@ -13,10 +13,8 @@ from pathlib import Path
 import pytest
 
 from adapters.matrix.adapter import MatrixAdapter
-from bot.cli.demo import DEMO_CREDENTIALS
 from bot.runtime.lab_router import LabRouter, open_lab_router
 from bot.runtime.serve_matrix import make_adapter
-from labsim import Lab, demo_topology
 from tests.adapters.matrix.chat_user import ChatUser, running
 from tests.adapters.matrix.labbot_harness import (
     PARAMS_STEP,
@@ -27,22 +25,9 @@ from tests.adapters.matrix.labbot_harness import (
 )
 from tests.adapters.matrix.room_events import membership
 from tests.fakes.synapse import MatrixAccount, Synapse
+from tests.support.two_labs import two_labs
 
 pytestmark = pytest.mark.synapse
-
-
-@asynccontextmanager
-async def two_labs(tmp_path: Path) -> AsyncIterator[dict[str, Lab]]:
-    """Lab red (R1-R3) and lab blue (R1, R2), their inventories under tmp_path/NAME/."""
-    login = {k: DEMO_CREDENTIALS[k] for k in ("username", "password", "secret")}
-    async with (
-        Lab.start(demo_topology(3, switch=False), **login) as red,
-        Lab.start(demo_topology(2, switch=False), **login) as blue,
-    ):
-        for name, lab in (("red", red), ("blue", blue)):
-            (tmp_path / name).mkdir()
-            lab.write_inventory(tmp_path / name / "hosts.yaml", transport="telnet")
-        yield {"red": red, "blue": blue}
 
 
 @asynccontextmanager

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from bot.cli.demo import DEMO_CREDENTIALS
-from labsim import Lab, demo_topology
+from labsim import Lab
+from tests.support.two_labs import two_labs
 
 ROOT = Path(__file__).resolve().parents[3]
 SETTINGS_PREFIXES = ("LABBOT_", "SLACK_", "MATRIX_", "OPENAI_", "GNS3_")
@@ -54,15 +55,8 @@ async def labbot(*args: str, cwd: Path, env: dict[str, str]) -> tuple[int, str, 
 @pytest.fixture
 async def labs(tmp_path: Path) -> AsyncIterator[dict[str, Lab]]:
     """Lab red (R1-R3) and lab blue (R1, R2), each its own simulated devices."""
-    login = {k: DEMO_CREDENTIALS[k] for k in ("username", "password", "secret")}
-    async with (
-        Lab.start(demo_topology(3, switch=False), **login) as red,
-        Lab.start(demo_topology(2, switch=False), **login) as blue,
-    ):
-        for name, lab in (("red", red), ("blue", blue)):
-            (tmp_path / name).mkdir()
-            lab.write_inventory(tmp_path / name / "hosts.yaml", transport="telnet")
-        yield {"red": red, "blue": blue}
+    async with two_labs(tmp_path) as labs:
+        yield labs
 
 
 def settings(tmp_path: Path, *, labs_file: bool = True) -> dict[str, str]:

@@ -6,14 +6,12 @@ names its lab; a device of another lab is unknown here; a channel that is no lab
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 from bot.cli.demo import DEMO_CREDENTIALS
-from labsim import Lab, demo_topology
 from tests.bot.labs.slack_labs import slack_labs
 from tests.fakes.slack_api import SlackApiStandIn
+from tests.support.two_labs import two_labs
 
 LOGIN = DEMO_CREDENTIALS
 LABS = """\
@@ -27,19 +25,6 @@ labs:
     slack: "#blue-lab"
     approvers: [U2]
 """
-
-
-@contextlib.asynccontextmanager
-async def two_labs(tmp_path: Path) -> AsyncIterator[dict[str, Lab]]:
-    login = {k: LOGIN[k] for k in ("username", "password", "secret")}
-    async with (
-        Lab.start(demo_topology(3, switch=False), **login) as red,
-        Lab.start(demo_topology(2, switch=False), **login) as blue,
-    ):
-        for name, lab in (("red", red), ("blue", blue)):
-            (tmp_path / name).mkdir()
-            lab.write_inventory(tmp_path / name / "hosts.yaml", transport="telnet")
-        yield {"red": red, "blue": blue}
 
 
 async def test_each_channel_changes_its_own_lab_only(
