@@ -101,6 +101,15 @@ class Settings(BaseSettings):
     inventory: Path | None = Field(None, validation_alias="LABBOT_INVENTORY")
     # many labs, one bot: the labs file (bot.labs.labs_file); unset: the settings' one lab
     labs: Path | None = Field(None, validation_alias="LABBOT_LABS")
+    # its pod groups looked up again while serving (bot.runtime.pod_refresh): every this many
+    # seconds (0: not on a timer), and when a place no lab answers for speaks, at most once per
+    # the lookup seconds
+    labs_refresh_seconds: float = Field(
+        300.0, ge=0, le=86400, validation_alias="LABBOT_LABS_REFRESH_SECONDS"
+    )
+    labs_lookup_seconds: float = Field(
+        10.0, ge=1, le=3600, validation_alias="LABBOT_LABS_LOOKUP_SECONDS"
+    )
     device_username: str | None = Field(None, validation_alias="LABBOT_DEVICE_USERNAME")
     device_password: SecretStr | None = Field(None, validation_alias="LABBOT_DEVICE_PASSWORD")
     device_secret: SecretStr | None = Field(None, validation_alias="LABBOT_DEVICE_SECRET")

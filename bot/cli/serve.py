@@ -13,7 +13,7 @@ import contextlib
 import importlib
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
@@ -88,7 +88,7 @@ class Serving:
     """What an adapter's events go to: one lab's runtime, or a router over the labs'."""
 
     handle: EventHandler
-    runtimes: list[Runtime]  # every lab's
+    runtimes: Collection[Runtime]  # every lab's (pods found while serving too)
     agents: Runtime | None  # the runtime the MCP endpoint serves (its place's lab)
 
 
@@ -107,7 +107,7 @@ async def serving(settings: Settings, adapter: ChatAdapter) -> AsyncIterator[Ser
             if lab is None:
                 raise ConfigError(messages.LABS_AGENTS_PLACE.format(place=settings.mcp_channel))
             agents = router.runtimes[lab]
-        yield Serving(router.handle, list(router.runtimes.values()), agents)
+        yield Serving(router.handle, router.runtimes.values(), agents)
 
 
 async def run_adapter(settings: Settings, adapter: ChatAdapter, stopping: asyncio.Event) -> int:
@@ -135,7 +135,7 @@ async def run_adapter(settings: Settings, adapter: ChatAdapter, stopping: asynci
         if await drain.wait(settings.shutdown_seconds):
             return 0
         cut = 0
-        for runtime in served.runtimes:
+        for runtime in list(served.runtimes):  # a pod may come or go meanwhile
             cut += await record_cut_short(runtime.pushes, runtime.audit, runtime.locks, adapter)
         return cut
 

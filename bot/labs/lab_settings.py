@@ -14,11 +14,19 @@ from pydantic import SecretStr
 from base.errors import ConfigError
 from bot import messages
 from bot.labs.labs_file import read_labs_file
-from bot.labs.pods import all_labs
-from bot.labs.spec import GNS3Source, InventorySource, Lab
+from bot.labs.pods import all_labs, group_labs
+from bot.labs.spec import GNS3Source, InventorySource, Lab, PodGroup
 from bot.settings import Settings
 
-__all__ = ["ChosenLab", "chosen_lab", "configured_labs", "lab_named", "settings_for"]
+__all__ = [
+    "ChosenLab",
+    "chosen_lab",
+    "configured_labs",
+    "found_pods",
+    "lab_named",
+    "pod_groups",
+    "settings_for",
+]
 
 
 class Secrets(Mapping[str, str]):
@@ -66,6 +74,16 @@ async def configured_labs(settings: Settings) -> tuple[Lab, ...]:
     if settings.labs is None:
         return ()
     return await all_labs(read_labs_file(settings.labs), Secrets(settings))
+
+
+def pod_groups(settings: Settings) -> tuple[PodGroup, ...]:
+    """The pod groups LABBOT_LABS names (none without a labs file)."""
+    return () if settings.labs is None else read_labs_file(settings.labs).groups
+
+
+async def found_pods(settings: Settings, group: PodGroup) -> tuple[Lab, ...]:
+    """The labs of `group`'s pods as found now."""
+    return await group_labs(group, Secrets(settings))
 
 
 def lab_named(labs: tuple[Lab, ...], name: str) -> Lab:

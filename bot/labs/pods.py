@@ -1,6 +1,7 @@
 """A pod group's labs, found where they are: the GNS3 projects of a server whose names match
-(`pod-*`), or the deployed containerlab labs (`clab-NAME/`) under a folder. Found at start and
-again when a place no lab answers for speaks (a pod added since)."""
+(`pod-*`), or the deployed containerlab labs (`clab-NAME/`) under a folder. Found at start, and
+again while serving (bot.runtime.pod_refresh: when a place no lab answers for speaks, and every
+LABBOT_LABS_REFRESH_SECONDS)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from bot.labs.spec import (
 from workflow.devices.inventories.containerlab import TOPOLOGY_DATA
 from workflow.devices.inventories.gns3 import project_names
 
-__all__ = ["students_elsewhere"]
+__all__ = ["group_labs", "students_elsewhere"]
 
 CLAB_PREFIX = "clab-"
 
@@ -38,6 +39,11 @@ async def all_labs(labs_file: LabsFile, secrets: Mapping[str, str]) -> tuple[Lab
         found += [pod_lab(group, name, source) for name, source in await pods(group, secrets)]
     _no_two_alike(found)
     return tuple(found)
+
+
+async def group_labs(group: PodGroup, secrets: Mapping[str, str]) -> tuple[Lab, ...]:
+    """The labs of `group`'s pods as found now (in name order)."""
+    return tuple(pod_lab(group, name, source) for name, source in await pods(group, secrets))
 
 
 async def pods(group: PodGroup, secrets: Mapping[str, str]) -> list[tuple[str, Source]]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Lab"]
+__all__ = ["GNS3Pods", "Lab", "PodGroup"]
 
 
 @dataclass(frozen=True)

@@ -49,3 +49,11 @@ LABS_AGENTS_PLACE = (
     "LABBOT_MCP_CHANNEL: {place} is no lab's place; agents' changes open in a lab's channel "
     "(name one a lab of LABBOT_LABS answers in)"
 )
+LABS_POD_GONE = (
+    "{pod} is gone: its pod is no longer found (its GNS3 project or containerlab lab was "
+    "removed), so it takes no new request; its open changes are still decided at their gates"
+)
+LABS_PODS_UNREAD = (
+    "no lab answers here that labbot knows of, and the pods of {group} could not be looked up "
+    "just now ({why}): if this is a new pod's place, ask again in a minute"
+)

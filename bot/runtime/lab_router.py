@@ -4,23 +4,36 @@ database and adapter). A place that is no lab's is told so in one line. A device
 within its lab: R1 of pod-3 is only ever pod-3's runtime's R1.
 
 A place in the labs file is an id (`C0123`, `!room:hs`) or a name (`#pod-3`, `#pod-3:hs`): a
-name is matched by what the adapter says the place is called (adapters.chat.PlaceNames)."""
+name is matched by what the adapter says the place is called (adapters.chat.PlaceNames).
+
+Pods change while it serves (bot.runtime.pod_refresh): a place no lab answers for has the pods
+looked up again before it is told so; a pod gone takes no new request, its open changes are still
+decided at their gates."""
 
 from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 
-from adapters.chat import ChatAdapter, ChatEvent, HomeOpened, Message, PlaceNames, ThreadRef
+from adapters.chat import (
+    ChatAdapter,
+    ChatEvent,
+    Decision,
+    HomeOpened,
+    Message,
+    PlaceNames,
+    ThreadRef,
+)
 from bot import messages
 from bot.labs.lab_settings import configured_labs, settings_for
 from bot.labs.pods import students_elsewhere
 from bot.labs.spec import Lab
 from bot.policy.approvers import policy_from
 from bot.policy.rules import Policy
+from bot.runtime.pod_refresh import refreshing_pods
 from bot.runtime.wiring import Runtime, lab_runtime, open_shared
 from bot.settings import Settings
 
@@ -48,6 +61,9 @@ class LabRouter:
     runtimes: dict[str, Runtime]
     _places: dict[str, str] = field(default_factory=dict)  # place -> lab, for this platform
     _known: dict[str, str | None] = field(default_factory=dict)  # channel -> lab (or none)
+    gone: set[str] = field(default_factory=set)  # pods no longer found: no new requests
+    # the pods looked up again (rate-limited); "" or the one line saying they could not be
+    look_up_pods: Callable[[], Awaitable[str]] | None = None
 
     def __post_init__(self) -> None:
         for lab in self.labs.values():
@@ -74,24 +90,61 @@ class LabRouter:
         lab = await self.lab_of(event.thread)
         if lab is None and isinstance(event, HomeOpened):
             lab = next(iter(self.runtimes))  # a person's home, not a place: the first lab's
-        if lab is None:
-            kind = "room" if self.adapter.platform == "matrix" else "channel"
-            said = Message(messages.LABS_NOT_HERE.format(kind=kind), level="warning")
-            with contextlib.suppress(Exception):  # a place we cannot post in: nothing to tell
-                await self.adapter.post(event.thread, said)
-            return
+        if lab is None or lab in self.gone:
+            lab = await self._placed_since(event, lab)
+            if lab is None:
+                return
         await self.runtimes[lab].service.handle(event)
+
+    async def _placed_since(self, event: ChatEvent, lab: str | None) -> str | None:
+        """The lab of a place no lab answered for (a pod found since), or of a gone pod (only a
+        decision on a change it has open); else None, the place told why in one line."""
+        kind = "room" if self.adapter.platform == "matrix" else "channel"
+        said = messages.LABS_NOT_HERE.format(kind=kind)
+        if lab is None and self.look_up_pods is not None:
+            unread = await self.look_up_pods()
+            lab = await self.lab_of(event.thread)
+            said = unread if unread and lab is None else said
+        if lab in self.gone:
+            if isinstance(event, Decision) and lab in self.runtimes:
+                return lab
+            said, lab = messages.LABS_POD_GONE.format(pod=lab), None
+        if lab is None:
+            with contextlib.suppress(Exception):  # a place we cannot post in: nothing to tell
+                await self.adapter.post(event.thread, Message(said, level="warning"))
+        return lab
+
+    def add(self, lab: Lab, runtime: Runtime) -> None:
+        """A pod found since the start (or found again), answering in its places from now."""
+        self.labs[lab.name], self.runtimes[lab.name] = lab, runtime
+        self.gone.discard(lab.name)
+        for place in places_of(lab, self.adapter.platform):
+            self._places[place] = lab.name
+        self._known.clear()  # a place told it was no lab's may be this pod's
+
+    def place_taken(self, lab: Lab) -> tuple[str, str] | None:
+        """(a place of `lab`'s, the other lab already answering there), if any."""
+        for other in self.labs.values():
+            both = {*lab.slack, *lab.matrix} & {*other.slack, *other.matrix}
+            if other.name != lab.name and both:
+                return min(both), other.name
+        return None
 
 
 @asynccontextmanager
 async def open_lab_router(settings: Settings, adapter: ChatAdapter) -> AsyncIterator[LabRouter]:
-    """One runtime per lab of LABBOT_LABS over one database, behind a router, closed on exit."""
+    """One runtime per lab of LABBOT_LABS over one database, behind a router, closed on exit;
+    the pod groups looked up again while it serves (bot.runtime.pod_refresh)."""
     labs = await configured_labs(settings)
     async with open_shared(settings, adapter) as shared:
-        runtimes = {}
-        for lab in labs:
+
+        def runtime_of(lab: Lab, labs: tuple[Lab, ...]) -> Runtime:
             own = settings_for(settings, lab)
             policy = lab_policy(own, lab, labs)
-            runtimes[lab.name] = lab_runtime(own, adapter, shared, lab_name=lab.name, policy=policy)
+            return lab_runtime(own, adapter, shared, lab_name=lab.name, policy=policy)
+
+        runtimes = {lab.name: runtime_of(lab, labs) for lab in labs}
         log.info("serving %d lab(s): %s", len(labs), ", ".join(runtimes))
-        yield LabRouter(adapter, {lab.name: lab for lab in labs}, runtimes)
+        router = LabRouter(adapter, {lab.name: lab for lab in labs}, runtimes)
+        async with refreshing_pods(settings, router, runtime_of):
+            yield router
