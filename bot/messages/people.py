@@ -74,6 +74,7 @@ FOUR_EYES = (
 )
 NOT_AN_APPROVER = "you are not an approver in {channel} ({setting})"
 LAB_APPROVERS = "the approvers of lab {lab} in LABBOT_LABS"
+LAB_NO_APPROVERS = "LABBOT_APPROVERS: lab {lab} names no approvers of its own in LABBOT_LABS"
 STUDENT_OF_OTHER_POD = (
     "you are a student of {pod}, not of {lab}: only {lab}'s students and the group's "
     "instructors decide here"

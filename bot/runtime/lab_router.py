@@ -31,8 +31,14 @@ log = logging.getLogger(__name__)
 
 def lab_policy(own: Settings, lab: Lab, labs: tuple[Lab, ...]) -> Policy:
     """Lab `lab`'s rules: its own settings' (`own`, bot.labs.lab_settings.settings_for), named
-    by the lab, with the other pods' students refused in it."""
-    return replace(policy_from(own), lab=lab.name, students_elsewhere=students_elsewhere(lab, labs))
+    by the lab, with the other pods' students refused in it; whether the lab names its
+    approvers or has the deployment's (LABBOT_APPROVERS), for a refusal to say which."""
+    return replace(
+        policy_from(own),
+        lab=lab.name,
+        students_elsewhere=students_elsewhere(lab, labs),
+        lab_names_approvers=bool(lab.approvers or lab.instructors or lab.students),
+    )
 
 
 def places_of(lab: Lab, platform: str) -> tuple[str, ...]:
