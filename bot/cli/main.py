@@ -488,12 +488,16 @@ def rollback(
     as_user: Annotated[
         str | None, typer.Option("--as", help="One of LABBOT_CONSOLE_USERS (default: you).")
     ] = None,
+    lab: Annotated[
+        str | None,
+        typer.Option(help="The lab of LABBOT_LABS it was made on [default: as its audit says]."),
+    ] = None,
 ) -> None:
-    """Propose undoing a pushed change; it needs approval like any change (console chat)."""
-    from bot.cli.console import run_console
+    """Propose undoing a pushed change; it needs approval like any change (console chat, on
+    the lab the change was made on)."""
+    from bot.cli.rollback import run_rollback
 
-    first = (f"as {as_user}",) if as_user else ()
-    asyncio.run(run_console(_settings(), first_lines=(*first, f"rollback {change_id}")))
+    asyncio.run(run_rollback(_settings(), change_id, as_user=as_user, lab=lab))
 
 
 def main() -> None:

@@ -49,3 +49,14 @@ LABS_AGENTS_PLACE = (
     "LABBOT_MCP_CHANNEL: {place} is no lab's place; agents' changes open in a lab's channel "
     "(name one a lab of LABBOT_LABS answers in)"
 )
+# `labbot rollback CHANGE [--lab NAME]` under a labs file
+ROLLBACK_ON_LAB = "{change_id} was made on lab {lab}: the console opens on lab {lab}."
+ROLLBACK_OTHER_LAB = (
+    "{change_id} was made on lab {made_on}, not on {here}: its lines and backups are that lab's, "
+    "whatever the devices are called here — leave --lab out, or give --lab {made_on}"
+)
+ROLLBACK_NO_LAB_RECORDED = (
+    "{change_id} names no lab (recorded before LABBOT_LABS): give --lab NAME, the lab it was "
+    "made on"
+)
+ROLLBACK_UNKNOWN = "no change {change_id} is on record (`labbot audit` lists the change ids)"
