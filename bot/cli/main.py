@@ -458,12 +458,17 @@ def pending(
             "the console (console:OS-USER)."
         ),
     ] = None,
+    lab: Annotated[
+        str | None, typer.Option(help="Only this lab of LABBOT_LABS (judged by its rules).")
+    ] = None,
 ) -> None:
-    """The open steps USER may decide (change, requester, step, devices, age, expiry, link)."""
+    """The open steps USER may decide (change, requester, step, devices, age, expiry, link);
+    under LABBOT_LABS per lab, each judged by its own rules."""
     from bot.cli.pending import pending_report, you_at_the_console
 
     whose = user or you_at_the_console()
-    out.print(asyncio.run(pending_report(_settings(), whose)), highlight=False, soft_wrap=True)
+    said = asyncio.run(pending_report(_settings(), whose, lab))
+    out.print(said, highlight=False, soft_wrap=True)
 
 
 @app.command()

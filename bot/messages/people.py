@@ -98,3 +98,6 @@ NOT_A_MATRIX_ROOM = "{room!r} is no Matrix room: write its id (!…) or alias (#
 LOOK_ALIKE_IDS = (
     "{one!r} and {other!r} look alike (a person reads them as one name): name each person one way"
 )
+# `labbot pending` under a labs file (LABBOT_LABS): grouped by lab
+PENDING_LAB = "lab {lab}:"
+PENDING_NO_LAB = "nothing waits for {user} in any lab (LABBOT_LABS: {labs})"
