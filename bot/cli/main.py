@@ -224,12 +224,15 @@ def audit_report(
     output: Annotated[Path, typer.Option("-o", "--output", help="The HTML file to write.")],
     since: Annotated[datetime | None, typer.Option(help="From this time (UTC).")] = None,
     change: Annotated[str | None, typer.Option(help="Only this change id.")] = None,
+    lab: Annotated[
+        str | None, typer.Option(help="Only this lab's changes (a lab of LABBOT_LABS).")
+    ] = None,
 ) -> None:
     """One self-contained HTML report (timeline, decisions, diffs, pushes, chain, charts)."""
     from bot.cli.audit import report_written, write_report
 
     settings = _settings()
-    report = asyncio.run(write_report(settings, output, since, change))
+    report = asyncio.run(write_report(settings, output, since, change, lab))
     out.print(report_written(settings, output, report), highlight=False, soft_wrap=True)
 
 

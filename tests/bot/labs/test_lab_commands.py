@@ -60,10 +60,13 @@ async def test_check_looks_at_the_named_lab_only(tmp_path: Path, labs: dict[str,
     assert "device" not in out, out
 
 
-@pytest.mark.parametrize("command", ["audit", "check", "console"])
+@pytest.mark.parametrize(
+    "command",
+    ["audit", "check", "console", "pending", "rollback chg-1", "audit report -o report.html"],
+)
 async def test_lab_without_a_labs_file_is_one_line(tmp_path: Path, command: str) -> None:
     env = settings(tmp_path, labs_file=None)
-    status, out, err = await labbot(command, "--lab", "red", cwd=tmp_path, env=env)
+    status, out, err = await labbot(*command.split(), "--lab", "red", cwd=tmp_path, env=env)
     assert status == 2, out + err
     assert err.strip().splitlines() == [
         "labbot: --lab needs LABBOT_LABS, the labs file; without one there is a single lab, "
