@@ -101,3 +101,8 @@ LOOK_ALIKE_IDS = (
 # `labbot pending` under a labs file (LABBOT_LABS): grouped by lab
 PENDING_LAB = "lab {lab}:"
 PENDING_NO_LAB = "nothing waits for {user} in any lab (LABBOT_LABS: {labs})"
+# The App Home with many labs (bot/runtime/lab_homes.py): sections per lab
+HOME_LAB_WAITING = "{lab}: waiting for you"
+HOME_LAB_MINE = "{lab}: your open changes"
+HOME_NO_LAB = "Your labs"
+HOME_NO_LAB_EMPTY = "Nothing waits for you in any lab, and you are among no lab's people."

@@ -21,6 +21,7 @@ from bot.labs.pods import students_elsewhere
 from bot.labs.spec import Lab
 from bot.policy.approvers import policy_from
 from bot.policy.rules import Policy
+from bot.runtime.lab_homes import home_in_labs
 from bot.runtime.wiring import Runtime, lab_runtime, open_shared
 from bot.settings import Settings
 
@@ -78,8 +79,8 @@ class LabRouter:
     async def handle(self, event: ChatEvent) -> None:
         """The adapter's one handler: the event to its lab's decision service."""
         lab = await self.lab_of(event.thread)
-        if lab is None and isinstance(event, HomeOpened):
-            lab = next(iter(self.runtimes))  # a person's home, not a place: the first lab's
+        if isinstance(event, HomeOpened):  # a person's home, not a place: of each lab of theirs
+            lab = home_in_labs(self.runtimes, event.actor)
         if lab is None:
             kind = "room" if self.adapter.platform == "matrix" else "channel"
             said = Message(messages.LABS_NOT_HERE.format(kind=kind), level="warning")
