@@ -9,6 +9,8 @@ from adapters.slack.blocks import escape
 
 MAX_LINES = 20  # per section; Slack allows 100 blocks in a home view
 SECTION_CHARS = 2900  # under Slack's 3,000 per section text
+MAX_BLOCKS = 100  # Slack refuses a home view of more
+MORE_THAN_FITS = "_… and more than fits here: ask `pending` in a channel._"
 
 
 def home_view(home: Home) -> dict[str, Any]:
@@ -22,4 +24,7 @@ def home_view(home: Home) -> dict[str, Any]:
             text = line[:SECTION_CHARS]
             blocks.append({"type": "section", "text": {"type": "mrkdwn", "text": text}})
         blocks.append({"type": "divider"})
+    if len(blocks) > MAX_BLOCKS:  # many labs' sections: what fits, and that there is more
+        more = {"type": "mrkdwn", "text": MORE_THAN_FITS}
+        blocks = [*blocks[: MAX_BLOCKS - 1], {"type": "context", "elements": [more]}]
     return {"type": "home", "blocks": blocks}

@@ -48,6 +48,7 @@ class Report:
     since: datetime | None = None
     change_id: str | None = None
     left_out: int = 0  # older changes of the period beyond MAX_CHANGES
+    lab: str | None = None  # only this lab's changes (of the labs file, LABBOT_LABS)
 
 
 @dataclass(frozen=True)
@@ -66,8 +67,10 @@ async def gather_report(
     since: datetime | None = None,
     change_id: str | None = None,
     anchor: ChainHead | None = None,
+    lab: str | None = None,
 ) -> Report:
-    entries = await audit.entries(change_id=change_id, since=since)
+    """The report; `lab`: only the changes made on that lab (the chain is verified whole)."""
+    entries = await audit.entries(change_id=change_id, since=since, lab=lab)
     ids = list(dict.fromkeys(e.change_id for e in entries if e.kind in ("change", "rollback")))
     kept = ids[-MAX_CHANGES:]
     uses = await templates.uses_of(kept) if templates is not None else {}
@@ -87,6 +90,7 @@ async def gather_report(
         since=since,
         change_id=change_id,
         left_out=len(ids) - len(kept),
+        lab=lab,
     )
 
 

@@ -62,6 +62,8 @@ def _heading(report: Report) -> str:
         scope.append(messages.REPORT_SINCE.format(at=stamp(report.since)))
     if report.change_id:
         scope.append(messages.REPORT_ONE_CHANGE.format(change_id=report.change_id))
+    if report.lab:
+        scope.insert(0, messages.REPORT_ONE_LAB.format(lab=report.lab))
     left = messages.REPORT_LEFT_OUT.format(count=report.left_out) if report.left_out else ""
     period = messages.REPORT_PERIOD.format(
         period=", ".join(scope) or messages.REPORT_ALL_CHANGES,
@@ -96,13 +98,21 @@ def _charts(report: Report) -> str:
 
 
 def _timeline(report: Report, mask: SecretMask) -> str:
+    """A line per change; with a lab column when changes name their lab (many labs) and the
+    report is not one lab's."""
+    by_lab = not report.lab and any(c.summary.lab for c in report.changes)
     rows = "".join(
         f'<tr><td>{escape(stamp(c.summary.at))}</td><td><a href="#{escape(c.summary.change_id)}">'
-        f"{escape(c.summary.change_id)}</a></td><td>{escape(c.summary.requester_name)}</td>"
+        f"{escape(c.summary.change_id)}</a></td>"
+        + (f"<td>{escape(c.summary.lab or '—')}</td>" if by_lab else "")
+        + f"<td>{escape(c.summary.requester_name)}</td>"
         f"<td>{escape(mask.said(c.summary.text))}</td><td>{escape(_outcome(c.summary))}</td></tr>"
         for c in report.changes
     )
-    head = "".join(f"<th>{escape(h)}</th>" for h in messages.REPORT_TIMELINE_COLUMNS)
+    columns = list(messages.REPORT_TIMELINE_COLUMNS)
+    if by_lab:
+        columns.insert(2, messages.REPORT_LAB_COLUMN)
+    head = "".join(f"<th>{escape(h)}</th>" for h in columns)
     return (
         f"<h2>{escape(messages.REPORT_TIMELINE)}</h2><table><thead><tr>{head}</tr></thead>"
         f"<tbody>{rows}</tbody></table>"
@@ -126,6 +136,9 @@ def _change(change: ReportChange, mask: SecretMask) -> str:
         f'<section class="change" id="{escape(s.change_id)}"><h2>{escape(s.change_id)}</h2>'
         f"<p>{escape(asked)}</p><pre>{escape(mask.said(s.text))}</pre>"
     )
+    if s.lab:
+        head += f'<p class="lab">{escape(messages.REPORT_MADE_ON.format(lab=s.lab))}</p>'
+
     parts = [head, _picture(change), _templates(change), _diffs(change, mask)]
     parts += [_decisions(s.gates, mask), _refusals(s), _pushes(s, mask), _events(s, mask)]
     parts.append("</section>")

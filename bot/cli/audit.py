@@ -128,9 +128,15 @@ async def anchor_audit(settings: Settings) -> bool:
 
 
 async def write_report(
-    settings: Settings, output: Path, since: datetime | None, change: str | None
+    settings: Settings,
+    output: Path,
+    since: datetime | None,
+    change: str | None,
+    lab: str | None = None,
 ) -> Report:
-    """`labbot audit report -o FILE.html`: gathered from storage, checked against the head file."""
+    """`labbot audit report -o FILE.html`: gathered from storage, checked against the head file;
+    `lab`: only the changes of that lab of LABBOT_LABS (as `labbot audit --lab` filters)."""
+    refuse_lab_without_labs(settings, lab)
     # the report reads previews through the workflow (LangGraph, the device drivers): loaded
     # here, not by `labbot audit` and `audit verify`, which read storage only
     from bot.audit.report_data import gather_report
@@ -151,8 +157,11 @@ async def write_report(
             since=_utc(since),
             change_id=change,
             anchor=anchor.head if anchor else None,
+            lab=lab,
         )
         page = render_report(report, runtime.service.reporter.mask)
+    if lab is not None and not report.changes:
+        await _known_lab(settings, lab)
     await asyncio.to_thread(output.write_text, page, "utf-8")
     return report
 
@@ -162,6 +171,7 @@ def report_written(settings: Settings, output: Path, report: Report) -> str:
     return messages.REPORT_WRITTEN.format(
         path=output,
         count=len(report.changes),
+        of_lab=messages.REPORT_WRITTEN_LAB.format(lab=report.lab) if report.lab else "",
         where=database_place(settings),
         chain=messages.REPORT_WRITTEN_CHAIN[report.chain.ok],
     )

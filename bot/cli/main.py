@@ -224,12 +224,15 @@ def audit_report(
     output: Annotated[Path, typer.Option("-o", "--output", help="The HTML file to write.")],
     since: Annotated[datetime | None, typer.Option(help="From this time (UTC).")] = None,
     change: Annotated[str | None, typer.Option(help="Only this change id.")] = None,
+    lab: Annotated[
+        str | None, typer.Option(help="Only this lab's changes (a lab of LABBOT_LABS).")
+    ] = None,
 ) -> None:
     """One self-contained HTML report (timeline, decisions, diffs, pushes, chain, charts)."""
     from bot.cli.audit import report_written, write_report
 
     settings = _settings()
-    report = asyncio.run(write_report(settings, output, since, change))
+    report = asyncio.run(write_report(settings, output, since, change, lab))
     out.print(report_written(settings, output, report), highlight=False, soft_wrap=True)
 
 
@@ -458,12 +461,17 @@ def pending(
             "the console (console:OS-USER)."
         ),
     ] = None,
+    lab: Annotated[
+        str | None, typer.Option(help="Only this lab of LABBOT_LABS (judged by its rules).")
+    ] = None,
 ) -> None:
-    """The open steps USER may decide (change, requester, step, devices, age, expiry, link)."""
+    """The open steps USER may decide (change, requester, step, devices, age, expiry, link);
+    under LABBOT_LABS per lab, each judged by its own rules."""
     from bot.cli.pending import pending_report, you_at_the_console
 
     whose = user or you_at_the_console()
-    out.print(asyncio.run(pending_report(_settings(), whose)), highlight=False, soft_wrap=True)
+    said = asyncio.run(pending_report(_settings(), whose, lab))
+    out.print(said, highlight=False, soft_wrap=True)
 
 
 @app.command()
@@ -488,12 +496,16 @@ def rollback(
     as_user: Annotated[
         str | None, typer.Option("--as", help="One of LABBOT_CONSOLE_USERS (default: you).")
     ] = None,
+    lab: Annotated[
+        str | None,
+        typer.Option(help="The lab of LABBOT_LABS it was made on [default: as its audit says]."),
+    ] = None,
 ) -> None:
-    """Propose undoing a pushed change; it needs approval like any change (console chat)."""
-    from bot.cli.console import run_console
+    """Propose undoing a pushed change; it needs approval like any change (console chat, on
+    the lab the change was made on)."""
+    from bot.cli.rollback import run_rollback
 
-    first = (f"as {as_user}",) if as_user else ()
-    asyncio.run(run_console(_settings(), first_lines=(*first, f"rollback {change_id}")))
+    asyncio.run(run_rollback(_settings(), change_id, as_user=as_user, lab=lab))
 
 
 def main() -> None:

@@ -20,6 +20,9 @@ CHAIN_BROKEN = "BROKEN (the report names the first altered row)"
 REPORT_TITLE = "labbot audit report"
 REPORT_SINCE = "since {at}"
 REPORT_ONE_CHANGE = "change {change_id}"
+REPORT_ONE_LAB = "lab {lab}"
+REPORT_LAB_COLUMN = "lab"  # the timeline's column when changes name their lab
+REPORT_MADE_ON = "Made on lab {lab}."
 REPORT_ALL_CHANGES = "all recorded changes"
 REPORT_LEFT_OUT = " ({count} older change(s) left out)"
 REPORT_PERIOD = "{period}: {count} change(s){left}. Generated {at}."
@@ -174,7 +177,8 @@ DEMO_RECORDS_HERE = "; the demo's records are in {data_dir}: `LABBOT_DATA_DIR={d
 NO_SCHEMA = "{where} holds no labbot tables: run `labbot db upgrade`, or fix LABBOT_DATABASE_URL"
 AUDIT_EMPTY = "no audit records in {where}"
 PENDING_NONE_IN = "nothing open in {where}"
-REPORT_WRITTEN = "wrote {path}: {count} change(s) from {where}; {chain}"
+REPORT_WRITTEN = "wrote {path}: {count} change(s){of_lab} from {where}; {chain}"
+REPORT_WRITTEN_LAB = " of lab {lab}"
 REPORT_WRITTEN_CHAIN = {
     True: "the audit chain is intact",
     False: "the audit chain is BROKEN (`labbot audit verify` names the first altered row)",

@@ -57,3 +57,14 @@ LABS_PODS_UNREAD = (
     "no lab answers here that labbot knows of, and the pods of {group} could not be looked up "
     "just now ({why}): if this is a new pod's place, ask again in a minute"
 )
+# `labbot rollback CHANGE [--lab NAME]` under a labs file
+ROLLBACK_ON_LAB = "{change_id} was made on lab {lab}: the console opens on lab {lab}."
+ROLLBACK_OTHER_LAB = (
+    "{change_id} was made on lab {made_on}, not on {here}: its lines and backups are that lab's, "
+    "whatever the devices are called here — leave --lab out, or give --lab {made_on}"
+)
+ROLLBACK_NO_LAB_RECORDED = (
+    "{change_id} names no lab (recorded before LABBOT_LABS): give --lab NAME, the lab it was "
+    "made on"
+)
+ROLLBACK_UNKNOWN = "no change {change_id} is on record (`labbot audit` lists the change ids)"

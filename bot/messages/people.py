@@ -74,6 +74,7 @@ FOUR_EYES = (
 )
 NOT_AN_APPROVER = "you are not an approver in {channel} ({setting})"
 LAB_APPROVERS = "the approvers of lab {lab} in LABBOT_LABS"
+LAB_NO_APPROVERS = "LABBOT_APPROVERS: lab {lab} names no approvers of its own in LABBOT_LABS"
 STUDENT_OF_OTHER_POD = (
     "you are a student of {pod}, not of {lab}: only {lab}'s students and the group's "
     "instructors decide here"
@@ -97,3 +98,11 @@ NOT_A_MATRIX_ROOM = "{room!r} is no Matrix room: write its id (!…) or alias (#
 LOOK_ALIKE_IDS = (
     "{one!r} and {other!r} look alike (a person reads them as one name): name each person one way"
 )
+# `labbot pending` under a labs file (LABBOT_LABS): grouped by lab
+PENDING_LAB = "lab {lab}:"
+PENDING_NO_LAB = "nothing waits for {user} in any lab (LABBOT_LABS: {labs})"
+# The App Home with many labs (bot/runtime/lab_homes.py): sections per lab
+HOME_LAB_WAITING = "{lab}: waiting for you"
+HOME_LAB_MINE = "{lab}: your open changes"
+HOME_NO_LAB = "Your labs"
+HOME_NO_LAB_EMPTY = "Nothing waits for you in any lab, and you are among no lab's people."

@@ -21,7 +21,15 @@ from storage.audit_records import ChangeRecord
 from storage.ports import DecisionRecords
 from workflow.api import PendingGate
 
-__all__ = ["describe", "open_gates", "pending_for", "pending_text"]
+__all__ = [
+    "OpenGate",
+    "Pending",
+    "describe",
+    "open_gates",
+    "pending_among",
+    "pending_for",
+    "pending_text",
+]
 
 MAX_LISTED = 50  # open gates shown per list; the count says how many more there are
 
@@ -85,8 +93,20 @@ async def pending_for(
     platform: str | None = None,
 ) -> Pending:
     """The gates `actor` may approve (not yet voted on by them) and the ones they requested."""
+    gates = await open_gates(workflow, audit, platform)
+    return await pending_among(actor, gates, authorizer=authorizer, audit=audit)
+
+
+async def pending_among(
+    actor: Actor,
+    gates: list[tuple[OpenGate, PendingGate, ChangeRecord]],
+    *,
+    authorizer: Authorizer,
+    audit: DecisionRecords,
+) -> Pending:
+    """Of `gates` (`open_gates`'), those `actor` may approve and those they requested."""
     to_decide, requested = [], []
-    for shown, gate, change in await open_gates(workflow, audit, platform):
+    for shown, gate, change in gates:
         if change.requester_id == actor.id:
             requested.append(shown)
         if await _may_approve(actor, shown, gate, authorizer, audit):

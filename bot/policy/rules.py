@@ -74,6 +74,9 @@ class Policy:
     template_approvals: int = 1  # N of the N-of-M rule, template gate
     push_approvals: int = 1  # N of the N-of-M rule, params (push) gate
     lab: str = ""  # the labs file's lab these rules are (its people: LABBOT_LABS); "": the one
+    # the lab names its approvers (approvers, instructors, students); else `approvers` are the
+    # deployment's LABBOT_APPROVERS, and a refusal says so
+    lab_names_approvers: bool = False
     # students of the other pods of its group -> their own pod (refused here, told where)
     students_elsewhere: Mapping[str, str] = field(default_factory=dict)
 
@@ -236,7 +239,10 @@ def _refuse_place(policy: Policy, person: Person, place: Place) -> str | None:
         listed = place.channel in policy.approvers_by_channel
         where = "LABBOT_APPROVERS_BY_CHANNEL" if listed else "LABBOT_APPROVERS"
         if policy.lab and not listed:
-            where = messages.LAB_APPROVERS.format(lab=policy.lab)
+            said = (
+                messages.LAB_APPROVERS if policy.lab_names_approvers else messages.LAB_NO_APPROVERS
+            )
+            where = said.format(lab=policy.lab)
         return _other_pod(policy, person) or messages.NOT_AN_APPROVER.format(
             channel=place.channel, setting=where
         )

@@ -33,6 +33,7 @@ from bot.labs.pods import students_elsewhere
 from bot.labs.spec import Lab
 from bot.policy.approvers import policy_from
 from bot.policy.rules import Policy
+from bot.runtime.lab_homes import home_in_labs
 from bot.runtime.pod_refresh import refreshing_pods
 from bot.runtime.wiring import Runtime, lab_runtime, open_shared
 from bot.settings import Settings
@@ -44,8 +45,14 @@ log = logging.getLogger(__name__)
 
 def lab_policy(own: Settings, lab: Lab, labs: tuple[Lab, ...]) -> Policy:
     """Lab `lab`'s rules: its own settings' (`own`, bot.labs.lab_settings.settings_for), named
-    by the lab, with the other pods' students refused in it."""
-    return replace(policy_from(own), lab=lab.name, students_elsewhere=students_elsewhere(lab, labs))
+    by the lab, with the other pods' students refused in it; whether the lab names its
+    approvers or has the deployment's (LABBOT_APPROVERS), for a refusal to say which."""
+    return replace(
+        policy_from(own),
+        lab=lab.name,
+        students_elsewhere=students_elsewhere(lab, labs),
+        lab_names_approvers=bool(lab.approvers or lab.instructors or lab.students),
+    )
 
 
 def places_of(lab: Lab, platform: str) -> tuple[str, ...]:
@@ -87,9 +94,10 @@ class LabRouter:
 
     async def handle(self, event: ChatEvent) -> None:
         """The adapter's one handler: the event to its lab's decision service."""
+        if isinstance(event, HomeOpened):  # a person's home, not a place: of each lab of theirs
+            await self.runtimes[home_in_labs(self.runtimes, event.actor)].service.handle(event)
+            return
         lab = await self.lab_of(event.thread)
-        if lab is None and isinstance(event, HomeOpened):
-            lab = next(iter(self.runtimes))  # a person's home, not a place: the first lab's
         if lab is None or lab in self.gone:
             lab = await self._placed_since(event, lab)
             if lab is None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -37,15 +37,22 @@ class HomeBoard:
     authorizer: Authorizer
     clock: Callable[[], datetime]
     mask: SecretMask
+    # the home as a whole is composed elsewhere (many labs: bot.runtime.lab_homes); None: this
+    # board's own
+    compose: Callable[[Actor], Awaitable[Home]] | None = None
     _viewers: OrderedDict[str, Actor] = field(default_factory=OrderedDict)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
     async def opened(self, actor: Actor) -> None:
+        self.remember(actor)
+        await self.publish(actor)
+
+    def remember(self, actor: Actor) -> None:
+        """Refresh `actor`'s home when gates open or close here (the latest HOMES_KEPT)."""
         self._viewers[actor.id] = actor
         self._viewers.move_to_end(actor.id)
         while len(self._viewers) > HOMES_KEPT:
             self._viewers.popitem(last=False)
-        await self.publish(actor)
 
     def refresh(self) -> None:
         """Publish every recent viewer's home again, in the background (a gate opened/closed)."""
@@ -62,7 +69,8 @@ class HomeBoard:
                 log.warning("cannot refresh the home of %s: %s", actor.id, exc)
 
     async def publish(self, actor: Actor) -> None:
-        await self.publisher.publish_home(actor.id, await self.home_of(actor))
+        home = await (self.compose or self.home_of)(actor)
+        await self.publisher.publish_home(actor.id, home)
 
     async def home_of(self, actor: Actor) -> Home:
         now = self.clock()

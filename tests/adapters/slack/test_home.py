@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from adapters.chat import Home, HomeSection
+from adapters.slack.home import MAX_BLOCKS, home_view
 from tests.adapters.slack.payloads import click, fixture
 from tests.adapters.slack.stack import SlackLab, slack_lab
 from tests.fakes.slack_api import SlackApiStandIn
@@ -89,3 +91,11 @@ async def test_recent_changes_show_no_secret_value_typed_in_a_request(
     recent = bob.split("Recent changes", 1)[1]
     assert "apply snmp to R1 community" in recent and masked in recent
     assert typed not in bob
+
+
+def test_a_home_of_many_labs_fits_slack() -> None:
+    lines = tuple(f"• chg-{n}" for n in range(20))
+    home = Home(tuple(HomeSection(f"pod-{n}: waiting for you", lines, "") for n in range(30)))
+    view = home_view(home)
+    assert len(view["blocks"]) == MAX_BLOCKS
+    assert view["blocks"][-1]["elements"][0]["text"].startswith("_… and more than fits here")

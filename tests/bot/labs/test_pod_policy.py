@@ -3,15 +3,14 @@ own (a student of another pod is refused and told where theirs is); four-eyes as
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from bot import messages
 from bot.labs.lab_settings import settings_for
 from bot.labs.pods import pod_lab, students_elsewhere
 from bot.labs.spec import GNS3Pods, GNS3Source, Lab, PodGroup
-from bot.policy.approvers import policy_from
 from bot.policy.rules import Person, Place, Policy, refuse_decision, refuse_request
+from bot.runtime.lab_router import lab_policy
 from bot.settings import Settings
 
 GROUP = PodGroup(
@@ -34,7 +33,7 @@ def policy_of(name: str) -> Policy:
     labs = pods()
     lab = next(lab for lab in labs if lab.name == name)
     own = settings_for(Settings(_env_file=None), lab)  # type: ignore[call-arg]
-    return replace(policy_from(own), lab=name, students_elsewhere=students_elsewhere(lab, labs))
+    return lab_policy(own, lab, labs)
 
 
 def approve(policy: Policy, who: str, requester: str = "U0ANN") -> str | None:
