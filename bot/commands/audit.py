@@ -1,5 +1,6 @@
 """The `audit` command in chat: who confirmed which change, filtered like `labbot audit`; and
-`audit report`, the HTML report attached to the thread."""
+`audit report`, the HTML report attached to the thread. In a lab's channel (LABBOT_LABS) both
+show that lab's changes only."""
 
 from __future__ import annotations
 
@@ -29,16 +30,19 @@ async def audit_command(ctx: CommandContext) -> None:
         device=flt.device,
         since=flt.since,
         until=flt.until,
+        lab=ctx.audit.lab or None,  # a lab's channel sees its lab's rows only
     )
     table = render_chat_table(entries, ctx.mask)
     await ctx.say(present_table(messages.AUDIT_TABLE.format(count=len(entries)), table))
-    summary = await ctx.audit.change_summary(flt.change_id) if flt.change_id else None
+    # another lab's change: no row here, no summary
+    summary = await ctx.audit.change_summary(flt.change_id) if flt.change_id and entries else None
     if summary is not None:
         await ctx.say(present_table(messages.AUDIT_SUMMARY, render_summary(summary, ctx.mask)))
 
 
 async def report_command(ctx: CommandContext) -> None:
-    """`audit report [since=DATE] [change=ID]`: the report of `labbot audit report`, attached."""
+    """`audit report [since=DATE] [change=ID]`: the report of `labbot audit report`, attached
+    (in a lab's channel, `--lab` of that lab)."""
     flt = parse_audit_args(ctx.command.args[1:])
     report = await gather_report(
         audit=ctx.audit,
@@ -47,6 +51,7 @@ async def report_command(ctx: CommandContext) -> None:
         generated_at=ctx.clock(),
         since=flt.since,
         change_id=flt.change_id,
+        lab=ctx.audit.lab or None,
     )
     page = await asyncio.to_thread(render_report, report, ctx.mask)
     text = messages.REPORT_ATTACHED.format(

@@ -61,3 +61,19 @@ async def test_report_of_one_lab_and_of_all_labs(tmp_path: Path, labs: dict[str,
     assert status == 2 and not out, out + err
     assert err.strip().splitlines() == ["labbot: no lab named 'green' (the labs: red, blue)"]
     assert not (tmp_path / "green.html").exists()
+
+
+async def test_chat_audit_in_a_lab_shows_that_lab_only(
+    tmp_path: Path, labs: dict[str, Lab]
+) -> None:
+    """`audit` and `audit report` typed in a lab's chat list that lab's changes, never another's
+    (a change id of the other lab reads as none)."""
+    env = settings(tmp_path)
+    await console(tmp_path, env, "red", CHANGE)
+    await console(tmp_path, env, "blue", CHANGE)
+    made = {r["lab"]: r["change_id"] for r in await audit(tmp_path, env) if r["kind"] == "change"}
+
+    said = await console(tmp_path, env, "red", f"audit\naudit change={made['blue']}\n")
+    assert made["red"] in said
+    assert made["blue"] not in said.replace(f"audit change={made['blue']}", "")
+    assert "Audit: 0 record(s)" in said, said
