@@ -6,6 +6,7 @@ the home with every lab in it."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,8 @@ from bot.cli.demo import DEMO_CREDENTIALS
 from tests.adapters.slack.payloads import fixture
 from tests.bot.labs.slack_labs import SlackLabs, slack_labs
 from tests.fakes.slack_api import SlackApiStandIn
+from tests.support.blockkit import view_html
+from tests.support.browser import keep_for_docs, show
 from tests.support.two_labs import two_labs
 
 LABS = """\
@@ -90,6 +93,14 @@ async def test_the_home_shows_each_lab_of_the_person(
         for lab, other in (("red", "blue"), ("blue", "red")):
             (line,) = teach[f"{lab}: waiting for you"]
             assert made[lab] in line and made[other] not in line
+
+        page = tmp_path / "home.html"
+        page.write_text(view_html(bot.api.homes["U0TEACH"], "labbot — Home (teach)"))
+        on_screen = await asyncio.to_thread(show, page, "slack-app-home-labs")
+        red_part, blue_part = on_screen.dom.split("blue: waiting for you", 1)
+        assert "red: waiting for you" in red_part and made["red"] in red_part
+        assert made["blue"] in blue_part and made["red"] not in blue_part
+        keep_for_docs(on_screen.screenshot, "slack-app-home-labs.png")
 
         asker = await open_home(bot, "U1")  # among no lab's people: their own changes
         assert asker == {
