@@ -26,22 +26,19 @@ import contextlib
 import os
 import tempfile
 import time
-from collections import Counter
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from bench.host import scheduling
 from bench.slack_ack import percentile
-from tests.fakes.slack_api import Posted, SlackApiStandIn
-from tests.scale.deployment import open_audit
-from tests.scale.harness import PEOPLE, Replica, clicks
-from tests.scale.many_labs import ManyLabs, channel_of, many_labs
+from tests.fakes.slack_api import SlackApiStandIn
+from tests.scale.harness import PEOPLE, Replica
+from tests.scale.many_labs import many_labs, one_change, verify
 from tests.support.postgres import fresh_postgres_database
 
 MIB = 2**20
 SLACK_ACK_LIMIT_MS = 3000.0
-GATES = ("Approve", "Execute")
 STEP_SECONDS = 600.0  # one gate or the push may wait this long under load, then the run fails
 SAMPLE_SECONDS = 0.25
 
@@ -52,7 +49,7 @@ class Run:
     devices: int
     replicas: int
     acks_ms: list[float]
-    seconds: float  # first ask to last "pushed"
+    seconds: float  # first ask to last ending
     peak_rss: list[int]  # per replica, with its children
 
     @property
@@ -62,32 +59,6 @@ class Run:
     @property
     def mib_per_lab(self) -> float:
         return max(self.peak_rss) / self.labs / MIB
-
-
-def server_of(index: int) -> str:
-    return f"10.88.{index}.1"
-
-
-async def one_change(bed: ManyLabs, index: int, lab: str, devices: int, acks: list[float]) -> None:
-    """Ask in the lab's channel, click through both gates, wait for the change's last word."""
-    side = bed.slack.in_channel(channel_of(lab))
-    senders = side.senders
-    thread = await side.mention(
-        f"apply ntp to all servers={server_of(index)}", via=index % len(senders)
-    )
-    for step, label in enumerate(GATES):
-        gate = await side.gate(thread, label, within=STEP_SECONDS)
-        payload = clicks(gate, label, ["U2"])[0]
-        started = time.perf_counter()
-        status, _ = await senders[(index + step + 1) % len(senders)].interaction(payload)
-        acks.append((time.perf_counter() - started) * 1000)
-        assert status == 200, (lab, label, status)
-    ended = await side.wait_message(thread, finished, within=STEP_SECONDS)
-    assert f"pushed: ✓ {devices} ✗ 0 of {devices}" in ended.text, (lab, ended.text)
-
-
-def finished(message: Posted) -> bool:
-    return message.text.startswith("Change chg-")  # FINISHED_TITLE: pushed, failed, …
 
 
 @contextlib.asynccontextmanager
@@ -109,27 +80,6 @@ async def peak_rss(replicas: list[Replica]) -> AsyncIterator[list[int]]:
             await sampler
 
 
-async def verify(bed: ManyLabs, devices: int) -> None:
-    """Each lab's devices told its server once, no other lab's; one push row per (lab, device)."""
-    servers = {lab: server_of(i) for i, lab in enumerate(bed.labs.labs)}
-    seen = await bed.labs.devices()
-    for lab, by_device in seen.items():
-        assert len(by_device) == devices, (lab, sorted(by_device))
-        for device, it in by_device.items():
-            told = [c.strip() for c in it.commands if c.strip().startswith("ntp server")]
-            assert told == [f"ntp server {servers[lab]}"], (lab, device, told)
-            held = {s for other, s in servers.items() if f"ntp server {s}" in it.running_config}
-            assert held == {servers[lab]}, (lab, device, held)
-    async with open_audit(bed.database_url) as audit:
-        entries = await audit.entries()
-    pushes = Counter((e.lab, e.device) for e in entries if e.kind == "push")
-    wanted = {(lab, f"R{n}") for lab in servers for n in range(1, devices + 1)}
-    assert set(pushes) == wanted and set(pushes.values()) == {1}, pushes
-    changes = {e.change_id: e.lab for e in entries if e.kind == "change"}
-    assert sorted(changes.values()) == sorted(servers), changes
-    assert all(e.lab == changes[e.change_id] for e in entries if e.change_id)
-
-
 async def measure(server_url: str, labs: int, devices: int, replicas: int) -> Run:
     acks: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -141,7 +91,7 @@ async def measure(server_url: str, labs: int, devices: int, replicas: int) -> Ru
         ):
             started = time.perf_counter()
             await asyncio.gather(
-                *(one_change(bed, i, lab, devices, acks) for i, lab in enumerate(bed.labs.labs))
+                *(one_change(bed, i, devices, acks, STEP_SECONDS) for i in range(labs))
             )
             seconds = time.perf_counter() - started
             await verify(bed, devices)

@@ -1,6 +1,7 @@
 """Many labs behind `labbot serve --http` replicas on one PostgreSQL: N simulated labs with the
 same device names (R1..RD), served in a process of their own, a labs file (LABBOT_LABS) giving
-each lab its own Slack channel of the stand-in (for bench.many_labs and its smoke test).
+each lab its own Slack channel of the stand-in; a change asked and approved in a lab, and the
+check that every lab's change landed once, in that lab only (bench.many_labs, test_many_labs).
 
 The labs run apart from the test's process so that their telnet sessions do not share its
 interpreter with the Slack stand-in and the clicks being timed."""
@@ -10,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import time
+from collections import Counter
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -17,11 +20,12 @@ from pathlib import Path
 
 from bot.cli.demo import DEMO_CREDENTIALS
 from labsim import Lab, demo_topology
-from tests.fakes.slack_api import SlackApiStandIn
-from tests.scale.deployment import serving
-from tests.scale.harness import Replica, SlackSide, serve_env
+from tests.fakes.slack_api import Posted, SlackApiStandIn
+from tests.scale.deployment import open_audit, serving
+from tests.scale.harness import Replica, SlackSide, clicks, serve_env
 
 LOGIN = {k: DEMO_CREDENTIALS[k] for k in ("username", "password", "secret")}
+GATES = ("Approve", "Execute")  # the library template's two steps
 STOP_SECONDS = 30.0
 
 
@@ -137,3 +141,57 @@ async def many_labs(
         env = serve_env(database_url, api, None, LABBOT_LABS=str(path), **settings)
         async with serving(env, api, workdir, count) as (slack, started):
             yield ManyLabs(database_url, slack, running, started)
+
+
+def server_of(index: int) -> str:
+    return f"10.88.{index}.1"  # the NTP server lab number `index` is asked for: its own
+
+
+async def one_change(
+    bed: ManyLabs, index: int, devices: int, acks: list[float], within: float = 120
+) -> None:
+    """In lab number `index`'s channel, alice asks for its NTP server on all its devices; bob
+    clicks through both gates, each click to the next replica (a load balancer); each click's
+    round trip (ms) goes to `acks`. Returns once the change has ended, pushed on every device."""
+    lab = bed.labs.labs[index]
+    side = bed.slack.in_channel(channel_of(lab))
+    senders = side.senders
+    thread = await side.mention(
+        f"apply ntp to all servers={server_of(index)}", via=index % len(senders)
+    )
+    for step, label in enumerate(GATES):
+        gate = await side.gate(thread, label, within=within)
+        payload = clicks(gate, label, ["U2"])[0]
+        started = time.perf_counter()
+        status, _ = await senders[(index + step + 1) % len(senders)].interaction(payload)
+        acks.append((time.perf_counter() - started) * 1000)
+        assert status == 200, (lab, label, status)
+    ended = await side.wait_message(thread, finished, within=within)
+    assert f"pushed: ✓ {devices} ✗ 0 of {devices}" in ended.text, (lab, ended.text)
+
+
+def finished(message: Posted) -> bool:
+    return message.text.startswith("Change chg-")  # bot.messages FINISHED_TITLE: the last word
+
+
+async def verify(bed: ManyLabs, devices: int) -> None:
+    """After `one_change` in every lab: each device was told its lab's server once and holds no
+    other lab's; the audit has one push row per (lab, device), one change row per lab, and every
+    row of a change names the change's lab."""
+    servers = {lab: server_of(i) for i, lab in enumerate(bed.labs.labs)}
+    seen = await bed.labs.devices()
+    for lab, by_device in seen.items():
+        assert len(by_device) == devices, (lab, sorted(by_device))
+        for device, it in by_device.items():
+            told = [c.strip() for c in it.commands if c.strip().startswith("ntp server")]
+            assert told == [f"ntp server {servers[lab]}"], (lab, device, told)
+            held = {s for s in servers.values() if f"ntp server {s}" in it.running_config}
+            assert held == {servers[lab]}, (lab, device, held)
+    async with open_audit(bed.database_url) as audit:
+        entries = await audit.entries()
+    pushes = Counter((e.lab, e.device) for e in entries if e.kind == "push")
+    wanted = {(lab, f"R{n}") for lab in servers for n in range(1, devices + 1)}
+    assert set(pushes) == wanted and set(pushes.values()) == {1}, pushes
+    changes = {e.change_id: e.lab for e in entries if e.kind == "change"}
+    assert sorted(changes.values()) == sorted(servers), changes
+    assert all(e.lab == changes[e.change_id] for e in entries if e.change_id)
