@@ -13,7 +13,7 @@ import contextlib
 import multiprocessing
 import time
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -22,7 +22,7 @@ from bot.cli.demo import DEMO_CREDENTIALS
 from labsim import Lab, demo_topology
 from tests.fakes.slack_api import Posted, SlackApiStandIn
 from tests.scale.deployment import open_audit, serving
-from tests.scale.harness import Replica, SlackSide, clicks, serve_env
+from tests.scale.harness import Replica, SlackSide, clicks, has_button, serve_env
 
 LOGIN = {k: DEMO_CREDENTIALS[k] for k in ("username", "password", "secret")}
 GATES = ("Approve", "Execute")  # the library template's two steps
@@ -160,7 +160,8 @@ async def one_change(
         f"apply ntp to all servers={server_of(index)}", via=index % len(senders)
     )
     for step, label in enumerate(GATES):
-        gate = await side.gate(thread, label, within=within)
+        gate = await side.wait_message(thread, offering(label), within)
+        assert has_button(gate, label), (lab, gate.text)  # a failure ends the run, not its wait
         payload = clicks(gate, label, ["U2"])[0]
         started = time.perf_counter()
         status, _ = await senders[(index + step + 1) % len(senders)].interaction(payload)
@@ -168,6 +169,11 @@ async def one_change(
         assert status == 200, (lab, label, status)
     ended = await side.wait_message(thread, finished, within=within)
     assert f"pushed: ✓ {devices} ✗ 0 of {devices}" in ended.text, (lab, ended.text)
+
+
+def offering(label: str) -> Callable[[Posted], bool]:
+    """The message offering `label`, or one saying the step failed ("Something went wrong…")."""
+    return lambda message: has_button(message, label) or message.text.startswith(":x:")
 
 
 def finished(message: Posted) -> bool:
