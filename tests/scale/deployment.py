@@ -1,5 +1,6 @@
 """A deployment: a database, the Slack stand-in, a simulated lab, and `labbot serve --http`
-replicas started as separate processes (for the scale tests and bench.scale)."""
+replicas started as separate processes (for the scale tests and bench.scale; many labs:
+tests.scale.many_labs)."""
 
 from __future__ import annotations
 
@@ -34,15 +35,34 @@ class Deployment:
     env: dict[str, str]
     workdir: Path
 
-    @contextlib.asynccontextmanager
-    async def audit(self) -> AsyncIterator[AuditStore]:
-        engine = make_engine(self.database_url)
+    def audit(self) -> contextlib.AbstractAsyncContextManager[AuditStore]:
+        return open_audit(self.database_url)
+
+
+@contextlib.asynccontextmanager
+async def open_audit(database_url: str) -> AsyncIterator[AuditStore]:
+    """The replicas' audit, read as they write it (their key)."""
+    engine = make_engine(database_url)
+    try:
+        yield AuditStore(
+            engine, chain=AuditChain(key=AUDIT_KEY.encode(), storage_keys=STORAGE_KEYS)
+        )
+    finally:
+        await engine.dispose()
+
+
+@contextlib.asynccontextmanager
+async def serving(
+    env: dict[str, str], api: SlackApiStandIn, workdir: Path, count: int
+) -> AsyncIterator[tuple[SlackSide, list[Replica]]]:
+    """`count` replicas on `env`, and Slack's side connected to them."""
+    slack = SlackSide(api)
+    async with replicas(env, workdir, count) as started:
+        await slack.connect(started)
         try:
-            yield AuditStore(
-                engine, chain=AuditChain(key=AUDIT_KEY.encode(), storage_keys=STORAGE_KEYS)
-            )
+            yield slack, started
         finally:
-            await engine.dispose()
+            await slack.close()
 
 
 @contextlib.asynccontextmanager
@@ -58,10 +78,5 @@ async def deployment(
     with running_lab(topology) as lab:
         inventory = lab.write_inventory(tmp_path / "hosts.yaml", transport="telnet")
         env = serve_env(database_url, api, inventory, **settings)
-        slack = SlackSide(api)
-        async with replicas(env, tmp_path, count) as started:
-            await slack.connect(started)
-            try:
-                yield Deployment(database_url, slack, lab, started, env, tmp_path)
-            finally:
-                await slack.close()
+        async with serving(env, api, tmp_path, count) as (slack, started):
+            yield Deployment(database_url, slack, lab, started, env, tmp_path)

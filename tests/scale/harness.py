@@ -14,7 +14,7 @@ import signal
 import sys
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -89,9 +89,11 @@ class Replica:
 
     def rss_bytes(self) -> int:
         """Resident memory now, from /proc (what the kernel charges the process)."""
-        status = Path(f"/proc/{self.pid}/status").read_text()
-        kib = next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:"))
-        return int(kib) * 1024
+        return rss_of(self.pid)
+
+    def tree_rss_bytes(self) -> int:
+        """Resident memory now of the process and its children (render workers), theirs too."""
+        return sum(rss_of(pid) for pid in process_tree(self.pid))
 
     async def _read_log(self) -> None:
         assert self.process.stderr is not None
@@ -121,6 +123,30 @@ class Replica:
         if self._reader is not None:
             await self._reader
         return code
+
+
+def rss_of(pid: int) -> int:
+    """VmRSS of a process from /proc (0 once it has gone)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0
+    kib = next((line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:")), 0)
+    return int(kib) * 1024
+
+
+def process_tree(pid: int) -> list[int]:
+    """`pid` and its descendants, as /proc lists each thread's children."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        for children in Path(f"/proc/{current}/task").glob("*/children"):
+            try:
+                todo.extend(int(child) for child in children.read_text().split())
+            except (FileNotFoundError, ProcessLookupError):
+                continue  # the thread ended while we read
+    return found
 
 
 async def start_replica(
@@ -169,13 +195,18 @@ async def stop(replica: Replica) -> None:
 
 @dataclass
 class SlackSide:
-    """What people do in Slack (mention, click) and what they see (the stand-in's messages)."""
+    """What people do in Slack (mention, click) and what they see (the stand-in's messages), in
+    one channel (`in_channel`: the same people and replicas in another)."""
 
     api: SlackApiStandIn
     senders: list[SlackSender] = field(default_factory=list)
+    channel: str = "C1"
+
+    def in_channel(self, channel: str) -> SlackSide:
+        return replace(self, channel=channel)  # the same senders (the list is shared)
 
     async def connect(self, replicas: list[Replica]) -> None:
-        self.senders = [SlackSender(r.events_url) for r in replicas]
+        self.senders[:] = [SlackSender(r.events_url) for r in replicas]  # seen by in_channel's
         for sender in self.senders:
             await sender.__aenter__()
 
@@ -184,7 +215,7 @@ class SlackSide:
             await sender.__aexit__()
 
     async def mention(self, text: str, *, via: int = 0, user: str = "U1", thread: str = "") -> str:
-        body = mention(text, user=user, thread_ts=thread)
+        body = mention(text, user=user, channel=self.channel, thread_ts=thread)
         status, _ = await self.senders[via].event(body)
         assert status == 200
         return thread or str(body["event"]["ts"])
@@ -203,7 +234,7 @@ class SlackSide:
         return [status for status, _ in await asyncio.gather(*sends)]
 
     def thread(self, thread: str) -> list[Posted]:
-        return self.api.thread("C1", thread)
+        return self.api.thread(self.channel, thread)
 
     async def wait_message(
         self, thread: str, test: Callable[[Posted], bool], within: float = 90

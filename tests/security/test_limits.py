@@ -117,6 +117,20 @@ async def test_workers_ignore_ctrl_c_and_a_worker_killed_between_calls_is_replac
         renderer.close()
 
 
+async def test_a_call_waiting_for_a_worker_is_not_refused_for_its_wait() -> None:
+    """The wall-time cap (twice the CPU cap + 5 s) counts a render's own time, not its wait for
+    a free worker: 60 labs previewing at once (bench.many_labs) queued renders past it, their
+    pool was killed and the changes ended "something went wrong"."""
+    renderer = RenderPool(workers=1, cpu_seconds=0.5, memory_mb=256)
+    try:
+        first = renderer._pool
+        naps = [renderer.run(time.sleep, 0.5) for _ in range(14)]  # 7 s queued, the cap 6 s
+        assert await asyncio.gather(*naps) == [None] * 14
+        assert renderer._pool is first  # never replaced: no render overran
+    finally:
+        renderer.close()
+
+
 async def test_a_bomb_from_the_llm_ends_that_change_while_other_threads_are_served(
     tmp_path: Path,
 ) -> None:

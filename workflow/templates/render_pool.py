@@ -6,9 +6,10 @@ small pool of worker processes, started once and reused. Each worker caps its ad
 (RLIMIT_AS: a bomb gets MemoryError instead of the machine's memory), runs at a lower priority
 (nice 10: the bot's own process goes first on a busy machine) and, per call, caps its CPU
 time (RLIMIT_CPU set to the time used so far plus the cap: SIGXCPU interrupts the render). The
-renderer caps the output (workflow/templates/rendering.py). A call that outlives twice its CPU cap
-in
-wall time (a bomb stuck in one C call) has its pool killed and replaced. Every failure is a
+renderer caps the output (workflow/templates/rendering.py). A call waits for a free worker before
+it is sent (so a queue of calls is no overrun); one that then outlives twice its CPU cap in wall
+time (a bomb stuck in one C call) has its pool killed and replaced, and a call of another
+cancelled with it before it started is sent again to the new pool. Every failure is a
 TemplateError of one line naming the cap and its setting. Workers ignore SIGINT (Ctrl-C at the
 console reaches the terminal's whole process group), and a pool a worker died in between calls
 is replaced before the next call.
@@ -85,6 +86,10 @@ def _capped_call(cpu_seconds: float, memory_mb: int, func: Callable[..., T], *ar
         resource.setrlimit(resource.RLIMIT_CPU, (unlimited, unlimited))
 
 
+class _CancelledWithPool(Exception):
+    """A call's future was cancelled by `_replace` (another call's overrun) before it ran."""
+
+
 class RenderPool:
     """`await pool.run(func, *args)`: `func(*args)` in a worker process, under the caps.
     `func` and its arguments must pickle (module-level functions over JSON-shaped data)."""
@@ -92,6 +97,9 @@ class RenderPool:
     def __init__(self, workers: int = 2, cpu_seconds: float = 5.0, memory_mb: int = 768) -> None:
         self.workers, self.cpu_seconds, self.memory_mb = workers, cpu_seconds, memory_mb
         self._pool = self._start()
+        # the wall-time cap counts a render, not its wait for a worker: 60 labs previewing at
+        # once queued calls past it, and their pool was killed under them (bench.many_labs)
+        self._free_workers = asyncio.Semaphore(workers)
 
     def _start(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
@@ -104,6 +112,13 @@ class RenderPool:
         )
 
     async def run(self, func: Callable[..., T], *args: Any) -> T:
+        async with self._free_workers:
+            try:
+                return await self._run(func, *args)
+            except _CancelledWithPool:  # not this render's: another's overrun, before it began
+                return await self._run(func, *args)
+
+    async def _run(self, func: Callable[..., T], *args: Any) -> T:
         pool = self._pool
         try:
             future = pool.submit(_capped_call, self.cpu_seconds, self.memory_mb, func, *args)
@@ -113,6 +128,11 @@ class RenderPool:
             future = pool.submit(_capped_call, self.cpu_seconds, self.memory_mb, func, *args)
         try:
             return await asyncio.wait_for(asyncio.wrap_future(future), 2 * self.cpu_seconds + 5)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if future.cancelled() and task is not None and not task.cancelling():
+                raise _CancelledWithPool from None
+            raise
         except TimeoutError:
             self._replace(pool)
             raise TemplateError(
