@@ -10,6 +10,9 @@ from pathlib import Path
 from bot.cli.demo import DEMO_CREDENTIALS
 from labsim import Lab, demo_topology
 
+# the labs' device login as labbot's settings name it (`load_settings(**DEVICE_LOGIN)`)
+DEVICE_LOGIN = {f"device_{k}": DEMO_CREDENTIALS[k] for k in ("username", "password", "secret")}
+
 
 @asynccontextmanager
 async def two_labs(directory: Path) -> AsyncIterator[dict[str, Lab]]:

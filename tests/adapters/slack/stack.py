@@ -19,7 +19,7 @@ from bot.cli.demo import DEMO_CREDENTIALS
 from bot.runtime.wiring import Runtime, open_runtime
 from bot.settings import Settings, load_settings
 from labsim import Lab, demo_topology
-from tests.adapters.slack.payloads import mention
+from tests.adapters.slack.payloads import fixture, mention
 from tests.adapters.slack.serving import http_adapter, running, socket_adapter
 from tests.fakes.slack_api import (
     BOT_TOKEN,
@@ -122,3 +122,16 @@ async def slack_lab(
                 return
             async with SlackSender(adapter.transport.url) as slack:  # type: ignore[attr-defined]
                 yield SlackLab(api, slack, adapter, runtime, lab, config)
+
+
+async def open_home(slack: SlackSide, api: SlackApiStandIn, user: str, within: float = 30) -> Json:
+    """`user` opens the bot's App Home (Slack's app_home_opened): the view published then."""
+    body = fixture("app_home_opened")
+    body["event"].update(user=user, channel=f"D{user}")
+    body["event_id"] = f"EvHOME{user}{len(api.calls)}"
+    before = api.homes.get(user)
+    status, _ = await slack.event(body)
+    assert status == 200
+    return await api.wait_for(
+        lambda: api.homes[user] if api.homes.get(user) is not before else None, within=within
+    )

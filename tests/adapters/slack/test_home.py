@@ -9,21 +9,16 @@ from typing import Any
 
 from adapters.chat import Home, HomeSection
 from adapters.slack.home import MAX_BLOCKS, home_view
-from tests.adapters.slack.payloads import click, fixture
+from tests.adapters.slack.payloads import click
 from tests.adapters.slack.stack import SlackLab, slack_lab
+from tests.adapters.slack.stack import open_home as published_home
 from tests.fakes.slack_api import SlackApiStandIn
 from tests.support.blockkit import view_html
 from tests.support.browser import show
 
 
 async def open_home(bot: SlackLab, user: str) -> dict[str, Any]:
-    body = fixture("app_home_opened")
-    body["event"].update(user=user, channel=f"D{user}")
-    body["event_id"] = f"EvHOME{user}{len(bot.api.calls)}"
-    before = bot.api.homes.get(user)
-    status, _ = await bot.slack.event(body)
-    assert status == 200
-    return await bot.api.wait_for(lambda: _newer(bot.api.homes.get(user), before), within=30)
+    return await published_home(bot.slack, bot.api, user)
 
 
 def _newer(view: dict[str, Any] | None, before: dict[str, Any] | None) -> dict[str, Any] | None:

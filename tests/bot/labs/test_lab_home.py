@@ -10,13 +10,12 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from bot.cli.demo import DEMO_CREDENTIALS
-from tests.adapters.slack.payloads import fixture
+from tests.adapters.slack.stack import open_home as published_home
 from tests.bot.labs.slack_labs import SlackLabs, slack_labs
 from tests.fakes.slack_api import SlackApiStandIn
 from tests.support.blockkit import view_html
 from tests.support.browser import keep_for_docs, show
-from tests.support.two_labs import two_labs
+from tests.support.two_labs import DEVICE_LOGIN, two_labs
 
 LABS = """\
 labs:
@@ -34,17 +33,7 @@ CHANNELS = {"red": "C0RED", "blue": "C0BLUE"}
 
 async def open_home(bot: SlackLabs, user: str) -> dict[str, list[str]]:
     """`user` opens the bot's App Home; its sections as published (title -> lines)."""
-    body = fixture("app_home_opened")
-    body["event"].update(user=user, channel=f"D{user}")
-    body["event_id"] = f"EvHOME{user}{len(bot.api.calls)}"
-    before = bot.api.homes.get(user)
-    status, _ = await bot.slack.event(body)
-    assert status == 200
-    view = await bot.api.wait_for(
-        lambda: bot.api.homes[user] if bot.api.homes.get(user) is not before else None,
-        within=60,
-    )
-    return sections(view)
+    return sections(await published_home(bot.slack, bot.api, user, within=60))
 
 
 def sections(view: dict[str, Any]) -> dict[str, list[str]]:
@@ -60,17 +49,9 @@ def sections(view: dict[str, Any]) -> dict[str, list[str]]:
 async def test_the_home_shows_each_lab_of_the_person(
     tmp_path: Path, slack_api: SlackApiStandIn
 ) -> None:
-    login = DEMO_CREDENTIALS
     async with (
         two_labs(tmp_path),
-        slack_labs(
-            tmp_path,
-            slack_api,
-            LABS,
-            device_username=login["username"],
-            device_password=login["password"],
-            device_secret=login["secret"],
-        ) as bot,
+        slack_labs(tmp_path, slack_api, LABS, **DEVICE_LOGIN) as bot,
     ):
         made, gates = {}, {}
         for lab, channel in CHANNELS.items():

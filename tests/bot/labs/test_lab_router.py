@@ -8,12 +8,10 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.cli.demo import DEMO_CREDENTIALS
 from tests.bot.labs.slack_labs import slack_labs
 from tests.fakes.slack_api import SlackApiStandIn
-from tests.support.two_labs import two_labs
+from tests.support.two_labs import DEVICE_LOGIN, two_labs
 
-LOGIN = DEMO_CREDENTIALS
 LABS = """\
 labs:
   red:
@@ -33,14 +31,7 @@ async def test_each_channel_changes_its_own_lab_only(
     slack_api.channels.update({"C0BLUE": "blue-lab", "C0ELSE": "random"})
     async with (
         two_labs(tmp_path) as labs,
-        slack_labs(
-            tmp_path,
-            slack_api,
-            LABS,
-            device_username=LOGIN["username"],
-            device_password=LOGIN["password"],
-            device_secret=LOGIN["secret"],
-        ) as bot,
+        slack_labs(tmp_path, slack_api, LABS, **DEVICE_LOGIN) as bot,
     ):
         channels = {"red": "C0RED", "blue": "C0BLUE"}
         threads = {
