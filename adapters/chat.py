@@ -30,6 +30,7 @@ __all__ = [
     "HomeSection",
     "Message",
     "PeopleDirectory",
+    "PlaceIds",
     "PlaceNames",
     "Request",
     "ThreadRef",
@@ -236,6 +237,16 @@ class PlaceNames(Protocol):
 
     async def place_names(self, channel: str) -> tuple[str, ...]:
         """`#name`s of `channel` (a channel id, a room id); () when it has none or is unknown."""
+        ...
+
+
+@runtime_checkable
+class PlaceIds(Protocol):
+    """The id a place named `#name` has (what PlaceNames answers, the other way round), so a
+    bot serving many labs can open a thread in a lab written by name."""
+
+    async def place_id(self, place: str) -> str | None:
+        """The id of `place` (an id is its own); None when the platform does not know it now."""
         ...
 
 

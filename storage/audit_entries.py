@@ -110,7 +110,14 @@ def _read(r: Row) -> dict[str, Any]:
 
 def _agent_call(r: Row) -> dict[str, Any]:
     who = _said(r, r["actor_id"], r["actor_name"])
-    return dict(kind="agent", **who, gate=r["tool"], text=r["arguments"], status=r["outcome"])
+    return dict(
+        kind="agent",
+        **who,
+        gate=r["tool"],
+        text=r["arguments"],
+        status=r["outcome"],
+        lab=r["lab"] or "",
+    )
 
 
 # table -> (row to entry fields, columns a `user` filter matches)

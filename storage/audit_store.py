@@ -230,9 +230,10 @@ class AuditStore(AuditReader):
         arguments: dict[str, Any],
         outcome: str,
         change_id: str | None = None,
+        lab: str = "",
     ) -> None:
         """One MCP tool call of an AI agent: what it asked (canonical JSON), for whom, and
-        whether it was answered or refused."""
+        whether it was answered or refused; `lab`: the lab it worked in ("": none named)."""
         content = {
             "change_id": change_id,
             "actor_id": agent_id,
@@ -243,6 +244,7 @@ class AuditStore(AuditReader):
             "tool": tool,
             "arguments": json.dumps(arguments, sort_keys=True, separators=(",", ":")),
             "outcome": outcome,
+            "lab": lab or None,
         }
         await self._insert(agent_calls, content)
 

@@ -210,6 +210,7 @@ agent_calls = _audit_table(
     _sealed("arguments"),  # canonical JSON of what the agent sent
     _sealed("outcome"),  # answered, or the reason it was refused
     _seal(),
+    _later("lab"),  # the lab the call worked in (0019); NULL: none chosen, or before 0019
 )
 AUDIT_TABLES = (
     changes,

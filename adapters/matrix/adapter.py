@@ -19,7 +19,12 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from nio import AsyncClient, ProfileGetDisplayNameResponse, RoomGetStateEventResponse
+from nio import (
+    AsyncClient,
+    ProfileGetDisplayNameResponse,
+    RoomGetStateEventResponse,
+    RoomResolveAliasResponse,
+)
 
 from adapters.chat import EventHandler, Message, ThreadRef
 from adapters.matrix import inbound, texts
@@ -126,6 +131,17 @@ class MatrixAdapter:
         room = self._client.rooms.get(channel)
         alias = room.canonical_alias if room is not None else None
         return (alias,) if alias else ()
+
+    async def place_id(self, place: str) -> str | None:
+        """The room id of `place` (adapters.chat.PlaceIds): a room id is its own, an alias
+        `#name:server` is resolved by the homeserver; None when it cannot be now."""
+        if not place.startswith("#"):
+            return place
+        response = await self._client.room_resolve_alias(place)
+        if isinstance(response, RoomResolveAliasResponse):
+            return str(response.room_id)
+        log.warning("cannot resolve %s (%s)", place, response)
+        return None
 
     async def is_direct(self, channel: str) -> bool:
         """A room the bot was invited to as a direct chat (`is_direct`, as clients do for DMs)."""

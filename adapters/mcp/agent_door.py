@@ -14,20 +14,34 @@ Progress = Callable[[float, float | None, str], Awaitable[None]]
 
 
 class AgentDoor(Protocol):
-    async def lab(self, agent: str) -> Json: ...
+    """`lab`: the lab a call works in, as the agent named it (None: not named)."""
 
-    async def show(self, agent: str, command: str, devices: list[str]) -> Json: ...
+    async def lab(self, agent: str, lab: str | None = None) -> Json: ...
 
-    async def templates(self, agent: str) -> Json: ...
-
-    async def request_change(
-        self, agent: str, text: str, devices: list[str], template: str | None
+    async def show(
+        self, agent: str, command: str, devices: list[str], lab: str | None = None
     ) -> Json: ...
 
-    async def change_status(self, agent: str, change_id: str) -> Json: ...
+    async def templates(self, agent: str, lab: str | None = None) -> Json: ...
+
+    async def request_change(
+        self,
+        agent: str,
+        text: str,
+        devices: list[str],
+        template: str | None,
+        lab: str | None = None,
+    ) -> Json: ...
+
+    async def change_status(self, agent: str, change_id: str, lab: str | None = None) -> Json: ...
 
     async def wait_for_change(
-        self, agent: str, change_id: str, seconds: float, progress: Progress
+        self,
+        agent: str,
+        change_id: str,
+        seconds: float,
+        progress: Progress,
+        lab: str | None = None,
     ) -> Json: ...
 
 

@@ -26,6 +26,7 @@ from adapters.slack.transport import (
 
 __all__ = ["SlackAdapter", "slack_adapter", "web_client"]
 
+LIST_PAGE = 1000  # channels a conversations.list page asks for (Slack's most)
 _SOURCE = {str: "content", bytes: "file"}  # files_upload_v2 takes text as content, bytes as file
 
 
@@ -59,6 +60,7 @@ class SlackAdapter:
         self.app = build_app(client, self.listeners, transport.signing_secret)
         self._groups = UserGroups(client)
         self._names: dict[str, tuple[str, ...]] = {}  # channel id -> its `#name` (asked once)
+        self._ids: dict[str, str] = {}  # `#name` -> its channel id (conversations.list)
 
     async def run(self, handler: EventHandler) -> None:
         self.listeners.attach(handler)
@@ -145,6 +147,38 @@ class SlackAdapter:
                 return ()  # not kept: asked again next time
             self._names[channel] = (f"#{name}",) if name else ()
         return self._names[channel]
+
+    async def place_id(self, place: str) -> str | None:
+        """The id of the channel `#name` (adapters.chat.PlaceIds): Slack's events, updates and
+        uploads name a channel by its id, so a thread opened by name is opened by id. An id is
+        its own; a name is looked up in conversations.list (the channels the bot can see),
+        remembered once found, asked again while not found."""
+        if not place.startswith("#"):
+            return place
+        if place not in self._ids:
+            try:
+                await self._list_channels()
+            except (SlackClientError, ClientError, TimeoutError):
+                return None
+        return self._ids.get(place)
+
+    async def _list_channels(self) -> None:
+        cursor = None
+        while True:
+            response = await self.client.conversations_list(
+                types="public_channel,private_channel",
+                exclude_archived=True,
+                limit=LIST_PAGE,
+                cursor=cursor,
+            )
+            for channel in response.get("channels") or []:
+                if channel.get("id") and channel.get("name"):
+                    name = f"#{channel['name']}"
+                    self._ids[name] = channel["id"]
+                    self._names.setdefault(channel["id"], (name,))
+            cursor = (response.get("response_metadata") or {}).get("next_cursor")
+            if not cursor:
+                return
 
     async def publish_home(self, user_id: str, home: Home) -> None:
         """The person's App Home tab (adapters.chat.HomePublisher)."""

@@ -1,7 +1,7 @@
 """Bounds on what an AI agent sends, applied before anything of it is stored, echoed or logged.
 
 A call's arguments (strings, lists, nested values) are measured as a whole against
-LABBOT_MAX_REQUEST_CHARS; a device, template or change named longer than MAX_NAME_CHARS, or a
+LABBOT_MAX_REQUEST_CHARS; a device, template, change or lab named longer than MAX_NAME_CHARS, or a
 device named by nothing but blanks, is refused. A call refused (here, by the caps or by the tool)
 is kept only as its `trace`: its size, sha256 and a short masked head, so it costs the audit a
 constant; an agent-chosen change id reaches the clear `change_id` column only as its sha256.
@@ -18,11 +18,11 @@ from bot import messages
 from workflow.hashing import canonical_json
 
 Json = dict[str, Any]
-MAX_NAME_CHARS = 128  # a device, template or change id (a DNS name's label stops at 63)
+MAX_NAME_CHARS = 128  # a device, template, change id or lab (a DNS name's label stops at 63)
 HEAD_CHARS = 32  # what a refused call's trace shows of what came
 SHOWN_CHARS = 40  # what a refusal echoes of a name too long
 KEPT_REASON_CHARS = 600  # the longest refusal reason or outcome an audit row keeps
-NAMED = ("template", "change_id")  # arguments that name one thing
+NAMED = ("template", "change_id", "lab")  # arguments that name one thing
 HASHED = "sha256:"
 
 

@@ -1,8 +1,10 @@
 """The agents' desk: what the MCP tools do, through the same doors as people in chat.
 
-Reads go through the chat read command (bot.commands.reads: allow-list, refusals, per-actor
-rate limit, recorded before they are sent; output masked as in chat). A change opens as a new
-thread in the configured place (LABBOT_MCP_CHANNEL), saying which agent asks on whose behalf,
+One desk per lab (with many labs, bot.agents.scope says which an agent works in). Reads go
+through the chat read command (bot.commands.reads: allow-list, refusals, per-actor rate limit,
+recorded before they are sent; output masked as in chat). A change opens as a new thread in the
+lab's place (LABBOT_MCP_CHANNEL, or the lab's channel on that platform; a `#name` opened by its
+id), saying which agent asks on whose behalf,
 and starts through the request desk (authorization with the principal's rights, the open-change
 caps counted per agent). Nothing here decides: the authorizer refuses an agent at every gate.
 Every call is counted against the agent's calls a minute and logged with agent and principal.
@@ -17,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from adapters.chat import Actor, Decision, Message, Request, ThreadRef
+from adapters.chat import Actor, Decision, Message, PlaceIds, Request, ThreadRef
 from adapters.links import thread_link, thread_of
 from bot import messages
 from bot.agents import views as agent_views
@@ -52,7 +54,8 @@ class AgentDesk:
     service: DecisionService
     changes: ThreadChange  # the changes' steps (the workflow)
     audit: AuditStore
-    place: ThreadRef  # where agents' changes open (thread "": a new thread each)
+    place: ThreadRef  # where agents' changes open (thread "": a new thread each; channel "":
+    # the lab has no place on the platform, so no change opens)
     catalog: Catalog
     reads: ReadCommand
     calls: ChannelBudget  # tool calls per agent a minute (counted as one character each)
@@ -60,6 +63,7 @@ class AgentDesk:
     max_open_per_agent: int = 3
     max_wait_seconds: float = 600.0
     transport: str = "stdio"  # how agents reach this desk (stdio, http): said in the audit
+    lab_name: str = ""  # the lab of LABBOT_LABS it serves ("": the settings' one lab)
 
     async def call(
         self, agent: Agent, tool: str, arguments: Json, work: Callable[[], Awaitable[Json]]
@@ -94,8 +98,18 @@ class AgentDesk:
             change_id=change_column(
                 answer.get("metadata", {}).get("change_id"), arguments.get("change_id")
             ),
+            lab=self.lab_name,
         )
         return answer
+
+    async def refuse(self, agent: Agent, tool: str, arguments: Json, reason: str) -> Json:
+        """A call refused before it reached a lab (bot.agents.scope): counted and recorded as
+        any call, answered with `reason`."""
+
+        async def refused() -> Json:
+            return agent_views.refused(reason, tool=tool)
+
+        return await self.call(agent, tool, arguments, refused)
 
     async def lab(self) -> Json:
         devices, links, unusable = await self.reads.lab.devices()
@@ -141,17 +155,19 @@ class AgentDesk:
         """Open the change in a new thread of the place; its id and link once it is planned."""
         asked = _request_text(text, devices, template)
         actor = Actor(agent.actor_id, agent.shown)
-        refusal = refuse_size(self.service.requests.limits, asked) or (
-            await self.service.authorizer.refuse_request(Request(self.place, actor, asked))
-        )
+        place, refusal = await self._opening_place()
+        refusal = refusal or refuse_size(self.service.requests.limits, asked)
+        if not refusal:
+            request = Request(place, actor, asked)
+            refusal = await self.service.authorizer.refuse_request(request)
         if refusal:  # nothing is posted: the refusal is the agent's and the audit's
             await self._record_refusal(agent, "request_change", refusal)
             return agent_views.refused(refusal, tool="request_change")
         opening = messages.AGENT_ASKS.format(
             agent=agent.name, principal=agent.principal, text=asked
         )
-        root = await self.service.reporter.adapter.post(self.place, Message(opening))
-        thread = replace(self.place, thread=root)
+        root = await self.service.reporter.adapter.post(place, Message(opening))
+        thread = replace(place, thread=root)
         limits = replace(self.service.requests.limits, max_open_per_user=self.max_open_per_agent)
         desk = replace(self.service.requests, limits=limits)
         started = await desk.start_change(Request(thread, actor, asked), asked)
@@ -161,9 +177,14 @@ class AgentDesk:
         return await self.change_status(agent, started.change_id)
 
     async def change_status(self, agent: Agent, change_id: str) -> Json:
-        """Where a change the agent asked for stands (only its own changes are shown)."""
+        """Where a change the agent asked for stands (only its own changes of this desk's lab
+        are shown: another's, or another lab's, reads as no change at all)."""
         change = await self.audit.change_summary(change_id)
-        if change is None or change.requester_id != agent.actor_id:
+        if (
+            change is None
+            or change.requester_id != agent.actor_id
+            or (self.lab_name and change.lab != self.lab_name)
+        ):
             text = messages.AGENT_NO_SUCH_CHANGE.format(change_id=cut(change_id), agent=agent.name)
             return agent_views.refused(text, tool="change_status")
         thread = thread_of(change.platform, change.channel, change.thread_key)
@@ -202,6 +223,22 @@ class AgentDesk:
                 told = step
                 await progress(elapsed, bound, _step_said(change_id, step))
             await asyncio.sleep(min(POLL_SECONDS, bound - elapsed))
+
+    async def _opening_place(self) -> tuple[ThreadRef, str | None]:
+        """Where the change opens — the place with its channel as the platform knows it (a
+        `#name` by its id: the platform's events name the thread so) — or why it cannot."""
+        place, platform = self.place, self.place.platform
+        if not place.channel:
+            return place, messages.AGENT_LAB_NO_PLACE.format(lab=self.lab_name, platform=platform)
+        adapter = self.service.reporter.adapter
+        if not isinstance(adapter, PlaceIds):
+            return place, None
+        channel = await adapter.place_id(place.channel)
+        if channel is None:
+            said = messages.AGENT_PLACE_UNKNOWN.format(place=place.channel, platform=platform)
+            return place, said
+        self.place = replace(place, channel=channel)  # its reads and refusals there too
+        return self.place, None
 
     def _may_decide(self, change: ChangeRecord) -> str:
         """Who may decide its gates, as the policy names them (owners of the devices too)."""

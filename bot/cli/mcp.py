@@ -1,4 +1,5 @@
-"""`labbot mcp`: one local AI agent over stdio (the HTTP endpoint is bot/runtime/serve_mcp.py).
+"""`labbot mcp`: one local AI agent over stdio (the HTTP endpoint is bot/runtime/serve_mcp.py),
+on the settings' one lab or, with LABBOT_LABS, on the labs its scope gives it (bot.agents.scope).
 
 Over stdio nothing but MCP may reach stdout: logs and a console place's messages go to stderr.
 Over stdio the chat adapter only posts; people's clicks reach `labbot serve` (or `labbot
@@ -22,7 +23,8 @@ from bot.cli.serve import configure_logging, make_adapters
 from bot.labs.lab_option import lab_shown
 from bot.policy.agent_principals import Agent
 from bot.records.place import database_place
-from bot.runtime.agent_tools import agent_tools, place_from, serving_agent
+from bot.runtime.agent_tools import agent_labs, agent_tools, place_from, serving_agent
+from bot.runtime.lab_router import open_lab_router
 from bot.runtime.wiring import agents_from, make_inventory, open_runtime
 from bot.settings import Settings
 
@@ -37,6 +39,13 @@ async def run_mcp_stdio(settings: Settings) -> None:
     if place.platform == "matrix":
         raise ConfigError(messages.AGENT_STDIO_MATRIX.format(place=settings.mcp_channel))
     adapter = await _poster(settings, place.platform)
+    if settings.labs is not None:
+        log.info(serving_line(settings, agent))
+        async with open_lab_router(settings, adapter) as router:
+            labs = await agent_labs(settings, router)
+            server = mcp_server(agent_tools(settings, labs, "stdio"), lambda: agent.name)
+            await server.run_stdio_async()
+        return
     inventory = make_inventory(settings)
     log.info(serving_line(settings, agent))  # a client started it anywhere: where its data is
     async with open_runtime(settings, adapter, inventory=inventory) as runtime:
@@ -50,8 +59,11 @@ def serving_line(settings: Settings, agent: Agent) -> str:
     place = settings.mcp_channel or ""
     if place == "console":
         place = messages.AGENT_CONSOLE_DECIDERS
+    lab = lab_shown(settings)
+    if settings.labs is not None:
+        lab = messages.AGENT_STDIO_LABS.format(path=settings.labs)
     return messages.AGENT_STDIO_SERVING.format(
-        lab=lab_shown(settings),
+        lab=lab,
         db=database_place(settings),
         data_dir=settings.data_dir.resolve(),
         agent=agent.shown,

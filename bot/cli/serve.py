@@ -24,7 +24,7 @@ from bot.check.doctor import before_serving
 from bot.policy.approvers import policy_from
 from bot.records.audit_anchor import audit_key, secret_mask
 from bot.records.storage_key import check_storage_key, storage_keys
-from bot.runtime.agent_tools import place_from
+from bot.runtime.agent_tools import AgentLabs, agent_labs
 from bot.runtime.health import wait_for_database
 from bot.runtime.lab_router import open_lab_router
 from bot.runtime.serve_mcp import check_agents, serve_agents, serves_agents
@@ -89,13 +89,13 @@ class Serving:
 
     handle: EventHandler
     runtimes: Collection[Runtime]  # every lab's (pods found while serving too)
-    agents: Runtime | None  # the runtime the MCP endpoint serves (its place's lab)
+    agents: Runtime | AgentLabs | None  # what the MCP endpoint serves: the one lab, or every lab
 
 
 @asynccontextmanager
 async def serving(settings: Settings, adapter: ChatAdapter) -> AsyncIterator[Serving]:
-    """The settings' one lab, or with LABBOT_LABS every lab behind a router (the agents' door
-    on the lab LABBOT_MCP_CHANNEL answers for)."""
+    """The settings' one lab, or with LABBOT_LABS every lab behind a router (and the agents'
+    door on every lab, each agent in its labs: bot.agents.scope)."""
     if settings.labs is None:
         async with open_runtime(settings, adapter) as runtime:
             yield Serving(runtime.service.handle, [runtime], runtime)
@@ -103,10 +103,7 @@ async def serving(settings: Settings, adapter: ChatAdapter) -> AsyncIterator[Ser
     async with open_lab_router(settings, adapter) as router:
         agents = None
         if serves_agents(settings, adapter):
-            lab = await router.lab_of(place_from(settings))
-            if lab is None:
-                raise ConfigError(messages.LABS_AGENTS_PLACE.format(place=settings.mcp_channel))
-            agents = router.runtimes[lab]
+            agents = await agent_labs(settings, router)
         yield Serving(router.handle, router.runtimes.values(), agents)
 
 

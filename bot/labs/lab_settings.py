@@ -69,11 +69,12 @@ class _Resolved:
 
 
 async def configured_labs(settings: Settings) -> tuple[Lab, ...]:
-    """The labs LABBOT_LABS names (pods found now); () without a labs file: the settings' one
-    lab, as ever."""
+    """The labs LABBOT_LABS names (pods found now; an agent a lab names is one of
+    LABBOT_MCP_AGENTS); () without a labs file: the settings' one lab, as ever."""
     if settings.labs is None:
         return ()
-    return await all_labs(read_labs_file(settings.labs), Secrets(settings))
+    labs_file = read_labs_file(settings.labs, agents=frozenset(settings.mcp_agents))
+    return await all_labs(labs_file, Secrets(settings))
 
 
 def pod_groups(settings: Settings) -> tuple[PodGroup, ...]:

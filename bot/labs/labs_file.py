@@ -12,6 +12,7 @@ labs:
     owners: staging/owners.txt
     credentials: {username: admin, password: STAGING_PASSWORD, secret: STAGING_SECRET}
     limits: {max_targets: 20, max_open: 10}
+    agents: [claude-code]                   # agents of LABBOT_MCP_AGENTS that may work here
 pods:
   ccna:
     gns3: {url: http://gns3:3080, projects: pod-*, user: admin, password: GNS3_PASSWORD}
@@ -22,13 +23,14 @@ pods:
 
 A secret is never written in the file: `password`, `secret` (and GNS3's `password`) name the
 environment variable (or labbot setting) holding it; a value that is not such a name is refused.
+An agent named in `agents:` must be one of LABBOT_MCP_AGENTS (when the caller says which).
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -68,7 +70,7 @@ LIMITS = {
 }
 SOURCES = ("inventory", "containerlab", "gns3")
 PLACES = ("slack", "matrix")
-COMMON = ("owners", "credentials", "limits", "device_types", "requesters")
+COMMON = ("owners", "credentials", "limits", "device_types", "requesters", "agents")
 LAB_KEYS = (*SOURCES, *PLACES, *COMMON, "approvers")
 GROUP_KEYS = ("gns3", "containerlab", *PLACES, *COMMON, "instructors", "students")
 
@@ -157,8 +159,13 @@ class _At:
         return name
 
 
-def read_labs_file(path: Path, environ: Mapping[str, str] | None = None) -> LabsFile:
-    """The labs and pod groups of `path`, or ConfigError naming the line and the fix."""
+def read_labs_file(
+    path: Path,
+    environ: Mapping[str, str] | None = None,
+    agents: Collection[str] | None = None,
+) -> LabsFile:
+    """The labs and pod groups of `path`, or ConfigError naming the line and the fix. `agents`:
+    the agents of LABBOT_MCP_AGENTS, which an `agents:` list may name (None: not checked)."""
     environ = os.environ if environ is None else environ
     try:
         text = path.read_text(encoding="utf-8")
@@ -175,7 +182,7 @@ def read_labs_file(path: Path, environ: Mapping[str, str] | None = None) -> Labs
         ) from None
     if root is None:
         raise ConfigError(messages.LABS_EMPTY.format(path=path))
-    reader = _Reader(path, environ, setting_names())
+    reader = _Reader(path, environ, setting_names(), agents)
     top = _At(path, root, "").mapping(("labs", "pods"))
     labs = tuple(reader.lab(name, at) for name, at in _named(top.get("labs")))
     groups = tuple(reader.group(name, at) for name, at in _named(top.get("pods")))
@@ -196,9 +203,16 @@ def _named(at: _At | None) -> list[tuple[str, _At]]:
 
 
 class _Reader:
-    def __init__(self, path: Path, environ: Mapping[str, str], settings: frozenset[str]) -> None:
+    def __init__(
+        self,
+        path: Path,
+        environ: Mapping[str, str],
+        settings: frozenset[str],
+        agents: Collection[str] | None = None,
+    ) -> None:
         self.path, self.base = path, path.parent
         self.environ, self.settings = environ, settings
+        self.agents = agents
 
     def lab(self, name: str, at: _At) -> Lab:
         fields = at.mapping(LAB_KEYS)
@@ -249,7 +263,23 @@ class _Reader:
         if "device_types" in fields:
             rules = fields["device_types"].mapping()
             found["device_types"] = tuple((glob, at.text()) for glob, at in rules.items())
+        if "agents" in fields:
+            found["agents"] = self._agents(fields["agents"])
         return found
+
+    def _agents(self, at: _At) -> tuple[str, ...]:
+        """The agents that may work in the lab (each pod of a group): a list, `[]` for none;
+        each one of LABBOT_MCP_AGENTS, else its own line says which are."""
+        items = at.node.value if isinstance(at.node, yaml.SequenceNode) else [at.node]
+        named = []
+        for node in items:
+            item = _At(self.path, node, at.what)
+            name = item.text()
+            if self.agents is not None and name not in self.agents:
+                known = ", ".join(sorted(self.agents)) or "none"
+                raise item.fail(messages.LABS_UNKNOWN_AGENT.format(agent=name, known=known))
+            named.append(name)
+        return tuple(dict.fromkeys(named))
 
     def _credentials(self, at: _At) -> Credentials:
         fields = at.mapping(("username", "password", "secret"))

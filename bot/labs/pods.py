@@ -94,6 +94,7 @@ def pod_lab(group: PodGroup, name: str, source: Source) -> Lab:
         group=group.name,
         instructors=group.instructors,
         students=students,
+        agents=group.agents,
     )
 
 

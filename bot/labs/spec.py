@@ -55,6 +55,9 @@ class Lab:
     group: str = ""  # the pod group it belongs to ("": a lab of its own)
     instructors: tuple[str, ...] = ()  # the group's: may approve in any of its labs
     students: tuple[str, ...] = ()  # this pod's: may ask and approve only here
+    # the agents of LABBOT_MCP_AGENTS that may work in it (None: not said, so none, unless it is
+    # the lab of LABBOT_MCP_CHANNEL: bot.agents.scope)
+    agents: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,7 @@ class PodGroup:
     credentials: Credentials = field(default_factory=Credentials)
     limits: tuple[tuple[str, int], ...] = ()
     device_types: tuple[tuple[str, str], ...] = ()
+    agents: tuple[str, ...] | None = None  # each of its pods': Lab.agents
 
     @property
     def pattern(self) -> str:

@@ -34,6 +34,7 @@ AGENT_STDIO_SERVING = (
     "or LABBOT_DATABASE_URL the database), serving {agent} over stdio; its changes open in "
     "{place}"
 )
+AGENT_STDIO_LABS = "the labs of {path} (each agent in its own: `agents:`)"
 AGENT_CONSOLE_DECIDERS = (
     "`labbot console` on this database (`labbot pending` lists what waits for whom)"
 )
@@ -60,8 +61,8 @@ AGENT_TOO_LARGE = (
     "(LABBOT_MAX_REQUEST_CHARS). Only their size, sha256 and first characters were recorded."
 )
 AGENT_NAME_TOO_LONG = (
-    "Refused: the name {name!r} is {size:,} characters long; a device, template or change is "
-    "named in at most {limit} characters"
+    "Refused: the name {name!r} is {size:,} characters long; a device, template, change or "
+    "lab is named in at most {limit} characters"
 )
 AGENT_BLANK_DEVICE = (
     "Refused: a device name is empty or blank; name each device as `lab` lists it (leave "
@@ -70,4 +71,22 @@ AGENT_BLANK_DEVICE = (
 AGENT_TOO_MANY_SESSIONS = (
     "labbot MCP: {agent} has {count} sessions open already (at most {limit}, "
     "LABBOT_MCP_SESSIONS_PER_AGENT); end one (an HTTP DELETE, or close the client) first"
+)
+# many labs (LABBOT_LABS): which lab a call works in (bot.agents.scope)
+AGENT_IN_NO_LAB = (
+    "{agent} works in no lab: a lab of the labs file (LABBOT_LABS) takes an agent when its "
+    "`agents:` names it"
+)
+AGENT_NAME_A_LAB = "{agent} works in several labs ({labs}): name one as `lab`"
+AGENT_NOT_ITS_LAB = "{agent} does not work in lab {lab!r}; its labs: {labs}"
+AGENT_LAB_WITHOUT_LABS = (
+    "`lab` is for a labbot serving many labs (LABBOT_LABS); this one serves a single lab: "
+    "leave `lab` out"
+)
+AGENT_LAB_NO_PLACE = (
+    "lab {lab} has no {platform} place for changes to open in (its `{platform}:` in the labs "
+    "file); nothing was opened"
+)
+AGENT_PLACE_UNKNOWN = (
+    "{platform} does not know the place {place} now (is the bot in it?); nothing was opened"
 )

@@ -45,9 +45,14 @@ LABS_NOT_HERE = (
 LABS_NO_PODS_FOUND = "pod group {group!r}: no {where} matches {pattern!r}"
 LABS_OK = "{path!s}: {count} lab(s): {names}"
 LABS_FIX = "fix the line named, then `labbot check` again (docs/labs.md#many-labs)"
+LABS_UNKNOWN_AGENT = (
+    "{agent!r} is not an agent of LABBOT_MCP_AGENTS (its agents: {known}); name one of them, "
+    "or add the agent there first"
+)
 LABS_AGENTS_PLACE = (
-    "LABBOT_MCP_CHANNEL: {place} is no lab's place; agents' changes open in a lab's channel "
-    "(name one a lab of LABBOT_LABS answers in)"
+    "LABBOT_MCP_CHANNEL: {place} is no lab's place and no lab of LABBOT_LABS names `agents:`, "
+    "so no agent could work in any lab: name a lab's channel there (that lab then takes every "
+    "agent), or list each lab's agents in the labs file (docs/labs.md#many-labs)"
 )
 LABS_POD_GONE = (
     "{pod} is gone: its pod is no longer found (its GNS3 project or containerlab lab was "

@@ -1,6 +1,7 @@
 """`labbot serve`'s MCP endpoint for AI agents: streamable HTTP on LABBOT_MCP_HOST:LABBOT_MCP_PORT
 (127.0.0.1 by default), a bearer token per agent, beside the chat adapter of LABBOT_MCP_CHANNEL's
-platform (agents' changes open there and people decide them there)."""
+platform (agents' changes open there and people decide them there). With LABBOT_LABS it serves
+every lab, each agent in the labs its scope gives it (bot.agents.scope)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from adapters.chat import ChatAdapter
 from adapters.mcp.http import http_app, serve_http
 from base.errors import ConfigError
 from bot import messages
-from bot.runtime.agent_tools import agent_tools, place_from
+from bot.runtime.agent_tools import AgentLabs, agent_tools, place_from
 from bot.runtime.wiring import Runtime
 from bot.settings import Settings
 
@@ -43,11 +44,13 @@ def serves_agents(settings: Settings, adapter: ChatAdapter) -> bool:
 
 
 async def serve_agents(
-    settings: Settings, runtime: Runtime, ready: Callable[[int], object] = lambda _: None
+    settings: Settings,
+    served: Runtime | AgentLabs,
+    ready: Callable[[int], object] = lambda _: None,
 ) -> None:
-    """The MCP endpoint at http://LABBOT_MCP_HOST:LABBOT_MCP_PORT/mcp until cancelled; `ready`
-    is told the port once it listens."""
-    tools = agent_tools(settings, runtime, "http")
+    """The MCP endpoint at http://LABBOT_MCP_HOST:LABBOT_MCP_PORT/mcp until cancelled, on the
+    settings' one lab or every lab of LABBOT_LABS; `ready` is told the port once it listens."""
+    tools = agent_tools(settings, served, "http")
     limit = settings.mcp_sessions_per_agent
 
     def too_many(agent: str, count: int) -> str:

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from adapters.chat import ChatAdapter, CodeBlock, EventHandler, Message, ThreadRef
+from adapters.chat import ChatAdapter, CodeBlock, EventHandler, Message, PlaceIds, ThreadRef
 from base.masking import SecretMask, occurrences
 
 __all__ = ["ScrubbedAdapter", "Scrubber", "scrub_logs"]
@@ -81,6 +81,13 @@ class ScrubbedAdapter:
         self, thread: ThreadRef, message_id: str, footer: str, mentions: tuple[str, ...] = ()
     ) -> None:
         await self.inner.close_gate(thread, message_id, self.scrub(footer), mentions)
+
+    async def place_id(self, place: str) -> str | None:
+        """The id of a place written by name (adapters.chat.PlaceIds), where the platform
+        resolves names; elsewhere the place as written."""
+        if isinstance(self.inner, PlaceIds):
+            return await self.inner.place_id(place)
+        return place
 
     def _shown(self, message: Message) -> Message:
         masked = replace(

@@ -222,6 +222,16 @@ class SlackApiStandIn:
             return {"ok": False, "error": "channel_not_found"}
         return {"ok": True, "channel": {"id": channel, "name": self.channels[channel]}}
 
+    def _conversations_list(self, args: Json) -> Json:
+        """The channels the bot can see, a page of `limit` at a time (Slack's cursor: the
+        index of the next page's first channel)."""
+        listed = [{"id": c, "name": name, "is_channel": True} for c, name in self.channels.items()]
+        start, limit = int(args.get("cursor") or 0), int(args.get("limit") or 100)
+        page = listed[start : start + limit]
+        after = start + limit
+        cursor = str(after) if after < len(listed) else ""
+        return {"ok": True, "channels": page, "response_metadata": {"next_cursor": cursor}}
+
     def _usergroups_list(self, args: Json) -> Json:
         groups = [
             {

@@ -1,7 +1,8 @@
 """Many labs on Matrix, on a real Synapse: a labs file maps one room by its alias and another by
 its id to two simulated labs with the same router names. A change asked in each room runs on
 that room's lab only (every audit row naming it); a room that is no lab's is told so in one
-line (bot.runtime.lab_router, MatrixAdapter.place_names)."""
+line (bot.runtime.lab_router, MatrixAdapter.place_names). An agent's change for the lab written
+by its alias opens in that room, by its id (MatrixAdapter.place_id)."""
 
 from __future__ import annotations
 
@@ -13,17 +14,22 @@ from pathlib import Path
 import pytest
 
 from adapters.matrix.adapter import MatrixAdapter
+from bot.policy.agent_principals import token_hash
+from bot.runtime.agent_tools import agent_labs
 from bot.runtime.lab_router import LabRouter, open_lab_router
 from bot.runtime.serve_matrix import make_adapter
 from tests.adapters.matrix.chat_user import ChatUser, running
 from tests.adapters.matrix.labbot_harness import (
     PARAMS_STEP,
     REQUEST,
+    TEMPLATE_STEP,
+    BotThread,
     ask,
     labbot_settings,
     routers_of,
 )
 from tests.adapters.matrix.room_events import membership
+from tests.adapters.mcp.agent_stack import AGENT, TOKEN, agent_session, call, endpoint_on
 from tests.fakes.synapse import MatrixAccount, Synapse
 from tests.support.two_labs import two_labs
 
@@ -109,3 +115,71 @@ labs:
     assert all(e.lab == changes[e.change_id] for e in entries if e.change_id)
     asked_in = {(e.lab, e.platform, e.channel) for e in entries if e.kind == "change"}
     assert asked_in == {("red", "matrix", rooms["red"]), ("blue", "matrix", rooms["blue"])}
+
+
+async def test_an_agents_change_opens_in_its_labs_room_written_by_alias(
+    synapse: Synapse, bot_account: MatrixAccount, tmp_path: Path, alice: ChatUser, bob: ChatUser
+) -> None:
+    """LABBOT_MCP_CHANNEL is blue's room (blue takes every agent); red, written by its alias,
+    names the agent in `agents:`. The agent's change for red opens in red's room (the alias
+    resolved to its id), where its template gate waits; without `lab` it is told to name one."""
+    bot_id, server = bot_account.user_id, bot_account.user_id.split(":", 1)[1]
+    alias = f"agents-red-{secrets.token_hex(4)}"
+    rooms = {
+        "red": await alice.create_room([bot_id, bob.user_id], alias=alias),
+        "blue": await alice.create_room([bot_id, bob.user_id]),
+    }
+    labs_file = f"""\
+labs:
+  red:
+    inventory: red/hosts.yaml
+    matrix: "#{alias}:{server}"
+    approvers: ["{bob.user_id}"]
+    agents: [{AGENT}]
+  blue:
+    inventory: blue/hosts.yaml
+    matrix: "{rooms["blue"]}"
+    approvers: ["{bob.user_id}"]
+"""
+    (tmp_path / "labs.yaml").write_text(labs_file)
+    agents = {"mcp_agents": f"{AGENT}={alice.user_id} {token_hash(TOKEN)}"}
+    settings = labbot_settings(
+        synapse,
+        bot_account,
+        tmp_path,
+        labs=tmp_path / "labs.yaml",
+        mcp_channel=f"matrix:{rooms['blue']}",
+        **agents,
+    )
+    adapter: MatrixAdapter = await make_adapter(settings, http=False, host="127.0.0.1", port=0)
+    async with (
+        two_labs(tmp_path),
+        open_lab_router(settings, adapter) as router,
+        running(adapter, router.handle),
+    ):
+        for room in rooms.values():
+            await alice.wait_for(membership(room, bot_id, "join"))
+        async with (
+            endpoint_on(settings, await agent_labs(settings, router)) as url,
+            agent_session(url) as agent,
+        ):
+            unnamed = await call(agent, "lab")
+            opened = await call(agent, "request_change", text=REQUEST, lab="red")
+            root = await alice.wait_for(
+                lambda room, event: (
+                    event.get("sender") == bot_id
+                    and event.get("type") == "m.room.message"
+                    and "m.relates_to" not in event.get("content", {})
+                    and AGENT in event.get("content", {}).get("body", "")
+                )
+            )
+            thread = BotThread(alice, rooms["red"], root["event_id"], bot_id)
+            await thread.gate(TEMPLATE_STEP)
+        entries = await router.runtimes["red"].audit.entries()
+    assert unnamed["error"] == f"{AGENT} works in several labs (red, blue): name one as `lab`"
+    assert opened["metadata"]["lab"] == "red" and opened["metadata"]["state"] == "open"
+    assert rooms["red"][1:] in opened["metadata"]["thread"]  # the room's id, not its alias
+    (change,) = [e for e in entries if e.kind == "change"]
+    assert (change.lab, change.channel) == ("red", rooms["red"])
+    calls = [(e.gate, e.lab) for e in entries if e.kind == "agent"]
+    assert calls == [("lab", ""), ("request_change", "red")]

@@ -16,6 +16,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CallToolResult, TextContent
 
 from bot.policy.agent_principals import token_hash
+from bot.runtime.agent_tools import AgentLabs
 from bot.runtime.serve_mcp import serve_agents
 from bot.runtime.wiring import Runtime
 from bot.settings import Settings
@@ -52,11 +53,12 @@ async def mcp_endpoint(bot: SlackLab) -> AsyncIterator[str]:
 
 
 @contextlib.asynccontextmanager
-async def endpoint_on(settings: Settings, runtime: Runtime) -> AsyncIterator[str]:
-    """`labbot serve`'s MCP endpoint for `runtime` on a free port of 127.0.0.1; its URL."""
+async def endpoint_on(settings: Settings, served: Runtime | AgentLabs) -> AsyncIterator[str]:
+    """`labbot serve`'s MCP endpoint for `served` (one lab's runtime, or every lab of
+    LABBOT_LABS) on a free port of 127.0.0.1; its URL."""
     listening: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     settings = settings.model_copy(update={"mcp_port": 0})
-    task = asyncio.create_task(serve_agents(settings, runtime, listening.set_result))
+    task = asyncio.create_task(serve_agents(settings, served, listening.set_result))
     try:
         port = await asyncio.wait_for(asyncio.shield(listening), 20)
         yield f"http://127.0.0.1:{port}/mcp"

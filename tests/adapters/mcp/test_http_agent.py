@@ -49,7 +49,10 @@ async def test_reads_answer_in_the_standard_format_with_secrets_masked(
             brief = await call(agent, "show", command="show ip interface brief", devices=["R1"])
             config = await call(agent, "show", command="show running-config", devices=["R1"])
             library = await call(agent, "templates")
+            one_lab = await call(agent, "lab", lab="red")  # no labs file: no lab to name
     assert {tool.name for tool in listed.tools} == TOOLS
+    assert one_lab["error"].startswith("`lab` is for a labbot serving many labs (LABBOT_LABS)")
+    assert one_lab["total"] == 0 and "lab" not in one_lab["metadata"]
     show = next(tool for tool in listed.tools if tool.name == "show")
     assert show.input_schema["required"] == ["command", "devices"]
     assert "allow-list" in (show.description or "")

@@ -23,10 +23,12 @@ def test_manifest_matches_the_adapter() -> None:
     scopes = set(manifest["oauth_config"]["scopes"]["bot"])
     assert scopes == {
         "app_mentions:read",
+        "channels:read",
         "chat:write",
         "chat:write.public",
         "commands",
         "files:write",
+        "groups:read",
         "im:history",
         "usergroups:read",
         "users:read",

@@ -127,6 +127,77 @@ def test_each_mistake_is_one_line_naming_the_line_and_the_fix(
     assert message.startswith("LABBOT_LABS: ")
 
 
+AGENTS = frozenset({"claude-code", "copilot"})
+WITH_AGENTS = """\
+labs:
+  staging:
+    inventory: staging/hosts.yaml
+    agents: [claude-code, copilot, claude-code]
+  dev:
+    inventory: dev/hosts.yaml
+    agents: []
+  prod:
+    inventory: prod/hosts.yaml
+pods:
+  ccna:
+    containerlab: {under: labs, labs: pod-*}
+    slack: "#pod-*"
+    agents: copilot
+"""
+
+
+async def test_a_lab_and_a_pod_group_name_the_agents_that_work_in_them(tmp_path: Path) -> None:
+    (tmp_path / "labs" / "clab-pod-1").mkdir(parents=True)
+    (tmp_path / "labs" / "clab-pod-1" / "topology-data.json").write_text("{}")
+    read = read_labs_file(write(tmp_path, WITH_AGENTS), ENV, AGENTS)
+    staging, dev, prod = read.labs
+    assert staging.agents == ("claude-code", "copilot")  # each once
+    assert dev.agents == () and prod.agents is None  # none named; not said
+    assert read.groups[0].agents == ("copilot",)
+    labs = {lab.name: lab for lab in await all_labs(read, ENV)}
+    assert labs["pod-1"].agents == ("copilot",)  # each pod of the group
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            "labs:\n  a:\n    inventory: h.yaml\n    agents:\n      - claude-code\n"
+            "      - claud-code\n",
+            "line 6: labs.a.agents: 'claud-code' is not an agent of LABBOT_MCP_AGENTS (its "
+            "agents: claude-code, copilot)",
+        ),
+        (
+            "pods:\n  c:\n    gns3: {url: u, projects: pod-*}\n    agents: [gpt]\n",
+            "line 4: pods.c.agents: 'gpt' is not an agent of LABBOT_MCP_AGENTS",
+        ),
+        (
+            "labs:\n  a:\n    inventory: h.yaml\n    agents: [{claude-code: 1}]\n",
+            "line 4: labs.a.agents: must be a word or a path",
+        ),
+    ],
+)
+def test_an_agent_no_setting_names_is_refused_with_its_line(
+    tmp_path: Path, text: str, said: str
+) -> None:
+    with pytest.raises(ConfigError) as caught:
+        read_labs_file(write(tmp_path, text), ENV, AGENTS)
+    message = str(caught.value)
+    assert said in message and "\n" not in message, message
+
+
+async def test_check_and_serve_refuse_an_agent_the_settings_do_not_name(tmp_path: Path) -> None:
+    path = write(tmp_path, "labs:\n  a:\n    inventory: h.yaml\n    agents: [claude-code]\n")
+    settings = Settings(_env_file=None, labs=path)  # type: ignore[call-arg]
+    with pytest.raises(ConfigError) as caught:
+        await configured_labs(settings)  # what `labbot check` and `serve` read the file with
+    assert "line 4: labs.a.agents: 'claude-code' is not an agent" in str(caught.value)
+    assert "(its agents: none)" in str(caught.value)
+    named = settings.model_copy(update={"mcp_agents": {"claude-code": ["U1"]}})
+    (lab,) = await configured_labs(named)
+    assert lab.agents == ("claude-code",)
+
+
 def test_a_missing_file_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"^LABBOT_LABS: no such file .*nope.yaml$"):
         read_labs_file(tmp_path / "nope.yaml")
