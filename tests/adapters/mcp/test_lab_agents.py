@@ -121,7 +121,7 @@ async def serve_two_labs(tmp_path: Path, api: SlackApiStandIn) -> AsyncIterator[
             SlackSender(adapter.transport.url) as slack,  # type: ignore[attr-defined]
             endpoint_on(settings, served.agents) as url,
         ):
-            yield Served(api, slack, adapter, url, served.runtimes[0].audit)
+            yield Served(api, slack, adapter, url, next(iter(served.runtimes)).audit)
 
 
 def ospf_on(lab: Lab) -> list[str]:
