@@ -30,7 +30,7 @@ async def audit_command(ctx: CommandContext) -> None:
         device=flt.device,
         since=flt.since,
         until=flt.until,
-        lab=ctx.audit.lab or None,  # a lab's channel sees its lab's rows only
+        lab=ctx.authorizer.policy.lab or None,  # a lab's channel sees its lab's rows only
     )
     table = render_chat_table(entries, ctx.mask)
     await ctx.say(present_table(messages.AUDIT_TABLE.format(count=len(entries)), table))
@@ -51,7 +51,7 @@ async def report_command(ctx: CommandContext) -> None:
         generated_at=ctx.clock(),
         since=flt.since,
         change_id=flt.change_id,
-        lab=ctx.audit.lab or None,
+        lab=ctx.authorizer.policy.lab or None,
     )
     page = await asyncio.to_thread(render_report, report, ctx.mask)
     text = messages.REPORT_ATTACHED.format(

@@ -1,5 +1,5 @@
 """The `pending` command: the open steps the asker may decide anywhere on this platform, and the
-changes they asked for that still wait."""
+changes they asked for that still wait (in a lab of LABBOT_LABS, that lab's only)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ async def pending_command(ctx: CommandContext) -> None:
         audit=ctx.audit,
         authorizer=ctx.authorizer,
         platform=ctx.request.thread.platform,
+        seen=ctx.authorizer.sees,
     )
     await ctx.say(Message(pending_text(found, ctx.clock())))
 

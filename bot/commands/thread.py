@@ -42,7 +42,7 @@ async def rollback_command(ctx: CommandContext) -> None:
         raise CommandError(messages.ROLLBACK_USAGE)
     change_id = ctx.command.args[0]
     summary = await ctx.audit.change_summary(change_id)
-    if summary is None:
+    if summary is None or not ctx.authorizer.sees(summary):  # another lab's: as unknown
         raise CommandError(messages.UNKNOWN_CHANGE.format(change_id=change_id))
     other_lab = ctx.authorizer.refuse_other_lab(summary)
     if other_lab:
@@ -58,7 +58,11 @@ async def decide_command(ctx: CommandContext) -> None:
     same policy, record and resume as the button (the gate's own thread hears the outcome)."""
     choice, change_id, feedback = ctx.command.args
     change = await ctx.audit.change_summary(change_id)
-    if change is None or change.platform != ctx.request.thread.platform:
+    if (
+        change is None
+        or change.platform != ctx.request.thread.platform
+        or not ctx.authorizer.sees(change)  # another lab's: as unknown
+    ):
         raise CommandError(messages.UNKNOWN_CHANGE.format(change_id=change_id))
     gate = await ctx.changes.pending_gate(change.thread_key)
     if gate is None or gate.change_id != change_id:

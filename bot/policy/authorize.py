@@ -91,9 +91,20 @@ class Authorizer:
         )
         return messages.REFUSED.format(reason=reason) if reason else None
 
+    def sees(self, change: ChangeRecord) -> bool:
+        """Whether `change` is this lab's to show, list or act on: with many labs (LABBOT_LABS)
+        only a change made on this lab (one of another lab, or from before labs were kept, is
+        as unknown here); with the settings' one lab every change."""
+        return not self.policy.lab or change.lab == self.policy.lab
+
     def refuse_other_lab(self, change: ChangeRecord | None) -> str | None:
         """Why a change made on another lab is not decided or rolled back here (its devices are
-        not this lab's, whatever their names), or None; a change or a lab not known passes."""
+        not this lab's, whatever their names), or None. With many labs a change this lab does
+        not `sees` is refused; with one lab a change or a lab not known passes."""
+        if change is not None and not self.sees(change):
+            return messages.REFUSED.format(
+                reason=messages.UNKNOWN_CHANGE.format(change_id=change.change_id)
+            )
         if change is None or not change.lab or not self.lab or change.lab == self.lab:
             return None
         reason = messages.OTHER_LAB.format(

@@ -7,6 +7,7 @@ decision on the gate, where the gate is); this module only gathers the open gate
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -91,9 +92,11 @@ async def pending_for(
     audit: DecisionRecords,
     authorizer: Authorizer,
     platform: str | None = None,
+    seen: Callable[[ChangeRecord], bool] = lambda _: True,
 ) -> Pending:
-    """The gates `actor` may approve (not yet voted on by them) and the ones they requested."""
-    gates = await open_gates(workflow, audit, platform)
+    """The gates `actor` may approve (not yet voted on by them) and the ones they requested;
+    `seen`: which changes count here (a lab's own, Authorizer.sees)."""
+    gates = [item for item in await open_gates(workflow, audit, platform) if seen(item[2])]
     return await pending_among(actor, gates, authorizer=authorizer, audit=audit)
 
 
