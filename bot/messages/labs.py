@@ -58,9 +58,11 @@ LABS_POD_GONE = (
     "{pod} is gone: its pod is no longer found (its GNS3 project or containerlab lab was "
     "removed), so it takes no new request; its open changes are still decided at their gates"
 )
+# said in a place no lab answers for: where the pods are and why they could not be read is
+# only in the log (the place may be anyone's)
 LABS_PODS_UNREAD = (
-    "no lab answers here that labbot knows of, and the pods of {group} could not be looked up "
-    "just now ({why}): if this is a new pod's place, ask again in a minute"
+    "no lab answers here that labbot knows of, and the pods could not be looked up just now: "
+    "if this is a new pod's place, ask again in a minute"
 )
 # `labbot rollback CHANGE [--lab NAME]` under a labs file
 ROLLBACK_ON_LAB = "{change_id} was made on lab {lab}: the console opens on lab {lab}."

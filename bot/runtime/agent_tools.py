@@ -72,7 +72,13 @@ async def agent_labs(settings: Settings, router: LabRouter) -> AgentLabs:
     home = await router.lab_of(place_from(settings))
     if home is None and not any(lab.agents for lab in router.labs.values()):
         raise ConfigError(messages.LABS_AGENTS_PLACE.format(place=settings.mcp_channel))
-    return AgentLabs(lambda: (router.labs, router.runtimes), home)
+
+    def current() -> tuple[Mapping[str, Lab], Mapping[str, Runtime]]:
+        """The labs served now: a gone pod takes no agent's call (nor a person's request)."""
+        serving = {name: r for name, r in router.runtimes.items() if name not in router.gone}
+        return router.labs, serving
+
+    return AgentLabs(current, home)
 
 
 class Desks(Protocol):

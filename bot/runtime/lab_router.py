@@ -95,7 +95,8 @@ class LabRouter:
     async def handle(self, event: ChatEvent) -> None:
         """The adapter's one handler: the event to its lab's decision service."""
         if isinstance(event, HomeOpened):  # a person's home, not a place: of each lab of theirs
-            await self.runtimes[home_in_labs(self.runtimes, event.actor)].service.handle(event)
+            if self.runtimes:  # every pod gone and let go: no lab to show
+                await self.runtimes[home_in_labs(self.runtimes, event.actor)].service.handle(event)
             return
         lab = await self.lab_of(event.thread)
         if lab is None or lab in self.gone:
@@ -109,7 +110,8 @@ class LabRouter:
         decision on a change it has open); else None, the place told why in one line."""
         kind = "room" if self.adapter.platform == "matrix" else "channel"
         said = messages.LABS_NOT_HERE.format(kind=kind)
-        if lab is None and self.look_up_pods is not None:
+        looks = lab is None or not isinstance(event, Decision)  # a gone pod may be back
+        if looks and self.look_up_pods is not None:
             unread = await self.look_up_pods()
             lab = await self.lab_of(event.thread)
             said = unread if unread and lab is None else said

@@ -3,7 +3,7 @@ since the start needs no restart.
 
 - A pod added (a GNS3 project `pod-4` created, a containerlab lab deployed) gets its runtime over
   the shared database and answers in its places from then on; the message that made labbot look
-  is answered there.
+  is answered there. A gone pod found again while its runtime still serves keeps that runtime.
 - A pod no longer found is gone: a new request in its place is refused in one line saying so;
   its open changes are still decided at their gates (an Execute finds no devices to push to);
   its runtime is let go once none is open. Found again, it gets a fresh runtime.
@@ -74,7 +74,7 @@ class PodRefresh:
     async def lookup(self) -> str:
         """Return once a lookup begun after this call has ended (the one running is waited
         for, the next begins `every` seconds after it): "" when every group was looked up,
-        else the line saying which could not be."""
+        else the line saying the pods could not be (which and why: in the log)."""
         asked = self.clock()
         async with self._lock:
             if self._started < asked:  # none began since: this caller looks (the others wait)
@@ -82,8 +82,7 @@ class PodRefresh:
                 await self._look_up()
         if not self._unread:
             return ""
-        group, why = next(iter(self._unread.items()))
-        return messages.LABS_PODS_UNREAD.format(group=group, why=why)
+        return messages.LABS_PODS_UNREAD  # where and why only in the log: not for any place
 
     async def every_while(self, seconds: float) -> None:
         """Look the pods up every `seconds`, until cancelled."""
@@ -118,12 +117,21 @@ class PodRefresh:
         router = self.router
         known = {n for n, lab in router.labs.items() if lab.group == group.name} - router.gone
         names = {lab.name for lab in found}
-        added = [lab.name for lab in found if lab.name not in known and self._added(lab)]
+        # found again while its runtime still serves (its open changes, a push running): kept
+        back = sorted(names & router.gone & set(router.runtimes))
+        router.gone.difference_update(back)
+        added = [
+            lab.name
+            for lab in found
+            if lab.name not in known and lab.name not in back and self._added(lab)
+        ]
         gone = sorted(known - names)
         router.gone.update(gone)
-        news = ([f"added {', '.join(added)}"] if added else []) + (
-            [f"gone {', '.join(gone)}"] if gone else []
-        )
+        news = [
+            f"{what} {', '.join(pods)}"
+            for what, pods in (("added", added), ("back", back), ("gone", gone))
+            if pods
+        ]
         if news:
             log.info("pods of %s: %s", group.name, "; ".join(news))
 

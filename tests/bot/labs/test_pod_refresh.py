@@ -104,11 +104,12 @@ async def test_a_server_down_keeps_the_known_pods_and_is_said_once(
     router, refresh = refreshing(server, clock, "pod-1", "pod-2")
     for _ in range(3):
         said = await refresh.lookup()
-        assert said.startswith("no lab answers here that labbot knows of, and the pods of ccna")
-        assert f"GNS3 at {URL}: All connection attempts failed" in said and "\n" not in said
+        assert said.startswith("no lab answers here that labbot knows of, and the pods could not")
+        assert URL not in said and "ccna" not in said  # told to any place: where is the log's
     assert sorted(router.runtimes) == ["pod-1", "pod-2"] and not router.gone
     warned = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warned) == 1 and "pods of ccna: cannot look them up" in warned[0].getMessage()
+    assert f"GNS3 at {URL}: All connection attempts failed" in warned[0].getMessage()
 
     server.down = False
     server.projects.remove("pod-2")
@@ -129,3 +130,20 @@ async def test_a_gone_pod_keeps_its_runtime_while_a_change_of_it_is_open() -> No
     server.projects.append("pod-2")  # made again: a fresh runtime
     await refresh.lookup()
     assert not router.gone and "pod-2" in router.runtimes
+
+
+async def test_a_gone_pod_found_again_keeps_the_runtime_it_still_has(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A listing that flaps while a change of the pod is open: the pod comes back to the runtime
+    holding its open change (and any push running), never a second one beside it."""
+    caplog.set_level(logging.INFO, logger="bot.runtime.pod_refresh")
+    clock, server = Clock(), Server(["pod-1"], open_in=["pod-2"])
+    router, refresh = refreshing(server, clock, "pod-1", "pod-2")
+    holding = router.runtimes["pod-2"]
+    await refresh.lookup()
+    assert router.gone == {"pod-2"}
+    server.projects.append("pod-2")
+    await refresh.lookup()
+    assert not router.gone and router.runtimes["pod-2"] is holding
+    assert "pods of ccna: back pod-2" in caplog.text
