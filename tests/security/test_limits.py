@@ -131,6 +131,26 @@ async def test_a_call_waiting_for_a_worker_is_not_refused_for_its_wait() -> None
         renderer.close()
 
 
+async def test_a_render_killed_with_another_renders_pool_is_rendered_again() -> None:
+    """One render overruns the wall-time cap (stuck, as in one C call) and its pool is killed:
+    the other render running in that pool at the time is not refused for it ("the worker died
+    (over … MB?)") but sent again to the new pool."""
+    renderer = RenderPool(workers=2, cpu_seconds=2.0, memory_mb=256)  # the wall cap: 9 s
+    try:
+        first = renderer._pool
+        stuck = asyncio.ensure_future(renderer.run(time.sleep, 60))
+        await asyncio.sleep(6.0)
+        # still running when the stuck one's pool is killed (at 9 s); sent again, it has the
+        # whole cap again for a worker's start and its 4.5 s
+        other = asyncio.ensure_future(renderer.run(time.sleep, 4.5))
+        with pytest.raises(TemplateError, match="did not finish within"):
+            await stuck
+        assert renderer._pool is not first
+        assert await other is None  # done, not refused
+    finally:
+        renderer.close()
+
+
 async def test_a_bomb_from_the_llm_ends_that_change_while_other_threads_are_served(
     tmp_path: Path,
 ) -> None:

@@ -8,8 +8,8 @@ small pool of worker processes, started once and reused. Each worker caps its ad
 time (RLIMIT_CPU set to the time used so far plus the cap: SIGXCPU interrupts the render). The
 renderer caps the output (workflow/templates/rendering.py). A call waits for a free worker before
 it is sent (so a queue of calls is no overrun); one that then outlives twice its CPU cap in wall
-time (a bomb stuck in one C call) has its pool killed and replaced, and a call of another
-cancelled with it before it started is sent again to the new pool. Every failure is a
+time (a bomb stuck in one C call) has its pool killed and replaced, and another call killed or
+cancelled with that pool is sent again, once, to the new one. Every failure is a
 TemplateError of one line naming the cap and its setting. Workers ignore SIGINT (Ctrl-C at the
 console reaches the terminal's whole process group), and a pool a worker died in between calls
 is replaced before the next call.
@@ -86,8 +86,9 @@ def _capped_call(cpu_seconds: float, memory_mb: int, func: Callable[..., T], *ar
         resource.setrlimit(resource.RLIMIT_CPU, (unlimited, unlimited))
 
 
-class _CancelledWithPool(Exception):
-    """A call's future was cancelled by `_replace` (another call's overrun) before it ran."""
+class _KilledWithPool(Exception):
+    """A call's pool was killed under it by `_replace` (another call's overrun): not its own
+    fault, sent again to the new pool."""
 
 
 class RenderPool:
@@ -115,7 +116,7 @@ class RenderPool:
         async with self._free_workers:
             try:
                 return await self._run(func, *args)
-            except _CancelledWithPool:  # not this render's: another's overrun, before it began
+            except _KilledWithPool:  # another render's overrun killed this one's worker
                 return await self._run(func, *args)
 
     async def _run(self, func: Callable[..., T], *args: Any) -> T:
@@ -131,7 +132,7 @@ class RenderPool:
         except asyncio.CancelledError:
             task = asyncio.current_task()
             if future.cancelled() and task is not None and not task.cancelling():
-                raise _CancelledWithPool from None
+                raise _KilledWithPool from None
             raise
         except TimeoutError:
             self._replace(pool)
@@ -140,6 +141,8 @@ class RenderPool:
                 f"({_CPU_SETTING})"
             ) from None
         except BrokenProcessPool:
+            if pool is not self._pool:  # replaced by another call's overrun: not this render's
+                raise _KilledWithPool from None
             self._replace(pool)
             raise TemplateError(
                 f"refused: the rendering worker died (over {self.memory_mb} MB of memory? "
