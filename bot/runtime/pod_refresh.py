@@ -13,6 +13,8 @@ since the start needs no restart.
 - A lookup that fails (the GNS3 server down) leaves the known pods serving; it is logged once
   until it works again, and a place no lab answers for is told the pods could not be looked up.
 - One log line per lookup that changed a group: "pods of ccna: added pod-4; gone pod-2".
+- Each lookup reads the labs file's pod groups again: a pod found since is made as the file says
+  then (its `students:`, a group added); labs already serving keep their rules until a restart.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Protocol
 
+from base.errors import ConfigError
 from bot import messages
 from bot.labs.lab_settings import found_pods, pod_groups
 from bot.labs.spec import GNS3Pods, Lab, PodGroup
@@ -63,7 +66,11 @@ class PodRefresh:
     every: float  # lookups begin at least this many seconds apart
     clock: Callable[[], float] = time.monotonic
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    # the groups as the labs file says now (read at each lookup: a pod added to `students:` since
+    # the start is found with its students); None: `groups` as they are
+    reread: Callable[[], tuple[PodGroup, ...]] | None = None
     _started: float = 0.0  # when the last lookup began (the one at start, at first)
+    _unreadable: str = ""  # why the labs file could not be read again, said once
     _unread: dict[str, str] = field(default_factory=dict)  # group -> why it could not be
     _refused: set[str] = field(default_factory=set)  # pods not added, said once
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -96,9 +103,24 @@ class PodRefresh:
 
     async def _look_up(self) -> None:
         self._started = self.clock()
+        await self._read_groups()
         for group in self.groups:
             await self._refresh(group)
         await self._let_go()
+
+    async def _read_groups(self) -> None:
+        """The groups as the labs file says now; a file broken since the start leaves them as
+        last read (logged once)."""
+        if self.reread is None:
+            return
+        try:
+            self.groups = await asyncio.to_thread(self.reread)
+        except ConfigError as error:
+            if str(error) != self._unreadable:
+                log.warning("%s; the pod groups as last read serve on", error)
+            self._unreadable = str(error)
+            return
+        self._unreadable = ""
 
     async def _refresh(self, group: PodGroup) -> None:
         try:
@@ -191,7 +213,14 @@ async def refreshing_pods(
         yield None
         return
     find = partial(found_pods, settings)
-    refresh = PodRefresh(groups, router, runtime_of, find, settings.labs_lookup_seconds)
+    refresh = PodRefresh(
+        groups,
+        router,
+        runtime_of,
+        find,
+        settings.labs_lookup_seconds,
+        reread=partial(pod_groups, settings),
+    )
     router.look_up_pods = refresh.lookup
     if not settings.labs_refresh_seconds:
         yield refresh

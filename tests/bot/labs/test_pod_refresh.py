@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from adapters.chat import ThreadRef
+from base.errors import ConfigError
 from bot.labs.pods import pod_lab
 from bot.labs.spec import GNS3Pods, GNS3Source, Lab, PodGroup
 from bot.runtime.lab_router import LabRouter
@@ -73,7 +74,9 @@ def refreshing(server: Server, clock: Clock, *pods: str) -> tuple[LabRouter, Pod
         await asyncio.sleep(0)
         if server.down:
             raise httpx.ConnectError("All connection attempts failed")
-        return tuple(pod(name) for name in sorted(server.projects))
+        return tuple(
+            pod_lab(group, name, GNS3Source(URL, name)) for name in sorted(server.projects)
+        )
 
     refresh = PodRefresh((GROUP,), router, server.runtime, find, 10.0, clock, clock.sleep)
     router.look_up_pods = refresh.lookup
@@ -147,3 +150,33 @@ async def test_a_gone_pod_found_again_keeps_the_runtime_it_still_has(
     await refresh.lookup()
     assert not router.gone and router.runtimes["pod-2"] is holding
     assert "pods of ccna: back pod-2" in caplog.text
+
+
+async def test_a_pod_found_later_has_the_students_the_labs_file_gives_it_now(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The instructor adds pod-3 and its students to the labs file and makes its project: no
+    restart. A file broken meanwhile is logged once and the groups as last read serve on."""
+    clock, server = Clock(), Server(["pod-1"])
+    router, refresh = refreshing(server, clock, "pod-1")
+    file: list[PodGroup | str] = [replace(GROUP, students=(("pod-3", ("U0NEW",)),))]
+
+    def reread() -> tuple[PodGroup, ...]:
+        if isinstance(file[0], str):
+            raise ConfigError(file[0])
+        return (file[0],)
+
+    refresh.reread = reread
+    server.projects.append("pod-3")
+    await refresh.lookup()
+    assert router.labs["pod-3"].students == ("U0NEW",)
+
+    file[0] = "LABBOT_LABS: labs.yaml line 7: not YAML: …"
+    server.projects.append("pod-4")
+    for _ in range(2):
+        await refresh.lookup()
+    assert sorted(router.runtimes) == ["pod-1", "pod-3", "pod-4"]  # found with the last groups
+    warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert warned == [
+        "LABBOT_LABS: labs.yaml line 7: not YAML: …; the pod groups as last read serve on"
+    ]
