@@ -50,12 +50,13 @@ class LabHomes:
 
 def home_in_labs(runtimes: Mapping[str, Runtime], actor: Actor) -> str:
     """Make every lab's home board show `actor` the home of all labs and refresh it when gates
-    open or close in its lab; the lab whose decision service publishes it now (the first)."""
+    open or close in its lab (the boards share their viewers, so a refresh asked by many labs at
+    once is one pass, or two); the lab whose decision service publishes it now (the first)."""
     homes = LabHomes(runtimes)
     viewer = replace(actor, id=canonical_user_id(actor.id))  # as the service will know them
-    for runtime in runtimes.values():
-        board = runtime.service.home_board
-        if board is not None:
-            board.compose = homes.home_of
-            board.remember(viewer)
+    boards = [r.service.home_board for r in runtimes.values() if r.service.home_board is not None]
+    for board in boards:  # one home a person: one list of viewers, one refresh at a time
+        board.compose, board.viewers = homes.home_of, boards[0].viewers
+    if boards:
+        boards[0].remember(viewer)
     return next(iter(runtimes))

@@ -21,11 +21,49 @@ from bot.policy.open_gates import describe, pending_for
 from bot.ports import GateReader
 from storage.ports import DecisionRecords
 
-__all__ = ["HomeBoard"]
+__all__ = ["HomeBoard", "HomeViewers"]
 
 log = logging.getLogger(__name__)
 HOMES_KEPT = 200  # people whose home is refreshed when gates open or close (the latest openers)
 RECENT = 10
+
+
+@dataclass
+class HomeViewers:
+    """The people whose home is published again when gates open or close (the latest
+    HOMES_KEPT), and the one pass over them running: refreshes asked meanwhile make one more
+    pass, not one each. Many labs' boards share one (bot.runtime.lab_homes): 30 labs moving at
+    once republish each home twice at most, not 30 times."""
+
+    people: OrderedDict[str, Actor] = field(default_factory=OrderedDict)
+    _running: asyncio.Task[None] | None = None
+    _again: bool = False
+
+    def remember(self, actor: Actor) -> None:
+        self.people[actor.id] = actor
+        self.people.move_to_end(actor.id)
+        while len(self.people) > HOMES_KEPT:
+            self.people.popitem(last=False)
+
+    def refresh(self, publish: Callable[[Actor], Awaitable[None]]) -> None:
+        """Publish every viewer's home again, in the background: now, or after the pass running."""
+        if not self.people:
+            return
+        if self._running is not None and not self._running.done():
+            self._again = True
+            return
+        self._running = asyncio.create_task(self._passes(publish))
+
+    async def _passes(self, publish: Callable[[Actor], Awaitable[None]]) -> None:
+        again = True
+        while again:
+            self._again = False
+            for actor in list(self.people.values()):
+                try:
+                    await publish(actor)
+                except Exception as exc:  # one person's home failing does not stop the others
+                    log.warning("cannot refresh the home of %s: %s", actor.id, exc)
+            again = self._again
 
 
 @dataclass
@@ -40,8 +78,7 @@ class HomeBoard:
     # the home as a whole is composed elsewhere (many labs: bot.runtime.lab_homes); None: this
     # board's own
     compose: Callable[[Actor], Awaitable[Home]] | None = None
-    _viewers: OrderedDict[str, Actor] = field(default_factory=OrderedDict)
-    _tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    viewers: HomeViewers = field(default_factory=HomeViewers)
 
     async def opened(self, actor: Actor) -> None:
         self.remember(actor)
@@ -49,24 +86,11 @@ class HomeBoard:
 
     def remember(self, actor: Actor) -> None:
         """Refresh `actor`'s home when gates open or close here (the latest HOMES_KEPT)."""
-        self._viewers[actor.id] = actor
-        self._viewers.move_to_end(actor.id)
-        while len(self._viewers) > HOMES_KEPT:
-            self._viewers.popitem(last=False)
+        self.viewers.remember(actor)
 
     def refresh(self) -> None:
         """Publish every recent viewer's home again, in the background (a gate opened/closed)."""
-        if self._viewers:
-            task = asyncio.create_task(self._refresh_all(list(self._viewers.values())))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-    async def _refresh_all(self, viewers: list[Actor]) -> None:
-        for actor in viewers:
-            try:
-                await self.publish(actor)
-            except Exception as exc:  # one person's home failing does not stop the others
-                log.warning("cannot refresh the home of %s: %s", actor.id, exc)
+        self.viewers.refresh(self.publish)
 
     async def publish(self, actor: Actor) -> None:
         home = await (self.compose or self.home_of)(actor)
