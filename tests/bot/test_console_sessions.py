@@ -155,8 +155,9 @@ def test_ctrl_c_leaves_the_render_workers_running_for_the_next_change(tmp_path: 
     terminal.type("apply ntp to R1 servers=10.0.0.1\n")  # rendered in the workers
     terminal.wait_for("[1] Approve")
     terminal.type("cancel\n")
+    terminal.wait_for("nothing was pushed")  # the prompt shows at once; the step ends later
     terminal.wait_for("alice> ")
-    terminal.type("\x03")
+    terminal.type("\x03")  # at rest: it clears the input
     terminal.wait_for("(input cleared — Ctrl-C again quits)", 10)
     terminal.type("apply ntp to R1 servers=10.0.0.2\n")
     terminal.wait_for("[1] Approve")
