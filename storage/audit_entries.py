@@ -156,6 +156,8 @@ async def query_entries(
             where.append(sa.or_(*(table.c[name] == user for name in user_columns)))
         if device is not None:
             where.append(_on_device(table, device))
+        if lab:  # narrowed in the database: a class's thousands of other rows are not opened
+            where.append(_in_lab(table, lab))
         for stored in await conn.execute(sa.select(table).where(*where)):
             row = open_listed(table, stored, keys)
             entries.append(_entry(row, shape(row)))
@@ -186,6 +188,15 @@ def _on_device(table: sa.Table, device: str) -> sa.ColumnElement[bool]:
         return table.c.device == device
     touched = sa.select(pushes.c.change_id).where(pushes.c.device == device)
     return table.c.change_id.in_(touched)
+
+
+def _in_lab(table: sa.Table, lab: str) -> sa.ColumnElement[bool]:
+    """The rows of `lab` as `_with_labs` names them: the row's own lab, else its change's."""
+    of_lab = table.c.change_id.in_(sa.select(changes.c.change_id).where(changes.c.lab == lab))
+    if "lab" not in table.c:
+        return of_lab
+    own = table.c.lab
+    return sa.or_(own == lab, sa.and_(sa.or_(own.is_(None), own == ""), of_lab))
 
 
 def _where(
