@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from adapters.slack.adapter import SlackAdapter
-from bot.cli.demo import DEMO_CREDENTIALS
 from bot.cli.serve import serving
 from bot.policy.agent_principals import token_hash
 from bot.runtime.agent_tools import AgentLabs
@@ -24,12 +23,11 @@ from labsim import Lab
 from storage.audit_store import AuditStore
 from tests.adapters.mcp.agent_stack import agent_session, call, endpoint_on
 from tests.adapters.mcp.test_console_agent import LABBOT, console_agent, lab_env
-from tests.adapters.slack.payloads import click
 from tests.adapters.slack.serving import http_adapter, running
+from tests.bot.labs.slack_labs import InChannels
 from tests.fakes.slack_api import BOT_TOKEN, SIGNING_SECRET, Posted, SlackApiStandIn, SlackSender
-from tests.support.two_labs import two_labs
+from tests.support.two_labs import DEVICE_LOGIN, two_labs
 
-LOGIN = DEMO_CREDENTIALS
 TOKENS = {"red-agent": "lbt_red-agent-token", "both-agent": "lbt_both-agent-token"}
 PRINCIPALS = {"red-agent": "U1", "both-agent": "U3"}
 LABS = """\
@@ -47,9 +45,7 @@ labs:
 
 
 @dataclass
-class Served:
-    api: SlackApiStandIn
-    slack: SlackSender
+class Served(InChannels):
     adapter: SlackAdapter
     url: str  # the MCP endpoint
     audit: AuditStore  # the labs' one database
@@ -67,30 +63,10 @@ class Served:
             )
         )
 
-    async def press(self, channel: str, thread: str, label: str) -> None:
+    async def decide(self, channel: str, thread: str, label: str) -> None:
         """bob (U2, the labs' approver) presses `label` once it is offered in the thread."""
-
-        def offered() -> Posted | None:
-            return next(
-                (
-                    m
-                    for m in self.api.thread(channel, thread)
-                    if any(b["text"]["text"] == label for b in m.buttons)
-                ),
-                None,
-            )
-
-        gate = await self.api.wait_for(offered, within=120)
-        status, _ = await self.slack.interaction(click(gate, label, user="U2", name="bob"))
-        assert status == 200
-
-    async def said(self, channel: str, thread: str, words: str) -> Posted:
-        return await self.api.wait_for(
-            lambda: next(
-                (m for m in self.api.thread(channel, thread) if words in m.all_text), None
-            ),
-            within=120,
-        )
+        gate = await self.gate(channel, thread, label)
+        await self.press(gate, label, user="U2", name="bob")
 
 
 @contextlib.asynccontextmanager
@@ -109,9 +85,7 @@ async def serve_two_labs(tmp_path: Path, api: SlackApiStandIn) -> AsyncIterator[
         mcp_agents=agents,
         mcp_channel="slack:C0RED",
         mcp_port=8765,  # serves agents; the endpoint below listens on a free port instead
-        device_username=LOGIN["username"],
-        device_password=LOGIN["password"],
-        device_secret=LOGIN["secret"],
+        **DEVICE_LOGIN,
     )
     adapter = http_adapter(api)
     async with serving(settings, adapter) as served:
@@ -144,8 +118,8 @@ async def test_agents_work_in_their_labs_only(tmp_path: Path, slack_api: SlackAp
         # it asks in red: the change opens in red's channel, bob approves, red's routers only
         opened = await call(red_agent, "request_change", text="configure ospf on all routers")
         red_root = await bot.root("C0RED", "red-agent")
-        await bot.press("C0RED", red_root.ts, "Approve")
-        await bot.press("C0RED", red_root.ts, "Execute")
+        await bot.decide("C0RED", red_root.ts, "Approve")
+        await bot.decide("C0RED", red_root.ts, "Execute")
         await bot.said("C0RED", red_root.ts, "pushed")
         red_done = await call(red_agent, "change_status", change_id=opened["metadata"]["change_id"])
 
@@ -160,8 +134,8 @@ async def test_agents_work_in_their_labs_only(tmp_path: Path, slack_api: SlackAp
         )
         blue_change = asked["metadata"]["change_id"]
         blue_root = await bot.root("C0BLUE", "both-agent")
-        await bot.press("C0BLUE", blue_root.ts, "Approve")
-        await bot.press("C0BLUE", blue_root.ts, "Execute")
+        await bot.decide("C0BLUE", blue_root.ts, "Approve")
+        await bot.decide("C0BLUE", blue_root.ts, "Execute")
         await bot.said("C0BLUE", blue_root.ts, "pushed")
         blue_done = await call(both_agent, "change_status", change_id=blue_change, lab="blue")
 

@@ -1,6 +1,6 @@
 """Many labs on one bot in Slack (the stand-in): a labs file, the adapter in HTTP mode, the
 router over each lab's runtime; helpers to speak in a channel and wait for what is said there.
-Shared by the router's tests and the pods on GNS3."""
+Shared by the router's tests, the pods on GNS3 and the agents' labs."""
 
 from __future__ import annotations
 
@@ -19,12 +19,11 @@ from tests.fakes.slack_api import BOT_TOKEN, SIGNING_SECRET, Posted, SlackApiSta
 
 
 @dataclass
-class SlackLabs:
+class InChannels:
+    """People speaking in the stand-in's channels and pressing buttons, and what is said there."""
+
     api: SlackApiStandIn
     slack: SlackSender
-    adapter: SlackAdapter
-    router: LabRouter
-    settings: Settings
 
     async def mention(self, channel: str, text: str, *, user: str = "U1", thread: str = "") -> str:
         """Say "@labbot TEXT" in `channel` (in a thread when given); the thread's ts."""
@@ -57,6 +56,13 @@ class SlackLabs:
     async def press(self, gate: Posted, label: str, *, user: str, name: str) -> None:
         status, _ = await self.slack.interaction(click(gate, label, user=user, name=name))
         assert status == 200
+
+
+@dataclass
+class SlackLabs(InChannels):
+    adapter: SlackAdapter
+    router: LabRouter
+    settings: Settings
 
 
 @contextlib.asynccontextmanager
