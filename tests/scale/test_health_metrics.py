@@ -34,7 +34,19 @@ async def test_counters_follow_one_change_through_both_gates(
         await lab.slack.said(thread, "pushed")
         await lab.slack.press(late)  # after the push: the gate is long decided
         await slack_api.wait_for(lambda: len(slack_api.ephemerals) == 2)
-        status, after = await scrape(replica.base_url, "/metrics")
+        # a click is counted once its answer is posted: read until the late one is counted too
+        for _ in range(300):
+            status, after = await scrape(replica.base_url, "/metrics")
+            late = metric(after, "labbot_refusals_total", gate="params")
+            if (
+                late
+                and metric(
+                    after, "labbot_decisions_total", choice="approve", outcome="already_decided"
+                )
+                >= 2
+            ):
+                break
+            await asyncio.sleep(0.1)
 
     assert status == 200
     assert metric(before, "labbot_requests_total", platform="slack") == 0
