@@ -39,7 +39,7 @@ async def pending_by_lab(
     gates = await open_gates(workflow, audit, platform)
     found = []
     for lab, authorizer in authorizers.items():
-        here = [item for item in gates if item[2].lab == lab]
+        here = [item for item in gates if authorizer.sees(item[2])]  # made on this lab
         pending = await pending_among(actor, here, authorizer=authorizer, audit=audit)
         mine = pending.to_decide or pending.requested
         if mine or lab in always or among_people(authorizer.policy, actor.id):
